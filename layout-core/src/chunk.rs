@@ -1,0 +1,276 @@
+//! Chunk lists at the type level: `Chunk<DIM, SIZE>` entries gathered in a tuple, and the
+//! constants derived from them at compile time.
+
+use crate::coords::MAX_RANK;
+use crate::layout::MAX_AXES;
+use const_panic::concat_panic;
+
+/// One entry of a chunk list: `SIZE` elements of dimension `DIM`, or with `SIZE == 0` "all the rest
+/// of dimension `DIM`" (HTP's `dim,size` pair).
+///
+/// Entries only appear inside the tuple argument of
+/// [`ChunkedMemoryLayout`](crate::ChunkedMemoryLayout); the type has no values of interest.
+///
+/// ```
+/// use layout_core::{Chunk, ChunkList};
+/// type Inner = (Chunk<0, 0>, Chunk<1, 0>, Chunk<1, 8>);
+/// assert_eq!(Inner::ENTRIES[2].dim, 1);
+/// assert_eq!(Inner::ENTRIES[2].size, 8);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Chunk<const DIM: usize, const SIZE: usize>;
+
+/// One `(dim, size)` entry of a chunk list, as a value.
+///
+/// ```
+/// use layout_core::ChunkEntry;
+/// let rest = ChunkEntry { dim: 3, size: 0 };
+/// assert!(rest.is_rest());
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ChunkEntry {
+    /// The logical dimension.
+    pub dim: usize,
+    /// The number of elements, or 0 for "all the rest of the dimension".
+    pub size: usize,
+}
+
+impl ChunkEntry {
+    /// Whether this is a dimension's "all the rest" entry (size 0).
+    pub const fn is_rest(&self) -> bool {
+        self.size == 0
+    }
+}
+
+/// What the offset computation needs of one entry, all of it known at compile time except the
+/// stride of a rest entry (which depends on the dims).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EntryInfo {
+    /// The logical dimension.
+    pub dim: usize,
+    /// The entry's size (0 for a rest entry).
+    pub size: usize,
+    /// How much one digit adds to the logical coordinate: the product of the fixed sizes of the
+    /// same dimension listed after this entry (for a rest entry, the dimension's block size).
+    pub step: usize,
+    /// For a fixed entry, its stride in elements: the product of all fixed sizes listed after it.
+    /// Zero for a rest entry.
+    pub stride: usize,
+}
+
+/// The compile-time summary of a chunk list.
+///
+/// ```
+/// use layout_core::{Chunk, ChunkList};
+/// type Crouton = (Chunk<0, 0>, Chunk<1, 0>, Chunk<2, 0>, Chunk<3, 0>,
+///                 Chunk<1, 8>, Chunk<2, 8>, Chunk<3, 32>);
+/// let table = Crouton::TABLE;
+/// assert_eq!(table.chunk_volume, 8 * 8 * 32);
+/// assert_eq!(table.blocks[..4], [1, 8, 8, 32]);
+/// assert_eq!(table.rest_entries, 4);
+/// assert_eq!(table.entries()[4].stride, 256);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChunkTable {
+    len: usize,
+    entries: [EntryInfo; MAX_AXES],
+    /// Block size of each dimension: the product of its fixed sizes (1 for an unblocked one).
+    pub blocks: [usize; MAX_RANK],
+    /// Elements in one innermost chunk: the product of all fixed sizes.
+    pub chunk_volume: usize,
+    /// Number of entries before the first fixed one (the rest entries, in a valid list).
+    pub rest_entries: usize,
+    /// Whether some product of fixed sizes overflowed `usize` (then the list is invalid).
+    pub overflowed: bool,
+}
+
+impl ChunkTable {
+    /// Summarises `entries`. Total for any input: an invalid list gives a table that
+    /// [`ChunkTable::validate`] rejects, never a panic here.
+    pub const fn new(list: &[ChunkEntry]) -> Self {
+        let mut table = ChunkTable {
+            len: list.len(),
+            entries: [EntryInfo { dim: 0, size: 0, step: 1, stride: 0 }; MAX_AXES],
+            blocks: [1; MAX_RANK],
+            chunk_volume: 1,
+            rest_entries: 0,
+            overflowed: false,
+        };
+        if list.len() > MAX_AXES {
+            table.len = 0;
+            table.overflowed = true;
+            return table;
+        }
+        let mut i = list.len();
+        while i > 0 {
+            i -= 1;
+            let ChunkEntry { dim, size } = list[i];
+            let mut info = EntryInfo { dim, size, step: 1, stride: 0 };
+            if dim < MAX_RANK {
+                info.step = table.blocks[dim];
+            }
+            if size > 0 {
+                info.stride = table.chunk_volume;
+                table.chunk_volume = mul_or_flag(&mut table.overflowed, table.chunk_volume, size);
+                if dim < MAX_RANK {
+                    table.blocks[dim] = mul_or_flag(&mut table.overflowed, table.blocks[dim], size);
+                }
+            }
+            table.entries[i] = info;
+        }
+        while table.rest_entries < list.len() && list[table.rest_entries].size == 0 {
+            table.rest_entries += 1;
+        }
+        table
+    }
+
+    /// The per-entry information, in list order.
+    pub const fn entries(&self) -> &[EntryInfo] {
+        self.entries.split_at(self.len).0
+    }
+
+    /// Checks the list against the rules of a chunked layout of rank `rank`, panicking (a compile
+    /// error when evaluated in a constant) with a sentence naming the problem.
+    pub const fn validate(&self, list: &[ChunkEntry], rank: usize) {
+        if rank == 0 {
+            concat_panic!("rank 0 is not supported: a layout has rank 1 to ", MAX_RANK);
+        }
+        if rank > MAX_RANK {
+            concat_panic!("rank ", rank, " is above the supported maximum of ", MAX_RANK);
+        }
+        if list.is_empty() {
+            concat_panic!("the chunk list is empty: every dimension needs a (dim, 0) entry");
+        }
+        if list.len() > MAX_AXES {
+            concat_panic!("the chunk list has ", list.len(), " entries; at most ", MAX_AXES);
+        }
+        let mut i = 0;
+        while i < list.len() {
+            if list[i].dim >= rank {
+                concat_panic!(
+                    "dimension ", list[i].dim, " is out of range for rank ", rank,
+                    " (entry ", i, " of the chunk list)"
+                );
+            }
+            i += 1;
+        }
+        let mut dim = 0;
+        while dim < rank {
+            let mut rests: usize = 0;
+            let mut j = 0;
+            while j < list.len() {
+                if list[j].dim == dim && list[j].size == 0 {
+                    rests += 1;
+                }
+                j += 1;
+            }
+            if rests == 0 {
+                concat_panic!("dimension ", dim, " has no (", dim, ", 0) entry");
+            }
+            if rests > 1 {
+                concat_panic!("dimension ", dim, " has ", rests, " (", dim, ", 0) entries; it needs exactly one");
+            }
+            dim += 1;
+        }
+        let mut k = self.rest_entries;
+        while k < list.len() {
+            if list[k].size == 0 {
+                let fixed = list[self.rest_entries];
+                concat_panic!(
+                    "the (", list[k].dim, ", 0) entry comes after the fixed entry (", fixed.dim,
+                    ", ", fixed.size, "): all size-0 entries must come before all fixed entries"
+                );
+            }
+            k += 1;
+        }
+        if self.overflowed {
+            concat_panic!("the fixed sizes of the chunk list multiply past usize::MAX");
+        }
+    }
+}
+
+const fn mul_or_flag(flag: &mut bool, a: usize, b: usize) -> usize {
+    match a.checked_mul(b) {
+        Some(product) => product,
+        None => {
+            *flag = true;
+            1
+        }
+    }
+}
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// A tuple of [`Chunk`]s: the chunk list of a
+/// [`ChunkedMemoryLayout`](crate::ChunkedMemoryLayout). Implemented for tuples of 1 to
+/// [`MAX_AXES`] entries (and for `()`, so that an empty list is reported as such).
+///
+/// The trait is sealed; its constants describe the list, and [`ChunkList::offset`] is the
+/// fully unrolled offset sum that monomorphization specialises per list.
+pub trait ChunkList: sealed::Sealed + Send + Sync + 'static {
+    /// The entries, most major first.
+    const ENTRIES: &'static [ChunkEntry];
+
+    /// The compile-time summary of [`Self::ENTRIES`].
+    const TABLE: ChunkTable = ChunkTable::new(Self::ENTRIES);
+
+    /// The offset of `index` given the dims-dependent stride of each dimension's rest entry: one
+    /// term per entry, each a shift/mask (or multiply by a constant) for power-of-two blocks.
+    fn offset<const RANK: usize>(index: &[usize; RANK], rest_strides: &[usize; RANK]) -> usize;
+}
+
+/// Offset contribution of entry `K` of `C`, with every property of the entry a constant.
+#[inline(always)]
+fn entry_offset<C: ChunkList, const RANK: usize, const K: usize>(
+    index: &[usize; RANK],
+    rest_strides: &[usize; RANK],
+) -> usize {
+    let entry = const { C::TABLE.entries[K] };
+    let x = index[entry.dim];
+    if entry.size == 0 {
+        x / entry.step * rest_strides[entry.dim]
+    } else {
+        x / entry.step % entry.size * entry.stride
+    }
+}
+
+impl sealed::Sealed for () {}
+impl ChunkList for () {
+    const ENTRIES: &'static [ChunkEntry] = &[];
+
+    fn offset<const RANK: usize>(_: &[usize; RANK], _: &[usize; RANK]) -> usize {
+        0
+    }
+}
+
+macro_rules! chunk_list_impl {
+    ($(($k:tt $D:ident $S:ident))+) => {
+        impl<$(const $D: usize, const $S: usize),+> sealed::Sealed for ($(Chunk<$D, $S>,)+) {}
+        impl<$(const $D: usize, const $S: usize),+> ChunkList for ($(Chunk<$D, $S>,)+) {
+            const ENTRIES: &'static [ChunkEntry] = &[$(ChunkEntry { dim: $D, size: $S }),+];
+
+            #[inline(always)]
+            fn offset<const RANK: usize>(index: &[usize; RANK], rest_strides: &[usize; RANK]) -> usize {
+                0 $(+ entry_offset::<Self, RANK, $k>(index, rest_strides))+
+            }
+        }
+    };
+}
+
+/// Implements [`ChunkList`] for every prefix of the given entry list.
+macro_rules! chunk_list_impls {
+    ([$($done:tt)*]) => {};
+    ([$($done:tt)*] $next:tt $($rest:tt)*) => {
+        chunk_list_impl!($($done)* $next);
+        chunk_list_impls!([$($done)* $next] $($rest)*);
+    };
+}
+
+chunk_list_impls!([]
+    (0 D0 S0) (1 D1 S1) (2 D2 S2) (3 D3 S3) (4 D4 S4) (5 D5 S5) (6 D6 S6) (7 D7 S7)
+    (8 D8 S8) (9 D9 S9) (10 D10 S10) (11 D11 S11) (12 D12 S12) (13 D13 S13) (14 D14 S14)
+    (15 D15 S15) (16 D16 S16) (17 D17 S17) (18 D18 S18) (19 D19 S19) (20 D20 S20)
+    (21 D21 S21) (22 D22 S22) (23 D23 S23)
+);

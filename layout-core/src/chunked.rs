@@ -1,0 +1,171 @@
+//! `ChunkedMemoryLayout<RANK, (Chunk<d, s>, ...)>`: the HTP chunk-list layout as a type.
+
+use crate::chunk::{ChunkEntry, ChunkList};
+use crate::layout::{Axes, Axis, Layout};
+use crate::LayoutError;
+use alloc::vec::Vec;
+use core::fmt;
+use core::marker::PhantomData;
+
+/// A layout given by a chunk list (SPEC §2; HTP's `ChunkedMemoryLayout<RANK, dim,size, ...>`).
+///
+/// `Chunks` is a tuple of [`Chunk<dim, size>`](crate::Chunk) entries, most major first. Size 0
+/// means "all the rest of dimension `dim`"; a fixed size `s` means `s` elements of it. Every
+/// dimension has exactly one rest entry, all rest entries come before all fixed entries, and the
+/// fixed entries together form one dense innermost chunk. An invalid list is a compile error
+/// naming the problem, raised as soon as the layout is used.
+///
+/// ```
+/// use layout_core::{Chunk, ChunkedMemoryLayout, Mapping};
+/// // HTP's R4CroutonLayout: 8x8x32 chunks of (height, width, depth).
+/// type Crouton = ChunkedMemoryLayout<4, (
+///     Chunk<0, 0>, Chunk<1, 0>, Chunk<2, 0>, Chunk<3, 0>, Chunk<1, 8>, Chunk<2, 8>, Chunk<3, 32>,
+/// )>;
+/// assert_eq!(Crouton::BLOCKS, [1, 8, 8, 32]);
+/// assert_eq!(Crouton::CHUNK_VOLUME, 2048);
+/// assert_eq!(Crouton::default().to_string(),
+///            "ChunkedMemoryLayout<4, 0,0, 1,0, 2,0, 3,0, 1,8, 2,8, 3,32>");
+/// let m = Mapping::<Crouton>::new([2, 9, 20, 50]).unwrap();
+/// assert_eq!(m.padded_dims(), [2, 16, 24, 64]);
+/// assert_eq!(m.offset([0, 0, 0, 32]), 2048); // the second chunk starts with channel 32
+/// ```
+pub struct ChunkedMemoryLayout<const RANK: usize, Chunks>(PhantomData<fn() -> Chunks>);
+
+impl<const RANK: usize, C: ChunkList> ChunkedMemoryLayout<RANK, C> {
+    /// Evaluating this constant checks the chunk list; every use of the layout evaluates it.
+    const CHECK: () = C::TABLE.validate(C::ENTRIES, RANK);
+
+    /// The chunk list, most major first.
+    pub const ENTRIES: &'static [ChunkEntry] = {
+        let () = Self::CHECK;
+        C::ENTRIES
+    };
+
+    /// Block size of each dimension: the product of its fixed sizes (1 when it has none).
+    pub const BLOCKS: [usize; RANK] = {
+        let () = Self::CHECK;
+        let mut blocks = [1; RANK];
+        let mut d = 0;
+        while d < RANK {
+            blocks[d] = C::TABLE.blocks[d];
+            d += 1;
+        }
+        blocks
+    };
+
+    /// Elements in one innermost chunk (the product of all fixed sizes).
+    pub const CHUNK_VOLUME: usize = {
+        let () = Self::CHECK;
+        C::TABLE.chunk_volume
+    };
+}
+
+impl<const RANK: usize, C> Clone for ChunkedMemoryLayout<RANK, C> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<const RANK: usize, C> Copy for ChunkedMemoryLayout<RANK, C> {}
+impl<const RANK: usize, C> Default for ChunkedMemoryLayout<RANK, C> {
+    fn default() -> Self {
+        Self(PhantomData)
+    }
+}
+impl<const RANK: usize, C> PartialEq for ChunkedMemoryLayout<RANK, C> {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+impl<const RANK: usize, C> Eq for ChunkedMemoryLayout<RANK, C> {}
+
+/// Prints the seed's long form, `ChunkedMemoryLayout<4, 0,0, 1,0, ...>`.
+impl<const RANK: usize, C: ChunkList> fmt::Display for ChunkedMemoryLayout<RANK, C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "ChunkedMemoryLayout<{RANK}")?;
+        for entry in Self::ENTRIES {
+            write!(f, ", {},{}", entry.dim, entry.size)?;
+        }
+        f.write_str(">")
+    }
+}
+
+impl<const RANK: usize, C: ChunkList> fmt::Debug for ChunkedMemoryLayout<RANK, C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+/// A chunked layout bound to dims: the extent and stride of each dimension's rest entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChunkedGeometry<const RANK: usize> {
+    rest_extents: [usize; RANK],
+    rest_strides: [usize; RANK],
+    storage_len: usize,
+}
+
+impl<const RANK: usize> ChunkedGeometry<RANK> {
+    /// Extent of each dimension's rest entry: `ceil(dim / block)`.
+    pub fn rest_extents(&self) -> [usize; RANK] {
+        self.rest_extents
+    }
+
+    /// Stride in elements of each dimension's rest entry.
+    pub fn rest_strides(&self) -> [usize; RANK] {
+        self.rest_strides
+    }
+}
+
+impl<const RANK: usize, C: ChunkList> Layout for ChunkedMemoryLayout<RANK, C> {
+    type Index = [usize; RANK];
+    type Geometry = ChunkedGeometry<RANK>;
+
+    fn geometry(&self, dims: &[usize; RANK]) -> Result<ChunkedGeometry<RANK>, LayoutError> {
+        let overflow = || LayoutError::Overflow { dims: Vec::from(&dims[..]), element_size: None };
+        let blocks = Self::BLOCKS;
+        let mut rest_extents = [0; RANK];
+        for d in 0..RANK {
+            rest_extents[d] = dims[d].div_ceil(blocks[d]);
+            rest_extents[d].checked_mul(blocks[d]).ok_or_else(overflow)?;
+        }
+        let mut rest_strides = [0; RANK];
+        let mut running = Self::CHUNK_VOLUME;
+        for entry in Self::ENTRIES[..C::TABLE.rest_entries].iter().rev() {
+            rest_strides[entry.dim] = running;
+            running = running.checked_mul(rest_extents[entry.dim]).ok_or_else(overflow)?;
+        }
+        Ok(ChunkedGeometry { rest_extents, rest_strides, storage_len: running })
+    }
+
+    fn padded_dims(&self, geometry: &ChunkedGeometry<RANK>) -> [usize; RANK] {
+        let blocks = Self::BLOCKS;
+        core::array::from_fn(|d| geometry.rest_extents[d] * blocks[d])
+    }
+
+    fn storage_len(&self, geometry: &ChunkedGeometry<RANK>) -> usize {
+        geometry.storage_len
+    }
+
+    #[inline(always)]
+    fn offset(&self, geometry: &ChunkedGeometry<RANK>, index: &[usize; RANK]) -> usize {
+        let () = const { Self::CHECK };
+        C::offset(index, &geometry.rest_strides)
+    }
+
+    fn axes(&self, geometry: &ChunkedGeometry<RANK>) -> Axes {
+        let mut axes = [Axis::default(); crate::layout::MAX_AXES];
+        for (axis, info) in axes.iter_mut().zip(C::TABLE.entries()) {
+            let rest = info.size == 0;
+            *axis = Axis {
+                dim: info.dim,
+                extent: if rest { geometry.rest_extents[info.dim] } else { info.size },
+                step: info.step,
+                stride: if rest { geometry.rest_strides[info.dim] } else { info.stride },
+            };
+        }
+        Axes::from_slice(&axes[..Self::ENTRIES.len()])
+    }
+
+    fn chunk_axes(&self) -> usize {
+        Self::ENTRIES.len() - C::TABLE.rest_entries
+    }
+}

@@ -1,0 +1,130 @@
+//! Logical indices and dims: `[usize; RANK]`, seen through one trait.
+
+use core::fmt::Debug;
+use core::hash::Hash;
+use core::ops::{Index, IndexMut};
+
+/// The highest rank a layout may have.
+pub const MAX_RANK: usize = 8;
+
+/// A logical index or a list of dims: `[usize; RANK]` for the layout's rank.
+///
+/// Generic code over [`Layout`](crate::Layout) receives indices as `L::Index`; this trait gives it
+/// what it needs to build and walk them without knowing `RANK`.
+///
+/// ```
+/// use layout_core::Coords;
+/// let dims = <[usize; 3]>::splat(4);
+/// assert_eq!(dims, [4, 4, 4]);
+/// assert_eq!(<[usize; 3] as Coords>::RANK, 3);
+/// assert_eq!(dims.volume(), Some(64));
+/// ```
+pub trait Coords:
+    Copy
+    + Eq
+    + Hash
+    + Debug
+    + Send
+    + Sync
+    + 'static
+    + AsRef<[usize]>
+    + AsMut<[usize]>
+    + Index<usize, Output = usize>
+    + IndexMut<usize>
+{
+    /// Number of coordinates.
+    const RANK: usize;
+
+    /// Every coordinate equal to `value`.
+    fn splat(value: usize) -> Self;
+
+    /// Product of the coordinates, `None` when it overflows `usize`.
+    fn volume(&self) -> Option<usize> {
+        self.as_ref().iter().try_fold(1usize, |acc, &d| acc.checked_mul(d))
+    }
+
+    /// Whether every coordinate of `self` is below the matching one of `bounds`.
+    fn is_within(&self, bounds: &Self) -> bool {
+        self.as_ref().iter().zip(bounds.as_ref()).all(|(i, d)| i < d)
+    }
+}
+
+impl<const RANK: usize> Coords for [usize; RANK] {
+    const RANK: usize = RANK;
+
+    fn splat(value: usize) -> Self {
+        [value; RANK]
+    }
+}
+
+/// Row-major (C order) element strides of `dims`: the last coordinate moves fastest.
+///
+/// The caller guarantees the product of `dims` fits in `usize` (it does for the dims of any
+/// valid mapping, whose storage is at least as large).
+///
+/// ```
+/// assert_eq!(layout_core::row_major_strides(&[2, 3, 5, 30]), [450, 150, 30, 1]);
+/// ```
+pub fn row_major_strides<I: Coords>(dims: &I) -> I {
+    let mut strides = I::splat(1);
+    let mut running = 1usize;
+    for d in (0..I::RANK).rev() {
+        strides[d] = running;
+        running = running.wrapping_mul(dims[d]);
+    }
+    strides
+}
+
+/// Iterator over every index below `dims` in logical row-major order.
+///
+/// ```
+/// use layout_core::RowMajorIndices;
+/// let all: Vec<[usize; 2]> = RowMajorIndices::new([2, 2]).collect();
+/// assert_eq!(all, [[0, 0], [0, 1], [1, 0], [1, 1]]);
+/// assert_eq!(RowMajorIndices::new([3, 0]).count(), 0);
+/// ```
+#[derive(Clone, Debug)]
+pub struct RowMajorIndices<I: Coords> {
+    dims: I,
+    next: Option<I>,
+    remaining: usize,
+}
+
+impl<I: Coords> RowMajorIndices<I> {
+    /// All indices below `dims`; none when any dim is zero.
+    pub fn new(dims: I) -> Self {
+        let remaining = dims.volume().unwrap_or(usize::MAX);
+        let next = (remaining > 0).then(|| I::splat(0));
+        Self { dims, next, remaining }
+    }
+}
+
+impl<I: Coords> Iterator for RowMajorIndices<I> {
+    type Item = I;
+
+    fn next(&mut self) -> Option<I> {
+        let current = self.next?;
+        self.remaining -= 1;
+        let mut following = current;
+        let mut d = I::RANK;
+        self.next = loop {
+            if d == 0 {
+                break None;
+            }
+            d -= 1;
+            following[d] += 1;
+            if following[d] < self.dims[d] {
+                break Some(following);
+            }
+            following[d] = 0;
+        };
+        Some(current)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.remaining, Some(self.remaining))
+    }
+}
+
+impl<I: Coords> ExactSizeIterator for RowMajorIndices<I> {}
+impl<I: Coords> core::iter::FusedIterator for RowMajorIndices<I> {}

@@ -1,0 +1,88 @@
+//! The error type of every fallible call in tensor-layout.
+
+use alloc::vec::Vec;
+use core::fmt;
+
+/// What went wrong when binding a layout to dims, building a tensor or addressing an element.
+///
+/// Every API that takes user input returns `Result<_, LayoutError>`; the panicking conveniences
+/// (`Tensor::zeros`, `t[idx]`, ...) panic with this type's message. The enum is non-exhaustive:
+/// later releases add variants (parse errors, local-memory placement) without a breaking change.
+///
+/// ```
+/// use layout_core::{LayoutError, Mapping, ChunkedMemoryLayout, Chunk};
+/// type Flat2 = ChunkedMemoryLayout<2, (Chunk<0, 0>, Chunk<1, 0>)>;
+/// let err = Mapping::<Flat2>::new([usize::MAX, 2]).unwrap_err();
+/// assert!(matches!(err, LayoutError::Overflow { .. }));
+/// assert_eq!(
+///     err.to_string(),
+///     format!("the storage of dims [{}, 2] overflows usize (counting elements)", usize::MAX)
+/// );
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum LayoutError {
+    /// The storage size of `dims` does not fit in `usize` (counted in elements when `element_size`
+    /// is `None`, in bytes for elements of `element_size` bytes otherwise), or exceeds what one
+    /// allocation may hold (`isize::MAX` bytes).
+    Overflow {
+        /// The logical dims that were asked for.
+        dims: Vec<usize>,
+        /// `Some(bytes per element)` when the byte count overflowed, `None` for the element count.
+        element_size: Option<usize>,
+    },
+    /// The allocator could not provide storage of this size (the size itself is valid).
+    Allocation {
+        /// The number of bytes asked for.
+        bytes: usize,
+    },
+    /// A slice handed to a constructor has the wrong number of elements.
+    Length {
+        /// How many elements the call needs.
+        expected: usize,
+        /// How many it was given.
+        found: usize,
+    },
+    /// A logical index lies outside the tensor's dims.
+    IndexOutOfBounds {
+        /// The index that was asked for.
+        index: Vec<usize>,
+        /// The logical dims it was checked against.
+        dims: Vec<usize>,
+    },
+    /// Two tensors that must have the same logical dims do not.
+    ShapeMismatch {
+        /// The dims of the tensor read from.
+        source: Vec<usize>,
+        /// The dims of the tensor written to.
+        destination: Vec<usize>,
+    },
+}
+
+impl fmt::Display for LayoutError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Overflow { dims, element_size: None } => {
+                write!(f, "the storage of dims {dims:?} overflows usize (counting elements)")
+            }
+            Self::Overflow { dims, element_size: Some(size) } => write!(
+                f,
+                "the storage of dims {dims:?} in {size}-byte elements exceeds the largest \
+                 allocation (isize::MAX bytes)"
+            ),
+            Self::Allocation { bytes } => write!(f, "could not allocate {bytes} bytes of storage"),
+            Self::Length { expected, found } => {
+                write!(f, "expected {expected} elements, found {found}")
+            }
+            Self::IndexOutOfBounds { index, dims } => {
+                write!(f, "index {index:?} is out of bounds for dims {dims:?}")
+            }
+            Self::ShapeMismatch { source, destination } => write!(
+                f,
+                "source dims {source:?} differ from destination dims {destination:?}"
+            ),
+        }
+    }
+}
+
+impl core::error::Error for LayoutError {}

@@ -1,0 +1,120 @@
+//! The [`Layout`] trait: what every memory layout (chunked, strided, NPU-local) provides.
+
+use crate::{Coords, LayoutError};
+use core::fmt::{Debug, Display};
+use core::ops::Deref;
+
+/// The most axes a layout may describe itself with (chunk lists may have this many entries).
+pub const MAX_AXES: usize = 24;
+
+/// A memory layout: a map from logical indices (`[usize; RANK]`, in the owning system's dimension
+/// order) to element offsets in storage.
+///
+/// A layout type may carry run-time parameters (a strided layout's strides); chunked layouts are
+/// zero-sized and everything about them is a constant. Binding a layout to logical dims gives a
+/// [`Mapping`](crate::Mapping), which is what tensors hold.
+///
+/// # The axis model
+/// Every layout describes its storage as nested loops, most major first ([`Layout::axes`]). Axis
+/// `a` has a digit `0 <= digit_a < extent`; the element it addresses has logical coordinate
+/// `x[dim] = sum of digit_a * step_a` over the axes of `dim`, and offset `sum of digit_a * stride_a`.
+/// Generic walkers (memory-order visits, relayout, chunk iteration) only use this description, so
+/// they serve every layout. A layout's axes must address each storage slot exactly once, in
+/// increasing offset order when the digits count up like an odometer (a dense mixed-radix number).
+///
+/// ```
+/// use layout_core::{Chunk, ChunkedMemoryLayout, Layout};
+/// type Crouton = ChunkedMemoryLayout<4, (
+///     Chunk<0, 0>, Chunk<1, 0>, Chunk<2, 0>, Chunk<3, 0>, Chunk<1, 8>, Chunk<2, 8>, Chunk<3, 32>,
+/// )>;
+/// let layout = Crouton::default();
+/// let geometry = layout.geometry(&[1, 3, 5, 30]).unwrap();
+/// assert_eq!(layout.padded_dims(&geometry), [1, 8, 8, 32]);
+/// assert_eq!(layout.offset(&geometry, &[0, 2, 4, 29]), 2 * 256 + 4 * 32 + 29);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a tensor layout",
+    label = "expected a layout such as `ChunkedMemoryLayout<4, (Chunk<0, 0>, ...)>`",
+    note = "layouts are `ChunkedMemoryLayout<RANK, (Chunk<dim, size>, ...)>` or the catalog's named types"
+)]
+pub trait Layout: Copy + Debug + Display + Send + Sync + 'static {
+    /// A logical index or dims: `[usize; RANK]`.
+    type Index: Coords;
+
+    /// What the layout derives from logical dims (padded extents, strides, storage length).
+    type Geometry: Copy + Debug + Eq + Send + Sync;
+
+    /// Binds the layout to `dims`.
+    ///
+    /// # Errors
+    /// [`LayoutError::Overflow`] when the storage length does not fit in `usize`.
+    fn geometry(&self, dims: &Self::Index) -> Result<Self::Geometry, LayoutError>;
+
+    /// The dims after padding each one up to a whole number of its blocks.
+    fn padded_dims(&self, geometry: &Self::Geometry) -> Self::Index;
+
+    /// Number of storage slots (elements, padding included).
+    fn storage_len(&self, geometry: &Self::Geometry) -> usize;
+
+    /// Offset of the element at `index`, which the caller guarantees lies within the dims the
+    /// geometry was made for (outside them the result is unspecified, never undefined behaviour).
+    fn offset(&self, geometry: &Self::Geometry, index: &Self::Index) -> usize;
+
+    /// The storage as nested loops, most major first (see the trait docs).
+    fn axes(&self, geometry: &Self::Geometry) -> Axes;
+
+    /// How many of the innermost axes form one contiguous chunk (HTP's crouton; a oneDNN inner
+    /// block). Zero when every element is its own chunk.
+    fn chunk_axes(&self) -> usize {
+        0
+    }
+}
+
+/// One loop of a layout's storage walk (see [`Layout`]'s axis model).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Axis {
+    /// The logical dimension this axis contributes to.
+    pub dim: usize,
+    /// Number of digit values.
+    pub extent: usize,
+    /// How much one digit step adds to the logical coordinate of `dim`.
+    pub step: usize,
+    /// How much one digit step adds to the storage offset, in elements.
+    pub stride: usize,
+}
+
+/// A layout's axes, most major first; derefs to `[Axis]`.
+///
+/// ```
+/// use layout_core::{Axes, Axis};
+/// let axes = Axes::from_slice(&[Axis { dim: 0, extent: 2, step: 1, stride: 3 },
+///                               Axis { dim: 1, extent: 3, step: 1, stride: 1 }]);
+/// assert_eq!(axes.len(), 2);
+/// assert_eq!(axes[1].stride, 1);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Axes {
+    len: usize,
+    items: [Axis; MAX_AXES],
+}
+
+impl Axes {
+    /// Axes copied from a slice.
+    ///
+    /// # Panics
+    /// When `axes` has more than [`MAX_AXES`] entries.
+    pub fn from_slice(axes: &[Axis]) -> Self {
+        assert!(axes.len() <= MAX_AXES, "a layout has at most {MAX_AXES} axes");
+        let mut items = [Axis::default(); MAX_AXES];
+        items[..axes.len()].copy_from_slice(axes);
+        Self { len: axes.len(), items }
+    }
+}
+
+impl Deref for Axes {
+    type Target = [Axis];
+
+    fn deref(&self) -> &[Axis] {
+        &self.items[..self.len]
+    }
+}

@@ -1,0 +1,46 @@
+//! The heart of tensor-layout: layouts as types, their mappings, and tensors.
+//!
+//! A layout maps logical indices (`[usize; RANK]`, in the owning system's dimension order) to
+//! storage offsets. [`ChunkedMemoryLayout`] spells the HTP/oneDNN family of blocked layouts as a
+//! type, so that a tensor's layout is checked by the compiler and its offset arithmetic is
+//! constant-folded per layout. A [`Mapping`] binds a layout to dims; a [`Tensor`] owns storage in
+//! that mapping, [`TensorView`] and [`TensorViewMut`] borrow it.
+//!
+//! ```
+//! use layout_core::{Chunk, ChunkedMemoryLayout, Tensor};
+//! // NHWC dims, 8x8x32 "crouton" chunks (HTP's R4CroutonLayout).
+//! type Crouton = ChunkedMemoryLayout<4, (
+//!     Chunk<0, 0>, Chunk<1, 0>, Chunk<2, 0>, Chunk<3, 0>, Chunk<1, 8>, Chunk<2, 8>, Chunk<3, 32>,
+//! )>;
+//! let t = Tensor::<u8, Crouton>::from_fn([1, 3, 5, 30], |[_, h, w, c]| (h + w + c) as u8);
+//! assert_eq!(t.storage_len(), 8 * 8 * 32);
+//! assert_eq!(t[[0, 2, 4, 29]], 35);
+//! ```
+//!
+//! The crate is `no_std` and needs only `alloc`.
+#![no_std]
+#![warn(missing_docs)]
+
+extern crate alloc;
+
+mod chunk;
+mod chunked;
+mod coords;
+mod error;
+mod layout;
+mod mapping;
+mod odometer;
+mod relayout;
+mod storage;
+mod tensor;
+mod walk;
+
+pub use chunk::{Chunk, ChunkEntry, ChunkList, ChunkTable, EntryInfo};
+pub use chunked::{ChunkedGeometry, ChunkedMemoryLayout};
+pub use coords::{Coords, MAX_RANK, RowMajorIndices, row_major_strides};
+pub use error::LayoutError;
+pub use layout::{Axes, Axis, Layout, MAX_AXES};
+pub use mapping::Mapping;
+pub use storage::{AlignedBuffer, STORAGE_ALIGN, Storage, StorageMut};
+pub use tensor::{StorageChunk, StorageChunkMut, Tensor, TensorBase, TensorView, TensorViewMut};
+pub use walk::Run;

@@ -1,0 +1,145 @@
+//! [`Mapping`]: a layout bound to logical dims.
+
+use crate::{Axes, Coords, Layout, LayoutError};
+use alloc::vec::Vec;
+
+/// A layout bound to logical dims: padded dims, storage length, and the offset of every index.
+///
+/// Everything that depends only on the layout type is a compile-time constant; a `Mapping` holds
+/// the little that depends on the dims (for a chunked layout, one extent and one stride per
+/// dimension), computed once by [`Mapping::new`].
+///
+/// ```
+/// use tensor_layout::prelude::*;
+/// let m = Mapping::<htp::R4CroutonLayout>::new([1, 3, 5, 30]).unwrap();
+/// assert_eq!(m.padded_dims(), [1, 8, 8, 32]);
+/// assert_eq!(m.storage_len(), 2048);
+/// assert_eq!(m.len(), 450);
+/// assert_eq!(m.offset([0, 1, 2, 3]), 256 + 2 * 32 + 3);
+/// assert_eq!(m.checked_offset([0, 3, 0, 0]), None); // height 3 is padding
+/// assert_eq!(m.index_of(259), Some([0, 1, 0, 3]));
+/// assert_eq!(m.index_of(31), None); // channel 31 of (0,0,0) is padding
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mapping<L: Layout> {
+    layout: L,
+    dims: L::Index,
+    geometry: L::Geometry,
+}
+
+impl<L: Layout + Default> Mapping<L> {
+    /// Binds the layout type `L` to logical `dims`.
+    ///
+    /// # Errors
+    /// [`LayoutError::Overflow`] when the padded storage length does not fit in `usize`.
+    pub fn new(dims: L::Index) -> Result<Self, LayoutError> {
+        Self::with_layout(L::default(), dims)
+    }
+}
+
+impl<L: Layout> Mapping<L> {
+    /// Binds a layout value (one that carries run-time parameters, or any other) to `dims`.
+    ///
+    /// # Errors
+    /// [`LayoutError::Overflow`] when the padded storage length does not fit in `usize`.
+    pub fn with_layout(layout: L, dims: L::Index) -> Result<Self, LayoutError> {
+        let geometry = layout.geometry(&dims)?;
+        Ok(Self { layout, dims, geometry })
+    }
+
+    /// The layout.
+    pub fn layout(&self) -> &L {
+        &self.layout
+    }
+
+    /// What the layout derived from the dims.
+    pub fn geometry(&self) -> &L::Geometry {
+        &self.geometry
+    }
+
+    /// The logical dims.
+    pub fn dims(&self) -> L::Index {
+        self.dims
+    }
+
+    /// The dims after padding each up to a whole number of its blocks.
+    pub fn padded_dims(&self) -> L::Index {
+        self.layout.padded_dims(&self.geometry)
+    }
+
+    /// Number of storage slots, padding included.
+    pub fn storage_len(&self) -> usize {
+        self.layout.storage_len(&self.geometry)
+    }
+
+    /// Number of logical elements (the product of the dims).
+    pub fn len(&self) -> usize {
+        // Cannot overflow: it is at most the storage length, which fits.
+        self.dims.as_ref().iter().product()
+    }
+
+    /// Whether some dim is zero.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The storage as nested loops, most major first (see [`Layout`]'s axis model).
+    pub fn axes(&self) -> Axes {
+        self.layout.axes(&self.geometry)
+    }
+
+    /// Elements in one contiguous innermost chunk (1 for a layout without fixed entries).
+    pub fn chunk_volume(&self) -> usize {
+        let axes = self.axes();
+        let inner = axes.len() - self.layout.chunk_axes();
+        axes[inner..].iter().map(|axis| axis.extent).product()
+    }
+
+    /// Offset of `index`, which must lie within the dims: outside them the result is
+    /// unspecified (it may even be a valid offset of another element); use
+    /// [`Mapping::checked_offset`] for untrusted input.
+    #[inline(always)]
+    pub fn offset(&self, index: L::Index) -> usize {
+        debug_assert!(index.is_within(&self.dims), "index {index:?} out of bounds for dims {:?}", self.dims);
+        self.layout.offset(&self.geometry, &index)
+    }
+
+    /// Offset of `index`, or `None` when it lies outside the dims.
+    #[inline]
+    pub fn checked_offset(&self, index: L::Index) -> Option<usize> {
+        index.is_within(&self.dims).then(|| self.layout.offset(&self.geometry, &index))
+    }
+
+    /// Offset of `index`, or an error naming the index and the dims.
+    ///
+    /// # Errors
+    /// [`LayoutError::IndexOutOfBounds`] when `index` lies outside the dims.
+    pub fn try_offset(&self, index: L::Index) -> Result<usize, LayoutError> {
+        self.checked_offset(index).ok_or_else(|| LayoutError::IndexOutOfBounds {
+            index: Vec::from(index.as_ref()),
+            dims: Vec::from(self.dims.as_ref()),
+        })
+    }
+
+    /// The coordinates, within the padded dims, of storage slot `offset`; `None` past the end.
+    pub fn padded_index_of(&self, offset: usize) -> Option<L::Index> {
+        if offset >= self.storage_len() {
+            return None;
+        }
+        let mut index = L::Index::splat(0);
+        for axis in self.axes().iter() {
+            index[axis.dim] += offset / axis.stride % axis.extent * axis.step;
+        }
+        Some(index)
+    }
+
+    /// The logical index stored at `offset`; `None` for a padding slot or past the end.
+    pub fn index_of(&self, offset: usize) -> Option<L::Index> {
+        self.padded_index_of(offset).filter(|index| index.is_within(&self.dims))
+    }
+
+    /// Whether storage slot `offset` is padding (`false` past the end).
+    pub fn is_padding(&self, offset: usize) -> bool {
+        self.padded_index_of(offset).is_some_and(|index| !index.is_within(&self.dims))
+    }
+}

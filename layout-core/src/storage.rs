@@ -1,0 +1,170 @@
+//! Element storage: an owned buffer aligned to 128 bytes, and the borrowed slices views use.
+
+use crate::LayoutError;
+use alloc::alloc::{Layout as AllocLayout, alloc, dealloc};
+use alloc::vec::Vec;
+use core::fmt;
+use core::ops::{Deref, DerefMut};
+use core::ptr::NonNull;
+
+/// Alignment in bytes of every [`AlignedBuffer`] (at least; more when `T` needs it). 128 bytes
+/// covers HTP's vector registers and the cache lines of every current CPU.
+pub const STORAGE_ALIGN: usize = 128;
+
+/// An owned, fixed-length, 128-byte aligned array of `Copy` elements: a tensor's storage.
+///
+/// ```
+/// use layout_core::AlignedBuffer;
+/// let buf = AlignedBuffer::filled(100, 7u8).unwrap();
+/// assert_eq!(buf.as_ptr() as usize % 128, 0);
+/// assert!(buf.iter().all(|&x| x == 7));
+/// ```
+pub struct AlignedBuffer<T: Copy> {
+    ptr: NonNull<T>,
+    len: usize,
+}
+
+// SAFETY: the buffer owns its elements exactly like a `Vec<T>` does.
+unsafe impl<T: Copy + Send> Send for AlignedBuffer<T> {}
+// SAFETY: shared access only hands out `&[T]`, like `Vec<T>`.
+unsafe impl<T: Copy + Sync> Sync for AlignedBuffer<T> {}
+
+impl<T: Copy> AlignedBuffer<T> {
+    fn alloc_layout(len: usize) -> Option<AllocLayout> {
+        let bytes = size_of::<T>().checked_mul(len)?;
+        AllocLayout::from_size_align(bytes, STORAGE_ALIGN.max(align_of::<T>())).ok()
+    }
+
+    /// `len` copies of `value`.
+    ///
+    /// # Errors
+    /// [`LayoutError::Overflow`] (with `dims` = `[len]`) when `len` elements of `T` exceed
+    /// `isize::MAX` bytes; [`LayoutError::Allocation`] when the allocator refuses.
+    pub fn filled(len: usize, value: T) -> Result<Self, LayoutError> {
+        let buffer = Self::uninit(len)?;
+        for i in 0..len {
+            // SAFETY: `i < len`, inside the allocation made for `len` elements (or `T` is a ZST).
+            unsafe { buffer.ptr.as_ptr().add(i).write(value) };
+        }
+        Ok(buffer)
+    }
+
+    /// A copy of `values`.
+    ///
+    /// # Panics
+    /// When the allocator refuses (a slice that exists always has a valid size).
+    ///
+    /// ```
+    /// let buf = layout_core::AlignedBuffer::from_slice(&[1.0f32, 2.0]);
+    /// assert_eq!(&buf[..], &[1.0, 2.0]);
+    /// ```
+    pub fn from_slice(values: &[T]) -> Self {
+        // A slice that exists never exceeds isize::MAX bytes.
+        let buffer = Self::uninit(values.len()).unwrap_or_else(|e| panic!("{e}"));
+        // SAFETY: the destination was allocated for `values.len()` elements and cannot overlap
+        // the borrowed source.
+        unsafe { core::ptr::copy_nonoverlapping(values.as_ptr(), buffer.ptr.as_ptr(), values.len()) };
+        buffer
+    }
+
+    /// Allocates room for `len` elements; the caller writes all of them before reading any.
+    fn uninit(len: usize) -> Result<Self, LayoutError> {
+        let layout = Self::alloc_layout(len).ok_or_else(|| LayoutError::Overflow {
+            dims: Vec::from([len]),
+            element_size: Some(size_of::<T>()),
+        })?;
+        let ptr = if layout.size() == 0 {
+            // No allocation; a dangling pointer with the promised alignment.
+            NonNull::new(core::ptr::without_provenance_mut::<T>(layout.align()))
+                .expect("alignment is non-zero")
+        } else {
+            // SAFETY: the layout has a non-zero size.
+            let raw = unsafe { alloc(layout) }.cast::<T>();
+            NonNull::new(raw).ok_or(LayoutError::Allocation { bytes: layout.size() })?
+        };
+        Ok(Self { ptr, len })
+    }
+}
+
+impl<T: Copy> Drop for AlignedBuffer<T> {
+    fn drop(&mut self) {
+        let layout = Self::alloc_layout(self.len).expect("the layout was valid at allocation");
+        if layout.size() != 0 {
+            // SAFETY: `ptr` was returned by `alloc` with this very layout (same `len`, same `T`).
+            unsafe { dealloc(self.ptr.as_ptr().cast(), layout) };
+        }
+    }
+}
+
+impl<T: Copy> Deref for AlignedBuffer<T> {
+    type Target = [T];
+
+    fn deref(&self) -> &[T] {
+        // SAFETY: `ptr` is aligned, non-null and points to `len` initialised elements owned by
+        // `self` (or is a dangling aligned pointer with `len * size_of::<T>() == 0`).
+        unsafe { core::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl<T: Copy> DerefMut for AlignedBuffer<T> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        // SAFETY: as in `deref`, and `&mut self` guarantees exclusive access.
+        unsafe { core::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl<T: Copy> Clone for AlignedBuffer<T> {
+    fn clone(&self) -> Self {
+        Self::from_slice(self)
+    }
+}
+
+impl<T: Copy + fmt::Debug> fmt::Debug for AlignedBuffer<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+/// Storage a tensor reads from: an owned [`AlignedBuffer`] or a borrowed slice.
+pub trait Storage {
+    /// The element type.
+    type Elem: Copy;
+
+    /// All storage slots, padding included.
+    fn slots(&self) -> &[Self::Elem];
+}
+
+/// Storage a tensor may also write to.
+pub trait StorageMut: Storage {
+    /// All storage slots, padding included, writable.
+    fn slots_mut(&mut self) -> &mut [Self::Elem];
+}
+
+impl<T: Copy> Storage for AlignedBuffer<T> {
+    type Elem = T;
+    fn slots(&self) -> &[T] {
+        self
+    }
+}
+impl<T: Copy> StorageMut for AlignedBuffer<T> {
+    fn slots_mut(&mut self) -> &mut [T] {
+        self
+    }
+}
+impl<T: Copy> Storage for &[T] {
+    type Elem = T;
+    fn slots(&self) -> &[T] {
+        self
+    }
+}
+impl<T: Copy> Storage for &mut [T] {
+    type Elem = T;
+    fn slots(&self) -> &[T] {
+        self
+    }
+}
+impl<T: Copy> StorageMut for &mut [T] {
+    fn slots_mut(&mut self) -> &mut [T] {
+        self
+    }
+}

@@ -1,0 +1,570 @@
+//! [`TensorBase`] and its three faces: [`Tensor`] (owned), [`TensorView`], [`TensorViewMut`].
+
+use crate::odometer::Odometer;
+use crate::storage::{AlignedBuffer, Storage, StorageMut};
+use crate::{Coords, Layout, LayoutError, Mapping, row_major_strides};
+use alloc::vec::Vec;
+use core::fmt;
+use core::ops::{Index, IndexMut};
+
+/// Logical data in a layout: a [`Mapping`], storage holding `mapping.storage_len()` slots, and the
+/// value its padding slots hold.
+///
+/// Use it through its aliases: [`Tensor`] owns 128-byte aligned storage, [`TensorView`] and
+/// [`TensorViewMut`] borrow it. The layout is part of the type: a function taking
+/// `&Tensor<u8, htp::R4CroutonLayout>` accepts no other layout.
+///
+/// ```
+/// use tensor_layout::prelude::*;
+/// let t = Tensor::<u16, htp::R4CroutonLayout>::from_fn([1, 3, 5, 30], |[_, h, w, c]| (h * 100 + w * 10 + c) as u16);
+/// assert_eq!(t[[0, 2, 4, 29]], 269);
+/// assert_eq!(t.padded_dims(), [1, 8, 8, 32]);
+/// assert_eq!(t.as_raw()[30], 0); // padding is zero
+/// ```
+#[derive(Clone, Copy)]
+pub struct TensorBase<S: Storage, L: Layout> {
+    mapping: Mapping<L>,
+    storage: S,
+    pad: S::Elem,
+}
+
+/// An owned tensor of `T` in layout `L`, its storage aligned to 128 bytes.
+pub type Tensor<T, L> = TensorBase<AlignedBuffer<T>, L>;
+
+/// A read-only view of a tensor (or of any storage) of `T` in layout `L`.
+pub type TensorView<'a, T, L> = TensorBase<&'a [T], L>;
+
+/// A writable view of a tensor (or of any storage) of `T` in layout `L`.
+pub type TensorViewMut<'a, T, L> = TensorBase<&'a mut [T], L>;
+
+/// One contiguous innermost chunk of a tensor's storage (HTP: a crouton).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StorageChunk<'a, T, I> {
+    /// The logical index of the chunk's first element (HTP's `get_raw` argument).
+    pub index: I,
+    /// The chunk's storage slots, padding included, in memory order.
+    pub data: &'a [T],
+}
+
+/// One contiguous innermost chunk of a tensor's storage, writable.
+#[derive(Debug, PartialEq, Eq)]
+pub struct StorageChunkMut<'a, T, I> {
+    /// The logical index of the chunk's first element.
+    pub index: I,
+    /// The chunk's storage slots, padding included, in memory order.
+    pub data: &'a mut [T],
+}
+
+impl<T: Copy, L: Layout> Tensor<T, L> {
+    /// A tensor whose every slot, padding included, is `T::default()` (zero for numbers).
+    ///
+    /// # Panics
+    /// With the message of the [`LayoutError`] that [`Tensor::try_zeros`] returns.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let t = Tensor::<f32, htp::R4FlatMemoryLayout>::zeros([1, 2, 2, 3]);
+    /// assert_eq!(t.to_row_major(), [0.0; 12]);
+    /// ```
+    pub fn zeros(dims: L::Index) -> Self
+    where
+        T: Default,
+        L: Default,
+    {
+        Self::try_zeros(dims).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A tensor whose every slot, padding included, is `T::default()`.
+    ///
+    /// # Errors
+    /// [`LayoutError::Overflow`] when the storage does not fit in `usize` elements or its bytes
+    /// exceed one allocation (`isize::MAX`); [`LayoutError::Allocation`] when the allocator
+    /// refuses a valid size.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let too_many = Tensor::<u8, htp::R4FlatMemoryLayout>::try_zeros([1 << 32, 1 << 32, 1 << 32, 1]);
+    /// assert!(matches!(too_many, Err(LayoutError::Overflow { element_size: None, .. })));
+    /// let too_large = Tensor::<f64, htp::R4FlatMemoryLayout>::try_zeros([1 << 31, 1 << 31, 1, 1]);
+    /// assert!(matches!(too_large, Err(LayoutError::Overflow { element_size: Some(8), .. })));
+    /// ```
+    pub fn try_zeros(dims: L::Index) -> Result<Self, LayoutError>
+    where
+        T: Default,
+        L: Default,
+    {
+        Self::try_filled(Mapping::new(dims)?, T::default(), T::default())
+    }
+
+    /// A tensor for `mapping` with every logical element `value` and every padding slot `pad`.
+    ///
+    /// # Errors
+    /// [`LayoutError::Overflow`] when the storage exceeds one allocation (`isize::MAX` bytes);
+    /// [`LayoutError::Allocation`] when the allocator refuses.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let m = Mapping::<htp::R4CroutonLayout>::new([1, 1, 1, 30]).unwrap();
+    /// let t = Tensor::try_filled(m, 1u8, 128).unwrap();
+    /// assert_eq!(t.as_raw()[29..31], [1, 128]);
+    /// ```
+    pub fn try_filled(mapping: Mapping<L>, value: T, pad: T) -> Result<Self, LayoutError> {
+        let mut tensor = Self::uninitialised(mapping, pad)?;
+        let slots = tensor.storage.slots_mut();
+        mapping.for_each_run(|run| fill_run(slots, run.offset, run.len, run.stride, value));
+        Ok(tensor)
+    }
+
+    /// A tensor holding `f(index)` at every logical index; padding is `T::default()`.
+    ///
+    /// # Panics
+    /// When the storage overflows (see [`Tensor::try_from_fn`]).
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let t = Tensor::<u32, htp::R4FlatMemoryLayout>::from_fn([1, 1, 2, 3], |[_, _, w, c]| (w * 3 + c) as u32);
+    /// assert_eq!(t.to_row_major(), [0, 1, 2, 3, 4, 5]);
+    /// ```
+    pub fn from_fn(dims: L::Index, f: impl FnMut(L::Index) -> T) -> Self
+    where
+        T: Default,
+        L: Default,
+    {
+        Self::try_from_fn(dims, f).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A tensor holding `f(index)` at every logical index (called in memory order); padding is
+    /// `T::default()`.
+    ///
+    /// # Errors
+    /// [`LayoutError::Overflow`] as for [`Tensor::try_zeros`].
+    pub fn try_from_fn(dims: L::Index, mut f: impl FnMut(L::Index) -> T) -> Result<Self, LayoutError>
+    where
+        T: Default,
+        L: Default,
+    {
+        let mut tensor = Self::try_zeros(dims)?;
+        tensor.for_each_in_memory_order_mut(|index, slot| *slot = f(index));
+        Ok(tensor)
+    }
+
+    /// A tensor holding `data`, the logical elements in row-major order (the last dim fastest);
+    /// padding is `T::default()`.
+    ///
+    /// # Errors
+    /// [`LayoutError::Length`] when `data.len()` is not the product of the dims;
+    /// [`LayoutError::Overflow`] as for [`Tensor::try_zeros`].
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let data: Vec<u8> = (0..6).collect();
+    /// let t = Tensor::<u8, htp::R4NCHWMemoryLayout>::from_row_major([1, 1, 2, 3], &data).unwrap();
+    /// assert_eq!(t.as_raw(), [0, 3, 1, 4, 2, 5]); // width outermost in memory
+    /// assert!(Tensor::<u8, htp::R4NCHWMemoryLayout>::from_row_major([1, 1, 2, 3], &data[1..]).is_err());
+    /// ```
+    pub fn from_row_major(dims: L::Index, data: &[T]) -> Result<Self, LayoutError>
+    where
+        T: Default,
+        L: Default,
+    {
+        let mut tensor = Self::try_zeros(dims)?;
+        if data.len() != tensor.len() {
+            return Err(LayoutError::Length { expected: tensor.len(), found: data.len() });
+        }
+        let row_major = row_major_strides(&dims);
+        let mapping = tensor.mapping;
+        let slots = tensor.storage.slots_mut();
+        mapping.for_each_run(|run| {
+            let base: usize = (0..L::Index::RANK).map(|d| run.index[d] * row_major[d]).sum();
+            let step = row_major[run.dim] * run.step;
+            for j in 0..run.len {
+                slots[run.offset + j * run.stride] = data[base + j * step];
+            }
+        });
+        Ok(tensor)
+    }
+
+    /// Storage for `mapping` with only its padding written; the caller writes every logical slot.
+    fn uninitialised(mapping: Mapping<L>, pad: T) -> Result<Self, LayoutError> {
+        let storage = AlignedBuffer::filled(mapping.storage_len(), pad).map_err(|e| match e {
+            LayoutError::Overflow { .. } => LayoutError::Overflow {
+                dims: Vec::from(mapping.dims().as_ref()),
+                element_size: Some(size_of::<T>()),
+            },
+            other => other,
+        })?;
+        Ok(Self { mapping, storage, pad })
+    }
+}
+
+impl<'a, T: Copy + Default, L: Layout> TensorView<'a, T, L> {
+    /// A view of `storage` (padding included) through `mapping`; its pad value is `T::default()`.
+    ///
+    /// # Errors
+    /// [`LayoutError::Length`] when `storage.len()` is not `mapping.storage_len()`.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let raw = [1u8, 2, 3, 4, 5, 6];
+    /// let m = Mapping::<htp::R4NCHWMemoryLayout>::new([1, 1, 2, 3]).unwrap();
+    /// let v = TensorView::from_slice(m, &raw).unwrap();
+    /// assert_eq!(v[[0, 0, 1, 0]], 2);
+    /// ```
+    pub fn from_slice(mapping: Mapping<L>, storage: &'a [T]) -> Result<Self, LayoutError> {
+        check_len(&mapping, storage.len())?;
+        Ok(Self { mapping, storage, pad: T::default() })
+    }
+}
+
+impl<'a, T: Copy + Default, L: Layout> TensorViewMut<'a, T, L> {
+    /// A writable view of `storage` (padding included) through `mapping`; pad value `T::default()`.
+    ///
+    /// # Errors
+    /// [`LayoutError::Length`] when `storage.len()` is not `mapping.storage_len()`.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let mut raw = [0u8; 6];
+    /// let m = Mapping::<htp::R4NCHWMemoryLayout>::new([1, 1, 2, 3]).unwrap();
+    /// TensorViewMut::from_slice(m, &mut raw).unwrap()[[0, 0, 1, 0]] = 9;
+    /// assert_eq!(raw, [0, 9, 0, 0, 0, 0]);
+    /// ```
+    pub fn from_slice(mapping: Mapping<L>, storage: &'a mut [T]) -> Result<Self, LayoutError> {
+        check_len(&mapping, storage.len())?;
+        Ok(Self { mapping, storage, pad: T::default() })
+    }
+}
+
+fn check_len<L: Layout>(mapping: &Mapping<L>, found: usize) -> Result<(), LayoutError> {
+    let expected = mapping.storage_len();
+    if found == expected { Ok(()) } else { Err(LayoutError::Length { expected, found }) }
+}
+
+fn fill_run<T: Copy>(slots: &mut [T], offset: usize, len: usize, stride: usize, value: T) {
+    if stride == 1 {
+        slots[offset..offset + len].fill(value);
+    } else {
+        for j in 0..len {
+            slots[offset + j * stride] = value;
+        }
+    }
+}
+
+impl<S: Storage, L: Layout> TensorBase<S, L> {
+    /// The layout bound to this tensor's dims.
+    pub fn mapping(&self) -> &Mapping<L> {
+        &self.mapping
+    }
+
+    /// The logical dims.
+    pub fn dims(&self) -> L::Index {
+        self.mapping.dims()
+    }
+
+    /// The dims after padding to whole blocks.
+    pub fn padded_dims(&self) -> L::Index {
+        self.mapping.padded_dims()
+    }
+
+    /// Number of logical elements.
+    pub fn len(&self) -> usize {
+        self.mapping.len()
+    }
+
+    /// Whether the tensor has no logical element (some dim is zero).
+    pub fn is_empty(&self) -> bool {
+        self.mapping.is_empty()
+    }
+
+    /// Number of storage slots, padding included.
+    pub fn storage_len(&self) -> usize {
+        self.mapping.storage_len()
+    }
+
+    /// The value this tensor's padding holds (and relayout writes into padding it creates).
+    pub fn pad_value(&self) -> S::Elem {
+        self.pad
+    }
+
+    /// The physical storage, padding included, in memory order.
+    pub fn as_raw(&self) -> &[S::Elem] {
+        self.storage.slots()
+    }
+
+    /// The element at logical `index`, `None` outside the dims.
+    pub fn get(&self, index: L::Index) -> Option<&S::Elem> {
+        self.mapping.checked_offset(index).map(|offset| &self.as_raw()[offset])
+    }
+
+    /// A read-only view of this tensor.
+    pub fn view(&self) -> TensorView<'_, S::Elem, L> {
+        TensorBase { mapping: self.mapping, storage: self.storage.slots(), pad: self.pad }
+    }
+
+    /// The logical elements in row-major order (last dim fastest).
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let t = Tensor::<u8, htp::R4NCHWMemoryLayout>::from_row_major([1, 1, 2, 2], &[1, 2, 3, 4]).unwrap();
+    /// assert_eq!(t.iter().copied().collect::<Vec<_>>(), [1, 2, 3, 4]);
+    /// ```
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &S::Elem> + '_ {
+        self.indexed_iter().map(|(_, value)| value)
+    }
+
+    /// The logical elements with their indices, in row-major order.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let t = Tensor::<u8, htp::R4FlatMemoryLayout>::from_fn([1, 1, 1, 2], |i| i[3] as u8 + 5);
+    /// let all: Vec<_> = t.indexed_iter().collect();
+    /// assert_eq!(all, [([0, 0, 0, 0], &5), ([0, 0, 0, 1], &6)]);
+    /// ```
+    pub fn indexed_iter(&self) -> impl ExactSizeIterator<Item = (L::Index, &S::Elem)> + '_ {
+        let slots = self.as_raw();
+        crate::RowMajorIndices::new(self.dims())
+            .map(move |index| (index, &slots[self.mapping.offset(index)]))
+    }
+
+    /// The logical elements in row-major order, copied out.
+    pub fn to_row_major(&self) -> Vec<S::Elem> {
+        let dims = self.dims();
+        let row_major = row_major_strides(&dims);
+        let slots = self.as_raw();
+        let mut out = alloc::vec![self.pad; self.len()];
+        self.mapping.for_each_run(|run| {
+            let base: usize = (0..L::Index::RANK).map(|d| run.index[d] * row_major[d]).sum();
+            let step = row_major[run.dim] * run.step;
+            for j in 0..run.len {
+                out[base + j * step] = slots[run.offset + j * run.stride];
+            }
+        });
+        out
+    }
+
+    /// Calls `visit(index, value)` for every logical element in memory order, skipping padding.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let t = Tensor::<u8, htp::R4NCHWMemoryLayout>::from_row_major([1, 1, 2, 2], &[1, 2, 3, 4]).unwrap();
+    /// let mut seen = Vec::new();
+    /// t.for_each_in_memory_order(|_, &v| seen.push(v));
+    /// assert_eq!(seen, [1, 3, 2, 4]);
+    /// ```
+    pub fn for_each_in_memory_order(&self, mut visit: impl FnMut(L::Index, &S::Elem)) {
+        let slots = self.as_raw();
+        self.mapping.for_each_run(|run| {
+            let mut index = run.index;
+            for j in 0..run.len {
+                visit(index, &slots[run.offset + j * run.stride]);
+                index[run.dim] += run.step;
+            }
+        });
+    }
+
+    /// The contiguous innermost chunks in memory order, each with the logical index of its first
+    /// element. For a layout without fixed entries every element is its own chunk.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let t = Tensor::<u8, htp::R4CroutonLayout>::zeros([1, 9, 8, 40]);
+    /// let origins: Vec<_> = t.chunks().map(|chunk| chunk.index).collect();
+    /// assert_eq!(origins, [[0, 0, 0, 0], [0, 0, 0, 32], [0, 8, 0, 0], [0, 8, 0, 32]]);
+    /// assert!(t.chunks().all(|chunk| chunk.data.len() == 2048));
+    /// ```
+    pub fn chunks(&self) -> impl Iterator<Item = StorageChunk<'_, S::Elem, L::Index>> + '_ {
+        let slots = self.as_raw();
+        let volume = self.mapping.chunk_volume();
+        chunk_origins(&self.mapping).map(move |(index, offset)| StorageChunk {
+            index,
+            data: &slots[offset..offset + volume],
+        })
+    }
+
+    /// Converts into a new tensor of layout `L2` with the same dims and logical elements; its
+    /// padding holds this tensor's pad value.
+    ///
+    /// # Panics
+    /// When the destination's storage overflows (see [`TensorBase::try_relayout`]).
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let flat = Tensor::<u8, htp::R4FlatMemoryLayout>::from_fn([1, 3, 5, 30], |[_, h, w, c]| (h + w + c) as u8);
+    /// let crouton = flat.relayout::<htp::R4CroutonLayout>();
+    /// assert_eq!(crouton.to_row_major(), flat.to_row_major());
+    /// assert_eq!(crouton.storage_len(), 2048);
+    /// ```
+    pub fn relayout<L2>(&self) -> Tensor<S::Elem, L2>
+    where
+        L2: Layout<Index = L::Index> + Default,
+    {
+        self.try_relayout().unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// Converts into a new tensor of layout `L2` (see [`TensorBase::relayout`]).
+    ///
+    /// # Errors
+    /// [`LayoutError::Overflow`] when `L2`'s padded storage for these dims overflows.
+    pub fn try_relayout<L2>(&self) -> Result<Tensor<S::Elem, L2>, LayoutError>
+    where
+        L2: Layout<Index = L::Index> + Default,
+    {
+        let mapping = Mapping::<L2>::new(self.dims())?;
+        let mut out = Tensor::uninitialised(mapping, self.pad)?;
+        crate::relayout::copy_logical(&self.view(), out.storage.slots_mut(), &mapping);
+        Ok(out)
+    }
+
+    /// Writes this tensor's logical elements into `dst` (any layout of the same rank) and `dst`'s
+    /// own pad value into every padding slot of `dst`.
+    ///
+    /// # Errors
+    /// [`LayoutError::ShapeMismatch`] when the dims differ; `dst` is then left untouched.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let src = Tensor::<u8, htp::R4FlatMemoryLayout>::from_fn([1, 2, 2, 2], |i| i.iter().sum::<usize>() as u8);
+    /// let mut dst = Tensor::<u8, htp::R4CroutonLayout>::zeros([1, 2, 2, 2]);
+    /// src.relayout_into(&mut dst).unwrap();
+    /// assert_eq!(dst.to_row_major(), src.to_row_major());
+    /// let mut wrong = Tensor::<u8, htp::R4CroutonLayout>::zeros([1, 2, 2, 3]);
+    /// assert!(src.relayout_into(&mut wrong).is_err());
+    /// ```
+    pub fn relayout_into<S2, L2>(&self, dst: &mut TensorBase<S2, L2>) -> Result<(), LayoutError>
+    where
+        S2: StorageMut<Elem = S::Elem>,
+        L2: Layout<Index = L::Index>,
+    {
+        if self.dims() != dst.dims() {
+            return Err(LayoutError::ShapeMismatch {
+                source: Vec::from(self.dims().as_ref()),
+                destination: Vec::from(dst.dims().as_ref()),
+            });
+        }
+        dst.write_padding();
+        let mapping = dst.mapping;
+        crate::relayout::copy_logical(&self.view(), dst.storage.slots_mut(), &mapping);
+        Ok(())
+    }
+}
+
+impl<S: StorageMut, L: Layout> TensorBase<S, L> {
+    /// The physical storage, padding included, writable.
+    pub fn as_raw_mut(&mut self) -> &mut [S::Elem] {
+        self.storage.slots_mut()
+    }
+
+    /// The element at logical `index`, writable; `None` outside the dims.
+    pub fn get_mut(&mut self, index: L::Index) -> Option<&mut S::Elem> {
+        let offset = self.mapping.checked_offset(index)?;
+        Some(&mut self.as_raw_mut()[offset])
+    }
+
+    /// A writable view of this tensor.
+    pub fn view_mut(&mut self) -> TensorViewMut<'_, S::Elem, L> {
+        TensorBase { mapping: self.mapping, storage: self.storage.slots_mut(), pad: self.pad }
+    }
+
+    /// Makes `value` this tensor's pad value and writes it into every padding slot.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let mut t = Tensor::<u8, htp::R4CroutonLayout>::zeros([1, 1, 1, 30]);
+    /// t.fill_padding(128);
+    /// assert_eq!(t.as_raw()[..32].iter().filter(|&&x| x == 128).count(), 2);
+    /// assert_eq!(t.as_raw().iter().filter(|&&x| x == 128).count(), 2048 - 30);
+    /// ```
+    pub fn fill_padding(&mut self, value: S::Elem) {
+        self.pad = value;
+        self.write_padding();
+    }
+
+    fn write_padding(&mut self) {
+        let pad = self.pad;
+        let mapping = self.mapping;
+        let slots = self.storage.slots_mut();
+        mapping.for_each_padding(|range| slots[range].fill(pad));
+    }
+
+    /// Calls `visit(index, slot)` for every logical element in memory order, skipping padding.
+    pub fn for_each_in_memory_order_mut(&mut self, mut visit: impl FnMut(L::Index, &mut S::Elem)) {
+        let mapping = self.mapping;
+        let slots = self.storage.slots_mut();
+        mapping.for_each_run(|run| {
+            let mut index = run.index;
+            for j in 0..run.len {
+                visit(index, &mut slots[run.offset + j * run.stride]);
+                index[run.dim] += run.step;
+            }
+        });
+    }
+
+    /// The contiguous innermost chunks in memory order, writable (see [`TensorBase::chunks`]).
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let mut t = Tensor::<u8, htp::R4CroutonLayout>::zeros([1, 8, 8, 64]);
+    /// for chunk in t.chunks_mut() {
+    ///     chunk.data.fill(chunk.index[3] as u8); // channel block 0 or 32
+    /// }
+    /// assert_eq!(t[[0, 7, 7, 40]], 32);
+    /// ```
+    pub fn chunks_mut(&mut self) -> impl Iterator<Item = StorageChunkMut<'_, S::Elem, L::Index>> + '_ {
+        let volume = self.mapping.chunk_volume();
+        let mapping = self.mapping;
+        let mut rest = self.storage.slots_mut();
+        let mut consumed = 0;
+        chunk_origins(&mapping).map(move |(index, offset)| {
+            // Chunks come in increasing offset order and never overlap (the layout is dense).
+            let (_, tail) = core::mem::take(&mut rest).split_at_mut(offset - consumed);
+            let (data, after) = tail.split_at_mut(volume);
+            rest = after;
+            consumed = offset + volume;
+            StorageChunkMut { index, data }
+        })
+    }
+}
+
+/// Logical index and offset of the first element of every chunk, in memory order.
+fn chunk_origins<L: Layout>(mapping: &Mapping<L>) -> Odometer<L::Index> {
+    let axes = mapping.axes();
+    let outer = axes.len() - mapping.layout().chunk_axes();
+    Odometer::new(axes, outer, mapping.dims())
+}
+
+impl<S: Storage, L: Layout> Index<L::Index> for TensorBase<S, L> {
+    type Output = S::Elem;
+
+    /// # Panics
+    /// When `index` lies outside the dims, naming both.
+    fn index(&self, index: L::Index) -> &S::Elem {
+        match self.mapping.try_offset(index) {
+            Ok(offset) => &self.as_raw()[offset],
+            Err(e) => panic!("{e}"),
+        }
+    }
+}
+
+impl<S: StorageMut, L: Layout> IndexMut<L::Index> for TensorBase<S, L> {
+    /// # Panics
+    /// When `index` lies outside the dims, naming both.
+    fn index_mut(&mut self, index: L::Index) -> &mut S::Elem {
+        match self.mapping.try_offset(index) {
+            Ok(offset) => &mut self.as_raw_mut()[offset],
+            Err(e) => panic!("{e}"),
+        }
+    }
+}
+
+impl<S: Storage, L: Layout> fmt::Debug for TensorBase<S, L>
+where
+    S::Elem: fmt::Debug,
+{
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Tensor")
+            .field("layout", self.mapping.layout())
+            .field("dims", &self.dims())
+            .field("row_major", &self.to_row_major())
+            .finish()
+    }
+}

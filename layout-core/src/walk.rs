@@ -1,0 +1,85 @@
+//! Memory-order visits: the logical elements of a mapping as runs along its innermost axis,
+//! skipping padding with one comparison per run, never a division per element.
+
+use crate::odometer::Odometer;
+use crate::{Layout, Mapping};
+use core::ops::Range;
+
+/// Logical elements that lie one after another along the innermost axis.
+///
+/// Element `j` of the run (for `j < len`) has the logical index `index` with `index[dim]`
+/// increased by `j * step`, and lives at `offset + j * stride` (stride 1 for every dense layout).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Run<I> {
+    /// Logical index of the first element.
+    pub index: I,
+    /// Storage offset of the first element.
+    pub offset: usize,
+    /// Number of elements (at least 1).
+    pub len: usize,
+    /// The logical dimension that advances along the run.
+    pub dim: usize,
+    /// How much that coordinate advances per element.
+    pub step: usize,
+    /// How much the offset advances per element.
+    pub stride: usize,
+}
+
+impl<L: Layout> Mapping<L> {
+    /// Calls `visit` for every run of logical elements, in memory order.
+    ///
+    /// The walk counts the layout's axes like an odometer, keeping the logical index and the
+    /// offset up to date by additions; a subtree whose partial index is already past a dim is
+    /// padding and skipped whole.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let m = Mapping::<htp::R4CroutonLayout>::new([1, 3, 5, 30]).unwrap();
+    /// let mut runs = Vec::new();
+    /// m.for_each_run(|run| runs.push((run.index, run.offset, run.len)));
+    /// assert_eq!(runs.len(), 15); // 3 rows x 5 columns, each a run of 30 channels
+    /// assert_eq!(runs[0], ([0, 0, 0, 0], 0, 30));
+    /// assert_eq!(runs[5], ([0, 1, 0, 0], 256, 30));
+    /// ```
+    pub fn for_each_run(&self, mut visit: impl FnMut(&Run<L::Index>)) {
+        let dims = self.dims();
+        let axes = self.axes();
+        let Some(inner) = axes.last() else { return };
+        for (index, offset) in Odometer::new(axes, axes.len() - 1, dims) {
+            let remaining = dims[inner.dim] - index[inner.dim];
+            let len = if inner.step == 1 { remaining } else { remaining.div_ceil(inner.step) };
+            visit(&Run {
+                index,
+                offset,
+                len: len.min(inner.extent),
+                dim: inner.dim,
+                step: inner.step,
+                stride: inner.stride,
+            });
+        }
+    }
+
+    /// Calls `visit` for every maximal range of padding slots, in increasing order.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let m = Mapping::<htp::R4CroutonLayout>::new([1, 1, 1, 30]).unwrap();
+    /// let mut padding = Vec::new();
+    /// m.for_each_padding(|range| padding.push(range));
+    /// assert_eq!(padding, [30..2048]);
+    /// ```
+    pub fn for_each_padding(&self, mut visit: impl FnMut(Range<usize>)) {
+        let mut next = 0;
+        self.for_each_run(|run| {
+            debug_assert!(run.stride == 1 && run.offset >= next, "layout is not dense");
+            if run.offset > next {
+                visit(next..run.offset);
+            }
+            next = run.offset + run.len;
+        });
+        let end = self.storage_len();
+        if end > next {
+            visit(next..end);
+        }
+    }
+}

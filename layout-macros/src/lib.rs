@@ -1,0 +1,1 @@
+//! Procedural macros of tensor-layout.

@@ -1,0 +1,43 @@
+//! tensor-layout: a tensor's memory layout is part of its type.
+//!
+//! Accelerator runtimes store 4-D and 5-D tensors in many layouts: plain (NCHW, NHWC), blocked
+//! (nChw16c, NCHW4), tiled (HTP's 8x8x32 croutons), weight packings. tensor-layout makes the
+//! layout a type parameter of [`Tensor`](prelude::Tensor), so handing a tensor of one layout to
+//! code written for another does not compile, and offset arithmetic is specialised per layout.
+//!
+//! ```
+//! use tensor_layout::prelude::*;
+//!
+//! fn first_chunk_sum(x: &Tensor<u8, htp::R4CroutonLayout>) -> u32 {
+//!     x.chunks().next().map_or(0, |c| c.data.iter().map(|&v| u32::from(v)).sum())
+//! }
+//!
+//! let nhwc = Tensor::<u8, htp::R4FlatMemoryLayout>::from_fn([1, 3, 5, 30], |[_, h, w, c]| (h + w + c) as u8);
+//! let crouton = nhwc.relayout::<htp::R4CroutonLayout>();
+//! assert_eq!(crouton.padded_dims(), [1, 8, 8, 32]);
+//! assert_eq!(crouton.to_row_major(), nhwc.to_row_major());
+//! assert_eq!(first_chunk_sum(&crouton), nhwc.iter().map(|&v| u32::from(v)).sum());
+//! ```
+//!
+//! The crates behind it: [`layout_core`] (traits, mappings, tensors), [`layout_macros`] (the
+//! layout-spelling macros), [`layouts_catalog`] (named layouts per system).
+
+pub use layout_core;
+pub use layout_core::*;
+pub use layout_macros;
+pub use layouts_catalog;
+pub use layouts_catalog::htp;
+
+/// Everything a user of tensor-layout needs, in one import.
+///
+/// ```
+/// use tensor_layout::prelude::*;
+/// let t = Tensor::<f32, htp::R4FlatMemoryLayout>::zeros([1, 2, 2, 2]);
+/// assert_eq!(t.len(), 8);
+/// ```
+pub mod prelude {
+    pub use layout_core::{
+        Chunk, ChunkedMemoryLayout, Layout, LayoutError, Mapping, Tensor, TensorView, TensorViewMut,
+    };
+    pub use layouts_catalog::htp;
+}
