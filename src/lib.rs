@@ -41,3 +41,8 @@ pub mod prelude {
     };
     pub use layouts_catalog::htp;
 }
+
+/// The README's example, compiled and run as a doctest so the README stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

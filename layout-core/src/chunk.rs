@@ -90,7 +90,12 @@ impl ChunkTable {
     pub const fn new(list: &[ChunkEntry]) -> Self {
         let mut table = ChunkTable {
             len: list.len(),
-            entries: [EntryInfo { dim: 0, size: 0, step: 1, stride: 0 }; MAX_AXES],
+            entries: [EntryInfo {
+                dim: 0,
+                size: 0,
+                step: 1,
+                stride: 0,
+            }; MAX_AXES],
             blocks: [1; MAX_RANK],
             chunk_volume: 1,
             rest_entries: 0,
@@ -105,7 +110,12 @@ impl ChunkTable {
         while i > 0 {
             i -= 1;
             let ChunkEntry { dim, size } = list[i];
-            let mut info = EntryInfo { dim, size, step: 1, stride: 0 };
+            let mut info = EntryInfo {
+                dim,
+                size,
+                step: 1,
+                stride: 0,
+            };
             if dim < MAX_RANK {
                 info.step = table.blocks[dim];
             }
@@ -136,20 +146,35 @@ impl ChunkTable {
             concat_panic!("rank 0 is not supported: a layout has rank 1 to ", MAX_RANK);
         }
         if rank > MAX_RANK {
-            concat_panic!("rank ", rank, " is above the supported maximum of ", MAX_RANK);
+            concat_panic!(
+                "rank ",
+                rank,
+                " is above the supported maximum of ",
+                MAX_RANK
+            );
         }
         if list.is_empty() {
             concat_panic!("the chunk list is empty: every dimension needs a (dim, 0) entry");
         }
         if list.len() > MAX_AXES {
-            concat_panic!("the chunk list has ", list.len(), " entries; at most ", MAX_AXES);
+            concat_panic!(
+                "the chunk list has ",
+                list.len(),
+                " entries; at most ",
+                MAX_AXES
+            );
         }
         let mut i = 0;
         while i < list.len() {
             if list[i].dim >= rank {
                 concat_panic!(
-                    "dimension ", list[i].dim, " is out of range for rank ", rank,
-                    " (entry ", i, " of the chunk list)"
+                    "dimension ",
+                    list[i].dim,
+                    " is out of range for rank ",
+                    rank,
+                    " (entry ",
+                    i,
+                    " of the chunk list)"
                 );
             }
             i += 1;
@@ -167,8 +192,25 @@ impl ChunkTable {
             if rests == 0 {
                 concat_panic!("dimension ", dim, " has no (", dim, ", 0) entry");
             }
-            if rests > 1 {
-                concat_panic!("dimension ", dim, " has ", rests, " (", dim, ", 0) entries; it needs exactly one");
+            if rests == 2 {
+                concat_panic!(
+                    "dimension ",
+                    dim,
+                    " has two (",
+                    dim,
+                    ", 0) entries; it needs exactly one"
+                );
+            }
+            if rests > 2 {
+                concat_panic!(
+                    "dimension ",
+                    dim,
+                    " has ",
+                    rests,
+                    " (",
+                    dim,
+                    ", 0) entries; it needs exactly one"
+                );
             }
             dim += 1;
         }
@@ -177,8 +219,13 @@ impl ChunkTable {
             if list[k].size == 0 {
                 let fixed = list[self.rest_entries];
                 concat_panic!(
-                    "the (", list[k].dim, ", 0) entry comes after the fixed entry (", fixed.dim,
-                    ", ", fixed.size, "): all size-0 entries must come before all fixed entries"
+                    "the (",
+                    list[k].dim,
+                    ", 0) entry comes after the fixed entry (",
+                    fixed.dim,
+                    ", ",
+                    fixed.size,
+                    "): all size-0 entries must come before all fixed entries"
                 );
             }
             k += 1;

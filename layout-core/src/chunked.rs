@@ -1,8 +1,8 @@
 //! `ChunkedMemoryLayout<RANK, (Chunk<d, s>, ...)>`: the HTP chunk-list layout as a type.
 
+use crate::LayoutError;
 use crate::chunk::{ChunkEntry, ChunkList};
 use crate::layout::{Axes, Axis, Layout};
-use crate::LayoutError;
 use alloc::vec::Vec;
 use core::fmt;
 use core::marker::PhantomData;
@@ -120,25 +120,36 @@ impl<const RANK: usize, C: ChunkList> Layout for ChunkedMemoryLayout<RANK, C> {
     type Geometry = ChunkedGeometry<RANK>;
 
     fn geometry(&self, dims: &[usize; RANK]) -> Result<ChunkedGeometry<RANK>, LayoutError> {
-        let overflow = || LayoutError::Overflow { dims: Vec::from(&dims[..]), element_size: None };
-        let blocks = Self::BLOCKS;
+        let () = Self::CHECK;
+        let table = &C::TABLE;
+        let overflow = || LayoutError::Overflow {
+            dims: Vec::from(&dims[..]),
+            element_size: None,
+        };
         let mut rest_extents = [0; RANK];
         for d in 0..RANK {
-            rest_extents[d] = dims[d].div_ceil(blocks[d]);
-            rest_extents[d].checked_mul(blocks[d]).ok_or_else(overflow)?;
+            rest_extents[d] = dims[d].div_ceil(table.blocks[d]);
+            rest_extents[d]
+                .checked_mul(table.blocks[d])
+                .ok_or_else(overflow)?;
         }
         let mut rest_strides = [0; RANK];
-        let mut running = Self::CHUNK_VOLUME;
-        for entry in Self::ENTRIES[..C::TABLE.rest_entries].iter().rev() {
+        let mut running = table.chunk_volume;
+        for entry in table.entries()[..table.rest_entries].iter().rev() {
             rest_strides[entry.dim] = running;
-            running = running.checked_mul(rest_extents[entry.dim]).ok_or_else(overflow)?;
+            running = running
+                .checked_mul(rest_extents[entry.dim])
+                .ok_or_else(overflow)?;
         }
-        Ok(ChunkedGeometry { rest_extents, rest_strides, storage_len: running })
+        Ok(ChunkedGeometry {
+            rest_extents,
+            rest_strides,
+            storage_len: running,
+        })
     }
 
     fn padded_dims(&self, geometry: &ChunkedGeometry<RANK>) -> [usize; RANK] {
-        let blocks = Self::BLOCKS;
-        core::array::from_fn(|d| geometry.rest_extents[d] * blocks[d])
+        core::array::from_fn(|d| geometry.rest_extents[d] * C::TABLE.blocks[d])
     }
 
     fn storage_len(&self, geometry: &ChunkedGeometry<RANK>) -> usize {
@@ -157,15 +168,23 @@ impl<const RANK: usize, C: ChunkList> Layout for ChunkedMemoryLayout<RANK, C> {
             let rest = info.size == 0;
             *axis = Axis {
                 dim: info.dim,
-                extent: if rest { geometry.rest_extents[info.dim] } else { info.size },
+                extent: if rest {
+                    geometry.rest_extents[info.dim]
+                } else {
+                    info.size
+                },
                 step: info.step,
-                stride: if rest { geometry.rest_strides[info.dim] } else { info.stride },
+                stride: if rest {
+                    geometry.rest_strides[info.dim]
+                } else {
+                    info.stride
+                },
             };
         }
-        Axes::from_slice(&axes[..Self::ENTRIES.len()])
+        Axes::from_slice(&axes[..C::TABLE.entries().len()])
     }
 
     fn chunk_axes(&self) -> usize {
-        Self::ENTRIES.len() - C::TABLE.rest_entries
+        C::TABLE.entries().len() - C::TABLE.rest_entries
     }
 }

@@ -40,12 +40,17 @@ pub trait Coords:
 
     /// Product of the coordinates, `None` when it overflows `usize`.
     fn volume(&self) -> Option<usize> {
-        self.as_ref().iter().try_fold(1usize, |acc, &d| acc.checked_mul(d))
+        self.as_ref()
+            .iter()
+            .try_fold(1usize, |acc, &d| acc.checked_mul(d))
     }
 
     /// Whether every coordinate of `self` is below the matching one of `bounds`.
     fn is_within(&self, bounds: &Self) -> bool {
-        self.as_ref().iter().zip(bounds.as_ref()).all(|(i, d)| i < d)
+        self.as_ref()
+            .iter()
+            .zip(bounds.as_ref())
+            .all(|(i, d)| i < d)
     }
 }
 
@@ -95,7 +100,11 @@ impl<I: Coords> RowMajorIndices<I> {
     pub fn new(dims: I) -> Self {
         let remaining = dims.volume().unwrap_or(usize::MAX);
         let next = (remaining > 0).then(|| I::splat(0));
-        Self { dims, next, remaining }
+        Self {
+            dims,
+            next,
+            remaining,
+        }
     }
 }
 

@@ -62,10 +62,19 @@ pub enum LayoutError {
 impl fmt::Display for LayoutError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::Overflow { dims, element_size: None } => {
-                write!(f, "the storage of dims {dims:?} overflows usize (counting elements)")
+            Self::Overflow {
+                dims,
+                element_size: None,
+            } => {
+                write!(
+                    f,
+                    "the storage of dims {dims:?} overflows usize (counting elements)"
+                )
             }
-            Self::Overflow { dims, element_size: Some(size) } => write!(
+            Self::Overflow {
+                dims,
+                element_size: Some(size),
+            } => write!(
                 f,
                 "the storage of dims {dims:?} in {size}-byte elements exceeds the largest \
                  allocation (isize::MAX bytes)"
@@ -77,7 +86,10 @@ impl fmt::Display for LayoutError {
             Self::IndexOutOfBounds { index, dims } => {
                 write!(f, "index {index:?} is out of bounds for dims {dims:?}")
             }
-            Self::ShapeMismatch { source, destination } => write!(
+            Self::ShapeMismatch {
+                source,
+                destination,
+            } => write!(
                 f,
                 "source dims {source:?} differ from destination dims {destination:?}"
             ),

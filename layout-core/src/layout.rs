@@ -104,10 +104,16 @@ impl Axes {
     /// # Panics
     /// When `axes` has more than [`MAX_AXES`] entries.
     pub fn from_slice(axes: &[Axis]) -> Self {
-        assert!(axes.len() <= MAX_AXES, "a layout has at most {MAX_AXES} axes");
+        assert!(
+            axes.len() <= MAX_AXES,
+            "a layout has at most {MAX_AXES} axes"
+        );
         let mut items = [Axis::default(); MAX_AXES];
         items[..axes.len()].copy_from_slice(axes);
-        Self { len: axes.len(), items }
+        Self {
+            len: axes.len(),
+            items,
+        }
     }
 }
 

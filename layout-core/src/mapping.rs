@@ -44,7 +44,11 @@ impl<L: Layout> Mapping<L> {
     /// [`LayoutError::Overflow`] when the padded storage length does not fit in `usize`.
     pub fn with_layout(layout: L, dims: L::Index) -> Result<Self, LayoutError> {
         let geometry = layout.geometry(&dims)?;
-        Ok(Self { layout, dims, geometry })
+        Ok(Self {
+            layout,
+            dims,
+            geometry,
+        })
     }
 
     /// The layout.
@@ -100,14 +104,20 @@ impl<L: Layout> Mapping<L> {
     /// [`Mapping::checked_offset`] for untrusted input.
     #[inline(always)]
     pub fn offset(&self, index: L::Index) -> usize {
-        debug_assert!(index.is_within(&self.dims), "index {index:?} out of bounds for dims {:?}", self.dims);
+        debug_assert!(
+            index.is_within(&self.dims),
+            "index {index:?} out of bounds for dims {:?}",
+            self.dims
+        );
         self.layout.offset(&self.geometry, &index)
     }
 
     /// Offset of `index`, or `None` when it lies outside the dims.
     #[inline]
     pub fn checked_offset(&self, index: L::Index) -> Option<usize> {
-        index.is_within(&self.dims).then(|| self.layout.offset(&self.geometry, &index))
+        index
+            .is_within(&self.dims)
+            .then(|| self.layout.offset(&self.geometry, &index))
     }
 
     /// Offset of `index`, or an error naming the index and the dims.
@@ -115,10 +125,11 @@ impl<L: Layout> Mapping<L> {
     /// # Errors
     /// [`LayoutError::IndexOutOfBounds`] when `index` lies outside the dims.
     pub fn try_offset(&self, index: L::Index) -> Result<usize, LayoutError> {
-        self.checked_offset(index).ok_or_else(|| LayoutError::IndexOutOfBounds {
-            index: Vec::from(index.as_ref()),
-            dims: Vec::from(self.dims.as_ref()),
-        })
+        self.checked_offset(index)
+            .ok_or_else(|| LayoutError::IndexOutOfBounds {
+                index: Vec::from(index.as_ref()),
+                dims: Vec::from(self.dims.as_ref()),
+            })
     }
 
     /// The coordinates, within the padded dims, of storage slot `offset`; `None` past the end.
@@ -135,11 +146,13 @@ impl<L: Layout> Mapping<L> {
 
     /// The logical index stored at `offset`; `None` for a padding slot or past the end.
     pub fn index_of(&self, offset: usize) -> Option<L::Index> {
-        self.padded_index_of(offset).filter(|index| index.is_within(&self.dims))
+        self.padded_index_of(offset)
+            .filter(|index| index.is_within(&self.dims))
     }
 
     /// Whether storage slot `offset` is padding (`false` past the end).
     pub fn is_padding(&self, offset: usize) -> bool {
-        self.padded_index_of(offset).is_some_and(|index| !index.is_within(&self.dims))
+        self.padded_index_of(offset)
+            .is_some_and(|index| !index.is_within(&self.dims))
     }
 }

@@ -19,7 +19,15 @@ impl<I: Coords> Odometer<I> {
     /// Starts at all digits zero; yields nothing when some dim is zero.
     pub(crate) fn new(axes: Axes, levels: usize, dims: I) -> Self {
         let done = dims.as_ref().contains(&0);
-        Self { axes, levels, dims, digits: [0; MAX_AXES], index: I::splat(0), offset: 0, done }
+        Self {
+            axes,
+            levels,
+            dims,
+            digits: [0; MAX_AXES],
+            index: I::splat(0),
+            offset: 0,
+            done,
+        }
     }
 
     /// Moves to the next combination that is not wholly padding.

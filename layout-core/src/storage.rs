@@ -42,6 +42,10 @@ impl<T: Copy> AlignedBuffer<T> {
     /// `isize::MAX` bytes; [`LayoutError::Allocation`] when the allocator refuses.
     pub fn filled(len: usize, value: T) -> Result<Self, LayoutError> {
         let buffer = Self::uninit(len)?;
+        if size_of::<T>() == 0 {
+            // Zero-sized elements hold no bytes: nothing to write, however many there are.
+            return Ok(buffer);
+        }
         for i in 0..len {
             // SAFETY: `i < len`, inside the allocation made for `len` elements (or `T` is a ZST).
             unsafe { buffer.ptr.as_ptr().add(i).write(value) };
@@ -63,7 +67,9 @@ impl<T: Copy> AlignedBuffer<T> {
         let buffer = Self::uninit(values.len()).unwrap_or_else(|e| panic!("{e}"));
         // SAFETY: the destination was allocated for `values.len()` elements and cannot overlap
         // the borrowed source.
-        unsafe { core::ptr::copy_nonoverlapping(values.as_ptr(), buffer.ptr.as_ptr(), values.len()) };
+        unsafe {
+            core::ptr::copy_nonoverlapping(values.as_ptr(), buffer.ptr.as_ptr(), values.len())
+        };
         buffer
     }
 
@@ -80,7 +86,9 @@ impl<T: Copy> AlignedBuffer<T> {
         } else {
             // SAFETY: the layout has a non-zero size.
             let raw = unsafe { alloc(layout) }.cast::<T>();
-            NonNull::new(raw).ok_or(LayoutError::Allocation { bytes: layout.size() })?
+            NonNull::new(raw).ok_or(LayoutError::Allocation {
+                bytes: layout.size(),
+            })?
         };
         Ok(Self { ptr, len })
     }
@@ -166,5 +174,60 @@ impl<T: Copy> Storage for &mut [T] {
 impl<T: Copy> StorageMut for &mut [T] {
     fn slots_mut(&mut self) -> &mut [T] {
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn filled_buffers_are_aligned_initialised_and_freed() {
+        for len in [0, 1, 7, 128, 1000] {
+            let buffer = AlignedBuffer::filled(len, 0xA5u8).unwrap();
+            assert_eq!(buffer.len(), len);
+            assert_eq!(buffer.as_ptr() as usize % STORAGE_ALIGN, 0);
+            assert!(buffer.iter().all(|&b| b == 0xA5));
+        }
+    }
+
+    #[test]
+    fn over_aligned_elements_keep_their_alignment() {
+        #[derive(Clone, Copy, PartialEq, Debug)]
+        #[repr(align(256))]
+        struct Wide(u8);
+        let buffer = AlignedBuffer::filled(3, Wide(1)).unwrap();
+        assert_eq!(buffer.as_ptr() as usize % 256, 0);
+        assert_eq!(buffer[2], Wide(1));
+    }
+
+    #[test]
+    fn zero_sized_elements_need_no_allocation() {
+        let buffer = AlignedBuffer::filled(usize::MAX, ()).unwrap();
+        assert_eq!(buffer.len(), usize::MAX);
+        assert_eq!(buffer[usize::MAX - 1], ());
+    }
+
+    #[test]
+    fn clones_copy_and_writes_stay_private() {
+        let mut a = AlignedBuffer::from_slice(&[1u32, 2, 3]);
+        let b = a.clone();
+        a[0] = 9;
+        assert_eq!(&a[..], &[9, 2, 3]);
+        assert_eq!(&b[..], &[1, 2, 3]);
+        assert_eq!(alloc::format!("{b:?}"), "[1, 2, 3]");
+    }
+
+    #[test]
+    fn byte_overflow_is_an_error_not_an_allocation() {
+        let err = AlignedBuffer::filled(usize::MAX / 2, 0u16).unwrap_err();
+        assert_eq!(
+            err,
+            LayoutError::Overflow {
+                dims: Vec::from([usize::MAX / 2]),
+                element_size: Some(2)
+            }
+        );
+        assert!(AlignedBuffer::filled(isize::MAX as usize, 0u8).is_err());
     }
 }

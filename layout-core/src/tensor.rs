@@ -138,7 +138,10 @@ impl<T: Copy, L: Layout> Tensor<T, L> {
     ///
     /// # Errors
     /// [`LayoutError::Overflow`] as for [`Tensor::try_zeros`].
-    pub fn try_from_fn(dims: L::Index, mut f: impl FnMut(L::Index) -> T) -> Result<Self, LayoutError>
+    pub fn try_from_fn(
+        dims: L::Index,
+        mut f: impl FnMut(L::Index) -> T,
+    ) -> Result<Self, LayoutError>
     where
         T: Default,
         L: Default,
@@ -169,13 +172,18 @@ impl<T: Copy, L: Layout> Tensor<T, L> {
     {
         let mut tensor = Self::try_zeros(dims)?;
         if data.len() != tensor.len() {
-            return Err(LayoutError::Length { expected: tensor.len(), found: data.len() });
+            return Err(LayoutError::Length {
+                expected: tensor.len(),
+                found: data.len(),
+            });
         }
         let row_major = row_major_strides(&dims);
         let mapping = tensor.mapping;
         let slots = tensor.storage.slots_mut();
         mapping.for_each_run(|run| {
-            let base: usize = (0..L::Index::RANK).map(|d| run.index[d] * row_major[d]).sum();
+            let base: usize = (0..L::Index::RANK)
+                .map(|d| run.index[d] * row_major[d])
+                .sum();
             let step = row_major[run.dim] * run.step;
             for j in 0..run.len {
                 slots[run.offset + j * run.stride] = data[base + j * step];
@@ -193,7 +201,11 @@ impl<T: Copy, L: Layout> Tensor<T, L> {
             },
             other => other,
         })?;
-        Ok(Self { mapping, storage, pad })
+        Ok(Self {
+            mapping,
+            storage,
+            pad,
+        })
     }
 }
 
@@ -212,7 +224,11 @@ impl<'a, T: Copy + Default, L: Layout> TensorView<'a, T, L> {
     /// ```
     pub fn from_slice(mapping: Mapping<L>, storage: &'a [T]) -> Result<Self, LayoutError> {
         check_len(&mapping, storage.len())?;
-        Ok(Self { mapping, storage, pad: T::default() })
+        Ok(Self {
+            mapping,
+            storage,
+            pad: T::default(),
+        })
     }
 }
 
@@ -231,13 +247,21 @@ impl<'a, T: Copy + Default, L: Layout> TensorViewMut<'a, T, L> {
     /// ```
     pub fn from_slice(mapping: Mapping<L>, storage: &'a mut [T]) -> Result<Self, LayoutError> {
         check_len(&mapping, storage.len())?;
-        Ok(Self { mapping, storage, pad: T::default() })
+        Ok(Self {
+            mapping,
+            storage,
+            pad: T::default(),
+        })
     }
 }
 
 fn check_len<L: Layout>(mapping: &Mapping<L>, found: usize) -> Result<(), LayoutError> {
     let expected = mapping.storage_len();
-    if found == expected { Ok(()) } else { Err(LayoutError::Length { expected, found }) }
+    if found == expected {
+        Ok(())
+    } else {
+        Err(LayoutError::Length { expected, found })
+    }
 }
 
 fn fill_run<T: Copy>(slots: &mut [T], offset: usize, len: usize, stride: usize, value: T) {
@@ -293,12 +317,18 @@ impl<S: Storage, L: Layout> TensorBase<S, L> {
 
     /// The element at logical `index`, `None` outside the dims.
     pub fn get(&self, index: L::Index) -> Option<&S::Elem> {
-        self.mapping.checked_offset(index).map(|offset| &self.as_raw()[offset])
+        self.mapping
+            .checked_offset(index)
+            .map(|offset| &self.as_raw()[offset])
     }
 
     /// A read-only view of this tensor.
     pub fn view(&self) -> TensorView<'_, S::Elem, L> {
-        TensorBase { mapping: self.mapping, storage: self.storage.slots(), pad: self.pad }
+        TensorBase {
+            mapping: self.mapping,
+            storage: self.storage.slots(),
+            pad: self.pad,
+        }
     }
 
     /// The logical elements in row-major order (last dim fastest).
@@ -333,7 +363,9 @@ impl<S: Storage, L: Layout> TensorBase<S, L> {
         let slots = self.as_raw();
         let mut out = alloc::vec![self.pad; self.len()];
         self.mapping.for_each_run(|run| {
-            let base: usize = (0..L::Index::RANK).map(|d| run.index[d] * row_major[d]).sum();
+            let base: usize = (0..L::Index::RANK)
+                .map(|d| run.index[d] * row_major[d])
+                .sum();
             let step = row_major[run.dim] * run.step;
             for j in 0..run.len {
                 out[base + j * step] = slots[run.offset + j * run.stride];
@@ -462,7 +494,11 @@ impl<S: StorageMut, L: Layout> TensorBase<S, L> {
 
     /// A writable view of this tensor.
     pub fn view_mut(&mut self) -> TensorViewMut<'_, S::Elem, L> {
-        TensorBase { mapping: self.mapping, storage: self.storage.slots_mut(), pad: self.pad }
+        TensorBase {
+            mapping: self.mapping,
+            storage: self.storage.slots_mut(),
+            pad: self.pad,
+        }
     }
 
     /// Makes `value` this tensor's pad value and writes it into every padding slot.
@@ -509,7 +545,9 @@ impl<S: StorageMut, L: Layout> TensorBase<S, L> {
     /// }
     /// assert_eq!(t[[0, 7, 7, 40]], 32);
     /// ```
-    pub fn chunks_mut(&mut self) -> impl Iterator<Item = StorageChunkMut<'_, S::Elem, L::Index>> + '_ {
+    pub fn chunks_mut(
+        &mut self,
+    ) -> impl Iterator<Item = StorageChunkMut<'_, S::Elem, L::Index>> + '_ {
         let volume = self.mapping.chunk_volume();
         let mapping = self.mapping;
         let mut rest = self.storage.slots_mut();

@@ -47,7 +47,11 @@ impl<L: Layout> Mapping<L> {
         let Some(inner) = axes.last() else { return };
         for (index, offset) in Odometer::new(axes, axes.len() - 1, dims) {
             let remaining = dims[inner.dim] - index[inner.dim];
-            let len = if inner.step == 1 { remaining } else { remaining.div_ceil(inner.step) };
+            let len = if inner.step == 1 {
+                remaining
+            } else {
+                remaining.div_ceil(inner.step)
+            };
             visit(&Run {
                 index,
                 offset,

@@ -77,7 +77,14 @@ pub type R4NHWCAsNCHWLayout =
 /// ```
 pub type R4Depth32MemoryLayout = ChunkedMemoryLayout<
     4,
-    (Chunk<0, 0>, Chunk<1, 0>, Chunk<3, 0>, Chunk<2, 0>, Chunk<2, 4>, Chunk<3, 32>),
+    (
+        Chunk<0, 0>,
+        Chunk<1, 0>,
+        Chunk<3, 0>,
+        Chunk<2, 0>,
+        Chunk<2, 4>,
+        Chunk<3, 32>,
+    ),
 >;
 
 /// The crouton: chunk list `0,0, 1,0, 2,0, 3,0, 1,8, 2,8, 3,32`.

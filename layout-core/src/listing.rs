@@ -1,0 +1,123 @@
+//! The memory order of a mapping written out in seed 001's notation.
+
+use crate::{Coords, Layout, Mapping, Run};
+use core::fmt::{self, Write};
+
+/// A printable listing of a mapping's storage in memory order, in the notation of the HTP
+/// documentation: one line per contiguous run of logical elements, `(n,h,w,c) ... (n,h,w,c)`,
+/// followed by the padding slots that come after it, marked `pad` and given by their
+/// coordinates in the padded dims.
+///
+/// Made by [`Mapping::memory_order`]; [`MemoryOrder::max_lines`] cuts long listings.
+///
+/// ```
+/// use tensor_layout::prelude::*;
+/// let m = Mapping::<htp::R4CroutonLayout>::new([1, 2, 1, 30]).unwrap();
+/// assert_eq!(
+///     m.memory_order().to_string(),
+///     "(0,0,0,0) ... (0,0,0,29)  pad (0,0,0,30) ... (0,0,7,31) [226 slots]\n\
+///      (0,1,0,0) ... (0,1,0,29)  pad (0,1,0,30) ... (0,7,7,31) [1762 slots]\n"
+/// );
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct MemoryOrder<'a, L: Layout> {
+    mapping: &'a Mapping<L>,
+    max_lines: usize,
+}
+
+impl<L: Layout> Mapping<L> {
+    /// The memory order of this mapping in seed 001's notation (see [`MemoryOrder`]).
+    pub fn memory_order(&self) -> MemoryOrder<'_, L> {
+        MemoryOrder {
+            mapping: self,
+            max_lines: usize::MAX,
+        }
+    }
+}
+
+impl<L: Layout> MemoryOrder<'_, L> {
+    /// Prints at most `lines` lines, then one line saying how many were left out.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let m = Mapping::<htp::R4FlatMemoryLayout>::new([1, 3, 1, 4]).unwrap();
+    /// assert_eq!(
+    ///     m.memory_order().max_lines(1).to_string(),
+    ///     "(0,0,0,0) ... (0,0,0,3)\n... 2 more lines\n"
+    /// );
+    /// ```
+    pub fn max_lines(self, lines: usize) -> Self {
+        Self {
+            max_lines: lines,
+            ..self
+        }
+    }
+}
+
+/// Writes an index as the seed does: `(0,1,2,3)`.
+struct Seed<I>(I);
+
+impl<I: Coords> fmt::Display for Seed<I> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_char('(')?;
+        for (k, x) in self.0.as_ref().iter().enumerate() {
+            if k > 0 {
+                f.write_char(',')?;
+            }
+            write!(f, "{x}")?;
+        }
+        f.write_char(')')
+    }
+}
+
+/// Writes `first`, `first, last` or `first ... last` for a span of `count` items.
+fn span<I: Coords>(f: &mut fmt::Formatter<'_>, first: I, last: I, count: usize) -> fmt::Result {
+    match count {
+        1 => write!(f, "{}", Seed(first)),
+        2 => write!(f, "{}, {}", Seed(first), Seed(last)),
+        _ => write!(f, "{} ... {}", Seed(first), Seed(last)),
+    }
+}
+
+impl<L: Layout> fmt::Display for MemoryOrder<'_, L> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let m = self.mapping;
+        let mut lines = 0usize;
+        // One line: a run of logical elements and the padding up to `padding_end`.
+        let mut line = |f: &mut fmt::Formatter<'_>, run: &Run<L::Index>, padding_end: usize| {
+            lines += 1;
+            if lines > self.max_lines {
+                return Ok(());
+            }
+            let mut last = run.index;
+            last[run.dim] += (run.len - 1) * run.step;
+            span(f, run.index, last, run.len)?;
+            let data_end = run.offset + (run.len - 1) * run.stride + 1;
+            if padding_end > data_end {
+                let padded = |offset| m.padded_index_of(offset).expect("offset inside storage");
+                let count = padding_end - data_end;
+                f.write_str("  pad ")?;
+                span(f, padded(data_end), padded(padding_end - 1), count)?;
+                if count > 2 {
+                    write!(f, " [{count} slots]")?;
+                }
+            }
+            f.write_char('\n')
+        };
+        let mut pending: Option<Run<L::Index>> = None;
+        let mut result = Ok(());
+        m.for_each_run(|run| {
+            if let Some(previous) = pending.replace(*run) {
+                result = result.and_then(|()| line(f, &previous, run.offset));
+            }
+        });
+        if let Some(previous) = pending {
+            result = result.and_then(|()| line(f, &previous, m.storage_len()));
+        }
+        result?;
+        if lines > self.max_lines {
+            writeln!(f, "... {} more lines", lines - self.max_lines)?;
+        }
+        Ok(())
+    }
+}
