@@ -7,6 +7,10 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use tensor_layout::prelude::*;
 
+#[path = "support/hand_written.rs"]
+mod hand_written;
+use hand_written::{Strides, conv_weight_by_hand, crouton_by_hand, crouton2x2_by_hand};
+
 const LOOKUPS: usize = 4096;
 
 /// Deterministic pseudo-random indices below `dims` (xorshift; no dependency needed).
@@ -28,46 +32,6 @@ fn sum_offsets(indices: &[[usize; 4]], offset: impl Fn([usize; 4]) -> usize) -> 
     indices
         .iter()
         .fold(0usize, |acc, &index| acc.wrapping_add(offset(index)))
-}
-
-/// The strides of the rest entries a hand-written kernel would precompute once per shape.
-struct Strides {
-    outer: [usize; 4],
-}
-
-/// R4CroutonLayout (0,0, 1,0, 2,0, 3,0, 1,8, 2,8, 3,32) for NHWC dims, by hand.
-fn crouton_by_hand(s: &Strides, [n, h, w, c]: [usize; 4]) -> usize {
-    n * s.outer[0]
-        + (h >> 3) * s.outer[1]
-        + (w >> 3) * s.outer[2]
-        + (c >> 5) * s.outer[3]
-        + ((h & 7) << 8)
-        + ((w & 7) << 5)
-        + (c & 31)
-}
-
-/// R4Crouton2x2Layout (0,0, 1,0, 2,0, 3,0, 1,4, 2,4, 3,32, 1,2, 2,2), by hand.
-fn crouton2x2_by_hand(s: &Strides, [n, h, w, c]: [usize; 4]) -> usize {
-    n * s.outer[0]
-        + (h >> 3) * s.outer[1]
-        + (w >> 3) * s.outer[2]
-        + (c >> 5) * s.outer[3]
-        + (((h >> 1) & 3) << 9)
-        + (((w >> 1) & 3) << 7)
-        + ((c & 31) << 2)
-        + ((h & 1) << 1)
-        + (w & 1)
-}
-
-/// R4ConvWeightLayout (3,0, 2,0, 0,0, 1,0, 2,8, 3,32, 2,4) for [fh, fw, i, o] dims, by hand.
-fn conv_weight_by_hand(s: &Strides, [fh, fw, i, o]: [usize; 4]) -> usize {
-    (o >> 5) * s.outer[3]
-        + (i >> 5) * s.outer[2]
-        + fh * s.outer[0]
-        + fw * s.outer[1]
-        + (((i >> 2) & 7) << 7)
-        + ((o & 31) << 2)
-        + (i & 3)
 }
 
 /// Benchmarks one layout: the library's offset, then the hand-written one, on the same indices.
@@ -136,9 +100,9 @@ fn offsets(c: &mut Criterion) {
 criterion_group! {
     name = benches;
     config = Criterion::default()
-        .sample_size(50)
+        .sample_size(100)
         .warm_up_time(std::time::Duration::from_millis(500))
-        .measurement_time(std::time::Duration::from_secs(2));
+        .measurement_time(std::time::Duration::from_secs(3));
     targets = offsets
 }
 criterion_main!(benches);

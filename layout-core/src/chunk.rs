@@ -37,6 +37,11 @@ pub struct ChunkEntry {
 
 impl ChunkEntry {
     /// Whether this is a dimension's "all the rest" entry (size 0).
+    ///
+    /// ```
+    /// use layout_core::ChunkEntry;
+    /// assert!(!ChunkEntry { dim: 1, size: 8 }.is_rest());
+    /// ```
     pub const fn is_rest(&self) -> bool {
         self.size == 0
     }
@@ -44,6 +49,14 @@ impl ChunkEntry {
 
 /// What the offset computation needs of one entry, all of it known at compile time except the
 /// stride of a rest entry (which depends on the dims).
+///
+/// ```
+/// use layout_core::{Chunk, ChunkList};
+/// type List = (Chunk<0, 0>, Chunk<0, 4>, Chunk<0, 2>);
+/// let e = List::TABLE.entries();
+/// assert_eq!((e[0].step, e[1].step, e[2].step), (8, 2, 1));
+/// assert_eq!((e[1].stride, e[2].stride), (2, 1));
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct EntryInfo {
     /// The logical dimension.
@@ -87,6 +100,12 @@ pub struct ChunkTable {
 impl ChunkTable {
     /// Summarises `entries`. Total for any input: an invalid list gives a table that
     /// [`ChunkTable::validate`] rejects, never a panic here.
+    ///
+    /// ```
+    /// use layout_core::{ChunkEntry, ChunkTable};
+    /// let table = ChunkTable::new(&[ChunkEntry { dim: 0, size: 0 }, ChunkEntry { dim: 0, size: 16 }]);
+    /// assert_eq!(table.blocks[0], 16);
+    /// ```
     pub const fn new(list: &[ChunkEntry]) -> Self {
         let mut table = ChunkTable {
             len: list.len(),
@@ -135,12 +154,24 @@ impl ChunkTable {
     }
 
     /// The per-entry information, in list order.
+    ///
+    /// ```
+    /// use layout_core::{Chunk, ChunkList};
+    /// assert_eq!(<(Chunk<0, 0>, Chunk<1, 0>)>::TABLE.entries().len(), 2);
+    /// ```
     pub const fn entries(&self) -> &[EntryInfo] {
         self.entries.split_at(self.len).0
     }
 
     /// Checks the list against the rules of a chunked layout of rank `rank`, panicking (a compile
     /// error when evaluated in a constant) with a sentence naming the problem.
+    ///
+    /// ```
+    /// use layout_core::{Chunk, ChunkList};
+    /// type List = (Chunk<0, 0>, Chunk<1, 0>);
+    /// List::TABLE.validate(List::ENTRIES, 2); // valid: returns
+    /// assert!(std::panic::catch_unwind(|| List::TABLE.validate(List::ENTRIES, 1)).is_err());
+    /// ```
     pub const fn validate(&self, list: &[ChunkEntry], rank: usize) {
         if rank == 0 {
             concat_panic!("rank 0 is not supported: a layout has rank 1 to ", MAX_RANK);
@@ -256,6 +287,14 @@ mod sealed {
 ///
 /// The trait is sealed; its constants describe the list, and [`ChunkList::offset`] is the
 /// fully unrolled offset sum that monomorphization specialises per list.
+///
+/// ```
+/// use layout_core::{Chunk, ChunkList};
+/// type List = (Chunk<0, 0>, Chunk<1, 0>, Chunk<1, 4>);
+/// assert_eq!(List::ENTRIES.len(), 3);
+/// // [x0, x1] = [2, 5]: x1 = 1 * 4 + 1; rest strides are per dimension.
+/// assert_eq!(List::offset(&[2, 5], &[8, 4]), 2 * 8 + 4 + 1);
+/// ```
 pub trait ChunkList: sealed::Sealed + Send + Sync + 'static {
     /// The entries, most major first.
     const ENTRIES: &'static [ChunkEntry];

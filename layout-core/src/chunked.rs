@@ -36,12 +36,22 @@ impl<const RANK: usize, C: ChunkList> ChunkedMemoryLayout<RANK, C> {
     const CHECK: () = C::TABLE.validate(C::ENTRIES, RANK);
 
     /// The chunk list, most major first.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// assert_eq!(htp::R4CroutonLayout::ENTRIES[4].size, 8);
+    /// ```
     pub const ENTRIES: &'static [ChunkEntry] = {
         let () = Self::CHECK;
         C::ENTRIES
     };
 
     /// Block size of each dimension: the product of its fixed sizes (1 when it has none).
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// assert_eq!(htp::R4ConvWeightLayout::BLOCKS, [1, 1, 32, 32]);
+    /// ```
     pub const BLOCKS: [usize; RANK] = {
         let () = Self::CHECK;
         let mut blocks = [1; RANK];
@@ -54,6 +64,11 @@ impl<const RANK: usize, C: ChunkList> ChunkedMemoryLayout<RANK, C> {
     };
 
     /// Elements in one innermost chunk (the product of all fixed sizes).
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// assert_eq!(htp::R4ConvWeightLayout::CHUNK_VOLUME, 1024);
+    /// ```
     pub const CHUNK_VOLUME: usize = {
         let () = Self::CHECK;
         C::TABLE.chunk_volume
@@ -96,6 +111,12 @@ impl<const RANK: usize, C: ChunkList> fmt::Debug for ChunkedMemoryLayout<RANK, C
 }
 
 /// A chunked layout bound to dims: the extent and stride of each dimension's rest entry.
+///
+/// ```
+/// use tensor_layout::prelude::*;
+/// let m = Mapping::<htp::R4CroutonLayout>::new([1, 3, 5, 30]).unwrap();
+/// assert_eq!(m.geometry().rest_extents(), [1, 1, 1, 1]);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ChunkedGeometry<const RANK: usize> {
     rest_extents: [usize; RANK],
@@ -105,11 +126,23 @@ pub struct ChunkedGeometry<const RANK: usize> {
 
 impl<const RANK: usize> ChunkedGeometry<RANK> {
     /// Extent of each dimension's rest entry: `ceil(dim / block)`.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let m = Mapping::<htp::R4CroutonLayout>::new([2, 9, 20, 50]).unwrap();
+    /// assert_eq!(m.geometry().rest_extents(), [2, 2, 3, 2]);
+    /// ```
     pub fn rest_extents(&self) -> [usize; RANK] {
         self.rest_extents
     }
 
     /// Stride in elements of each dimension's rest entry.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let m = Mapping::<htp::R4CroutonLayout>::new([2, 9, 20, 50]).unwrap();
+    /// assert_eq!(m.geometry().rest_strides(), [24576, 12288, 4096, 2048]);
+    /// ```
     pub fn rest_strides(&self) -> [usize; RANK] {
         self.rest_strides
     }

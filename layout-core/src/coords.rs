@@ -5,6 +5,10 @@ use core::hash::Hash;
 use core::ops::{Index, IndexMut};
 
 /// The highest rank a layout may have.
+///
+/// ```
+/// assert_eq!(layout_core::MAX_RANK, 8);
+/// ```
 pub const MAX_RANK: usize = 8;
 
 /// A logical index or a list of dims: `[usize; RANK]` for the layout's rank.
@@ -97,6 +101,10 @@ pub struct RowMajorIndices<I: Coords> {
 
 impl<I: Coords> RowMajorIndices<I> {
     /// All indices below `dims`; none when any dim is zero.
+    ///
+    /// ```
+    /// assert_eq!(layout_core::RowMajorIndices::new([2, 3]).len(), 6);
+    /// ```
     pub fn new(dims: I) -> Self {
         let remaining = dims.volume().unwrap_or(usize::MAX);
         let next = (remaining > 0).then(|| I::splat(0));

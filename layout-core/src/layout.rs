@@ -5,6 +5,10 @@ use core::fmt::{Debug, Display};
 use core::ops::Deref;
 
 /// The most axes a layout may describe itself with (chunk lists may have this many entries).
+///
+/// ```
+/// assert!(layout_core::MAX_AXES >= 16);
+/// ```
 pub const MAX_AXES: usize = 24;
 
 /// A memory layout: a map from logical indices (`[usize; RANK]`, in the owning system's dimension
@@ -71,6 +75,13 @@ pub trait Layout: Copy + Debug + Display + Send + Sync + 'static {
 }
 
 /// One loop of a layout's storage walk (see [`Layout`]'s axis model).
+///
+/// ```
+/// use tensor_layout::prelude::*;
+/// let m = Mapping::<htp::R4FlatMemoryLayout>::new([2, 3, 5, 30]).unwrap();
+/// let first = m.axes()[0];
+/// assert_eq!((first.dim, first.extent, first.step, first.stride), (0, 2, 1, 450));
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Axis {
     /// The logical dimension this axis contributes to.
@@ -103,6 +114,11 @@ impl Axes {
     ///
     /// # Panics
     /// When `axes` has more than [`MAX_AXES`] entries.
+    ///
+    /// ```
+    /// use layout_core::{Axes, Axis};
+    /// assert!(Axes::from_slice(&[]).is_empty());
+    /// ```
     pub fn from_slice(axes: &[Axis]) -> Self {
         assert!(
             axes.len() <= MAX_AXES,

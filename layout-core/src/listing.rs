@@ -27,6 +27,12 @@ pub struct MemoryOrder<'a, L: Layout> {
 
 impl<L: Layout> Mapping<L> {
     /// The memory order of this mapping in seed 001's notation (see [`MemoryOrder`]).
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let m = Mapping::<htp::R4FlatMemoryLayout>::new([1, 1, 2, 3]).unwrap();
+    /// assert_eq!(m.memory_order().to_string(), "(0,0,0,0) ... (0,0,0,2)\n(0,0,1,0) ... (0,0,1,2)\n");
+    /// ```
     pub fn memory_order(&self) -> MemoryOrder<'_, L> {
         MemoryOrder {
             mapping: self,

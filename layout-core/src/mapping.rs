@@ -32,6 +32,12 @@ impl<L: Layout + Default> Mapping<L> {
     ///
     /// # Errors
     /// [`LayoutError::Overflow`] when the padded storage length does not fit in `usize`.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// assert!(Mapping::<htp::R4CroutonLayout>::new([1, 3, 5, 30]).is_ok());
+    /// assert!(Mapping::<htp::R4CroutonLayout>::new([1, 1, 1, usize::MAX]).is_err());
+    /// ```
     pub fn new(dims: L::Index) -> Result<Self, LayoutError> {
         Self::with_layout(L::default(), dims)
     }
@@ -42,6 +48,12 @@ impl<L: Layout> Mapping<L> {
     ///
     /// # Errors
     /// [`LayoutError::Overflow`] when the padded storage length does not fit in `usize`.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let m = Mapping::with_layout(htp::R4CroutonLayout::default(), [1, 3, 5, 30]).unwrap();
+    /// assert_eq!(m, Mapping::new([1, 3, 5, 30]).unwrap());
+    /// ```
     pub fn with_layout(layout: L, dims: L::Index) -> Result<Self, LayoutError> {
         let geometry = layout.geometry(&dims)?;
         Ok(Self {
@@ -52,47 +64,101 @@ impl<L: Layout> Mapping<L> {
     }
 
     /// The layout.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let m = Mapping::<htp::R4CroutonLayout>::new([1, 3, 5, 30]).unwrap();
+    /// assert_eq!(m.layout().to_string(), "ChunkedMemoryLayout<4, 0,0, 1,0, 2,0, 3,0, 1,8, 2,8, 3,32>");
+    /// ```
     pub fn layout(&self) -> &L {
         &self.layout
     }
 
     /// What the layout derived from the dims.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let m = Mapping::<htp::R4CroutonLayout>::new([1, 3, 5, 30]).unwrap();
+    /// assert_eq!(m.geometry().rest_strides(), [2048, 2048, 2048, 2048]);
+    /// ```
     pub fn geometry(&self) -> &L::Geometry {
         &self.geometry
     }
 
     /// The logical dims.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let m = Mapping::<htp::R4CroutonLayout>::new([1, 3, 5, 30]).unwrap();
+    /// assert_eq!(m.dims(), [1, 3, 5, 30]);
+    /// ```
     pub fn dims(&self) -> L::Index {
         self.dims
     }
 
     /// The dims after padding each up to a whole number of its blocks.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let m = Mapping::<htp::R4CroutonLayout>::new([1, 3, 5, 30]).unwrap();
+    /// assert_eq!(m.padded_dims(), [1, 8, 8, 32]);
+    /// ```
     pub fn padded_dims(&self) -> L::Index {
         self.layout.padded_dims(&self.geometry)
     }
 
     /// Number of storage slots, padding included.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let m = Mapping::<htp::R4CroutonLayout>::new([1, 3, 5, 30]).unwrap();
+    /// assert_eq!(m.storage_len(), 2048);
+    /// ```
     pub fn storage_len(&self) -> usize {
         self.layout.storage_len(&self.geometry)
     }
 
     /// Number of logical elements (the product of the dims).
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let m = Mapping::<htp::R4CroutonLayout>::new([1, 3, 5, 30]).unwrap();
+    /// assert_eq!(m.len(), 450);
+    /// ```
     pub fn len(&self) -> usize {
         // Cannot overflow: it is at most the storage length, which fits.
         self.dims.as_ref().iter().product()
     }
 
     /// Whether some dim is zero.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// assert!(Mapping::<htp::R4CroutonLayout>::new([1, 0, 5, 30]).unwrap().is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
     /// The storage as nested loops, most major first (see [`Layout`]'s axis model).
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let m = Mapping::<htp::R4CroutonLayout>::new([1, 3, 5, 30]).unwrap();
+    /// let extents: Vec<usize> = m.axes().iter().map(|a| a.extent).collect();
+    /// assert_eq!(extents, [1, 1, 1, 1, 8, 8, 32]);
+    /// ```
     pub fn axes(&self) -> Axes {
         self.layout.axes(&self.geometry)
     }
 
     /// Elements in one contiguous innermost chunk (1 for a layout without fixed entries).
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// assert_eq!(Mapping::<htp::R4CroutonLayout>::new([1, 3, 5, 30]).unwrap().chunk_volume(), 2048);
+    /// assert_eq!(Mapping::<htp::R4FlatMemoryLayout>::new([1, 3, 5, 30]).unwrap().chunk_volume(), 1);
+    /// ```
     pub fn chunk_volume(&self) -> usize {
         let axes = self.axes();
         let inner = axes.len() - self.layout.chunk_axes();
@@ -102,6 +168,12 @@ impl<L: Layout> Mapping<L> {
     /// Offset of `index`, which must lie within the dims: outside them the result is
     /// unspecified (it may even be a valid offset of another element); use
     /// [`Mapping::checked_offset`] for untrusted input.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let m = Mapping::<htp::R4CroutonLayout>::new([1, 3, 5, 30]).unwrap();
+    /// assert_eq!(m.offset([0, 1, 2, 3]), 256 + 64 + 3);
+    /// ```
     #[inline(always)]
     pub fn offset(&self, index: L::Index) -> usize {
         debug_assert!(
@@ -113,6 +185,13 @@ impl<L: Layout> Mapping<L> {
     }
 
     /// Offset of `index`, or `None` when it lies outside the dims.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let m = Mapping::<htp::R4CroutonLayout>::new([1, 3, 5, 30]).unwrap();
+    /// assert_eq!(m.checked_offset([0, 1, 2, 3]), Some(323));
+    /// assert_eq!(m.checked_offset([0, 1, 5, 3]), None);
+    /// ```
     #[inline]
     pub fn checked_offset(&self, index: L::Index) -> Option<usize> {
         index
@@ -124,6 +203,13 @@ impl<L: Layout> Mapping<L> {
     ///
     /// # Errors
     /// [`LayoutError::IndexOutOfBounds`] when `index` lies outside the dims.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let m = Mapping::<htp::R4CroutonLayout>::new([1, 3, 5, 30]).unwrap();
+    /// let err = m.try_offset([0, 3, 0, 0]).unwrap_err();
+    /// assert_eq!(err.to_string(), "index [0, 3, 0, 0] is out of bounds for dims [1, 3, 5, 30]");
+    /// ```
     pub fn try_offset(&self, index: L::Index) -> Result<usize, LayoutError> {
         self.checked_offset(index)
             .ok_or_else(|| LayoutError::IndexOutOfBounds {
@@ -133,6 +219,13 @@ impl<L: Layout> Mapping<L> {
     }
 
     /// The coordinates, within the padded dims, of storage slot `offset`; `None` past the end.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let m = Mapping::<htp::R4CroutonLayout>::new([1, 3, 5, 30]).unwrap();
+    /// assert_eq!(m.padded_index_of(31), Some([0, 0, 0, 31]));
+    /// assert_eq!(m.padded_index_of(2048), None);
+    /// ```
     pub fn padded_index_of(&self, offset: usize) -> Option<L::Index> {
         if offset >= self.storage_len() {
             return None;
@@ -145,12 +238,26 @@ impl<L: Layout> Mapping<L> {
     }
 
     /// The logical index stored at `offset`; `None` for a padding slot or past the end.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let m = Mapping::<htp::R4CroutonLayout>::new([1, 3, 5, 30]).unwrap();
+    /// assert_eq!(m.index_of(323), Some([0, 1, 2, 3]));
+    /// assert_eq!(m.index_of(31), None);
+    /// ```
     pub fn index_of(&self, offset: usize) -> Option<L::Index> {
         self.padded_index_of(offset)
             .filter(|index| index.is_within(&self.dims))
     }
 
     /// Whether storage slot `offset` is padding (`false` past the end).
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let m = Mapping::<htp::R4CroutonLayout>::new([1, 3, 5, 30]).unwrap();
+    /// assert!(m.is_padding(31));
+    /// assert!(!m.is_padding(29));
+    /// ```
     pub fn is_padding(&self, offset: usize) -> bool {
         self.padded_index_of(offset)
             .is_some_and(|index| !index.is_within(&self.dims))

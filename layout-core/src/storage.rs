@@ -9,6 +9,10 @@ use core::ptr::NonNull;
 
 /// Alignment in bytes of every [`AlignedBuffer`] (at least; more when `T` needs it). 128 bytes
 /// covers HTP's vector registers and the cache lines of every current CPU.
+///
+/// ```
+/// assert_eq!(layout_core::STORAGE_ALIGN, 128);
+/// ```
 pub const STORAGE_ALIGN: usize = 128;
 
 /// An owned, fixed-length, 128-byte aligned array of `Copy` elements: a tensor's storage.
@@ -40,6 +44,11 @@ impl<T: Copy> AlignedBuffer<T> {
     /// # Errors
     /// [`LayoutError::Overflow`] (with `dims` = `[len]`) when `len` elements of `T` exceed
     /// `isize::MAX` bytes; [`LayoutError::Allocation`] when the allocator refuses.
+    ///
+    /// ```
+    /// let buf = layout_core::AlignedBuffer::filled(3, 1.5f32).unwrap();
+    /// assert_eq!(&buf[..], &[1.5, 1.5, 1.5]);
+    /// ```
     pub fn filled(len: usize, value: T) -> Result<Self, LayoutError> {
         let buffer = Self::uninit(len)?;
         if size_of::<T>() == 0 {
@@ -134,6 +143,12 @@ impl<T: Copy + fmt::Debug> fmt::Debug for AlignedBuffer<T> {
 }
 
 /// Storage a tensor reads from: an owned [`AlignedBuffer`] or a borrowed slice.
+///
+/// ```
+/// use layout_core::Storage;
+/// let slice: &[u8] = &[1, 2];
+/// assert_eq!(slice.slots(), &[1, 2]);
+/// ```
 pub trait Storage {
     /// The element type.
     type Elem: Copy;
@@ -143,6 +158,14 @@ pub trait Storage {
 }
 
 /// Storage a tensor may also write to.
+///
+/// ```
+/// use layout_core::StorageMut;
+/// let mut data = [1u8, 2];
+/// let mut slice: &mut [u8] = &mut data;
+/// slice.slots_mut()[0] = 7;
+/// assert_eq!(data, [7, 2]);
+/// ```
 pub trait StorageMut: Storage {
     /// All storage slots, padding included, writable.
     fn slots_mut(&mut self) -> &mut [Self::Elem];

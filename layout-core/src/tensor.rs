@@ -29,15 +29,43 @@ pub struct TensorBase<S: Storage, L: Layout> {
 }
 
 /// An owned tensor of `T` in layout `L`, its storage aligned to 128 bytes.
+///
+/// ```
+/// use tensor_layout::prelude::*;
+/// let t: Tensor<f32, htp::R4FlatMemoryLayout> = Tensor::zeros([1, 2, 2, 4]);
+/// assert_eq!(t.as_raw().as_ptr() as usize % 128, 0);
+/// ```
 pub type Tensor<T, L> = TensorBase<AlignedBuffer<T>, L>;
 
 /// A read-only view of a tensor (or of any storage) of `T` in layout `L`.
+///
+/// ```
+/// use tensor_layout::prelude::*;
+/// let t = Tensor::<u8, htp::R4CroutonLayout>::zeros([1, 3, 5, 30]);
+/// let v: TensorView<'_, u8, htp::R4CroutonLayout> = t.view();
+/// assert_eq!(v.len(), 450);
+/// ```
 pub type TensorView<'a, T, L> = TensorBase<&'a [T], L>;
 
 /// A writable view of a tensor (or of any storage) of `T` in layout `L`.
+///
+/// ```
+/// use tensor_layout::prelude::*;
+/// let mut t = Tensor::<u8, htp::R4CroutonLayout>::zeros([1, 3, 5, 30]);
+/// let mut v: TensorViewMut<'_, u8, htp::R4CroutonLayout> = t.view_mut();
+/// v[[0, 0, 0, 0]] = 1;
+/// assert_eq!(t[[0, 0, 0, 0]], 1);
+/// ```
 pub type TensorViewMut<'a, T, L> = TensorBase<&'a mut [T], L>;
 
 /// One contiguous innermost chunk of a tensor's storage (HTP: a crouton).
+///
+/// ```
+/// use tensor_layout::prelude::*;
+/// let t = Tensor::<u8, htp::R4CroutonLayout>::zeros([1, 3, 5, 30]);
+/// let chunk = t.chunks().next().unwrap();
+/// assert_eq!((chunk.index, chunk.data.len()), ([0, 0, 0, 0], 2048));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StorageChunk<'a, T, I> {
     /// The logical index of the chunk's first element (HTP's `get_raw` argument).
@@ -47,6 +75,14 @@ pub struct StorageChunk<'a, T, I> {
 }
 
 /// One contiguous innermost chunk of a tensor's storage, writable.
+///
+/// ```
+/// use tensor_layout::prelude::*;
+/// let mut t = Tensor::<u8, htp::R4CroutonLayout>::zeros([1, 3, 5, 30]);
+/// let chunk = t.chunks_mut().next().unwrap();
+/// chunk.data[0] = 5;
+/// assert_eq!(t[[0, 0, 0, 0]], 5);
+/// ```
 #[derive(Debug, PartialEq, Eq)]
 pub struct StorageChunkMut<'a, T, I> {
     /// The logical index of the chunk's first element.
@@ -138,6 +174,12 @@ impl<T: Copy, L: Layout> Tensor<T, L> {
     ///
     /// # Errors
     /// [`LayoutError::Overflow`] as for [`Tensor::try_zeros`].
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let t = Tensor::<u8, htp::R4FlatMemoryLayout>::try_from_fn([1, 1, 1, 3], |[.., c]| c as u8).unwrap();
+    /// assert_eq!(t.as_raw(), [0, 1, 2]);
+    /// ```
     pub fn try_from_fn(
         dims: L::Index,
         mut f: impl FnMut(L::Index) -> T,
@@ -276,46 +318,103 @@ fn fill_run<T: Copy>(slots: &mut [T], offset: usize, len: usize, stride: usize, 
 
 impl<S: Storage, L: Layout> TensorBase<S, L> {
     /// The layout bound to this tensor's dims.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let t = Tensor::<u8, htp::R4CroutonLayout>::zeros([1, 3, 5, 30]);
+    /// assert_eq!(t.mapping().padded_dims(), [1, 8, 8, 32]);
+    /// ```
     pub fn mapping(&self) -> &Mapping<L> {
         &self.mapping
     }
 
     /// The logical dims.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let t = Tensor::<u8, htp::R4CroutonLayout>::zeros([1, 3, 5, 30]);
+    /// assert_eq!(t.dims(), [1, 3, 5, 30]);
+    /// ```
     pub fn dims(&self) -> L::Index {
         self.mapping.dims()
     }
 
     /// The dims after padding to whole blocks.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let t = Tensor::<u8, htp::R4CroutonLayout>::zeros([1, 3, 5, 30]);
+    /// assert_eq!(t.padded_dims(), [1, 8, 8, 32]);
+    /// ```
     pub fn padded_dims(&self) -> L::Index {
         self.mapping.padded_dims()
     }
 
     /// Number of logical elements.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let t = Tensor::<u8, htp::R4CroutonLayout>::zeros([1, 3, 5, 30]);
+    /// assert_eq!(t.len(), 450);
+    /// ```
     pub fn len(&self) -> usize {
         self.mapping.len()
     }
 
     /// Whether the tensor has no logical element (some dim is zero).
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// assert!(Tensor::<u8, htp::R4CroutonLayout>::zeros([0, 3, 5, 30]).is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.mapping.is_empty()
     }
 
     /// Number of storage slots, padding included.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let t = Tensor::<u8, htp::R4CroutonLayout>::zeros([1, 3, 5, 30]);
+    /// assert_eq!(t.storage_len(), 2048);
+    /// ```
     pub fn storage_len(&self) -> usize {
         self.mapping.storage_len()
     }
 
     /// The value this tensor's padding holds (and relayout writes into padding it creates).
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let mut t = Tensor::<u8, htp::R4CroutonLayout>::zeros([1, 3, 5, 30]);
+    /// assert_eq!(t.pad_value(), 0);
+    /// t.fill_padding(128);
+    /// assert_eq!(t.pad_value(), 128);
+    /// ```
     pub fn pad_value(&self) -> S::Elem {
         self.pad
     }
 
     /// The physical storage, padding included, in memory order.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let t = Tensor::<u8, htp::R4CroutonLayout>::from_fn([1, 1, 2, 2], |[_, _, w, c]| (10 * w + c + 1) as u8);
+    /// assert_eq!(t.as_raw()[..2], [1, 2]);
+    /// assert_eq!(t.as_raw()[32..34], [11, 12]);
+    /// ```
     pub fn as_raw(&self) -> &[S::Elem] {
         self.storage.slots()
     }
 
     /// The element at logical `index`, `None` outside the dims.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let t = Tensor::<u8, htp::R4CroutonLayout>::zeros([1, 3, 5, 30]);
+    /// assert_eq!(t.get([0, 2, 4, 29]), Some(&0));
+    /// assert_eq!(t.get([0, 3, 0, 0]), None);
+    /// ```
     pub fn get(&self, index: L::Index) -> Option<&S::Elem> {
         self.mapping
             .checked_offset(index)
@@ -323,6 +422,13 @@ impl<S: Storage, L: Layout> TensorBase<S, L> {
     }
 
     /// A read-only view of this tensor.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let t = Tensor::<u8, htp::R4CroutonLayout>::zeros([1, 3, 5, 30]);
+    /// let v = t.view();
+    /// assert_eq!(v.dims(), t.dims());
+    /// ```
     pub fn view(&self) -> TensorView<'_, S::Elem, L> {
         TensorBase {
             mapping: self.mapping,
@@ -357,6 +463,13 @@ impl<S: Storage, L: Layout> TensorBase<S, L> {
     }
 
     /// The logical elements in row-major order, copied out.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let t = Tensor::<u8, htp::R4NCHWMemoryLayout>::from_row_major([1, 1, 2, 2], &[1, 2, 3, 4]).unwrap();
+    /// assert_eq!(t.as_raw(), [1, 3, 2, 4]);
+    /// assert_eq!(t.to_row_major(), [1, 2, 3, 4]);
+    /// ```
     pub fn to_row_major(&self) -> Vec<S::Elem> {
         let dims = self.dims();
         let row_major = row_major_strides(&dims);
@@ -437,6 +550,12 @@ impl<S: Storage, L: Layout> TensorBase<S, L> {
     ///
     /// # Errors
     /// [`LayoutError::Overflow`] when `L2`'s padded storage for these dims overflows.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let t = Tensor::<u8, htp::R4CroutonLayout>::zeros([1, 3, 5, 30]);
+    /// assert_eq!(t.try_relayout::<htp::R4FlatMemoryLayout>().unwrap().storage_len(), 450);
+    /// ```
     pub fn try_relayout<L2>(&self) -> Result<Tensor<S::Elem, L2>, LayoutError>
     where
         L2: Layout<Index = L::Index> + Default,
@@ -482,17 +601,39 @@ impl<S: Storage, L: Layout> TensorBase<S, L> {
 
 impl<S: StorageMut, L: Layout> TensorBase<S, L> {
     /// The physical storage, padding included, writable.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let mut t = Tensor::<u8, htp::R4CroutonLayout>::zeros([1, 3, 5, 30]);
+    /// t.as_raw_mut()[32] = 4;
+    /// assert_eq!(t[[0, 0, 1, 0]], 4);
+    /// ```
     pub fn as_raw_mut(&mut self) -> &mut [S::Elem] {
         self.storage.slots_mut()
     }
 
     /// The element at logical `index`, writable; `None` outside the dims.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let mut t = Tensor::<u8, htp::R4CroutonLayout>::zeros([1, 3, 5, 30]);
+    /// *t.get_mut([0, 2, 4, 29]).unwrap() = 3;
+    /// assert_eq!(t[[0, 2, 4, 29]], 3);
+    /// assert!(t.get_mut([0, 2, 5, 0]).is_none());
+    /// ```
     pub fn get_mut(&mut self, index: L::Index) -> Option<&mut S::Elem> {
         let offset = self.mapping.checked_offset(index)?;
         Some(&mut self.as_raw_mut()[offset])
     }
 
     /// A writable view of this tensor.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let mut t = Tensor::<u8, htp::R4CroutonLayout>::zeros([1, 3, 5, 30]);
+    /// t.view_mut().fill_padding(9);
+    /// assert_eq!(t.as_raw()[31], 9);
+    /// ```
     pub fn view_mut(&mut self) -> TensorViewMut<'_, S::Elem, L> {
         TensorBase {
             mapping: self.mapping,
@@ -523,6 +664,15 @@ impl<S: StorageMut, L: Layout> TensorBase<S, L> {
     }
 
     /// Calls `visit(index, slot)` for every logical element in memory order, skipping padding.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let mut t = Tensor::<u16, htp::R4CroutonLayout>::zeros([1, 3, 5, 30]);
+    /// let mut k = 0;
+    /// t.for_each_in_memory_order_mut(|_, v| { *v = k; k += 1; });
+    /// assert_eq!(t[[0, 0, 1, 0]], 30); // the second run of 30 channels
+    /// assert_eq!(t.as_raw()[32], 30);
+    /// ```
     pub fn for_each_in_memory_order_mut(&mut self, mut visit: impl FnMut(L::Index, &mut S::Elem)) {
         let mapping = self.mapping;
         let slots = self.storage.slots_mut();
@@ -604,5 +754,87 @@ where
             .field("dims", &self.dims())
             .field("row_major", &self.to_row_major())
             .finish()
+    }
+}
+
+/// Small cases of every call that reaches the storage, fast enough for miri
+/// (`cargo +nightly miri test -p layout-core --lib`).
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Chunk, ChunkedMemoryLayout};
+    use alloc::vec;
+
+    type Flat = ChunkedMemoryLayout<3, (Chunk<0, 0>, Chunk<1, 0>, Chunk<2, 0>)>;
+    type Blocked = ChunkedMemoryLayout<
+        3,
+        (
+            Chunk<0, 0>,
+            Chunk<2, 0>,
+            Chunk<1, 0>,
+            Chunk<1, 2>,
+            Chunk<2, 4>,
+        ),
+    >;
+
+    fn sample() -> Tensor<u16, Flat> {
+        Tensor::<u16, Flat>::from_fn([2, 3, 5], |[a, b, c]| (a * 100 + b * 10 + c) as u16)
+    }
+
+    #[test]
+    fn construct_read_write_and_drop() {
+        let mut t = sample();
+        assert_eq!(t[[1, 2, 4]], 124);
+        t[[1, 2, 4]] = 7;
+        assert_eq!(t.get([1, 2, 4]), Some(&7));
+        assert_eq!(t.get([2, 0, 0]), None);
+        let clone = t.clone();
+        drop(t);
+        assert_eq!(clone.to_row_major()[29], 7);
+    }
+
+    #[test]
+    fn relayout_round_trip_with_padding() {
+        let t = sample();
+        let mut blocked = t.relayout::<Blocked>();
+        assert_eq!(blocked.padded_dims(), [2, 4, 8]);
+        assert_eq!(blocked.to_row_major(), t.to_row_major());
+        blocked.fill_padding(9);
+        assert_eq!(
+            blocked.as_raw().iter().filter(|&&v| v == 9).count(),
+            64 - 30
+        );
+        let back = blocked.relayout::<Flat>();
+        assert_eq!(back.as_raw(), t.as_raw());
+        let mut into = Tensor::<u16, Flat>::zeros([2, 3, 5]);
+        blocked.view().relayout_into(&mut into.view_mut()).unwrap();
+        assert_eq!(into.as_raw(), t.as_raw());
+    }
+
+    #[test]
+    fn chunks_and_views_over_borrowed_storage() {
+        let t = sample().relayout::<Blocked>();
+        let mut raw = t.as_raw().to_vec();
+        let mut view = TensorViewMut::from_slice(*t.mapping(), &mut raw).unwrap();
+        for chunk in view.chunks_mut() {
+            chunk.data[0] += 1000;
+        }
+        let read = TensorView::from_slice(*t.mapping(), &raw).unwrap();
+        assert_eq!(read.chunks().count(), 2 * 2 * 2);
+        assert_eq!(read[[0, 0, 0]], 1000);
+        assert_eq!(read[[1, 2, 4]], 1124);
+        assert!(TensorView::from_slice(*t.mapping(), &raw[1..]).is_err());
+    }
+
+    #[test]
+    fn empty_and_zero_sized() {
+        let empty = Tensor::<u8, Blocked>::zeros([2, 0, 5]);
+        assert_eq!(empty.storage_len(), 0);
+        assert_eq!(empty.relayout::<Flat>().to_row_major(), vec![]);
+        let unit = Tensor::<(), Blocked>::zeros([2, 3, 5]);
+        assert_eq!(unit.iter().count(), 30);
+        let data = [0u8; 30];
+        let t = Tensor::<u8, Blocked>::from_row_major([2, 3, 5], &data).unwrap();
+        assert_eq!(t.as_raw().len(), 64);
     }
 }

@@ -9,6 +9,15 @@ use core::ops::Range;
 ///
 /// Element `j` of the run (for `j < len`) has the logical index `index` with `index[dim]`
 /// increased by `j * step`, and lives at `offset + j * stride` (stride 1 for every dense layout).
+///
+/// ```
+/// use tensor_layout::prelude::*;
+/// let m = Mapping::<htp::R4NCHWMemoryLayout>::new([1, 2, 3, 4]).unwrap();
+/// let mut first = None;
+/// m.for_each_run(|run| { first.get_or_insert(*run); });
+/// let run = first.unwrap();
+/// assert_eq!((run.dim, run.len, run.stride), (1, 2, 1)); // height moves fastest
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Run<I> {
     /// Logical index of the first element.

@@ -11,4 +11,8 @@
 #![no_std]
 #![warn(missing_docs)]
 
+///
+/// ```
+/// assert_eq!(layouts_catalog::htp::R4CroutonLayout::CHUNK_VOLUME, 2048);
+/// ```
 pub mod htp;
