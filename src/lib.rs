@@ -2,7 +2,7 @@
 //!
 //! Accelerator runtimes store 4-D and 5-D tensors in many layouts: plain (NCHW, NHWC), blocked
 //! (nChw16c, NCHW4), tiled (HTP's 8x8x32 croutons), weight packings. tensor-layout makes the
-//! layout a type parameter of [`Tensor`](prelude::Tensor), so handing a tensor of one layout to
+//! layout a type parameter of [`Tensor`], so handing a tensor of one layout to
 //! code written for another does not compile, and offset arithmetic is specialised per layout.
 //!
 //! ```

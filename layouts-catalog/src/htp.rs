@@ -2,7 +2,7 @@
 //!
 //! Activations are rank 4 with logical dims `[batch, height, width, depth]` (NHWC numbering);
 //! convolution weights are `[filter height, filter width, input channels, output channels]`.
-//! Each type is a [`ChunkedMemoryLayout`] spelled exactly as the SDK spells it, most major entry
+//! Each type is a [`ChunkedMemoryLayout`](layout_core::ChunkedMemoryLayout) spelled exactly as the SDK spells it, most major entry
 //! first.
 //!
 //! ```
