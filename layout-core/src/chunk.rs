@@ -172,41 +172,27 @@ impl ChunkTable {
     /// List::TABLE.validate(List::ENTRIES, 2); // valid: returns
     /// assert!(std::panic::catch_unwind(|| List::TABLE.validate(List::ENTRIES, 1)).is_err());
     /// ```
+    // Kept unformatted on purpose: each message is one line, so the compile errors users see
+    // (and tests/ui pins) quote one line of source per problem.
+    #[rustfmt::skip]
     pub const fn validate(&self, list: &[ChunkEntry], rank: usize) {
         if rank == 0 {
             concat_panic!("rank 0 is not supported: a layout has rank 1 to ", MAX_RANK);
         }
         if rank > MAX_RANK {
-            concat_panic!(
-                "rank ",
-                rank,
-                " is above the supported maximum of ",
-                MAX_RANK
-            );
+            concat_panic!("rank ", rank, " is above the supported maximum of ", MAX_RANK);
         }
         if list.is_empty() {
             concat_panic!("the chunk list is empty: every dimension needs a (dim, 0) entry");
         }
         if list.len() > MAX_AXES {
-            concat_panic!(
-                "the chunk list has ",
-                list.len(),
-                " entries; at most ",
-                MAX_AXES
-            );
+            concat_panic!("the chunk list has ", list.len(), " entries; at most ", MAX_AXES);
         }
         let mut i = 0;
         while i < list.len() {
-            if list[i].dim >= rank {
-                concat_panic!(
-                    "dimension ",
-                    list[i].dim,
-                    " is out of range for rank ",
-                    rank,
-                    " (entry ",
-                    i,
-                    " of the chunk list)"
-                );
+            let dim = list[i].dim;
+            if dim >= rank {
+                concat_panic!("dimension ", dim, " is out of range for rank ", rank, " (entry ", i, ")");
             }
             i += 1;
         }
@@ -224,40 +210,18 @@ impl ChunkTable {
                 concat_panic!("dimension ", dim, " has no (", dim, ", 0) entry");
             }
             if rests == 2 {
-                concat_panic!(
-                    "dimension ",
-                    dim,
-                    " has two (",
-                    dim,
-                    ", 0) entries; it needs exactly one"
-                );
+                concat_panic!("dimension ", dim, " has two (", dim, ", 0) entries; it needs one");
             }
             if rests > 2 {
-                concat_panic!(
-                    "dimension ",
-                    dim,
-                    " has ",
-                    rests,
-                    " (",
-                    dim,
-                    ", 0) entries; it needs exactly one"
-                );
+                concat_panic!("dimension ", dim, " has ", rests, " (", dim, ", 0) entries; it needs one");
             }
             dim += 1;
         }
         let mut k = self.rest_entries;
         while k < list.len() {
             if list[k].size == 0 {
-                let fixed = list[self.rest_entries];
-                concat_panic!(
-                    "the (",
-                    list[k].dim,
-                    ", 0) entry comes after the fixed entry (",
-                    fixed.dim,
-                    ", ",
-                    fixed.size,
-                    "): all size-0 entries must come before all fixed entries"
-                );
+                let (late, fixed) = (list[k].dim, list[self.rest_entries]);
+                concat_panic!("the (", late, ", 0) entry comes after the fixed entry (", fixed.dim, ", ", fixed.size, "): all size-0 entries must come first");
             }
             k += 1;
         }
