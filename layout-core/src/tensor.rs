@@ -2,7 +2,7 @@
 
 use crate::odometer::Odometer;
 use crate::storage::{AlignedBuffer, Storage, StorageMut};
-use crate::{Coords, Layout, LayoutError, Mapping, row_major_strides};
+use crate::{Layout, LayoutError, Mapping, row_major_strides};
 use alloc::vec::Vec;
 use core::fmt;
 use core::ops::{Index, IndexMut};
@@ -223,10 +223,7 @@ impl<T: Copy, L: Layout> Tensor<T, L> {
         let mapping = tensor.mapping;
         let slots = tensor.storage.slots_mut();
         mapping.for_each_run(|run| {
-            let base: usize = (0..L::Index::RANK)
-                .map(|d| run.index[d] * row_major[d])
-                .sum();
-            let step = row_major[run.dim] * run.step;
+            let (base, step) = run.in_strided(&row_major);
             for j in 0..run.len {
                 slots[run.offset + j * run.stride] = data[base + j * step];
             }
@@ -476,10 +473,7 @@ impl<S: Storage, L: Layout> TensorBase<S, L> {
         let slots = self.as_raw();
         let mut out = alloc::vec![self.pad; self.len()];
         self.mapping.for_each_run(|run| {
-            let base: usize = (0..L::Index::RANK)
-                .map(|d| run.index[d] * row_major[d])
-                .sum();
-            let step = row_major[run.dim] * run.step;
+            let (base, step) = run.in_strided(&row_major);
             for j in 0..run.len {
                 out[base + j * step] = slots[run.offset + j * run.stride];
             }

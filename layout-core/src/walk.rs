@@ -2,7 +2,7 @@
 //! skipping padding with one comparison per run, never a division per element.
 
 use crate::odometer::Odometer;
-use crate::{Layout, Mapping};
+use crate::{Coords, Layout, Mapping};
 use core::ops::Range;
 
 /// Logical elements that lie one after another along the innermost axis.
@@ -32,6 +32,26 @@ pub struct Run<I> {
     pub step: usize,
     /// How much the offset advances per element.
     pub stride: usize,
+}
+
+impl<I: Coords> Run<I> {
+    /// Where the run lies in a space with the given element `strides` per logical dimension
+    /// (row-major data, a strided view): the position of its first element and the distance
+    /// between consecutive elements.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// use tensor_layout::row_major_strides;
+    /// let m = Mapping::<htp::R4NCHWMemoryLayout>::new([1, 2, 3, 4]).unwrap();
+    /// let mut runs = Vec::new();
+    /// m.for_each_run(|run| runs.push(run.in_strided(&row_major_strides(&m.dims()))));
+    /// assert_eq!(runs[0], (0, 12)); // height runs step over one row-major row of 3 x 4
+    /// assert_eq!(runs[1], (4, 12)); // then width 1
+    /// ```
+    pub fn in_strided(&self, strides: &I) -> (usize, usize) {
+        let start = (0..I::RANK).map(|d| self.index[d] * strides[d]).sum();
+        (start, strides[self.dim] * self.step)
+    }
 }
 
 impl<L: Layout> Mapping<L> {
