@@ -37,7 +37,8 @@ pub use layouts_catalog::htp;
 /// ```
 pub mod prelude {
     pub use layout_core::{
-        Chunk, ChunkedMemoryLayout, Layout, LayoutError, Mapping, Tensor, TensorView, TensorViewMut,
+        Chunk, ChunkedMemoryLayout, Layout, LayoutError, Mapping, Tensor, TensorView,
+        TensorViewMut, chunked_layout, onednn_layout,
     };
     pub use layouts_catalog::htp;
 }

@@ -74,6 +74,22 @@ pub trait Layout: Copy + Debug + Display + Send + Sync + 'static {
     }
 }
 
+/// Holds when `Self` and `L` have the same rank: the bound of every conversion between layouts.
+///
+/// Implemented for every pair of layouts with the same index type. A relayout to a layout of
+/// another rank does not compile; the error names both layouts, the two index types
+/// (`[usize; 4]` against `[usize; 5]`) and this trait.
+///
+/// ```
+/// use tensor_layout::prelude::*;
+/// use tensor_layout::SameRankAs;
+/// fn convertible<A: Layout, B: SameRankAs<A>>() {}
+/// convertible::<htp::R4FlatMemoryLayout, htp::R4CroutonLayout>();
+/// ```
+pub trait SameRankAs<L: Layout>: Layout<Index = L::Index> {}
+
+impl<A: Layout, B: Layout<Index = A::Index>> SameRankAs<A> for B {}
+
 /// One loop of a layout's storage walk (see [`Layout`]'s axis model).
 ///
 /// ```

@@ -29,6 +29,7 @@ mod coords;
 mod error;
 mod layout;
 mod listing;
+mod macros;
 mod mapping;
 mod odometer;
 mod relayout;
@@ -40,9 +41,15 @@ pub use chunk::{Chunk, ChunkEntry, ChunkList, ChunkTable, EntryInfo};
 pub use chunked::{ChunkedGeometry, ChunkedMemoryLayout};
 pub use coords::{Coords, MAX_RANK, RowMajorIndices, row_major_strides};
 pub use error::LayoutError;
-pub use layout::{Axes, Axis, Layout, MAX_AXES};
+pub use layout::{Axes, Axis, Layout, MAX_AXES, SameRankAs};
 pub use listing::MemoryOrder;
 pub use mapping::Mapping;
 pub use storage::{AlignedBuffer, STORAGE_ALIGN, Storage, StorageMut};
 pub use tensor::{StorageChunk, StorageChunkMut, Tensor, TensorBase, TensorView, TensorViewMut};
 pub use walk::Run;
+
+/// What the macros expand to; not part of the API.
+#[doc(hidden)]
+pub mod __private {
+    pub use layout_macros::{chunked_layout, onednn_layout};
+}

@@ -2,7 +2,7 @@
 
 use crate::odometer::Odometer;
 use crate::storage::{AlignedBuffer, Storage, StorageMut};
-use crate::{Layout, LayoutError, Mapping, row_major_strides};
+use crate::{Layout, LayoutError, Mapping, SameRankAs, row_major_strides};
 use alloc::vec::Vec;
 use core::fmt;
 use core::ops::{Index, IndexMut};
@@ -535,7 +535,7 @@ impl<S: Storage, L: Layout> TensorBase<S, L> {
     /// ```
     pub fn relayout<L2>(&self) -> Tensor<S::Elem, L2>
     where
-        L2: Layout<Index = L::Index> + Default,
+        L2: SameRankAs<L> + Default,
     {
         self.try_relayout().unwrap_or_else(|e| panic!("{e}"))
     }
@@ -552,7 +552,7 @@ impl<S: Storage, L: Layout> TensorBase<S, L> {
     /// ```
     pub fn try_relayout<L2>(&self) -> Result<Tensor<S::Elem, L2>, LayoutError>
     where
-        L2: Layout<Index = L::Index> + Default,
+        L2: SameRankAs<L> + Default,
     {
         let mapping = Mapping::<L2>::new(self.dims())?;
         let mut out = Tensor::uninitialised(mapping, self.pad)?;
@@ -578,7 +578,7 @@ impl<S: Storage, L: Layout> TensorBase<S, L> {
     pub fn relayout_into<S2, L2>(&self, dst: &mut TensorBase<S2, L2>) -> Result<(), LayoutError>
     where
         S2: StorageMut<Elem = S::Elem>,
-        L2: Layout<Index = L::Index>,
+        L2: SameRankAs<L>,
     {
         if self.dims() != dst.dims() {
             return Err(LayoutError::ShapeMismatch {

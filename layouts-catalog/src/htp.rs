@@ -13,7 +13,7 @@
 //! assert_eq!(takes_crouton(&t), 16 * 16 * 64);
 //! ```
 
-use layout_core::{Chunk, ChunkedMemoryLayout};
+use layout_core::chunked_layout;
 
 /// Plain NHWC: depth fastest, then width, height, batch (HTP's `FlatMemoryLayout<4>`).
 ///
@@ -26,8 +26,7 @@ use layout_core::{Chunk, ChunkedMemoryLayout};
 /// let m = Mapping::<R4FlatMemoryLayout>::new([2, 3, 5, 30]).unwrap();
 /// assert_eq!(m.offset([1, 2, 4, 29]), 899);
 /// ```
-pub type R4FlatMemoryLayout =
-    ChunkedMemoryLayout<4, (Chunk<0, 0>, Chunk<1, 0>, Chunk<2, 0>, Chunk<3, 0>)>;
+pub type R4FlatMemoryLayout = chunked_layout![4; 0,0, 1,0, 2,0, 3,0];
 
 /// The SDK's `R4NCHWMemoryLayout`: chunk list `0,0, 3,0, 2,0, 1,0`.
 ///
@@ -43,8 +42,7 @@ pub type R4FlatMemoryLayout =
 /// assert_eq!(m.offset([0, 1, 0, 0]), 1); // height moves fastest
 /// assert_eq!(m.offset([0, 0, 1, 0]), 2);
 /// ```
-pub type R4NCHWMemoryLayout =
-    ChunkedMemoryLayout<4, (Chunk<0, 0>, Chunk<3, 0>, Chunk<2, 0>, Chunk<1, 0>)>;
+pub type R4NCHWMemoryLayout = chunked_layout![4; 0,0, 3,0, 2,0, 1,0];
 
 /// NHWC-numbered dims laid out as NCHW: chunk list `0,0, 3,0, 1,0, 2,0` (seed 001's prose,
 /// "user wants the dimensions to mean NHWC but laid out in memory as NCHW").
@@ -59,8 +57,7 @@ pub type R4NCHWMemoryLayout =
 /// assert_eq!(m.offset([0, 0, 1, 0]), 1); // width moves fastest
 /// assert_eq!(m.offset([0, 0, 0, 1]), 6); // one channel plane is H*W = 6
 /// ```
-pub type R4NHWCAsNCHWLayout =
-    ChunkedMemoryLayout<4, (Chunk<0, 0>, Chunk<3, 0>, Chunk<1, 0>, Chunk<2, 0>)>;
+pub type R4NHWCAsNCHWLayout = chunked_layout![4; 0,0, 3,0, 1,0, 2,0];
 
 /// "Depth-32": chunk list `0,0, 1,0, 3,0, 2,0, 2,4, 3,32`.
 ///
@@ -75,17 +72,7 @@ pub type R4NHWCAsNCHWLayout =
 /// assert_eq!(m.offset([0, 0, 4, 0]), 128);     // next chunk along width
 /// assert_eq!(m.offset([0, 0, 0, 32]), 256);    // channel block 1 after all of width
 /// ```
-pub type R4Depth32MemoryLayout = ChunkedMemoryLayout<
-    4,
-    (
-        Chunk<0, 0>,
-        Chunk<1, 0>,
-        Chunk<3, 0>,
-        Chunk<2, 0>,
-        Chunk<2, 4>,
-        Chunk<3, 32>,
-    ),
->;
+pub type R4Depth32MemoryLayout = chunked_layout![4; 0,0, 1,0, 3,0, 2,0, 2,4, 3,32];
 
 /// The crouton: chunk list `0,0, 1,0, 2,0, 3,0, 1,8, 2,8, 3,32`.
 ///
@@ -100,18 +87,7 @@ pub type R4Depth32MemoryLayout = ChunkedMemoryLayout<
 /// assert_eq!(m.padded_dims(), [2, 16, 24, 64]);
 /// assert_eq!(m.offset([0, 0, 8, 0]), 2 * 2048); // after both depth chunks of width block 0
 /// ```
-pub type R4CroutonLayout = ChunkedMemoryLayout<
-    4,
-    (
-        Chunk<0, 0>,
-        Chunk<1, 0>,
-        Chunk<2, 0>,
-        Chunk<3, 0>,
-        Chunk<1, 8>,
-        Chunk<2, 8>,
-        Chunk<3, 32>,
-    ),
->;
+pub type R4CroutonLayout = chunked_layout![4; 0,0, 1,0, 2,0, 3,0, 1,8, 2,8, 3,32];
 
 /// Crouton with 4x1 column groups: chunk list `0,0, 1,0, 2,0, 3,0, 1,8, 2,2, 3,32, 2,4`.
 ///
@@ -126,19 +102,7 @@ pub type R4CroutonLayout = ChunkedMemoryLayout<
 /// assert_eq!(m.offset([0, 0, 0, 1]), 4);     // next channel after 4 columns
 /// assert_eq!(m.offset([0, 0, 4, 0]), 128);   // second group of 4 columns
 /// ```
-pub type R4Crouton4x1Layout = ChunkedMemoryLayout<
-    4,
-    (
-        Chunk<0, 0>,
-        Chunk<1, 0>,
-        Chunk<2, 0>,
-        Chunk<3, 0>,
-        Chunk<1, 8>,
-        Chunk<2, 2>,
-        Chunk<3, 32>,
-        Chunk<2, 4>,
-    ),
->;
+pub type R4Crouton4x1Layout = chunked_layout![4; 0,0, 1,0, 2,0, 3,0, 1,8, 2,2, 3,32, 2,4];
 
 /// Crouton of 2x2 spatial tiles: chunk list `0,0, 1,0, 2,0, 3,0, 1,4, 2,4, 3,32, 1,2, 2,2`.
 ///
@@ -154,20 +118,7 @@ pub type R4Crouton4x1Layout = ChunkedMemoryLayout<
 /// assert_eq!(m.offset([0, 0, 0, 1]), 4);
 /// assert_eq!(m.offset([0, 0, 2, 0]), 128);  // next 2x2 tile along width
 /// ```
-pub type R4Crouton2x2Layout = ChunkedMemoryLayout<
-    4,
-    (
-        Chunk<0, 0>,
-        Chunk<1, 0>,
-        Chunk<2, 0>,
-        Chunk<3, 0>,
-        Chunk<1, 4>,
-        Chunk<2, 4>,
-        Chunk<3, 32>,
-        Chunk<1, 2>,
-        Chunk<2, 2>,
-    ),
->;
+pub type R4Crouton2x2Layout = chunked_layout![4; 0,0, 1,0, 2,0, 3,0, 1,4, 2,4, 3,32, 1,2, 2,2];
 
 /// Crouton for 16-bit elements: chunk list `0,0, 1,0, 2,0, 3,0, 1,8, 2,2, 3,32, 2,2`.
 ///
@@ -182,19 +133,7 @@ pub type R4Crouton2x2Layout = ChunkedMemoryLayout<
 /// assert_eq!(m.offset([0, 0, 1, 0]), 1);
 /// assert_eq!(m.offset([0, 0, 2, 0]), 64);
 /// ```
-pub type R4Crouton2Layout = ChunkedMemoryLayout<
-    4,
-    (
-        Chunk<0, 0>,
-        Chunk<1, 0>,
-        Chunk<2, 0>,
-        Chunk<3, 0>,
-        Chunk<1, 8>,
-        Chunk<2, 2>,
-        Chunk<3, 32>,
-        Chunk<2, 2>,
-    ),
->;
+pub type R4Crouton2Layout = chunked_layout![4; 0,0, 1,0, 2,0, 3,0, 1,8, 2,2, 3,32, 2,2];
 
 /// Crouton for 32-bit elements: chunk list `0,0, 1,0, 2,0, 3,0, 1,8, 2,2, 3,32` (in the SDK,
 /// not in seed 001).
@@ -208,18 +147,7 @@ pub type R4Crouton2Layout = ChunkedMemoryLayout<
 /// assert_eq!(m.storage_len(), 512);
 /// assert_eq!(m.offset([0, 0, 1, 0]), 32);
 /// ```
-pub type R4Crouton4Layout = ChunkedMemoryLayout<
-    4,
-    (
-        Chunk<0, 0>,
-        Chunk<1, 0>,
-        Chunk<2, 0>,
-        Chunk<3, 0>,
-        Chunk<1, 8>,
-        Chunk<2, 2>,
-        Chunk<3, 32>,
-    ),
->;
+pub type R4Crouton4Layout = chunked_layout![4; 0,0, 1,0, 2,0, 3,0, 1,8, 2,2, 3,32];
 
 /// Convolution weights: chunk list `3,0, 2,0, 0,0, 1,0, 2,8, 3,32, 2,4`, logical dims
 /// `[filter height, filter width, input channels, output channels]`.
@@ -236,18 +164,7 @@ pub type R4Crouton4Layout = ChunkedMemoryLayout<
 /// assert_eq!(m.offset([0, 0, 0, 1]), 4);
 /// assert_eq!(m.offset([0, 1, 0, 0]), 1024);
 /// ```
-pub type R4ConvWeightLayout = ChunkedMemoryLayout<
-    4,
-    (
-        Chunk<3, 0>,
-        Chunk<2, 0>,
-        Chunk<0, 0>,
-        Chunk<1, 0>,
-        Chunk<2, 8>,
-        Chunk<3, 32>,
-        Chunk<2, 4>,
-    ),
->;
+pub type R4ConvWeightLayout = chunked_layout![4; 3,0, 2,0, 0,0, 1,0, 2,8, 3,32, 2,4];
 
 /// Seed 001's `ChannelMajorCrouton`: the same chunk list as [`R4CroutonLayout`]
 /// (`0,0, 1,0, 2,0, 3,0, 1,8, 2,8, 3,32`), so the same type.
@@ -280,16 +197,4 @@ pub type SpatialXYMajor = R4Crouton2x2Layout;
 /// assert_eq!(m.storage_len(), 1024);
 /// assert_eq!(m.offset([0, 1, 0, 0]), 256);
 /// ```
-pub type SpatialXMajor = ChunkedMemoryLayout<
-    4,
-    (
-        Chunk<0, 0>,
-        Chunk<1, 0>,
-        Chunk<2, 0>,
-        Chunk<3, 0>,
-        Chunk<1, 4>,
-        Chunk<2, 2>,
-        Chunk<3, 32>,
-        Chunk<2, 4>,
-    ),
->;
+pub type SpatialXMajor = chunked_layout![4; 0,0, 1,0, 2,0, 3,0, 1,4, 2,2, 3,32, 2,4];

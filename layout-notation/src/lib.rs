@@ -1,0 +1,64 @@
+//! The textual spellings of tensor layouts, shared by the compile-time macros and (later) the
+//! run-time parser: the rules a chunk list must follow, and the oneDNN format-tag grammar.
+//!
+//! Every function reports *all* the problems it finds, each tied to the entry or character it
+//! concerns, so a macro can put each error on the offending token.
+//!
+//! ```
+//! use layout_notation::{Entry, onednn_tag};
+//! let tag = onednn_tag("nChw16c").unwrap();
+//! assert_eq!(tag.rank, 4);
+//! assert_eq!(tag.entries, [Entry::rest(0), Entry::rest(1), Entry::rest(2), Entry::rest(3), Entry::new(1, 16)]);
+//! ```
+#![no_std]
+#![warn(missing_docs)]
+
+extern crate alloc;
+
+mod chunk_rules;
+mod onednn;
+
+pub use chunk_rules::{ListProblem, MAX_ENTRIES, MAX_RANK, check_chunk_list};
+pub use onednn::{OnednnTag, TagProblem, onednn_tag};
+
+/// One `(dim, size)` entry of a chunk list; size 0 is the dimension's "all the rest" entry.
+///
+/// ```
+/// assert!(layout_notation::Entry::rest(2).is_rest());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Entry {
+    /// The logical dimension.
+    pub dim: usize,
+    /// The number of elements, 0 for "all the rest".
+    pub size: usize,
+}
+
+impl Entry {
+    /// A fixed entry of `size` elements of `dim`.
+    ///
+    /// ```
+    /// assert_eq!(layout_notation::Entry::new(1, 16).size, 16);
+    /// ```
+    pub const fn new(dim: usize, size: usize) -> Self {
+        Self { dim, size }
+    }
+
+    /// The rest entry of `dim`.
+    ///
+    /// ```
+    /// assert_eq!(layout_notation::Entry::rest(3), layout_notation::Entry::new(3, 0));
+    /// ```
+    pub const fn rest(dim: usize) -> Self {
+        Self { dim, size: 0 }
+    }
+
+    /// Whether this is a rest entry.
+    ///
+    /// ```
+    /// assert!(!layout_notation::Entry::new(1, 8).is_rest());
+    /// ```
+    pub const fn is_rest(&self) -> bool {
+        self.size == 0
+    }
+}

@@ -1,0 +1,180 @@
+//! Every tag SPEC §3 names, parsed into the chunk list its definition gives, and the errors.
+
+use layout_notation::{Entry, onednn_tag};
+
+/// Pairs `d,s` written as in the SPEC.
+fn list(pairs: &[usize]) -> Vec<Entry> {
+    pairs.chunks(2).map(|p| Entry::new(p[0], p[1])).collect()
+}
+
+#[test]
+fn spec_tags_give_their_chunk_lists() {
+    let table: &[(&str, usize, &[usize])] = &[
+        ("nchw", 4, &[0, 0, 1, 0, 2, 0, 3, 0]),
+        ("nhwc", 4, &[0, 0, 2, 0, 3, 0, 1, 0]),
+        ("chwn", 4, &[1, 0, 2, 0, 3, 0, 0, 0]),
+        ("nChw4c", 4, &[0, 0, 1, 0, 2, 0, 3, 0, 1, 4]),
+        ("nChw8c", 4, &[0, 0, 1, 0, 2, 0, 3, 0, 1, 8]),
+        ("nChw16c", 4, &[0, 0, 1, 0, 2, 0, 3, 0, 1, 16]),
+        ("nChw32c", 4, &[0, 0, 1, 0, 2, 0, 3, 0, 1, 32]),
+        ("NChw16n16c", 4, &[0, 0, 1, 0, 2, 0, 3, 0, 0, 16, 1, 16]),
+        ("ncdhw", 5, &[0, 0, 1, 0, 2, 0, 3, 0, 4, 0]),
+        ("ndhwc", 5, &[0, 0, 2, 0, 3, 0, 4, 0, 1, 0]),
+        ("nCdhw16c", 5, &[0, 0, 1, 0, 2, 0, 3, 0, 4, 0, 1, 16]),
+        ("oihw", 4, &[0, 0, 1, 0, 2, 0, 3, 0]),
+        ("hwio", 4, &[2, 0, 3, 0, 1, 0, 0, 0]),
+        ("ohwi", 4, &[0, 0, 2, 0, 3, 0, 1, 0]),
+        ("iohw", 4, &[1, 0, 0, 0, 2, 0, 3, 0]),
+        ("OIhw8i8o", 4, &[0, 0, 1, 0, 2, 0, 3, 0, 1, 8, 0, 8]),
+        ("OIhw16i16o", 4, &[0, 0, 1, 0, 2, 0, 3, 0, 1, 16, 0, 16]),
+        ("OIhw16o16i", 4, &[0, 0, 1, 0, 2, 0, 3, 0, 0, 16, 1, 16]),
+        ("IOhw16o16i", 4, &[1, 0, 0, 0, 2, 0, 3, 0, 0, 16, 1, 16]),
+        (
+            "OIhw4i16o4i",
+            4,
+            &[0, 0, 1, 0, 2, 0, 3, 0, 1, 4, 0, 16, 1, 4],
+        ),
+        (
+            "OIhw8i16o2i",
+            4,
+            &[0, 0, 1, 0, 2, 0, 3, 0, 1, 8, 0, 16, 1, 2],
+        ),
+        ("Ohwi16o", 4, &[0, 0, 2, 0, 3, 0, 1, 0, 0, 16]),
+        ("goihw", 5, &[0, 0, 1, 0, 2, 0, 3, 0, 4, 0]),
+        (
+            "gOIhw16i16o",
+            5,
+            &[0, 0, 1, 0, 2, 0, 3, 0, 4, 0, 2, 16, 1, 16],
+        ),
+        ("aBcd16b", 4, &[0, 0, 1, 0, 2, 0, 3, 0, 1, 16]),
+        ("ab", 2, &[0, 0, 1, 0]),
+        ("ba", 2, &[1, 0, 0, 0]),
+        ("ncw", 3, &[0, 0, 1, 0, 2, 0]),
+        (
+            "abcdefgh",
+            8,
+            &[0, 0, 1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 0, 7, 0],
+        ),
+        ("aBc48b", 3, &[0, 0, 1, 0, 2, 0, 1, 48]),
+    ];
+    for &(tag, rank, pairs) in table {
+        let parsed = onednn_tag(tag).unwrap_or_else(|e| panic!("{tag}: {e:?}"));
+        assert_eq!(parsed.rank, rank, "{tag}");
+        assert_eq!(parsed.entries, list(pairs), "{tag}");
+        // The positional spelling parses back to the same list.
+        assert_eq!(onednn_tag(&parsed.canonical()).unwrap(), parsed, "{tag}");
+    }
+}
+
+#[test]
+fn bad_tags_name_the_position_and_what_was_expected() {
+    let cases: &[(&str, &[(usize, &str)])] = &[
+        (
+            "",
+            &[(0, "the tag is empty: expected letters such as nchw")],
+        ),
+        (
+            "nchx",
+            &[(
+                3,
+                "unknown dimension letter 'x': expected one of n, c, d, h, w",
+            )],
+        ),
+        (
+            "abcz",
+            &[(
+                3,
+                "unknown dimension letter 'z': expected a letter a to h, or a block size",
+            )],
+        ),
+        (
+            "nc-hw",
+            &[(2, "unknown character '-': expected one of n, c, d, h, w")],
+        ),
+        (
+            "nChw",
+            &[(
+                1,
+                "dimension C is upper-case (blocked) but has no block such as 16c",
+            )],
+        ),
+        (
+            "nchw16c",
+            &[(
+                6,
+                "block 16c is on dimension c, which is not upper-case: write C to block it",
+            )],
+        ),
+        ("ncchw", &[(2, "dimension letter 'c' appears twice")]),
+        (
+            "nChw0c",
+            &[
+                (
+                    1,
+                    "dimension C is upper-case (blocked) but has no block such as 16c",
+                ),
+                (4, "a block size must be positive"),
+            ],
+        ),
+        (
+            "nChw16",
+            &[
+                (
+                    1,
+                    "dimension C is upper-case (blocked) but has no block such as 16c",
+                ),
+                (
+                    4,
+                    "a block size must be followed by the letter of the dimension it blocks",
+                ),
+            ],
+        ),
+        (
+            "nCh16cw",
+            &[(
+                6,
+                "dimension letter 'w' comes after the block at 5: letters first, then blocks",
+            )],
+        ),
+        ("nChw16C", &[(6, "block letters are lower-case: write c")]),
+        (
+            "acd",
+            &[(
+                0,
+                "the tag has 3 dimensions but no letter 'b' for dimension 1",
+            )],
+        ),
+        (
+            "OIhw16i",
+            &[(
+                0,
+                "dimension O is upper-case (blocked) but has no block such as 16o",
+            )],
+        ),
+        (
+            "nChw16h",
+            &[
+                (
+                    1,
+                    "dimension C is upper-case (blocked) but has no block such as 16c",
+                ),
+                (
+                    6,
+                    "block 16h is on dimension h, which is not upper-case: write H to block it",
+                ),
+            ],
+        ),
+    ];
+    let mut failures = Vec::new();
+    for &(tag, expected) in cases {
+        let problems = onednn_tag(tag).expect_err(tag);
+        let got: Vec<(usize, &str)> = problems
+            .iter()
+            .map(|p| (p.at, p.message.as_str()))
+            .collect();
+        if got != expected {
+            failures.push(format!("{tag}: {got:?}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
