@@ -47,3 +47,8 @@ pub mod prelude {
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
+
+/// The examples of `docs/macros.md`, compiled as doctests so the guide stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/macros.md")]
+pub struct MacrosGuideDoctests;

@@ -1,0 +1,261 @@
+//! Layout-checked operations: signatures carry layouts, so a tensor in the wrong layout is a
+//! compile error, not wrong numbers.
+//!
+//! - `add`: element-wise, generic over one layout (both inputs and the output share it);
+//! - `conv2d`: a reference 2-D convolution taking HTP crouton activations and HTP conv weights,
+//!   walking 8x8x32 output chunks and reading whole input and weight chunks, the way HTP kernels
+//!   do; it is tested against a naive convolution of row-major data.
+//!
+//! Run with `cargo run --release --example ops`; `cargo test --example ops` runs its tests.
+
+use std::ops::Add;
+use tensor_layout::prelude::*;
+
+/// `a + b`, element by element. Both tensors and the result have layout `L`: handing this two
+/// tensors of different layouts does not compile.
+///
+/// # Errors
+/// [`LayoutError::ShapeMismatch`] when the dims differ.
+pub fn add<T, L>(a: &Tensor<T, L>, b: &Tensor<T, L>) -> Result<Tensor<T, L>, LayoutError>
+where
+    T: Copy + Default + Add<Output = T>,
+    L: Layout + Default,
+{
+    if a.dims() != b.dims() {
+        return Err(LayoutError::ShapeMismatch {
+            source: b.dims().as_ref().to_vec(),
+            destination: a.dims().as_ref().to_vec(),
+        });
+    }
+    // Same layout and dims: slot k of `a` and slot k of `b` hold the same logical element.
+    let mut out = Tensor::<T, L>::try_zeros(a.dims())?;
+    for ((o, &x), &y) in out.as_raw_mut().iter_mut().zip(a.as_raw()).zip(b.as_raw()) {
+        *o = x + y;
+    }
+    out.fill_padding(a.pad_value());
+    Ok(out)
+}
+
+/// The crouton's chunk: 8 rows x 8 columns x 32 channels, channels fastest.
+const ROWS: usize = 8;
+const COLS: usize = 8;
+const DEPTH: usize = 32;
+const _: () = assert!(matches!(
+    htp::R4CroutonLayout::BLOCKS,
+    [1, ROWS, COLS, DEPTH]
+));
+const _: () = assert!(matches!(
+    htp::R4ConvWeightLayout::BLOCKS,
+    [1, 1, DEPTH, DEPTH]
+));
+
+/// Offset inside an activation chunk of the element at (row, column, channel) of the chunk.
+fn in_activation_chunk(row: usize, col: usize, ch: usize) -> usize {
+    (row * COLS + col) * DEPTH + ch
+}
+
+/// Offset inside a weight chunk (entries `2,8, 3,32, 2,4`) of input `i`, output `o` of the chunk.
+fn in_weight_chunk(i: usize, o: usize) -> usize {
+    ((i / 4) * DEPTH + o) * 4 + i % 4
+}
+
+/// The chunk of `t` whose first element is `origin` (HTP's `get_raw`).
+fn chunk_at<L: Layout>(t: &Tensor<u8, L>, origin: L::Index, volume: usize) -> &[u8] {
+    let start = t.mapping().offset(origin);
+    &t.as_raw()[start..start + volume]
+}
+
+/// A stride-1, unpadded ("valid") 2-D convolution of NHWC activations `x` with
+/// `[filter height, filter width, in, out]` weights `w`; each sum of products, in `u32`, is
+/// shifted right by `shift` and saturated to `u8`.
+///
+/// # Errors
+/// [`LayoutError::ShapeMismatch`] when the input channels differ or the filter is larger than
+/// the image.
+pub fn conv2d(
+    x: &Tensor<u8, htp::R4CroutonLayout>,
+    w: &Tensor<u8, htp::R4ConvWeightLayout>,
+    shift: u32,
+) -> Result<Tensor<u8, htp::R4CroutonLayout>, LayoutError> {
+    let [batch, height, width, cin] = x.dims();
+    let [fh, fw, w_cin, cout] = w.dims();
+    if cin != w_cin || fh > height || fw > width {
+        return Err(LayoutError::ShapeMismatch {
+            source: w.dims().to_vec(),
+            destination: x.dims().to_vec(),
+        });
+    }
+    let out_dims = [batch, height - fh + 1, width - fw + 1, cout];
+    let mut out = Tensor::<u8, htp::R4CroutonLayout>::try_zeros(out_dims)?;
+    let (x_volume, w_volume) = (
+        htp::R4CroutonLayout::CHUNK_VOLUME,
+        htp::R4ConvWeightLayout::CHUNK_VOLUME,
+    );
+    for chunk in out.chunks_mut() {
+        let [b, h0, w0, c0] = chunk.index;
+        for row in 0..ROWS.min(out_dims[1] - h0) {
+            for col in 0..COLS.min(out_dims[2] - w0) {
+                for ch in 0..DEPTH.min(cout - c0) {
+                    let (oh, ow, oc) = (h0 + row, w0 + col, c0 + ch);
+                    let mut acc = 0u32;
+                    for kh in 0..fh {
+                        for kw in 0..fw {
+                            let (ih, iw) = (oh + kh, ow + kw);
+                            for ci0 in (0..cin).step_by(DEPTH) {
+                                let xs = chunk_at(
+                                    x,
+                                    [b, ih / ROWS * ROWS, iw / COLS * COLS, ci0],
+                                    x_volume,
+                                );
+                                let ws = chunk_at(w, [kh, kw, ci0, oc / DEPTH * DEPTH], w_volume);
+                                for ci in 0..DEPTH.min(cin - ci0) {
+                                    let xv = xs[in_activation_chunk(ih % ROWS, iw % COLS, ci)];
+                                    let wv = ws[in_weight_chunk(ci, oc % DEPTH)];
+                                    acc += u32::from(xv) * u32::from(wv);
+                                }
+                            }
+                        }
+                    }
+                    chunk.data[in_activation_chunk(row, col, ch)] = (acc >> shift).min(255) as u8;
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The same convolution on plain row-major data, written the obvious way: the reference.
+pub fn conv2d_naive(
+    x: &[u8],
+    x_dims: [usize; 4],
+    w: &[u8],
+    w_dims: [usize; 4],
+    shift: u32,
+) -> Vec<u8> {
+    let [batch, height, width, cin] = x_dims;
+    let [fh, fw, _, cout] = w_dims;
+    let (oh_n, ow_n) = (height - fh + 1, width - fw + 1);
+    let mut out = Vec::with_capacity(batch * oh_n * ow_n * cout);
+    for b in 0..batch {
+        for oh in 0..oh_n {
+            for ow in 0..ow_n {
+                for oc in 0..cout {
+                    let mut acc = 0u32;
+                    for kh in 0..fh {
+                        for kw in 0..fw {
+                            for ci in 0..cin {
+                                let xv = x[((b * height + oh + kh) * width + ow + kw) * cin + ci];
+                                let wv = w[((kh * fw + kw) * cin + ci) * cout + oc];
+                                acc += u32::from(xv) * u32::from(wv);
+                            }
+                        }
+                    }
+                    out.push((acc >> shift).min(255) as u8);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Deterministic small pseudo-random bytes.
+fn bytes(len: usize, seed: u32) -> Vec<u8> {
+    let mut state = seed.wrapping_mul(2_654_435_761).max(1);
+    (0..len)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            (state % 16) as u8
+        })
+        .collect()
+}
+
+fn main() -> Result<(), LayoutError> {
+    let (x_dims, w_dims) = ([1, 10, 12, 40], [3, 3, 40, 50]);
+    let x_rm = bytes(x_dims.iter().product(), 1);
+    let w_rm = bytes(w_dims.iter().product(), 2);
+    let x = Tensor::<u8, htp::R4FlatMemoryLayout>::from_row_major(x_dims, &x_rm)?
+        .relayout::<htp::R4CroutonLayout>();
+    let w = Tensor::<u8, htp::R4FlatMemoryLayout>::from_row_major(w_dims, &w_rm)?
+        .relayout::<htp::R4ConvWeightLayout>();
+    let y = conv2d(&x, &w, 10)?;
+    let doubled = add(&y, &y)?;
+    println!("x {:?} -> padded {:?} (crouton)", x.dims(), x.padded_dims());
+    println!(
+        "w {:?} -> padded {:?} (conv weights)",
+        w.dims(),
+        w.padded_dims()
+    );
+    println!(
+        "y {:?}, {} output chunks; y[0,0,0,0..4] = {:?}",
+        y.dims(),
+        y.chunks().count(),
+        &y.to_row_major()[..4]
+    );
+    println!("y + y: [0,0,0,0] = {}", doubled[[0, 0, 0, 0]]);
+    assert_eq!(
+        y.to_row_major(),
+        conv2d_naive(&x_rm, x_dims, &w_rm, w_dims, 10)
+    );
+    println!("equal to the naive row-major convolution");
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check_conv(x_dims: [usize; 4], w_dims: [usize; 4], shift: u32) {
+        let x_rm = bytes(x_dims.iter().product(), 7);
+        let w_rm = bytes(w_dims.iter().product(), 11);
+        let x = Tensor::<u8, htp::R4FlatMemoryLayout>::from_row_major(x_dims, &x_rm).unwrap();
+        let w = Tensor::<u8, htp::R4FlatMemoryLayout>::from_row_major(w_dims, &w_rm).unwrap();
+        let y = conv2d(&x.relayout(), &w.relayout(), shift).unwrap();
+        assert_eq!(
+            y.to_row_major(),
+            conv2d_naive(&x_rm, x_dims, &w_rm, w_dims, shift),
+            "{x_dims:?} * {w_dims:?}"
+        );
+        // The output's padding stays zero.
+        let m = *y.mapping();
+        assert!(
+            y.as_raw()
+                .iter()
+                .enumerate()
+                .all(|(o, &v)| !m.is_padding(o) || v == 0)
+        );
+    }
+
+    #[test]
+    fn conv2d_walking_chunks_equals_the_naive_convolution() {
+        check_conv([1, 10, 12, 40], [3, 3, 40, 50], 6);
+        check_conv([2, 9, 9, 32], [1, 1, 32, 32], 4);
+        check_conv([1, 17, 8, 70], [2, 3, 70, 33], 8);
+        check_conv([1, 3, 3, 1], [3, 3, 1, 1], 0);
+    }
+
+    #[test]
+    fn conv2d_rejects_mismatched_channels() {
+        let x = Tensor::<u8, htp::R4CroutonLayout>::zeros([1, 8, 8, 32]);
+        let w = Tensor::<u8, htp::R4ConvWeightLayout>::zeros([3, 3, 16, 32]);
+        assert!(matches!(
+            conv2d(&x, &w, 0),
+            Err(LayoutError::ShapeMismatch { .. })
+        ));
+    }
+
+    #[test]
+    fn add_is_element_wise_in_any_layout() {
+        let a = Tensor::<u16, htp::R4Crouton2x2Layout>::from_fn([1, 9, 5, 33], |[_, h, w, c]| {
+            (h * 100 + w * 40 + c) as u16
+        });
+        let b =
+            Tensor::<u16, htp::R4Crouton2x2Layout>::from_fn([1, 9, 5, 33], |[_, _, _, c]| c as u16);
+        let sum = add(&a, &b).unwrap();
+        let expected: Vec<u16> = a.iter().zip(b.iter()).map(|(x, y)| x + y).collect();
+        assert_eq!(sum.to_row_major(), expected);
+        let other = Tensor::<u16, htp::R4Crouton2x2Layout>::zeros([1, 9, 5, 32]);
+        assert!(add(&a, &other).is_err());
+    }
+}
