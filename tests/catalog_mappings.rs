@@ -179,3 +179,68 @@ fn lists_of_sixteen_and_more_entries() {
     );
     check_chunked::<5, Sixteen>([5, 4, 3, 9, 2]);
 }
+
+macro_rules! check_module {
+    ($module:ident, $rank:literal, $shapes:expr, [$($name:ident),+ $(,)?]) => {
+        #[test]
+        fn $module() {
+            for dims in $shapes {
+                $(<tensor_layout::$module::$name as Chunked<$rank>>::check(dims);)+
+            }
+        }
+    };
+}
+
+const SHAPES_5D: [[usize; 5]; 4] = [
+    [1, 1, 1, 1, 1],
+    [2, 17, 3, 2, 5],
+    [1, 33, 1, 4, 2],
+    [2, 0, 3, 3, 3],
+];
+
+check_module!(
+    onednn,
+    4,
+    SHAPES,
+    [
+        nchw,
+        nhwc,
+        chwn,
+        nChw4c,
+        nChw8c,
+        nChw16c,
+        nChw32c,
+        NChw16n16c,
+        oihw,
+        hwio,
+        ohwi,
+        iohw,
+        OIhw8i8o,
+        OIhw16i16o,
+        OIhw16o16i,
+        IOhw16o16i,
+        OIhw4i16o4i,
+        OIhw8i16o2i,
+        Ohwi16o,
+    ]
+);
+
+#[test]
+#[allow(non_snake_case)]
+fn onednn_5d() {
+    use tensor_layout::onednn::{gOIhw16i16o, goihw, nCdhw16c, ncdhw, ndhwc};
+    for dims in SHAPES_5D {
+        <ncdhw as Chunked<5>>::check(dims);
+        <ndhwc as Chunked<5>>::check(dims);
+        <nCdhw16c as Chunked<5>>::check(dims);
+        <goihw as Chunked<5>>::check(dims);
+        <gOIhw16i16o as Chunked<5>>::check(dims);
+    }
+}
+
+check_module!(
+    megengine,
+    4,
+    SHAPES,
+    [NCHW, NHWC, NCHW4, NCHW32, NCHW64, CHWN4]
+);

@@ -23,6 +23,7 @@
 
 extern crate alloc;
 
+mod blocking;
 mod chunk;
 mod chunked;
 mod coords;
@@ -37,6 +38,7 @@ mod storage;
 mod tensor;
 mod walk;
 
+pub use blocking::BlockingDesc;
 pub use chunk::{Chunk, ChunkEntry, ChunkList, ChunkTable, EntryInfo};
 pub use chunked::{ChunkedGeometry, ChunkedMemoryLayout};
 pub use coords::{Coords, MAX_RANK, RowMajorIndices, row_major_strides};

@@ -16,3 +16,5 @@
 /// assert_eq!(layouts_catalog::htp::R4CroutonLayout::CHUNK_VOLUME, 2048);
 /// ```
 pub mod htp;
+pub mod megengine;
+pub mod onednn;
