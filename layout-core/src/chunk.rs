@@ -1,8 +1,10 @@
 //! Chunk lists at the type level: `Chunk<DIM, SIZE>` entries gathered in a tuple, and the
 //! constants derived from them at compile time.
 
+use crate::LayoutError;
 use crate::coords::MAX_RANK;
-use crate::layout::MAX_AXES;
+use crate::layout::{Axes, Axis, MAX_AXES};
+use alloc::vec::Vec;
 use const_panic::concat_panic;
 
 /// One entry of a chunk list: `SIZE` elements of dimension `DIM`, or with `SIZE == 0` "all the rest
@@ -151,6 +153,76 @@ impl ChunkTable {
             table.rest_entries += 1;
         }
         table
+    }
+
+    /// Binds the list to `dims`: writes each dimension's rest extent (`ceil(dim / block)`) and
+    /// rest stride, and returns the storage length.
+    ///
+    /// # Errors
+    /// [`LayoutError::Overflow`] when a padded dim or the storage length does not fit in `usize`.
+    ///
+    /// ```
+    /// use layout_core::{Chunk, ChunkList};
+    /// type List = (Chunk<0, 0>, Chunk<1, 0>, Chunk<1, 8>);
+    /// let (mut extents, mut strides) = ([0; 2], [0; 2]);
+    /// assert_eq!(List::TABLE.bind(&[3, 17], &mut extents, &mut strides), Ok(3 * 24));
+    /// assert_eq!((extents, strides), ([3, 3], [24, 8]));
+    /// ```
+    pub fn bind(
+        &self,
+        dims: &[usize],
+        rest_extents: &mut [usize],
+        rest_strides: &mut [usize],
+    ) -> Result<usize, LayoutError> {
+        let overflow = || LayoutError::Overflow {
+            dims: Vec::from(dims),
+            element_size: None,
+        };
+        for (d, &dim) in dims.iter().enumerate() {
+            rest_extents[d] = dim.div_ceil(self.blocks[d]);
+            rest_extents[d]
+                .checked_mul(self.blocks[d])
+                .ok_or_else(overflow)?;
+        }
+        let mut running = self.chunk_volume;
+        for entry in self.entries()[..self.rest_entries].iter().rev() {
+            rest_strides[entry.dim] = running;
+            running = running
+                .checked_mul(rest_extents[entry.dim])
+                .ok_or_else(overflow)?;
+        }
+        Ok(running)
+    }
+
+    /// The axes of the list bound to dims whose rest extents and strides [`ChunkTable::bind`]
+    /// computed: one axis per entry, in list order.
+    ///
+    /// ```
+    /// use layout_core::{Chunk, ChunkList};
+    /// type List = (Chunk<0, 0>, Chunk<0, 4>);
+    /// let axes = List::TABLE.axes(&[3], &[4]);
+    /// assert_eq!((axes[0].extent, axes[0].stride, axes[1].extent, axes[1].stride), (3, 4, 4, 1));
+    /// ```
+    pub fn axes(&self, rest_extents: &[usize], rest_strides: &[usize]) -> Axes {
+        let mut axes = [Axis::default(); MAX_AXES];
+        for (axis, info) in axes.iter_mut().zip(self.entries()) {
+            let rest = info.size == 0;
+            *axis = Axis {
+                dim: info.dim,
+                extent: if rest {
+                    rest_extents[info.dim]
+                } else {
+                    info.size
+                },
+                step: info.step,
+                stride: if rest {
+                    rest_strides[info.dim]
+                } else {
+                    info.stride
+                },
+            };
+        }
+        Axes::from_slice(&axes[..self.len])
     }
 
     /// The per-entry information, in list order.

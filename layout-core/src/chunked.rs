@@ -2,8 +2,7 @@
 
 use crate::LayoutError;
 use crate::chunk::{ChunkEntry, ChunkList};
-use crate::layout::{Axes, Axis, Layout};
-use alloc::vec::Vec;
+use crate::layout::{Axes, Layout};
 use core::fmt;
 use core::marker::PhantomData;
 
@@ -154,30 +153,12 @@ impl<const RANK: usize, C: ChunkList> Layout for ChunkedMemoryLayout<RANK, C> {
 
     fn geometry(&self, dims: &[usize; RANK]) -> Result<ChunkedGeometry<RANK>, LayoutError> {
         let () = Self::CHECK;
-        let table = &C::TABLE;
-        let overflow = || LayoutError::Overflow {
-            dims: Vec::from(&dims[..]),
-            element_size: None,
-        };
-        let mut rest_extents = [0; RANK];
-        for d in 0..RANK {
-            rest_extents[d] = dims[d].div_ceil(table.blocks[d]);
-            rest_extents[d]
-                .checked_mul(table.blocks[d])
-                .ok_or_else(overflow)?;
-        }
-        let mut rest_strides = [0; RANK];
-        let mut running = table.chunk_volume;
-        for entry in table.entries()[..table.rest_entries].iter().rev() {
-            rest_strides[entry.dim] = running;
-            running = running
-                .checked_mul(rest_extents[entry.dim])
-                .ok_or_else(overflow)?;
-        }
+        let (mut rest_extents, mut rest_strides) = ([0; RANK], [0; RANK]);
+        let storage_len = C::TABLE.bind(dims, &mut rest_extents, &mut rest_strides)?;
         Ok(ChunkedGeometry {
             rest_extents,
             rest_strides,
-            storage_len: running,
+            storage_len,
         })
     }
 
@@ -196,25 +177,7 @@ impl<const RANK: usize, C: ChunkList> Layout for ChunkedMemoryLayout<RANK, C> {
     }
 
     fn axes(&self, geometry: &ChunkedGeometry<RANK>) -> Axes {
-        let mut axes = [Axis::default(); crate::layout::MAX_AXES];
-        for (axis, info) in axes.iter_mut().zip(C::TABLE.entries()) {
-            let rest = info.size == 0;
-            *axis = Axis {
-                dim: info.dim,
-                extent: if rest {
-                    geometry.rest_extents[info.dim]
-                } else {
-                    info.size
-                },
-                step: info.step,
-                stride: if rest {
-                    geometry.rest_strides[info.dim]
-                } else {
-                    info.stride
-                },
-            };
-        }
-        Axes::from_slice(&axes[..C::TABLE.entries().len()])
+        C::TABLE.axes(&geometry.rest_extents, &geometry.rest_strides)
     }
 
     fn chunk_axes(&self) -> usize {

@@ -1,5 +1,6 @@
 //! The error type of every fallible call in tensor-layout.
 
+use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
@@ -50,6 +51,29 @@ pub enum LayoutError {
         /// The logical dims it was checked against.
         dims: Vec<usize>,
     },
+    /// Dims or an index with another number of coordinates than the layout's rank.
+    Rank {
+        /// The layout's rank.
+        expected: usize,
+        /// The number of coordinates given.
+        found: usize,
+    },
+    /// Text that does not spell a layout.
+    Parse {
+        /// The text.
+        input: String,
+        /// The character position (0-based) of the first problem.
+        position: usize,
+        /// What was expected there, and what was found.
+        expected: String,
+    },
+    /// A chunk list that breaks the rules of SPEC §2.
+    InvalidLayout {
+        /// The layout, in the long form.
+        layout: String,
+        /// Every rule it breaks, separated by `; `.
+        reason: String,
+    },
     /// Two tensors that must have the same logical dims do not.
     ShapeMismatch {
         /// The dims of the tensor read from.
@@ -85,6 +109,25 @@ impl fmt::Display for LayoutError {
             }
             Self::IndexOutOfBounds { index, dims } => {
                 write!(f, "index {index:?} is out of bounds for dims {dims:?}")
+            }
+            Self::Rank { expected, found } => {
+                write!(
+                    f,
+                    "expected {expected} coordinates (the layout's rank), found {found}"
+                )
+            }
+            Self::Parse {
+                input,
+                position,
+                expected,
+            } => {
+                write!(
+                    f,
+                    "cannot read layout {input:?}: at character {position}, {expected}"
+                )
+            }
+            Self::InvalidLayout { layout, reason } => {
+                write!(f, "invalid layout {layout}: {reason}")
             }
             Self::ShapeMismatch {
                 source,

@@ -149,6 +149,44 @@ impl Axes {
     }
 }
 
+impl Axes {
+    /// The same storage walk in its simplest form: axes of extent 1 dropped, and each axis merged
+    /// into the one outside it when the two count one dimension contiguously. Two mappings with
+    /// the same dims are the same function exactly when their canonical axes are equal (so
+    /// `nChw16c` and `nChw8c` agree on 16 channels and a 1x1 image, and a block of 1 is no block).
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let a = Mapping::<onednn::nChw16c>::new([1, 16, 1, 1]).unwrap();
+    /// let b = Mapping::<onednn::nChw8c>::new([1, 16, 1, 1]).unwrap();
+    /// assert_eq!(a.axes().canonical(), b.axes().canonical());
+    /// let c = Mapping::<onednn::nChw8c>::new([1, 16, 2, 1]).unwrap();
+    /// let d = Mapping::<onednn::nChw16c>::new([1, 16, 2, 1]).unwrap();
+    /// assert_ne!(c.axes().canonical(), d.axes().canonical());
+    /// ```
+    pub fn canonical(&self) -> Axes {
+        let mut out: [Axis; MAX_AXES] = [Axis::default(); MAX_AXES];
+        let mut len = 0usize;
+        for axis in self.iter().filter(|a| a.extent != 1) {
+            if let Some(outer) = len.checked_sub(1).map(|last| &mut out[last]) {
+                let continues = outer.dim == axis.dim
+                    && outer.step == axis.step * axis.extent
+                    && outer.stride == axis.stride * axis.extent;
+                if continues {
+                    *outer = Axis {
+                        extent: outer.extent * axis.extent,
+                        ..*axis
+                    };
+                    continue;
+                }
+            }
+            out[len] = *axis;
+            len += 1;
+        }
+        Axes::from_slice(&out[..len])
+    }
+}
+
 impl Deref for Axes {
     type Target = [Axis];
 

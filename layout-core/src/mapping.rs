@@ -1,6 +1,6 @@
 //! [`Mapping`]: a layout bound to logical dims.
 
-use crate::{Axes, Coords, Layout, LayoutError};
+use crate::{Axes, Coords, Layout, LayoutError, SameRankAs};
 use alloc::vec::Vec;
 
 /// A layout bound to logical dims: padded dims, storage length, and the offset of every index.
@@ -248,6 +248,23 @@ impl<L: Layout> Mapping<L> {
     pub fn index_of(&self, offset: usize) -> Option<L::Index> {
         self.padded_index_of(offset)
             .filter(|index| index.is_within(&self.dims))
+    }
+
+    /// Whether `other` (any layout of the same rank) maps every index of these dims to the same
+    /// offset and has the same storage length: the two are the same function on these dims.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let a = Mapping::<onednn_layout!("nChw16c")>::new([2, 16, 3, 3]).unwrap();
+    /// let b = Mapping::<onednn_layout!("aBcd16b")>::new([2, 16, 3, 3]).unwrap();
+    /// assert!(a.same_function_as(&b));
+    /// let plain = Mapping::<onednn::nchw>::new([2, 16, 3, 3]).unwrap();
+    /// assert!(!a.same_function_as(&plain));
+    /// ```
+    pub fn same_function_as<L2: SameRankAs<L>>(&self, other: &Mapping<L2>) -> bool {
+        self.dims == other.dims()
+            && self.storage_len() == other.storage_len()
+            && self.axes().canonical() == other.axes().canonical()
     }
 
     /// Whether storage slot `offset` is padding (`false` past the end).

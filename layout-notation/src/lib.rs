@@ -17,9 +17,11 @@ extern crate alloc;
 
 mod chunk_rules;
 mod onednn;
+mod text;
 
 pub use chunk_rules::{ListProblem, MAX_ENTRIES, MAX_RANK, check_chunk_list};
-pub use onednn::{OnednnTag, TagProblem, onednn_tag};
+pub use onednn::{OnednnTag, TextProblem, onednn_tag};
+pub use text::{TextLayout, parse_layout};
 
 /// One `(dim, size)` entry of a chunk list; size 0 is the dimension's "all the rest" entry.
 ///

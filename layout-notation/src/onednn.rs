@@ -53,7 +53,7 @@ impl OnednnTag {
     }
 }
 
-/// One thing wrong with a tag.
+/// One thing wrong with a layout's text: where it is and what was expected.
 ///
 /// ```
 /// let problems = layout_notation::onednn_tag("ncxw").unwrap_err();
@@ -61,7 +61,7 @@ impl OnednnTag {
 /// assert_eq!(problems[0].message, "unknown dimension letter 'x': expected one of n, c, d, h, w");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TagProblem {
+pub struct TextProblem {
     /// The character position (0-based) the problem concerns.
     pub at: usize,
     /// What is wrong and what was expected.
@@ -84,7 +84,7 @@ struct Item {
 /// Parses a oneDNN format tag into its chunk list, or lists every problem in it.
 ///
 /// # Errors
-/// One [`TagProblem`] per problem: an unknown letter or character, a blocked (upper-case)
+/// One [`TextProblem`] per problem: an unknown letter or character, a blocked (upper-case)
 /// dimension with no block, a block on a dimension that is not upper-case or not in the tag, a
 /// repeated letter, a letter after the blocks, a size that is zero or missing its letter.
 ///
@@ -98,9 +98,9 @@ struct Item {
 ///     "block 16h is on dimension h, which is not upper-case: write H to block it",
 /// ]);
 /// ```
-pub fn onednn_tag(tag: &str) -> Result<OnednnTag, Vec<TagProblem>> {
+pub fn onednn_tag(tag: &str) -> Result<OnednnTag, Vec<TextProblem>> {
     let mut problems = Vec::new();
-    let mut problem = |at: usize, message: String| problems.push(TagProblem { at, message });
+    let mut problem = |at: usize, message: String| problems.push(TextProblem { at, message });
     if tag.is_empty() {
         problem(0, "the tag is empty: expected letters such as nchw".into());
     }

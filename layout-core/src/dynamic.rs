@@ -1,0 +1,288 @@
+//! [`DynLayout`]: a chunked layout chosen at run time (read from a file, a command line).
+
+use crate::{
+    Axes, ChunkEntry, ChunkList, ChunkTable, ChunkedMemoryLayout, Layout, LayoutError, Mapping,
+};
+use alloc::string::{String, ToString};
+use alloc::vec;
+use alloc::vec::Vec;
+use core::fmt;
+use core::str::FromStr;
+use layout_notation::{Entry, check_chunk_list, parse_layout};
+
+/// A chunked layout known only at run time: a rank and a valid chunk list.
+///
+/// Read it from the seed's long form `ChunkedMemoryLayout<4, 0,0, 1,0, ...>`, the short form
+/// `4: 0,0 1,0 ...` or a oneDNN tag; it prints in the long form. Every chunked type describes
+/// itself as one ([`ChunkedMemoryLayout::to_dyn`]).
+///
+/// ```
+/// use tensor_layout::prelude::*;
+/// use tensor_layout::DynLayout;
+/// let read: DynLayout = "4: 0,0 1,0 2,0 3,0 1,8 2,8 3,32".parse().unwrap();
+/// assert_eq!(read, htp::R4CroutonLayout::default().to_dyn());
+/// assert_eq!(read.to_string(), "ChunkedMemoryLayout<4, 0,0, 1,0, 2,0, 3,0, 1,8, 2,8, 3,32>");
+/// assert_eq!("nChw16c".parse::<DynLayout>().unwrap(), onednn::nChw16c::default().to_dyn());
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct DynLayout {
+    rank: usize,
+    entries: Vec<ChunkEntry>,
+}
+
+impl DynLayout {
+    /// A layout of `rank` with the chunk list `entries`, most major first.
+    ///
+    /// # Errors
+    /// [`LayoutError::InvalidLayout`] listing every rule the list breaks.
+    ///
+    /// ```
+    /// use tensor_layout::{ChunkEntry, DynLayout, LayoutError};
+    /// let rest = |dim| ChunkEntry { dim, size: 0 };
+    /// assert!(DynLayout::new(2, &[rest(1), rest(0)]).is_ok());
+    /// let err = DynLayout::new(2, &[rest(0)]).unwrap_err();
+    /// assert_eq!(err.to_string(), "invalid layout ChunkedMemoryLayout<2, 0,0>: dimension 1 has no (1, 0) entry");
+    /// ```
+    pub fn new(rank: usize, entries: &[ChunkEntry]) -> Result<Self, LayoutError> {
+        let list: Vec<Entry> = entries.iter().map(|e| Entry::new(e.dim, e.size)).collect();
+        let problems = check_chunk_list(rank, &list);
+        let layout = Self {
+            rank,
+            entries: entries.to_vec(),
+        };
+        if problems.is_empty() {
+            Ok(layout)
+        } else {
+            let reasons: Vec<String> = problems.into_iter().map(|p| p.message).collect();
+            Err(LayoutError::InvalidLayout {
+                layout: layout.to_string(),
+                reason: reasons.join("; "),
+            })
+        }
+    }
+
+    /// Reads a layout in any spelling: long form, short form or oneDNN tag.
+    ///
+    /// # Errors
+    /// [`LayoutError::Parse`] with the position of the first problem and what was expected there;
+    /// [`LayoutError::InvalidLayout`] when the text reads but breaks the chunk-list rules.
+    ///
+    /// ```
+    /// use tensor_layout::{DynLayout, LayoutError};
+    /// let err = DynLayout::parse("ChunkedMemoryLayout<4, 0,0, 1>").unwrap_err();
+    /// assert!(matches!(err, LayoutError::Parse { position: 29, .. }));
+    /// assert_eq!(err.to_string(), "cannot read layout \"ChunkedMemoryLayout<4, 0,0, 1>\": at character 29, expected `,` and the size of the entry, found `>`");
+    /// assert!(matches!(DynLayout::parse("2: 0,0"), Err(LayoutError::InvalidLayout { .. })));
+    /// ```
+    pub fn parse(text: &str) -> Result<Self, LayoutError> {
+        let parsed = parse_layout(text).map_err(|problems| {
+            let first = &problems[0];
+            LayoutError::Parse {
+                input: text.to_string(),
+                position: first.at,
+                expected: first.message.clone(),
+            }
+        })?;
+        let entries: Vec<ChunkEntry> = parsed
+            .entries
+            .iter()
+            .map(|e| ChunkEntry {
+                dim: e.dim,
+                size: e.size,
+            })
+            .collect();
+        Self::new(parsed.rank, &entries)
+    }
+
+    /// Number of dimensions.
+    ///
+    /// ```
+    /// assert_eq!(tensor_layout::DynLayout::parse("ncdhw").unwrap().rank(), 5);
+    /// ```
+    pub fn rank(&self) -> usize {
+        self.rank
+    }
+
+    /// The chunk list, most major first.
+    ///
+    /// ```
+    /// let layout = tensor_layout::DynLayout::parse("aBc8b").unwrap();
+    /// assert_eq!(layout.entries().len(), 4);
+    /// ```
+    pub fn entries(&self) -> &[ChunkEntry] {
+        &self.entries
+    }
+
+    /// Binds the layout to logical `dims`.
+    ///
+    /// # Errors
+    /// [`LayoutError::Rank`] when `dims` has another length than the rank;
+    /// [`LayoutError::Overflow`] when the storage does not fit in `usize`.
+    ///
+    /// ```
+    /// let m = tensor_layout::DynLayout::parse("nChw8c").unwrap().bind(&[2, 17, 3, 5]).unwrap();
+    /// assert_eq!(m.padded_dims(), [2, 24, 3, 5]);
+    /// assert_eq!(m.offset(&[1, 9, 2, 4]), Some(24 * 15 + 120 + 2 * 40 + 4 * 8 + 1));
+    /// ```
+    pub fn bind(&self, dims: &[usize]) -> Result<DynMapping, LayoutError> {
+        if dims.len() != self.rank {
+            return Err(LayoutError::Rank {
+                expected: self.rank,
+                found: dims.len(),
+            });
+        }
+        let table = ChunkTable::new(&self.entries);
+        let (mut rest_extents, mut rest_strides) = (vec![0; self.rank], vec![0; self.rank]);
+        let storage_len = table.bind(dims, &mut rest_extents, &mut rest_strides)?;
+        Ok(DynMapping {
+            layout: self.clone(),
+            table,
+            dims: dims.to_vec(),
+            rest_extents,
+            rest_strides,
+            storage_len,
+        })
+    }
+}
+
+/// Prints the seed's long form, `ChunkedMemoryLayout<4, 0,0, 1,0, ...>`.
+impl fmt::Display for DynLayout {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "ChunkedMemoryLayout<{}", self.rank)?;
+        for entry in &self.entries {
+            write!(f, ", {},{}", entry.dim, entry.size)?;
+        }
+        f.write_str(">")
+    }
+}
+
+impl FromStr for DynLayout {
+    type Err = LayoutError;
+
+    fn from_str(text: &str) -> Result<Self, LayoutError> {
+        Self::parse(text)
+    }
+}
+
+impl<const RANK: usize, C: ChunkList> ChunkedMemoryLayout<RANK, C> {
+    /// This layout as a run-time value.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// assert_eq!(htp::R4FlatMemoryLayout::default().to_dyn().to_string(), "ChunkedMemoryLayout<4, 0,0, 1,0, 2,0, 3,0>");
+    /// ```
+    pub fn to_dyn(&self) -> DynLayout {
+        DynLayout {
+            rank: RANK,
+            entries: Self::ENTRIES.to_vec(),
+        }
+    }
+}
+
+/// A [`DynLayout`] bound to logical dims: the run-time twin of [`Mapping`].
+///
+/// ```
+/// use tensor_layout::prelude::*;
+/// let dynamic = htp::R4CroutonLayout::default().to_dyn().bind(&[1, 3, 5, 30]).unwrap();
+/// let typed = Mapping::<htp::R4CroutonLayout>::new([1, 3, 5, 30]).unwrap();
+/// assert!(dynamic.same_function_as(&typed));
+/// assert_eq!(dynamic.offset(&[0, 2, 4, 29]), Some(typed.offset([0, 2, 4, 29])));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DynMapping {
+    layout: DynLayout,
+    table: ChunkTable,
+    dims: Vec<usize>,
+    rest_extents: Vec<usize>,
+    rest_strides: Vec<usize>,
+    storage_len: usize,
+}
+
+impl DynMapping {
+    /// The layout.
+    ///
+    /// ```
+    /// let m = tensor_layout::DynLayout::parse("nchw").unwrap().bind(&[1, 2, 3, 4]).unwrap();
+    /// assert_eq!(m.layout().rank(), 4);
+    /// ```
+    pub fn layout(&self) -> &DynLayout {
+        &self.layout
+    }
+
+    /// The logical dims.
+    ///
+    /// ```
+    /// let m = tensor_layout::DynLayout::parse("nchw").unwrap().bind(&[1, 2, 3, 4]).unwrap();
+    /// assert_eq!(m.dims(), [1, 2, 3, 4]);
+    /// ```
+    pub fn dims(&self) -> &[usize] {
+        &self.dims
+    }
+
+    /// The dims rounded up to whole blocks.
+    ///
+    /// ```
+    /// let m = tensor_layout::DynLayout::parse("nChw16c").unwrap().bind(&[1, 3, 2, 2]).unwrap();
+    /// assert_eq!(m.padded_dims(), [1, 16, 2, 2]);
+    /// ```
+    pub fn padded_dims(&self) -> Vec<usize> {
+        self.rest_extents
+            .iter()
+            .zip(&self.table.blocks)
+            .map(|(e, b)| e * b)
+            .collect()
+    }
+
+    /// Number of storage slots, padding included.
+    ///
+    /// ```
+    /// let m = tensor_layout::DynLayout::parse("nChw16c").unwrap().bind(&[1, 3, 2, 2]).unwrap();
+    /// assert_eq!(m.storage_len(), 64);
+    /// ```
+    pub fn storage_len(&self) -> usize {
+        self.storage_len
+    }
+
+    /// The storage as nested loops, most major first (see [`Layout`]'s axis model).
+    ///
+    /// ```
+    /// let m = tensor_layout::DynLayout::parse("nchw").unwrap().bind(&[1, 2, 3, 4]).unwrap();
+    /// assert_eq!(m.axes().iter().map(|a| a.stride).collect::<Vec<_>>(), [24, 12, 4, 1]);
+    /// ```
+    pub fn axes(&self) -> Axes {
+        self.table.axes(&self.rest_extents, &self.rest_strides)
+    }
+
+    /// Offset of `index`, `None` when it has the wrong length or lies outside the dims.
+    ///
+    /// ```
+    /// let m = tensor_layout::DynLayout::parse("nhwc").unwrap().bind(&[1, 2, 3, 4]).unwrap();
+    /// assert_eq!(m.offset(&[0, 1, 0, 0]), Some(1));
+    /// assert_eq!(m.offset(&[0, 2, 0, 0]), None);
+    /// assert_eq!(m.offset(&[0, 1, 0]), None);
+    /// ```
+    pub fn offset(&self, index: &[usize]) -> Option<usize> {
+        let inside =
+            index.len() == self.dims.len() && index.iter().zip(&self.dims).all(|(i, d)| i < d);
+        inside.then(|| {
+            self.axes()
+                .iter()
+                .map(|a| index[a.dim] / a.step % a.extent * a.stride)
+                .sum()
+        })
+    }
+
+    /// Whether the typed `mapping` is the same function: same dims, same storage length, every
+    /// index at the same offset.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let m = tensor_layout::DynLayout::parse("4: 0,0 1,0 2,0 3,0 1,1").unwrap().bind(&[1, 2, 3, 4]).unwrap();
+    /// assert!(m.same_function_as(&Mapping::<onednn::nchw>::new([1, 2, 3, 4]).unwrap())); // a block of 1 is no block
+    /// ```
+    pub fn same_function_as<L: Layout>(&self, mapping: &Mapping<L>) -> bool {
+        self.dims == mapping.dims().as_ref()
+            && self.storage_len == mapping.storage_len()
+            && self.axes().canonical() == mapping.axes().canonical()
+    }
+}

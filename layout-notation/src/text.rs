@@ -1,0 +1,198 @@
+//! Any layout as text: the seed's long form `ChunkedMemoryLayout<4, 0,0, 1,0, ...>`, the short
+//! form `4: 0,0 1,0 ...`, or a oneDNN tag.
+
+use crate::{Entry, OnednnTag, TextProblem, onednn_tag};
+use alloc::format;
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
+
+/// A layout read from text: its rank and chunk list (not yet checked against the chunk-list
+/// rules; see [`check_chunk_list`](crate::check_chunk_list)).
+///
+/// ```
+/// use layout_notation::{Entry, parse_layout};
+/// let long = parse_layout("ChunkedMemoryLayout<2, 0,0, 1,0, 1,8>").unwrap();
+/// let short = parse_layout("2: 0,0 1,0 1,8").unwrap();
+/// assert_eq!(long, short);
+/// assert_eq!(long.entries, [Entry::rest(0), Entry::rest(1), Entry::new(1, 8)]);
+/// assert_eq!(parse_layout("aBcd16b").unwrap().rank, 4);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TextLayout {
+    /// Number of dimensions.
+    pub rank: usize,
+    /// The chunk list, most major first.
+    pub entries: Vec<Entry>,
+}
+
+impl From<OnednnTag> for TextLayout {
+    fn from(tag: OnednnTag) -> Self {
+        Self {
+            rank: tag.rank,
+            entries: tag.entries,
+        }
+    }
+}
+
+/// A token of the long and short forms, with its character position.
+#[derive(Clone, Debug, PartialEq)]
+enum Token {
+    Number(Option<usize>),
+    Word(String),
+    Punct(char),
+    End,
+}
+
+fn tokens(text: &str) -> Vec<(usize, Token)> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let start = i;
+        if c.is_whitespace() {
+            i += 1;
+            continue;
+        }
+        if c.is_ascii_digit() {
+            let mut value = Some(0usize);
+            while i < chars.len() && chars[i].is_ascii_digit() {
+                let digit = chars[i].to_digit(10).unwrap_or(0) as usize;
+                value = value.and_then(|v| v.checked_mul(10)?.checked_add(digit));
+                i += 1;
+            }
+            out.push((start, Token::Number(value)));
+        } else if c.is_alphabetic() || c == '_' {
+            while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
+                i += 1;
+            }
+            out.push((start, Token::Word(chars[start..i].iter().collect())));
+        } else {
+            out.push((start, Token::Punct(c)));
+            i += 1;
+        }
+    }
+    out.push((chars.len(), Token::End));
+    out
+}
+
+fn describe(token: &Token) -> String {
+    match token {
+        Token::Number(Some(n)) => format!("`{n}`"),
+        Token::Number(None) => "a number too large for usize".into(),
+        Token::Word(w) => format!("`{w}`"),
+        Token::Punct(c) => format!("`{c}`"),
+        Token::End => "the end".into(),
+    }
+}
+
+/// Walks the tokens, turning each mismatch into a [`TextProblem`].
+struct Cursor {
+    tokens: Vec<(usize, Token)>,
+    next: usize,
+}
+
+impl Cursor {
+    fn peek(&self) -> &Token {
+        &self.tokens[self.next].1
+    }
+
+    fn fail<T>(&self, expected: &str) -> Result<T, TextProblem> {
+        let (at, token) = &self.tokens[self.next];
+        Err(TextProblem {
+            at: *at,
+            message: format!("expected {expected}, found {}", describe(token)),
+        })
+    }
+
+    fn number(&mut self, expected: &str) -> Result<usize, TextProblem> {
+        match self.peek() {
+            Token::Number(Some(n)) => {
+                let n = *n;
+                self.next += 1;
+                Ok(n)
+            }
+            _ => self.fail(expected),
+        }
+    }
+
+    fn punct(&mut self, c: char, expected: &str) -> Result<(), TextProblem> {
+        if *self.peek() == Token::Punct(c) {
+            self.next += 1;
+            Ok(())
+        } else {
+            self.fail(expected)
+        }
+    }
+
+    fn eat(&mut self, c: char) -> bool {
+        let matched = *self.peek() == Token::Punct(c);
+        self.next += usize::from(matched);
+        matched
+    }
+}
+
+/// `ChunkedMemoryLayout<RANK, d,s, d,s, ...>` (a trailing comma allowed).
+fn long_form(cursor: &mut Cursor) -> Result<TextLayout, TextProblem> {
+    cursor.next += 1; // the word ChunkedMemoryLayout
+    cursor.punct('<', "`<` after ChunkedMemoryLayout")?;
+    let rank = cursor.number("the rank")?;
+    let mut entries = Vec::new();
+    while !cursor.eat('>') {
+        cursor.punct(',', "`,` or `>`")?;
+        if cursor.eat('>') {
+            break;
+        }
+        let dim = cursor.number("a dimension")?;
+        cursor.punct(',', "`,` and the size of the entry")?;
+        let size = cursor.number("a size")?;
+        entries.push(Entry { dim, size });
+    }
+    match cursor.peek() {
+        Token::End => Ok(TextLayout { rank, entries }),
+        _ => cursor.fail("the end after `>`"),
+    }
+}
+
+/// `RANK: d,s d,s ...` (pairs separated by spaces or commas).
+fn short_form(cursor: &mut Cursor) -> Result<TextLayout, TextProblem> {
+    let rank = cursor.number("the rank")?;
+    cursor.punct(':', "`:` after the rank")?;
+    let mut entries = Vec::new();
+    while *cursor.peek() != Token::End {
+        let dim = cursor.number("a dimension")?;
+        cursor.punct(',', "`,` and the size of the entry")?;
+        let size = cursor.number("a size")?;
+        entries.push(Entry { dim, size });
+        cursor.eat(',');
+    }
+    Ok(TextLayout { rank, entries })
+}
+
+/// Reads a layout in any of its spellings: the long form, the short form or a oneDNN tag.
+///
+/// # Errors
+/// The problems found, each with its character position and what was expected there (a oneDNN
+/// tag reports all its problems; the long and short forms stop at the first).
+///
+/// ```
+/// use layout_notation::parse_layout;
+/// let problems = parse_layout("ChunkedMemoryLayout<4, 0,0, 1>").unwrap_err();
+/// assert_eq!((problems[0].at, problems[0].message.as_str()), (29, "expected `,` and the size of the entry, found `>`"));
+/// let problems = parse_layout("4: 0,0 x").unwrap_err();
+/// assert_eq!(problems[0].message, "expected a dimension, found `x`");
+/// ```
+pub fn parse_layout(text: &str) -> Result<TextLayout, Vec<TextProblem>> {
+    let mut cursor = Cursor {
+        tokens: tokens(text),
+        next: 0,
+    };
+    let result = match cursor.peek() {
+        Token::Word(w) if w == "ChunkedMemoryLayout" => long_form(&mut cursor),
+        Token::Number(_) => short_form(&mut cursor),
+        Token::Word(_) => return onednn_tag(text.trim()).map(TextLayout::from),
+        _ => cursor.fail("`ChunkedMemoryLayout<...>`, `RANK: dim,size ...` or a oneDNN tag"),
+    };
+    result.map_err(|problem| vec![problem])
+}

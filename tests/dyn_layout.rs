@@ -1,0 +1,210 @@
+//! Run-time layouts: every spelling reads back to the typed layout, the run-time mapping agrees
+//! with the typed one on every index, and bad text says where and what was expected.
+
+mod common;
+use common::entries_of;
+use tensor_layout::prelude::*;
+use tensor_layout::{ChunkList, DynLayout, LayoutError, RowMajorIndices};
+
+/// Checks one typed layout against its run-time twin on `dims`.
+fn agrees<const R: usize, C: ChunkList>(dims: [usize; R]) {
+    let typed = ChunkedMemoryLayout::<R, C>::default();
+    let dynamic = typed.to_dyn();
+    // Long form round trip, and the short form.
+    assert_eq!(DynLayout::parse(&dynamic.to_string()).unwrap(), dynamic);
+    let short: Vec<String> = entries_of::<R, C>()
+        .iter()
+        .map(|(d, s)| format!("{d},{s}"))
+        .collect();
+    assert_eq!(
+        DynLayout::parse(&format!("{R}: {}", short.join(" "))).unwrap(),
+        dynamic
+    );
+    // The same function on these dims, index by index.
+    let m = Mapping::<ChunkedMemoryLayout<R, C>>::new(dims).unwrap();
+    let d = dynamic.bind(&dims).unwrap();
+    assert!(d.same_function_as(&m), "{dynamic} on {dims:?}");
+    assert_eq!(d.padded_dims(), m.padded_dims());
+    for index in RowMajorIndices::new(dims) {
+        assert_eq!(d.offset(&index), Some(m.offset(index)));
+    }
+}
+
+trait Agrees<const R: usize> {
+    fn agrees(dims: [usize; R]);
+}
+
+impl<const R: usize, C: ChunkList> Agrees<R> for ChunkedMemoryLayout<R, C> {
+    fn agrees(dims: [usize; R]) {
+        agrees::<R, C>(dims)
+    }
+}
+
+#[test]
+fn every_catalog_layout_reads_back_and_agrees() {
+    for dims in [[1, 3, 5, 30], [2, 17, 9, 33], [1, 1, 1, 1]] {
+        htp::R4FlatMemoryLayout::agrees(dims);
+        htp::R4NCHWMemoryLayout::agrees(dims);
+        htp::R4CroutonLayout::agrees(dims);
+        htp::R4Crouton2x2Layout::agrees(dims);
+        htp::R4ConvWeightLayout::agrees(dims);
+        htp::SpatialXMajor::agrees(dims);
+        onednn::nChw8c::agrees(dims);
+        onednn::NChw16n16c::agrees(dims);
+        onednn::OIhw4i16o4i::agrees(dims);
+        megengine::CHWN4::agrees(dims);
+    }
+    onednn::gOIhw16i16o::agrees([2, 17, 20, 3, 3]);
+    onednn::nCdhw16c::agrees([1, 17, 2, 3, 4]);
+}
+
+#[test]
+fn onednn_tags_read_as_their_catalog_types() {
+    for (tag, typed) in [
+        ("nChw16c", onednn::nChw16c::default().to_dyn()),
+        ("aBcd16b", onednn::nChw16c::default().to_dyn()),
+        ("OIhw8i16o2i", onednn::OIhw8i16o2i::default().to_dyn()),
+        ("hwio", onednn::hwio::default().to_dyn()),
+        ("ncdhw", onednn::ncdhw::default().to_dyn()),
+    ] {
+        assert_eq!(DynLayout::parse(tag).unwrap(), typed, "{tag}");
+    }
+}
+
+#[test]
+fn layouts_equal_as_functions_on_the_given_dims() {
+    // nChw16c on 16 channels is aBcd16b; a block of 1 is no block; nChw8c and nChw16c agree
+    // only where the image is one pixel.
+    let nchw16c = DynLayout::parse("nChw16c")
+        .unwrap()
+        .bind(&[2, 16, 3, 3])
+        .unwrap();
+    assert!(
+        nchw16c
+            .same_function_as(&Mapping::<onednn_layout!("aBcd16b")>::new([2, 16, 3, 3]).unwrap())
+    );
+    let block_of_one = DynLayout::parse("nChw1c")
+        .unwrap()
+        .bind(&[2, 5, 3, 3])
+        .unwrap();
+    assert!(block_of_one.same_function_as(&Mapping::<onednn::nchw>::new([2, 5, 3, 3]).unwrap()));
+    let eight = DynLayout::parse("nChw8c").unwrap();
+    assert!(
+        eight
+            .bind(&[1, 16, 1, 1])
+            .unwrap()
+            .same_function_as(&Mapping::<onednn::nChw16c>::new([1, 16, 1, 1]).unwrap())
+    );
+    assert!(
+        !eight
+            .bind(&[1, 16, 2, 1])
+            .unwrap()
+            .same_function_as(&Mapping::<onednn::nChw16c>::new([1, 16, 2, 1]).unwrap())
+    );
+    // Same offsets for every index but more padding is not the same function.
+    let padded = DynLayout::parse("nChw8c")
+        .unwrap()
+        .bind(&[1, 4, 1, 1])
+        .unwrap();
+    assert!(!padded.same_function_as(&Mapping::<onednn::nchw>::new([1, 4, 1, 1]).unwrap()));
+}
+
+#[test]
+fn bad_text_names_the_position_and_what_was_expected() {
+    let cases: &[(&str, usize, &str)] = &[
+        (
+            "",
+            0,
+            "expected `ChunkedMemoryLayout<...>`, `RANK: dim,size ...` or a oneDNN tag, found the end",
+        ),
+        (
+            "ChunkedMemoryLayout 4, 0,0>",
+            20,
+            "expected `<` after ChunkedMemoryLayout, found `4`",
+        ),
+        (
+            "ChunkedMemoryLayout<4, 0,0, 1,0, 2,0, 3,0",
+            41,
+            "expected `,` or `>`, found the end",
+        ),
+        (
+            "ChunkedMemoryLayout<4, 0,0, 1,x>",
+            30,
+            "expected a size, found `x`",
+        ),
+        (
+            "ChunkedMemoryLayout<4, 0,0> extra",
+            28,
+            "expected the end after `>`, found `extra`",
+        ),
+        ("4 0,0", 2, "expected `:` after the rank, found `0`"),
+        (
+            "2: 0,0 1",
+            8,
+            "expected `,` and the size of the entry, found the end",
+        ),
+        (
+            "2: 0;0",
+            4,
+            "expected `,` and the size of the entry, found `;`",
+        ),
+        (
+            "nChx16c",
+            3,
+            "unknown dimension letter 'x': expected one of n, c, d, h, w",
+        ),
+        (
+            "99999999999999999999999: 0,0",
+            0,
+            "expected the rank, found a number too large for usize",
+        ),
+    ];
+    for &(text, position, expected) in cases {
+        match DynLayout::parse(text) {
+            Err(LayoutError::Parse {
+                input,
+                position: p,
+                expected: e,
+            }) => {
+                assert_eq!((input.as_str(), p, e.as_str()), (text, position, expected));
+            }
+            other => panic!("{text:?}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn readable_text_that_breaks_the_rules_is_an_invalid_layout() {
+    let err = DynLayout::parse("4: 0,0 1,0 2,0 4,0").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid layout ChunkedMemoryLayout<4, 0,0, 1,0, 2,0, 4,0>: dimension 4 is out of range for rank 4; dimension 3 has no (3, 0) entry"
+    );
+    assert!(matches!(
+        DynLayout::parse("0: 0,0"),
+        Err(LayoutError::InvalidLayout { .. })
+    ));
+    let too_long = format!("1: 0,0{}", " 0,1".repeat(24));
+    assert!(
+        DynLayout::parse(&too_long)
+            .unwrap_err()
+            .to_string()
+            .contains("at most 24 entries")
+    );
+    let rank = DynLayout::parse("nchw")
+        .unwrap()
+        .bind(&[1, 2, 3])
+        .unwrap_err();
+    assert_eq!(
+        rank,
+        LayoutError::Rank {
+            expected: 4,
+            found: 3
+        }
+    );
+    let overflow = DynLayout::parse("nChw16c")
+        .unwrap()
+        .bind(&[usize::MAX, 17, 1, 1])
+        .unwrap_err();
+    assert!(matches!(overflow, LayoutError::Overflow { .. }));
+}
