@@ -113,6 +113,28 @@ impl DynLayout {
         &self.entries
     }
 
+    /// The layout as a oneDNN-style tag in positional letters (`a` = dim 0, upper case when the
+    /// dimension is blocked, trailing blocks): every chunked layout has one, whether or not oneDNN
+    /// implements it.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// assert_eq!(htp::R4CroutonLayout::default().to_dyn().positional_tag(), "aBCD8b8c32d");
+    /// assert_eq!(onednn::nChw16c::default().to_dyn().positional_tag(), "aBcd16b");
+    /// ```
+    pub fn positional_tag(&self) -> String {
+        let entries = self
+            .entries
+            .iter()
+            .map(|e| Entry::new(e.dim, e.size))
+            .collect();
+        layout_notation::OnednnTag {
+            rank: self.rank,
+            entries,
+        }
+        .canonical()
+    }
+
     /// Binds the layout to logical `dims`.
     ///
     /// # Errors

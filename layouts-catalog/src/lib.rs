@@ -18,3 +18,6 @@
 pub mod htp;
 pub mod megengine;
 pub mod onednn;
+pub mod registry;
+
+extern crate alloc;

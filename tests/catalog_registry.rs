@@ -1,0 +1,117 @@
+//! The run-time registry of the catalog, and docs/catalog.md, which is generated from it.
+//!
+//! `UPDATE_DOCS=1 cargo test --test catalog_registry` rewrites docs/catalog.md after a change.
+
+use std::collections::HashSet;
+use tensor_layout::layouts_catalog::registry::{self, CatalogEntry};
+use tensor_layout::{ChunkEntry, DynLayout};
+
+#[test]
+fn every_name_is_found_bare_and_qualified() {
+    let mut seen = HashSet::new();
+    for entry in registry::all() {
+        assert!(
+            seen.insert(entry.qualified_name()),
+            "{} listed twice",
+            entry.qualified_name()
+        );
+        assert_eq!(
+            registry::lookup(&entry.qualified_name()).unwrap().name,
+            entry.name
+        );
+        assert_eq!(registry::lookup(entry.name).unwrap().system, entry.system);
+        assert_eq!(entry.dims.len(), entry.layout().rank(), "{}", entry.name);
+        // The registry's layout is the type's; parsing its long form gives it back.
+        assert_eq!(
+            DynLayout::parse(&entry.layout().to_string()).unwrap(),
+            entry.layout()
+        );
+    }
+    assert_eq!(registry::all().len(), 13 + 24 + 6);
+}
+
+#[test]
+fn onednn_entries_read_from_their_own_names() {
+    for entry in registry::all()
+        .iter()
+        .filter(|e| e.system.module() == "onednn")
+    {
+        assert_eq!(
+            DynLayout::parse(entry.name).unwrap(),
+            entry.layout(),
+            "{}",
+            entry.name
+        );
+    }
+}
+
+/// `8 h x 8 w x 32 c`: the chunk's extent in each blocked dimension.
+fn chunk_shape(entry: &CatalogEntry) -> String {
+    let layout = entry.layout();
+    let block = |dim: usize| {
+        layout
+            .entries()
+            .iter()
+            .filter(|e| e.dim == dim && e.size > 0)
+            .map(|e| e.size)
+            .product::<usize>()
+    };
+    let parts: Vec<String> = (0..layout.rank())
+        .filter(|&d| block(d) > 1)
+        .map(|d| format!("{} {}", block(d), entry.dims[d]))
+        .collect();
+    if parts.is_empty() {
+        "1 (no blocks)".into()
+    } else {
+        parts.join(" x ")
+    }
+}
+
+fn list(entries: &[ChunkEntry]) -> String {
+    entries
+        .iter()
+        .map(|e| format!("{},{}", e.dim, e.size))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn catalog_table() -> String {
+    let mut out = String::from(
+        "| name | system | logical dims | chunk list | oneDNN tag (positional) | chunk | used for |\n",
+    );
+    out += "| --- | --- | --- | --- | --- | --- | --- |\n";
+    for entry in registry::all() {
+        let layout = entry.layout();
+        out += &format!(
+            "| `{}` | {} | {} | `{}` | `{}` | {} | {} |\n",
+            entry.name,
+            entry.system,
+            entry.dims.join(", "),
+            list(layout.entries()),
+            layout.positional_tag(),
+            chunk_shape(entry),
+            entry.used_for
+        );
+    }
+    out
+}
+
+#[test]
+fn docs_catalog_md_lists_every_layout() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/catalog.md");
+    let table = catalog_table();
+    let header = "# The catalog\n\nEvery named layout, generated from `layouts_catalog::registry` by \
+                  `UPDATE_DOCS=1 cargo test --test catalog_registry` (the test fails when this file \
+                  is stale). Chunk lists are most major first, `dim,size`, size 0 = all the rest. \
+                  The positional tag spells the same chunk list in oneDNN's letters (`a` = dim 0); \
+                  oneDNN itself implements the tags of its own module.\n\n";
+    let expected = format!("{header}{table}");
+    if std::env::var_os("UPDATE_DOCS").is_some() {
+        std::fs::write(path, &expected).unwrap();
+    }
+    let current = std::fs::read_to_string(path).unwrap_or_default();
+    assert!(
+        current == expected,
+        "docs/catalog.md is stale: run UPDATE_DOCS=1 cargo test --test catalog_registry"
+    );
+}
