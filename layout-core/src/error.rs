@@ -74,6 +74,27 @@ pub enum LayoutError {
         /// Every rule it breaks, separated by `; `.
         reason: String,
     },
+    /// A view that needs plain strides (permute, slice) was asked of a blocked layout.
+    NotStrided {
+        /// The layout.
+        layout: String,
+    },
+    /// An axis order that is not a permutation of the dims.
+    BadPermutation {
+        /// The order given.
+        order: Vec<usize>,
+    },
+    /// A slice range that does not lie within its dimension.
+    SliceOutOfRange {
+        /// The dimension sliced.
+        dim: usize,
+        /// The range's start.
+        start: usize,
+        /// The range's end (exclusive).
+        end: usize,
+        /// The dimension's extent (0 when `dim` is out of range).
+        extent: usize,
+    },
     /// Two tensors that must have the same logical dims do not.
     ShapeMismatch {
         /// The dims of the tensor read from.
@@ -110,6 +131,25 @@ impl fmt::Display for LayoutError {
             Self::IndexOutOfBounds { index, dims } => {
                 write!(f, "index {index:?} is out of bounds for dims {dims:?}")
             }
+            Self::NotStrided { layout } => write!(
+                f,
+                "{layout} is blocked: no strided view of it exists (relayout to a plain layout first)"
+            ),
+            Self::BadPermutation { order } => {
+                write!(
+                    f,
+                    "{order:?} is not a permutation of the tensor's dimensions"
+                )
+            }
+            Self::SliceOutOfRange {
+                dim,
+                start,
+                end,
+                extent,
+            } => write!(
+                f,
+                "slice {start}..{end} of dimension {dim} does not lie within its extent {extent}"
+            ),
             Self::Rank { expected, found } => {
                 write!(
                     f,

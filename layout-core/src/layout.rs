@@ -23,8 +23,9 @@ pub const MAX_AXES: usize = 24;
 /// `a` has a digit `0 <= digit_a < extent`; the element it addresses has logical coordinate
 /// `x[dim] = sum of digit_a * step_a` over the axes of `dim`, and offset `sum of digit_a * stride_a`.
 /// Generic walkers (memory-order visits, relayout, chunk iteration) only use this description, so
-/// they serve every layout. A layout's axes must address each storage slot exactly once, in
-/// increasing offset order when the digits count up like an odometer (a dense mixed-radix number).
+/// they serve every layout. Counting the digits up like an odometer, offsets (from
+/// [`Layout::base_offset`]) must increase; a chunked layout's axes are a dense mixed-radix number
+/// that addresses every storage slot exactly once, a strided view's may leave gaps.
 ///
 /// ```
 /// use layout_core::{Chunk, ChunkedMemoryLayout, Layout};
@@ -71,6 +72,18 @@ pub trait Layout: Copy + Debug + Display + Send + Sync + 'static {
     /// block). Zero when every element is its own chunk.
     fn chunk_axes(&self) -> usize {
         0
+    }
+
+    /// Offset of the first element (index all zeros); the axes count from here. Non-zero for a
+    /// view into a larger buffer.
+    fn base_offset(&self, _geometry: &Self::Geometry) -> usize {
+        0
+    }
+
+    /// Whether the storage slots between logical elements are this tensor's padding (chunked
+    /// layouts) rather than other data a view must not touch (strided views).
+    fn gaps_are_padding(&self) -> bool {
+        true
     }
 }
 

@@ -36,6 +36,7 @@ mod mapping;
 mod odometer;
 mod relayout;
 mod storage;
+mod strided;
 mod tensor;
 mod walk;
 
@@ -49,6 +50,7 @@ pub use layout::{Axes, Axis, Layout, MAX_AXES, SameRankAs};
 pub use listing::MemoryOrder;
 pub use mapping::Mapping;
 pub use storage::{AlignedBuffer, STORAGE_ALIGN, Storage, StorageMut};
+pub use strided::{Strided, StridedGeometry};
 pub use tensor::{StorageChunk, StorageChunkMut, Tensor, TensorBase, TensorView, TensorViewMut};
 pub use walk::Run;
 

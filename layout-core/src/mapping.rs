@@ -218,7 +218,20 @@ impl<L: Layout> Mapping<L> {
             })
     }
 
-    /// The coordinates, within the padded dims, of storage slot `offset`; `None` past the end.
+    /// Offset of the element at index all zeros (non-zero for a view into a larger buffer).
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let t = Tensor::<u8, onednn::nchw>::zeros([1, 2, 3, 4]);
+    /// let lower_rows = t.slice(2, 1..3).unwrap();
+    /// assert_eq!(lower_rows.mapping().base_offset(), 4);
+    /// ```
+    pub fn base_offset(&self) -> usize {
+        self.layout.base_offset(&self.geometry)
+    }
+
+    /// The coordinates, within the padded dims, of storage slot `offset`; `None` past the end or
+    /// (for a view with gaps) where no element of the view lies.
     ///
     /// ```
     /// use tensor_layout::prelude::*;
@@ -227,14 +240,18 @@ impl<L: Layout> Mapping<L> {
     /// assert_eq!(m.padded_index_of(2048), None);
     /// ```
     pub fn padded_index_of(&self, offset: usize) -> Option<L::Index> {
+        let mut rest = offset.checked_sub(self.base_offset())?;
         if offset >= self.storage_len() {
             return None;
         }
+        // Axes come in decreasing stride order: peel off each digit, most major first.
         let mut index = L::Index::splat(0);
-        for axis in self.axes().iter() {
-            index[axis.dim] += offset / axis.stride % axis.extent * axis.step;
+        for axis in self.axes().iter().filter(|a| a.stride > 0) {
+            let digit = (rest / axis.stride).min(axis.extent - 1);
+            rest -= digit * axis.stride;
+            index[axis.dim] += digit * axis.step;
         }
-        Some(index)
+        (rest == 0).then_some(index)
     }
 
     /// The logical index stored at `offset`; `None` for a padding slot or past the end.

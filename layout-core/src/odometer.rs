@@ -16,8 +16,8 @@ pub(crate) struct Odometer<I: Coords> {
 }
 
 impl<I: Coords> Odometer<I> {
-    /// Starts at all digits zero; yields nothing when some dim is zero.
-    pub(crate) fn new(axes: Axes, levels: usize, dims: I) -> Self {
+    /// Starts at all digits zero, at offset `base`; yields nothing when some dim is zero.
+    pub(crate) fn new(axes: Axes, levels: usize, dims: I, base: usize) -> Self {
         let done = dims.as_ref().contains(&0);
         Self {
             axes,
@@ -25,7 +25,7 @@ impl<I: Coords> Odometer<I> {
             dims,
             digits: [0; MAX_AXES],
             index: I::splat(0),
-            offset: 0,
+            offset: base,
             done,
         }
     }

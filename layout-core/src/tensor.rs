@@ -314,6 +314,17 @@ fn fill_run<T: Copy>(slots: &mut [T], offset: usize, len: usize, stride: usize, 
 }
 
 impl<S: Storage, L: Layout> TensorBase<S, L> {
+    /// Assembles a tensor from parts the caller has checked (`storage` holds
+    /// `mapping.storage_len()` slots).
+    pub(crate) fn from_parts(mapping: Mapping<L>, storage: S, pad: S::Elem) -> Self {
+        debug_assert_eq!(storage.slots().len(), mapping.storage_len());
+        Self {
+            mapping,
+            storage,
+            pad,
+        }
+    }
+
     /// The layout bound to this tensor's dims.
     ///
     /// ```
@@ -711,7 +722,7 @@ impl<S: StorageMut, L: Layout> TensorBase<S, L> {
 fn chunk_origins<L: Layout>(mapping: &Mapping<L>) -> Odometer<L::Index> {
     let axes = mapping.axes();
     let outer = axes.len() - mapping.layout().chunk_axes();
-    Odometer::new(axes, outer, mapping.dims())
+    Odometer::new(axes, outer, mapping.dims(), mapping.base_offset())
 }
 
 impl<S: Storage, L: Layout> Index<L::Index> for TensorBase<S, L> {

@@ -74,7 +74,7 @@ impl<L: Layout> Mapping<L> {
         let dims = self.dims();
         let axes = self.axes();
         let Some(inner) = axes.last() else { return };
-        for (index, offset) in Odometer::new(axes, axes.len() - 1, dims) {
+        for (index, offset) in Odometer::new(axes, axes.len() - 1, dims, self.base_offset()) {
             let remaining = dims[inner.dim] - index[inner.dim];
             let len = if inner.step == 1 {
                 remaining
@@ -102,6 +102,9 @@ impl<L: Layout> Mapping<L> {
     /// assert_eq!(padding, [30..2048]);
     /// ```
     pub fn for_each_padding(&self, mut visit: impl FnMut(Range<usize>)) {
+        if !self.layout().gaps_are_padding() {
+            return;
+        }
         let mut next = 0;
         self.for_each_run(|run| {
             debug_assert!(run.stride == 1 && run.offset >= next, "layout is not dense");

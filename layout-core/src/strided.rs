@@ -1,0 +1,412 @@
+//! [`Strided`]: plain layouts whose strides and start offset are run-time values, and the views
+//! that change shape without copying (permute, transpose, slice).
+
+use crate::storage::{Storage, StorageMut};
+use crate::{
+    Axes, Axis, Coords, Layout, LayoutError, Mapping, TensorBase, TensorView, TensorViewMut,
+};
+use alloc::vec::Vec;
+use core::fmt;
+use core::ops::Range;
+
+/// A strided layout: element `index` lives at `offset + sum_d index[d] * strides[d]` (seed 000's
+/// strides, seed 002's "strides"), in elements.
+///
+/// Dense row-major and column-major layouts are special cases; views into a bigger buffer
+/// (slices) and reordered dims (permute, transpose) are others. A strided view's gaps belong to
+/// other data: nothing in tensor-layout writes them.
+///
+/// ```
+/// use tensor_layout::{Mapping, Strided};
+/// // Seed 000: a 2x5 int32 matrix, row-major: byte strides (20, 4), element [1][2] at byte 28.
+/// let layout = Strided::row_major([2, 5]);
+/// assert_eq!(layout.strides(), [5, 1]);
+/// assert_eq!(layout.byte_strides::<i32>(), [20, 4]);
+/// let m = Mapping::with_layout(layout, [2, 5]).unwrap();
+/// assert_eq!(m.offset([1, 2]) * size_of::<i32>(), 28);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Strided<const RANK: usize> {
+    strides: [usize; RANK],
+    offset: usize,
+}
+
+impl<const RANK: usize> Strided<RANK> {
+    /// Element strides per dimension and the offset of the first element.
+    ///
+    /// ```
+    /// let s = tensor_layout::Strided::new([1, 3], 2);
+    /// assert_eq!((s.strides(), s.offset()), ([1, 3], 2));
+    /// ```
+    pub fn new(strides: [usize; RANK], offset: usize) -> Self {
+        Self { strides, offset }
+    }
+
+    /// Dense row-major (C order) strides for `dims`: the last dimension moves fastest.
+    ///
+    /// ```
+    /// assert_eq!(tensor_layout::Strided::row_major([2, 3, 4]).strides(), [12, 4, 1]);
+    /// ```
+    pub fn row_major(dims: [usize; RANK]) -> Self {
+        Self::new(crate::row_major_strides(&dims), 0)
+    }
+
+    /// Dense column-major (Fortran order) strides for `dims`: the first dimension moves fastest.
+    ///
+    /// ```
+    /// assert_eq!(tensor_layout::Strided::column_major([2, 3, 4]).strides(), [1, 2, 6]);
+    /// ```
+    pub fn column_major(dims: [usize; RANK]) -> Self {
+        let mut strides = [1; RANK];
+        let mut running = 1usize;
+        for d in 0..RANK {
+            strides[d] = running;
+            running = running.wrapping_mul(dims[d]);
+        }
+        Self::new(strides, 0)
+    }
+
+    /// The element strides.
+    ///
+    /// ```
+    /// assert_eq!(tensor_layout::Strided::row_major([4, 5]).strides(), [5, 1]);
+    /// ```
+    pub fn strides(&self) -> [usize; RANK] {
+        self.strides
+    }
+
+    /// The strides in bytes for elements of type `T` (MegEngine's and NumPy's `strides`).
+    ///
+    /// ```
+    /// assert_eq!(tensor_layout::Strided::row_major([4, 5]).byte_strides::<f64>(), [40, 8]);
+    /// ```
+    pub fn byte_strides<T>(&self) -> [usize; RANK] {
+        self.strides.map(|s| s * size_of::<T>())
+    }
+
+    /// Offset in elements of the first element.
+    ///
+    /// ```
+    /// assert_eq!(tensor_layout::Strided::new([1], 7).offset(), 7);
+    /// ```
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+}
+
+impl<const RANK: usize> fmt::Display for Strided<RANK> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Strided<{RANK}>(strides {:?}, offset {})",
+            self.strides, self.offset
+        )
+    }
+}
+
+/// A strided layout bound to dims: the storage it spans.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StridedGeometry<const RANK: usize> {
+    dims: [usize; RANK],
+    storage_len: usize,
+}
+
+impl<const RANK: usize> Layout for Strided<RANK> {
+    type Index = [usize; RANK];
+    type Geometry = StridedGeometry<RANK>;
+
+    /// The storage spans up to the last element: `offset + sum (dim - 1) * stride + 1`.
+    fn geometry(&self, dims: &[usize; RANK]) -> Result<StridedGeometry<RANK>, LayoutError> {
+        let overflow = || LayoutError::Overflow {
+            dims: Vec::from(&dims[..]),
+            element_size: None,
+        };
+        if dims.contains(&0) {
+            return Ok(StridedGeometry {
+                dims: *dims,
+                storage_len: 0,
+            });
+        }
+        let mut last = self.offset;
+        for d in 0..RANK {
+            let reach = (dims[d] - 1)
+                .checked_mul(self.strides[d])
+                .ok_or_else(overflow)?;
+            last = last.checked_add(reach).ok_or_else(overflow)?;
+        }
+        Ok(StridedGeometry {
+            dims: *dims,
+            storage_len: last.checked_add(1).ok_or_else(overflow)?,
+        })
+    }
+
+    fn padded_dims(&self, geometry: &StridedGeometry<RANK>) -> [usize; RANK] {
+        geometry.dims
+    }
+
+    fn storage_len(&self, geometry: &StridedGeometry<RANK>) -> usize {
+        geometry.storage_len
+    }
+
+    #[inline]
+    fn offset(&self, _: &StridedGeometry<RANK>, index: &[usize; RANK]) -> usize {
+        self.offset + (0..RANK).map(|d| index[d] * self.strides[d]).sum::<usize>()
+    }
+
+    /// One axis per dimension, in decreasing stride order (memory order).
+    fn axes(&self, geometry: &StridedGeometry<RANK>) -> Axes {
+        let mut order: [usize; RANK] = core::array::from_fn(|d| d);
+        order.sort_by_key(|&d| (core::cmp::Reverse(self.strides[d]), d));
+        let axes: Vec<Axis> = order
+            .iter()
+            .map(|&d| Axis {
+                dim: d,
+                extent: geometry.dims[d],
+                step: 1,
+                stride: self.strides[d],
+            })
+            .collect();
+        Axes::from_slice(&axes)
+    }
+
+    fn base_offset(&self, _: &StridedGeometry<RANK>) -> usize {
+        self.offset
+    }
+
+    fn gaps_are_padding(&self) -> bool {
+        false
+    }
+}
+
+impl<L: Layout> Mapping<L> {
+    /// The element strides of this mapping when it is plain (each dimension one stride, no
+    /// blocks and no padding): `None` for a blocked layout.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// assert_eq!(Mapping::<onednn::nhwc>::new([2, 3, 4, 5]).unwrap().strides(), Some([60, 1, 15, 3]));
+    /// assert_eq!(Mapping::<onednn::nChw8c>::new([2, 16, 4, 5]).unwrap().strides(), None);
+    /// ```
+    pub fn strides(&self) -> Option<L::Index> {
+        if self.padded_dims() != self.dims() {
+            return None;
+        }
+        let mut strides = L::Index::splat(0);
+        let mut seen = L::Index::splat(0);
+        for axis in self.axes().canonical().iter() {
+            if axis.step != 1 || seen[axis.dim] > 0 {
+                return None;
+            }
+            seen[axis.dim] = 1;
+            strides[axis.dim] = axis.stride;
+        }
+        Some(strides)
+    }
+}
+
+/// The view's mapping, or why the tensor has none.
+fn strided_mapping<L: Layout, const RANK: usize>(
+    mapping: &Mapping<L>,
+    reshape: impl FnOnce(&mut [usize; RANK], &mut [usize; RANK], &mut usize) -> Result<(), LayoutError>,
+) -> Result<Mapping<Strided<RANK>>, LayoutError>
+where
+    L: Layout<Index = [usize; RANK]>,
+{
+    let mut strides = mapping.strides().ok_or_else(|| LayoutError::NotStrided {
+        layout: alloc::format!("{}", mapping.layout()),
+    })?;
+    let mut dims = mapping.dims();
+    let mut offset = mapping.base_offset();
+    reshape(&mut dims, &mut strides, &mut offset)?;
+    Mapping::with_layout(Strided::new(strides, offset), dims)
+}
+
+fn permuted<const RANK: usize>(
+    order: [usize; RANK],
+    dims: &mut [usize; RANK],
+    strides: &mut [usize; RANK],
+) -> Result<(), LayoutError> {
+    let mut used = [false; RANK];
+    for &d in &order {
+        if d >= RANK || core::mem::replace(&mut used[d], true) {
+            return Err(LayoutError::BadPermutation {
+                order: order.to_vec(),
+            });
+        }
+    }
+    let (old_dims, old_strides) = (*dims, *strides);
+    for (i, &d) in order.iter().enumerate() {
+        dims[i] = old_dims[d];
+        strides[i] = old_strides[d];
+    }
+    Ok(())
+}
+
+fn sliced<const RANK: usize>(
+    dim: usize,
+    range: &Range<usize>,
+    dims: &mut [usize; RANK],
+    strides: &[usize; RANK],
+    offset: &mut usize,
+) -> Result<(), LayoutError> {
+    let extent = dims.get(dim).copied();
+    match extent {
+        Some(extent) if range.start <= range.end && range.end <= extent => {
+            *offset += range.start * strides[dim];
+            dims[dim] = range.end - range.start;
+            Ok(())
+        }
+        _ => Err(LayoutError::SliceOutOfRange {
+            dim,
+            start: range.start,
+            end: range.end,
+            extent: extent.unwrap_or(0),
+        }),
+    }
+}
+
+impl<S: Storage, L: Layout<Index = [usize; RANK]>, const RANK: usize> TensorBase<S, L> {
+    fn strided_view(
+        &self,
+        mapping: Mapping<Strided<RANK>>,
+    ) -> TensorView<'_, S::Elem, Strided<RANK>> {
+        TensorBase::from_parts(
+            mapping,
+            &self.as_raw()[..mapping.storage_len()],
+            self.pad_value(),
+        )
+    }
+
+    /// The same data with its dims reordered: dimension `i` of the view is dimension `order[i]`
+    /// of this tensor (NCHW data seen as NHWC is `permute([0, 2, 3, 1])`). No copy.
+    ///
+    /// # Errors
+    /// [`LayoutError::NotStrided`] for a blocked layout; [`LayoutError::BadPermutation`] when
+    /// `order` is not a permutation of the dims.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let nchw = Tensor::<u8, onednn::nchw>::from_fn([1, 2, 3, 4], |[_, c, h, w]| (c * 100 + h * 10 + w) as u8);
+    /// let as_nhwc = nchw.permute([0, 2, 3, 1]).unwrap();
+    /// assert_eq!(as_nhwc.dims(), [1, 3, 4, 2]);
+    /// assert_eq!(as_nhwc[[0, 2, 3, 1]], nchw[[0, 1, 2, 3]]);
+    /// ```
+    pub fn permute(
+        &self,
+        order: [usize; RANK],
+    ) -> Result<TensorView<'_, S::Elem, Strided<RANK>>, LayoutError> {
+        let mapping = strided_mapping(self.mapping(), |dims, strides, _| {
+            permuted(order, dims, strides)
+        })?;
+        Ok(self.strided_view(mapping))
+    }
+
+    /// The same data with dims `a` and `b` swapped. No copy.
+    ///
+    /// # Errors
+    /// As for [`TensorBase::permute`].
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let t = Tensor::<u8, chunked_layout![2; 0,0, 1,0]>::from_row_major([2, 3], &[1, 2, 3, 4, 5, 6]).unwrap();
+    /// let tt = t.transpose(0, 1).unwrap();
+    /// assert_eq!(tt.to_row_major(), [1, 4, 2, 5, 3, 6]);
+    /// ```
+    pub fn transpose(
+        &self,
+        a: usize,
+        b: usize,
+    ) -> Result<TensorView<'_, S::Elem, Strided<RANK>>, LayoutError> {
+        let mut order: [usize; RANK] = core::array::from_fn(|d| d);
+        if a >= RANK || b >= RANK {
+            return Err(LayoutError::BadPermutation {
+                order: [a, b].to_vec(),
+            });
+        }
+        order.swap(a, b);
+        self.permute(order)
+    }
+
+    /// The sub-tensor with `range` of dimension `dim` (seed 002's sub-tensor inside a bigger
+    /// one). No copy.
+    ///
+    /// # Errors
+    /// [`LayoutError::NotStrided`] for a blocked layout; [`LayoutError::SliceOutOfRange`] when the
+    /// range does not lie within the dimension.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let t = Tensor::<u8, onednn::nchw>::from_fn([1, 1, 4, 4], |[.., h, w]| (h * 4 + w) as u8);
+    /// let rows = t.slice(2, 1..3).unwrap(); // a view borrows what it was made from
+    /// let middle = rows.slice(3, 1..3).unwrap();
+    /// assert_eq!(middle.to_row_major(), [5, 6, 9, 10]);
+    /// assert!(t.slice(3, 2..5).is_err());
+    /// ```
+    pub fn slice(
+        &self,
+        dim: usize,
+        range: Range<usize>,
+    ) -> Result<TensorView<'_, S::Elem, Strided<RANK>>, LayoutError> {
+        let mapping = strided_mapping(self.mapping(), |dims, strides, offset| {
+            sliced(dim, &range, dims, strides, offset)
+        })?;
+        Ok(self.strided_view(mapping))
+    }
+}
+
+impl<S: StorageMut, L: Layout<Index = [usize; RANK]>, const RANK: usize> TensorBase<S, L> {
+    /// A writable sub-tensor (see [`TensorBase::slice`]): writes land in this tensor.
+    ///
+    /// # Errors
+    /// As for [`TensorBase::slice`].
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let mut t = Tensor::<u8, onednn::nchw>::zeros([1, 1, 3, 3]);
+    /// let patch = Tensor::<u8, onednn::nhwc>::from_fn([1, 1, 2, 2], |_| 7);
+    /// let mut rows = t.slice_mut(2, 1..3).unwrap();
+    /// patch.relayout_into(&mut rows.slice_mut(3, 0..2).unwrap()).unwrap();
+    /// assert_eq!(t.to_row_major(), [0, 0, 0, 7, 7, 0, 7, 7, 0]); // the lower-left 2x2
+    /// ```
+    pub fn slice_mut(
+        &mut self,
+        dim: usize,
+        range: Range<usize>,
+    ) -> Result<TensorViewMut<'_, S::Elem, Strided<RANK>>, LayoutError> {
+        let mapping = strided_mapping(self.mapping(), |dims, strides, offset| {
+            sliced(dim, &range, dims, strides, offset)
+        })?;
+        let pad = self.pad_value();
+        Ok(TensorBase::from_parts(
+            mapping,
+            &mut self.as_raw_mut()[..mapping.storage_len()],
+            pad,
+        ))
+    }
+
+    /// A writable view with dims reordered (see [`TensorBase::permute`]).
+    ///
+    /// # Errors
+    /// As for [`TensorBase::permute`].
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let mut nchw = Tensor::<u8, onednn::nchw>::zeros([1, 2, 2, 2]);
+    /// nchw.permute_mut([0, 2, 3, 1]).unwrap()[[0, 1, 0, 1]] = 9; // (n, h, w, c)
+    /// assert_eq!(nchw[[0, 1, 1, 0]], 9);
+    /// ```
+    pub fn permute_mut(
+        &mut self,
+        order: [usize; RANK],
+    ) -> Result<TensorViewMut<'_, S::Elem, Strided<RANK>>, LayoutError> {
+        let mapping = strided_mapping(self.mapping(), |dims, strides, _| {
+            permuted(order, dims, strides)
+        })?;
+        let pad = self.pad_value();
+        Ok(TensorBase::from_parts(
+            mapping,
+            &mut self.as_raw_mut()[..mapping.storage_len()],
+            pad,
+        ))
+    }
+}
