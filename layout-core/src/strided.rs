@@ -128,10 +128,8 @@ impl<const RANK: usize> Layout for Strided<RANK> {
             });
         }
         let mut last = self.offset;
-        for d in 0..RANK {
-            let reach = (dims[d] - 1)
-                .checked_mul(self.strides[d])
-                .ok_or_else(overflow)?;
+        for (&dim, &stride) in dims.iter().zip(&self.strides) {
+            let reach = (dim - 1).checked_mul(stride).ok_or_else(overflow)?;
             last = last.checked_add(reach).ok_or_else(overflow)?;
         }
         Ok(StridedGeometry {
@@ -205,7 +203,7 @@ impl<L: Layout> Mapping<L> {
 }
 
 /// The view's mapping, or why the tensor has none.
-fn strided_mapping<L: Layout, const RANK: usize>(
+fn strided_mapping<L, const RANK: usize>(
     mapping: &Mapping<L>,
     reshape: impl FnOnce(&mut [usize; RANK], &mut [usize; RANK], &mut usize) -> Result<(), LayoutError>,
 ) -> Result<Mapping<Strided<RANK>>, LayoutError>
