@@ -208,3 +208,49 @@ fn readable_text_that_breaks_the_rules_is_an_invalid_layout() {
         .unwrap_err();
     assert!(matches!(overflow, LayoutError::Overflow { .. }));
 }
+
+mod dyn_tensors {
+    use tensor_layout::prelude::*;
+    use tensor_layout::{DynLayout, DynTensor, LayoutError};
+
+    #[test]
+    fn converts_to_the_typed_layout_it_equals_and_names_both_otherwise() {
+        let data: Vec<u16> = (0..2 * 16 * 3 * 3).collect();
+        let t = DynTensor::from_row_major(DynLayout::parse("nChw16c").unwrap(), &[2, 16, 3, 3], &data).unwrap();
+        let typed = t.clone().into_typed::<onednn_layout!("aBcd16b")>().unwrap();
+        assert_eq!(typed.to_row_major(), data);
+        assert_eq!(typed.as_raw(), t.as_raw());
+        match t.clone().into_typed::<onednn::nChw8c>() {
+            Err(LayoutError::Mismatch { expected, found }) => {
+                assert_eq!(expected, "ChunkedMemoryLayout<4, 0,0, 1,0, 2,0, 3,0, 1,8>");
+                assert_eq!(found, "ChunkedMemoryLayout<4, 0,0, 1,0, 2,0, 3,0, 1,16>");
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(
+            t.into_typed::<onednn::ncdhw>().unwrap_err(),
+            LayoutError::Rank { expected: 5, found: 4 }
+        );
+    }
+
+    #[test]
+    fn typed_tensors_forget_their_type_and_come_back() {
+        let t = Tensor::<u8, htp::R4CroutonLayout>::from_fn([1, 3, 5, 30], |[_, h, w, c]| (h + w + c) as u8);
+        let expected = t.to_row_major();
+        let d = DynTensor::from(t);
+        assert_eq!(d.to_row_major(), expected);
+        let back = d.into_typed::<htp::R4CroutonLayout>().unwrap();
+        assert_eq!(back.to_row_major(), expected);
+    }
+
+    #[test]
+    fn construction_errors() {
+        let layout = DynLayout::parse("nchw").unwrap();
+        assert_eq!(DynTensor::<u8>::zeros(layout.clone(), &[1, 2]).unwrap_err(), LayoutError::Rank { expected: 4, found: 2 });
+        assert_eq!(
+            DynTensor::from_row_major(layout.clone(), &[1, 1, 2, 2], &[1u8, 2, 3]).unwrap_err(),
+            LayoutError::Length { expected: 4, found: 3 }
+        );
+        assert!(matches!(DynTensor::<u8>::zeros(layout, &[usize::MAX, 2, 1, 1]), Err(LayoutError::Overflow { .. })));
+    }
+}

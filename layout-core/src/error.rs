@@ -95,6 +95,13 @@ pub enum LayoutError {
         /// The dimension's extent (0 when `dim` is out of range).
         extent: usize,
     },
+    /// A tensor's layout is not the one asked for (as a function on its dims).
+    Mismatch {
+        /// The layout asked for.
+        expected: String,
+        /// The tensor's layout.
+        found: String,
+    },
     /// Two tensors that must have the same logical dims do not.
     ShapeMismatch {
         /// The dims of the tensor read from.
@@ -150,6 +157,9 @@ impl fmt::Display for LayoutError {
                 f,
                 "slice {start}..{end} of dimension {dim} does not lie within its extent {extent}"
             ),
+            Self::Mismatch { expected, found } => {
+                write!(f, "layout mismatch: expected {expected}, found {found}")
+            }
             Self::Rank { expected, found } => {
                 write!(
                     f,

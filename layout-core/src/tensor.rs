@@ -325,6 +325,11 @@ impl<S: Storage, L: Layout> TensorBase<S, L> {
         }
     }
 
+    /// Takes the tensor apart into its mapping, storage and pad value.
+    pub(crate) fn into_parts(self) -> (Mapping<L>, S, S::Elem) {
+        (self.mapping, self.storage, self.pad)
+    }
+
     /// The layout bound to this tensor's dims.
     ///
     /// ```
