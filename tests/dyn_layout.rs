@@ -216,7 +216,9 @@ mod dyn_tensors {
     #[test]
     fn converts_to_the_typed_layout_it_equals_and_names_both_otherwise() {
         let data: Vec<u16> = (0..2 * 16 * 3 * 3).collect();
-        let t = DynTensor::from_row_major(DynLayout::parse("nChw16c").unwrap(), &[2, 16, 3, 3], &data).unwrap();
+        let t =
+            DynTensor::from_row_major(DynLayout::parse("nChw16c").unwrap(), &[2, 16, 3, 3], &data)
+                .unwrap();
         let typed = t.clone().into_typed::<onednn_layout!("aBcd16b")>().unwrap();
         assert_eq!(typed.to_row_major(), data);
         assert_eq!(typed.as_raw(), t.as_raw());
@@ -229,13 +231,18 @@ mod dyn_tensors {
         }
         assert_eq!(
             t.into_typed::<onednn::ncdhw>().unwrap_err(),
-            LayoutError::Rank { expected: 5, found: 4 }
+            LayoutError::Rank {
+                expected: 5,
+                found: 4
+            }
         );
     }
 
     #[test]
     fn typed_tensors_forget_their_type_and_come_back() {
-        let t = Tensor::<u8, htp::R4CroutonLayout>::from_fn([1, 3, 5, 30], |[_, h, w, c]| (h + w + c) as u8);
+        let t = Tensor::<u8, htp::R4CroutonLayout>::from_fn([1, 3, 5, 30], |[_, h, w, c]| {
+            (h + w + c) as u8
+        });
         let expected = t.to_row_major();
         let d = DynTensor::from(t);
         assert_eq!(d.to_row_major(), expected);
@@ -246,11 +253,23 @@ mod dyn_tensors {
     #[test]
     fn construction_errors() {
         let layout = DynLayout::parse("nchw").unwrap();
-        assert_eq!(DynTensor::<u8>::zeros(layout.clone(), &[1, 2]).unwrap_err(), LayoutError::Rank { expected: 4, found: 2 });
+        assert_eq!(
+            DynTensor::<u8>::zeros(layout.clone(), &[1, 2]).unwrap_err(),
+            LayoutError::Rank {
+                expected: 4,
+                found: 2
+            }
+        );
         assert_eq!(
             DynTensor::from_row_major(layout.clone(), &[1, 1, 2, 2], &[1u8, 2, 3]).unwrap_err(),
-            LayoutError::Length { expected: 4, found: 3 }
+            LayoutError::Length {
+                expected: 4,
+                found: 3
+            }
         );
-        assert!(matches!(DynTensor::<u8>::zeros(layout, &[usize::MAX, 2, 1, 1]), Err(LayoutError::Overflow { .. })));
+        assert!(matches!(
+            DynTensor::<u8>::zeros(layout, &[usize::MAX, 2, 1, 1]),
+            Err(LayoutError::Overflow { .. })
+        ));
     }
 }
