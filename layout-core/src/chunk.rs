@@ -73,6 +73,26 @@ pub struct EntryInfo {
     pub stride: usize,
 }
 
+impl EntryInfo {
+    /// This entry's share of the offset of an element whose coordinate in `dim` is `x`;
+    /// `rest_stride` is the dimension's rest stride (used by a rest entry only).
+    ///
+    /// ```
+    /// use layout_core::{Chunk, ChunkList};
+    /// type List = (Chunk<0, 0>, Chunk<0, 8>);
+    /// let [rest, fixed] = [List::TABLE.entries()[0], List::TABLE.entries()[1]];
+    /// assert_eq!(rest.offset_term(19, 8) + fixed.offset_term(19, 8), 19);
+    /// ```
+    #[inline(always)]
+    pub const fn offset_term(&self, x: usize, rest_stride: usize) -> usize {
+        if self.size == 0 {
+            x / self.step * rest_stride
+        } else {
+            x / self.step % self.size * self.stride
+        }
+    }
+}
+
 /// The compile-time summary of a chunk list.
 ///
 /// ```
@@ -350,12 +370,7 @@ fn entry_offset<C: ChunkList, const RANK: usize, const K: usize>(
     rest_strides: &[usize; RANK],
 ) -> usize {
     let entry = const { C::TABLE.entries[K] };
-    let x = index[entry.dim];
-    if entry.size == 0 {
-        x / entry.step * rest_strides[entry.dim]
-    } else {
-        x / entry.step % entry.size * entry.stride
-    }
+    entry.offset_term(index[entry.dim], rest_strides[entry.dim])
 }
 
 impl sealed::Sealed for () {}

@@ -124,6 +124,25 @@ pub struct ChunkedGeometry<const RANK: usize> {
 }
 
 impl<const RANK: usize> ChunkedGeometry<RANK> {
+    /// Binds `table` to `dims`.
+    pub(crate) fn bind(
+        table: &crate::ChunkTable,
+        dims: &[usize; RANK],
+    ) -> Result<Self, LayoutError> {
+        let (mut rest_extents, mut rest_strides) = ([0; RANK], [0; RANK]);
+        let storage_len = table.bind(dims, &mut rest_extents, &mut rest_strides)?;
+        Ok(Self {
+            rest_extents,
+            rest_strides,
+            storage_len,
+        })
+    }
+
+    /// Number of storage slots.
+    pub(crate) fn storage_len(&self) -> usize {
+        self.storage_len
+    }
+
     /// Extent of each dimension's rest entry: `ceil(dim / block)`.
     ///
     /// ```
@@ -153,13 +172,7 @@ impl<const RANK: usize, C: ChunkList> Layout for ChunkedMemoryLayout<RANK, C> {
 
     fn geometry(&self, dims: &[usize; RANK]) -> Result<ChunkedGeometry<RANK>, LayoutError> {
         let () = Self::CHECK;
-        let (mut rest_extents, mut rest_strides) = ([0; RANK], [0; RANK]);
-        let storage_len = C::TABLE.bind(dims, &mut rest_extents, &mut rest_strides)?;
-        Ok(ChunkedGeometry {
-            rest_extents,
-            rest_strides,
-            storage_len,
-        })
+        ChunkedGeometry::bind(&C::TABLE, dims)
     }
 
     fn padded_dims(&self, geometry: &ChunkedGeometry<RANK>) -> [usize; RANK] {

@@ -308,3 +308,91 @@ impl DynMapping {
             && self.axes().canonical() == mapping.axes().canonical()
     }
 }
+
+/// A run-time chunk list for a rank fixed at compile time: a [`Layout`] like the typed ones, so
+/// every generic walker, tensor and relayout serves layouts read at run time (the `layout`
+/// command dispatches on the rank once and works with this).
+///
+/// ```
+/// use tensor_layout::prelude::*;
+/// use tensor_layout::{DynChunked, DynLayout};
+/// let layout: DynChunked<4> = DynLayout::parse("nChw8c").unwrap().ranked().unwrap();
+/// let m = Mapping::with_layout(layout, [1, 17, 2, 2]).unwrap();
+/// assert_eq!(m.padded_dims(), [1, 24, 2, 2]);
+/// assert!(m.same_function_as(&Mapping::<onednn::nChw8c>::new([1, 17, 2, 2]).unwrap()));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DynChunked<const RANK: usize> {
+    table: ChunkTable,
+}
+
+impl DynLayout {
+    /// This layout as a [`Layout`] of rank `RANK`.
+    ///
+    /// # Errors
+    /// [`LayoutError::Rank`] when the layout has another rank.
+    ///
+    /// ```
+    /// let layout = tensor_layout::DynLayout::parse("nchw").unwrap();
+    /// assert!(layout.ranked::<4>().is_ok());
+    /// assert!(layout.ranked::<5>().is_err());
+    /// ```
+    pub fn ranked<const RANK: usize>(&self) -> Result<DynChunked<RANK>, LayoutError> {
+        if self.rank != RANK {
+            return Err(LayoutError::Rank {
+                expected: RANK,
+                found: self.rank,
+            });
+        }
+        Ok(DynChunked {
+            table: ChunkTable::new(&self.entries),
+        })
+    }
+}
+
+/// Prints the seed's long form, like the typed layouts.
+impl<const RANK: usize> fmt::Display for DynChunked<RANK> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "ChunkedMemoryLayout<{RANK}")?;
+        for entry in self.table.entries() {
+            write!(f, ", {},{}", entry.dim, entry.size)?;
+        }
+        f.write_str(">")
+    }
+}
+
+impl<const RANK: usize> Layout for DynChunked<RANK> {
+    type Index = [usize; RANK];
+    type Geometry = crate::ChunkedGeometry<RANK>;
+
+    fn geometry(&self, dims: &[usize; RANK]) -> Result<Self::Geometry, LayoutError> {
+        crate::ChunkedGeometry::bind(&self.table, dims)
+    }
+
+    fn padded_dims(&self, geometry: &Self::Geometry) -> [usize; RANK] {
+        let extents = geometry.rest_extents();
+        core::array::from_fn(|d| extents[d] * self.table.blocks[d])
+    }
+
+    fn storage_len(&self, geometry: &Self::Geometry) -> usize {
+        geometry.storage_len()
+    }
+
+    fn offset(&self, geometry: &Self::Geometry, index: &[usize; RANK]) -> usize {
+        let strides = geometry.rest_strides();
+        self.table
+            .entries()
+            .iter()
+            .map(|e| e.offset_term(index[e.dim], strides[e.dim]))
+            .sum()
+    }
+
+    fn axes(&self, geometry: &Self::Geometry) -> Axes {
+        self.table
+            .axes(&geometry.rest_extents(), &geometry.rest_strides())
+    }
+
+    fn chunk_axes(&self) -> usize {
+        self.table.entries().len() - self.table.rest_entries
+    }
+}

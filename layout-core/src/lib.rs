@@ -46,7 +46,7 @@ pub use chunk::{Chunk, ChunkEntry, ChunkList, ChunkTable, EntryInfo};
 pub use chunked::{ChunkedGeometry, ChunkedMemoryLayout};
 pub use coords::{Coords, MAX_RANK, RowMajorIndices, row_major_strides};
 pub use dyn_tensor::DynTensor;
-pub use dynamic::{DynLayout, DynMapping};
+pub use dynamic::{DynChunked, DynLayout, DynMapping};
 pub use error::LayoutError;
 pub use layout::{Axes, Axis, Layout, MAX_AXES, SameRankAs};
 pub use listing::MemoryOrder;
