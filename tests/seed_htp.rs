@@ -260,3 +260,32 @@ fn concepts_worked_example() {
     assert_eq!(strides, [24576, 12288, 4096, 2048, 256, 32, 1]);
     assert_eq!(m.offset([1, 8, 17, 40]), 47144);
 }
+
+#[test]
+fn crouton_2x9x20x50_folded_listing_follows_the_seed() {
+    // On the padded tensor (2x16x24x64) every chunk is full: the folded listing is one line per
+    // chunk, in the order the seed lists them, each marked as the seed marks them.
+    let padded = Mapping::<htp::R4CroutonLayout>::new([2, 16, 24, 64]).unwrap();
+    let mut expected = String::new();
+    for n in 0..2 {
+        for hb in 0..2 {
+            for wb in 0..3 {
+                for cb in 0..2 {
+                    let (h, w, c) = (hb * 8, wb * 8, cb * 32);
+                    expected += &format!(
+                        "({n},{h},{w},{c}) ... ({n},{},{},{})  > end of chunk\n",
+                        h + 7,
+                        w + 7,
+                        c + 31
+                    );
+                }
+            }
+        }
+    }
+    assert_eq!(padded.memory_order().folded().to_string(), expected);
+    // The real tensor: the first chunk is full, every chunk ends with its marker.
+    let m = Mapping::<htp::R4CroutonLayout>::new([2, 9, 20, 50]).unwrap();
+    let listing = m.memory_order().folded().to_string();
+    assert!(listing.starts_with("(0,0,0,0) ... (0,7,7,31)  > end of chunk\n(0,0,0,32) ... (0,0,0,49)  pad (0,0,0,50) ... (0,0,0,63) [14 slots]\n"));
+    assert_eq!(listing.matches("> end of chunk").count(), 2 * 2 * 3 * 2);
+}

@@ -350,6 +350,30 @@ impl DynLayout {
     }
 }
 
+impl<const RANK: usize> DynChunked<RANK> {
+    /// Back to a [`DynLayout`].
+    ///
+    /// ```
+    /// let layout = tensor_layout::DynLayout::parse("nChw8c").unwrap();
+    /// assert_eq!(layout.ranked::<4>().unwrap().to_dyn(), layout);
+    /// ```
+    pub fn to_dyn(&self) -> DynLayout {
+        let entries = self
+            .table
+            .entries()
+            .iter()
+            .map(|e| ChunkEntry {
+                dim: e.dim,
+                size: e.size,
+            })
+            .collect();
+        DynLayout {
+            rank: RANK,
+            entries,
+        }
+    }
+}
+
 /// Prints the seed's long form, like the typed layouts.
 impl<const RANK: usize> fmt::Display for DynChunked<RANK> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

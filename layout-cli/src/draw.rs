@@ -1,0 +1,125 @@
+//! `layout draw`: the memory order as a picture, like the seeds' figures.
+
+use crate::report::AnyMapping;
+use std::fmt::Write;
+use std::path::Path;
+
+/// The most cells a drawing shows; larger storage is refused with advice.
+const MAX_CELLS: usize = 16_384;
+const CELL: usize = 28;
+
+/// Writes an SVG (or, for a `.png` name, a PNG rendered from it) of the storage: one cell per
+/// slot in rows of the innermost axis, coloured by the coordinate `color_by`, labelled with the
+/// logical index, padding hatched, chunk boundaries drawn thick.
+pub fn draw(m: &dyn AnyMapping, color_by: Option<usize>, output: &Path) -> Result<String, String> {
+    let dims = m.dims();
+    let color_dim = color_by.unwrap_or(dims.len() - 1);
+    if color_dim >= dims.len() {
+        return Err(format!(
+            "--color-by {color_dim} is out of range: the layout has dims 0 to {}",
+            dims.len() - 1
+        ));
+    }
+    let storage = m.storage_len();
+    if storage > MAX_CELLS {
+        return Err(format!(
+            "the storage has {storage} slots; a drawing shows at most {MAX_CELLS}: draw smaller dims"
+        ));
+    }
+    let svg = svg(m, color_dim);
+    let is_png = output
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("png"));
+    let written = if is_png { png(&svg)? } else { svg.into_bytes() };
+    std::fs::write(output, &written)
+        .map_err(|e| format!("cannot write {}: {e}", output.display()))?;
+    Ok(format!(
+        "wrote {} ({} slots, {} bytes)\n",
+        output.display(),
+        storage,
+        written.len()
+    ))
+}
+
+fn svg(m: &dyn AnyMapping, color_dim: usize) -> String {
+    let storage = m.storage_len();
+    let axes = m.axes();
+    // A row is as many innermost axes as fit in 32 cells, and at least 8 cells when there are
+    // that many (a row of 2 cells would draw a ribbon).
+    let mut row = 1;
+    for axis in axes.iter().rev() {
+        if row * axis.extent > 32 {
+            break;
+        }
+        row *= axis.extent.max(1);
+    }
+    let row = row.max(8).min(storage.max(1));
+    let rows = storage.div_ceil(row);
+    let chunk = m.chunk_volume().max(1);
+    let extent = m.padded_dims()[color_dim].max(1);
+    let (width, height) = (row * CELL + 2, rows * CELL + 2);
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="DejaVu Sans Mono, monospace" font-size="6">
+<defs><pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" fill="#f4f4f4"/><line x1="0" y1="0" x2="0" y2="6" stroke="#999" stroke-width="2"/></pattern></defs>
+<rect width="{width}" height="{height}" fill="white"/>
+"##
+    );
+    for offset in 0..storage {
+        let (x, y) = (1 + (offset % row) * CELL, 1 + (offset / row) * CELL);
+        let Some((index, padding)) = m.slot(offset) else {
+            continue;
+        };
+        let fill = if padding {
+            "url(#hatch)".to_string()
+        } else {
+            format!("hsl({}, 70%, 75%)", index[color_dim] * 300 / extent)
+        };
+        let _ = writeln!(
+            out,
+            r##"<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{fill}" stroke="#555" stroke-width="0.3"/>"##
+        );
+        if !padding {
+            let label = index
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(",");
+            let _ = writeln!(
+                out,
+                r#"<text x="{}" y="{}" text-anchor="middle">{label}</text>"#,
+                x + CELL / 2,
+                y + CELL / 2 + 2
+            );
+        }
+        if chunk > 1 && (offset + 1) % chunk == 0 {
+            // A thick bar after the last slot of each chunk.
+            let _ = writeln!(
+                out,
+                r#"<rect x="{}" y="{y}" width="2" height="{CELL}" fill="black"/>"#,
+                x + CELL - 1
+            );
+        }
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
+fn png(svg: &str) -> Result<Vec<u8>, String> {
+    let mut options = resvg::usvg::Options::default();
+    options.fontdb_mut().load_system_fonts();
+    let tree = resvg::usvg::Tree::from_str(svg, &options)
+        .map_err(|e| format!("cannot render the drawing: {e}"))?;
+    let size = tree.size().to_int_size();
+    let mut pixmap = resvg::tiny_skia::Pixmap::new(size.width(), size.height())
+        .ok_or_else(|| "the drawing is too large to render".to_string())?;
+    resvg::render(
+        &tree,
+        resvg::tiny_skia::Transform::default(),
+        &mut pixmap.as_mut(),
+    );
+    pixmap
+        .encode_png()
+        .map_err(|e| format!("cannot encode the PNG: {e}"))
+}
