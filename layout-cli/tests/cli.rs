@@ -146,6 +146,11 @@ fn draw_writes_svg_and_a_png_that_decodes() {
         u32::from_be_bytes(bytes[20..24].try_into().unwrap()),
     );
     assert_eq!((width, height), (24 * 28 + 2, 2 * 28 + 2)); // rows of 24 cells (c4 x w3 x h2), 2 rows
+    // It decodes, and the first cell is not the white background.
+    let pixmap = resvg::tiny_skia::Pixmap::decode_png(&bytes).expect("a valid PNG");
+    assert_eq!((pixmap.width(), pixmap.height()), (width, height));
+    let cell = pixmap.pixel(10, 20).unwrap();
+    assert!((cell.red(), cell.green(), cell.blue()) != (255, 255, 255));
     std::fs::remove_dir_all(&dir).ok();
 }
 
