@@ -204,14 +204,19 @@ impl ChunkTable {
                 .checked_mul(self.blocks[d])
                 .ok_or_else(overflow)?;
         }
+        // A zero dim makes the tensor empty: no storage, and strides that address nothing
+        // (computed saturating, so huge other dims are no error).
+        let empty = dims.contains(&0);
         let mut running = self.chunk_volume;
         for entry in self.entries()[..self.rest_entries].iter().rev() {
             rest_strides[entry.dim] = running;
-            running = running
-                .checked_mul(rest_extents[entry.dim])
-                .ok_or_else(overflow)?;
+            running = match running.checked_mul(rest_extents[entry.dim]) {
+                Some(product) => product,
+                None if empty => usize::MAX,
+                None => return Err(overflow()),
+            };
         }
-        Ok(running)
+        Ok(if empty { 0 } else { running })
     }
 
     /// The axes of the list bound to dims whose rest extents and strides [`ChunkTable::bind`]
