@@ -8,7 +8,7 @@ use common::Reference;
 use proptest::prelude::*;
 use std::collections::HashSet;
 use tensor_layout::prelude::*;
-use tensor_layout::{ChunkEntry, DynLayout, DynTensor, RowMajorIndices};
+use tensor_layout::{ChunkEntry, DynLayout, DynTensor, RowMajorIndices, for_each_row_major_index};
 
 fn cases(default: u32) -> ProptestConfig {
     let cases = std::env::var("PROPTEST_CASES")
@@ -70,21 +70,8 @@ fn list_and_dims() -> impl Strategy<Value = (usize, Vec<ChunkEntry>, Vec<usize>)
 
 fn all_indices(dims: &[usize]) -> Vec<Vec<usize>> {
     let mut out = vec![];
-    if dims.contains(&0) {
-        return out;
-    }
-    let mut index = vec![0; dims.len()];
-    'outer: loop {
-        out.push(index.clone());
-        for d in (0..dims.len()).rev() {
-            index[d] += 1;
-            if index[d] < dims[d] {
-                continue 'outer;
-            }
-            index[d] = 0;
-        }
-        return out;
-    }
+    for_each_row_major_index(dims, |_, index| out.push(index.to_vec()));
+    out
 }
 
 proptest! {

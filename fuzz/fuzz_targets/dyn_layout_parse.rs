@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tensor_layout::DynLayout;
+use tensor_layout::{DynLayout, for_each_row_major_index};
 
 fuzz_target!(|data: &[u8]| {
     let (text, dims_bytes) = data.split_at(data.len().saturating_sub(8.min(data.len())));
@@ -19,24 +19,8 @@ fuzz_target!(|data: &[u8]| {
         .map(|d| usize::from(dims_bytes.get(d).copied().unwrap_or(1) % 7))
         .collect();
     let Ok(m) = layout.bind(&dims) else { return };
-    let mut index = vec![0; dims.len()];
-    if dims.contains(&0) {
-        return;
-    }
-    loop {
-        let offset = m.offset(&index).expect("index within dims");
+    for_each_row_major_index(&dims, |_, index| {
+        let offset = m.offset(index).expect("index within dims");
         assert!(offset < m.storage_len());
-        let mut d = dims.len();
-        loop {
-            if d == 0 {
-                return;
-            }
-            d -= 1;
-            index[d] += 1;
-            if index[d] < dims[d] {
-                break;
-            }
-            index[d] = 0;
-        }
-    }
+    });
 });

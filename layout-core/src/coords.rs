@@ -145,3 +145,35 @@ impl<I: Coords> Iterator for RowMajorIndices<I> {
 
 impl<I: Coords> ExactSizeIterator for RowMajorIndices<I> {}
 impl<I: Coords> core::iter::FusedIterator for RowMajorIndices<I> {}
+
+/// Calls `visit(k, index)` for every index below `dims` (a slice: any rank, known at run time)
+/// in row-major order, `k` counting from 0; nothing when some dim is zero.
+///
+/// ```
+/// let mut seen = Vec::new();
+/// layout_core::for_each_row_major_index(&[2, 2], |k, index| seen.push((k, index.to_vec())));
+/// assert_eq!(seen, [(0, vec![0, 0]), (1, vec![0, 1]), (2, vec![1, 0]), (3, vec![1, 1])]);
+/// ```
+pub fn for_each_row_major_index(dims: &[usize], mut visit: impl FnMut(usize, &[usize])) {
+    if dims.contains(&0) {
+        return;
+    }
+    let mut index = alloc::vec![0; dims.len()];
+    let mut k = 0;
+    loop {
+        visit(k, &index);
+        k += 1;
+        let mut d = dims.len();
+        loop {
+            if d == 0 {
+                return;
+            }
+            d -= 1;
+            index[d] += 1;
+            if index[d] < dims[d] {
+                break;
+            }
+            index[d] = 0;
+        }
+    }
+}

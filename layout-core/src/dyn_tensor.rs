@@ -1,7 +1,10 @@
 //! [`DynTensor`]: a tensor whose layout is known only at run time.
 
 use crate::storage::{AlignedBuffer, Storage};
-use crate::{Coords, DynLayout, DynMapping, Layout, LayoutError, Mapping, Tensor, TensorBase};
+use crate::{
+    Coords, DynLayout, DynMapping, Layout, LayoutError, Mapping, Tensor, TensorBase,
+    for_each_row_major_index,
+};
 use alloc::string::ToString;
 use alloc::vec;
 use alloc::vec::Vec;
@@ -82,7 +85,7 @@ impl<T: Copy> DynTensor<T> {
             });
         }
         let mapping = tensor.mapping.clone();
-        for_each_index(dims, |k, index| {
+        for_each_row_major_index(dims, |k, index| {
             let offset = mapping.offset(index).expect("index within dims");
             tensor.storage[offset] = data[k];
         });
@@ -119,7 +122,7 @@ impl<T: Copy> DynTensor<T> {
     pub fn to_row_major(&self) -> Vec<T> {
         let dims = self.mapping.dims().to_vec();
         let mut out = vec![self.pad; dims.iter().product()];
-        for_each_index(&dims, |k, index| {
+        for_each_row_major_index(&dims, |k, index| {
             out[k] = self.storage[self.mapping.offset(index).expect("index within dims")];
         });
         out
@@ -182,31 +185,6 @@ impl<T: Copy, const RANK: usize, C: crate::ChunkList>
             mapping,
             storage,
             pad,
-        }
-    }
-}
-
-/// Calls `visit(k, index)` for every index below `dims` in row-major order, `k` counting.
-fn for_each_index(dims: &[usize], mut visit: impl FnMut(usize, &[usize])) {
-    if dims.contains(&0) {
-        return;
-    }
-    let mut index = vec![0; dims.len()];
-    let mut k = 0;
-    loop {
-        visit(k, &index);
-        k += 1;
-        let mut d = dims.len();
-        loop {
-            if d == 0 {
-                return;
-            }
-            d -= 1;
-            index[d] += 1;
-            if index[d] < dims[d] {
-                break;
-            }
-            index[d] = 0;
         }
     }
 }

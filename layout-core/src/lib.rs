@@ -44,7 +44,7 @@ mod walk;
 pub use blocking::BlockingDesc;
 pub use chunk::{Chunk, ChunkEntry, ChunkList, ChunkTable, EntryInfo};
 pub use chunked::{ChunkedGeometry, ChunkedMemoryLayout};
-pub use coords::{Coords, MAX_RANK, RowMajorIndices, row_major_strides};
+pub use coords::{Coords, MAX_RANK, RowMajorIndices, for_each_row_major_index, row_major_strides};
 pub use dyn_tensor::DynTensor;
 pub use dynamic::{DynChunked, DynLayout, DynMapping};
 pub use error::LayoutError;
