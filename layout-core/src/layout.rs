@@ -74,10 +74,21 @@ pub trait Layout: Copy + Debug + Display + Send + Sync + 'static {
         0
     }
 
-    /// Offset of the first element (index all zeros); the axes count from here. Non-zero for a
-    /// view into a larger buffer.
+    /// Offset of the axes' starting point (every digit zero); the axes count from here. It is
+    /// the first element's offset unless [`Layout::origin`] is non-zero. Non-zero for a view into
+    /// a larger buffer, or a tensor placed part-way into a local memory.
     fn base_offset(&self, _geometry: &Self::Geometry) -> usize {
         0
+    }
+
+    /// The logical coordinates the axes' starting point stands for, negated: the element a
+    /// digit combination addresses has index `x[d] = (sum of digit * step over the axes of d) -
+    /// origin[d]`, and combinations with some `x[d] < 0` address no element of this tensor (and
+    /// no padding of it either). Zero for every layout whose first element sits at the start of
+    /// its axes; a Sophgo tensor starting on NPU `Q` has its channel 0 on the NPU axis's digit
+    /// `Q`, so its channel origin is `Q`.
+    fn origin(&self, _geometry: &Self::Geometry) -> Self::Index {
+        Self::Index::splat(0)
     }
 
     /// Whether the storage slots between logical elements are this tensor's padding (chunked

@@ -230,6 +230,18 @@ impl<L: Layout> Mapping<L> {
         self.layout.base_offset(&self.geometry)
     }
 
+    /// The layout's [`Layout::origin`] for these dims: how far into its axes the first element
+    /// lies, per dimension (all zero except for tensors placed part-way into a local memory).
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let m = Mapping::<htp::R4CroutonLayout>::new([1, 3, 5, 30]).unwrap();
+    /// assert_eq!(m.origin(), [0, 0, 0, 0]);
+    /// ```
+    pub fn origin(&self) -> L::Index {
+        self.layout.origin(&self.geometry)
+    }
+
     /// The coordinates, within the padded dims, of storage slot `offset`; `None` past the end or
     /// (for a view with gaps) where no element of the view lies.
     ///
