@@ -4,7 +4,7 @@
 //! properties, as CI runs them).
 
 mod common;
-use common::Reference;
+use common::{Reference, chunk_list, storage_slots};
 use proptest::prelude::*;
 use std::collections::HashSet;
 use tensor_layout::prelude::*;
@@ -22,27 +22,6 @@ fn cases(default: u32) -> ProptestConfig {
     }
 }
 
-/// A valid chunk list: ranks 1 to 6, up to 12 entries, block sizes 1 to 64; the rest entries
-/// in a random order, then the fixed ones in a random order.
-fn chunk_list() -> impl Strategy<Value = (usize, Vec<ChunkEntry>)> {
-    (1usize..=6).prop_flat_map(|rank| {
-        let rests = Just((0..rank).collect::<Vec<_>>()).prop_shuffle();
-        let fixed = prop::collection::vec((0..rank, 1usize..=64), 0..=(12 - rank));
-        (Just(rank), rests, fixed).prop_map(|(rank, rests, fixed)| {
-            let mut entries: Vec<ChunkEntry> = rests
-                .into_iter()
-                .map(|dim| ChunkEntry { dim, size: 0 })
-                .collect();
-            entries.extend(
-                fixed
-                    .into_iter()
-                    .map(|(dim, size)| ChunkEntry { dim, size }),
-            );
-            (rank, entries)
-        })
-    })
-}
-
 /// Dims for a list, each 0 to 9, kept to at most 4096 storage slots.
 fn list_and_dims() -> impl Strategy<Value = (usize, Vec<ChunkEntry>, Vec<usize>)> {
     chunk_list()
@@ -54,17 +33,7 @@ fn list_and_dims() -> impl Strategy<Value = (usize, Vec<ChunkEntry>, Vec<usize>)
             )
         })
         .prop_filter("storage small enough to enumerate", |(_, entries, dims)| {
-            let block = |d: usize| {
-                entries
-                    .iter()
-                    .filter(|e| e.dim == d && e.size > 0)
-                    .map(|e| e.size)
-                    .product::<usize>()
-            };
-            let slots = dims.iter().enumerate().try_fold(1usize, |acc, (d, &n)| {
-                acc.checked_mul(n.div_ceil(block(d)) * block(d))
-            });
-            slots.is_some_and(|s| s <= 4096)
+            storage_slots(entries, dims).is_some_and(|s| s <= 4096)
         })
 }
 

@@ -263,7 +263,15 @@ impl<L: Layout> Mapping<L> {
             rest -= digit * axis.stride;
             index[axis.dim] += digit * axis.step;
         }
-        (rest == 0).then_some(index)
+        if rest != 0 {
+            return None;
+        }
+        // Axes count from their starting point; a slot before the origin holds none of ours.
+        let origin = self.origin();
+        for d in 0..<L::Index as Coords>::RANK {
+            index[d] = index[d].checked_sub(origin[d])?;
+        }
+        Some(index)
     }
 
     /// The logical index stored at `offset`; `None` for a padding slot or past the end.

@@ -2,9 +2,13 @@
 
 use crate::{Axes, Coords, layout::MAX_AXES};
 
-/// Yields the partial logical index and offset of every digit combination of a layout's
-/// `levels` outermost axes, in memory order, skipping each combination whose partial index is
-/// already past the dims (its whole subtree is padding).
+/// Yields the partial index and offset of every digit combination of a layout's `levels`
+/// outermost axes, in memory order, skipping each combination whose partial index is already
+/// past the dims (its whole subtree is padding).
+///
+/// Indices are virtual: they count from the axes' starting point, so a layout with an origin
+/// ([`crate::Layout::origin`]) yields its logical index plus the origin, and combinations below
+/// the origin are for the caller to drop (see [`Odometer::logical`]).
 pub(crate) struct Odometer<I: Coords> {
     axes: Axes,
     levels: usize,
@@ -17,12 +21,16 @@ pub(crate) struct Odometer<I: Coords> {
 
 impl<I: Coords> Odometer<I> {
     /// Starts at all digits zero, at offset `base`; yields nothing when some dim is zero.
-    pub(crate) fn new(axes: Axes, levels: usize, dims: I, base: usize) -> Self {
+    pub(crate) fn new(axes: Axes, levels: usize, dims: I, origin: I, base: usize) -> Self {
         let done = dims.as_ref().contains(&0);
+        let mut limit = dims;
+        for d in 0..I::RANK {
+            limit[d] += origin[d];
+        }
         Self {
             axes,
             levels,
-            dims,
+            dims: limit,
             digits: [0; MAX_AXES],
             index: I::splat(0),
             offset: base,
@@ -48,6 +56,15 @@ impl<I: Coords> Odometer<I> {
         }
         self.done = true;
     }
+}
+
+/// The logical index of virtual index `virtual_index` (see [`Odometer`]), `None` when some
+/// coordinate lies before the origin.
+pub(crate) fn logical<I: Coords>(mut virtual_index: I, origin: &I) -> Option<I> {
+    for d in 0..I::RANK {
+        virtual_index[d] = virtual_index[d].checked_sub(origin[d])?;
+    }
+    Some(virtual_index)
 }
 
 impl<I: Coords> Iterator for Odometer<I> {

@@ -1,6 +1,6 @@
 //! [`TensorBase`] and its three faces: [`Tensor`] (owned), [`TensorView`], [`TensorViewMut`].
 
-use crate::odometer::Odometer;
+use crate::odometer::{Odometer, logical};
 use crate::storage::{AlignedBuffer, Storage, StorageMut};
 use crate::{Layout, LayoutError, Mapping, SameRankAs, row_major_strides};
 use alloc::vec::Vec;
@@ -552,6 +552,7 @@ impl<S: Storage, L: Layout> TensorBase<S, L> {
     pub fn relayout<L2>(&self) -> Tensor<S::Elem, L2>
     where
         L2: SameRankAs<L> + Default,
+        S::Elem: Send + Sync,
     {
         self.try_relayout().unwrap_or_else(|e| panic!("{e}"))
     }
@@ -569,10 +570,18 @@ impl<S: Storage, L: Layout> TensorBase<S, L> {
     pub fn try_relayout<L2>(&self) -> Result<Tensor<S::Elem, L2>, LayoutError>
     where
         L2: SameRankAs<L> + Default,
+        S::Elem: Send + Sync,
     {
         let mapping = Mapping::<L2>::new(self.dims())?;
         let mut out = Tensor::uninitialised(mapping, self.pad)?;
-        crate::relayout::copy_logical(&self.view(), out.storage.slots_mut(), &mapping);
+        let pad = self.pad;
+        crate::relayout::copy_into(
+            &self.mapping,
+            self.as_raw(),
+            &mapping,
+            out.storage.slots_mut(),
+            pad,
+        );
         Ok(out)
     }
 
@@ -595,6 +604,7 @@ impl<S: Storage, L: Layout> TensorBase<S, L> {
     where
         S2: StorageMut<Elem = S::Elem>,
         L2: SameRankAs<L>,
+        S::Elem: Send + Sync,
     {
         if self.dims() != dst.dims() {
             return Err(LayoutError::ShapeMismatch {
@@ -602,9 +612,14 @@ impl<S: Storage, L: Layout> TensorBase<S, L> {
                 destination: Vec::from(dst.dims().as_ref()),
             });
         }
-        dst.write_padding();
-        let mapping = dst.mapping;
-        crate::relayout::copy_logical(&self.view(), dst.storage.slots_mut(), &mapping);
+        let (mapping, pad) = (dst.mapping, dst.pad);
+        crate::relayout::copy_into(
+            &self.mapping,
+            self.as_raw(),
+            &mapping,
+            dst.storage.slots_mut(),
+            pad,
+        );
         Ok(())
     }
 }
@@ -724,10 +739,12 @@ impl<S: StorageMut, L: Layout> TensorBase<S, L> {
 }
 
 /// Logical index and offset of the first element of every chunk, in memory order.
-fn chunk_origins<L: Layout>(mapping: &Mapping<L>) -> Odometer<L::Index> {
+fn chunk_origins<L: Layout>(mapping: &Mapping<L>) -> impl Iterator<Item = (L::Index, usize)> + use<L> {
     let axes = mapping.axes();
     let outer = axes.len() - mapping.layout().chunk_axes();
-    Odometer::new(axes, outer, mapping.dims(), mapping.base_offset())
+    let origin = mapping.origin();
+    Odometer::new(axes, outer, mapping.dims(), origin, mapping.base_offset())
+        .filter_map(move |(index, offset)| Some((logical(index, &origin)?, offset)))
 }
 
 impl<S: Storage, L: Layout> Index<L::Index> for TensorBase<S, L> {

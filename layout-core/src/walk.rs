@@ -1,7 +1,7 @@
 //! Memory-order visits: the logical elements of a mapping as runs along its innermost axis,
 //! skipping padding with one comparison per run, never a division per element.
 
-use crate::odometer::Odometer;
+use crate::odometer::{Odometer, logical};
 use crate::{Coords, Layout, Mapping};
 use core::ops::Range;
 
@@ -72,19 +72,26 @@ impl<L: Layout> Mapping<L> {
     /// ```
     pub fn for_each_run(&self, mut visit: impl FnMut(&Run<L::Index>)) {
         let dims = self.dims();
+        let origin = self.origin();
         let axes = self.axes();
         let Some(inner) = axes.last() else { return };
-        for (index, offset) in Odometer::new(axes, axes.len() - 1, dims, self.base_offset()) {
-            let remaining = dims[inner.dim] - index[inner.dim];
-            let len = if inner.step == 1 {
-                remaining
-            } else {
-                remaining.div_ceil(inner.step)
-            };
+        let levels = axes.len() - 1;
+        for (at, offset) in Odometer::new(axes, levels, dims, origin, self.base_offset()) {
+            // Digits of the inner axis that land on elements: at or past the origin, before
+            // the end of the dims.
+            let (start, end) = (origin[inner.dim], origin[inner.dim] + dims[inner.dim]);
+            let digits = |limit: usize| limit.saturating_sub(at[inner.dim]).div_ceil(inner.step);
+            let (first, last) = (digits(start), digits(end).min(inner.extent));
+            let mut index = at;
+            index[inner.dim] += first * inner.step;
+            let Some(index) = logical(index, &origin) else { continue };
+            if first >= last {
+                continue;
+            }
             visit(&Run {
                 index,
-                offset,
-                len: len.min(inner.extent),
+                offset: offset + first * inner.stride,
+                len: last - first,
                 dim: inner.dim,
                 step: inner.step,
                 stride: inner.stride,

@@ -3,9 +3,10 @@
 //! mapping's promises.
 #![allow(dead_code)]
 
+use proptest::prelude::*;
 use std::collections::HashSet;
 use tensor_layout::prelude::*;
-use tensor_layout::{ChunkList, Coords, RowMajorIndices};
+use tensor_layout::{ChunkEntry, ChunkList, Coords, RowMajorIndices};
 
 /// The SPEC §2 formulas, written out plainly: per-entry extents, mixed-radix digits, strides.
 pub struct Reference {
@@ -193,4 +194,43 @@ pub fn check_chunked<const R: usize, C: ChunkList>(dims: [usize; R]) {
     }
     let iterated: Vec<u32> = t.iter().copied().collect();
     assert_eq!(iterated, data);
+}
+
+/// A valid chunk list: ranks 1 to 6, up to 12 entries, block sizes 1 to 64; the rest entries
+/// in a random order, then the fixed ones in a random order.
+pub fn chunk_list() -> impl Strategy<Value = (usize, Vec<ChunkEntry>)> {
+    (1usize..=6).prop_flat_map(|rank| (Just(rank), chunk_list_of_rank(rank)))
+}
+
+/// A valid chunk list of the given rank (see [`chunk_list`]).
+pub fn chunk_list_of_rank(rank: usize) -> impl Strategy<Value = Vec<ChunkEntry>> {
+    let rests = Just((0..rank).collect::<Vec<_>>()).prop_shuffle();
+    let fixed = prop::collection::vec((0..rank, 1usize..=64), 0..=(12 - rank));
+    (rests, fixed).prop_map(|(rests, fixed)| {
+        let mut entries: Vec<ChunkEntry> = rests
+            .into_iter()
+            .map(|dim| ChunkEntry { dim, size: 0 })
+            .collect();
+        entries.extend(
+            fixed
+                .into_iter()
+                .map(|(dim, size)| ChunkEntry { dim, size }),
+        );
+        entries
+    })
+}
+
+/// Storage slots of a chunk list on `dims` (each dim padded to its blocks' product), `None`
+/// on overflow.
+pub fn storage_slots(entries: &[ChunkEntry], dims: &[usize]) -> Option<usize> {
+    let block = |d: usize| {
+        entries
+            .iter()
+            .filter(|e| e.dim == d && e.size > 0)
+            .map(|e| e.size)
+            .product::<usize>()
+    };
+    dims.iter().enumerate().try_fold(1usize, |acc, (d, &n)| {
+        acc.checked_mul(n.div_ceil(block(d)) * block(d))
+    })
 }

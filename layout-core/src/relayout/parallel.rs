@@ -1,0 +1,103 @@
+//! The `parallel` feature: large relayouts split across rayon's threads.
+//!
+//! The outer loops of the plan are cut into as many pieces as give every thread several: each
+//! digit combination of those loops owns a disjoint, contiguous block of the destination (the
+//! loops are nested row-major in the destination), so the blocks are handed out with
+//! `par_chunks_mut` and each runs the rest of the nest on its own. Small tensors, and plans
+//! whose outer loops do not own contiguous blocks, run on the calling thread.
+
+use super::nest::{Nest, Rows};
+use super::plan::{Kernel, Point};
+use rayon::prelude::*;
+
+/// Below this many destination bytes a relayout stays on one thread (the split costs more).
+const MIN_PARALLEL_BYTES: usize = 1 << 22;
+
+/// Pieces per thread, so that uneven pieces (padding) still balance.
+const PIECES_PER_THREAD: usize = 4;
+
+/// Runs the nest on rayon's threads; `false` (nothing written) when it should not be split.
+pub(crate) fn run<T, F>(nest: &Nest<'_, T, F>, dst: &mut [T]) -> bool
+where
+    T: Copy + Send + Sync,
+    F: Fn(&Point) -> usize + Sync,
+{
+    let plan = nest.plan;
+    let threads = rayon::current_num_threads();
+    if threads < 2 || core::mem::size_of_val(dst) < MIN_PARALLEL_BYTES {
+        return false;
+    }
+    // The innermost loops a kernel needs whole.
+    let kernel_from = match plan.kernel {
+        Kernel::Rows => plan.rows_from,
+        Kernel::Transpose { b } => b,
+        Kernel::Strided => plan.len - 1,
+        Kernel::Indexed => return false,
+    };
+    let levels = plan.levels();
+    let mut pieces = 1usize;
+    let mut split = None;
+    for k in 0..kernel_from {
+        let reach: usize = levels[k + 1..]
+            .iter()
+            .map(|l| (l.extent - 1) * l.dst)
+            .sum::<usize>()
+            + 1;
+        let nested = k == 0 || levels[k - 1].dst == levels[k].dst * levels[k].extent;
+        if !nested || levels[k].dst < reach {
+            break;
+        }
+        pieces *= levels[k].extent;
+        split = Some(k);
+        if pieces >= threads * PIECES_PER_THREAD {
+            break;
+        }
+    }
+    let Some(k) = split else { return false };
+    if pieces < threads {
+        return false;
+    }
+    let block = levels[k].dst;
+    let end = (plan.dst_base + pieces * block).min(dst.len());
+    dst[plan.dst_base..end]
+        .par_chunks_mut(block)
+        .enumerate()
+        .for_each(|(piece, out)| run_piece(nest, out, k, piece));
+    true
+}
+
+/// Runs the subtree of digit combination `piece` of loops `0..=k` into its block `out`.
+fn run_piece<T: Copy, F: Fn(&Point) -> usize>(
+    nest: &Nest<'_, T, F>,
+    out: &mut [T],
+    k: usize,
+    piece: usize,
+) {
+    let levels = nest.plan.levels();
+    let mut point: Point = [0; crate::MAX_RANK + 1];
+    let mut src = nest.plan.src_base;
+    let mut rest = piece;
+    let mut digits = [0usize; super::plan::MAX_LEVELS];
+    for j in (0..=k).rev() {
+        digits[j] = rest % levels[j].extent;
+        rest /= levels[j].extent;
+    }
+    // The block lies inside one subtree of each of these loops: it is data if every digit is a
+    // data digit, padding if some digit is past the data but none past the padded extent.
+    let mut data = true;
+    for (j, level) in levels[..=k].iter().enumerate() {
+        let (_, data_end, slot_end) = nest.bounds(j, &point);
+        let digit = digits[j];
+        if digit >= slot_end {
+            return;
+        }
+        data &= digit < data_end;
+        point[level.dim] += digit * level.step;
+        src += digit * level.src;
+    }
+    if data {
+        nest.data(out, k + 1, src, 0, &mut point, Rows::ONE);
+    } else {
+        nest.fill(out, k + 1, 0, &mut point, Rows::ONE);
+    }
+}

@@ -1,0 +1,383 @@
+//! The per-call plan of a relayout: the destination's storage walk, cut finely enough that the
+//! source offset is a sum of one stride per loop, with loops fused where both sides allow.
+//!
+//! Both layouts describe themselves as nested loops ([`Axis`]). Splitting every loop of the
+//! destination at the block boundaries of the source (the union of both layouts' steps for a
+//! dimension, when they divide one another) makes each loop advance both offsets by a constant;
+//! the copy is then a strided loop nest with no division per element. Everything here runs once
+//! per call, from the chunk-list constants and the dims.
+
+use crate::{Axes, Axis, Coords, Layout, MAX_AXES, MAX_RANK, Mapping};
+
+/// The most loops a plan may have: every destination axis split at every source boundary.
+pub(crate) const MAX_LEVELS: usize = 2 * MAX_AXES;
+
+/// The pseudo-dimension of a loop fused from loops of several dimensions that never need
+/// bounds (its coordinate is kept in a scratch slot of the index and never compared).
+pub(crate) const FUSED: usize = MAX_RANK;
+
+/// Virtual coordinates of the walk: one per dimension plus the scratch slot for [`FUSED`].
+pub(crate) type Point = [usize; MAX_RANK + 1];
+
+/// One loop of the plan.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Level {
+    /// Logical dimension (or [`FUSED`]).
+    pub dim: usize,
+    /// Number of digit values.
+    pub extent: usize,
+    /// Coordinate advance of `dim` per digit.
+    pub step: usize,
+    /// Source offset advance per digit (unused by the index-driven kernel).
+    pub src: usize,
+    /// Destination offset advance per digit.
+    pub dst: usize,
+    /// Whether no later loop belongs to `dim`: the loop whose bounds are exact.
+    pub last_of_dim: bool,
+}
+
+/// How the innermost loop moves elements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kernel {
+    /// Both sides contiguous along the innermost loop: slice copies, two loops per call.
+    Rows,
+    /// The source is contiguous along loop `b`, the destination along the innermost loop:
+    /// cache-blocked tiles of `b` by innermost digits.
+    Transpose { b: usize },
+    /// Any other affine pair: one strided element loop.
+    Strided,
+    /// The source offset cannot follow the walk by additions (a source starting part-way into
+    /// its axes, or blocks that do not divide one another): each element's source offset comes
+    /// from the source layout's own offset function.
+    Indexed,
+}
+
+/// A relayout plan for one pair of mappings with equal dims.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Plan {
+    pub levels: [Level; MAX_LEVELS],
+    pub len: usize,
+    pub kernel: Kernel,
+    pub src_base: usize,
+    pub dst_base: usize,
+    /// Per dimension: virtual coordinate of the first element (the destination's origin).
+    pub origin: Point,
+    /// Per dimension: first virtual coordinate past the data (`origin + dims`).
+    pub data_end: Point,
+    /// Per dimension: first virtual coordinate past the destination's slots that the walk must
+    /// fill with the pad value (its padded extent; `data_end` when gaps are not padding).
+    pub slot_end: Point,
+    /// Whether the destination has padding slots to fill.
+    pub fills: bool,
+    /// `flat_fill[k]`: the subtree under loop `k` is a dense block of destination slots with no
+    /// bounds inside it, so a run of its digits is one contiguous fill.
+    pub flat_fill: [bool; MAX_LEVELS],
+    /// Per dimension: whether its loops never need bounds (every digit is data).
+    pub free: [bool; MAX_RANK + 1],
+    /// For [`Kernel::Rows`]: the first loop of the row block, the loops just outside the
+    /// innermost whose rows are listed once per call and copied in one batch (`len - 1`: none).
+    pub rows_from: usize,
+}
+
+/// The most rows a listed row block may have.
+const MAX_LISTED_ROWS: usize = 1 << 14;
+
+impl Plan {
+    /// Plans copying `src` into `dst` (same dims).
+    pub(crate) fn new<L1: Layout, L2: Layout<Index = L1::Index>>(
+        src: &Mapping<L1>,
+        dst: &Mapping<L2>,
+    ) -> Self {
+        let rank = <L1::Index as Coords>::RANK;
+        let dims = dst.dims();
+        let dst_axes = significant(&dst.axes());
+        let src_axes = significant(&src.axes());
+        let mut origin: Point = [0; MAX_RANK + 1];
+        let mut data_end: Point = [usize::MAX; MAX_RANK + 1];
+        let mut slot_end: Point = [usize::MAX; MAX_RANK + 1];
+        let dst_origin = dst.origin();
+        let fills = dst.layout().gaps_are_padding();
+        for d in 0..rank {
+            origin[d] = dst_origin[d];
+            data_end[d] = dst_origin[d] + dims[d];
+            slot_end[d] = if fills {
+                coverage(&dst_axes, d).max(data_end[d])
+            } else {
+                data_end[d]
+            };
+        }
+        let affine = src.origin().as_ref().iter().all(|&o| o == 0)
+            && dst_origin.as_ref().iter().all(|&o| o == 0)
+            && (0..rank).all(|d| exact_chain(&dst_axes, d) && exact_chain(&src_axes, d))
+            && (0..rank).all(|d| steps_divide(&dst_axes, &src_axes, d));
+        let mut plan = Plan {
+            levels: [Level::default(); MAX_LEVELS],
+            len: 0,
+            kernel: Kernel::Indexed,
+            src_base: src.base_offset(),
+            dst_base: dst.base_offset(),
+            origin,
+            data_end,
+            slot_end,
+            fills,
+            flat_fill: [false; MAX_LEVELS],
+            free: [false; MAX_RANK + 1],
+            rows_from: 0,
+        };
+        if affine {
+            plan.refine(&dst_axes, &src_axes);
+            plan.fuse(rank); // also notes which dimensions are bound-free
+            plan.kernel = plan.choose_kernel();
+        } else {
+            for axis in dst_axes.iter() {
+                plan.push(Level {
+                    dim: axis.dim,
+                    extent: axis.extent,
+                    step: axis.step,
+                    src: 0,
+                    dst: axis.stride,
+                    last_of_dim: false,
+                });
+            }
+        }
+        plan.mark_last_of_dim();
+        plan.mark_flat_fill(rank);
+        plan.rows_from = plan.row_block_start();
+        plan
+    }
+
+    /// Where the listed row block of a [`Kernel::Rows`] plan starts: the loops outside the
+    /// innermost that never need bounds and leave the innermost loop's bounds alone.
+    fn row_block_start(&self) -> usize {
+        let Some(inner) = self.levels().last() else {
+            return 0;
+        };
+        let mut start = self.len - 1;
+        let mut rows = 1usize;
+        if self.kernel != Kernel::Rows {
+            return start;
+        }
+        while start > 0 {
+            let level = self.levels[start - 1];
+            let listable = self.free[level.dim] && (level.dim != inner.dim || self.free[inner.dim]);
+            if !listable || rows * level.extent > MAX_LISTED_ROWS {
+                break;
+            }
+            rows *= level.extent;
+            start -= 1;
+        }
+        start
+    }
+
+    /// Source and destination offsets of every row of the row block, in destination order.
+    pub(crate) fn listed_rows(&self) -> alloc::vec::Vec<(usize, usize)> {
+        let mut rows = alloc::vec![(0usize, 0usize)];
+        for level in &self.levels[self.rows_from..self.len.saturating_sub(1)] {
+            rows = rows
+                .iter()
+                .flat_map(|&(s, d)| {
+                    (0..level.extent).map(move |i| (s + i * level.src, d + i * level.dst))
+                })
+                .collect();
+        }
+        rows
+    }
+
+    /// The loops of the plan, outermost first.
+    pub(crate) fn levels(&self) -> &[Level] {
+        &self.levels[..self.len]
+    }
+
+    fn push(&mut self, level: Level) {
+        self.levels[self.len] = level;
+        self.len += 1;
+    }
+
+    /// Splits each destination axis at every source block boundary inside it.
+    fn refine(&mut self, dst_axes: &Axes, src_axes: &Axes) {
+        for axis in dst_axes.iter() {
+            // Source steps strictly inside this axis's span, coarsest first.
+            let mut cuts: [usize; MAX_AXES] = [0; MAX_AXES];
+            let mut n = 0;
+            for s in src_axes.iter().filter(|s| s.dim == axis.dim) {
+                let inside = s.step > axis.step && s.step < axis.step * axis.extent;
+                if inside && !cuts[..n].contains(&s.step) {
+                    cuts[n] = s.step;
+                    n += 1;
+                }
+            }
+            cuts[..n].sort_unstable_by(|a, b| b.cmp(a));
+            let mut span = axis.step * axis.extent;
+            for &step in cuts[..n].iter().chain(core::iter::once(&axis.step)) {
+                self.push(Level {
+                    dim: axis.dim,
+                    extent: span.div_ceil(step),
+                    step,
+                    src: src_stride(src_axes, axis.dim, step),
+                    dst: axis.stride * (step / axis.step),
+                    last_of_dim: false,
+                });
+                span = step;
+            }
+        }
+    }
+
+    /// Merges neighbouring loops that advance both offsets as one loop would.
+    fn fuse(&mut self, rank: usize) {
+        self.free = core::array::from_fn(|d| d == FUSED || (d < rank && self.bound_free(d)));
+        let free = self.free;
+        let mut out = [Level::default(); MAX_LEVELS];
+        let mut len = 0usize;
+        for level in self.levels() {
+            if level.extent == 1 {
+                continue;
+            }
+            if let Some(outer) = len.checked_sub(1).map(|last| &mut out[last]) {
+                let strides_continue =
+                    outer.dst == level.dst * level.extent && outer.src == level.src * level.extent;
+                let same_dim = outer.dim == level.dim && outer.step == level.step * level.extent;
+                if strides_continue && (same_dim || (free[outer.dim] && free[level.dim])) {
+                    *outer = Level {
+                        dim: if same_dim { level.dim } else { FUSED },
+                        extent: outer.extent * level.extent,
+                        ..*level
+                    };
+                    continue;
+                }
+            }
+            out[len] = *level;
+            len += 1;
+        }
+        self.levels = out;
+        self.len = len;
+    }
+
+    /// Whether dimension `d` never needs a bound: no origin, and every slot the walk reaches
+    /// along it is data.
+    fn bound_free(&self, d: usize) -> bool {
+        let reach = self
+            .levels()
+            .iter()
+            .filter(|l| l.dim == d)
+            .map(|l| (l.extent - 1) * l.step)
+            .sum::<usize>()
+            + 1;
+        self.origin[d] == 0 && self.data_end[d] == reach && self.slot_end[d] == reach
+    }
+
+    fn choose_kernel(&self) -> Kernel {
+        let Some(inner) = self.levels().last() else {
+            return Kernel::Strided;
+        };
+        if inner.dst != 1 {
+            return Kernel::Strided;
+        }
+        if inner.src == 1 {
+            return Kernel::Rows;
+        }
+        let Some(b) = self.levels().iter().rposition(|l| l.src == 1) else {
+            return Kernel::Strided;
+        };
+        let b_dim = self.levels[b].dim;
+        let independent = b_dim == FUSED || self.levels()[b + 1..].iter().all(|l| l.dim != b_dim);
+        if independent {
+            Kernel::Transpose { b }
+        } else {
+            Kernel::Strided
+        }
+    }
+
+    fn mark_last_of_dim(&mut self) {
+        let mut seen = [false; MAX_RANK + 1];
+        for level in self.levels[..self.len].iter_mut().rev() {
+            level.last_of_dim = !seen[level.dim];
+            seen[level.dim] = true;
+        }
+    }
+
+    fn mark_flat_fill(&mut self, rank: usize) {
+        // Dimensions whose fill walk never needs a bound.
+        let mut fill_free = [true; MAX_RANK + 1];
+        for (d, free) in fill_free.iter_mut().enumerate().take(rank) {
+            let reach = self
+                .levels()
+                .iter()
+                .filter(|l| l.dim == d)
+                .map(|l| (l.extent - 1) * l.step)
+                .sum::<usize>()
+                + 1;
+            *free = self.origin[d] == 0 && reach <= self.slot_end[d];
+        }
+        // Walk inwards-out: dense below k, and no bounded loop below k.
+        let mut dense_below = true;
+        let mut block = 1usize;
+        for k in (0..self.len).rev() {
+            let level = self.levels[k];
+            self.flat_fill[k] = dense_below && level.dst == block;
+            dense_below = self.flat_fill[k] && fill_free[level.dim];
+            block = level.dst * level.extent;
+        }
+    }
+}
+
+/// Axes with more than one digit value (the others change nothing).
+fn significant(axes: &Axes) -> Axes {
+    let mut out = [Axis::default(); MAX_AXES];
+    let mut n = 0;
+    for axis in axes.iter().filter(|a| a.extent > 1) {
+        out[n] = *axis;
+        n += 1;
+    }
+    Axes::from_slice(&out[..n])
+}
+
+/// One past the largest virtual coordinate of `d` the axes reach.
+fn coverage(axes: &Axes, d: usize) -> usize {
+    axes.iter()
+        .filter(|a| a.dim == d)
+        .map(|a| (a.extent - 1) * a.step)
+        .sum::<usize>()
+        + 1
+}
+
+/// Whether the axes of `d`, finest first, count it as one mixed-radix number: each step is the
+/// span of the finer axis (so splitting them at each other's boundaries keeps offsets affine).
+fn exact_chain(axes: &Axes, d: usize) -> bool {
+    let mut of_d: [(usize, usize); MAX_AXES] = [(0, 0); MAX_AXES];
+    let mut n = 0;
+    for a in axes.iter().filter(|a| a.dim == d) {
+        of_d[n] = (a.step, a.extent);
+        n += 1;
+    }
+    of_d[..n].sort_unstable();
+    let mut span = 1;
+    for &(step, extent) in &of_d[..n] {
+        if step != span {
+            return false;
+        }
+        span = step * extent;
+    }
+    true
+}
+
+/// Whether all steps of `d` on both sides divide one another in order.
+fn steps_divide(a: &Axes, b: &Axes, d: usize) -> bool {
+    let mut steps: [usize; 2 * MAX_AXES] = [0; 2 * MAX_AXES];
+    let mut n = 0;
+    for axis in a.iter().chain(b.iter()).filter(|x| x.dim == d) {
+        steps[n] = axis.step;
+        n += 1;
+    }
+    steps[..n].sort_unstable();
+    steps[..n].windows(2).all(|w| w[1] % w[0] == 0)
+}
+
+/// Source offset advance of one step of `step` along `d`: from the source axis whose block
+/// holds that step (0 when the source has no axis of `d`: the dim is 1).
+fn src_stride(src_axes: &Axes, d: usize, step: usize) -> usize {
+    src_axes
+        .iter()
+        .filter(|a| a.dim == d && a.step <= step)
+        .max_by_key(|a| a.step)
+        .map_or(0, |a| a.stride * (step / a.step))
+}

@@ -1,0 +1,236 @@
+//! The relayout engine against the plainest possible relayout: for every destination slot, look
+//! up which logical index it holds (`index_of`) and read that index from the source through its
+//! `offset`; padding gets the pad value, slots outside a view stay untouched. Covers every
+//! benchmarked pair (on small, odd shapes), random pairs of catalog layouts, random pairs of
+//! chunk lists, and strided views on either side.
+
+mod common;
+use common::{chunk_list, chunk_list_of_rank, storage_slots};
+use half::f16;
+use proptest::prelude::*;
+use tensor_layout::prelude::*;
+use tensor_layout::{ChunkEntry, DynChunked, DynLayout, layouts_catalog::registry};
+
+/// Source slots: distinct values for elements, `poison` in padding (a relayout must not read it).
+fn numbered<L: Layout>(mapping: &Mapping<L>, poison: u32) -> Vec<u32> {
+    (0..mapping.storage_len() as u32)
+        .map(|slot| match mapping.index_of(slot as usize) {
+            Some(_) => slot + 1,
+            None => poison,
+        })
+        .collect()
+}
+
+/// What the destination must hold after the relayout (see the module docs).
+fn expected<T: Copy, L1: Layout, L2: Layout<Index = L1::Index>>(
+    src: &Mapping<L1>,
+    src_slots: &[T],
+    dst: &Mapping<L2>,
+    before: &[T],
+    pad: T,
+) -> Vec<T> {
+    (0..before.len())
+        .map(|slot| match dst.index_of(slot) {
+            Some(index) => src_slots[src.offset(index)],
+            None if dst.layout().gaps_are_padding() && slot < dst.storage_len() => pad,
+            None => before[slot],
+        })
+        .collect()
+}
+
+/// Runs the engine from `src_slots` into `before` (the destination's prior contents).
+fn engine<T: Copy + Default + Send + Sync, L1: Layout, L2: Layout<Index = L1::Index>>(
+    src: Mapping<L1>,
+    src_slots: &[T],
+    dst: Mapping<L2>,
+    before: &[T],
+) -> Vec<T> {
+    let mut out = before.to_vec();
+    let view = TensorView::from_slice(src, src_slots).unwrap();
+    view.relayout_into(&mut TensorViewMut::from_slice(dst, &mut out).unwrap())
+        .unwrap();
+    out
+}
+
+fn check_mappings<L1: Layout, L2: Layout<Index = L1::Index>>(src: Mapping<L1>, dst: Mapping<L2>) {
+    let src_slots = numbered(&src, 0xDEAD);
+    let before = vec![0xBEEF_u32; dst.storage_len()];
+    let got = engine(src, &src_slots, dst, &before);
+    let want = expected(&src, &src_slots, &dst, &before, 0);
+    assert_eq!(
+        got,
+        want,
+        "{} -> {} on {:?}",
+        src.layout(),
+        dst.layout(),
+        src.dims()
+    );
+}
+
+fn check_typed<A, B>(dims: [usize; 4])
+where
+    A: Layout<Index = [usize; 4]> + Default,
+    B: Layout<Index = [usize; 4]> + Default,
+{
+    check_mappings(
+        Mapping::<A>::new(dims).unwrap(),
+        Mapping::<B>::new(dims).unwrap(),
+    );
+}
+
+const SHAPES: [[usize; 4]; 7] = [
+    [1, 1, 1, 1],
+    [2, 3, 5, 7],
+    [3, 37, 5, 7],
+    [2, 16, 9, 9],
+    [1, 33, 1, 31],
+    [2, 64, 3, 3],
+    [1, 19, 17, 70],
+];
+
+#[test]
+fn every_benchmarked_pair_equals_the_plain_relayout() {
+    for dims in SHAPES {
+        check_typed::<onednn::nchw, onednn::nhwc>(dims);
+        check_typed::<onednn::nhwc, onednn::nchw>(dims);
+        check_typed::<onednn::nchw, onednn::nChw16c>(dims);
+        check_typed::<onednn::nChw16c, onednn::nchw>(dims);
+        check_typed::<onednn::nhwc, onednn::nChw16c>(dims);
+        check_typed::<onednn::nChw8c, onednn::nChw16c>(dims);
+        check_typed::<onednn::oihw, onednn::OIhw16i16o>(dims);
+        check_typed::<htp::R4FlatMemoryLayout, htp::R4CroutonLayout>(dims);
+        check_typed::<htp::R4CroutonLayout, htp::R4FlatMemoryLayout>(dims);
+        check_typed::<htp::R4FlatMemoryLayout, htp::R4Crouton2x2Layout>(dims);
+    }
+}
+
+#[test]
+fn element_types_of_every_width_relayout_alike() {
+    let dims = [2, 21, 5, 6];
+    let reference = Tensor::<u32, onednn::nchw>::from_fn(dims, |[n, c, h, w]| {
+        (n * 4000 + c * 150 + h * 10 + w) as u32
+    });
+    let want = reference.relayout::<onednn::nChw16c>().to_row_major();
+    macro_rules! same_for {
+        ($($t:ty => $from:expr),* $(,)?) => {$({
+            let t = Tensor::<$t, onednn::nchw>::from_fn(dims, |i| $from(reference[i]));
+            let got = t.relayout::<onednn::nChw16c>().to_row_major();
+            let expect: Vec<$t> = want.iter().map(|&v| $from(v)).collect();
+            assert_eq!(got, expect, "{}", stringify!($t));
+        })*};
+    }
+    same_for!(
+        u8 => |v: u32| v as u8, i8 => |v: u32| v as i8, u16 => |v: u32| v as u16,
+        i16 => |v: u32| v as i16, i32 => |v: u32| v as i32, f32 => |v: u32| v as f32,
+        f64 => |v: u32| v as f64, f16 => |v: u32| f16::from_f32(v as f32),
+        half::bf16 => |v: u32| half::bf16::from_f32(v as f32),
+    );
+}
+
+#[test]
+fn padding_gets_the_destination_pad_value_in_the_same_pass() {
+    let src = Tensor::<u8, htp::R4FlatMemoryLayout>::from_fn([1, 3, 5, 30], |_| 7);
+    let mut dst = Tensor::<u8, htp::R4CroutonLayout>::zeros([1, 3, 5, 30]);
+    dst.as_raw_mut().fill(1); // stale contents everywhere
+    dst.fill_padding(200);
+    dst.as_raw_mut().fill(1);
+    src.relayout_into(&mut dst).unwrap();
+    let padding = dst.as_raw().iter().filter(|&&v| v == 200).count();
+    assert_eq!(padding, 2048 - 450);
+    assert_eq!(dst.as_raw().iter().filter(|&&v| v == 7).count(), 450);
+}
+
+#[test]
+fn strided_views_on_either_side_equal_the_plain_relayout() {
+    let t = Tensor::<u32, onednn::nchw>::from_fn([2, 5, 6, 7], |[n, c, h, w]| {
+        (n * 1000 + c * 100 + h * 10 + w) as u32
+    });
+    let nhwc_view = t.permute([0, 2, 3, 1]).unwrap();
+    let window = t.slice(2, 1..5).unwrap();
+    for view in [nhwc_view, window.permute([0, 1, 2, 3]).unwrap()] {
+        let m = *view.mapping();
+        check_mappings(
+            m,
+            Mapping::<chunked_layout![4; 0,0, 1,0, 2,0, 3,0, 3,4]>::new(m.dims()).unwrap(),
+        );
+        check_mappings(m, Mapping::<htp::R4CroutonLayout>::new(m.dims()).unwrap());
+    }
+    // A strided destination: a window of a larger tensor; slots outside it stay as they were.
+    let big = Mapping::<onednn::nchw>::new([2, 5, 9, 7]).unwrap();
+    let mut storage = vec![0xBEEF_u32; big.storage_len()];
+    let mut whole = TensorViewMut::from_slice(big, &mut storage).unwrap();
+    let window = whole.slice_mut(2, 2..8).unwrap();
+    let dst = *window.mapping();
+    let src = Mapping::<onednn::nChw4c>::new([2, 5, 6, 7]).unwrap();
+    let src_slots = numbered(&src, 0xDEAD);
+    let before = storage[..dst.storage_len()].to_vec(); // the window's reach in the buffer
+    let got = engine(src, &src_slots, dst, &before);
+    assert_eq!(got, expected(&src, &src_slots, &dst, &before, 0));
+}
+
+/// A pair of run-time layouts of one rank, on dims; compared with the plain relayout.
+fn check_lists(rank: usize, a: &[ChunkEntry], b: &[ChunkEntry], dims: &[usize]) {
+    macro_rules! ranked {
+        ($($r:literal)*) => {
+            match rank {
+                $($r => {
+                    let a = DynLayout::new(rank, a).unwrap().ranked::<$r>().unwrap();
+                    let b = DynLayout::new(rank, b).unwrap().ranked::<$r>().unwrap();
+                    let dims: [usize; $r] = dims.try_into().unwrap();
+                    check_mappings(
+                        Mapping::<DynChunked<$r>>::with_layout(a, dims).unwrap(),
+                        Mapping::<DynChunked<$r>>::with_layout(b, dims).unwrap(),
+                    );
+                })*
+                _ => unreachable!(),
+            }
+        };
+    }
+    ranked!(1 2 3 4 5 6);
+}
+
+fn small(a: &[ChunkEntry], b: &[ChunkEntry], dims: &[usize]) -> bool {
+    [a, b]
+        .iter()
+        .all(|e| storage_slots(e, dims).is_some_and(|s| s <= 4096))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_chunk_list_pairs_equal_the_plain_relayout(
+        (rank, a, b, dims) in chunk_list().prop_flat_map(|(rank, a)| {
+            (Just(rank), Just(a), chunk_list_of_rank(rank), prop::collection::vec(0usize..=9, rank))
+        }).prop_filter("small storage", |(_, a, b, dims)| small(a, b, dims))
+    ) {
+        check_lists(rank, &a, &b, &dims);
+    }
+
+    #[test]
+    fn random_catalog_pairs_on_odd_shapes_equal_the_plain_relayout(
+        i in 0usize..1000, j in 0usize..1000, dims in prop::collection::vec(1usize..=19, 4)
+    ) {
+        let rank4: Vec<DynLayout> = registry::all().iter().map(|e| e.layout()).filter(|l| l.rank() == 4).collect();
+        let (a, b) = (&rank4[i % rank4.len()], &rank4[j % rank4.len()]);
+        if small(a.entries(), b.entries(), &dims) {
+            check_lists(4, a.entries(), b.entries(), &dims);
+        }
+    }
+}
+
+/// Large enough (over 4 MiB of destination) that the `parallel` feature splits the walk: the
+/// split result equals the plain relayout, padding included, for each kernel.
+#[cfg(feature = "parallel")]
+#[test]
+fn parallel_relayouts_equal_the_plain_relayout() {
+    let two = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    two.install(|| {
+        let dims = [2, 40, 121, 119];
+        check_typed::<onednn::nchw, onednn::nChw16c>(dims); // transpose, channel padding
+        check_typed::<onednn::nChw16c, onednn::nchw>(dims);
+        check_typed::<onednn::nhwc, onednn::nChw16c>(dims); // row copies
+        check_typed::<onednn::nchw, onednn::nhwc>(dims);
+        check_typed::<htp::R4FlatMemoryLayout, htp::R4CroutonLayout>([1, 203, 61, 45]);
+    });
+}
