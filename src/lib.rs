@@ -26,7 +26,7 @@ pub use layout_core;
 pub use layout_core::*;
 pub use layout_macros;
 pub use layouts_catalog;
-pub use layouts_catalog::{htp, megengine, onednn};
+pub use layouts_catalog::{htp, megengine, onednn, sophgo};
 
 /// Everything a user of tensor-layout needs, in one import.
 ///
@@ -40,7 +40,7 @@ pub mod prelude {
         Chunk, ChunkedMemoryLayout, Layout, LayoutError, Mapping, Tensor, TensorView,
         TensorViewMut, chunked_layout, onednn_layout,
     };
-    pub use layouts_catalog::{htp, megengine, onednn};
+    pub use layouts_catalog::{htp, megengine, onednn, sophgo};
 }
 
 /// The README's example, compiled and run as a doctest so the README stays true.

@@ -224,7 +224,10 @@ proptest! {
 #[cfg(feature = "parallel")]
 #[test]
 fn parallel_relayouts_equal_the_plain_relayout() {
-    let two = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    let two = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
     two.install(|| {
         let dims = [2, 40, 121, 119];
         check_typed::<onednn::nchw, onednn::nChw16c>(dims); // transpose, channel padding

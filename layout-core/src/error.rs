@@ -109,6 +109,39 @@ pub enum LayoutError {
         /// The dims of the tensor written to.
         destination: Vec<usize>,
     },
+    /// A local-memory address at or past the end of the memory (Sophgo TPUs: `NPUs * bytes per
+    /// NPU`).
+    AddressOutOfRange {
+        /// The address asked for, in bytes.
+        address: usize,
+        /// The size of the whole memory in bytes (valid addresses lie below it).
+        memory_bytes: usize,
+    },
+    /// A tensor's start address is not a multiple of the alignment its layout demands.
+    Misaligned {
+        /// The start address, in bytes.
+        address: usize,
+        /// The alignment the layout demands, in bytes.
+        alignment: usize,
+    },
+    /// A tensor placed in local memory reaches past the end of one NPU's memory.
+    NpuOverflow {
+        /// The first NPU (in NPU order) that the tensor overflows.
+        npu: usize,
+        /// Bytes the tensor needs on that NPU, counted from its start offset.
+        needed: usize,
+        /// Bytes the NPU has from the start offset to its end.
+        available: usize,
+    },
+    /// An element size that does not match what a storage mode or a placed layout holds.
+    ElementSize {
+        /// What holds elements of `expected` bytes (a storage mode, a layout).
+        what: String,
+        /// The element size it holds, in bytes.
+        expected: usize,
+        /// The element size it was given, in bytes.
+        found: usize,
+    },
 }
 
 impl fmt::Display for LayoutError {
@@ -185,6 +218,36 @@ impl fmt::Display for LayoutError {
             } => write!(
                 f,
                 "source dims {source:?} differ from destination dims {destination:?}"
+            ),
+            Self::AddressOutOfRange {
+                address,
+                memory_bytes,
+            } => write!(
+                f,
+                "local-memory address {address} is out of range: the memory has {memory_bytes} \
+                 bytes, so addresses lie below {memory_bytes}"
+            ),
+            Self::Misaligned { address, alignment } => write!(
+                f,
+                "local-memory address {address} is not a multiple of {alignment} bytes, as the \
+                 layout demands"
+            ),
+            Self::NpuOverflow {
+                npu,
+                needed,
+                available,
+            } => write!(
+                f,
+                "the tensor needs {needed} bytes on NPU {npu} from its start offset, but only \
+                 {available} bytes are left there"
+            ),
+            Self::ElementSize {
+                what,
+                expected,
+                found,
+            } => write!(
+                f,
+                "{what} holds {expected}-byte elements, found {found}-byte elements"
             ),
         }
     }

@@ -739,7 +739,9 @@ impl<S: StorageMut, L: Layout> TensorBase<S, L> {
 }
 
 /// Logical index and offset of the first element of every chunk, in memory order.
-fn chunk_origins<L: Layout>(mapping: &Mapping<L>) -> impl Iterator<Item = (L::Index, usize)> + use<L> {
+fn chunk_origins<L: Layout>(
+    mapping: &Mapping<L>,
+) -> impl Iterator<Item = (L::Index, usize)> + use<L> {
     let axes = mapping.axes();
     let outer = axes.len() - mapping.layout().chunk_axes();
     let origin = mapping.origin();

@@ -84,7 +84,9 @@ impl<L: Layout> Mapping<L> {
             let (first, last) = (digits(start), digits(end).min(inner.extent));
             let mut index = at;
             index[inner.dim] += first * inner.step;
-            let Some(index) = logical(index, &origin) else { continue };
+            let Some(index) = logical(index, &origin) else {
+                continue;
+            };
             if first >= last {
                 continue;
             }

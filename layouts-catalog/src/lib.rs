@@ -19,5 +19,6 @@ pub mod htp;
 pub mod megengine;
 pub mod onednn;
 pub mod registry;
+pub mod sophgo;
 
 extern crate alloc;

@@ -1,0 +1,81 @@
+//! [`LocalLayout`]: what every layout of a tensor in local memory adds to [`Layout`].
+
+use super::chip::ChipSpec;
+use super::geometry::LocalGeometry;
+use super::local::Local;
+use super::matrix::Matrix;
+use super::storage_mode::StorageMode;
+use super::strides::StrideRule;
+use layout_core::Layout;
+
+/// A layout of a tensor placed in the local memory of [`LocalLayout::Chip`]: its offsets count
+/// elements of the whole memory, so a [`LocalMemory`](super::LocalMemory) can view its bytes
+/// through it. Implemented by [`Local`] (compact, aligned, free strides, storage modes) and
+/// [`Matrix`].
+///
+/// ```
+/// use tensor_layout::prelude::*;
+/// use tensor_layout::sophgo::{EuAligned, LocalLayout, SeedChip};
+/// fn start_of<L: LocalLayout>(layout: &L) -> usize { layout.address() }
+/// assert_eq!(start_of(&EuAligned::<SeedChip>::new(2048, 4)), 2048);
+/// ```
+pub trait LocalLayout: Layout + sealed::Sealed {
+    /// The chip whose memory the tensor lives in.
+    ///
+    /// ```
+    /// use tensor_layout::sophgo::{BM1684X, ChipSpec, Compact, LocalLayout};
+    /// assert_eq!(<Compact<BM1684X> as LocalLayout>::Chip::NPUS, 64);
+    /// ```
+    type Chip: ChipSpec;
+
+    /// The start address in bytes.
+    ///
+    /// ```
+    /// use tensor_layout::sophgo::{LocalLayout, Matrix, SeedChip};
+    /// assert_eq!(LocalLayout::address(&Matrix::<SeedChip>::new(128, 4, 8)), 128);
+    /// ```
+    fn address(&self) -> usize;
+
+    /// Bytes per element (of the unpacked type for a storage mode).
+    ///
+    /// ```
+    /// use tensor_layout::sophgo::{Compact, FourN, LocalLayout, SeedChip};
+    /// assert_eq!(LocalLayout::element_bytes(&Compact::<SeedChip, FourN>::new(0, 1)), 1);
+    /// ```
+    fn element_bytes(&self) -> usize;
+
+    /// The 4-D placement behind `geometry` (a matrix's is its `(N, ceil(M / W), 1, W)` view):
+    /// strides, start, channels per NPU, what each NPU holds.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// use tensor_layout::sophgo::{LocalLayout, Matrix, SeedChip};
+    /// let m = Mapping::with_layout(Matrix::<SeedChip>::new(0, 4, 8), [2, 40]).unwrap();
+    /// assert_eq!(m.layout().local_geometry(m.geometry()).dims(), [2, 5, 1, 8]);
+    /// ```
+    fn local_geometry(&self, geometry: &Self::Geometry) -> LocalGeometry;
+}
+
+pub(crate) mod sealed {
+    /// The local layouts of this module are all there are.
+    pub trait Sealed {}
+}
+
+impl<C: ChipSpec, R: StrideRule, M: StorageMode> sealed::Sealed for Local<C, R, M> {}
+impl<C: ChipSpec> sealed::Sealed for Matrix<C> {}
+
+impl<C: ChipSpec, R: StrideRule, M: StorageMode> LocalLayout for Local<C, R, M> {
+    type Chip = C;
+
+    fn address(&self) -> usize {
+        Local::address(self)
+    }
+
+    fn element_bytes(&self) -> usize {
+        Local::element_bytes(self)
+    }
+
+    fn local_geometry(&self, geometry: &LocalGeometry) -> LocalGeometry {
+        *geometry
+    }
+}
