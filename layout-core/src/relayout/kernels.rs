@@ -96,69 +96,10 @@ fn fixed_listed<T: Copy, const N: usize>(
     }
 }
 
-/// `dst[d + r * d_row + i] = src[s + r + i * s_col]` for `r < rows`, `i` in `cols`: the source
-/// is contiguous along `r`, the destination along `i`. Columns go in tiles so that the `rows`
-/// source lines being read stay in cache while each destination line is written once.
-pub(crate) fn transpose<T: Copy>(
-    dst: &mut [T],
-    d: usize,
-    d_row: usize,
-    src: &[T],
-    s: usize,
-    s_col: usize,
-    rows: usize,
-    cols: Range<usize>,
-) {
-    const N: usize = TRANSPOSE_BLOCK;
-    let mut start = cols.start;
-    while start < cols.end {
-        let end = (start + N).min(cols.end);
-        if rows == N && end - start == N {
-            transpose_block::<T, N>(dst, d + start, d_row, src, s + start * s_col, s_col);
-        } else {
-            for r in 0..rows {
-                let line = &mut dst[d + r * d_row + start..d + r * d_row + end];
-                for (j, out) in line.iter_mut().enumerate() {
-                    *out = src[s + r + (start + j) * s_col];
-                }
-            }
-        }
-        start = end;
-    }
-}
-
-/// Side of the square blocks [`transpose`] moves through registers.
+/// Side of the row blocks of a transpose (the source lines read together).
 pub(crate) const TRANSPOSE_BLOCK: usize = 16;
 
-/// One `N x N` block: `N` source lines (contiguous along `r`) into a local tile, then `N`
-/// destination lines (contiguous along `i`) out of it. Fixed sizes let LLVM unroll the block
-/// and keep it in vector registers; each line costs one bounds check.
-#[inline(always)]
-fn transpose_block<T: Copy, const N: usize>(
-    dst: &mut [T],
-    d: usize,
-    d_row: usize,
-    src: &[T],
-    s: usize,
-    s_col: usize,
-) {
-    let mut tile = [[src[s]; N]; N];
-    for (i, column) in tile.iter_mut().enumerate() {
-        *column = src[s + i * s_col..s + i * s_col + N]
-            .try_into()
-            .expect("a line of N elements");
-    }
-    for r in 0..N {
-        let line: &mut [T; N] = (&mut dst[d + r * d_row..d + r * d_row + N])
-            .try_into()
-            .expect("a line of N elements");
-        for (i, out) in line.iter_mut().enumerate() {
-            *out = tile[i][r];
-        }
-    }
-}
-
-/// The whole plane of a transpose whose two loops are adjacent: `dst[d + r * d_row + i] =
+/// A transpose plane: `dst[d + r * d_row + i] =
 /// src[s + r + i * s_col]` for `r` in `rows`, `i` in `cols`. Column blocks go outermost, so the
 /// source is read as a few sequential streams (one per column of the block) and every
 /// destination line is written whole; the block's columns cover a cache line of `T` where the
@@ -190,7 +131,7 @@ fn plane<T: Copy, const COLS: usize>(
     rows: Range<usize>,
     cols: Range<usize>,
 ) {
-    const ROWS: usize = 16;
+    const ROWS: usize = TRANSPOSE_BLOCK;
     // Bands of rows small enough that the band's destination lines (all columns) and its
     // source segments stay in cache while the column blocks sweep across them.
     let row_bytes = cols.len() * size_of::<T>();
@@ -232,7 +173,9 @@ fn plane<T: Copy, const COLS: usize>(
 /// Destination bytes one band of a transpose plane covers (a fraction of L2).
 const BAND_BYTES: usize = 64 * 1024;
 
-/// One `COLS x ROWS` block through a local tile (see [`transpose_block`]).
+/// One `COLS x ROWS` block: `COLS` source lines (contiguous along `r`) into a local tile, then
+/// `ROWS` destination lines (contiguous along `i`) out of it. Fixed sizes let LLVM unroll the
+/// block and keep it in vector registers; each line costs one bounds check.
 #[inline(always)]
 fn block<T: Copy, const COLS: usize, const ROWS: usize>(
     dst: &mut [T],

@@ -123,8 +123,15 @@ impl<T: Copy, F: Fn(&Point) -> usize> Nest<'_, T, F> {
             Kernel::Rows => kernels::copy_rows(
                 dst, d, rows.dst, self.src, s, rows.src, rows.count, elements,
             ),
-            Kernel::Transpose { .. } => kernels::transpose(
-                dst, d, rows.dst, self.src, s, level.src, rows.count, elements,
+            Kernel::Transpose { .. } => kernels::transpose_plane(
+                dst,
+                d,
+                rows.dst,
+                self.src,
+                s,
+                level.src,
+                0..rows.count,
+                elements,
             ),
             Kernel::Strided => {
                 kernels::copy_strided(dst, d, level.dst, self.src, s, level.src, rows, elements)

@@ -255,14 +255,18 @@ impl Plan {
     /// Whether dimension `d` never needs a bound: no origin, and every slot the walk reaches
     /// along it is data.
     fn bound_free(&self, d: usize) -> bool {
-        let reach = self
-            .levels()
+        let reach = self.reach(d);
+        self.origin[d] == 0 && self.data_end[d] == reach && self.slot_end[d] == reach
+    }
+
+    /// One past the largest virtual coordinate of `d` the loops reach.
+    fn reach(&self, d: usize) -> usize {
+        self.levels()
             .iter()
             .filter(|l| l.dim == d)
             .map(|l| (l.extent - 1) * l.step)
             .sum::<usize>()
-            + 1;
-        self.origin[d] == 0 && self.data_end[d] == reach && self.slot_end[d] == reach
+            + 1
     }
 
     fn choose_kernel(&self) -> Kernel {
@@ -299,14 +303,7 @@ impl Plan {
         // Dimensions whose fill walk never needs a bound.
         let mut fill_free = [true; MAX_RANK + 1];
         for (d, free) in fill_free.iter_mut().enumerate().take(rank) {
-            let reach = self
-                .levels()
-                .iter()
-                .filter(|l| l.dim == d)
-                .map(|l| (l.extent - 1) * l.step)
-                .sum::<usize>()
-                + 1;
-            *free = self.origin[d] == 0 && reach <= self.slot_end[d];
+            *free = self.origin[d] == 0 && self.reach(d) <= self.slot_end[d];
         }
         // Walk inwards-out: dense below k, and no bounded loop below k.
         let mut dense_below = true;
