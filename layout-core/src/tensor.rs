@@ -574,14 +574,7 @@ impl<S: Storage, L: Layout> TensorBase<S, L> {
     {
         let mapping = Mapping::<L2>::new(self.dims())?;
         let mut out = Tensor::uninitialised(mapping, self.pad)?;
-        let pad = self.pad;
-        crate::relayout::copy_into(
-            &self.mapping,
-            self.as_raw(),
-            &mapping,
-            out.storage.slots_mut(),
-            pad,
-        );
+        self.relayout_into(&mut out)?;
         Ok(out)
     }
 

@@ -9,9 +9,6 @@ use core::ops::Range;
 
 /// For each of `rows` rows, copies elements `cols` of the source row (starting at `s`, rows
 /// `s_row` apart) into the same columns of the destination row (`d`, rows `d_row` apart).
-///
-/// Short rows of common lengths are copied as fixed-size arrays so that each row is a few
-/// vector moves instead of a call to `memcpy`.
 pub(crate) fn copy_rows<T: Copy>(
     dst: &mut [T],
     d: usize,
@@ -22,41 +19,12 @@ pub(crate) fn copy_rows<T: Copy>(
     rows: usize,
     cols: Range<usize>,
 ) {
-    let (s, d) = (s + cols.start, d + cols.start);
-    match cols.len() {
-        0 => {}
-        4 => fixed_rows::<T, 4>(dst, d, d_row, src, s, s_row, rows),
-        8 => fixed_rows::<T, 8>(dst, d, d_row, src, s, s_row, rows),
-        16 => fixed_rows::<T, 16>(dst, d, d_row, src, s, s_row, rows),
-        32 => fixed_rows::<T, 32>(dst, d, d_row, src, s, s_row, rows),
-        64 => fixed_rows::<T, 64>(dst, d, d_row, src, s, s_row, rows),
-        n => {
-            for r in 0..rows {
-                let (s, d) = (s + r * s_row, d + r * d_row);
-                dst[d..d + n].copy_from_slice(&src[s..s + n]);
-            }
-        }
-    }
-}
-
-fn fixed_rows<T: Copy, const N: usize>(
-    dst: &mut [T],
-    d: usize,
-    d_row: usize,
-    src: &[T],
-    s: usize,
-    s_row: usize,
-    rows: usize,
-) {
-    for r in 0..rows {
-        let (s, d) = (s + r * s_row, d + r * d_row);
-        let row: &[T; N] = src[s..s + N].try_into().expect("a row of N elements");
-        dst[d..d + N].copy_from_slice(row);
-    }
+    let starts = (0..rows).map(|r| (r * s_row, r * d_row));
+    copy_rows_at(dst, d, src, s, starts, cols);
 }
 
 /// Copies elements `cols` of each listed row: source row at `s + row.0`, destination row at
-/// `d + row.1`. Common row lengths are fixed-size array copies.
+/// `d + row.1`.
 pub(crate) fn copy_listed_rows<T: Copy>(
     dst: &mut [T],
     d: usize,
@@ -65,30 +33,45 @@ pub(crate) fn copy_listed_rows<T: Copy>(
     rows: &[(usize, usize)],
     cols: Range<usize>,
 ) {
+    copy_rows_at(dst, d, src, s, rows.iter().copied(), cols);
+}
+
+/// Copies elements `cols` of the rows starting at `(s + from, d + to)` for each `(from, to)`.
+///
+/// Short rows of common lengths are copied as fixed-size arrays so that each row is a few
+/// vector moves instead of a call to `memcpy`.
+fn copy_rows_at<T: Copy>(
+    dst: &mut [T],
+    d: usize,
+    src: &[T],
+    s: usize,
+    rows: impl Iterator<Item = (usize, usize)>,
+    cols: Range<usize>,
+) {
     let (s, d) = (s + cols.start, d + cols.start);
     match cols.len() {
         0 => {}
-        4 => fixed_listed::<T, 4>(dst, d, src, s, rows),
-        8 => fixed_listed::<T, 8>(dst, d, src, s, rows),
-        16 => fixed_listed::<T, 16>(dst, d, src, s, rows),
-        32 => fixed_listed::<T, 32>(dst, d, src, s, rows),
-        64 => fixed_listed::<T, 64>(dst, d, src, s, rows),
+        4 => fixed_rows::<T, 4>(dst, d, src, s, rows),
+        8 => fixed_rows::<T, 8>(dst, d, src, s, rows),
+        16 => fixed_rows::<T, 16>(dst, d, src, s, rows),
+        32 => fixed_rows::<T, 32>(dst, d, src, s, rows),
+        64 => fixed_rows::<T, 64>(dst, d, src, s, rows),
         n => {
-            for &(from, to) in rows {
+            for (from, to) in rows {
                 dst[d + to..d + to + n].copy_from_slice(&src[s + from..s + from + n]);
             }
         }
     }
 }
 
-fn fixed_listed<T: Copy, const N: usize>(
+fn fixed_rows<T: Copy, const N: usize>(
     dst: &mut [T],
     d: usize,
     src: &[T],
     s: usize,
-    rows: &[(usize, usize)],
+    rows: impl Iterator<Item = (usize, usize)>,
 ) {
-    for &(from, to) in rows {
+    for (from, to) in rows {
         let row: &[T; N] = src[s + from..s + from + N]
             .try_into()
             .expect("a row of N elements");
