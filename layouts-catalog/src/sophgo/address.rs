@@ -38,8 +38,8 @@ impl LocalAddress {
     /// assert_eq!(LocalAddress::split(340, 4, 1024).unwrap(), LocalAddress { npu: 0, offset: 340 });
     /// ```
     pub fn split(address: usize, npus: usize, npu_bytes: usize) -> Result<Self, LayoutError> {
-        let memory_bytes = npus.saturating_mul(npu_bytes);
-        if address >= memory_bytes {
+        // A memory larger than `usize` holds every address.
+        if let Some(memory_bytes) = npus.checked_mul(npu_bytes).filter(|&m| address >= m) {
             return Err(LayoutError::AddressOutOfRange {
                 address,
                 memory_bytes,
@@ -55,18 +55,28 @@ impl LocalAddress {
     ///
     /// # Errors
     /// [`LayoutError::IndexOutOfBounds`] (index `[npu, offset]`, dims `[npus, npu_bytes]`) when
-    /// the NPU or the offset does not exist.
+    /// the NPU or the offset does not exist; [`LayoutError::Overflow`] (dims
+    /// `[npus, npu_bytes]`) when they exist but the address does not fit in `usize` (a memory
+    /// larger than `usize`: never on a [`Chip`](super::Chip), whose size is checked).
     ///
     /// ```
+    /// use tensor_layout::prelude::*;
     /// use tensor_layout::sophgo::LocalAddress;
     /// assert_eq!(LocalAddress { npu: 1, offset: 448 }.join(4, 1024).unwrap(), 1472);
     /// assert!(LocalAddress { npu: 0, offset: 1024 }.join(4, 1024).is_err());
+    /// let far = LocalAddress { npu: 1 << 40, offset: 0 };
+    /// assert!(matches!(far.join(1 << 41, 1 << 40), Err(LayoutError::Overflow { .. })));
     /// ```
     pub fn join(self, npus: usize, npu_bytes: usize) -> Result<usize, LayoutError> {
         if self.npu < npus && self.offset < npu_bytes {
-            // Both are in range, so the sum is below npus * npu_bytes: no overflow if the memory
-            // itself has a size (checked by the chip).
-            Ok(self.npu * npu_bytes + self.offset)
+            // Below npus * npu_bytes, which may itself lie past usize: checked.
+            self.npu
+                .checked_mul(npu_bytes)
+                .and_then(|start| start.checked_add(self.offset))
+                .ok_or_else(|| LayoutError::Overflow {
+                    dims: vec![npus, npu_bytes],
+                    element_size: None,
+                })
         } else {
             Err(LayoutError::IndexOutOfBounds {
                 index: vec![self.npu, self.offset],
@@ -77,10 +87,65 @@ impl LocalAddress {
 }
 
 /// `ceil((start_npu + channels) / npus)`; zero for a tensor without channels.
+///
+/// Exact even when `start_npu + channels` passes `usize` (absurd channel counts, refused later
+/// with the right numbers); `usize::MAX` only if the quotient itself does not fit.
 pub(crate) fn channels_per_npu(start_npu: usize, channels: usize, npus: usize) -> usize {
     if channels == 0 {
         0
     } else {
-        start_npu.saturating_add(channels).div_ceil(npus)
+        let slots = (start_npu as u128 + channels as u128).div_ceil(npus as u128);
+        usize::try_from(slots).unwrap_or(usize::MAX)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Regression: `join` multiplied unchecked, so on a memory larger than `usize` (possible
+    /// through `LocalAddress::join`'s own `npus` and `npu_bytes`) an NPU and offset that both
+    /// exist panicked in debug builds ("attempt to multiply with overflow") and wrapped to a
+    /// wrong address in release. Found by `tests/sophgo_properties.rs`.
+    #[test]
+    fn join_past_usize_is_an_overflow_error() {
+        let at = LocalAddress {
+            npu: 1 << 40,
+            offset: 5,
+        };
+        assert_eq!(
+            at.join(1 << 41, 1 << 40),
+            Err(LayoutError::Overflow {
+                dims: vec![1 << 41, 1 << 40],
+                element_size: None
+            })
+        );
+        let last = LocalAddress {
+            npu: usize::MAX / 2,
+            offset: 1,
+        };
+        assert_eq!(last.join(usize::MAX, 2), Ok(usize::MAX));
+        let past = LocalAddress {
+            npu: usize::MAX / 2,
+            offset: 1,
+        };
+        assert!(past.join(usize::MAX, 3).is_err());
+    }
+
+    /// The same memory: every `usize` address lies in it, so `split` refuses none (it used to
+    /// saturate the size and refuse `usize::MAX`), and join gives each back.
+    #[test]
+    fn split_on_a_memory_past_usize() {
+        let at = LocalAddress::split(usize::MAX, 1 << 41, 1 << 40).unwrap();
+        assert_eq!(at.join(1 << 41, 1 << 40), Ok(usize::MAX));
+        assert_eq!(
+            LocalAddress::split(8, 2, 4),
+            Err(LayoutError::AddressOutOfRange {
+                address: 8,
+                memory_bytes: 8
+            })
+        );
+        assert!(LocalAddress::split(0, 0, 4).is_err());
+        assert!(LocalAddress::split(0, 4, 0).is_err());
     }
 }

@@ -156,15 +156,17 @@ impl LocalGeometry {
     /// assert_eq!(m.geometry().npu_slots(2), Some(1..2));
     /// ```
     pub fn npu_slots(&self, npu: usize) -> Option<Range<usize>> {
-        let (q, x, c) = (self.start.npu, self.npus, self.dims[1]);
-        if npu >= x || c == 0 {
+        if npu >= self.npus || self.dims[1] == 0 {
             return None;
         }
-        // The last virtual channel (saturating: absurd channel counts fail the fit check).
-        let last = q.saturating_add(c - 1);
+        // In u128: the last virtual channel Q + C - 1 may pass usize (absurd channel counts,
+        // which fail the fit check, but with the right numbers). The slots fit in usize: the
+        // last is at most (X - 1 + C - 1) / X.
+        let (q, x, npu) = (self.start.npu as u128, self.npus as u128, npu as u128);
+        let last = q + self.dims[1] as u128 - 1;
         let first_slot = q.saturating_sub(npu).div_ceil(x);
         let last_slot = last.checked_sub(npu)? / x;
-        (first_slot <= last_slot).then_some(first_slot..last_slot + 1)
+        (first_slot <= last_slot).then_some(first_slot as usize..last_slot as usize + 1)
     }
 
     /// The bytes of NPU `npu` (offsets within that NPU) from the tensor's first slot there to
@@ -286,8 +288,9 @@ impl LocalGeometry {
     fn last_element(&self, npu: usize, slot: usize) -> Option<usize> {
         let [n, c, h, w] = self.dims;
         let [sn, sc, sh, sw] = self.element_strides;
-        let last_channel = self.start.npu.saturating_add(c - 1);
-        let last_w = if npu + slot * self.npus == last_channel {
+        // Virtual channels in u128, as in `npu_slots`.
+        let last_channel = self.start.npu as u128 + c as u128 - 1;
+        let last_w = if npu as u128 + slot as u128 * self.npus as u128 == last_channel {
             self.last_channel_width - 1
         } else {
             w - 1

@@ -249,11 +249,21 @@ impl<C: ChipSpec, R: StrideRule, M: StorageMode> Local<C, R, M> {
         let cpn = channels_per_npu(start.npu, dims[1], C::NPUS);
         let [n, c, h, w] = dims;
         let packed_dims = [n.div_ceil(M::PACK), c, h, w];
-        let strides = R::strides(&self.params, packed_dims, cpn, C::EU_BYTES / packed_bytes)
-            .ok_or_else(overflow)?;
+        // An empty tensor (a zero dim) has no element to place, whatever its other dims: strides
+        // those dims (or free strides times the pack) would overflow are 0 then, not an error.
+        let empty = dims.contains(&0);
+        let strides = match R::strides(&self.params, packed_dims, cpn, C::EU_BYTES / packed_bytes) {
+            Some(strides) => strides,
+            None if empty => [0; 4],
+            None => return Err(overflow()),
+        };
         let mut element_strides = [0; 4];
         for (scaled, &stride) in element_strides.iter_mut().zip(&strides) {
-            *scaled = stride.checked_mul(M::PACK).ok_or_else(overflow)?;
+            *scaled = match stride.checked_mul(M::PACK) {
+                Some(scaled) => scaled,
+                None if empty => 0,
+                None => return Err(overflow()),
+            };
         }
         let geometry = LocalGeometry {
             dims,
@@ -269,7 +279,7 @@ impl<C: ChipSpec, R: StrideRule, M: StorageMode> Local<C, R, M> {
             channels_per_npu: cpn,
             last_channel_width,
         };
-        if !dims.contains(&0) {
+        if !empty {
             geometry.check_nesting(|| self.to_string())?;
             geometry.check_fits()?;
         }
@@ -348,5 +358,57 @@ impl<C: ChipSpec, R: StrideRule, M: StorageMode> Layout for Local<C, R, M> {
     /// The gaps between a tensor's elements belong to other tensors.
     fn gaps_are_padding(&self) -> bool {
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{BM1684, FourN, Matrix, SeedChip};
+    use super::*;
+    use layout_core::Mapping;
+
+    /// Regression: an empty tensor whose other dims (or free strides times the pack) overflow
+    /// the strides was refused with `Overflow` ("the storage of dims [0, 0, 0, 0] ... exceeds
+    /// the largest allocation"), although a zero dim is an empty tensor whatever the others
+    /// (docs/reliability.md). Found by `tests/sophgo_properties.rs`.
+    #[test]
+    fn an_empty_tensor_is_placed_whatever_its_other_dims() {
+        let free = FreeStrides::<SeedChip, FourN>::new(0, 1, [0, 0, 0, 1 << 62]);
+        let m = Mapping::with_layout(free, [0, 0, 0, 0]).unwrap();
+        assert_eq!(m.len(), 0);
+        assert_eq!(m.geometry().element_strides(), [0, 0, 0, 0]);
+        let compact = Compact::<SeedChip>::new(3 * 1024, 1);
+        assert!(Mapping::with_layout(compact, [0, 1, usize::MAX, 2]).is_ok());
+        let line = LineAligned::<BM1684>::new(0, 4);
+        assert!(Mapping::with_layout(line, [0, 2, usize::MAX, usize::MAX]).is_ok());
+        assert!(Mapping::with_layout(Matrix::<SeedChip>::new(0, 4, 1), [0, usize::MAX]).is_ok());
+        // With every dim non-zero the same strides are still an overflow.
+        assert!(matches!(
+            Mapping::with_layout(compact, [1, 1, usize::MAX, 2]),
+            Err(LayoutError::Overflow { .. })
+        ));
+        let free = FreeStrides::<SeedChip, FourN>::new(0, 1, [0, 0, 0, 1 << 62]);
+        assert!(matches!(
+            Mapping::with_layout(free, [1, 1, 1, 2]),
+            Err(LayoutError::Overflow { .. })
+        ));
+    }
+
+    /// Regression: with C close to `usize::MAX` the last virtual channel `Q + C - 1` saturated,
+    /// so `NpuOverflow` named one channel slot too few (2^58 bytes here instead of 2^58 + 1).
+    /// Found by `tests/sophgo_properties.rs`.
+    #[test]
+    fn overflow_numbers_are_exact_for_absurd_channel_counts() {
+        // At NPU 2 of 64: channel MAX - 1 is virtual channel 2^64, NPU 0's slot 2^58.
+        let compact = Compact::<BM1684>::new(2 * 512 * 1024, 1);
+        assert_eq!(
+            Mapping::with_layout(compact, [1, usize::MAX, 1, 1]).unwrap_err(),
+            LayoutError::NpuOverflow {
+                npu: 0,
+                needed: (1 << 58) + 1,
+                available: 512 * 1024
+            }
+        );
+        assert_eq!(SeedChip::channels_per_npu(3, usize::MAX), (1 << 62) + 1);
     }
 }
