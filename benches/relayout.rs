@@ -25,7 +25,7 @@ fn pool(threads: usize) -> rayon::ThreadPool {
 }
 
 /// A value per element that is not a constant (so no copy can be folded away).
-trait Element: Copy + Default + Send + Sync {
+trait Element: Copy + Default + Send + Sync + 'static {
     fn of(i: usize) -> Self;
 }
 impl Element for f32 {

@@ -39,7 +39,7 @@ fn expected<T: Copy, L1: Layout, L2: Layout<Index = L1::Index>>(
 }
 
 /// Runs the engine from `src_slots` into `before` (the destination's prior contents).
-fn engine<T: Copy + Default + Send + Sync, L1: Layout, L2: Layout<Index = L1::Index>>(
+fn engine<T: Copy + Default + Send + Sync + 'static, L1: Layout, L2: Layout<Index = L1::Index>>(
     src: Mapping<L1>,
     src_slots: &[T],
     dst: Mapping<L2>,
@@ -104,19 +104,25 @@ fn every_benchmarked_pair_equals_the_plain_relayout() {
     }
 }
 
-#[test]
-fn element_types_of_every_width_relayout_alike() {
-    let dims = [2, 21, 5, 6];
-    let reference = Tensor::<u32, onednn::nchw>::from_fn(dims, |[n, c, h, w]| {
+/// Every element width through every transpose shape the kernels have (full tiles of 32, 16,
+/// 8 and 4 columns, partial edges), against `u32` through the same pair.
+fn every_width_alike<A, B>(dims: [usize; 4])
+where
+    A: Layout<Index = [usize; 4]> + Default,
+    B: Layout<Index = [usize; 4]> + Default,
+{
+    let reference = Tensor::<u32, A>::from_fn(dims, |[n, c, h, w]| {
         (n * 4000 + c * 150 + h * 10 + w) as u32
     });
-    let want = reference.relayout::<onednn::nChw16c>().to_row_major();
+    let want = reference.relayout::<B>().to_row_major();
     macro_rules! same_for {
         ($($t:ty => $from:expr),* $(,)?) => {$({
-            let t = Tensor::<$t, onednn::nchw>::from_fn(dims, |i| $from(reference[i]));
-            let got = t.relayout::<onednn::nChw16c>().to_row_major();
+            let t = Tensor::<$t, A>::from_fn(dims, |i| $from(reference[i]));
+            let got = t.relayout::<B>();
             let expect: Vec<$t> = want.iter().map(|&v| $from(v)).collect();
-            assert_eq!(got, expect, "{}", stringify!($t));
+            assert_eq!(got.to_row_major(), expect, "{} {dims:?}", stringify!($t));
+            let padding_zero = |slots: &[$t]| slots.iter().all(|&v| v == $from(0));
+            got.mapping().for_each_padding(|range| assert!(padding_zero(&got.as_raw()[range])));
         })*};
     }
     same_for!(
@@ -124,7 +130,23 @@ fn element_types_of_every_width_relayout_alike() {
         i16 => |v: u32| v as i16, i32 => |v: u32| v as i32, f32 => |v: u32| v as f32,
         f64 => |v: u32| v as f64, f16 => |v: u32| f16::from_f32(v as f32),
         half::bf16 => |v: u32| half::bf16::from_f32(v as f32),
+        (u8, u16) => |v: u32| (v as u8, v as u16),
     );
+}
+
+#[test]
+fn element_types_of_every_width_relayout_alike() {
+    for dims in [[2, 21, 5, 6], [1, 12, 5, 7], [1, 40, 9, 9], [1, 70, 3, 33]] {
+        every_width_alike::<onednn::nchw, onednn::nChw16c>(dims);
+        every_width_alike::<onednn::nChw16c, onednn::nchw>(dims);
+        every_width_alike::<onednn::nchw, onednn::nhwc>(dims);
+        every_width_alike::<onednn::nhwc, onednn::nchw>(dims);
+        every_width_alike::<onednn::oihw, onednn::OIhw16i16o>(dims);
+    }
+    for dims in [[1, 16, 16, 64], [1, 9, 14, 40]] {
+        every_width_alike::<htp::R4FlatMemoryLayout, htp::R4Crouton2x2Layout>(dims);
+        every_width_alike::<htp::R4Crouton2x2Layout, htp::R4FlatMemoryLayout>(dims);
+    }
 }
 
 #[test]
@@ -236,4 +258,12 @@ fn parallel_relayouts_equal_the_plain_relayout() {
         check_typed::<onednn::nchw, onednn::nhwc>(dims);
         check_typed::<htp::R4FlatMemoryLayout, htp::R4CroutonLayout>([1, 203, 61, 45]);
     });
+}
+
+/// Destinations past `STREAM_MIN_BYTES` (16 MiB) take the transposes' non-temporal stores.
+#[test]
+fn transposes_larger_than_the_caches_equal_the_plain_relayout() {
+    let dims = [1, 256, 128, 130];
+    check_typed::<onednn::nchw, onednn::nhwc>(dims);
+    check_typed::<onednn::nhwc, onednn::nchw>(dims);
 }

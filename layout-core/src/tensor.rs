@@ -552,7 +552,7 @@ impl<S: Storage, L: Layout> TensorBase<S, L> {
     pub fn relayout<L2>(&self) -> Tensor<S::Elem, L2>
     where
         L2: SameRankAs<L> + Default,
-        S::Elem: Send + Sync,
+        S::Elem: Send + Sync + 'static,
     {
         self.try_relayout().unwrap_or_else(|e| panic!("{e}"))
     }
@@ -570,7 +570,7 @@ impl<S: Storage, L: Layout> TensorBase<S, L> {
     pub fn try_relayout<L2>(&self) -> Result<Tensor<S::Elem, L2>, LayoutError>
     where
         L2: SameRankAs<L> + Default,
-        S::Elem: Send + Sync,
+        S::Elem: Send + Sync + 'static,
     {
         let mapping = Mapping::<L2>::new(self.dims())?;
         let mut out = Tensor::uninitialised(mapping, self.pad)?;
@@ -597,7 +597,7 @@ impl<S: Storage, L: Layout> TensorBase<S, L> {
     where
         S2: StorageMut<Elem = S::Elem>,
         L2: SameRankAs<L>,
-        S::Elem: Send + Sync,
+        S::Elem: Send + Sync + 'static,
     {
         if self.dims() != dst.dims() {
             return Err(LayoutError::ShapeMismatch {

@@ -15,9 +15,11 @@ mod nest;
 #[cfg(feature = "parallel")]
 mod parallel;
 mod plan;
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+mod simd;
 
 use crate::{Coords, Layout, Mapping};
-use nest::{Nest, Rows};
+use nest::Nest;
 use plan::{Plan, Point};
 
 /// Writes every logical element of `src_slots` (laid out by `src`) into `dst_slots` (laid out by
@@ -29,7 +31,7 @@ pub(crate) fn copy_into<T, L1, L2>(
     dst_slots: &mut [T],
     pad: T,
 ) where
-    T: Copy + Send + Sync,
+    T: Copy + Send + Sync + 'static,
     L1: Layout,
     L2: Layout<Index = L1::Index>,
 {
@@ -48,12 +50,14 @@ pub(crate) fn copy_into<T, L1, L2>(
         let _ = src_origin;
         src.offset(index)
     };
-    let rows = plan.listed_rows();
+    let (rows, cols) = plan.listings();
     let nest = Nest {
         plan: &plan,
         rows: &rows,
+        cols: &cols,
         src: src_slots,
         pad,
+        stream: size_of_val(dst_slots) >= nest::STREAM_MIN_BYTES,
         src_offset_of,
     };
     if plan.len == 0 {
@@ -65,12 +69,5 @@ pub(crate) fn copy_into<T, L1, L2>(
         return;
     }
     let mut point: Point = [0; crate::MAX_RANK + 1];
-    nest.data(
-        dst_slots,
-        0,
-        plan.src_base,
-        plan.dst_base,
-        &mut point,
-        Rows::ONE,
-    );
+    nest.data(dst_slots, 0, plan.src_base, plan.dst_base, &mut point);
 }

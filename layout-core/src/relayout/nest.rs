@@ -7,44 +7,36 @@
 //! there). The cuts cost a comparison per loop entry, never a division per element.
 
 use super::kernels;
-use super::plan::{FUSED, Kernel, Plan, Point};
+use super::plan::{Kernel, Listing, Plan, Point};
 
-/// Side length of a transpose tile: the block of source rows read together.
-const TILE: usize = kernels::TRANSPOSE_BLOCK;
-
-/// The rows one call covers: a block of the transpose's source-contiguous loop, or one row.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Rows {
-    pub count: usize,
-    pub src: usize,
-    pub dst: usize,
-}
-
-impl Rows {
-    pub(crate) const ONE: Rows = Rows {
-        count: 1,
-        src: 0,
-        dst: 0,
-    };
-}
+/// Destination size from which transposes write whole lines with non-temporal stores. Below it
+/// the destination stays in the 100 MiB-class shared caches of server parts and writing through
+/// them is faster (measured in docs/performance.md: a 9 MiB destination got slower, 25 MiB ones
+/// faster); above it, reading each line before overwriting it costs more.
+pub(crate) const STREAM_MIN_BYTES: usize = 16 << 20;
 
 /// A plan bound to its source slots and pad value; `src_offset_of` maps a virtual point of the
 /// destination walk to a source offset for the index-driven kernel.
 pub(crate) struct Nest<'a, T, F> {
     pub plan: &'a Plan,
-    /// The row block's `(source, destination)` offsets ([`Plan::listed_rows`]).
-    pub rows: &'a [(usize, usize)],
+    /// The kernel's listings ([`Plan::listings`]): the row block's rows, or a transpose's rows.
+    pub rows: &'a Listing,
+    /// A transpose's columns.
+    pub cols: &'a Listing,
     pub src: &'a [T],
     pub pad: T,
+    /// Whether the destination is large enough to write past the caches ([`STREAM_MIN_BYTES`]).
+    pub stream: bool,
     pub src_offset_of: F,
 }
 
-impl<T: Copy, F: Fn(&Point) -> usize> Nest<'_, T, F> {
+impl<T: Copy + 'static, F: Fn(&Point) -> usize> Nest<'_, T, F> {
     /// Digit ranges of loop `k` at point `p`: `(first, data_end, slot_end)`.
     #[inline]
     pub(crate) fn bounds(&self, k: usize, p: &Point) -> (usize, usize, usize) {
         let level = &self.plan.levels[k];
-        if level.dim == FUSED {
+        if self.plan.free[level.dim] {
+            // Every digit is data (the fused pseudo-dimension is always free).
             return (0, level.extent, level.extent);
         }
         let at = p[level.dim];
@@ -69,82 +61,49 @@ impl<T: Copy, F: Fn(&Point) -> usize> Nest<'_, T, F> {
     }
 
     /// Copies the subtree of loop `k` (source offset `s`, destination offset `d`).
-    pub(crate) fn data(
-        &self,
-        dst: &mut [T],
-        k: usize,
-        s: usize,
-        d: usize,
-        p: &mut Point,
-        rows: Rows,
-    ) {
+    pub(crate) fn data(&self, dst: &mut [T], k: usize, s: usize, d: usize, p: &mut Point) {
         let plan = self.plan;
         if k + 1 == plan.len {
-            return self.innermost(dst, s, d, p, rows);
+            return self.innermost(dst, s, d, p);
         }
-        if plan.kernel == Kernel::Rows && k == plan.rows_from {
-            return self.row_block(dst, s, d, p);
+        match plan.kernel {
+            Kernel::Rows if k == plan.rows_from => return self.row_block(dst, s, d, p),
+            Kernel::Transpose { rows, cols } if k == rows => {
+                return self.transpose(dst, s, d, p, rows..cols);
+            }
+            _ => {}
         }
         let level = plan.levels[k];
         let (first, data_end, slot_end) = self.bounds(k, p);
-        let tiled = plan.kernel == Kernel::Transpose { b: k };
-        if tiled && k + 2 == plan.len {
-            return self.transpose_plane(dst, s, d, p, first..data_end, slot_end);
-        }
-        let step = if tiled { TILE } else { 1 };
-        let mut i = first;
-        while i < data_end {
-            let count = step.min(data_end - i);
-            let inner = if tiled {
-                Rows {
-                    count,
-                    src: level.src,
-                    dst: level.dst,
-                }
-            } else {
-                rows
-            };
+        for i in first..data_end {
             p[level.dim] += i * level.step;
-            self.data(dst, k + 1, s + i * level.src, d + i * level.dst, p, inner);
+            self.data(dst, k + 1, s + i * level.src, d + i * level.dst, p);
             p[level.dim] -= i * level.step;
-            i += count;
         }
-        let fill_rows = if tiled { Rows::ONE } else { rows };
-        self.fill_digits(dst, k, d, p, data_end..slot_end, fill_rows);
+        self.fill_digits(dst, k, d, p, data_end..slot_end);
     }
 
     /// The innermost loop, with the plan's kernel.
-    fn innermost(&self, dst: &mut [T], s: usize, d: usize, p: &mut Point, rows: Rows) {
+    fn innermost(&self, dst: &mut [T], s: usize, d: usize, p: &mut Point) {
         let k = self.plan.len - 1;
         let level = self.plan.levels[k];
         let (first, data_end, slot_end) = self.bounds(k, p);
-        let elements = first..data_end;
         match self.plan.kernel {
-            Kernel::Rows => kernels::copy_rows(
-                dst, d, rows.dst, self.src, s, rows.src, rows.count, elements,
-            ),
-            Kernel::Transpose { .. } => kernels::transpose_plane(
-                dst,
-                d,
-                rows.dst,
-                self.src,
-                s,
-                level.src,
-                0..rows.count,
-                elements,
-            ),
-            Kernel::Strided => {
-                kernels::copy_strided(dst, d, level.dst, self.src, s, level.src, rows, elements)
+            Kernel::Rows => {
+                dst[d + first..d + data_end].copy_from_slice(&self.src[s + first..s + data_end])
+            }
+            Kernel::Strided | Kernel::Transpose { .. } => {
+                kernels::copy_strided(dst, d, level.dst, self.src, s, level.src, first..data_end)
             }
             Kernel::Indexed => {
-                for i in elements {
+                for i in first..data_end {
                     p[level.dim] += i * level.step;
                     dst[d + i * level.dst] = self.src[(self.src_offset_of)(p)];
                     p[level.dim] -= i * level.step;
                 }
             }
         }
-        self.fill_digits(dst, k, d, p, data_end..slot_end, rows);
+        self.fill_digits(dst, k, d, p, data_end..slot_end);
     }
 
     /// The row block of a contiguous-row plan: every listed row, copied with the innermost
@@ -154,45 +113,54 @@ impl<T: Copy, F: Fn(&Point) -> usize> Nest<'_, T, F> {
         let (first, data_end, slot_end) = self.bounds(k, p);
         kernels::copy_listed_rows(dst, d, self.src, s, self.rows, first..data_end);
         if self.plan.fills && slot_end > data_end {
-            for &(_, row) in self.rows {
+            for &(_, row) in self.rows.iter() {
                 dst[d + row + data_end..d + row + slot_end].fill(self.pad);
             }
         }
     }
 
-    /// A transpose whose source-contiguous loop `b` sits just outside the innermost loop: the
-    /// whole plane of `b_digits` by the innermost loop's digits in one kernel call, then the
-    /// padding of both loops.
-    fn transpose_plane(
+    /// The transpose of loops `rows..cols` (tile rows) by `cols..len` (tile columns): one kernel
+    /// call over every row and column, then the padding of the columns of each row and of the
+    /// rows (only a group of one loop can have bounds, hence padding).
+    fn transpose(
         &self,
         dst: &mut [T],
         s: usize,
         d: usize,
         p: &mut Point,
-        b_digits: core::ops::Range<usize>,
-        b_slot_end: usize,
+        core::ops::Range {
+            start: rows,
+            end: cols,
+        }: core::ops::Range<usize>,
     ) {
-        let k = self.plan.len - 2;
-        let (b, a) = (self.plan.levels[k], self.plan.levels[k + 1]);
-        let (first, data_end, slot_end) = self.bounds(k + 1, p);
-        kernels::transpose_plane(
-            dst,
-            d,
-            b.dst,
-            self.src,
-            s,
-            a.src,
-            b_digits.clone(),
-            first..data_end,
-        );
-        let rows = Rows {
-            count: b_digits.len(),
-            src: 0,
-            dst: b.dst,
-        };
-        let d_rows = d + b_digits.start * b.dst;
-        self.fill_digits(dst, k + 1, d_rows, p, data_end..slot_end, rows);
-        self.fill_digits(dst, k, d, p, b_digits.end..b_slot_end, Rows::ONE);
+        let (row_digits, row_slots) = self.group_digits(rows, cols, self.rows.len(), p);
+        let (col_digits, col_slots) = self.group_digits(cols, self.plan.len, self.cols.len(), p);
+        let listed_rows = &self.rows[row_digits.clone()];
+        let listed_cols = &self.cols[col_digits.clone()];
+        kernels::transpose(dst, d, listed_rows, self.src, s, listed_cols, self.stream);
+        if self.plan.fills && col_slots > col_digits.end {
+            for &(_, row) in listed_rows {
+                dst[d + row + col_digits.end..d + row + col_slots].fill(self.pad);
+            }
+        }
+        self.fill_digits(dst, rows, d, p, row_digits.end..row_slots);
+    }
+
+    /// Digits of the group of loops `from..to` (`listed` combinations) at `p`, and the end of
+    /// its padding: the bounds of its loop when it is one, else every combination.
+    fn group_digits(
+        &self,
+        from: usize,
+        to: usize,
+        listed: usize,
+        p: &Point,
+    ) -> (core::ops::Range<usize>, usize) {
+        if to - from == 1 {
+            let (first, data_end, slot_end) = self.bounds(from, p);
+            (first..data_end, slot_end)
+        } else {
+            (0..listed, listed)
+        }
     }
 
     /// Fills the whole subtrees of loop `k`'s `digits` with the pad value, for each of `rows`.
@@ -203,35 +171,29 @@ impl<T: Copy, F: Fn(&Point) -> usize> Nest<'_, T, F> {
         d: usize,
         p: &mut Point,
         digits: core::ops::Range<usize>,
-        rows: Rows,
     ) {
         if !self.plan.fills || digits.is_empty() {
             return;
         }
         let level = self.plan.levels[k];
         if self.plan.flat_fill[k] {
-            for r in 0..rows.count {
-                let base = d + r * rows.dst;
-                dst[base + digits.start * level.dst..base + digits.end * level.dst].fill(self.pad);
-            }
+            dst[d + digits.start * level.dst..d + digits.end * level.dst].fill(self.pad);
             return;
         }
         for i in digits {
             p[level.dim] += i * level.step;
-            self.fill(dst, k + 1, d + i * level.dst, p, rows);
+            self.fill(dst, k + 1, d + i * level.dst, p);
             p[level.dim] -= i * level.step;
         }
     }
 
     /// Fills every slot of loop `k`'s subtree that lies within the padded extent.
-    pub(crate) fn fill(&self, dst: &mut [T], k: usize, d: usize, p: &mut Point, rows: Rows) {
+    pub(crate) fn fill(&self, dst: &mut [T], k: usize, d: usize, p: &mut Point) {
         if k == self.plan.len {
-            for r in 0..rows.count {
-                dst[d + r * rows.dst] = self.pad;
-            }
+            dst[d] = self.pad;
             return;
         }
         let (first, _, slot_end) = self.bounds(k, p);
-        self.fill_digits(dst, k, d, p, first..slot_end, rows);
+        self.fill_digits(dst, k, d, p, first..slot_end);
     }
 }

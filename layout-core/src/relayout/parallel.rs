@@ -6,7 +6,7 @@
 //! `par_chunks_mut` and each runs the rest of the nest on its own. Small tensors, and plans
 //! whose outer loops do not own contiguous blocks, run on the calling thread.
 
-use super::nest::{Nest, Rows};
+use super::nest::Nest;
 use super::plan::{Kernel, Point};
 use rayon::prelude::*;
 
@@ -19,7 +19,7 @@ const PIECES_PER_THREAD: usize = 4;
 /// Runs the nest on rayon's threads; `false` (nothing written) when it should not be split.
 pub(crate) fn run<T, F>(nest: &Nest<'_, T, F>, dst: &mut [T]) -> bool
 where
-    T: Copy + Send + Sync,
+    T: Copy + Send + Sync + 'static,
     F: Fn(&Point) -> usize + Sync,
 {
     let plan = nest.plan;
@@ -30,7 +30,7 @@ where
     // The innermost loops a kernel needs whole.
     let kernel_from = match plan.kernel {
         Kernel::Rows => plan.rows_from,
-        Kernel::Transpose { b } => b,
+        Kernel::Transpose { rows, .. } => rows,
         Kernel::Strided => plan.len - 1,
         Kernel::Indexed => return false,
     };
@@ -67,7 +67,7 @@ where
 }
 
 /// Runs the subtree of digit combination `piece` of loops `0..=k` into its block `out`.
-fn run_piece<T: Copy, F: Fn(&Point) -> usize>(
+fn run_piece<T: Copy + 'static, F: Fn(&Point) -> usize>(
     nest: &Nest<'_, T, F>,
     out: &mut [T],
     k: usize,
@@ -96,8 +96,8 @@ fn run_piece<T: Copy, F: Fn(&Point) -> usize>(
         src += digit * level.src;
     }
     if data {
-        nest.data(out, k + 1, src, 0, &mut point, Rows::ONE);
+        nest.data(out, k + 1, src, 0, &mut point);
     } else {
-        nest.fill(out, k + 1, 0, &mut point, Rows::ONE);
+        nest.fill(out, k + 1, 0, &mut point);
     }
 }

@@ -41,9 +41,10 @@ pub(crate) struct Level {
 pub(crate) enum Kernel {
     /// Both sides contiguous along the innermost loop: slice copies, two loops per call.
     Rows,
-    /// The source is contiguous along loop `b`, the destination along the innermost loop:
-    /// cache-blocked tiles of `b` by innermost digits.
-    Transpose { b: usize },
+    /// A transpose of the loops `rows..len`: loops `rows..cols` (the tile's rows) advance the
+    /// source through one contiguous run, loops `cols..len` (its columns) the destination.
+    /// Cache-blocked tiles of listed rows by listed columns.
+    Transpose { rows: usize, cols: usize },
     /// Any other affine pair: one strided element loop.
     Strided,
     /// The source offset cannot follow the walk by additions (a source starting part-way into
@@ -79,8 +80,11 @@ pub(crate) struct Plan {
     pub rows_from: usize,
 }
 
-/// The most rows a listed row block may have.
-const MAX_LISTED_ROWS: usize = 1 << 14;
+/// The most rows a listed row block (or a transpose's rows, or its columns) may have.
+const MAX_LISTED: usize = 1 << 14;
+
+/// `(source, destination)` offsets of every digit combination of some loops.
+pub(crate) type Listing = alloc::vec::Vec<(usize, usize)>;
 
 impl Plan {
     /// Plans copying `src` into `dst` (same dims).
@@ -160,7 +164,7 @@ impl Plan {
         while start > 0 {
             let level = self.levels[start - 1];
             let listable = self.free[level.dim] && (level.dim != inner.dim || self.free[inner.dim]);
-            if !listable || rows * level.extent > MAX_LISTED_ROWS {
+            if !listable || rows * level.extent > MAX_LISTED {
                 break;
             }
             rows *= level.extent;
@@ -169,18 +173,24 @@ impl Plan {
         start
     }
 
-    /// Source and destination offsets of every row of the row block, in destination order.
-    pub(crate) fn listed_rows(&self) -> alloc::vec::Vec<(usize, usize)> {
-        let mut rows = alloc::vec![(0usize, 0usize)];
-        for level in &self.levels[self.rows_from..self.len.saturating_sub(1)] {
-            rows = rows
-                .iter()
-                .flat_map(|&(s, d)| {
-                    (0..level.extent).map(move |i| (s + i * level.src, d + i * level.dst))
-                })
-                .collect();
+    /// The per-call listings the kernel reads: for [`Kernel::Rows`], the row block's rows in
+    /// destination order; for [`Kernel::Transpose`], the tile's rows in source order (their
+    /// source offsets count up by one) and its columns in destination order (likewise).
+    pub(crate) fn listings(&self) -> (Listing, Listing) {
+        match self.kernel {
+            Kernel::Rows => (
+                list(&self.levels[self.rows_from..self.len - 1]),
+                Listing::new(),
+            ),
+            Kernel::Transpose { rows, cols } => {
+                let mut by_source = [Level::default(); MAX_LEVELS];
+                let by_source = &mut by_source[..cols - rows];
+                by_source.copy_from_slice(&self.levels[rows..cols]);
+                by_source.sort_unstable_by_key(|l| core::cmp::Reverse(l.src));
+                (list(by_source), list(&self.levels[cols..self.len]))
+            }
+            Kernel::Strided | Kernel::Indexed => (Listing::new(), Listing::new()),
         }
-        rows
     }
 
     /// The loops of the plan, outermost first.
@@ -279,16 +289,67 @@ impl Plan {
         if inner.src == 1 {
             return Kernel::Rows;
         }
-        let Some(b) = self.levels().iter().rposition(|l| l.src == 1) else {
-            return Kernel::Strided;
-        };
-        let b_dim = self.levels[b].dim;
-        let independent = b_dim == FUSED || self.levels()[b + 1..].iter().all(|l| l.dim != b_dim);
-        if independent {
-            Kernel::Transpose { b }
-        } else {
-            Kernel::Strided
+        self.transpose().unwrap_or(Kernel::Strided)
+    }
+
+    /// The transpose of the innermost loops, if they split into tile rows (loops that together
+    /// step through one contiguous run of the source) just outside tile columns (loops that
+    /// together step through one contiguous run of the destination, the innermost among them).
+    /// A group of several loops must be bound-free, as its listing holds every digit; a bounded
+    /// loop must be alone in its group and its dimension absent from the other group, so that
+    /// its digit range is the same across the tile.
+    fn transpose(&self) -> Option<Kernel> {
+        let levels = self.levels();
+        let inner = levels.len() - 1;
+        let free = |k: usize| self.free[levels[k].dim];
+        // The source chain: loops whose source strides are 1, then each the span of the last.
+        let mut chain = [0usize; MAX_LEVELS];
+        let mut n = 0;
+        let mut span = 1usize;
+        while let Some(k) = (0..inner).find(|&k| levels[k].src == span && !chain[..n].contains(&k))
+        {
+            let fits = span * levels[k].extent <= MAX_LISTED;
+            if !fits || (n > 0 && !free(k)) {
+                break;
+            }
+            chain[n] = k;
+            n += 1;
+            span *= levels[k].extent;
+            if !free(k) {
+                break;
+            }
         }
+        // The longest start of the chain that is a block of loops right outside the columns.
+        (1..=n).rev().find_map(|m| {
+            let rows = chain[..m].iter().copied().min()?;
+            let cols = chain[..m].iter().copied().max()? + 1;
+            let columns_ok = cols - rows == m && self.columns(cols);
+            let lonely_bound = |group: core::ops::Range<usize>, other: core::ops::Range<usize>| {
+                group.len() == 1
+                    && !free(group.start)
+                    && levels[other]
+                        .iter()
+                        .any(|l| l.dim == levels[group.start].dim)
+            };
+            let ok = columns_ok
+                && !lonely_bound(rows..cols, cols..levels.len())
+                && !lonely_bound(cols..levels.len(), rows..cols);
+            ok.then_some(Kernel::Transpose { rows, cols })
+        })
+    }
+
+    /// Whether loops `cols..len` step through one contiguous run of the destination, innermost
+    /// fastest, with at most [`MAX_LISTED`] slots, and are bound-free unless there is one.
+    fn columns(&self, cols: usize) -> bool {
+        let group = &self.levels()[cols..];
+        let mut span = 1usize;
+        for level in group.iter().rev() {
+            if level.dst != span || (group.len() > 1 && !self.free[level.dim]) {
+                return false;
+            }
+            span *= level.extent;
+        }
+        span <= MAX_LISTED
     }
 
     fn mark_last_of_dim(&mut self) {
@@ -315,6 +376,20 @@ impl Plan {
             block = level.dst * level.extent;
         }
     }
+}
+
+/// Offsets of every digit combination of `levels` (outermost first), the last loop fastest.
+fn list(levels: &[Level]) -> Listing {
+    let mut out = alloc::vec![(0usize, 0usize)];
+    for level in levels {
+        out = out
+            .iter()
+            .flat_map(|&(s, d)| {
+                (0..level.extent).map(move |i| (s + i * level.src, d + i * level.dst))
+            })
+            .collect();
+    }
+    out
 }
 
 /// Axes with more than one digit value (the others change nothing).

@@ -1,0 +1,305 @@
+//! SSE2 transpose blocks for the plain 1-, 2- and 4-byte element types (x86-64 only).
+//!
+//! LLVM turns the portable tile of [`super::kernels`] into one scalar move per element; these
+//! blocks move 16 bytes per instruction instead. SSE2 is part of every x86-64 CPU (the module is
+//! compiled where `target_feature = "sse2"`), so no run-time detection is needed. A block of `N` source lines of `L` elements (one 128-bit register each,
+//! `L = 16 / size`) is transposed by `log2(N)` rounds of the perfect shuffle (interleaving the
+//! first half of the registers with the second, element by element), after which register `k`
+//! holds destination lines `k * L / N ..` of `N` elements each.
+//!
+//! Element types are recognised by [`TypeId`] (hence `T: 'static`): only types whose every bit
+//! pattern is a valid value (integers, floats, `half`'s `f16`/`bf16`) take this path, viewed as
+//! unsigned integers of their size; any other `T: Copy` keeps the portable tile.
+
+use super::kernels::{self, BlockMove, ROWS};
+use bytemuck::Pod;
+use core::any::TypeId;
+use core::arch::x86_64::{
+    __m128i, _mm_sfence, _mm_stream_si128, _mm_unpackhi_epi8, _mm_unpackhi_epi16,
+    _mm_unpackhi_epi32, _mm_unpacklo_epi8, _mm_unpacklo_epi16, _mm_unpacklo_epi32,
+};
+
+/// Runs [`kernels::transpose`]'s work with SSE2 blocks when `T` is a plain 1-, 2- or 4-byte
+/// type; `false` (nothing written) otherwise.
+pub(crate) fn transpose<T: Copy + 'static>(
+    dst: &mut [T],
+    d: usize,
+    rows: &[(usize, usize)],
+    src: &[T],
+    s: usize,
+    cols: &[(usize, usize)],
+    stream: bool,
+) -> bool {
+    macro_rules! try_as {
+        ($bits:ty: $($ty:ty),+) => {
+            $(
+                if let (Some(dst), Some(src)) = (same_mut::<T, $ty>(dst), same::<T, $ty>(src)) {
+                    let (dst, src) = (
+                        bytemuck::cast_slice_mut::<$ty, $bits>(dst),
+                        bytemuck::cast_slice::<$ty, $bits>(src),
+                    );
+                    // Streaming pays where destination lines are written out of order: several
+                    // blocks of rows and several of columns (one of either writes a few
+                    // sequential streams, which the cache prefetches well).
+                    let line = 64 / size_of::<$bits>();
+                    if stream && rows.len() > ROWS && cols.len() > line {
+                        kernels::planes::<$bits, Sse2<true>>(dst, d, rows, src, s, cols);
+                        // SAFETY: SSE2 is enabled (see the module docs). Orders the streaming
+                        // stores before anything this thread writes or publishes next.
+                        unsafe { _mm_sfence() };
+                    } else {
+                        kernels::planes::<$bits, Sse2<false>>(dst, d, rows, src, s, cols);
+                    }
+                    return true;
+                }
+            )+
+        };
+    }
+    try_as!(u8: u8, i8);
+    try_as!(u16: u16, i16, half::f16, half::bf16);
+    try_as!(u32: u32, i32, f32);
+    false
+}
+
+/// `s` as a slice of `U` when `T` is `U`.
+fn same<T: 'static, U: 'static>(s: &[T]) -> Option<&[U]> {
+    (TypeId::of::<T>() == TypeId::of::<U>()).then(|| {
+        // SAFETY: `T` and `U` are the same type (equal `TypeId`s), so this is the same slice
+        // with the same length, alignment and values.
+        unsafe { core::slice::from_raw_parts(s.as_ptr().cast::<U>(), s.len()) }
+    })
+}
+
+/// `s` as a mutable slice of `U` when `T` is `U`.
+fn same_mut<T: 'static, U: 'static>(s: &mut [T]) -> Option<&mut [U]> {
+    (TypeId::of::<T>() == TypeId::of::<U>()).then(|| {
+        // SAFETY: as in `same`; the borrow of `s` moves into the result.
+        unsafe { core::slice::from_raw_parts_mut(s.as_mut_ptr().cast::<U>(), s.len()) }
+    })
+}
+
+/// Blocks moved through SSE2 registers; with `STREAM`, destination lines that are a whole
+/// aligned cache line are written with non-temporal stores (no read of the line first, no
+/// eviction of the cache's other contents).
+pub(crate) struct Sse2<const STREAM: bool>;
+
+impl<E: Block, const STREAM: bool> BlockMove<E> for Sse2<STREAM> {
+    #[inline(always)]
+    fn block<const COLS: usize>(
+        dst: &mut [E],
+        d: usize,
+        rows: &[(usize, usize); ROWS],
+        src: &[E],
+        s: usize,
+        cols: &[(usize, usize); COLS],
+    ) {
+        match COLS.min(E::LANES) {
+            16 => micro_blocks::<E, COLS, 16, STREAM>(dst, d, rows, src, s, cols),
+            8 => micro_blocks::<E, COLS, 8, STREAM>(dst, d, rows, src, s, cols),
+            _ => micro_blocks::<E, COLS, 4, STREAM>(dst, d, rows, src, s, cols),
+        }
+    }
+}
+
+/// An unsigned integer that fills a 128-bit register `LANES` times, with its interleaves.
+pub(crate) trait Block: Pod {
+    const LANES: usize;
+    fn interleave_low(a: __m128i, b: __m128i) -> __m128i;
+    fn interleave_high(a: __m128i, b: __m128i) -> __m128i;
+}
+
+impl Block for u8 {
+    const LANES: usize = 16;
+    #[inline(always)]
+    fn interleave_low(a: __m128i, b: __m128i) -> __m128i {
+        // SAFETY: the module is compiled only where SSE2 is enabled (`target_feature = "sse2"`,
+        // part of every x86-64 target), so the instruction exists wherever this code runs.
+        unsafe { _mm_unpacklo_epi8(a, b) }
+    }
+    #[inline(always)]
+    fn interleave_high(a: __m128i, b: __m128i) -> __m128i {
+        // SAFETY: the module is compiled only where SSE2 is enabled (`target_feature = "sse2"`,
+        // part of every x86-64 target), so the instruction exists wherever this code runs.
+        unsafe { _mm_unpackhi_epi8(a, b) }
+    }
+}
+
+impl Block for u16 {
+    const LANES: usize = 8;
+    #[inline(always)]
+    fn interleave_low(a: __m128i, b: __m128i) -> __m128i {
+        // SAFETY: the module is compiled only where SSE2 is enabled (`target_feature = "sse2"`,
+        // part of every x86-64 target), so the instruction exists wherever this code runs.
+        unsafe { _mm_unpacklo_epi16(a, b) }
+    }
+    #[inline(always)]
+    fn interleave_high(a: __m128i, b: __m128i) -> __m128i {
+        // SAFETY: the module is compiled only where SSE2 is enabled (`target_feature = "sse2"`,
+        // part of every x86-64 target), so the instruction exists wherever this code runs.
+        unsafe { _mm_unpackhi_epi16(a, b) }
+    }
+}
+
+impl Block for u32 {
+    const LANES: usize = 4;
+    #[inline(always)]
+    fn interleave_low(a: __m128i, b: __m128i) -> __m128i {
+        // SAFETY: the module is compiled only where SSE2 is enabled (`target_feature = "sse2"`,
+        // part of every x86-64 target), so the instruction exists wherever this code runs.
+        unsafe { _mm_unpacklo_epi32(a, b) }
+    }
+    #[inline(always)]
+    fn interleave_high(a: __m128i, b: __m128i) -> __m128i {
+        // SAFETY: the module is compiled only where SSE2 is enabled (`target_feature = "sse2"`,
+        // part of every x86-64 target), so the instruction exists wherever this code runs.
+        unsafe { _mm_unpackhi_epi32(a, b) }
+    }
+}
+
+/// The block as micro-blocks of `N` columns by `E::LANES` rows, one register per source line.
+#[inline(always)]
+fn micro_blocks<E: Block, const COLS: usize, const N: usize, const STREAM: bool>(
+    dst: &mut [E],
+    d: usize,
+    rows: &[(usize, usize); ROWS],
+    src: &[E],
+    s: usize,
+    cols: &[(usize, usize); COLS],
+) {
+    let lanes = E::LANES;
+    let per_register = lanes / N;
+    // Rows of a whole cache line go straight to memory when they start on one.
+    let stream = STREAM && COLS * size_of::<E>() == 64;
+    for r in (0..ROWS).step_by(lanes) {
+        for c in (0..COLS).step_by(N) {
+            let mut v: [__m128i; N] = core::array::from_fn(|j| {
+                let at = s + cols[c + j].0 + r;
+                register(&src[at..at + lanes])
+            });
+            let mut rounds = N;
+            while rounds > 1 {
+                v = core::array::from_fn(|i| {
+                    let (a, b) = (v[i / 2], v[i / 2 + N / 2]);
+                    if i % 2 == 0 {
+                        E::interleave_low(a, b)
+                    } else {
+                        E::interleave_high(a, b)
+                    }
+                });
+                rounds /= 2;
+            }
+            for (k, register) in v.iter().enumerate() {
+                if per_register == 1 {
+                    let at = d + rows[r + k].1 + c;
+                    store(&mut dst[at..at + N], *register, stream);
+                    continue;
+                }
+                let lines: [E; 16] = lanes_of(*register);
+                for j in 0..per_register {
+                    let at = d + rows[r + k * per_register + j].1 + c;
+                    dst[at..at + N].copy_from_slice(&lines[j * N..(j + 1) * N]);
+                }
+            }
+        }
+    }
+}
+
+/// Writes `register` into `out` (16 bytes), past the caches when `stream` and `out` is aligned.
+#[inline(always)]
+fn store<E: Pod>(out: &mut [E], register: __m128i, stream: bool) {
+    let bytes: &mut [u8] = bytemuck::cast_slice_mut(out);
+    assert_eq!(bytes.len(), 16, "a register's worth of elements");
+    let at = bytes.as_mut_ptr().cast::<__m128i>();
+    if stream && at.is_aligned() {
+        // SAFETY (both forms): `at` points to a live, exclusively borrowed 16-byte slice aligned
+        // to 16 bytes, as the instruction requires; SSE2 is enabled (see the module docs). Miri
+        // cannot run the instruction (inline assembly), so under Miri an aligned write of the
+        // same register to the same place, with the same requirements, stands in for it.
+        #[cfg(not(miri))]
+        unsafe {
+            _mm_stream_si128(at, register)
+        };
+        #[cfg(miri)]
+        unsafe {
+            at.write(register)
+        };
+    } else {
+        bytes.copy_from_slice(&bytemuck::cast::<__m128i, [u8; 16]>(register));
+    }
+}
+
+/// A register holding `line` (16 bytes).
+#[inline(always)]
+fn register<E: Pod>(line: &[E]) -> __m128i {
+    let bytes: &[u8] = bytemuck::cast_slice(line);
+    let bytes: [u8; 16] = bytes.try_into().expect("a line of 16 bytes");
+    bytemuck::cast(bytes)
+}
+
+/// The elements of a register, in the first `16 / size` slots of the result.
+#[inline(always)]
+fn lanes_of<E: Pod>(register: __m128i) -> [E; 16] {
+    let bytes: [u8; 16] = bytemuck::cast(register);
+    let mut out = [E::zeroed(); 16];
+    let n = 16 / size_of::<E>();
+    bytemuck::cast_slice_mut::<E, u8>(&mut out[..n]).copy_from_slice(&bytes);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::kernels::{Portable, planes};
+    use super::*;
+    use super::super::plan::Listing;
+    use alloc::vec::Vec;
+
+    /// Listed rows (source offsets counting up) and columns (destination offsets counting up)
+    /// with gaps between lines, as a transpose of loops with padding sees them.
+    fn listings(rows: usize, cols: usize) -> (Listing, Listing) {
+        let row_pitch = cols + 3;
+        let col_pitch = rows + 5;
+        let rows = (0..rows).map(|r| (r, r * row_pitch)).collect();
+        let cols = (0..cols).map(|c| (c * col_pitch, c)).collect();
+        (rows, cols)
+    }
+
+    fn agrees_with_portable<E: Block + core::fmt::Debug + PartialEq>(make: fn(usize) -> E) {
+        for (n_rows, n_cols) in [(16, 16), (33, 37), (48, 64), (20, 4), (17, 8), (64, 40)] {
+            let (rows, cols) = listings(n_rows, n_cols);
+            let src: Vec<E> = (0..(n_rows + 5) * n_cols + 7).map(make).collect();
+            let len = n_rows * (n_cols + 3) + 9;
+            let mut want = alloc::vec![make(0); len];
+            planes::<E, Portable>(&mut want, 2, &rows, &src, 1, &cols);
+            for stream in [false, true] {
+                let mut got = alloc::vec![make(0); len];
+                if stream {
+                    planes::<E, Sse2<true>>(&mut got, 2, &rows, &src, 1, &cols);
+                } else {
+                    planes::<E, Sse2<false>>(&mut got, 2, &rows, &src, 1, &cols);
+                }
+                assert_eq!(got, want, "{n_rows} x {n_cols}, stream {stream}");
+            }
+        }
+    }
+
+    #[test]
+    fn sse2_blocks_equal_the_portable_tile() {
+        agrees_with_portable::<u8>(|i| (i * 7) as u8);
+        agrees_with_portable::<u16>(|i| (i * 7) as u16);
+        agrees_with_portable::<u32>(|i| (i * 7) as u32);
+    }
+
+    #[test]
+    fn only_plain_types_take_the_sse2_path() {
+        let (rows, cols) = listings(16, 16);
+        let src = alloc::vec![(1u8, 2u16); 16 * 21 + 7];
+        let mut dst = alloc::vec![(0u8, 0u16); 16 * 19 + 9];
+        assert!(!transpose(&mut dst, 0, &rows, &src, 0, &cols, false));
+        let src = alloc::vec![1.5f32; 16 * 21 + 7];
+        let mut dst = alloc::vec![0f32; 16 * 19 + 9];
+        assert!(transpose(&mut dst, 0, &rows, &src, 0, &cols, true));
+        assert_eq!(dst[0], 1.5);
+        assert!(same::<f32, u32>(&src).is_none());
+        assert!(same::<f32, f32>(&src).is_some());
+    }
+}
