@@ -39,7 +39,7 @@ pub(crate) fn copy_into<T, L1, L2>(
     if dst.dims().as_ref().contains(&0) {
         return;
     }
-    let plan = Plan::new(src, dst);
+    let plan = Plan::new(src, dst, size_of::<T>());
     let src_origin = src.origin();
     let dst_origin = dst.origin();
     let src_offset_of = |p: &Point| {

@@ -194,6 +194,14 @@ fn micro_blocks<E: Block, const COLS: usize, const N: usize, const STREAM: bool>
                     store(&mut dst[at..at + N], *register, stream);
                     continue;
                 }
+                let lines_of = &rows[r + k * per_register..r + (k + 1) * per_register];
+                let first = lines_of[0].1;
+                if (0..per_register).all(|j| lines_of[j].1 == first + j * N) {
+                    // The register's lines are adjacent in the destination: one store.
+                    let at = d + first + c;
+                    store(&mut dst[at..at + lanes], *register, false);
+                    continue;
+                }
                 let lines: [E; 16] = lanes_of(*register);
                 for j in 0..per_register {
                     let at = d + rows[r + k * per_register + j].1 + c;
@@ -249,14 +257,14 @@ fn lanes_of<E: Pod>(register: __m128i) -> [E; 16] {
 #[cfg(test)]
 mod tests {
     use super::super::kernels::{Portable, planes};
-    use super::*;
     use super::super::plan::Listing;
+    use super::*;
     use alloc::vec::Vec;
 
     /// Listed rows (source offsets counting up) and columns (destination offsets counting up)
     /// with gaps between lines, as a transpose of loops with padding sees them.
-    fn listings(rows: usize, cols: usize) -> (Listing, Listing) {
-        let row_pitch = cols + 3;
+    fn listings(rows: usize, cols: usize, gap: usize) -> (Listing, Listing) {
+        let row_pitch = cols + gap;
         let col_pitch = rows + 5;
         let rows = (0..rows).map(|r| (r, r * row_pitch)).collect();
         let cols = (0..cols).map(|c| (c * col_pitch, c)).collect();
@@ -264,10 +272,20 @@ mod tests {
     }
 
     fn agrees_with_portable<E: Block + core::fmt::Debug + PartialEq>(make: fn(usize) -> E) {
-        for (n_rows, n_cols) in [(16, 16), (33, 37), (48, 64), (20, 4), (17, 8), (64, 40)] {
-            let (rows, cols) = listings(n_rows, n_cols);
+        let shapes = [
+            (16, 16, 3),
+            (33, 37, 3),
+            (48, 64, 3),
+            (20, 4, 3),
+            (17, 8, 3),
+            (64, 40, 3),
+        ];
+        // Gap 0: rows adjacent in the destination (a register's lines stored at once).
+        let adjacent = [(32, 4, 0), (48, 8, 0), (16, 16, 0)];
+        for (n_rows, n_cols, gap) in shapes.into_iter().chain(adjacent) {
+            let (rows, cols) = listings(n_rows, n_cols, gap);
             let src: Vec<E> = (0..(n_rows + 5) * n_cols + 7).map(make).collect();
-            let len = n_rows * (n_cols + 3) + 9;
+            let len = n_rows * (n_cols + gap) + 9;
             let mut want = alloc::vec![make(0); len];
             planes::<E, Portable>(&mut want, 2, &rows, &src, 1, &cols);
             for stream in [false, true] {
@@ -291,7 +309,7 @@ mod tests {
 
     #[test]
     fn only_plain_types_take_the_sse2_path() {
-        let (rows, cols) = listings(16, 16);
+        let (rows, cols) = listings(16, 16, 3);
         let src = alloc::vec![(1u8, 2u16); 16 * 21 + 7];
         let mut dst = alloc::vec![(0u8, 0u16); 16 * 19 + 9];
         assert!(!transpose(&mut dst, 0, &rows, &src, 0, &cols, false));
