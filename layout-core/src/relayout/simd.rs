@@ -108,52 +108,30 @@ pub(crate) trait Block: Pod {
     fn interleave_high(a: __m128i, b: __m128i) -> __m128i;
 }
 
-impl Block for u8 {
-    const LANES: usize = 16;
-    #[inline(always)]
-    fn interleave_low(a: __m128i, b: __m128i) -> __m128i {
-        // SAFETY: the module is compiled only where SSE2 is enabled (`target_feature = "sse2"`,
-        // part of every x86-64 target), so the instruction exists wherever this code runs.
-        unsafe { _mm_unpacklo_epi8(a, b) }
-    }
-    #[inline(always)]
-    fn interleave_high(a: __m128i, b: __m128i) -> __m128i {
-        // SAFETY: the module is compiled only where SSE2 is enabled (`target_feature = "sse2"`,
-        // part of every x86-64 target), so the instruction exists wherever this code runs.
-        unsafe { _mm_unpackhi_epi8(a, b) }
-    }
+/// `Block` for an unsigned type of `$lanes` lanes with its SSE2 interleave instructions.
+macro_rules! block_for {
+    ($($ty:ty: $lanes:literal, $low:ident, $high:ident;)+) => {$(
+        impl Block for $ty {
+            const LANES: usize = $lanes;
+            #[inline(always)]
+            fn interleave_low(a: __m128i, b: __m128i) -> __m128i {
+                // SAFETY: the module is compiled only where SSE2 is enabled (`target_feature =
+                // "sse2"`, part of every x86-64 target): the instruction exists where this runs.
+                unsafe { $low(a, b) }
+            }
+            #[inline(always)]
+            fn interleave_high(a: __m128i, b: __m128i) -> __m128i {
+                // SAFETY: as for `interleave_low`.
+                unsafe { $high(a, b) }
+            }
+        }
+    )+};
 }
 
-impl Block for u16 {
-    const LANES: usize = 8;
-    #[inline(always)]
-    fn interleave_low(a: __m128i, b: __m128i) -> __m128i {
-        // SAFETY: the module is compiled only where SSE2 is enabled (`target_feature = "sse2"`,
-        // part of every x86-64 target), so the instruction exists wherever this code runs.
-        unsafe { _mm_unpacklo_epi16(a, b) }
-    }
-    #[inline(always)]
-    fn interleave_high(a: __m128i, b: __m128i) -> __m128i {
-        // SAFETY: the module is compiled only where SSE2 is enabled (`target_feature = "sse2"`,
-        // part of every x86-64 target), so the instruction exists wherever this code runs.
-        unsafe { _mm_unpackhi_epi16(a, b) }
-    }
-}
-
-impl Block for u32 {
-    const LANES: usize = 4;
-    #[inline(always)]
-    fn interleave_low(a: __m128i, b: __m128i) -> __m128i {
-        // SAFETY: the module is compiled only where SSE2 is enabled (`target_feature = "sse2"`,
-        // part of every x86-64 target), so the instruction exists wherever this code runs.
-        unsafe { _mm_unpacklo_epi32(a, b) }
-    }
-    #[inline(always)]
-    fn interleave_high(a: __m128i, b: __m128i) -> __m128i {
-        // SAFETY: the module is compiled only where SSE2 is enabled (`target_feature = "sse2"`,
-        // part of every x86-64 target), so the instruction exists wherever this code runs.
-        unsafe { _mm_unpackhi_epi32(a, b) }
-    }
+block_for! {
+    u8: 16, _mm_unpacklo_epi8, _mm_unpackhi_epi8;
+    u16: 8, _mm_unpacklo_epi16, _mm_unpackhi_epi16;
+    u32: 4, _mm_unpacklo_epi32, _mm_unpackhi_epi32;
 }
 
 /// The block as micro-blocks of `N` columns by `E::LANES` rows, one register per source line.
