@@ -240,13 +240,14 @@ impl Plan {
     fn fuse(&mut self, rank: usize) {
         self.free = core::array::from_fn(|d| d == FUSED || (d < rank && self.bound_free(d)));
         let free = self.free;
-        let mut out = [Level::default(); MAX_LEVELS];
+        // In place: the loop written is never past the loop read.
         let mut len = 0usize;
-        for level in self.levels() {
+        for k in 0..self.len {
+            let level = self.levels[k];
             if level.extent == 1 {
                 continue;
             }
-            if let Some(outer) = len.checked_sub(1).map(|last| &mut out[last]) {
+            if let Some(outer) = len.checked_sub(1).map(|last| &mut self.levels[last]) {
                 let strides_continue =
                     outer.dst == level.dst * level.extent && outer.src == level.src * level.extent;
                 let same_dim = outer.dim == level.dim && outer.step == level.step * level.extent;
@@ -254,15 +255,14 @@ impl Plan {
                     *outer = Level {
                         dim: if same_dim { level.dim } else { FUSED },
                         extent: outer.extent * level.extent,
-                        ..*level
+                        ..level
                     };
                     continue;
                 }
             }
-            out[len] = *level;
+            self.levels[len] = level;
             len += 1;
         }
-        self.levels = out;
         self.len = len;
     }
 
@@ -365,20 +365,13 @@ impl Plan {
         let (chain, lowest, rows, cols) = found?;
         // Reorder: the other loops keep their order, outside the tile rows. Moving loops without
         // bounds changes only the order in which destination slots are visited.
-        let mut others = [Level::default(); MAX_LEVELS];
-        let mut tile = [Level::default(); MAX_LEVELS];
-        let (mut n_others, mut n_tile) = (0, 0);
-        for (k, level) in levels.iter().enumerate().take(cols).skip(lowest) {
+        let mut end = cols;
+        for k in (lowest..cols).rev() {
             if chain.contains(&k) {
-                tile[n_tile] = *level;
-                n_tile += 1;
-            } else {
-                others[n_others] = *level;
-                n_others += 1;
+                self.levels[k..end].rotate_left(1);
+                end -= 1;
             }
         }
-        self.levels[lowest..rows].copy_from_slice(&others[..n_others]);
-        self.levels[rows..cols].copy_from_slice(&tile[..n_tile]);
         Some(Kernel::Transpose { rows, cols })
     }
 
