@@ -2,10 +2,12 @@
 //!
 //! LLVM turns the portable tile of [`super::kernels`] into one scalar move per element; these
 //! blocks move 16 bytes per instruction instead. SSE2 is part of every x86-64 CPU (the module is
-//! compiled where `target_feature = "sse2"`), so no run-time detection is needed. A block of `N` source lines of `L` elements (one 128-bit register each,
-//! `L = 16 / size`) is transposed by `log2(N)` rounds of the perfect shuffle (interleaving the
-//! first half of the registers with the second, element by element), after which register `k`
-//! holds destination lines `k * L / N ..` of `N` elements each.
+//! compiled where `target_feature = "sse2"`), so no run-time detection is needed.
+//!
+//! A block of `N` source lines of `L` elements (one 128-bit register each, `L = 16 / size`) is
+//! transposed by `log2(N)` rounds of the perfect shuffle (interleaving the first half of the
+//! registers with the second, element by element), after which register `k` holds destination
+//! lines `k * L / N ..` of `N` elements each.
 //!
 //! Element types are recognised by [`TypeId`] (hence `T: 'static`): only types whose every bit
 //! pattern is a valid value (integers, floats, `half`'s `f16`/`bf16`) take this path, viewed as
