@@ -8,7 +8,7 @@ use crate::{Axes, Coords, layout::MAX_AXES};
 ///
 /// Indices are virtual: they count from the axes' starting point, so a layout with an origin
 /// ([`crate::Layout::origin`]) yields its logical index plus the origin, and combinations below
-/// the origin are for the caller to drop (see [`Odometer::logical`]).
+/// the origin are for the caller to drop (see [`logical`]).
 pub(crate) struct Odometer<I: Coords> {
     axes: Axes,
     levels: usize,
