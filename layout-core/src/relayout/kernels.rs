@@ -1,7 +1,8 @@
 //! The innermost copies of a relayout: slice rows, cache-blocked transposes, strided elements.
 //!
-//! Each kernel takes both sides as (slots, start, line stride) plus the line and column ranges:
-//! plain scalars that stay in registers across the hot loops, hence the long argument lists.
+//! Each kernel takes both sides as (slots, start) plus what places its lines: a stride, or the
+//! per-call listing of `(source, destination)` line offsets the plan made. Plain scalars and
+//! slices that stay in registers across the hot loops, hence the long argument lists.
 #![allow(clippy::too_many_arguments)]
 
 use core::ops::Range;
