@@ -989,84 +989,38 @@ macro_rules! pooled {
 
 pooled!(SeedChip => SEED, BM1684 => MEM_BM1684, BM1684X => MEM_BM1684X, BM1688 => MEM_BM1688);
 
+/// Runs `$body` with `$Alias` naming the type that the variant of `$value` stands for.
+macro_rules! with_alias {
+    ($value:expr, $Alias:ident => $body:expr; $($variant:path => $ty:ty),+ $(,)?) => {
+        match $value {
+            $($variant => {
+                type $Alias = $ty;
+                $body
+            })+
+        }
+    };
+}
+
 macro_rules! with_chip {
     ($chip:expr, $C:ident => $body:expr) => {
-        match $chip {
-            ChipId::Seed => {
-                type $C = SeedChip;
-                $body
-            }
-            ChipId::Bm1684 => {
-                type $C = BM1684;
-                $body
-            }
-            ChipId::Bm1684x => {
-                type $C = BM1684X;
-                $body
-            }
-            ChipId::Bm1688 => {
-                type $C = BM1688;
-                $body
-            }
-        }
+        with_alias!($chip, $C => $body;
+            ChipId::Seed => SeedChip, ChipId::Bm1684 => BM1684,
+            ChipId::Bm1684x => BM1684X, ChipId::Bm1688 => BM1688)
     };
 }
 
 macro_rules! with_type {
     ($ty:expr, $T:ident => $body:expr) => {
-        match $ty {
-            Ty::U8 => {
-                type $T = u8;
-                $body
-            }
-            Ty::I8 => {
-                type $T = i8;
-                $body
-            }
-            Ty::U16 => {
-                type $T = u16;
-                $body
-            }
-            Ty::I16 => {
-                type $T = i16;
-                $body
-            }
-            Ty::F32 => {
-                type $T = f32;
-                $body
-            }
-            Ty::F64 => {
-                type $T = f64;
-                $body
-            }
-            Ty::V16 => {
-                type $T = [u32; 4];
-                $body
-            }
-        }
+        with_alias!($ty, $T => $body;
+            Ty::U8 => u8, Ty::I8 => i8, Ty::U16 => u16, Ty::I16 => i16,
+            Ty::F32 => f32, Ty::F64 => f64, Ty::V16 => [u32; 4])
     };
 }
 
 macro_rules! with_mode {
     ($mode:expr, $M:ident => $body:expr) => {
-        match $mode {
-            Mode::Normal => {
-                type $M = Normal;
-                $body
-            }
-            Mode::FourN => {
-                type $M = FourN;
-                $body
-            }
-            Mode::TwoN => {
-                type $M = TwoN;
-                $body
-            }
-            Mode::TwoIC => {
-                type $M = TwoIC;
-                $body
-            }
-        }
+        with_alias!($mode, $M => $body;
+            Mode::Normal => Normal, Mode::FourN => FourN, Mode::TwoN => TwoN, Mode::TwoIC => TwoIC)
     };
 }
 
