@@ -54,8 +54,9 @@ pub(crate) const ROWS: usize = 16;
 /// A transpose: `dst[d + row.1 + col.1] = src[s + row.0 + col.0]` for every listed `row` and
 /// `col`, where the rows' source offsets count up by one, as do the columns' destination
 /// offsets. Blocks of `ROWS` rows by up to a cache line of columns go through registers (SSE2
-/// for plain 1-, 2- and 4-byte types on x86-64, see `simd`) or a local tile. `stream` asks for
-/// non-temporal stores of whole destination lines (a destination much larger than the caches).
+/// for plain 1-, 2- and 4-byte types on x86-64, see `simd`) or a local tile. `reach` bounds the
+/// offsets the listings reach; `stream` asks for non-temporal stores of whole destination lines
+/// (a destination much larger than the caches).
 pub(crate) fn transpose<T: Copy + 'static>(
     dst: &mut [T],
     d: usize,
@@ -63,21 +64,32 @@ pub(crate) fn transpose<T: Copy + 'static>(
     src: &[T],
     s: usize,
     cols: &[(usize, usize)],
+    reach: Reach,
     stream: bool,
 ) {
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    if super::simd::transpose(dst, d, rows, src, s, cols, stream) {
+    if super::simd::transpose(dst, d, rows, src, s, cols, reach, stream) {
         return;
     }
     let _ = stream; // the portable tile always writes through the cache
-    planes::<T, Portable>(dst, d, rows, src, s, cols);
+    planes::<T, Portable>(dst, d, rows, src, s, cols, reach);
 }
 
 /// How one full block of `ROWS` rows by `COLS` columns is moved: `COLS` source lines (each
 /// `ROWS` long, at `s + col.0`) in, `ROWS` destination lines (each `COLS` long, at
 /// `d + row.1`) out.
 pub(crate) trait BlockMove<T> {
-    fn block<const COLS: usize>(
+    /// Whether blocks whose destination lines are whole cache lines bypass the caches.
+    const STREAMS: bool = false;
+
+    /// Moves the block.
+    ///
+    /// # Safety
+    ///
+    /// Every line lies inside its slice: `s + col.0 + ROWS <= src.len()` for each of `cols`
+    /// and `d + row.1 + COLS <= dst.len()` for each of `rows` ([`plane`] checks this once per
+    /// call, so that implementations may skip the per-line bounds checks).
+    unsafe fn block<const COLS: usize>(
         dst: &mut [T],
         d: usize,
         rows: &[(usize, usize); ROWS],
@@ -98,13 +110,14 @@ pub(crate) fn planes<T: Copy, B: BlockMove<T>>(
     src: &[T],
     s: usize,
     cols: &[(usize, usize)],
+    reach: Reach,
 ) {
     let line = 64 / size_of::<T>().max(1);
     match cols.len() {
-        n if n >= 32 && line >= 32 => plane::<T, B, 32>(dst, d, rows, src, s, cols),
-        n if n >= 16 && line >= 16 => plane::<T, B, 16>(dst, d, rows, src, s, cols),
-        n if n >= 8 => plane::<T, B, 8>(dst, d, rows, src, s, cols),
-        _ => plane::<T, B, 4>(dst, d, rows, src, s, cols),
+        n if n >= 32 && line >= 32 => plane::<T, B, 32>(dst, d, rows, src, s, cols, reach),
+        n if n >= 16 && line >= 16 => plane::<T, B, 16>(dst, d, rows, src, s, cols, reach),
+        n if n >= 8 => plane::<T, B, 8>(dst, d, rows, src, s, cols, reach),
+        _ => plane::<T, B, 4>(dst, d, rows, src, s, cols, reach),
     }
 }
 
@@ -115,11 +128,18 @@ fn plane<T: Copy, B: BlockMove<T>, const COLS: usize>(
     src: &[T],
     s: usize,
     cols: &[(usize, usize)],
+    reach: Reach,
 ) {
     // Bands of rows small enough that the band's destination lines (all columns) stay in
-    // cache while the column blocks sweep across them.
+    // cache while the column blocks sweep across them. Lines that bypass the cache need no
+    // band: one band reads each source line in one sequential sweep.
     let row_bytes = cols.len() * size_of::<T>();
-    let band = (BAND_BYTES / row_bytes.max(1)).clamp(ROWS, 1 << 14) / ROWS * ROWS;
+    let band = if B::STREAMS && COLS * size_of::<T>() == 64 {
+        rows.len().max(1)
+    } else {
+        (BAND_BYTES / row_bytes.max(1)).clamp(ROWS, 1 << 14) / ROWS * ROWS
+    };
+    let fits = reach.fits(dst.len(), d, src.len(), s);
     for band in rows.chunks(band) {
         for col_block in cols.chunks(COLS) {
             for row_block in band.chunks(ROWS) {
@@ -128,8 +148,21 @@ fn plane<T: Copy, B: BlockMove<T>, const COLS: usize>(
                     <&[_; ROWS]>::try_from(row_block),
                     <&[_; COLS]>::try_from(col_block),
                 ) {
-                    (Ok(row_block), Ok(col_block)) => {
-                        B::block::<COLS>(dst, d, row_block, src, s, col_block)
+                    (Ok(row_block), Ok(col_block))
+                        if fits
+                            && row_block[ROWS - 1].0.checked_sub(row_block[0].0)
+                                == Some(ROWS - 1)
+                            && col_block[COLS - 1].1.checked_sub(col_block[0].1)
+                                == Some(COLS - 1) =>
+                    {
+                        // SAFETY: the block's source lines start at `s + col.0` (this `s` is
+                        // the call's plus the first row's source offset) and are `ROWS` long;
+                        // the last row's offset is the first's plus `ROWS - 1` (checked just
+                        // above), so each line ends at the call's `s + (last row).0 + col.0 + 1`,
+                        // at most `s + reach.src + 1 <= src.len()` (`Reach::fits`). Likewise each
+                        // destination line ends at the call's `d + row.1 + (last column).1 + 1`,
+                        // at most `d + reach.dst + 1 <= dst.len()`.
+                        unsafe { B::block::<COLS>(dst, d, row_block, src, s, col_block) }
                     }
                     _ => {
                         for (r, &(_, row)) in row_block.iter().enumerate() {
@@ -144,6 +177,42 @@ fn plane<T: Copy, B: BlockMove<T>, const COLS: usize>(
     }
 }
 
+/// Bounds of the offsets a transpose of listed rows by listed columns touches, relative to its
+/// `s` and `d`: the largest `row.0 + col.0` and `row.1 + col.1`. Found once per relayout from
+/// the whole listings (which bound any part of them a call gets), so each call checks its
+/// bounds in constant time and its blocks need no check per line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Reach {
+    /// The largest source offset past `s`.
+    pub src: usize,
+    /// The largest destination offset past `d`.
+    pub dst: usize,
+}
+
+impl Reach {
+    /// The reach of every row of `rows` with every column of `cols`.
+    pub(crate) fn of(rows: &[(usize, usize)], cols: &[(usize, usize)]) -> Self {
+        let largest = |listing: &[(usize, usize)]| {
+            listing
+                .iter()
+                .fold((0, 0), |(a, b), &(x, y)| (a.max(x), b.max(y)))
+        };
+        let (row, col) = (largest(rows), largest(cols));
+        Reach {
+            src: row.0.saturating_add(col.0),
+            dst: row.1.saturating_add(col.1),
+        }
+    }
+
+    /// Whether every offset reached from `s` and `d` lies inside slices of these lengths.
+    fn fits(self, dst_len: usize, d: usize, src_len: usize, s: usize) -> bool {
+        let inside = |start: usize, past: usize, len: usize| {
+            start.checked_add(past).is_some_and(|last| last < len)
+        };
+        inside(s, self.src, src_len) && inside(d, self.dst, dst_len)
+    }
+}
+
 /// Destination bytes one band of a transpose covers (a fraction of L2).
 const BAND_BYTES: usize = 1 << 20;
 
@@ -152,9 +221,10 @@ pub(crate) struct Portable;
 
 impl<T: Copy> BlockMove<T> for Portable {
     /// `COLS` source lines into a local tile, then `ROWS` destination lines out of it. Fixed
-    /// sizes let LLVM unroll the block; each line costs one bounds check.
+    /// sizes let LLVM unroll the block; each line costs one bounds check (kept: the portable
+    /// tile is the fallback for any `T`, not the measured fast path).
     #[inline(always)]
-    fn block<const COLS: usize>(
+    unsafe fn block<const COLS: usize>(
         dst: &mut [T],
         d: usize,
         rows: &[(usize, usize); ROWS],

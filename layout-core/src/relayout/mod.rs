@@ -55,6 +55,7 @@ pub(crate) fn copy_into<T, L1, L2>(
         plan: &plan,
         rows: &rows,
         cols: &cols,
+        reach: kernels::Reach::of(&rows, &cols),
         src: src_slots,
         pad,
         stream: size_of_val(dst_slots) >= nest::STREAM_MIN_BYTES,

@@ -23,6 +23,8 @@ pub(crate) struct Nest<'a, T, F> {
     pub rows: &'a Listing,
     /// A transpose's columns.
     pub cols: &'a Listing,
+    /// The offsets a transpose of `rows` by `cols` reaches ([`kernels::Reach::of`]).
+    pub reach: kernels::Reach,
     pub src: &'a [T],
     pub pad: T,
     /// Whether the destination is large enough to write past the caches ([`STREAM_MIN_BYTES`]).
@@ -137,7 +139,16 @@ impl<T: Copy + 'static, F: Fn(&Point) -> usize> Nest<'_, T, F> {
         let (col_digits, col_slots) = self.group_digits(cols, self.plan.len, self.cols.len(), p);
         let listed_rows = &self.rows[row_digits.clone()];
         let listed_cols = &self.cols[col_digits.clone()];
-        kernels::transpose(dst, d, listed_rows, self.src, s, listed_cols, self.stream);
+        kernels::transpose(
+            dst,
+            d,
+            listed_rows,
+            self.src,
+            s,
+            listed_cols,
+            self.reach,
+            self.stream,
+        );
         if self.plan.fills && col_slots > col_digits.end {
             for &(_, row) in listed_rows {
                 dst[d + row + col_digits.end..d + row + col_slots].fill(self.pad);

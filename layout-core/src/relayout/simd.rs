@@ -13,7 +13,7 @@
 //! pattern is a valid value (integers, floats, `half`'s `f16`/`bf16`) take this path, viewed as
 //! unsigned integers of their size; any other `T: Copy` keeps the portable tile.
 
-use super::kernels::{self, BlockMove, ROWS};
+use super::kernels::{self, BlockMove, ROWS, Reach};
 use bytemuck::Pod;
 use core::any::TypeId;
 use core::arch::x86_64::{
@@ -23,6 +23,7 @@ use core::arch::x86_64::{
 
 /// Runs [`kernels::transpose`]'s work with SSE2 blocks when `T` is a plain 1-, 2- or 4-byte
 /// type; `false` (nothing written) otherwise.
+#[allow(clippy::too_many_arguments)] // the kernel's arguments, as in `kernels::transpose`
 pub(crate) fn transpose<T: Copy + 'static>(
     dst: &mut [T],
     d: usize,
@@ -30,6 +31,7 @@ pub(crate) fn transpose<T: Copy + 'static>(
     src: &[T],
     s: usize,
     cols: &[(usize, usize)],
+    reach: Reach,
     stream: bool,
 ) -> bool {
     macro_rules! try_as {
@@ -45,12 +47,12 @@ pub(crate) fn transpose<T: Copy + 'static>(
                     // sequential streams, which the cache prefetches well).
                     let line = 64 / size_of::<$bits>();
                     if stream && rows.len() > ROWS && cols.len() > line {
-                        kernels::planes::<$bits, Sse2<true>>(dst, d, rows, src, s, cols);
+                        kernels::planes::<$bits, Sse2<true>>(dst, d, rows, src, s, cols, reach);
                         // SAFETY: SSE2 is enabled (see the module docs). Orders the streaming
                         // stores before anything this thread writes or publishes next.
                         unsafe { _mm_sfence() };
                     } else {
-                        kernels::planes::<$bits, Sse2<false>>(dst, d, rows, src, s, cols);
+                        kernels::planes::<$bits, Sse2<false>>(dst, d, rows, src, s, cols, reach);
                     }
                     return true;
                 }
@@ -86,8 +88,13 @@ fn same_mut<T: 'static, U: 'static>(s: &mut [T]) -> Option<&mut [U]> {
 pub(crate) struct Sse2<const STREAM: bool>;
 
 impl<E: Block, const STREAM: bool> BlockMove<E> for Sse2<STREAM> {
+    const STREAMS: bool = STREAM;
+
+    /// # Safety
+    ///
+    /// As [`BlockMove::block`]: every listed line lies inside its slice.
     #[inline(always)]
-    fn block<const COLS: usize>(
+    unsafe fn block<const COLS: usize>(
         dst: &mut [E],
         d: usize,
         rows: &[(usize, usize); ROWS],
@@ -95,10 +102,13 @@ impl<E: Block, const STREAM: bool> BlockMove<E> for Sse2<STREAM> {
         s: usize,
         cols: &[(usize, usize); COLS],
     ) {
-        match COLS.min(E::LANES) {
-            16 => micro_blocks::<E, COLS, 16, STREAM>(dst, d, rows, src, s, cols),
-            8 => micro_blocks::<E, COLS, 8, STREAM>(dst, d, rows, src, s, cols),
-            _ => micro_blocks::<E, COLS, 4, STREAM>(dst, d, rows, src, s, cols),
+        // SAFETY (all three): passed on from the caller.
+        unsafe {
+            match COLS.min(E::LANES) {
+                16 => micro_blocks::<E, COLS, 16, STREAM>(dst, d, rows, src, s, cols),
+                8 => micro_blocks::<E, COLS, 8, STREAM>(dst, d, rows, src, s, cols),
+                _ => micro_blocks::<E, COLS, 4, STREAM>(dst, d, rows, src, s, cols),
+            }
         }
     }
 }
@@ -137,8 +147,77 @@ block_for! {
 }
 
 /// The block as micro-blocks of `N` columns by `E::LANES` rows, one register per source line.
+///
+/// # Safety
+///
+/// As [`BlockMove::block`]: every listed line lies inside its slice.
 #[inline(always)]
-fn micro_blocks<E: Block, const COLS: usize, const N: usize, const STREAM: bool>(
+unsafe fn micro_blocks<E: Block, const COLS: usize, const N: usize, const STREAM: bool>(
+    dst: &mut [E],
+    d: usize,
+    rows: &[(usize, usize); ROWS],
+    src: &[E],
+    s: usize,
+    cols: &[(usize, usize); COLS],
+) {
+    let lanes = E::LANES;
+    if N < lanes {
+        // SAFETY: passed on from the caller.
+        return unsafe { narrow_micro_blocks::<E, COLS, N>(dst, d, rows, src, s, cols) };
+    }
+    // Rows of a whole cache line go straight to memory when they start on one.
+    let stream = STREAM && COLS * size_of::<E>() == 64;
+    for r in (0..ROWS).step_by(lanes) {
+        if !stream {
+            // Each micro-block's lines are stored as soon as they are transposed: fewest
+            // registers live (the streaming order below spills, and halves the speed of
+            // byte transposes that stay in cache).
+            for c in (0..COLS).step_by(N) {
+                // SAFETY: each source line `s + col.0 ..` holds `ROWS` elements (the caller's
+                // promise) and `r + LANES <= ROWS`.
+                let v = unsafe { transposed::<E, N>(src, s + r, &cols[c..c + N]) };
+                for (k, register) in v.into_iter().enumerate() {
+                    // SAFETY: the destination line at `d + row.1` holds `COLS` elements (the
+                    // caller's promise); this register fills its elements `c .. c + N`.
+                    unsafe { store(dst, d + rows[r + k].1 + c, register, false) };
+                }
+            }
+            continue;
+        }
+        // Every column block of these rows is transposed first, then each destination line is
+        // written by back-to-back stores: a line leaves the write-combining buffer whole, which
+        // doubles streaming throughput over storing block by block (docs/performance.md).
+        let mut lines = [[zero(); MAX_BLOCKS]; 16];
+        for (b, c) in (0..COLS).step_by(N).enumerate() {
+            // SAFETY: as above.
+            let v = unsafe { transposed::<E, N>(src, s + r, &cols[c..c + N]) };
+            for (k, register) in v.into_iter().enumerate() {
+                lines[k][b] = register;
+            }
+        }
+        for (k, line) in lines.iter().take(N).enumerate() {
+            let at = d + rows[r + k].1;
+            for (b, register) in line.iter().take(COLS / N).enumerate() {
+                // SAFETY: as above, for elements `b * N .. (b + 1) * N` of the line.
+                unsafe { store(dst, at + b * N, *register, true) };
+            }
+        }
+    }
+}
+
+/// Column blocks per block row when a register holds one destination line: a cache line of
+/// 4-byte elements is 4 registers of 4, of 2-byte ones 4 of 8, of bytes 2 of 16 (`planes`
+/// takes at most 32 byte columns).
+const MAX_BLOCKS: usize = 4;
+
+/// Micro-blocks narrower than a register (`N < E::LANES`): each register holds `LANES / N`
+/// destination lines, stored at once where they are adjacent.
+///
+/// # Safety
+///
+/// As [`BlockMove::block`]: every listed source line lies inside `src`.
+#[inline(always)]
+unsafe fn narrow_micro_blocks<E: Block, const COLS: usize, const N: usize>(
     dst: &mut [E],
     d: usize,
     rows: &[(usize, usize); ROWS],
@@ -148,43 +227,28 @@ fn micro_blocks<E: Block, const COLS: usize, const N: usize, const STREAM: bool>
 ) {
     let lanes = E::LANES;
     let per_register = lanes / N;
-    // Rows of a whole cache line go straight to memory when they start on one.
-    let stream = STREAM && COLS * size_of::<E>() == 64;
     for r in (0..ROWS).step_by(lanes) {
         for c in (0..COLS).step_by(N) {
-            let mut v: [__m128i; N] = core::array::from_fn(|j| {
-                let at = s + cols[c + j].0 + r;
-                register(&src[at..at + lanes])
-            });
-            let mut rounds = N;
-            while rounds > 1 {
-                v = core::array::from_fn(|i| {
-                    let (a, b) = (v[i / 2], v[i / 2 + N / 2]);
-                    if i % 2 == 0 {
-                        E::interleave_low(a, b)
-                    } else {
-                        E::interleave_high(a, b)
-                    }
-                });
-                rounds /= 2;
-            }
+            // SAFETY: as in `micro_blocks`.
+            let v = unsafe { transposed::<E, N>(src, s + r, &cols[c..c + N]) };
             for (k, register) in v.iter().enumerate() {
-                if per_register == 1 {
-                    let at = d + rows[r + k].1 + c;
-                    store(&mut dst[at..at + N], *register, stream);
-                    continue;
-                }
                 let lines_of = &rows[r + k * per_register..r + (k + 1) * per_register];
                 let first = lines_of[0].1;
                 if (0..per_register).all(|j| lines_of[j].1 == first + j * N) {
                     // The register's lines are adjacent in the destination: one store.
                     let at = d + first + c;
-                    store(&mut dst[at..at + lanes], *register, false);
+                    let line: &mut [E] = &mut dst[at..at + lanes];
+                    bytemuck::cast_slice_mut::<E, u8>(line).copy_from_slice(&bytemuck::cast::<
+                        __m128i,
+                        [u8; 16],
+                    >(
+                        *register
+                    ));
                     continue;
                 }
                 let lines: [E; 16] = lanes_of(*register);
-                for j in 0..per_register {
-                    let at = d + rows[r + k * per_register + j].1 + c;
+                for (j, &(_, row)) in lines_of.iter().enumerate() {
+                    let at = d + row + c;
                     dst[at..at + N].copy_from_slice(&lines[j * N..(j + 1) * N]);
                 }
             }
@@ -192,36 +256,79 @@ fn micro_blocks<E: Block, const COLS: usize, const N: usize, const STREAM: bool>
     }
 }
 
-/// Writes `register` into `out` (16 bytes), past the caches when `stream` and `out` is aligned.
+/// `N` source lines of `E::LANES` elements (at `s + col.0` for each of `cols`) transposed by
+/// `log2(N)` perfect-shuffle rounds: register `k` then holds destination lines
+/// `k * LANES / N ..`, `N` elements each.
+///
+/// # Safety
+///
+/// `s + col.0 + E::LANES <= src.len()` for the first `N` of `cols`.
 #[inline(always)]
-fn store<E: Pod>(out: &mut [E], register: __m128i, stream: bool) {
-    let bytes: &mut [u8] = bytemuck::cast_slice_mut(out);
-    assert_eq!(bytes.len(), 16, "a register's worth of elements");
-    let at = bytes.as_mut_ptr().cast::<__m128i>();
-    if stream && at.is_aligned() {
-        // SAFETY (both forms): `at` points to a live, exclusively borrowed 16-byte slice aligned
-        // to 16 bytes, as the instruction requires; SSE2 is enabled (see the module docs). Miri
-        // cannot run the instruction (inline assembly), so under Miri an aligned write of the
-        // same register to the same place, with the same requirements, stands in for it.
+unsafe fn transposed<E: Block, const N: usize>(
+    src: &[E],
+    s: usize,
+    cols: &[(usize, usize)],
+) -> [__m128i; N] {
+    let mut v: [__m128i; N] = core::array::from_fn(|j| {
+        let at = s + cols[j].0;
+        debug_assert!(at + E::LANES <= src.len(), "a source line inside the slice");
+        // SAFETY: `E::LANES` elements of `E` are 16 bytes, inside `src` from `at` (the
+        // caller's promise); an unaligned read of plain integers.
+        unsafe { src.as_ptr().add(at).cast::<__m128i>().read_unaligned() }
+    });
+    let mut rounds = N;
+    while rounds > 1 {
+        v = core::array::from_fn(|i| {
+            let (a, b) = (v[i / 2], v[i / 2 + N / 2]);
+            if i % 2 == 0 {
+                E::interleave_low(a, b)
+            } else {
+                E::interleave_high(a, b)
+            }
+        });
+        rounds /= 2;
+    }
+    v
+}
+
+/// A register of zero bits.
+#[inline(always)]
+fn zero() -> __m128i {
+    bytemuck::Zeroable::zeroed()
+}
+
+/// Writes `register` to `dst[at..at + 16 / size]`, past the caches when `stream` and that
+/// place is aligned to 16 bytes.
+///
+/// # Safety
+///
+/// `at + 16 / size_of::<E>() <= dst.len()`.
+#[inline(always)]
+unsafe fn store<E: Pod>(dst: &mut [E], at: usize, register: __m128i, stream: bool) {
+    debug_assert!(
+        at + 16 / size_of::<E>() <= dst.len(),
+        "a line inside the slice"
+    );
+    // SAFETY: the 16 bytes from `at` lie inside `dst` (the caller's promise), exclusively
+    // borrowed.
+    let to = unsafe { dst.as_mut_ptr().add(at) }.cast::<__m128i>();
+    if stream && to.is_aligned() {
+        // SAFETY (both forms): `to` is 16 writable bytes aligned to 16, as the instruction
+        // requires; SSE2 is enabled (see the module docs). Miri cannot run the instruction
+        // (inline assembly), so under Miri an aligned write of the same register to the same
+        // place, with the same requirements, stands in for it.
         #[cfg(not(miri))]
         unsafe {
-            _mm_stream_si128(at, register)
+            _mm_stream_si128(to, register)
         };
         #[cfg(miri)]
         unsafe {
-            at.write(register)
+            to.write(register)
         };
     } else {
-        bytes.copy_from_slice(&bytemuck::cast::<__m128i, [u8; 16]>(register));
+        // SAFETY: 16 writable bytes; plain integers need no alignment here.
+        unsafe { to.write_unaligned(register) };
     }
-}
-
-/// A register holding `line` (16 bytes).
-#[inline(always)]
-fn register<E: Pod>(line: &[E]) -> __m128i {
-    let bytes: &[u8] = bytemuck::cast_slice(line);
-    let bytes: [u8; 16] = bytes.try_into().expect("a line of 16 bytes");
-    bytemuck::cast(bytes)
 }
 
 /// The elements of a register, in the first `16 / size` slots of the result.
@@ -267,13 +374,14 @@ mod tests {
             let src: Vec<E> = (0..(n_rows + 5) * n_cols + 7).map(make).collect();
             let len = n_rows * (n_cols + gap) + 9;
             let mut want = alloc::vec![make(0); len];
-            planes::<E, Portable>(&mut want, 2, &rows, &src, 1, &cols);
+            let reach = Reach::of(&rows, &cols);
+            planes::<E, Portable>(&mut want, 2, &rows, &src, 1, &cols, reach);
             for stream in [false, true] {
                 let mut got = alloc::vec![make(0); len];
                 if stream {
-                    planes::<E, Sse2<true>>(&mut got, 2, &rows, &src, 1, &cols);
+                    planes::<E, Sse2<true>>(&mut got, 2, &rows, &src, 1, &cols, reach);
                 } else {
-                    planes::<E, Sse2<false>>(&mut got, 2, &rows, &src, 1, &cols);
+                    planes::<E, Sse2<false>>(&mut got, 2, &rows, &src, 1, &cols, reach);
                 }
                 assert_eq!(got, want, "{n_rows} x {n_cols}, stream {stream}");
             }
@@ -292,10 +400,11 @@ mod tests {
         let (rows, cols) = listings(16, 16, 3);
         let src = alloc::vec![(1u8, 2u16); 16 * 21 + 7];
         let mut dst = alloc::vec![(0u8, 0u16); 16 * 19 + 9];
-        assert!(!transpose(&mut dst, 0, &rows, &src, 0, &cols, false));
+        let reach = Reach::of(&rows, &cols);
+        assert!(!transpose(&mut dst, 0, &rows, &src, 0, &cols, reach, false));
         let src = alloc::vec![1.5f32; 16 * 21 + 7];
         let mut dst = alloc::vec![0f32; 16 * 19 + 9];
-        assert!(transpose(&mut dst, 0, &rows, &src, 0, &cols, true));
+        assert!(transpose(&mut dst, 0, &rows, &src, 0, &cols, reach, true));
         assert_eq!(dst[0], 1.5);
         assert!(same::<f32, u32>(&src).is_none());
         assert!(same::<f32, f32>(&src).is_some());
