@@ -324,10 +324,17 @@ fn parallel_relayouts_equal_the_plain_relayout() {
     });
 }
 
-/// Destinations past `STREAM_MIN_BYTES` (16 MiB) take the transposes' non-temporal stores.
+/// Destinations past `STREAM_MIN_BYTES` (4 MiB) take the transposes' non-temporal stores, in
+/// whole destination lines of 16 four-byte, 32 two-byte and 64 one-byte elements; odd spatial
+/// dims leave partial blocks at the edges, and oihw->OIhw16i16o streams sequential lines.
 #[test]
 fn transposes_larger_than_the_caches_equal_the_plain_relayout() {
-    let dims = [1, 256, 128, 130];
-    check_typed::<onednn::nchw, onednn::nhwc>(dims);
-    check_typed::<onednn::nhwc, onednn::nchw>(dims);
+    let dims = [1, 256, 130, 131];
+    let nchw = Mapping::<onednn::nchw>::new(dims).unwrap();
+    let nhwc = Mapping::<onednn::nhwc>::new(dims).unwrap();
+    check_mappings(nchw, nhwc);
+    check_mappings(nhwc, nchw);
+    check_mappings_as(nhwc, nchw, |v| v as u16);
+    check_mappings_as(nchw, nhwc, |v| v as u8);
+    check_typed::<onednn::oihw, onednn::OIhw16i16o>([1024, 512, 3, 3]);
 }

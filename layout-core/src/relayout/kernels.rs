@@ -114,6 +114,11 @@ pub(crate) fn planes<T: Copy, B: BlockMove<T>>(
 ) {
     let line = 64 / size_of::<T>().max(1);
     match cols.len() {
+        // A whole line of bytes per block only where lines bypass the cache (64 columns of
+        // registers in flight cost more than they save in cache).
+        n if n >= 64 && line >= 64 && B::STREAMS => {
+            plane::<T, B, 64>(dst, d, rows, src, s, cols, reach)
+        }
         n if n >= 32 && line >= 32 => plane::<T, B, 32>(dst, d, rows, src, s, cols, reach),
         n if n >= 16 && line >= 16 => plane::<T, B, 16>(dst, d, rows, src, s, cols, reach),
         n if n >= 8 => plane::<T, B, 8>(dst, d, rows, src, s, cols, reach),

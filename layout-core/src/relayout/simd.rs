@@ -42,11 +42,10 @@ pub(crate) fn transpose<T: Copy + 'static>(
                         bytemuck::cast_slice_mut::<$ty, $bits>(dst),
                         bytemuck::cast_slice::<$ty, $bits>(src),
                     );
-                    // Streaming pays where destination lines are written out of order: several
-                    // blocks of rows and several of columns (one of either writes a few
-                    // sequential streams, which the cache prefetches well).
+                    // Streaming needs whole destination lines (a line of columns) and pays once
+                    // there are more rows than one block.
                     let line = 64 / size_of::<$bits>();
-                    if stream && rows.len() > ROWS && cols.len() > line {
+                    if stream && rows.len() > ROWS && cols.len() >= line {
                         kernels::planes::<$bits, Sse2<true>>(dst, d, rows, src, s, cols, reach);
                         // SAFETY: SSE2 is enabled (see the module docs). Orders the streaming
                         // stores before anything this thread writes or publishes next.
@@ -206,8 +205,7 @@ unsafe fn micro_blocks<E: Block, const COLS: usize, const N: usize, const STREAM
 }
 
 /// Column blocks per block row when a register holds one destination line: a cache line of
-/// 4-byte elements is 4 registers of 4, of 2-byte ones 4 of 8, of bytes 2 of 16 (`planes`
-/// takes at most 32 byte columns).
+/// 4-byte elements is 4 registers of 4, of 2-byte ones 4 of 8, of bytes 4 of 16.
 const MAX_BLOCKS: usize = 4;
 
 /// Micro-blocks narrower than a register (`N < E::LANES`): each register holds `LANES / N`
