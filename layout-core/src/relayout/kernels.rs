@@ -148,7 +148,7 @@ fn plane<T: Copy, B: BlockMove<T>, const COLS: usize>(
     for band in rows.chunks(band) {
         for col_block in cols.chunks(COLS) {
             for row_block in band.chunks(ROWS) {
-                let (s, d) = (s + row_block[0].0, d + col_block[0].1);
+                let (block_s, block_d) = (s + row_block[0].0, d + col_block[0].1);
                 match (
                     <&[_; ROWS]>::try_from(row_block),
                     <&[_; COLS]>::try_from(col_block),
@@ -160,19 +160,23 @@ fn plane<T: Copy, B: BlockMove<T>, const COLS: usize>(
                             && col_block[COLS - 1].1.checked_sub(col_block[0].1)
                                 == Some(COLS - 1) =>
                     {
-                        // SAFETY: the block's source lines start at `s + col.0` (this `s` is
-                        // the call's plus the first row's source offset) and are `ROWS` long;
+                        // SAFETY: the block's source lines start at `block_s + col.0`
+                        // (`block_s` is `s` plus the first row's source offset), `ROWS` long;
                         // the last row's offset is the first's plus `ROWS - 1` (checked just
-                        // above), so each line ends at the call's `s + (last row).0 + col.0 + 1`,
-                        // at most `s + reach.src + 1 <= src.len()` (`Reach::fits`). Likewise each
-                        // destination line ends at the call's `d + row.1 + (last column).1 + 1`,
-                        // at most `d + reach.dst + 1 <= dst.len()`.
-                        unsafe { B::block::<COLS>(dst, d, row_block, src, s, col_block) }
+                        // above), so each line ends at `s + (last row).0 + col.0 + 1`, at most
+                        // `s + reach.src + 1 <= src.len()` (`Reach::fits`). Likewise each
+                        // destination line ends at `d + row.1 + (last column).1 + 1`, at most
+                        // `d + reach.dst + 1 <= dst.len()`.
+                        unsafe {
+                            B::block::<COLS>(dst, block_d, row_block, src, block_s, col_block)
+                        }
                     }
                     _ => {
-                        for (r, &(_, row)) in row_block.iter().enumerate() {
-                            for (i, &(col, _)) in col_block.iter().enumerate() {
-                                dst[d + row + i] = src[s + r + col];
+                        // Partial blocks at the edges (and any block the checks above refuse):
+                        // element by element, each index checked.
+                        for &(row_src, row_dst) in row_block {
+                            for &(col_src, col_dst) in col_block {
+                                dst[d + row_dst + col_dst] = src[s + row_src + col_src];
                             }
                         }
                     }
@@ -266,5 +270,67 @@ pub(crate) fn copy_strided<T: Copy>(
 ) {
     for i in cols {
         dst[d + i * d_col] = src[s + i * s_col];
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec::Vec;
+
+    /// `dst[d + row.1 + col.1] = src[s + row.0 + col.0]`, one element at a time.
+    fn by_element(
+        dst: &mut [u32],
+        d: usize,
+        rows: &[(usize, usize)],
+        src: &[u32],
+        s: usize,
+        cols: &[(usize, usize)],
+    ) {
+        for &(row_src, row_dst) in rows {
+            for &(col_src, col_dst) in cols {
+                dst[d + row_dst + col_dst] = src[s + row_src + col_src];
+            }
+        }
+    }
+
+    #[test]
+    fn reach_is_the_largest_offset_on_each_side() {
+        let rows = [(0, 40), (1, 0), (2, 20)];
+        let cols = [(9, 0), (3, 1)];
+        assert_eq!(Reach::of(&rows, &cols), Reach { src: 11, dst: 41 });
+        assert!(Reach::of(&rows, &cols).fits(42, 0, 12, 0));
+        assert!(!Reach::of(&rows, &cols).fits(41, 0, 12, 0));
+        assert!(!Reach::of(&rows, &cols).fits(usize::MAX, usize::MAX, 12, 0));
+    }
+
+    /// Calls whose reach does not fit (a conservative reach, as a part of a listing gets) and
+    /// blocks whose rows do not count up take the checked element path, with the same result.
+    #[test]
+    fn blocks_outside_the_reach_take_the_checked_path() {
+        let rows: Vec<(usize, usize)> = (0..32).map(|r| (r, r * 20)).collect();
+        let cols: Vec<(usize, usize)> = (0..16).map(|c| (c * 40, c)).collect();
+        let src: Vec<u32> = (0..16 * 40 + 8).collect();
+        let mut want = alloc::vec![0u32; 32 * 20 + 4];
+        by_element(&mut want, 1, &rows, &src, 2, &cols);
+        for reach in [
+            Reach::of(&rows, &cols),
+            Reach {
+                src: usize::MAX,
+                dst: 0,
+            },
+        ] {
+            let mut got = alloc::vec![0u32; 32 * 20 + 4];
+            planes::<u32, Portable>(&mut got, 1, &rows, &src, 2, &cols, reach);
+            assert_eq!(got, want, "{reach:?}");
+        }
+        // Rows that skip a source offset: the block is not ROWS consecutive source elements.
+        let gapped: Vec<(usize, usize)> = (0..16).map(|r| (r + r / 8, r * 20)).collect();
+        let mut want = alloc::vec![0u32; 16 * 20 + 4];
+        by_element(&mut want, 1, &gapped, &src, 2, &cols);
+        let mut got = alloc::vec![0u32; 16 * 20 + 4];
+        let reach = Reach::of(&gapped, &cols);
+        planes::<u32, Portable>(&mut got, 1, &gapped, &src, 2, &cols, reach);
+        assert_eq!(got, want);
     }
 }
