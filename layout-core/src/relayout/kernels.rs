@@ -82,6 +82,12 @@ pub(crate) trait BlockMove<T> {
     /// Whether blocks whose destination lines are whole cache lines bypass the caches.
     const STREAMS: bool = false;
 
+    /// Whether blocks of `COLS` columns bypass the caches: their destination lines are whole
+    /// cache lines and `STREAMS` holds.
+    fn streams<const COLS: usize>() -> bool {
+        Self::STREAMS && COLS * size_of::<T>() == 64
+    }
+
     /// Moves the block.
     ///
     /// # Safety
@@ -116,9 +122,7 @@ pub(crate) fn planes<T: Copy, B: BlockMove<T>>(
     match cols.len() {
         // A whole line of bytes per block only where lines bypass the cache (64 columns of
         // registers in flight cost more than they save in cache).
-        n if n >= 64 && line >= 64 && B::STREAMS => {
-            plane::<T, B, 64>(dst, d, rows, src, s, cols, reach)
-        }
+        n if n >= 64 && B::streams::<64>() => plane::<T, B, 64>(dst, d, rows, src, s, cols, reach),
         n if n >= 32 && line >= 32 => plane::<T, B, 32>(dst, d, rows, src, s, cols, reach),
         n if n >= 16 && line >= 16 => plane::<T, B, 16>(dst, d, rows, src, s, cols, reach),
         n if n >= 8 => plane::<T, B, 8>(dst, d, rows, src, s, cols, reach),
@@ -139,7 +143,7 @@ fn plane<T: Copy, B: BlockMove<T>, const COLS: usize>(
     // cache while the column blocks sweep across them. Lines that bypass the cache need no
     // band: one band reads each source line in one sequential sweep.
     let row_bytes = cols.len() * size_of::<T>();
-    let band = if B::STREAMS && COLS * size_of::<T>() == 64 {
+    let band = if B::streams::<COLS>() {
         rows.len().max(1)
     } else {
         (BAND_BYTES / row_bytes.max(1)).clamp(ROWS, 1 << 14) / ROWS * ROWS
