@@ -8,7 +8,9 @@
 use core::ops::Range;
 
 /// Copies elements `cols` of each listed row: source row at `s + row.0`, destination row at
-/// `d + row.1`.
+/// `d + row.1`. `reach` bounds the rows' offsets ([`Reach::of`] the whole listing); one check of
+/// it per call lets the rows be copied without a bounds check each. Runs the AVX2 build of
+/// [`copy_rows`] where the CPU has AVX2.
 pub(crate) fn copy_listed_rows<T: Copy>(
     dst: &mut [T],
     d: usize,
@@ -16,35 +18,88 @@ pub(crate) fn copy_listed_rows<T: Copy>(
     s: usize,
     rows: &[(usize, usize)],
     cols: Range<usize>,
+    reach: Reach,
 ) {
-    let (s, d) = (s + cols.start, d + cols.start);
-    match cols.len() {
-        0 => {}
-        4 => fixed_rows::<T, 4>(dst, d, src, s, rows),
-        8 => fixed_rows::<T, 8>(dst, d, src, s, rows),
-        16 => fixed_rows::<T, 16>(dst, d, src, s, rows),
-        32 => fixed_rows::<T, 32>(dst, d, src, s, rows),
-        64 => fixed_rows::<T, 64>(dst, d, src, s, rows),
-        n => {
-            for &(from, to) in rows {
-                dst[d + to..d + to + n].copy_from_slice(&src[s + from..s + from + n]);
-            }
+    #[cfg(target_arch = "x86_64")]
+    if super::avx2::available() {
+        // SAFETY: the CPU runs AVX2 instructions (checked just above).
+        return unsafe { super::avx2::copy_rows(dst, d, src, s, rows, cols, reach) };
+    }
+    copy_rows(dst, d, src, s, rows, cols, reach);
+}
+
+/// [`copy_listed_rows`]' work, always inlined (into the AVX2 build too).
+#[inline(always)]
+pub(crate) fn copy_rows<T: Copy>(
+    dst: &mut [T],
+    d: usize,
+    src: &[T],
+    s: usize,
+    rows: &[(usize, usize)],
+    cols: Range<usize>,
+    reach: Reach,
+) {
+    let (s, d, n) = (s + cols.start, d + cols.start, cols.len());
+    // Every row's last element is at most `reach` past `s + n - 1` (or `d + n - 1`).
+    if n == 0 || !reach.fits(dst.len(), d + n - 1, src.len(), s + n - 1) {
+        for &(from, to) in rows {
+            dst[d + to..d + to + n].copy_from_slice(&src[s + from..s + from + n]);
+        }
+        return;
+    }
+    // SAFETY (all arms): each row `(from, to)` of `rows` has `from <= reach.src` and
+    // `to <= reach.dst` (the caller's promise), so its `n` elements from `s + from` end at most
+    // at `s + n - 1 + reach.src < src.len()`, and likewise in `dst` (`Reach::fits` just above).
+    unsafe {
+        match n {
+            4 => fixed_rows::<T, 4>(dst, d, src, s, rows),
+            8 => fixed_rows::<T, 8>(dst, d, src, s, rows),
+            16 => fixed_rows::<T, 16>(dst, d, src, s, rows),
+            32 => fixed_rows::<T, 32>(dst, d, src, s, rows),
+            64 => fixed_rows::<T, 64>(dst, d, src, s, rows),
+            n => rows_of(dst, d, src, s, rows, n),
         }
     }
 }
 
-fn fixed_rows<T: Copy, const N: usize>(
+/// Rows of `N` elements (a fixed size: LLVM copies each with a few vector moves).
+///
+/// # Safety
+///
+/// Every row's `N` elements lie inside both slices.
+#[inline(always)]
+unsafe fn fixed_rows<T: Copy, const N: usize>(
     dst: &mut [T],
     d: usize,
     src: &[T],
     s: usize,
     rows: &[(usize, usize)],
 ) {
+    // SAFETY: passed on from the caller.
+    unsafe { rows_of(dst, d, src, s, rows, N) }
+}
+
+/// Rows of `n` elements, copied without bounds checks.
+///
+/// # Safety
+///
+/// Every row's `n` elements lie inside both slices: `s + from + n <= src.len()` and
+/// `d + to + n <= dst.len()` for each `(from, to)` of `rows`.
+#[inline(always)]
+unsafe fn rows_of<T: Copy>(
+    dst: &mut [T],
+    d: usize,
+    src: &[T],
+    s: usize,
+    rows: &[(usize, usize)],
+    n: usize,
+) {
+    let (src, dst) = (src.as_ptr(), dst.as_mut_ptr());
     for &(from, to) in rows {
-        let row: &[T; N] = src[s + from..s + from + N]
-            .try_into()
-            .expect("a row of N elements");
-        dst[d + to..d + to + N].copy_from_slice(row);
+        debug_assert!(from.checked_add(s + n).is_some() && to.checked_add(d + n).is_some());
+        // SAFETY: both runs of `n` elements lie inside their slices (the caller's promise);
+        // `dst` is borrowed exclusively, so they do not overlap.
+        unsafe { core::ptr::copy_nonoverlapping(src.add(s + from), dst.add(d + to), n) };
     }
 }
 
@@ -108,7 +163,10 @@ pub(crate) trait BlockMove<T> {
 /// Runs a transpose in blocks moved by `B`, with as many columns per block as fill a cache line
 /// of `T` (fewer when there are fewer columns). Column blocks go outermost within a band of
 /// rows, so the source is read as a few sequential streams and every destination line is
-/// written whole; partial blocks at the edges move element by element.
+/// written whole; partial blocks at the edges move element by element. Always inlined (as is
+/// `plane`), so that a caller compiled for more CPU features (`avx2::planes`) compiles
+/// the whole loop nest with them.
+#[inline(always)]
 pub(crate) fn planes<T: Copy, B: BlockMove<T>>(
     dst: &mut [T],
     d: usize,
@@ -130,6 +188,7 @@ pub(crate) fn planes<T: Copy, B: BlockMove<T>>(
     }
 }
 
+#[inline(always)]
 fn plane<T: Copy, B: BlockMove<T>, const COLS: usize>(
     dst: &mut [T],
     d: usize,
@@ -148,39 +207,42 @@ fn plane<T: Copy, B: BlockMove<T>, const COLS: usize>(
     } else {
         (BAND_BYTES / row_bytes.max(1)).clamp(ROWS, 1 << 14) / ROWS * ROWS
     };
+    let group = COLS * lines_per_visit::<T, B, COLS>(cols);
     let fits = reach.fits(dst.len(), d, src.len(), s);
     for band in rows.chunks(band) {
-        for col_block in cols.chunks(COLS) {
+        for col_group in cols.chunks(group) {
             for row_block in band.chunks(ROWS) {
-                let (block_s, block_d) = (s + row_block[0].0, d + col_block[0].1);
-                match (
-                    <&[_; ROWS]>::try_from(row_block),
-                    <&[_; COLS]>::try_from(col_block),
-                ) {
-                    (Ok(row_block), Ok(col_block))
-                        if fits
-                            && row_block[ROWS - 1].0.checked_sub(row_block[0].0)
-                                == Some(ROWS - 1)
-                            && col_block[COLS - 1].1.checked_sub(col_block[0].1)
-                                == Some(COLS - 1) =>
-                    {
-                        // SAFETY: the block's source lines start at `block_s + col.0`
-                        // (`block_s` is `s` plus the first row's source offset), `ROWS` long;
-                        // the last row's offset is the first's plus `ROWS - 1` (checked just
-                        // above), so each line ends at `s + (last row).0 + col.0 + 1`, at most
-                        // `s + reach.src + 1 <= src.len()` (`Reach::fits`). Likewise each
-                        // destination line ends at `d + row.1 + (last column).1 + 1`, at most
-                        // `d + reach.dst + 1 <= dst.len()`.
-                        unsafe {
-                            B::block::<COLS>(dst, block_d, row_block, src, block_s, col_block)
+                for col_block in col_group.chunks(COLS) {
+                    let (block_s, block_d) = (s + row_block[0].0, d + col_block[0].1);
+                    match (
+                        <&[_; ROWS]>::try_from(row_block),
+                        <&[_; COLS]>::try_from(col_block),
+                    ) {
+                        (Ok(row_block), Ok(col_block))
+                            if fits
+                                && row_block[ROWS - 1].0.checked_sub(row_block[0].0)
+                                    == Some(ROWS - 1)
+                                && col_block[COLS - 1].1.checked_sub(col_block[0].1)
+                                    == Some(COLS - 1) =>
+                        {
+                            // SAFETY: the block's source lines start at `block_s + col.0`
+                            // (`block_s` is `s` plus the first row's source offset), `ROWS` long;
+                            // the last row's offset is the first's plus `ROWS - 1` (checked just
+                            // above), so each line ends at `s + (last row).0 + col.0 + 1`, at most
+                            // `s + reach.src + 1 <= src.len()` (`Reach::fits`). Likewise each
+                            // destination line ends at `d + row.1 + (last column).1 + 1`, at most
+                            // `d + reach.dst + 1 <= dst.len()`.
+                            unsafe {
+                                B::block::<COLS>(dst, block_d, row_block, src, block_s, col_block)
+                            }
                         }
-                    }
-                    _ => {
-                        // Partial blocks at the edges (and any block the checks above refuse):
-                        // element by element, each index checked.
-                        for &(row_src, row_dst) in row_block {
-                            for &(col_src, col_dst) in col_block {
-                                dst[d + row_dst + col_dst] = src[s + row_src + col_src];
+                        _ => {
+                            // Partial blocks at the edges (and any block the checks above refuse):
+                            // element by element, each index checked.
+                            for &(row_src, row_dst) in row_block {
+                                for &(col_src, col_dst) in col_block {
+                                    dst[d + row_dst + col_dst] = src[s + row_src + col_src];
+                                }
                             }
                         }
                     }
@@ -189,6 +251,26 @@ fn plane<T: Copy, B: BlockMove<T>, const COLS: usize>(
         }
     }
 }
+
+/// How many column blocks go together through each row block: destination lines written per
+/// row on each visit. Streamed lines go out up to `GROUP_LINES` at a time (longer runs per
+/// destination row) as long as the group's source lines stay within `GROUP_SOURCE_BYTES` (one
+/// compact region of the source, not more separate streams); other blocks one at a time.
+fn lines_per_visit<T, B: BlockMove<T>, const COLS: usize>(cols: &[(usize, usize)]) -> usize {
+    match cols.get(..COLS) {
+        Some([first, .., last]) if B::streams::<COLS>() => {
+            let span = (last.0.abs_diff(first.0) + ROWS) * size_of::<T>();
+            (GROUP_SOURCE_BYTES / span).clamp(1, GROUP_LINES)
+        }
+        _ => 1,
+    }
+}
+
+/// Most destination lines per row in one visit (`lines_per_visit`).
+const GROUP_LINES: usize = 4;
+
+/// Most source bytes a group of column blocks may span (`lines_per_visit`).
+const GROUP_SOURCE_BYTES: usize = 64 << 10;
 
 /// Bounds of the offsets a transpose of listed rows by listed columns touches, relative to its
 /// `s` and `d`: the largest `row.0 + col.0` and `row.1 + col.1`. Found once per relayout from
@@ -296,6 +378,63 @@ mod tests {
                 dst[d + row_dst + col_dst] = src[s + row_src + col_src];
             }
         }
+    }
+
+    /// Row copies: unchecked where the reach fits, checked where it does not (a conservative
+    /// reach), with the same result; every fixed row length and an odd one.
+    #[test]
+    fn listed_rows_copy_with_one_check_per_call() {
+        let rows: Vec<(usize, usize)> = (0..9).map(|r| ((8 - r) * 70, r * 65 + 3)).collect();
+        let src: Vec<u32> = (0..9 * 70 + 8).collect();
+        for n in [3, 4, 8, 16, 32, 64] {
+            let cols = 2..2 + n;
+            let mut want = alloc::vec![0u32; 9 * 65 + 70];
+            for &(from, to) in &rows {
+                for c in cols.clone() {
+                    want[1 + to + c] = src[5 + from + c];
+                }
+            }
+            let fitting = Reach::of(&rows, &[]);
+            let too_far = Reach {
+                src: src.len(),
+                dst: 0,
+            };
+            for reach in [fitting, too_far] {
+                let mut got = alloc::vec![0u32; 9 * 65 + 70];
+                copy_listed_rows(&mut got, 1, &src, 5, &rows, cols.clone(), reach);
+                assert_eq!(got, want, "rows of {n}, {reach:?}");
+                let mut got = alloc::vec![0u32; 9 * 65 + 70];
+                copy_rows(&mut got, 1, &src, 5, &rows, cols.clone(), reach);
+                assert_eq!(got, want, "rows of {n}, {reach:?}, without AVX2");
+            }
+        }
+    }
+
+    /// Streamed blocks go out several to a row only while their source lines stay close.
+    #[test]
+    fn streamed_lines_group_while_their_source_is_compact() {
+        struct Streams;
+        impl BlockMove<u32> for Streams {
+            const STREAMS: bool = true;
+            unsafe fn block<const COLS: usize>(
+                _: &mut [u32],
+                _: usize,
+                _: &[(usize, usize); ROWS],
+                _: &[u32],
+                _: usize,
+                _: &[(usize, usize); COLS],
+            ) {
+            }
+        }
+        let cols =
+            |pitch: usize| -> Vec<(usize, usize)> { (0..64).map(|c| (c * pitch, c)).collect() };
+        // 16 columns 256 elements apart span 15 KiB of u32: four blocks fit in 64 KiB.
+        assert_eq!(lines_per_visit::<u32, Streams, 16>(&cols(256)), 4);
+        // 3136 apart (NCHW planes of 56x56) span 184 KiB: one block at a time.
+        assert_eq!(lines_per_visit::<u32, Streams, 16>(&cols(3136)), 1);
+        // Blocks that do not stream, and blocks narrower than a line, never group.
+        assert_eq!(lines_per_visit::<u32, Portable, 16>(&cols(256)), 1);
+        assert_eq!(lines_per_visit::<u32, Streams, 8>(&cols(256)), 1);
     }
 
     #[test]

@@ -10,6 +10,8 @@
 //! additions (a Sophgo tensor starting part-way into its NPUs) are served by the same walk with
 //! the source offset computed per element.
 
+#[cfg(target_arch = "x86_64")]
+mod avx2;
 mod kernels;
 mod nest;
 #[cfg(feature = "parallel")]

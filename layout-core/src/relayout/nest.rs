@@ -23,7 +23,7 @@ pub(crate) struct Nest<'a, T, F> {
     pub rows: &'a Listing,
     /// A transpose's columns.
     pub cols: &'a Listing,
-    /// The offsets a transpose of `rows` by `cols` reaches ([`kernels::Reach::of`]).
+    /// The offsets a kernel's rows (and a transpose's columns) reach ([`kernels::Reach::of`]).
     pub reach: kernels::Reach,
     pub src: &'a [T],
     pub pad: T,
@@ -113,7 +113,7 @@ impl<T: Copy + 'static, F: Fn(&Point) -> usize> Nest<'_, T, F> {
     fn row_block(&self, dst: &mut [T], s: usize, d: usize, p: &mut Point) {
         let k = self.plan.len - 1;
         let (first, data_end, slot_end) = self.bounds(k, p);
-        kernels::copy_listed_rows(dst, d, self.src, s, self.rows, first..data_end);
+        kernels::copy_listed_rows(dst, d, self.src, s, self.rows, first..data_end, self.reach);
         if self.plan.fills && slot_end > data_end {
             for &(_, row) in self.rows.iter() {
                 dst[d + row + data_end..d + row + slot_end].fill(self.pad);

@@ -13,6 +13,7 @@
 //! pattern is a valid value (integers, floats, `half`'s `f16`/`bf16`) take this path, viewed as
 //! unsigned integers of their size; any other `T: Copy` keeps the portable tile.
 
+use super::avx2;
 use super::kernels::{self, BlockMove, ROWS, Reach};
 use bytemuck::Pod;
 use core::any::TypeId;
@@ -46,12 +47,12 @@ pub(crate) fn transpose<T: Copy + 'static>(
                     // there are more rows than one block.
                     let line = 64 / size_of::<$bits>();
                     if stream && rows.len() > ROWS && cols.len() >= line {
-                        kernels::planes::<$bits, Sse2<true>>(dst, d, rows, src, s, cols, reach);
+                        planes::<$bits, true>(dst, d, rows, src, s, cols, reach);
                         // SAFETY: SSE2 is enabled (see the module docs). Orders the streaming
                         // stores before anything this thread writes or publishes next.
                         unsafe { _mm_sfence() };
                     } else {
-                        kernels::planes::<$bits, Sse2<false>>(dst, d, rows, src, s, cols, reach);
+                        planes::<$bits, false>(dst, d, rows, src, s, cols, reach);
                     }
                     return true;
                 }
@@ -62,6 +63,25 @@ pub(crate) fn transpose<T: Copy + 'static>(
     try_as!(u16: u16, i16, half::f16, half::bf16);
     try_as!(u32: u32, i32, f32);
     false
+}
+
+/// [`kernels::planes`] with SSE2 blocks, in its AVX2 build where the CPU has AVX2.
+#[allow(clippy::too_many_arguments)] // the kernel's arguments, as in `kernels::transpose`
+fn planes<E: Block, const STREAM: bool>(
+    dst: &mut [E],
+    d: usize,
+    rows: &[(usize, usize)],
+    src: &[E],
+    s: usize,
+    cols: &[(usize, usize)],
+    reach: Reach,
+) {
+    if avx2::available() {
+        // SAFETY: the CPU runs AVX2 instructions (checked just above).
+        unsafe { avx2::planes::<E, Sse2<STREAM>>(dst, d, rows, src, s, cols, reach) }
+    } else {
+        kernels::planes::<E, Sse2<STREAM>>(dst, d, rows, src, s, cols, reach);
+    }
 }
 
 /// `s` as a slice of `U` when `T` is `U`.
@@ -178,7 +198,7 @@ unsafe fn micro_blocks<E: Block, const COLS: usize, const N: usize, const STREAM
                 for (k, register) in v.into_iter().enumerate() {
                     // SAFETY: the destination line at `d + row.1` holds `COLS` elements (the
                     // caller's promise); this register fills its elements `c .. c + N`.
-                    unsafe { store(dst, d + rows[r + k].1 + c, register, false) };
+                    unsafe { store(dst, d + rows[r + k].1 + c, register) };
                 }
             }
             continue;
@@ -186,27 +206,25 @@ unsafe fn micro_blocks<E: Block, const COLS: usize, const N: usize, const STREAM
         // Every column block of these rows is transposed first, then each destination line is
         // written by back-to-back stores: a line leaves the write-combining buffer whole, which
         // doubles streaming throughput over storing block by block (docs/performance.md).
-        let mut lines = [[zero(); MAX_BLOCKS]; 16];
+        let mut lines = [[zero(); LINE_REGISTERS]; N];
         for (b, c) in (0..COLS).step_by(N).enumerate() {
             // SAFETY: as above.
             let v = unsafe { transposed::<E, N>(src, s + r, &cols[c..c + N]) };
-            for (k, register) in v.into_iter().enumerate() {
-                lines[k][b] = register;
+            for (line, register) in lines.iter_mut().zip(v) {
+                line[b] = register;
             }
         }
-        for (k, line) in lines.iter().take(N).enumerate() {
-            let at = d + rows[r + k].1;
-            for (b, register) in line.iter().take(COLS / N).enumerate() {
-                // SAFETY: as above, for elements `b * N .. (b + 1) * N` of the line.
-                unsafe { store(dst, at + b * N, *register, true) };
-            }
+        for (k, line) in lines.iter().enumerate() {
+            // SAFETY: the destination line at `d + row.1` holds `COLS` elements (the caller's
+            // promise), which are 64 bytes (`streams::<COLS>`).
+            unsafe { store_line(dst, d + rows[r + k].1, line) };
         }
     }
 }
 
-/// Column blocks per block row when a register holds one destination line: a cache line of
-/// 4-byte elements is 4 registers of 4, of 2-byte ones 4 of 8, of bytes 4 of 16.
-const MAX_BLOCKS: usize = 4;
+/// Registers in a 64-byte destination line: 4 of 4-byte elements, of 8 2-byte ones or of 16
+/// bytes.
+const LINE_REGISTERS: usize = 4;
 
 /// Micro-blocks narrower than a register (`N < E::LANES`): each register holds `LANES / N`
 /// destination lines, stored at once where they are adjacent.
@@ -293,37 +311,63 @@ fn zero() -> __m128i {
     bytemuck::Zeroable::zeroed()
 }
 
-/// Writes `register` to `dst[at..at + 16 / size]`, past the caches when `stream` and that
-/// place is aligned to 16 bytes.
+/// Writes `register` to `dst[at..at + 16 / size]`.
 ///
 /// # Safety
 ///
 /// `at + 16 / size_of::<E>() <= dst.len()`.
 #[inline(always)]
-unsafe fn store<E: Pod>(dst: &mut [E], at: usize, register: __m128i, stream: bool) {
+unsafe fn store<E: Pod>(dst: &mut [E], at: usize, register: __m128i) {
     debug_assert!(
         at + 16 / size_of::<E>() <= dst.len(),
         "a line inside the slice"
     );
     // SAFETY: the 16 bytes from `at` lie inside `dst` (the caller's promise), exclusively
+    // borrowed; plain integers need no alignment here.
+    unsafe {
+        dst.as_mut_ptr()
+            .add(at)
+            .cast::<__m128i>()
+            .write_unaligned(register)
+    };
+}
+
+/// Writes the 64 bytes of `line` to `dst` from `at` by back-to-back stores, past the caches
+/// when they are one whole cache line (aligned to 64 bytes).
+///
+/// # Safety
+///
+/// `at + 64 / size_of::<E>() <= dst.len()`.
+#[inline(always)]
+unsafe fn store_line<E: Pod>(dst: &mut [E], at: usize, line: &[__m128i; LINE_REGISTERS]) {
+    debug_assert!(
+        at + 64 / size_of::<E>() <= dst.len(),
+        "a line inside the slice"
+    );
+    // SAFETY: the 64 bytes from `at` lie inside `dst` (the caller's promise), exclusively
     // borrowed.
     let to = unsafe { dst.as_mut_ptr().add(at) }.cast::<__m128i>();
-    if stream && to.is_aligned() {
-        // SAFETY (both forms): `to` is 16 writable bytes aligned to 16, as the instruction
-        // requires; SSE2 is enabled (see the module docs). Miri cannot run the instruction
-        // (inline assembly), so under Miri an aligned write of the same register to the same
-        // place, with the same requirements, stands in for it.
-        #[cfg(not(miri))]
-        unsafe {
-            _mm_stream_si128(to, register)
-        };
-        #[cfg(miri)]
-        unsafe {
-            to.write(register)
-        };
-    } else {
-        // SAFETY: 16 writable bytes; plain integers need no alignment here.
-        unsafe { to.write_unaligned(register) };
+    let whole = to.addr() % 64 == 0;
+    for (i, &register) in line.iter().enumerate() {
+        // SAFETY: register `i` goes to bytes `16 * i .. 16 * (i + 1)` of the line.
+        let to = unsafe { to.add(i) };
+        if whole {
+            // SAFETY (both forms): `to` is 16 writable bytes aligned to 16, as the instruction
+            // requires; SSE2 is enabled (see the module docs). Miri cannot run the instruction
+            // (inline assembly), so under Miri an aligned write of the same register to the
+            // same place, with the same requirements, stands in for it.
+            #[cfg(not(miri))]
+            unsafe {
+                _mm_stream_si128(to, register)
+            };
+            #[cfg(miri)]
+            unsafe {
+                to.write(register)
+            };
+        } else {
+            // SAFETY: 16 writable bytes; plain integers need no alignment here.
+            unsafe { to.write_unaligned(register) };
+        }
     }
 }
 
@@ -372,14 +416,37 @@ mod tests {
             let mut want = alloc::vec![make(0); len];
             let reach = Reach::of(&rows, &cols);
             planes::<E, Portable>(&mut want, 2, &rows, &src, 1, &cols, reach);
-            for stream in [false, true] {
+            // The SSE2 build, and the AVX2 build where the CPU has AVX2 (never under Miri).
+            let builds: &[bool] = if avx2::available() {
+                &[false, true]
+            } else {
+                &[false]
+            };
+            for (stream, &with_avx2) in [false, true]
+                .into_iter()
+                .flat_map(|x| builds.iter().map(move |b| (x, b)))
+            {
                 let mut got = alloc::vec![make(0); len];
-                if stream {
-                    planes::<E, Sse2<true>>(&mut got, 2, &rows, &src, 1, &cols, reach);
-                } else {
-                    planes::<E, Sse2<false>>(&mut got, 2, &rows, &src, 1, &cols, reach);
+                let (dst, rows, src, cols) = (&mut got[..], &rows[..], &src[..], &cols[..]);
+                // SAFETY: the AVX2 build runs only where the CPU has AVX2 (`builds`).
+                unsafe {
+                    match (stream, with_avx2) {
+                        (true, true) => {
+                            avx2::planes::<E, Sse2<true>>(dst, 2, rows, src, 1, cols, reach)
+                        }
+                        (false, true) => {
+                            avx2::planes::<E, Sse2<false>>(dst, 2, rows, src, 1, cols, reach)
+                        }
+                        (true, false) => planes::<E, Sse2<true>>(dst, 2, rows, src, 1, cols, reach),
+                        (false, false) => {
+                            planes::<E, Sse2<false>>(dst, 2, rows, src, 1, cols, reach)
+                        }
+                    }
                 }
-                assert_eq!(got, want, "{n_rows} x {n_cols}, stream {stream}");
+                assert_eq!(
+                    got, want,
+                    "{n_rows} x {n_cols}, stream {stream}, AVX2 {with_avx2}"
+                );
             }
         }
     }
