@@ -327,6 +327,8 @@ fn parallel_relayouts_equal_the_plain_relayout() {
 /// Destinations past `STREAM_MIN_BYTES` (4 MiB) take the transposes' non-temporal stores, in
 /// whole destination lines of 16 four-byte, 32 two-byte and 64 one-byte elements; odd spatial
 /// dims leave partial blocks at the edges, and oihw->OIhw16i16o streams sequential lines.
+/// Channel blocks of half a line (16 two-byte or 8 four-byte channels) stream two rows per
+/// line.
 #[test]
 fn transposes_larger_than_the_caches_equal_the_plain_relayout() {
     let dims = [1, 256, 130, 131];
@@ -336,5 +338,8 @@ fn transposes_larger_than_the_caches_equal_the_plain_relayout() {
     check_mappings(nhwc, nchw);
     check_mappings_as(nhwc, nchw, |v| v as u16);
     check_mappings_as(nchw, nhwc, |v| v as u8);
+    let n_chw16c = Mapping::<onednn::nChw16c>::new(dims).unwrap();
+    check_mappings_as(nchw, n_chw16c, |v| v as u16);
+    check_mappings(nchw, Mapping::<onednn::nChw8c>::new(dims).unwrap());
     check_typed::<onednn::oihw, onednn::OIhw16i16o>([1024, 512, 3, 3]);
 }

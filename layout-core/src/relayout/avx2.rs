@@ -3,9 +3,10 @@
 //! The loops themselves are the generic ones of [`kernels`], always inlined, so that these
 //! wrappers compile them whole with AVX2: the same algorithms in VEX-encoded three-operand
 //! instructions (no register copies for the two-operand SSE2 forms) and 32-byte moves for row
-//! copies. docs/performance.md has what that measured. Whether the CPU (and its OS) runs AVX2
-//! is found once, with `cpuid`, by the `cpufeatures` crate (`layout-core` is `no_std`, so
-//! `std::is_x86_feature_detected!` is not available).
+//! copies. Row copies and streamed transposes use them (docs/performance.md has what that
+//! measured). Whether the CPU (and its OS) runs AVX2 is found once, with `cpuid`, by the
+//! `cpufeatures` crate (`layout-core` is `no_std`, so `std::is_x86_feature_detected!` is not
+//! available).
 
 use super::kernels::{self, BlockMove, Reach};
 use core::ops::Range;
@@ -34,7 +35,7 @@ pub(crate) unsafe fn planes<T: Copy, B: BlockMove<T>>(
     cols: &[(usize, usize)],
     reach: Reach,
 ) {
-    kernels::planes::<T, B>(dst, d, rows, src, s, cols, reach);
+    kernels::planes::<T, B, true>(dst, d, rows, src, s, cols, reach);
 }
 
 /// [`kernels::copy_rows`] compiled with AVX2.

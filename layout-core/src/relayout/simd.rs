@@ -43,10 +43,11 @@ pub(crate) fn transpose<T: Copy + 'static>(
                         bytemuck::cast_slice_mut::<$ty, $bits>(dst),
                         bytemuck::cast_slice::<$ty, $bits>(src),
                     );
-                    // Streaming needs whole destination lines (a line of columns) and pays once
-                    // there are more rows than one block.
+                    // Streaming needs whole destination lines (a line of columns, or half of
+                    // one with the next row after it) and pays once there are more rows than
+                    // one block.
                     let line = 64 / size_of::<$bits>();
-                    if stream && rows.len() > ROWS && cols.len() >= line {
+                    if stream && rows.len() > ROWS && cols.len() >= line / 2 {
                         planes::<$bits, true>(dst, d, rows, src, s, cols, reach);
                         // SAFETY: SSE2 is enabled (see the module docs). Orders the streaming
                         // stores before anything this thread writes or publishes next.
@@ -65,7 +66,9 @@ pub(crate) fn transpose<T: Copy + 'static>(
     false
 }
 
-/// [`kernels::planes`] with SSE2 blocks, in its AVX2 build where the CPU has AVX2.
+/// [`kernels::planes`] with SSE2 blocks. Streamed transposes run its AVX2 build where the CPU
+/// has AVX2; the others stay in the SSE2 build, which measured faster for them (f16
+/// nchw->nChw16c: the AVX2 build at 0.86-0.91x in interleaved runs, docs/performance.md).
 #[allow(clippy::too_many_arguments)] // the kernel's arguments, as in `kernels::transpose`
 fn planes<E: Block, const STREAM: bool>(
     dst: &mut [E],
@@ -76,11 +79,11 @@ fn planes<E: Block, const STREAM: bool>(
     cols: &[(usize, usize)],
     reach: Reach,
 ) {
-    if avx2::available() {
+    if STREAM && avx2::available() {
         // SAFETY: the CPU runs AVX2 instructions (checked just above).
         unsafe { avx2::planes::<E, Sse2<STREAM>>(dst, d, rows, src, s, cols, reach) }
     } else {
-        kernels::planes::<E, Sse2<STREAM>>(dst, d, rows, src, s, cols, reach);
+        kernels::planes::<E, Sse2<STREAM>, false>(dst, d, rows, src, s, cols, reach);
     }
 }
 
@@ -184,10 +187,12 @@ unsafe fn micro_blocks<E: Block, const COLS: usize, const N: usize, const STREAM
         // SAFETY: passed on from the caller.
         return unsafe { narrow_micro_blocks::<E, COLS, N>(dst, d, rows, src, s, cols) };
     }
-    // Rows of a whole cache line go straight to memory when they start on one.
+    // Rows of a whole cache line go straight to memory when they start on one; so do rows of
+    // half a line whose next row follows them (f16 nchw->nChw16c: 16 channels are 32 bytes).
     let stream = <Sse2<STREAM> as BlockMove<E>>::streams::<COLS>();
+    let paired = STREAM && COLS * size_of::<E>() == 32;
     for r in (0..ROWS).step_by(lanes) {
-        if !stream {
+        if !stream && !paired {
             // Each micro-block's lines are stored as soon as they are transposed: fewest
             // registers live (the streaming order below spills, and halves the speed of
             // byte transposes that stay in cache).
@@ -214,10 +219,31 @@ unsafe fn micro_blocks<E: Block, const COLS: usize, const N: usize, const STREAM
                 line[b] = register;
             }
         }
-        for (k, line) in lines.iter().enumerate() {
-            // SAFETY: the destination line at `d + row.1` holds `COLS` elements (the caller's
-            // promise), which are 64 bytes (`streams::<COLS>`).
-            unsafe { store_line(dst, d + rows[r + k].1, line) };
+        if stream {
+            for (k, line) in lines.iter().enumerate() {
+                // SAFETY: the destination line at `d + row.1` holds `COLS` elements (the
+                // caller's promise), which are 64 bytes (`streams::<COLS>`).
+                unsafe { store_line(dst, d + rows[r + k].1, line) };
+            }
+            continue;
+        }
+        // Paired: two registers per row, 32 bytes.
+        for k in (0..N).step_by(2) {
+            let (at, next) = (d + rows[r + k].1, d + rows[r + k + 1].1);
+            let (this, that) = (&lines[k], &lines[k + 1]);
+            if next == at + COLS {
+                // SAFETY: the two rows' lines (`COLS` elements each, inside `dst` by the
+                // caller's promise) are adjacent: 64 bytes from `at`.
+                unsafe { store_line(dst, at, &[this[0], this[1], that[0], that[1]]) };
+            } else {
+                for (at, line) in [(at, this), (next, that)] {
+                    // SAFETY: each line holds `COLS = 2 * N` elements (the caller's promise).
+                    unsafe {
+                        store(dst, at, line[0]);
+                        store(dst, at + N, line[1]);
+                    }
+                }
+            }
         }
     }
 }
@@ -415,7 +441,7 @@ mod tests {
             let len = n_rows * (n_cols + gap) + 9;
             let mut want = alloc::vec![make(0); len];
             let reach = Reach::of(&rows, &cols);
-            planes::<E, Portable>(&mut want, 2, &rows, &src, 1, &cols, reach);
+            planes::<E, Portable, false>(&mut want, 2, &rows, &src, 1, &cols, reach);
             // The SSE2 build, and the AVX2 build where the CPU has AVX2 (never under Miri).
             let builds: &[bool] = if avx2::available() {
                 &[false, true]
@@ -437,9 +463,11 @@ mod tests {
                         (false, true) => {
                             avx2::planes::<E, Sse2<false>>(dst, 2, rows, src, 1, cols, reach)
                         }
-                        (true, false) => planes::<E, Sse2<true>>(dst, 2, rows, src, 1, cols, reach),
+                        (true, false) => {
+                            planes::<E, Sse2<true>, false>(dst, 2, rows, src, 1, cols, reach)
+                        }
                         (false, false) => {
-                            planes::<E, Sse2<false>>(dst, 2, rows, src, 1, cols, reach)
+                            planes::<E, Sse2<false>, false>(dst, 2, rows, src, 1, cols, reach)
                         }
                     }
                 }
