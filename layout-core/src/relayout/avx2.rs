@@ -8,7 +8,13 @@
 //! `cpufeatures` crate (`layout-core` is `no_std`, so `std::is_x86_feature_detected!` is not
 //! available).
 
-use super::kernels::{self, BlockMove, Reach};
+use super::kernels::{self, BlockMove, ROWS, Reach};
+use super::simd::{Block, Sse2};
+use bytemuck::Pod;
+use core::arch::x86_64::{
+    __m128i, __m256i, _mm256_set_m128i, _mm256_unpackhi_epi8, _mm256_unpackhi_epi16,
+    _mm256_unpackhi_epi32, _mm256_unpacklo_epi8, _mm256_unpacklo_epi16, _mm256_unpacklo_epi32,
+};
 use core::ops::Range;
 
 cpufeatures::new!(cpuid_avx2, "avx2");
@@ -54,4 +60,249 @@ pub(crate) unsafe fn copy_rows<T: Copy>(
     reach: Reach,
 ) {
     kernels::copy_rows(dst, d, src, s, rows, cols, reach);
+}
+
+/// Blocks moved through 256-bit registers: two SSE2 micro-blocks side by side, one per 128-bit
+/// lane (the AVX2 interleaves work within lanes), holding the same rows' columns `c .. c + N`
+/// and `c + N .. c + 2N`. Each interleave round and each store then covers twice the columns,
+/// and a transposed register is `2N` consecutive elements of one destination line. Blocks
+/// narrower than two micro-blocks are [`Sse2`]'s.
+///
+/// Only for [`planes`] (compiled with AVX2), where the CPU runs AVX2.
+pub(crate) struct Avx2Blocks<const STREAM: bool>;
+
+impl<E: Wide, const STREAM: bool> BlockMove<E> for Avx2Blocks<STREAM> {
+    const STREAMS: bool = STREAM;
+
+    /// # Safety
+    ///
+    /// As [`BlockMove::block`], and the CPU runs AVX2 instructions.
+    #[inline(always)]
+    unsafe fn block<const COLS: usize>(
+        dst: &mut [E],
+        d: usize,
+        rows: &[(usize, usize); ROWS],
+        src: &[E],
+        s: usize,
+        cols: &[(usize, usize); COLS],
+    ) {
+        // SAFETY (all four): passed on from the caller.
+        unsafe {
+            if COLS < 2 * E::LANES {
+                return <Sse2<STREAM> as BlockMove<E>>::block::<COLS>(dst, d, rows, src, s, cols);
+            }
+            match E::LANES {
+                16 => lane_pairs::<E, COLS, 16, STREAM>(dst, d, rows, src, s, cols),
+                8 => lane_pairs::<E, COLS, 8, STREAM>(dst, d, rows, src, s, cols),
+                _ => lane_pairs::<E, COLS, 4, STREAM>(dst, d, rows, src, s, cols),
+            }
+        }
+    }
+}
+
+/// A [`Block`] type's AVX2 interleaves (within each 128-bit lane, as the SSE2 ones).
+pub(crate) trait Wide: Block {
+    /// # Safety
+    ///
+    /// The CPU runs AVX2 instructions.
+    unsafe fn interleave_low_256(a: __m256i, b: __m256i) -> __m256i;
+    /// # Safety
+    ///
+    /// The CPU runs AVX2 instructions.
+    unsafe fn interleave_high_256(a: __m256i, b: __m256i) -> __m256i;
+}
+
+/// `Wide` for an unsigned type with its AVX2 interleave instructions.
+macro_rules! wide_for {
+    ($($ty:ty: $low:ident, $high:ident;)+) => {$(
+        impl Wide for $ty {
+            #[inline(always)]
+            unsafe fn interleave_low_256(a: __m256i, b: __m256i) -> __m256i {
+                // SAFETY: the CPU runs AVX2 (the caller's promise).
+                unsafe { $low(a, b) }
+            }
+            #[inline(always)]
+            unsafe fn interleave_high_256(a: __m256i, b: __m256i) -> __m256i {
+                // SAFETY: as for `interleave_low_256`.
+                unsafe { $high(a, b) }
+            }
+        }
+    )+};
+}
+
+wide_for! {
+    u8: _mm256_unpacklo_epi8, _mm256_unpackhi_epi8;
+    u16: _mm256_unpacklo_epi16, _mm256_unpackhi_epi16;
+    u32: _mm256_unpacklo_epi32, _mm256_unpackhi_epi32;
+}
+
+/// The block as pairs of `N`-column micro-blocks (`N == E::LANES`), one 256-bit register per
+/// pair of source lines. Streamed blocks store whole 64-byte destination lines back to back
+/// (two registers of one row, or one register each of two adjacent rows), as in `simd`.
+///
+/// # Safety
+///
+/// As [`BlockMove::block`], `COLS >= 2 * N`, and the CPU runs AVX2 instructions.
+#[inline(always)]
+unsafe fn lane_pairs<E: Wide, const COLS: usize, const N: usize, const STREAM: bool>(
+    dst: &mut [E],
+    d: usize,
+    rows: &[(usize, usize); ROWS],
+    src: &[E],
+    s: usize,
+    cols: &[(usize, usize); COLS],
+) {
+    let line_bytes = COLS * size_of::<E>();
+    let (stream, paired) = (STREAM && line_bytes == 64, STREAM && line_bytes == 32);
+    for r in (0..ROWS).step_by(N) {
+        let mut lines = [[zero(); 2]; N];
+        for (p, c) in (0..COLS).step_by(2 * N).enumerate() {
+            // SAFETY: each source line holds `ROWS` elements from `s + col.0` (the caller's
+            // promise) and `r + N <= ROWS`; AVX2 runs (the caller's promise).
+            let v = unsafe {
+                pair_transposed::<E, N>(src, s + r, &cols[c..c + N], &cols[c + N..c + 2 * N])
+            };
+            for (k, register) in v.into_iter().enumerate() {
+                if stream || paired {
+                    lines[k][p] = register;
+                } else {
+                    // SAFETY: the destination line at `d + row.1` holds `COLS` elements (the
+                    // caller's promise); this register fills its elements `c .. c + 2N`.
+                    unsafe { store(dst, d + rows[r + k].1 + c, register, false) };
+                }
+            }
+        }
+        if stream {
+            for (k, line) in lines.iter().enumerate() {
+                // SAFETY: the line at `d + row.1` holds `COLS` elements, 64 bytes.
+                unsafe { store_line(dst, d + rows[r + k].1, line) };
+            }
+        } else if paired {
+            for k in (0..N).step_by(2) {
+                let (at, next) = (d + rows[r + k].1, d + rows[r + k + 1].1);
+                // SAFETY: each row's line holds `COLS` elements (32 bytes, one register);
+                // adjacent lines are 64 bytes from `at`.
+                unsafe {
+                    if next == at + COLS {
+                        store_line(dst, at, &[lines[k][0], lines[k + 1][0]]);
+                    } else {
+                        store(dst, at, lines[k][0], false);
+                        store(dst, next, lines[k + 1][0], false);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Source lines `left[j]` (low lanes) and `right[j]` (high lanes), `E::LANES` elements from
+/// `s + col.0` each, transposed by `log2(N)` rounds of the perfect shuffle in both lanes:
+/// register `k` is then destination line `k`'s `N` elements from the left columns followed by
+/// its `N` from the right ones.
+///
+/// # Safety
+///
+/// `s + col.0 + E::LANES <= src.len()` for the first `N` of `left` and of `right`; the CPU
+/// runs AVX2 instructions.
+#[inline(always)]
+unsafe fn pair_transposed<E: Wide, const N: usize>(
+    src: &[E],
+    s: usize,
+    left: &[(usize, usize)],
+    right: &[(usize, usize)],
+) -> [__m256i; N] {
+    // Plain loops, not closures: a closure is a function of its own, not compiled for AVX2,
+    // and the instructions would stay calls.
+    let mut v = [zero(); N];
+    for (j, register) in v.iter_mut().enumerate() {
+        let (at_left, at_right) = (s + left[j].0, s + right[j].0);
+        debug_assert!(
+            at_left.max(at_right) + E::LANES <= src.len(),
+            "lines inside the slice"
+        );
+        // SAFETY: 16 bytes inside `src` from each place (the caller's promise), read unaligned
+        // as plain integers; AVX runs (the caller's promise of AVX2).
+        unsafe {
+            let low = src.as_ptr().add(at_left).cast::<__m128i>().read_unaligned();
+            let high = src
+                .as_ptr()
+                .add(at_right)
+                .cast::<__m128i>()
+                .read_unaligned();
+            *register = _mm256_set_m128i(high, low);
+        }
+    }
+    let mut rounds = N;
+    while rounds > 1 {
+        let mut next = [zero(); N];
+        for (i, register) in next.iter_mut().enumerate() {
+            let (a, b) = (v[i / 2], v[i / 2 + N / 2]);
+            // SAFETY: AVX2 runs (the caller's promise).
+            *register = unsafe {
+                if i % 2 == 0 {
+                    E::interleave_low_256(a, b)
+                } else {
+                    E::interleave_high_256(a, b)
+                }
+            };
+        }
+        v = next;
+        rounds /= 2;
+    }
+    v
+}
+
+/// A register of zero bits.
+#[inline(always)]
+fn zero() -> __m256i {
+    bytemuck::Zeroable::zeroed()
+}
+
+/// Writes `register` to `dst[at..at + 32 / size]`, past the caches when `stream` (and `at` is
+/// aligned to 32 bytes).
+///
+/// # Safety
+///
+/// `at + 32 / size_of::<E>() <= dst.len()`; the CPU runs AVX2 instructions.
+#[inline(always)]
+unsafe fn store<E: Pod>(dst: &mut [E], at: usize, register: __m256i, stream: bool) {
+    debug_assert!(
+        at + 32 / size_of::<E>() <= dst.len(),
+        "a line inside the slice"
+    );
+    // SAFETY: the 32 bytes from `at` lie inside `dst` (the caller's promise), exclusively
+    // borrowed.
+    let to = unsafe { dst.as_mut_ptr().add(at) }.cast::<__m256i>();
+    if stream && to.addr().is_multiple_of(32) {
+        // SAFETY (both forms): `to` is 32 writable bytes aligned to 32, as the instruction
+        // requires; AVX runs. Under Miri (no inline assembly) an aligned write stands in.
+        #[cfg(not(miri))]
+        unsafe {
+            core::arch::x86_64::_mm256_stream_si256(to, register)
+        };
+        #[cfg(miri)]
+        unsafe {
+            to.write(register)
+        };
+    } else {
+        // SAFETY: 32 writable bytes; plain integers need no alignment here.
+        unsafe { to.write_unaligned(register) };
+    }
+}
+
+/// Writes the 64 bytes of `line` from `at` by back-to-back stores, past the caches when they
+/// are one whole cache line (aligned to 64 bytes).
+///
+/// # Safety
+///
+/// `at + 64 / size_of::<E>() <= dst.len()`; the CPU runs AVX2 instructions.
+#[inline(always)]
+unsafe fn store_line<E: Pod>(dst: &mut [E], at: usize, line: &[__m256i; 2]) {
+    let whole = dst.as_ptr().wrapping_add(at).addr().is_multiple_of(64);
+    let half = 32 / size_of::<E>();
+    // SAFETY: both halves lie inside `dst` (the caller's promise).
+    unsafe {
+        store(dst, at, line[0], whole);
+        store(dst, at + half, line[1], whole);
+    }
 }

@@ -239,37 +239,6 @@ fn plane_body<T: Copy, B: BlockMove<T>, const COLS: usize>(
     };
     let group = COLS * lines_per_visit::<T, B, COLS>(cols);
     let fits = reach.fits(dst.len(), d, src.len(), s);
-    let mut move_block = |row_block: &[(usize, usize)], col_block: &[(usize, usize)]| {
-        let (block_s, block_d) = (s + row_block[0].0, d + col_block[0].1);
-        match (
-            <&[_; ROWS]>::try_from(row_block),
-            <&[_; COLS]>::try_from(col_block),
-        ) {
-            (Ok(row_block), Ok(col_block))
-                if fits
-                    && row_block[ROWS - 1].0.checked_sub(row_block[0].0) == Some(ROWS - 1)
-                    && col_block[COLS - 1].1.checked_sub(col_block[0].1) == Some(COLS - 1) =>
-            {
-                // SAFETY: the block's source lines start at `block_s + col.0`
-                // (`block_s` is `s` plus the first row's source offset), `ROWS` long;
-                // the last row's offset is the first's plus `ROWS - 1` (checked just
-                // above), so each line ends at `s + (last row).0 + col.0 + 1`, at most
-                // `s + reach.src + 1 <= src.len()` (`Reach::fits`). Likewise each
-                // destination line ends at `d + row.1 + (last column).1 + 1`, at most
-                // `d + reach.dst + 1 <= dst.len()`.
-                unsafe { B::block::<COLS>(dst, block_d, row_block, src, block_s, col_block) }
-            }
-            _ => {
-                // Partial blocks at the edges (and any block the checks above refuse):
-                // element by element, each index checked.
-                for &(row_src, row_dst) in row_block {
-                    for &(col_src, col_dst) in col_block {
-                        dst[d + row_dst + col_dst] = src[s + row_src + col_src];
-                    }
-                }
-            }
-        }
-    };
     for band in rows.chunks(band) {
         for col_group in cols.chunks(group) {
             for row_block in band.chunks(ROWS) {
@@ -277,11 +246,55 @@ fn plane_body<T: Copy, B: BlockMove<T>, const COLS: usize>(
                     // One block per visit (all but grouped streaming; known at compile time
                     // there): no inner loop, which costs the smallest blocks ~15% (u8
                     // flat->crouton2x2, 0.83x in interleaved runs).
-                    move_block(row_block, col_group);
+                    move_block::<T, B, COLS>(dst, d, row_block, src, s, col_group, fits);
                 } else {
                     for col_block in col_group.chunks(COLS) {
-                        move_block(row_block, col_block);
+                        move_block::<T, B, COLS>(dst, d, row_block, src, s, col_block, fits);
                     }
+                }
+            }
+        }
+    }
+}
+
+/// One block of a plane: through `B` when it is whole and `fits` (the call's `Reach::fits`),
+/// else element by element. A function, not a closure: a closure would be compiled on its own,
+/// without the CPU features of the AVX2 build that inlines this.
+#[inline(always)]
+fn move_block<T: Copy, B: BlockMove<T>, const COLS: usize>(
+    dst: &mut [T],
+    d: usize,
+    row_block: &[(usize, usize)],
+    src: &[T],
+    s: usize,
+    col_block: &[(usize, usize)],
+    fits: bool,
+) {
+    let (block_s, block_d) = (s + row_block[0].0, d + col_block[0].1);
+    match (
+        <&[_; ROWS]>::try_from(row_block),
+        <&[_; COLS]>::try_from(col_block),
+    ) {
+        (Ok(row_block), Ok(col_block))
+            if fits
+                && row_block[ROWS - 1].0.checked_sub(row_block[0].0) == Some(ROWS - 1)
+                && col_block[COLS - 1].1.checked_sub(col_block[0].1) == Some(COLS - 1) =>
+        {
+            // SAFETY: the block's source lines start at `block_s + col.0`
+            // (`block_s` is `s` plus the first row's source offset), `ROWS` long;
+            // the last row's offset is the first's plus `ROWS - 1` (checked just
+            // above), so each line ends at `s + (last row).0 + col.0 + 1`, at most
+            // `s + reach.src + 1 <= src.len()` (`Reach::fits`). Likewise each
+            // destination line ends at `d + row.1 + (last column).1 + 1`, at most
+            // `d + reach.dst + 1 <= dst.len()`.
+            unsafe { B::block::<COLS>(dst, block_d, row_block, src, block_s, col_block) }
+        }
+        _ => {
+            // Partial blocks at the edges (and any block the checks above refuse):
+            // element by element, each index checked.
+            for &(row_src, row_dst) in row_block {
+                for &(col_src, col_dst) in col_block {
+                    dst[d + row_dst + col_dst] = src[s + row_src + col_src];
                 }
             }
         }

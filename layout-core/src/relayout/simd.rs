@@ -18,8 +18,8 @@ use super::kernels::{self, BlockMove, ROWS, Reach};
 use bytemuck::Pod;
 use core::any::TypeId;
 use core::arch::x86_64::{
-    __m128i, _mm_sfence, _mm_stream_si128, _mm_unpackhi_epi8, _mm_unpackhi_epi16,
-    _mm_unpackhi_epi32, _mm_unpacklo_epi8, _mm_unpacklo_epi16, _mm_unpacklo_epi32,
+    __m128i, _mm_sfence, _mm_unpackhi_epi8, _mm_unpackhi_epi16, _mm_unpackhi_epi32,
+    _mm_unpacklo_epi8, _mm_unpacklo_epi16, _mm_unpacklo_epi32,
 };
 
 /// Runs [`kernels::transpose`]'s work with SSE2 blocks when `T` is a plain 1-, 2- or 4-byte
@@ -66,11 +66,10 @@ pub(crate) fn transpose<T: Copy + 'static>(
     false
 }
 
-/// [`kernels::planes`] with SSE2 blocks. Streamed transposes run its AVX2 build where the CPU
-/// has AVX2; the others stay in the SSE2 build, which measured faster for them (f16
-/// nchw->nChw16c: the AVX2 build at 0.86-0.91x in interleaved runs, docs/performance.md).
+/// [`kernels::planes`] with AVX2 blocks in its AVX2 build where the CPU has AVX2, else with
+/// SSE2 blocks.
 #[allow(clippy::too_many_arguments)] // the kernel's arguments, as in `kernels::transpose`
-fn planes<E: Block, const STREAM: bool>(
+fn planes<E: avx2::Wide, const STREAM: bool>(
     dst: &mut [E],
     d: usize,
     rows: &[(usize, usize)],
@@ -79,9 +78,9 @@ fn planes<E: Block, const STREAM: bool>(
     cols: &[(usize, usize)],
     reach: Reach,
 ) {
-    if STREAM && avx2::available() {
+    if avx2::available() {
         // SAFETY: the CPU runs AVX2 instructions (checked just above).
-        unsafe { avx2::planes::<E, Sse2<STREAM>>(dst, d, rows, src, s, cols, reach) }
+        unsafe { avx2::planes::<E, avx2::Avx2Blocks<STREAM>>(dst, d, rows, src, s, cols, reach) }
     } else {
         kernels::planes::<E, Sse2<STREAM>, false>(dst, d, rows, src, s, cols, reach);
     }
@@ -373,7 +372,7 @@ unsafe fn store_line<E: Pod>(dst: &mut [E], at: usize, line: &[__m128i; LINE_REG
     // SAFETY: the 64 bytes from `at` lie inside `dst` (the caller's promise), exclusively
     // borrowed.
     let to = unsafe { dst.as_mut_ptr().add(at) }.cast::<__m128i>();
-    let whole = to.addr() % 64 == 0;
+    let whole = to.addr().is_multiple_of(64);
     for (i, &register) in line.iter().enumerate() {
         // SAFETY: register `i` goes to bytes `16 * i .. 16 * (i + 1)` of the line.
         let to = unsafe { to.add(i) };
@@ -384,7 +383,7 @@ unsafe fn store_line<E: Pod>(dst: &mut [E], at: usize, line: &[__m128i; LINE_REG
             // same place, with the same requirements, stands in for it.
             #[cfg(not(miri))]
             unsafe {
-                _mm_stream_si128(to, register)
+                core::arch::x86_64::_mm_stream_si128(to, register)
             };
             #[cfg(miri)]
             unsafe {
@@ -424,7 +423,7 @@ mod tests {
         (rows, cols)
     }
 
-    fn agrees_with_portable<E: Block + core::fmt::Debug + PartialEq>(make: fn(usize) -> E) {
+    fn agrees_with_portable<E: avx2::Wide + core::fmt::Debug + PartialEq>(make: fn(usize) -> E) {
         let shapes = [
             (16, 16, 3),
             (33, 37, 3),
@@ -434,7 +433,7 @@ mod tests {
             (64, 40, 3),
         ];
         // Gap 0: rows adjacent in the destination (a register's lines stored at once).
-        let adjacent = [(32, 4, 0), (48, 8, 0), (16, 16, 0)];
+        let adjacent = [(32, 4, 0), (48, 8, 0), (16, 16, 0), (32, 32, 0)];
         for (n_rows, n_cols, gap) in shapes.into_iter().chain(adjacent) {
             let (rows, cols) = listings(n_rows, n_cols, gap);
             let src: Vec<E> = (0..(n_rows + 5) * n_cols + 7).map(make).collect();
@@ -442,7 +441,8 @@ mod tests {
             let mut want = alloc::vec![make(0); len];
             let reach = Reach::of(&rows, &cols);
             planes::<E, Portable, false>(&mut want, 2, &rows, &src, 1, &cols, reach);
-            // The SSE2 build, and the AVX2 build where the CPU has AVX2 (never under Miri).
+            // SSE2 blocks, and the AVX2 build with AVX2 blocks where the CPU has AVX2 (under
+            // Miri only when compiled with `-C target-feature=+avx2`, as .ci/run does).
             let builds: &[bool] = if avx2::available() {
                 &[false, true]
             } else {
@@ -457,12 +457,12 @@ mod tests {
                 // SAFETY: the AVX2 build runs only where the CPU has AVX2 (`builds`).
                 unsafe {
                     match (stream, with_avx2) {
-                        (true, true) => {
-                            avx2::planes::<E, Sse2<true>>(dst, 2, rows, src, 1, cols, reach)
-                        }
-                        (false, true) => {
-                            avx2::planes::<E, Sse2<false>>(dst, 2, rows, src, 1, cols, reach)
-                        }
+                        (true, true) => avx2::planes::<E, avx2::Avx2Blocks<true>>(
+                            dst, 2, rows, src, 1, cols, reach,
+                        ),
+                        (false, true) => avx2::planes::<E, avx2::Avx2Blocks<false>>(
+                            dst, 2, rows, src, 1, cols, reach,
+                        ),
                         (true, false) => {
                             planes::<E, Sse2<true>, false>(dst, 2, rows, src, 1, cols, reach)
                         }
@@ -480,7 +480,7 @@ mod tests {
     }
 
     #[test]
-    fn sse2_blocks_equal_the_portable_tile() {
+    fn sse2_and_avx2_blocks_equal_the_portable_tile() {
         agrees_with_portable::<u8>(|i| (i * 7) as u8);
         agrees_with_portable::<u16>(|i| (i * 7) as u16);
         agrees_with_portable::<u32>(|i| (i * 7) as u32);
