@@ -10,11 +10,14 @@
 use criterion::{
     BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main, measurement::WallTime,
 };
-use half::f16;
 use std::hint::black_box;
 use std::time::Duration;
 use tensor_layout::RowMajorIndices;
 use tensor_layout::prelude::*;
+
+#[path = "support/relayout_pairs.rs"]
+mod relayout_pairs;
+use relayout_pairs::{Element, Measure, each_pair};
 
 /// One thread, or several, for the library's relayout.
 fn pool(threads: usize) -> rayon::ThreadPool {
@@ -22,26 +25,6 @@ fn pool(threads: usize) -> rayon::ThreadPool {
         .num_threads(threads)
         .build()
         .unwrap()
-}
-
-/// A value per element that is not a constant (so no copy can be folded away).
-trait Element: Copy + Default + Send + Sync + 'static {
-    fn of(i: usize) -> Self;
-}
-impl Element for f32 {
-    fn of(i: usize) -> Self {
-        i as f32
-    }
-}
-impl Element for f16 {
-    fn of(i: usize) -> Self {
-        f16::from_f32((i % 2048) as f32)
-    }
-}
-impl Element for u8 {
-    fn of(i: usize) -> Self {
-        i as u8
-    }
 }
 
 fn group<'a>(c: &'a mut Criterion, name: &str, bytes: u64) -> BenchmarkGroup<'a, WallTime> {
@@ -102,47 +85,21 @@ where
     g.finish();
 }
 
+/// The criterion measurement of each pair.
+struct WithCriterion<'a>(&'a mut Criterion);
+
+impl Measure for WithCriterion<'_> {
+    fn pair<T: Element, A, B>(&mut self, name: &str, dims: [usize; 4], naive: bool)
+    where
+        A: Layout<Index = [usize; 4]> + Default,
+        B: Layout<Index = [usize; 4]> + Default,
+    {
+        pair::<T, A, B>(self.0, name, dims, naive);
+    }
+}
+
 fn relayouts(c: &mut Criterion) {
-    let act = [8, 256, 56, 56];
-    pair::<f32, onednn::nchw, onednn::nhwc>(c, "f32 8x256x56x56 nchw->nhwc", act, true);
-    pair::<f32, onednn::nhwc, onednn::nchw>(c, "f32 8x256x56x56 nhwc->nchw", act, false);
-    pair::<f32, onednn::nchw, onednn::nChw16c>(c, "f32 8x256x56x56 nchw->nChw16c", act, false);
-    pair::<f32, onednn::nChw16c, onednn::nchw>(c, "f32 8x256x56x56 nChw16c->nchw", act, false);
-    pair::<f32, onednn::nhwc, onednn::nChw16c>(c, "f32 8x256x56x56 nhwc->nChw16c", act, false);
-    pair::<f32, onednn::nChw8c, onednn::nChw16c>(c, "f32 8x256x56x56 nChw8c->nChw16c", act, false);
-    pair::<f32, onednn::oihw, onednn::OIhw16i16o>(
-        c,
-        "f32 512x512x3x3 oihw->OIhw16i16o",
-        [512, 512, 3, 3],
-        false,
-    );
-    pair::<f16, onednn::nchw, onednn::nChw16c>(c, "f16 8x256x56x56 nchw->nChw16c", act, false);
-    pair::<u8, onednn::nchw, onednn::nhwc>(c, "u8 8x256x56x56 nchw->nhwc", act, false);
-    let nhwc = [1, 64, 64, 256];
-    pair::<u8, htp::R4FlatMemoryLayout, htp::R4CroutonLayout>(
-        c,
-        "u8 1x64x64x256 flat->crouton",
-        nhwc,
-        true,
-    );
-    pair::<u8, htp::R4CroutonLayout, htp::R4FlatMemoryLayout>(
-        c,
-        "u8 1x64x64x256 crouton->flat",
-        nhwc,
-        false,
-    );
-    pair::<u8, htp::R4FlatMemoryLayout, htp::R4Crouton2x2Layout>(
-        c,
-        "u8 1x64x64x256 flat->crouton2x2",
-        nhwc,
-        false,
-    );
-    pair::<u8, htp::R4FlatMemoryLayout, htp::R4CroutonLayout>(
-        c,
-        "u8 1x3x5x30 flat->crouton (tiny)",
-        [1, 3, 5, 30],
-        true,
-    );
+    each_pair(&mut WithCriterion(c));
 }
 
 criterion_group!(benches, relayouts);

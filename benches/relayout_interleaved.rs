@@ -1,0 +1,94 @@
+//! Relayout throughput against memcpy of the same bytes, the two calls alternating.
+//!
+//! This machine's memory speed drifts by up to 2x over minutes (docs/performance.md), so a
+//! ratio between two figures measured one after the other moves with it. Here each sample is
+//! one relayout call followed at once by one memcpy of the source's bytes (from and into
+//! buffers of their own), and the table gives the median of each over many such pairs: both
+//! medians come from the same minutes. Bytes are counted as in `benches/relayout.rs` (source
+//! plus destination storage; memcpy's twice). One thread.
+//!
+//! `cargo bench --bench relayout_interleaved [-- FILTER]`
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+use tensor_layout::prelude::*;
+
+#[path = "support/relayout_pairs.rs"]
+mod relayout_pairs;
+use relayout_pairs::{Element, Measure, each_pair};
+
+/// Calls per pair: enough for about 2 GiB moved, at least 21, at most 2001 (an odd count, so
+/// the median is one call's time).
+fn calls_for(bytes: usize) -> usize {
+    ((2usize << 30) / bytes.max(1)).clamp(21, 2001) | 1
+}
+
+/// The median of `times`.
+fn median(mut times: Vec<Duration>) -> Duration {
+    times.sort_unstable();
+    times[times.len() / 2]
+}
+
+/// Measures each pair whose name contains `filter`, printing a Markdown row.
+struct Interleaved {
+    filter: String,
+}
+
+impl Measure for Interleaved {
+    fn pair<T: Element, A, B>(&mut self, name: &str, dims: [usize; 4], _naive: bool)
+    where
+        A: Layout<Index = [usize; 4]> + Default,
+        B: Layout<Index = [usize; 4]> + Default,
+    {
+        if !name.contains(&self.filter) {
+            return;
+        }
+        let src = Tensor::<T, A>::from_fn(dims, |[n, c, h, w]| T::of(n ^ c ^ h ^ w));
+        let mut dst = Tensor::<T, B>::zeros(dims);
+        let copy_from = vec![1u8; size_of_val(src.as_raw())];
+        let mut copy_into = vec![0u8; copy_from.len()];
+        let bytes = size_of_val(src.as_raw()) + size_of_val(dst.as_raw());
+        let calls = calls_for(bytes);
+        let (mut library, mut memcpy) = (Vec::with_capacity(calls), Vec::with_capacity(calls));
+        let one = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        one.install(|| {
+            for _ in 0..calls {
+                let start = Instant::now();
+                black_box(&src).relayout_into(black_box(&mut dst)).unwrap();
+                library.push(start.elapsed());
+                let start = Instant::now();
+                black_box(&mut copy_into[..]).copy_from_slice(black_box(&copy_from[..]));
+                memcpy.push(start.elapsed());
+            }
+        });
+        let (library, memcpy) = (median(library), median(memcpy));
+        let library_gbps = bytes as f64 / library.as_secs_f64() / 1e9;
+        let memcpy_gbps = 2.0 * copy_from.len() as f64 / memcpy.as_secs_f64() / 1e9;
+        let size = if bytes >= 1_000_000 {
+            format!("{:.1} M", bytes as f64 / 1e6)
+        } else {
+            format!("{bytes} B")
+        };
+        println!(
+            "| {name} | {size} | {calls} | {:.2} | {library_gbps:.2} | {memcpy_gbps:.2} | {:.2} |",
+            library.as_secs_f64() * 1e6,
+            library_gbps / memcpy_gbps
+        );
+    }
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; the first other argument filters the pairs by name.
+    let filter = std::env::args()
+        .skip(1)
+        .find(|a| !a.starts_with("--"))
+        .unwrap_or_default();
+    println!(
+        "| pair | bytes | calls | library µs per call | library GB/s | memcpy GB/s | ÷ memcpy |"
+    );
+    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+    each_pair(&mut Interleaved { filter });
+}

@@ -1,0 +1,64 @@
+//! The layout pairs the relayout benchmarks measure (the list), shared by
+//! `benches/relayout.rs` (criterion) and `benches/relayout_interleaved.rs` (alternating calls).
+
+use half::f16;
+use tensor_layout::prelude::*;
+
+/// A value per element that is not a constant (so no copy can be folded away).
+pub trait Element: Copy + Default + Send + Sync + 'static {
+    fn of(i: usize) -> Self;
+}
+impl Element for f32 {
+    fn of(i: usize) -> Self {
+        i as f32
+    }
+}
+impl Element for f16 {
+    fn of(i: usize) -> Self {
+        f16::from_f32((i % 2048) as f32)
+    }
+}
+impl Element for u8 {
+    fn of(i: usize) -> Self {
+        i as u8
+    }
+}
+
+/// A benchmark of one pair: `A -> B` on `dims`, named `name`; `naive` asks for the per-element
+/// loop too (two pairs have it, to show the gain).
+pub trait Measure {
+    fn pair<T: Element, A, B>(&mut self, name: &str, dims: [usize; 4], naive: bool)
+    where
+        A: Layout<Index = [usize; 4]> + Default,
+        B: Layout<Index = [usize; 4]> + Default;
+}
+
+/// Runs `m` over every benchmarked pair, in the table's order.
+pub fn each_pair(m: &mut impl Measure) {
+    let act = [8, 256, 56, 56];
+    m.pair::<f32, onednn::nchw, onednn::nhwc>("f32 8x256x56x56 nchw->nhwc", act, true);
+    m.pair::<f32, onednn::nhwc, onednn::nchw>("f32 8x256x56x56 nhwc->nchw", act, false);
+    m.pair::<f32, onednn::nchw, onednn::nChw16c>("f32 8x256x56x56 nchw->nChw16c", act, false);
+    m.pair::<f32, onednn::nChw16c, onednn::nchw>("f32 8x256x56x56 nChw16c->nchw", act, false);
+    m.pair::<f32, onednn::nhwc, onednn::nChw16c>("f32 8x256x56x56 nhwc->nChw16c", act, false);
+    m.pair::<f32, onednn::nChw8c, onednn::nChw16c>("f32 8x256x56x56 nChw8c->nChw16c", act, false);
+    let weights = [512, 512, 3, 3];
+    m.pair::<f32, onednn::oihw, onednn::OIhw16i16o>(
+        "f32 512x512x3x3 oihw->OIhw16i16o",
+        weights,
+        false,
+    );
+    m.pair::<f16, onednn::nchw, onednn::nChw16c>("f16 8x256x56x56 nchw->nChw16c", act, false);
+    m.pair::<u8, onednn::nchw, onednn::nhwc>("u8 8x256x56x56 nchw->nhwc", act, false);
+    let nhwc = [1, 64, 64, 256];
+    let (flat, crouton) = (
+        "u8 1x64x64x256 flat->crouton",
+        "u8 1x64x64x256 crouton->flat",
+    );
+    m.pair::<u8, htp::R4FlatMemoryLayout, htp::R4CroutonLayout>(flat, nhwc, true);
+    m.pair::<u8, htp::R4CroutonLayout, htp::R4FlatMemoryLayout>(crouton, nhwc, false);
+    let flat_2x2 = "u8 1x64x64x256 flat->crouton2x2";
+    m.pair::<u8, htp::R4FlatMemoryLayout, htp::R4Crouton2x2Layout>(flat_2x2, nhwc, false);
+    let tiny = "u8 1x3x5x30 flat->crouton (tiny)";
+    m.pair::<u8, htp::R4FlatMemoryLayout, htp::R4CroutonLayout>(tiny, [1, 3, 5, 30], true);
+}
