@@ -274,7 +274,7 @@ proptest! {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 500, failure_persistence: None, ..ProptestConfig::default() })]
 
-    /// Blocks of 2 to 32 and dims up to 48, so that the transposes get full SSE2 blocks of
+    /// Blocks of 2 to 32 and dims up to 48, so that the transposes get full SIMD blocks of
     /// 1-, 2- and 4-byte elements, tile rows and columns of several loops, and the row blocks
     /// their listings.
     #[test]

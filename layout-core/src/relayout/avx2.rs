@@ -1,19 +1,20 @@
-//! The hot loops built a second time with AVX2 enabled, run where the CPU has it (x86-64 only).
+//! The hot loops built a second time with AVX2 enabled, and the AVX2 transpose blocks they run
+//! (x86-64 only), used wherever the CPU has AVX2.
 //!
 //! The loops themselves are the generic ones of [`kernels`], always inlined, so that these
-//! wrappers compile them whole with AVX2: the same algorithms in VEX-encoded three-operand
-//! instructions (no register copies for the two-operand SSE2 forms) and 32-byte moves for row
-//! copies. Row copies and streamed transposes use them (docs/performance.md has what that
-//! measured). Whether the CPU (and its OS) runs AVX2 is found once, with `cpuid`, by the
-//! `cpufeatures` crate (`layout-core` is `no_std`, so `std::is_x86_feature_detected!` is not
-//! available).
+//! wrappers compile them whole with AVX2: the transposes of plain 1-, 2- and 4-byte types move
+//! their blocks through 256-bit registers ([`Avx2Blocks`]) and the row copies get 32-byte
+//! moves (docs/performance.md has what that measured). Whether the CPU (and its OS) runs AVX2
+//! is found once, with `cpuid`, by the `cpufeatures` crate (`layout-core` is `no_std`, so
+//! `std::is_x86_feature_detected!` is not available).
 
 use super::kernels::{self, BlockMove, ROWS, Reach};
-use super::simd::{Block, Sse2};
+use super::simd::{Block, Sse2, write_register};
 use bytemuck::Pod;
 use core::arch::x86_64::{
-    __m128i, __m256i, _mm256_set_m128i, _mm256_unpackhi_epi8, _mm256_unpackhi_epi16,
-    _mm256_unpackhi_epi32, _mm256_unpacklo_epi8, _mm256_unpacklo_epi16, _mm256_unpacklo_epi32,
+    __m128i, __m256i, _mm256_set_m128i, _mm256_stream_si256, _mm256_unpackhi_epi8,
+    _mm256_unpackhi_epi16, _mm256_unpackhi_epi32, _mm256_unpacklo_epi8, _mm256_unpacklo_epi16,
+    _mm256_unpacklo_epi32,
 };
 use core::ops::Range;
 
@@ -273,21 +274,10 @@ unsafe fn store<E: Pod>(dst: &mut [E], at: usize, register: __m256i, stream: boo
     // SAFETY: the 32 bytes from `at` lie inside `dst` (the caller's promise), exclusively
     // borrowed.
     let to = unsafe { dst.as_mut_ptr().add(at) }.cast::<__m256i>();
-    if stream && to.addr().is_multiple_of(32) {
-        // SAFETY (both forms): `to` is 32 writable bytes aligned to 32, as the instruction
-        // requires; AVX runs. Under Miri (no inline assembly) an aligned write stands in.
-        #[cfg(not(miri))]
-        unsafe {
-            core::arch::x86_64::_mm256_stream_si256(to, register)
-        };
-        #[cfg(miri)]
-        unsafe {
-            to.write(register)
-        };
-    } else {
-        // SAFETY: 32 writable bytes; plain integers need no alignment here.
-        unsafe { to.write_unaligned(register) };
-    }
+    let stream = stream && to.addr().is_multiple_of(32);
+    // SAFETY: 32 writable bytes, aligned to 32 when streamed, as the instruction requires;
+    // AVX runs (the caller's promise of AVX2).
+    unsafe { write_register(to, register, stream, _mm256_stream_si256) };
 }
 
 /// Writes the 64 bytes of `line` from `at` by back-to-back stores, past the caches when they

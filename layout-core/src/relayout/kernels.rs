@@ -108,8 +108,8 @@ pub(crate) const ROWS: usize = 16;
 
 /// A transpose: `dst[d + row.1 + col.1] = src[s + row.0 + col.0]` for every listed `row` and
 /// `col`, where the rows' source offsets count up by one, as do the columns' destination
-/// offsets. Blocks of `ROWS` rows by up to a cache line of columns go through registers (SSE2
-/// for plain 1-, 2- and 4-byte types on x86-64, see `simd`) or a local tile. `reach` bounds the
+/// offsets. Blocks of `ROWS` rows by up to a cache line of columns go through registers (AVX2
+/// or SSE2 for plain 1-, 2- and 4-byte types on x86-64, see `avx2` and `simd`) or a local tile. `reach` bounds the
 /// offsets the listings reach; `stream` asks for non-temporal stores of whole destination lines
 /// (a destination much larger than the caches).
 pub(crate) fn transpose<T: Copy + 'static>(

@@ -18,8 +18,8 @@ use super::kernels::{self, BlockMove, ROWS, Reach};
 use bytemuck::Pod;
 use core::any::TypeId;
 use core::arch::x86_64::{
-    __m128i, _mm_sfence, _mm_unpackhi_epi8, _mm_unpackhi_epi16, _mm_unpackhi_epi32,
-    _mm_unpacklo_epi8, _mm_unpacklo_epi16, _mm_unpacklo_epi32,
+    __m128i, _mm_sfence, _mm_stream_si128, _mm_unpackhi_epi8, _mm_unpackhi_epi16,
+    _mm_unpackhi_epi32, _mm_unpacklo_epi8, _mm_unpacklo_epi16, _mm_unpacklo_epi32,
 };
 
 /// Runs [`kernels::transpose`]'s work with SSE2 blocks when `T` is a plain 1-, 2- or 4-byte
@@ -374,25 +374,43 @@ unsafe fn store_line<E: Pod>(dst: &mut [E], at: usize, line: &[__m128i; LINE_REG
     let to = unsafe { dst.as_mut_ptr().add(at) }.cast::<__m128i>();
     let whole = to.addr().is_multiple_of(64);
     for (i, &register) in line.iter().enumerate() {
-        // SAFETY: register `i` goes to bytes `16 * i .. 16 * (i + 1)` of the line.
-        let to = unsafe { to.add(i) };
-        if whole {
-            // SAFETY (both forms): `to` is 16 writable bytes aligned to 16, as the instruction
-            // requires; SSE2 is enabled (see the module docs). Miri cannot run the instruction
-            // (inline assembly), so under Miri an aligned write of the same register to the
-            // same place, with the same requirements, stands in for it.
-            #[cfg(not(miri))]
-            unsafe {
-                core::arch::x86_64::_mm_stream_si128(to, register)
-            };
-            #[cfg(miri)]
-            unsafe {
-                to.write(register)
-            };
-        } else {
-            // SAFETY: 16 writable bytes; plain integers need no alignment here.
-            unsafe { to.write_unaligned(register) };
-        }
+        // SAFETY: register `i` goes to bytes `16 * i .. 16 * (i + 1)` of the line, aligned
+        // to 16 when the line is aligned to 64; SSE2 runs (see the module docs).
+        unsafe { write_register(to.add(i), register, whole, _mm_stream_si128) };
+    }
+}
+
+/// Writes `register` to `to`: by `stream_store`, a non-temporal store instruction, when
+/// `stream`, else by a plain unaligned write. Miri cannot run those instructions (inline
+/// assembly), so under Miri an aligned write of the same register to the same place, with the
+/// same requirements, stands in for them.
+///
+/// # Safety
+///
+/// `to` is `size_of::<R>()` writable bytes that nothing else accesses meanwhile; with
+/// `stream`, aligned as `stream_store` requires, and the CPU runs `stream_store`.
+#[inline(always)]
+pub(crate) unsafe fn write_register<R>(
+    to: *mut R,
+    register: R,
+    stream: bool,
+    stream_store: unsafe fn(*mut R, R),
+) {
+    if stream {
+        #[cfg(not(miri))]
+        // SAFETY: passed on from the caller.
+        unsafe {
+            stream_store(to, register)
+        };
+        #[cfg(miri)]
+        // SAFETY: `to` is aligned for `R` (the instructions' alignment is the register's size).
+        unsafe {
+            let _ = stream_store;
+            to.write(register)
+        };
+    } else {
+        // SAFETY: writable bytes (the caller's promise); unaligned writes need no alignment.
+        unsafe { to.write_unaligned(register) };
     }
 }
 
