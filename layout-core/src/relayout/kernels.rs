@@ -50,33 +50,18 @@ pub(crate) fn copy_rows<T: Copy>(
     // SAFETY (all arms): each row `(from, to)` of `rows` has `from <= reach.src` and
     // `to <= reach.dst` (the caller's promise), so its `n` elements from `s + from` end at most
     // at `s + n - 1 + reach.src < src.len()`, and likewise in `dst` (`Reach::fits` just above).
+    // The common row lengths as constants (`rows_of` is inlined into each arm), so that LLVM
+    // copies each row with a few vector moves instead of calling memcpy.
     unsafe {
         match n {
-            4 => fixed_rows::<T, 4>(dst, d, src, s, rows),
-            8 => fixed_rows::<T, 8>(dst, d, src, s, rows),
-            16 => fixed_rows::<T, 16>(dst, d, src, s, rows),
-            32 => fixed_rows::<T, 32>(dst, d, src, s, rows),
-            64 => fixed_rows::<T, 64>(dst, d, src, s, rows),
+            4 => rows_of(dst, d, src, s, rows, 4),
+            8 => rows_of(dst, d, src, s, rows, 8),
+            16 => rows_of(dst, d, src, s, rows, 16),
+            32 => rows_of(dst, d, src, s, rows, 32),
+            64 => rows_of(dst, d, src, s, rows, 64),
             n => rows_of(dst, d, src, s, rows, n),
         }
     }
-}
-
-/// Rows of `N` elements (a fixed size: LLVM copies each with a few vector moves).
-///
-/// # Safety
-///
-/// Every row's `N` elements lie inside both slices.
-#[inline(always)]
-unsafe fn fixed_rows<T: Copy, const N: usize>(
-    dst: &mut [T],
-    d: usize,
-    src: &[T],
-    s: usize,
-    rows: &[(usize, usize)],
-) {
-    // SAFETY: passed on from the caller.
-    unsafe { rows_of(dst, d, src, s, rows, N) }
 }
 
 /// Rows of `n` elements, copied without bounds checks.
@@ -109,9 +94,9 @@ pub(crate) const ROWS: usize = 16;
 /// A transpose: `dst[d + row.1 + col.1] = src[s + row.0 + col.0]` for every listed `row` and
 /// `col`, where the rows' source offsets count up by one, as do the columns' destination
 /// offsets. Blocks of `ROWS` rows by up to a cache line of columns go through registers (AVX2
-/// or SSE2 for plain 1-, 2- and 4-byte types on x86-64, see `avx2` and `simd`) or a local tile. `reach` bounds the
-/// offsets the listings reach; `stream` asks for non-temporal stores of whole destination lines
-/// (a destination much larger than the caches).
+/// or SSE2 for plain 1-, 2- and 4-byte types on x86-64, see `avx2` and `simd`) or a local
+/// tile. `reach` bounds the offsets the listings reach; `stream` asks for non-temporal stores
+/// of whole destination lines (a destination much larger than the caches).
 pub(crate) fn transpose<T: Copy + 'static>(
     dst: &mut [T],
     d: usize,
