@@ -153,8 +153,8 @@ unsafe fn lane_pairs<E: Wide, const COLS: usize, const N: usize, const STREAM: b
     s: usize,
     cols: &[(usize, usize); COLS],
 ) {
-    let line_bytes = COLS * size_of::<E>();
-    let (stream, paired) = (STREAM && line_bytes == 64, STREAM && line_bytes == 32);
+    let stream = <Avx2Blocks<STREAM> as BlockMove<E>>::streams::<COLS>();
+    let paired = <Avx2Blocks<STREAM> as BlockMove<E>>::streams_pairs::<COLS>();
     for r in (0..ROWS).step_by(N) {
         let mut lines = [[zero(); 2]; N];
         for (p, c) in (0..COLS).step_by(2 * N).enumerate() {

@@ -128,6 +128,13 @@ pub(crate) trait BlockMove<T> {
         Self::STREAMS && COLS * size_of::<T>() == 64
     }
 
+    /// Whether blocks of `COLS` columns bypass the caches two rows to a line: their
+    /// destination lines are half cache lines (written whole where the next row follows) and
+    /// `STREAMS` holds.
+    fn streams_pairs<const COLS: usize>() -> bool {
+        Self::STREAMS && COLS * size_of::<T>() == 32
+    }
+
     /// Moves the block.
     ///
     /// # Safety

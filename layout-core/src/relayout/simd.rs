@@ -189,7 +189,7 @@ unsafe fn micro_blocks<E: Block, const COLS: usize, const N: usize, const STREAM
     // Rows of a whole cache line go straight to memory when they start on one; so do rows of
     // half a line whose next row follows them (f16 nchw->nChw16c: 16 channels are 32 bytes).
     let stream = <Sse2<STREAM> as BlockMove<E>>::streams::<COLS>();
-    let paired = STREAM && COLS * size_of::<E>() == 32;
+    let paired = <Sse2<STREAM> as BlockMove<E>>::streams_pairs::<COLS>();
     for r in (0..ROWS).step_by(lanes) {
         if !stream && !paired {
             // Each micro-block's lines are stored as soon as they are transposed: fewest
