@@ -79,9 +79,13 @@ unsafe fn rows_of<T: Copy>(
     rows: &[(usize, usize)],
     n: usize,
 ) {
+    let (src_len, dst_len) = (src.len(), dst.len());
     let (src, dst) = (src.as_ptr(), dst.as_mut_ptr());
     for &(from, to) in rows {
-        debug_assert!(from.checked_add(s + n).is_some() && to.checked_add(d + n).is_some());
+        debug_assert!(
+            s + from + n <= src_len && d + to + n <= dst_len,
+            "a row inside both slices"
+        );
         // SAFETY: both runs of `n` elements lie inside their slices (the caller's promise);
         // `dst` is borrowed exclusively, so they do not overlap.
         unsafe { core::ptr::copy_nonoverlapping(src.add(s + from), dst.add(d + to), n) };
