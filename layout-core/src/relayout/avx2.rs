@@ -8,7 +8,7 @@
 //! is found once, with `cpuid`, by the `cpufeatures` crate (`layout-core` is `no_std`, so
 //! `std::is_x86_feature_detected!` is not available).
 
-use super::kernels::{self, BlockMove, ROWS, Reach};
+use super::kernels::{self, BlockMove, ROWS, Reach, TileBatch};
 use super::simd::{Block, Sse2, write_register};
 use bytemuck::Pod;
 use core::arch::x86_64::{
@@ -32,17 +32,15 @@ pub(crate) fn available() -> bool {
 ///
 /// The CPU runs AVX2 instructions ([`available`]).
 #[target_feature(enable = "avx2")]
-#[allow(clippy::too_many_arguments)] // the kernel's arguments, as in `kernels::transpose`
 pub(crate) unsafe fn planes<T: Copy, B: BlockMove<T>>(
     dst: &mut [T],
     d: usize,
-    rows: &[(usize, usize)],
     src: &[T],
     s: usize,
-    cols: &[(usize, usize)],
+    batch: TileBatch<'_>,
     reach: Reach,
 ) {
-    kernels::planes::<T, B, true>(dst, d, rows, src, s, cols, reach);
+    kernels::planes::<T, B, true>(dst, d, src, s, batch, reach);
 }
 
 /// [`kernels::copy_rows`] compiled with AVX2.

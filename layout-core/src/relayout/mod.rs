@@ -52,12 +52,11 @@ pub(crate) fn copy_into<T, L1, L2>(
         let _ = src_origin;
         src.offset(index)
     };
-    let (rows, cols) = plan.listings();
+    let listings = plan.listings();
     let nest = Nest {
         plan: &plan,
-        rows: &rows,
-        cols: &cols,
-        reach: kernels::Reach::of(&rows, &cols),
+        reach: kernels::Reach::of(&listings.rows, &listings.cols),
+        listings: &listings,
         src: src_slots,
         pad,
         stream: size_of_val(dst_slots) >= nest::STREAM_MIN_BYTES,

@@ -7,7 +7,8 @@
 //! there). The cuts cost a comparison per loop entry, never a division per element.
 
 use super::kernels;
-use super::plan::{Kernel, Listing, Plan, Point};
+use super::kernels::TileBatch;
+use super::plan::{Kernel, Listings, Plan, Point};
 
 /// Destination size from which transposes write whole lines with non-temporal stores: past
 /// a core's L2 (2 MiB here), where writing through the cache would first read every line it
@@ -19,11 +20,10 @@ pub(crate) const STREAM_MIN_BYTES: usize = 4 << 20;
 /// destination walk to a source offset for the index-driven kernel.
 pub(crate) struct Nest<'a, T, F> {
     pub plan: &'a Plan,
-    /// The kernel's listings ([`Plan::listings`]): the row block's rows, or a transpose's rows.
-    pub rows: &'a Listing,
-    /// A transpose's columns.
-    pub cols: &'a Listing,
-    /// The offsets a kernel's rows (and a transpose's columns) reach ([`kernels::Reach::of`]).
+    /// The kernel's listings ([`Plan::listings`]).
+    pub listings: &'a Listings,
+    /// The offsets a kernel's rows (and a transpose's columns) reach from where the row block
+    /// or tile starts ([`kernels::Reach::of`]).
     pub reach: kernels::Reach,
     pub src: &'a [T],
     pub pad: T,
@@ -69,8 +69,8 @@ impl<T: Copy + 'static, F: Fn(&Point) -> usize> Nest<'_, T, F> {
             return self.innermost(dst, s, d, p);
         }
         match plan.kernel {
-            Kernel::Rows if k == plan.rows_from => return self.row_block(dst, s, d, p),
-            Kernel::Transpose { rows, cols } if k == rows => {
+            Kernel::Rows if k == plan.kernel_from => return self.row_block(dst, s, d, p),
+            Kernel::Transpose { rows, cols } if k == plan.kernel_from => {
                 return self.transpose(dst, s, d, p, rows..cols);
             }
             _ => {}
@@ -113,17 +113,20 @@ impl<T: Copy + 'static, F: Fn(&Point) -> usize> Nest<'_, T, F> {
     fn row_block(&self, dst: &mut [T], s: usize, d: usize, p: &mut Point) {
         let k = self.plan.len - 1;
         let (first, data_end, slot_end) = self.bounds(k, p);
-        kernels::copy_listed_rows(dst, d, self.src, s, self.rows, first..data_end, self.reach);
+        let rows = &self.listings.rows;
+        kernels::copy_listed_rows(dst, d, self.src, s, rows, first..data_end, self.reach);
         if self.plan.fills && slot_end > data_end {
-            for &(_, row) in self.rows.iter() {
+            for &(_, row) in rows {
                 dst[d + row + data_end..d + row + slot_end].fill(self.pad);
             }
         }
     }
 
-    /// The transpose of loops `rows..cols` (tile rows) by `cols..len` (tile columns): one kernel
-    /// call over every row and column, then the padding of the columns of each row and of the
-    /// rows (only a group of one loop can have bounds, hence padding).
+    /// The batch of transposes of loops `rows..cols` (tile rows) by `cols..len` (tile columns),
+    /// one tile at each digit combination of the batch's loops (`kernel_from..rows`, which
+    /// never need bounds): one kernel call over every tile, row and column, then each tile's
+    /// padding of the columns of each row and of the rows (only a group of one loop can have
+    /// bounds, hence padding).
     fn transpose(
         &self,
         dst: &mut [T],
@@ -135,26 +138,29 @@ impl<T: Copy + 'static, F: Fn(&Point) -> usize> Nest<'_, T, F> {
             end: cols,
         }: core::ops::Range<usize>,
     ) {
-        let (row_digits, row_slots) = self.group_digits(rows, cols, self.rows.len(), p);
-        let (col_digits, col_slots) = self.group_digits(cols, self.plan.len, self.cols.len(), p);
-        let listed_rows = &self.rows[row_digits.clone()];
-        let listed_cols = &self.cols[col_digits.clone()];
-        kernels::transpose(
-            dst,
-            d,
-            listed_rows,
-            self.src,
-            s,
-            listed_cols,
-            self.reach,
-            self.stream,
-        );
-        if self.plan.fills && col_slots > col_digits.end {
-            for &(_, row) in listed_rows {
-                dst[d + row + col_digits.end..d + row + col_slots].fill(self.pad);
-            }
+        let listings = self.listings;
+        let (row_digits, row_slots) = self.group_digits(rows, cols, listings.rows.len(), p);
+        let (col_digits, col_slots) =
+            self.group_digits(cols, self.plan.len, listings.cols.len(), p);
+        let batch = TileBatch {
+            origins: &listings.tiles,
+            rows: &listings.rows[row_digits.clone()],
+            cols: &listings.cols[col_digits.clone()],
+            row_pitch: listings.row_pitch,
+        };
+        kernels::transpose(dst, d, self.src, s, batch, self.reach, self.stream);
+        if !self.plan.fills {
+            return;
         }
-        self.fill_digits(dst, rows, d, p, row_digits.end..row_slots);
+        for &(_, tile) in batch.origins {
+            let d = d + tile;
+            if col_slots > col_digits.end {
+                for &(_, row) in batch.rows {
+                    dst[d + row + col_digits.end..d + row + col_slots].fill(self.pad);
+                }
+            }
+            self.fill_digits(dst, rows, d, p, row_digits.end..row_slots);
+        }
     }
 
     /// Digits of the group of loops `from..to` (`listed` combinations) at `p`, and the end of

@@ -28,12 +28,10 @@ where
         return false;
     }
     // The innermost loops a kernel needs whole.
-    let kernel_from = match plan.kernel {
-        Kernel::Rows => plan.rows_from,
-        Kernel::Transpose { rows, .. } => rows,
-        Kernel::Strided => plan.len - 1,
-        Kernel::Indexed => return false,
-    };
+    if plan.kernel == Kernel::Indexed {
+        return false;
+    }
+    let kernel_from = plan.kernel_from;
     let levels = plan.levels();
     let mut pieces = 1usize;
     let mut split = None;

@@ -7,6 +7,9 @@
 //! the copy is then a strided loop nest with no division per element. Everything here runs once
 //! per call, from the chunk-list constants and the dims.
 
+use super::kernels::ROWS;
+#[cfg(doc)]
+use super::kernels::TileBatch;
 use crate::{Axes, Axis, Coords, Layout, MAX_AXES, MAX_RANK, Mapping};
 
 /// The most loops a plan may have: every destination axis split at every source boundary.
@@ -75,9 +78,12 @@ pub(crate) struct Plan {
     pub flat_fill: [bool; MAX_LEVELS],
     /// Per dimension: whether its loops never need bounds (every digit is data).
     pub free: [bool; MAX_RANK + 1],
-    /// For [`Kernel::Rows`]: the first loop of the row block, the loops just outside the
-    /// innermost whose rows are listed once per call and copied in one batch (`len - 1`: none).
-    pub rows_from: usize,
+    /// The first loop one kernel call covers. For [`Kernel::Rows`], the first loop of the row
+    /// block: the loops just outside the innermost whose rows are listed once per relayout and
+    /// copied in one call (`len - 1`: none). For [`Kernel::Transpose`], the first loop of the
+    /// batch: the loops just outside the tile rows whose tiles one call moves (`rows`: one
+    /// tile a call). For the others, `len - 1`.
+    pub kernel_from: usize,
 }
 
 /// The most rows a listed row block (or a transpose's rows, or its columns) may have.
@@ -88,11 +94,29 @@ const MAX_LISTED: usize = 1 << 14;
 /// flat<->crouton: 84 us with 4096-row blocks, 66-79 us with 512).
 const ROW_BLOCK_ENOUGH: usize = 1 << 9;
 
+/// Destination bytes after which a batch of transpose tiles stops growing: enough tiles to
+/// spread the cost of a call over many small tiles (1 KiB ones in u8 flat->crouton2x2), few
+/// enough to leave the parallel split outer loops to cut.
+const TILE_BATCH_ENOUGH: usize = 64 << 10;
+
 /// Bytes of a cache line.
 const CACHE_LINE: usize = 64;
 
 /// `(source, destination)` offsets of every digit combination of some loops.
 pub(crate) type Listing = alloc::vec::Vec<(usize, usize)>;
+
+/// The listings a kernel call reads ([`Plan::listings`]); empty where the kernel has none.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Listings {
+    /// A transpose's tiles: where each tile of a call's batch starts, relative to the call.
+    pub tiles: Listing,
+    /// The row block's rows, or a transpose's rows.
+    pub rows: Listing,
+    /// A transpose's columns.
+    pub cols: Listing,
+    /// A transpose's rows' destination pitch within blocks ([`TileBatch::row_pitch`]).
+    pub row_pitch: Option<usize>,
+}
 
 impl Plan {
     /// Plans copying `src` into `dst` (same dims) for elements of `element_bytes` bytes.
@@ -135,7 +159,7 @@ impl Plan {
             fills,
             flat_fill: [false; MAX_LEVELS],
             free: [false; MAX_RANK + 1],
-            rows_from: 0,
+            kernel_from: 0,
         };
         if affine {
             plan.refine(&dst_axes, &src_axes);
@@ -155,51 +179,71 @@ impl Plan {
         }
         plan.mark_last_of_dim();
         plan.mark_flat_fill(rank);
-        plan.rows_from = plan.row_block_start();
+        plan.kernel_from = plan.kernel_start(element_bytes);
         plan
     }
 
-    /// Where the listed row block of a [`Kernel::Rows`] plan starts: the loops outside the
-    /// innermost that never need bounds and leave the innermost loop's bounds alone, until the
-    /// block has [`ROW_BLOCK_ENOUGH`] rows (never more than [`MAX_LISTED`]).
-    fn row_block_start(&self) -> usize {
-        let Some(inner) = self.levels().last() else {
-            return 0;
-        };
-        let mut start = self.len - 1;
-        let mut rows = 1usize;
-        if self.kernel != Kernel::Rows {
-            return start;
+    /// The first loop one kernel call covers ([`Plan::kernel_from`]).
+    fn kernel_start(&self, element_bytes: usize) -> usize {
+        let inner = self.len.saturating_sub(1);
+        match self.kernel {
+            Kernel::Rows => self.listed_start(inner, 1, ROW_BLOCK_ENOUGH),
+            Kernel::Transpose { rows, .. } => {
+                let tile_bytes = self.levels[rows..self.len]
+                    .iter()
+                    .map(|l| l.extent)
+                    .product::<usize>()
+                    * element_bytes;
+                self.listed_start(rows, tile_bytes, TILE_BATCH_ENOUGH)
+            }
+            Kernel::Strided | Kernel::Indexed => inner,
         }
+    }
+
+    /// The first of the loops just outside loop `from` that one kernel call can list: loops
+    /// that never need bounds (so the loops inside them keep the same bounds at every digit),
+    /// added outwards until their digit combinations, `unit` each, add up to `enough`, and
+    /// never more than [`MAX_LISTED`] combinations.
+    fn listed_start(&self, from: usize, unit: usize, enough: usize) -> usize {
+        let mut start = from;
+        let mut listed = 1usize;
         while start > 0 {
             let level = self.levels[start - 1];
-            let listable = self.free[level.dim] && (level.dim != inner.dim || self.free[inner.dim]);
-            if !listable || rows >= ROW_BLOCK_ENOUGH || rows * level.extent > MAX_LISTED {
+            if !self.free[level.dim]
+                || listed * unit >= enough
+                || listed * level.extent > MAX_LISTED
+            {
                 break;
             }
-            rows *= level.extent;
+            listed *= level.extent;
             start -= 1;
         }
         start
     }
 
-    /// The per-call listings the kernel reads: for [`Kernel::Rows`], the row block's rows in
-    /// destination order; for [`Kernel::Transpose`], the tile's rows in source order (their
-    /// source offsets count up by one) and its columns in destination order (likewise).
-    pub(crate) fn listings(&self) -> (Listing, Listing) {
+    /// The per-relayout listings the kernel reads: for [`Kernel::Rows`], the row block's rows
+    /// in destination order; for [`Kernel::Transpose`], the batch's tiles in destination order,
+    /// the tile's rows in source order (their source offsets count up by one) and its columns
+    /// in destination order (likewise).
+    pub(crate) fn listings(&self) -> Listings {
         match self.kernel {
-            Kernel::Rows => (
-                list(&self.levels[self.rows_from..self.len - 1]),
-                Listing::new(),
-            ),
+            Kernel::Rows => Listings {
+                rows: list(&self.levels[self.kernel_from..self.len - 1]),
+                ..Listings::default()
+            },
             Kernel::Transpose { rows, cols } => {
                 let mut by_source = [Level::default(); MAX_LEVELS];
                 let by_source = &mut by_source[..cols - rows];
                 by_source.copy_from_slice(&self.levels[rows..cols]);
                 by_source.sort_unstable_by_key(|l| core::cmp::Reverse(l.src));
-                (list(by_source), list(&self.levels[cols..self.len]))
+                Listings {
+                    tiles: list(&self.levels[self.kernel_from..rows]),
+                    rows: list(by_source),
+                    cols: list(&self.levels[cols..self.len]),
+                    row_pitch: row_pitch(by_source),
+                }
             }
-            Kernel::Strided | Kernel::Indexed => (Listing::new(), Listing::new()),
+            Kernel::Strided | Kernel::Indexed => Listings::default(),
         }
     }
 
@@ -433,6 +477,22 @@ fn list(levels: &[Level]) -> Listing {
             .collect();
     }
     out
+}
+
+/// The destination pitch of rows listed from `levels` (outermost first) within every block of
+/// [`ROWS`] rows: the innermost loop's destination stride, when the innermost loops whose
+/// strides continue it (each the last's span) make runs of a multiple of `ROWS` rows, or all
+/// of the rows (a single loop's rows, in which any range is one run).
+fn row_pitch(levels: &[Level]) -> Option<usize> {
+    let pitch = levels.last()?.dst;
+    let mut run = 1usize;
+    for level in levels.iter().rev() {
+        if level.dst != pitch * run {
+            return run.is_multiple_of(ROWS).then_some(pitch);
+        }
+        run *= level.extent;
+    }
+    Some(pitch)
 }
 
 /// Axes with more than one digit value (the others change nothing).

@@ -14,7 +14,7 @@
 //! unsigned integers of their size; any other `T: Copy` keeps the portable tile.
 
 use super::avx2;
-use super::kernels::{self, BlockMove, ROWS, Reach};
+use super::kernels::{self, BlockMove, ROWS, Reach, TileBatch};
 use bytemuck::Pod;
 use core::any::TypeId;
 use core::arch::x86_64::{
@@ -24,14 +24,12 @@ use core::arch::x86_64::{
 
 /// Runs [`kernels::transpose`]'s work with SSE2 blocks when `T` is a plain 1-, 2- or 4-byte
 /// type; `false` (nothing written) otherwise.
-#[allow(clippy::too_many_arguments)] // the kernel's arguments, as in `kernels::transpose`
 pub(crate) fn transpose<T: Copy + 'static>(
     dst: &mut [T],
     d: usize,
-    rows: &[(usize, usize)],
     src: &[T],
     s: usize,
-    cols: &[(usize, usize)],
+    batch: TileBatch<'_>,
     reach: Reach,
     stream: bool,
 ) -> bool {
@@ -47,13 +45,13 @@ pub(crate) fn transpose<T: Copy + 'static>(
                     // one with the next row after it) and pays once there are more rows than
                     // one block.
                     let line = 64 / size_of::<$bits>();
-                    if stream && rows.len() > ROWS && cols.len() >= line / 2 {
-                        planes::<$bits, true>(dst, d, rows, src, s, cols, reach);
+                    if stream && batch.rows.len() > ROWS && batch.cols.len() >= line / 2 {
+                        planes::<$bits, true>(dst, d, src, s, batch, reach);
                         // SAFETY: SSE2 is enabled (see the module docs). Orders the streaming
                         // stores before anything this thread writes or publishes next.
                         unsafe { _mm_sfence() };
                     } else {
-                        planes::<$bits, false>(dst, d, rows, src, s, cols, reach);
+                        planes::<$bits, false>(dst, d, src, s, batch, reach);
                     }
                     return true;
                 }
@@ -68,21 +66,19 @@ pub(crate) fn transpose<T: Copy + 'static>(
 
 /// [`kernels::planes`] with AVX2 blocks in its AVX2 build where the CPU has AVX2, else with
 /// SSE2 blocks.
-#[allow(clippy::too_many_arguments)] // the kernel's arguments, as in `kernels::transpose`
 fn planes<E: avx2::Wide, const STREAM: bool>(
     dst: &mut [E],
     d: usize,
-    rows: &[(usize, usize)],
     src: &[E],
     s: usize,
-    cols: &[(usize, usize)],
+    batch: TileBatch<'_>,
     reach: Reach,
 ) {
     if avx2::available() {
         // SAFETY: the CPU runs AVX2 instructions (checked just above).
-        unsafe { avx2::planes::<E, avx2::Avx2Blocks<STREAM>>(dst, d, rows, src, s, cols, reach) }
+        unsafe { avx2::planes::<E, avx2::Avx2Blocks<STREAM>>(dst, d, src, s, batch, reach) }
     } else {
-        kernels::planes::<E, Sse2<STREAM>, false>(dst, d, rows, src, s, cols, reach);
+        kernels::planes::<E, Sse2<STREAM>, false>(dst, d, src, s, batch, reach);
     }
 }
 
@@ -308,23 +304,28 @@ unsafe fn transposed<E: Block, const N: usize>(
     s: usize,
     cols: &[(usize, usize)],
 ) -> [__m128i; N] {
-    let mut v: [__m128i; N] = core::array::from_fn(|j| {
-        let at = s + cols[j].0;
+    // Plain loops over arrays, not `core::array::from_fn`: LLVM does not always inline that
+    // into the AVX2 build, and then every register goes through the stack.
+    let mut v = [zero(); N];
+    for (register, col) in v.iter_mut().zip(cols) {
+        let at = s + col.0;
         debug_assert!(at + E::LANES <= src.len(), "a source line inside the slice");
         // SAFETY: `E::LANES` elements of `E` are 16 bytes, inside `src` from `at` (the
         // caller's promise); an unaligned read of plain integers.
-        unsafe { src.as_ptr().add(at).cast::<__m128i>().read_unaligned() }
-    });
+        *register = unsafe { src.as_ptr().add(at).cast::<__m128i>().read_unaligned() };
+    }
     let mut rounds = N;
     while rounds > 1 {
-        v = core::array::from_fn(|i| {
+        let mut next = [zero(); N];
+        for (i, register) in next.iter_mut().enumerate() {
             let (a, b) = (v[i / 2], v[i / 2 + N / 2]);
-            if i % 2 == 0 {
+            *register = if i % 2 == 0 {
                 E::interleave_low(a, b)
             } else {
                 E::interleave_high(a, b)
-            }
-        });
+            };
+        }
+        v = next;
         rounds /= 2;
     }
     v
@@ -454,11 +455,21 @@ mod tests {
         let adjacent = [(32, 4, 0), (48, 8, 0), (16, 16, 0), (32, 32, 0)];
         for (n_rows, n_cols, gap) in shapes.into_iter().chain(adjacent) {
             let (rows, cols) = listings(n_rows, n_cols, gap);
-            let src: Vec<E> = (0..(n_rows + 5) * n_cols + 7).map(make).collect();
-            let len = n_rows * (n_cols + gap) + 9;
+            // Two tiles a call: the second one past the first on both sides.
+            let (tile_src, tile_dst) = ((n_rows + 5) * n_cols + 7, n_rows * (n_cols + gap) + 9);
+            let origins = [(0, 0), (tile_src, tile_dst)];
+            let src: Vec<E> = (0..2 * tile_src).map(make).collect();
+            let len = 2 * tile_dst;
             let mut want = alloc::vec![make(0); len];
             let reach = Reach::of(&rows, &cols);
-            planes::<E, Portable, false>(&mut want, 2, &rows, &src, 1, &cols, reach);
+            // Rows `n_cols + gap` apart: packed blocks where there is no gap.
+            let batch = TileBatch {
+                origins: &origins,
+                rows: &rows,
+                cols: &cols,
+                row_pitch: Some(n_cols + gap),
+            };
+            planes::<E, Portable, false>(&mut want, 2, &src, 1, batch, reach);
             // SSE2 blocks, and the AVX2 build with AVX2 blocks where the CPU has AVX2 (under
             // Miri only when compiled with `-C target-feature=+avx2`, as .ci/run does).
             let builds: &[bool] = if avx2::available() {
@@ -471,21 +482,21 @@ mod tests {
                 .flat_map(|x| builds.iter().map(move |b| (x, b)))
             {
                 let mut got = alloc::vec![make(0); len];
-                let (dst, rows, src, cols) = (&mut got[..], &rows[..], &src[..], &cols[..]);
+                let (dst, src) = (&mut got[..], &src[..]);
                 // SAFETY: the AVX2 build runs only where the CPU has AVX2 (`builds`).
                 unsafe {
                     match (stream, with_avx2) {
-                        (true, true) => avx2::planes::<E, avx2::Avx2Blocks<true>>(
-                            dst, 2, rows, src, 1, cols, reach,
-                        ),
-                        (false, true) => avx2::planes::<E, avx2::Avx2Blocks<false>>(
-                            dst, 2, rows, src, 1, cols, reach,
-                        ),
+                        (true, true) => {
+                            avx2::planes::<E, avx2::Avx2Blocks<true>>(dst, 2, src, 1, batch, reach)
+                        }
+                        (false, true) => {
+                            avx2::planes::<E, avx2::Avx2Blocks<false>>(dst, 2, src, 1, batch, reach)
+                        }
                         (true, false) => {
-                            planes::<E, Sse2<true>, false>(dst, 2, rows, src, 1, cols, reach)
+                            planes::<E, Sse2<true>, false>(dst, 2, src, 1, batch, reach)
                         }
                         (false, false) => {
-                            planes::<E, Sse2<false>, false>(dst, 2, rows, src, 1, cols, reach)
+                            planes::<E, Sse2<false>, false>(dst, 2, src, 1, batch, reach)
                         }
                     }
                 }
@@ -510,10 +521,16 @@ mod tests {
         let src = alloc::vec![(1u8, 2u16); 16 * 21 + 7];
         let mut dst = alloc::vec![(0u8, 0u16); 16 * 19 + 9];
         let reach = Reach::of(&rows, &cols);
-        assert!(!transpose(&mut dst, 0, &rows, &src, 0, &cols, reach, false));
+        let batch = TileBatch {
+            origins: &[(0, 0)],
+            rows: &rows,
+            cols: &cols,
+            row_pitch: Some(19),
+        };
+        assert!(!transpose(&mut dst, 0, &src, 0, batch, reach, false));
         let src = alloc::vec![1.5f32; 16 * 21 + 7];
         let mut dst = alloc::vec![0f32; 16 * 19 + 9];
-        assert!(transpose(&mut dst, 0, &rows, &src, 0, &cols, reach, true));
+        assert!(transpose(&mut dst, 0, &src, 0, batch, reach, true));
         assert_eq!(dst[0], 1.5);
         assert!(same::<f32, u32>(&src).is_none());
         assert!(same::<f32, f32>(&src).is_some());
