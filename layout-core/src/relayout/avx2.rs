@@ -73,6 +73,11 @@ pub(crate) struct Avx2Blocks<const STREAM: bool>;
 impl<E: Wide, const STREAM: bool> BlockMove<E> for Avx2Blocks<STREAM> {
     const STREAMS: bool = STREAM;
 
+    #[inline(always)]
+    fn prefetch(src: &[E], at: usize) {
+        super::simd::prefetch(src, at);
+    }
+
     /// # Safety
     ///
     /// As [`BlockMove::block`], and the CPU runs AVX2 instructions.
