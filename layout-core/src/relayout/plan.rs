@@ -191,9 +191,7 @@ impl Plan {
             Kernel::Transpose { rows, .. } => {
                 let tile_bytes = self.levels[rows..self.len]
                     .iter()
-                    .map(|l| l.extent)
-                    .product::<usize>()
-                    * element_bytes;
+                    .fold(element_bytes, |bytes, l| bytes.saturating_mul(l.extent));
                 self.listed_start(rows, tile_bytes, TILE_BATCH_ENOUGH)
             }
             Kernel::Strided | Kernel::Indexed => inner,
@@ -210,7 +208,7 @@ impl Plan {
         while start > 0 {
             let level = self.levels[start - 1];
             if !self.free[level.dim]
-                || listed * unit >= enough
+                || listed.saturating_mul(unit) >= enough
                 || listed * level.extent > MAX_LISTED
             {
                 break;
