@@ -554,3 +554,50 @@ fn src_stride(src_axes: &Axes, d: usize, step: usize) -> usize {
         .max_by_key(|a| a.step)
         .map_or(0, |a| a.stride * (step / a.step))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn level(extent: usize, dst: usize) -> Level {
+        Level {
+            extent,
+            dst,
+            ..Level::default()
+        }
+    }
+
+    /// Rows listed from loops, outermost first: their destination pitch holds within every
+    /// block of `ROWS` when the loops whose strides continue the innermost one make runs of a
+    /// multiple of `ROWS` rows, or all of the rows.
+    #[test]
+    fn row_pitch_holds_within_runs_of_whole_blocks() {
+        // One loop: a single run, whatever its length.
+        assert_eq!(row_pitch(&[level(7, 3)]), Some(3));
+        // crouton2x2's rows: 8 chunks of 32 channels (2 KiB apart), 4 bytes apart inside one.
+        assert_eq!(row_pitch(&[level(8, 2048), level(32, 4)]), Some(4));
+        // Loops that continue one another: one run.
+        assert_eq!(row_pitch(&[level(4, 64), level(16, 4)]), Some(4));
+        // Runs of 8 rows: a block of 16 would straddle two runs.
+        assert_eq!(row_pitch(&[level(4, 1000), level(8, 4)]), None);
+        // Runs of 8 continued by a loop of 2 make runs of 16.
+        assert_eq!(
+            row_pitch(&[level(3, 999), level(2, 32), level(8, 4)]),
+            Some(4)
+        );
+        assert_eq!(row_pitch(&[]), None);
+    }
+
+    /// The listing of a run of rows steps by the pitch, as the kernels take it.
+    #[test]
+    fn listed_rows_step_by_the_pitch() {
+        let levels = [level(8, 2048), level(32, 4)];
+        let rows = list(&levels);
+        let pitch = row_pitch(&levels).unwrap();
+        for block in rows.chunks_exact(ROWS) {
+            for (r, row) in block.iter().enumerate() {
+                assert_eq!(row.1, block[0].1 + r * pitch);
+            }
+        }
+    }
+}
