@@ -74,8 +74,8 @@ impl<E: Wide, const STREAM: bool> BlockMove<E> for Avx2Blocks<STREAM> {
     const STREAMS: bool = STREAM;
 
     #[inline(always)]
-    fn prefetch(src: &[E], at: usize) {
-        super::simd::prefetch(src, at);
+    fn prefetch(slots: &[E], at: usize) {
+        super::simd::prefetch(slots, at);
     }
 
     /// # Safety

@@ -156,11 +156,12 @@ pub(crate) trait BlockMove<T> {
         Self::STREAMS && COLS * size_of::<T>() == 32
     }
 
-    /// Asks the CPU to bring the cache line holding `src[at]` into its caches, if `at` is
-    /// inside `src` (a hint: nothing is read, nothing can fault). By default, nothing.
+    /// Asks the CPU to bring the cache line holding `slots[at]` (of the source or the
+    /// destination) into its caches, if `at` is inside `slots` (a hint: nothing is read,
+    /// nothing can fault). By default, nothing.
     #[inline(always)]
-    fn prefetch(src: &[T], at: usize) {
-        let _ = (src, at);
+    fn prefetch(slots: &[T], at: usize) {
+        let _ = (slots, at);
     }
 
     /// Moves the block.
@@ -269,8 +270,19 @@ fn plane_body<T: Copy, B: BlockMove<T>, const COLS: usize>(
         let (s, d) = (s + tile_s, d + tile_d);
         let fits = reach.fits(dst.len(), d, src.len(), s);
         for band in rows.chunks(band) {
-            for col_group in cols.chunks(group) {
+            for (g, col_group) in cols.chunks(group).enumerate() {
+                // Where the next column group's destination lines start in each row.
+                let next_group = cols.get((g + 1) * group).map(|col| col.1);
                 for row_block in band.chunks(ROWS) {
+                    if let Some(next) = next_group.filter(|_| !B::streams::<COLS>()) {
+                        // Lines written through the cache are read first (their other bytes
+                        // must be kept): ask for the lines these rows write next, so that
+                        // those reads overlap this block's work (f32 nChw16c->nchw 1.07x,
+                        // cached nchw->nhwc 1.24-1.30x).
+                        for row in row_block {
+                            B::prefetch(dst, d + row.1 + next);
+                        }
+                    }
                     let row = row_block[0].0;
                     if (row * size_of::<T>()).is_multiple_of(64) {
                         // A block reads more source lines at once than the hardware prefetcher

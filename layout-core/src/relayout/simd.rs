@@ -108,8 +108,8 @@ impl<E: Block, const STREAM: bool> BlockMove<E> for Sse2<STREAM> {
     const STREAMS: bool = STREAM;
 
     #[inline(always)]
-    fn prefetch(src: &[E], at: usize) {
-        prefetch(src, at);
+    fn prefetch(slots: &[E], at: usize) {
+        prefetch(slots, at);
     }
 
     /// # Safety
@@ -338,14 +338,15 @@ unsafe fn transposed<E: Block, const N: usize>(
 
 /// [`BlockMove::prefetch`] by the SSE prefetch instruction (part of every x86-64 CPU).
 #[inline(always)]
-pub(crate) fn prefetch<E>(src: &[E], at: usize) {
-    if at < src.len() {
-        // SAFETY: `at` is inside `src`, so the pointer stays inside its allocation; a prefetch
-        // reads nothing. Miri cannot run the instruction, and a hint changes no result.
+pub(crate) fn prefetch<E>(slots: &[E], at: usize) {
+    if at < slots.len() {
+        // SAFETY: `at` is inside `slots`, so the pointer stays inside its allocation; a
+        // prefetch reads nothing. Miri cannot run the instruction, and a hint changes no
+        // result.
         #[cfg(not(miri))]
         unsafe {
             core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(
-                src.as_ptr().add(at).cast(),
+                slots.as_ptr().add(at).cast(),
             )
         };
     }
