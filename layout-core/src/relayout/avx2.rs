@@ -49,6 +49,7 @@ pub(crate) unsafe fn planes<T: Copy, B: BlockMove<T>>(
 ///
 /// The CPU runs AVX2 instructions ([`available`]).
 #[target_feature(enable = "avx2")]
+#[allow(clippy::too_many_arguments)] // the kernel's arguments, as in `kernels::copy_rows`
 pub(crate) unsafe fn copy_rows<T: Copy>(
     dst: &mut [T],
     d: usize,
@@ -57,8 +58,9 @@ pub(crate) unsafe fn copy_rows<T: Copy>(
     rows: &[(usize, usize)],
     cols: Range<usize>,
     reach: Reach,
+    far: bool,
 ) {
-    kernels::copy_rows(dst, d, src, s, rows, cols, reach);
+    kernels::copy_rows(dst, d, src, s, rows, cols, reach, far);
 }
 
 /// Blocks moved through 256-bit registers: two SSE2 micro-blocks side by side, one per 128-bit
@@ -75,7 +77,7 @@ impl<E: Wide, const STREAM: bool> BlockMove<E> for Avx2Blocks<STREAM> {
 
     #[inline(always)]
     fn prefetch(slots: &[E], at: usize) {
-        super::simd::prefetch(slots, at);
+        kernels::prefetch(slots, at);
     }
 
     /// # Safety

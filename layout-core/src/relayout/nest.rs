@@ -27,7 +27,8 @@ pub(crate) struct Nest<'a, T, F> {
     pub reach: kernels::Reach,
     pub src: &'a [T],
     pub pad: T,
-    /// Whether the destination is large enough to write past the caches ([`STREAM_MIN_BYTES`]).
+    /// Whether the destination is larger than the caches ([`STREAM_MIN_BYTES`]): transposes
+    /// write whole lines past them, row copies ask for their destination lines ahead.
     pub stream: bool,
     pub src_offset_of: F,
 }
@@ -114,7 +115,8 @@ impl<T: Copy + 'static, F: Fn(&Point) -> usize> Nest<'_, T, F> {
         let k = self.plan.len - 1;
         let (first, data_end, slot_end) = self.bounds(k, p);
         let rows = &self.listings.rows;
-        kernels::copy_listed_rows(dst, d, self.src, s, rows, first..data_end, self.reach);
+        let (cols, far) = (first..data_end, self.stream);
+        kernels::copy_listed_rows(dst, d, self.src, s, rows, cols, self.reach, far);
         if self.plan.fills && slot_end > data_end {
             for &(_, row) in rows {
                 dst[d + row + data_end..d + row + slot_end].fill(self.pad);

@@ -109,7 +109,7 @@ impl<E: Block, const STREAM: bool> BlockMove<E> for Sse2<STREAM> {
 
     #[inline(always)]
     fn prefetch(slots: &[E], at: usize) {
-        prefetch(slots, at);
+        kernels::prefetch(slots, at);
     }
 
     /// # Safety
@@ -334,22 +334,6 @@ unsafe fn transposed<E: Block, const N: usize>(
         rounds /= 2;
     }
     v
-}
-
-/// [`BlockMove::prefetch`] by the SSE prefetch instruction (part of every x86-64 CPU).
-#[inline(always)]
-pub(crate) fn prefetch<E>(slots: &[E], at: usize) {
-    if at < slots.len() {
-        // SAFETY: `at` is inside `slots`, so the pointer stays inside its allocation; a
-        // prefetch reads nothing. Miri cannot run the instruction, and a hint changes no
-        // result.
-        #[cfg(not(miri))]
-        unsafe {
-            core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(
-                slots.as_ptr().add(at).cast(),
-            )
-        };
-    }
 }
 
 /// A register of zero bits.
