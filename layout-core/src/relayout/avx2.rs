@@ -43,13 +43,13 @@ pub(crate) unsafe fn planes<T: Copy, B: BlockMove<T>>(
     kernels::planes::<T, B, true>(dst, d, src, s, batch, reach);
 }
 
-/// [`kernels::copy_rows`] compiled with AVX2.
+/// [`super::row_copies::copy_rows`] compiled with AVX2.
 ///
 /// # Safety
 ///
 /// The CPU runs AVX2 instructions ([`available`]).
 #[target_feature(enable = "avx2")]
-#[allow(clippy::too_many_arguments)] // the kernel's arguments, as in `kernels::copy_rows`
+#[allow(clippy::too_many_arguments)] // the kernel's arguments, as in `row_copies::copy_rows`
 pub(crate) unsafe fn copy_rows<T: Copy>(
     dst: &mut [T],
     d: usize,
@@ -60,7 +60,7 @@ pub(crate) unsafe fn copy_rows<T: Copy>(
     reach: Reach,
     far: bool,
 ) {
-    kernels::copy_rows(dst, d, src, s, rows, cols, reach, far);
+    super::row_copies::copy_rows(dst, d, src, s, rows, cols, reach, far);
 }
 
 /// Blocks moved through 256-bit registers: two SSE2 micro-blocks side by side, one per 128-bit

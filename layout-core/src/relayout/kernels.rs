@@ -1,4 +1,5 @@
-//! The innermost copies of a relayout: slice rows, cache-blocked transposes, strided elements.
+//! The innermost copies of a relayout: cache-blocked transposes and strided elements (row
+//! copies are in `row_copies`), with the bounds and prefetch helpers both use.
 //!
 //! Each kernel takes both sides as (slots, start) plus what places its lines: a stride, or the
 //! per-call listing of `(source, destination)` line offsets the plan made. Plain scalars and
@@ -6,126 +7,6 @@
 #![allow(clippy::too_many_arguments)]
 
 use core::ops::Range;
-
-/// Copies elements `cols` of each listed row: source row at `s + row.0`, destination row at
-/// `d + row.1`. `reach` bounds the rows' offsets ([`Reach::of`] the whole listing); one check of
-/// it per call lets the rows be copied without a bounds check each. With `far` (a destination
-/// larger than the caches), each row asks for the destination line [`PREFETCH_ROWS`] rows
-/// on. Runs the AVX2 build of [`copy_rows`] where the CPU has AVX2.
-pub(crate) fn copy_listed_rows<T: Copy>(
-    dst: &mut [T],
-    d: usize,
-    src: &[T],
-    s: usize,
-    rows: &[(usize, usize)],
-    cols: Range<usize>,
-    reach: Reach,
-    far: bool,
-) {
-    #[cfg(target_arch = "x86_64")]
-    if super::avx2::available() {
-        // SAFETY: the CPU runs AVX2 instructions (checked just above).
-        return unsafe { super::avx2::copy_rows(dst, d, src, s, rows, cols, reach, far) };
-    }
-    copy_rows(dst, d, src, s, rows, cols, reach, far);
-}
-
-/// Rows ahead whose destination line a far row copy asks for: 256 bytes of 32-byte rows
-/// (f32 nChw8c->nChw16c 1.07-1.16x; through the cache, u8 crouton->flat lost up to 0.74x,
-/// hence only for far destinations).
-const PREFETCH_ROWS: usize = 8;
-
-/// [`copy_listed_rows`]' work, always inlined (into the AVX2 build too).
-#[inline(always)]
-pub(crate) fn copy_rows<T: Copy>(
-    dst: &mut [T],
-    d: usize,
-    src: &[T],
-    s: usize,
-    rows: &[(usize, usize)],
-    cols: Range<usize>,
-    reach: Reach,
-    far: bool,
-) {
-    let (s, d, n) = (s + cols.start, d + cols.start, cols.len());
-    // Every row's last element is at most `reach` past `s + n - 1` (or `d + n - 1`).
-    if n == 0 || !reach.fits(dst.len(), d + n - 1, src.len(), s + n - 1) {
-        for &(from, to) in rows {
-            dst[d + to..d + to + n].copy_from_slice(&src[s + from..s + from + n]);
-        }
-        return;
-    }
-    // SAFETY (all arms): each row `(from, to)` of `rows` has `from <= reach.src` and
-    // `to <= reach.dst` (the caller's promise), so its `n` elements from `s + from` end at most
-    // at `s + n - 1 + reach.src < src.len()`, and likewise in `dst` (`Reach::fits` just above).
-    // The common row lengths as constants (`rows_of` is inlined into each arm), so that LLVM
-    // copies each row with a few vector moves instead of calling memcpy.
-    unsafe {
-        match n {
-            4 => rows_of(dst, d, src, s, rows, 4, far),
-            8 => rows_of(dst, d, src, s, rows, 8, far),
-            16 => rows_of(dst, d, src, s, rows, 16, far),
-            32 => rows_of(dst, d, src, s, rows, 32, far),
-            64 => rows_of(dst, d, src, s, rows, 64, far),
-            n => rows_of(dst, d, src, s, rows, n, far),
-        }
-    }
-}
-
-/// Rows of `n` elements, copied without bounds checks; with `far`, each asks for the
-/// destination line [`PREFETCH_ROWS`] rows on (a loop of its own, so that row copies through
-/// the cache keep the plain loop: a check per row cost u8 crouton->flat 3-8%).
-///
-/// # Safety
-///
-/// Every row's `n` elements lie inside both slices: `s + from + n <= src.len()` and
-/// `d + to + n <= dst.len()` for each `(from, to)` of `rows`.
-#[inline(always)]
-unsafe fn rows_of<T: Copy>(
-    dst: &mut [T],
-    d: usize,
-    src: &[T],
-    s: usize,
-    rows: &[(usize, usize)],
-    n: usize,
-    far: bool,
-) {
-    if far {
-        let ahead = rows
-            .iter()
-            .skip(PREFETCH_ROWS)
-            .map(Some)
-            .chain(core::iter::repeat(None));
-        for (&(from, to), ahead) in rows.iter().zip(ahead) {
-            if let Some(&(_, ahead)) = ahead {
-                prefetch(dst, d + ahead);
-            }
-            // SAFETY: passed on from the caller.
-            unsafe { row_of(dst, d + to, src, s + from, n) };
-        }
-    } else {
-        for &(from, to) in rows {
-            // SAFETY: passed on from the caller.
-            unsafe { row_of(dst, d + to, src, s + from, n) };
-        }
-    }
-}
-
-/// `n` elements from `src[from..]` to `dst[to..]`, without bounds checks.
-///
-/// # Safety
-///
-/// `from + n <= src.len()` and `to + n <= dst.len()`.
-#[inline(always)]
-unsafe fn row_of<T: Copy>(dst: &mut [T], to: usize, src: &[T], from: usize, n: usize) {
-    debug_assert!(
-        from + n <= src.len() && to + n <= dst.len(),
-        "a row inside both slices"
-    );
-    // SAFETY: both runs of `n` elements lie inside their slices (the caller's promise); `dst`
-    // is borrowed exclusively, so they do not overlap.
-    unsafe { core::ptr::copy_nonoverlapping(src.as_ptr().add(from), dst.as_mut_ptr().add(to), n) };
-}
 
 /// Asks the CPU to bring the cache line holding `slots[at]` into its caches, if `at` is inside
 /// `slots` (a hint: nothing is read, nothing can fault): the SSE prefetch instruction on
@@ -539,7 +420,7 @@ impl Reach {
     }
 
     /// Whether every offset reached from `s` and `d` lies inside slices of these lengths.
-    fn fits(self, dst_len: usize, d: usize, src_len: usize, s: usize) -> bool {
+    pub(crate) fn fits(self, dst_len: usize, d: usize, src_len: usize, s: usize) -> bool {
         let inside = |start: usize, past: usize, len: usize| {
             start.checked_add(past).is_some_and(|last| last < len)
         };
@@ -615,37 +496,6 @@ mod tests {
         for &(row_src, row_dst) in rows {
             for &(col_src, col_dst) in cols {
                 dst[d + row_dst + col_dst] = src[s + row_src + col_src];
-            }
-        }
-    }
-
-    /// Row copies: unchecked where the reach fits (with and without prefetching the lines
-    /// ahead), checked where it does not (a conservative reach), with the same result; every
-    /// fixed row length and an odd one.
-    #[test]
-    fn listed_rows_copy_with_one_check_per_call() {
-        let rows: Vec<(usize, usize)> = (0..9).map(|r| ((8 - r) * 70, r * 65 + 3)).collect();
-        let src: Vec<u32> = (0..9 * 70 + 8).collect();
-        for n in [3, 4, 8, 16, 32, 64] {
-            let cols = 2..2 + n;
-            let mut want = alloc::vec![0u32; 9 * 65 + 70];
-            for &(from, to) in &rows {
-                for c in cols.clone() {
-                    want[1 + to + c] = src[5 + from + c];
-                }
-            }
-            let fitting = Reach::of(&rows, &[]);
-            let too_far = Reach {
-                src: src.len(),
-                dst: 0,
-            };
-            for (reach, far) in [(fitting, false), (fitting, true), (too_far, false)] {
-                let mut got = alloc::vec![0u32; 9 * 65 + 70];
-                copy_listed_rows(&mut got, 1, &src, 5, &rows, cols.clone(), reach, far);
-                assert_eq!(got, want, "rows of {n}, {reach:?}, far {far}");
-                let mut got = alloc::vec![0u32; 9 * 65 + 70];
-                copy_rows(&mut got, 1, &src, 5, &rows, cols.clone(), reach, far);
-                assert_eq!(got, want, "rows of {n}, {reach:?}, far {far}, without AVX2");
             }
         }
     }

@@ -17,6 +17,7 @@ mod nest;
 #[cfg(feature = "parallel")]
 mod parallel;
 mod plan;
+mod row_copies;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod simd;
 

@@ -116,7 +116,7 @@ impl<T: Copy + 'static, F: Fn(&Point) -> usize> Nest<'_, T, F> {
         let (first, data_end, slot_end) = self.bounds(k, p);
         let rows = &self.listings.rows;
         let (cols, far) = (first..data_end, self.stream);
-        kernels::copy_listed_rows(dst, d, self.src, s, rows, cols, self.reach, far);
+        super::row_copies::copy_listed_rows(dst, d, self.src, s, rows, cols, self.reach, far);
         if self.plan.fills && slot_end > data_end {
             for &(_, row) in rows {
                 dst[d + row + data_end..d + row + slot_end].fill(self.pad);
