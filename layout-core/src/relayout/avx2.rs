@@ -9,7 +9,7 @@
 //! `std::is_x86_feature_detected!` is not available).
 
 use super::kernels::{self, BlockMove, ROWS, Reach, TileBatch};
-use super::simd::{Block, Sse2, write_register};
+use super::simd::{Block, Interleave, Sse2, interleave_for, shuffle_rounds, write_register};
 use bytemuck::Pod;
 use core::arch::x86_64::{
     __m128i, __m256i, _mm256_set_m128i, _mm256_stream_si256, _mm256_unpackhi_epi8,
@@ -107,40 +107,18 @@ impl<E: Wide, const STREAM: bool> BlockMove<E> for Avx2Blocks<STREAM> {
 }
 
 /// A [`Block`] type's AVX2 interleaves (within each 128-bit lane, as the SSE2 ones).
-pub(crate) trait Wide: Block {
-    /// # Safety
-    ///
-    /// The CPU runs AVX2 instructions.
-    unsafe fn interleave_low_256(a: __m256i, b: __m256i) -> __m256i;
-    /// # Safety
-    ///
-    /// The CPU runs AVX2 instructions.
-    unsafe fn interleave_high_256(a: __m256i, b: __m256i) -> __m256i;
-}
+pub(crate) trait Wide: Block + Interleave<__m256i> {}
 
-/// `Wide` for an unsigned type with its AVX2 interleave instructions.
-macro_rules! wide_for {
-    ($($ty:ty: $low:ident, $high:ident;)+) => {$(
-        impl Wide for $ty {
-            #[inline(always)]
-            unsafe fn interleave_low_256(a: __m256i, b: __m256i) -> __m256i {
-                // SAFETY: the CPU runs AVX2 (the caller's promise).
-                unsafe { $low(a, b) }
-            }
-            #[inline(always)]
-            unsafe fn interleave_high_256(a: __m256i, b: __m256i) -> __m256i {
-                // SAFETY: as for `interleave_low_256`.
-                unsafe { $high(a, b) }
-            }
-        }
-    )+};
-}
-
-wide_for! {
+interleave_for! {
+    __m256i:
     u8: _mm256_unpacklo_epi8, _mm256_unpackhi_epi8;
     u16: _mm256_unpacklo_epi16, _mm256_unpackhi_epi16;
     u32: _mm256_unpacklo_epi32, _mm256_unpackhi_epi32;
 }
+
+impl Wide for u8 {}
+impl Wide for u16 {}
+impl Wide for u32 {}
 
 /// The block as pairs of `N`-column micro-blocks (`N == E::LANES`), one 256-bit register per
 /// pair of source lines. Streamed blocks store whole 64-byte destination lines back to back
@@ -238,24 +216,8 @@ unsafe fn pair_transposed<E: Wide, const N: usize>(
             *register = _mm256_set_m128i(high, low);
         }
     }
-    let mut rounds = N;
-    while rounds > 1 {
-        let mut next = [zero(); N];
-        for (i, register) in next.iter_mut().enumerate() {
-            let (a, b) = (v[i / 2], v[i / 2 + N / 2]);
-            // SAFETY: AVX2 runs (the caller's promise).
-            *register = unsafe {
-                if i % 2 == 0 {
-                    E::interleave_low_256(a, b)
-                } else {
-                    E::interleave_high_256(a, b)
-                }
-            };
-        }
-        v = next;
-        rounds /= 2;
-    }
-    v
+    // SAFETY: AVX2 runs (the caller's promise).
+    unsafe { shuffle_rounds::<E, __m256i, N>(v) }
 }
 
 /// A register of zero bits.

@@ -136,36 +136,93 @@ impl<E: Block, const STREAM: bool> BlockMove<E> for Sse2<STREAM> {
 }
 
 /// An unsigned integer that fills a 128-bit register `LANES` times, with its interleaves.
-pub(crate) trait Block: Pod {
+pub(crate) trait Block: Pod + Interleave<__m128i> {
     const LANES: usize;
-    fn interleave_low(a: __m128i, b: __m128i) -> __m128i;
-    fn interleave_high(a: __m128i, b: __m128i) -> __m128i;
 }
 
-/// `Block` for an unsigned type of `$lanes` lanes with its SSE2 interleave instructions.
-macro_rules! block_for {
-    ($($ty:ty: $lanes:literal, $low:ident, $high:ident;)+) => {$(
-        impl Block for $ty {
-            const LANES: usize = $lanes;
+/// The two halves of the perfect shuffle of `Self`'s elements in registers of type `R`.
+pub(crate) trait Interleave<R> {
+    /// The first halves of `a` and `b`, element by element.
+    ///
+    /// # Safety
+    ///
+    /// The CPU runs the instruction: SSE2 (every x86-64 CPU) for `__m128i`, AVX2 for `__m256i`.
+    unsafe fn low(a: R, b: R) -> R;
+    /// The second halves of `a` and `b`, element by element.
+    ///
+    /// # Safety
+    ///
+    /// As for [`Interleave::low`].
+    unsafe fn high(a: R, b: R) -> R;
+}
+
+/// `Interleave<$register>` for unsigned types by their interleave instructions.
+macro_rules! interleave_for {
+    ($register:ty: $($ty:ty: $low:ident, $high:ident;)+) => {$(
+        impl Interleave<$register> for $ty {
             #[inline(always)]
-            fn interleave_low(a: __m128i, b: __m128i) -> __m128i {
-                // SAFETY: the module is compiled only where SSE2 is enabled (`target_feature =
-                // "sse2"`, part of every x86-64 target): the instruction exists where this runs.
+            unsafe fn low(a: $register, b: $register) -> $register {
+                // SAFETY: the CPU runs the instruction (the caller's promise).
                 unsafe { $low(a, b) }
             }
             #[inline(always)]
-            fn interleave_high(a: __m128i, b: __m128i) -> __m128i {
-                // SAFETY: as for `interleave_low`.
+            unsafe fn high(a: $register, b: $register) -> $register {
+                // SAFETY: as for `low`.
                 unsafe { $high(a, b) }
             }
         }
     )+};
 }
+pub(crate) use interleave_for;
 
-block_for! {
-    u8: 16, _mm_unpacklo_epi8, _mm_unpackhi_epi8;
-    u16: 8, _mm_unpacklo_epi16, _mm_unpackhi_epi16;
-    u32: 4, _mm_unpacklo_epi32, _mm_unpackhi_epi32;
+interleave_for! {
+    __m128i:
+    u8: _mm_unpacklo_epi8, _mm_unpackhi_epi8;
+    u16: _mm_unpacklo_epi16, _mm_unpackhi_epi16;
+    u32: _mm_unpacklo_epi32, _mm_unpackhi_epi32;
+}
+
+impl Block for u8 {
+    const LANES: usize = 16;
+}
+impl Block for u16 {
+    const LANES: usize = 8;
+}
+impl Block for u32 {
+    const LANES: usize = 4;
+}
+
+/// `log2(N)` rounds of the perfect shuffle on `v` (each interleaving the first half of the
+/// registers with the second, element by element), for registers of either width: after
+/// them, register `k` holds destination lines `k * L / N ..` of the micro-block.
+///
+/// # Safety
+///
+/// As for [`Interleave::low`].
+#[inline(always)]
+pub(crate) unsafe fn shuffle_rounds<E: Interleave<R>, R: Copy, const N: usize>(
+    mut v: [R; N],
+) -> [R; N] {
+    // Plain loops over arrays, not `core::array::from_fn` or closures: LLVM does not always
+    // inline those into the AVX2 build, and then every register goes through the stack.
+    let mut rounds = N;
+    while rounds > 1 {
+        let mut next = v;
+        for (i, register) in next.iter_mut().enumerate() {
+            let (a, b) = (v[i / 2], v[i / 2 + N / 2]);
+            // SAFETY: passed on from the caller.
+            *register = unsafe {
+                if i % 2 == 0 {
+                    E::low(a, b)
+                } else {
+                    E::high(a, b)
+                }
+            };
+        }
+        v = next;
+        rounds /= 2;
+    }
+    v
 }
 
 /// The block as micro-blocks of `N` columns by `E::LANES` rows, one register per source line.
@@ -309,8 +366,7 @@ unsafe fn transposed<E: Block, const N: usize>(
     s: usize,
     cols: &[(usize, usize)],
 ) -> [__m128i; N] {
-    // Plain loops over arrays, not `core::array::from_fn`: LLVM does not always inline that
-    // into the AVX2 build, and then every register goes through the stack.
+    // A plain loop, not `core::array::from_fn` (see `shuffle_rounds`).
     let mut v = [zero(); N];
     for (register, col) in v.iter_mut().zip(cols) {
         let at = s + col.0;
@@ -319,21 +375,8 @@ unsafe fn transposed<E: Block, const N: usize>(
         // caller's promise); an unaligned read of plain integers.
         *register = unsafe { src.as_ptr().add(at).cast::<__m128i>().read_unaligned() };
     }
-    let mut rounds = N;
-    while rounds > 1 {
-        let mut next = [zero(); N];
-        for (i, register) in next.iter_mut().enumerate() {
-            let (a, b) = (v[i / 2], v[i / 2 + N / 2]);
-            *register = if i % 2 == 0 {
-                E::interleave_low(a, b)
-            } else {
-                E::interleave_high(a, b)
-            };
-        }
-        v = next;
-        rounds /= 2;
-    }
-    v
+    // SAFETY: SSE2 is enabled (see the module docs).
+    unsafe { shuffle_rounds::<E, __m128i, N>(v) }
 }
 
 /// A register of zero bits.
