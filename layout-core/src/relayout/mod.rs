@@ -12,6 +12,8 @@
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx512;
 mod kernels;
 mod nest;
 #[cfg(feature = "parallel")]

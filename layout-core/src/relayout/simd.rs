@@ -13,8 +13,8 @@
 //! pattern is a valid value (integers, floats, `half`'s `f16`/`bf16`) take this path, viewed as
 //! unsigned integers of their size; any other `T: Copy` keeps the portable tile.
 
-use super::avx2;
 use super::kernels::{self, BlockMove, ROWS, Reach, TileBatch};
+use super::{avx2, avx512};
 use bytemuck::Pod;
 use core::any::TypeId;
 use core::arch::x86_64::{
@@ -64,9 +64,10 @@ pub(crate) fn transpose<T: Copy + 'static>(
     false
 }
 
-/// [`kernels::planes`] with AVX2 blocks in its AVX2 build where the CPU has AVX2, else with
-/// SSE2 blocks.
-fn planes<E: avx2::Wide, const STREAM: bool>(
+/// [`kernels::planes`] with AVX-512 blocks in its AVX-512 build where the CPU has AVX-512 F
+/// and BW, else with AVX2 blocks in its AVX2 build where the CPU has AVX2, else with SSE2
+/// blocks.
+fn planes<E: avx512::Broad, const STREAM: bool>(
     dst: &mut [E],
     d: usize,
     src: &[E],
@@ -74,7 +75,10 @@ fn planes<E: avx2::Wide, const STREAM: bool>(
     batch: TileBatch<'_>,
     reach: Reach,
 ) {
-    if avx2::available() {
+    if avx512::available() {
+        // SAFETY: the CPU runs AVX-512 F and BW instructions (checked just above).
+        unsafe { avx512::planes::<E, avx512::Avx512Blocks<STREAM>>(dst, d, src, s, batch, reach) }
+    } else if avx2::available() {
         // SAFETY: the CPU runs AVX2 instructions (checked just above).
         unsafe { avx2::planes::<E, avx2::Avx2Blocks<STREAM>>(dst, d, src, s, batch, reach) }
     } else {
@@ -146,7 +150,8 @@ pub(crate) trait Interleave<R> {
     ///
     /// # Safety
     ///
-    /// The CPU runs the instruction: SSE2 (every x86-64 CPU) for `__m128i`, AVX2 for `__m256i`.
+    /// The CPU runs the instruction: SSE2 (every x86-64 CPU) for `__m128i`, AVX2 for `__m256i`,
+    /// AVX-512 F and BW for `__m512i`.
     unsafe fn low(a: R, b: R) -> R;
     /// The second halves of `a` and `b`, element by element.
     ///
@@ -201,28 +206,51 @@ impl Block for u32 {
 /// As for [`Interleave::low`].
 #[inline(always)]
 pub(crate) unsafe fn shuffle_rounds<E: Interleave<R>, R: Copy, const N: usize>(
-    mut v: [R; N],
+    v: [R; N],
 ) -> [R; N] {
-    // Plain loops over arrays, not `core::array::from_fn` or closures: LLVM does not always
-    // inline those into the AVX2 build, and then every register goes through the stack.
-    let mut rounds = N;
-    while rounds > 1 {
-        let mut next = v;
-        for (i, register) in next.iter_mut().enumerate() {
-            let (a, b) = (v[i / 2], v[i / 2 + N / 2]);
+    // Every round written out, on arrays indexed by constants only, so that the registers stay
+    // registers: as loops (even counted ones) LLVM left the 16-register rounds of AVX-512 bytes
+    // rolled, the array in memory and each round's copy a call to `memcpy`. No closures and no
+    // `core::array::from_fn` either: LLVM does not always inline those into the AVX2 build.
+    macro_rules! round {
+        ($v:ident, $half:literal: $($i:literal)+) => {
             // SAFETY: passed on from the caller.
-            *register = unsafe {
-                if i % 2 == 0 {
-                    E::low(a, b)
-                } else {
-                    E::high(a, b)
-                }
-            };
-        }
-        v = next;
-        rounds /= 2;
+            unsafe { [$(E::low($v[$i], $v[$i + $half]), E::high($v[$i], $v[$i + $half])),+] }
+        };
     }
-    v
+    match N {
+        16 => {
+            let v: [R; 16] = resized(v);
+            let v = round!(v, 8: 0 1 2 3 4 5 6 7);
+            let v = round!(v, 8: 0 1 2 3 4 5 6 7);
+            let v = round!(v, 8: 0 1 2 3 4 5 6 7);
+            resized(round!(v, 8: 0 1 2 3 4 5 6 7))
+        }
+        8 => {
+            let v: [R; 8] = resized(v);
+            let v = round!(v, 4: 0 1 2 3);
+            let v = round!(v, 4: 0 1 2 3);
+            resized(round!(v, 4: 0 1 2 3))
+        }
+        4 => {
+            let v: [R; 4] = resized(v);
+            let v = round!(v, 2: 0 1);
+            resized(round!(v, 2: 0 1))
+        }
+        2 => {
+            let v: [R; 2] = resized(v);
+            resized(round!(v, 1: 0))
+        }
+        1 => v,
+        _ => unreachable!("micro-blocks of 1, 2, 4, 8 or 16 lines"),
+    }
+}
+
+/// `v` as an array of `M` registers, where `M == N` (the arms of `shuffle_rounds`).
+#[inline(always)]
+fn resized<R: Copy, const N: usize, const M: usize>(v: [R; N]) -> [R; M] {
+    let fixed: &[R; M] = v[..].try_into().expect("arrays of the same length");
+    *fixed
 }
 
 /// The block as micro-blocks of `N` columns by `E::LANES` rows, one register per source line.
@@ -490,7 +518,7 @@ mod tests {
         (rows, cols)
     }
 
-    fn agrees_with_portable<E: avx2::Wide + core::fmt::Debug + PartialEq>(make: fn(usize) -> E) {
+    fn agrees_with_portable<E: avx512::Broad + core::fmt::Debug + PartialEq>(make: fn(usize) -> E) {
         let shapes = [
             (16, 16, 3),
             (33, 37, 3),
@@ -518,46 +546,46 @@ mod tests {
                 row_pitch: Some(n_cols + gap),
             };
             planes::<E, Portable, false>(&mut want, 2, &src, 1, batch, reach);
-            // SSE2 blocks, and the AVX2 build with AVX2 blocks where the CPU has AVX2 (under
-            // Miri only when compiled with `-C target-feature=+avx2`, as .ci/run does).
-            let builds: &[bool] = if avx2::available() {
-                &[false, true]
-            } else {
-                &[false]
-            };
-            for (stream, &with_avx2) in [false, true]
+            // SSE2 blocks, and the AVX2 and AVX-512 builds with their blocks where the CPU
+            // runs them (under Miri only when compiled with `-C target-feature=+avx2` or
+            // `+avx512f,+avx512bw`, as .ci/run does).
+            let builds = [
+                ("SSE2", true),
+                ("AVX2", avx2::available()),
+                ("AVX-512", avx512::available()),
+            ];
+            for (stream, (build, _)) in [false, true]
                 .into_iter()
-                .flat_map(|x| builds.iter().map(move |b| (x, b)))
+                .flat_map(|x| builds.iter().filter(|b| b.1).map(move |b| (x, b)))
             {
                 let mut got = alloc::vec![make(0); len];
                 let (dst, src) = (&mut got[..], &src[..]);
-                // SAFETY: the AVX2 build runs only where the CPU has AVX2 (`builds`).
+                // SAFETY: each build runs only where the CPU has its features (`builds`).
                 unsafe {
-                    match (stream, with_avx2) {
-                        (true, true) => {
+                    match (stream, *build) {
+                        (true, "AVX-512") => avx512::planes::<E, avx512::Avx512Blocks<true>>(
+                            dst, 2, src, 1, batch, reach,
+                        ),
+                        (false, "AVX-512") => avx512::planes::<E, avx512::Avx512Blocks<false>>(
+                            dst, 2, src, 1, batch, reach,
+                        ),
+                        (true, "AVX2") => {
                             avx2::planes::<E, avx2::Avx2Blocks<true>>(dst, 2, src, 1, batch, reach)
                         }
-                        (false, true) => {
+                        (false, "AVX2") => {
                             avx2::planes::<E, avx2::Avx2Blocks<false>>(dst, 2, src, 1, batch, reach)
                         }
-                        (true, false) => {
-                            planes::<E, Sse2<true>, false>(dst, 2, src, 1, batch, reach)
-                        }
-                        (false, false) => {
-                            planes::<E, Sse2<false>, false>(dst, 2, src, 1, batch, reach)
-                        }
+                        (true, _) => planes::<E, Sse2<true>, false>(dst, 2, src, 1, batch, reach),
+                        (false, _) => planes::<E, Sse2<false>, false>(dst, 2, src, 1, batch, reach),
                     }
                 }
-                assert_eq!(
-                    got, want,
-                    "{n_rows} x {n_cols}, stream {stream}, AVX2 {with_avx2}"
-                );
+                assert_eq!(got, want, "{n_rows} x {n_cols}, stream {stream}, {build}");
             }
         }
     }
 
     #[test]
-    fn sse2_and_avx2_blocks_equal_the_portable_tile() {
+    fn sse2_avx2_and_avx512_blocks_equal_the_portable_tile() {
         agrees_with_portable::<u8>(|i| (i * 7) as u8);
         agrees_with_portable::<u16>(|i| (i * 7) as u16);
         agrees_with_portable::<u32>(|i| (i * 7) as u32);

@@ -1,0 +1,207 @@
+//! The hot loops built a third time with AVX-512 (F and BW) enabled, and the AVX-512 transpose
+//! blocks they run (x86-64 only), used wherever the CPU has both.
+//!
+//! A 512-bit register is a whole 64-byte cache line. [`Avx512Blocks`] put four micro-blocks
+//! side by side in one register (one per 128-bit lane, where the interleave instructions
+//! work), so that after the perfect-shuffle rounds a register is one destination line's 64
+//! bytes: each line leaves in one store, streamed or not, instead of two (AVX2) or four
+//! (SSE2). That doubles as the best order for streaming stores, as the write-combining buffer
+//! of a line fills at once (f32 nhwc->nchw: docs/performance.md). Detection as in [`super::avx2`]:
+//! once, with `cpuid`, by `cpufeatures`.
+
+use super::avx2::{Avx2Blocks, Wide};
+use super::kernels::{self, BlockMove, ROWS, Reach, TileBatch};
+use super::simd::{Interleave, interleave_for, shuffle_rounds, write_register};
+use bytemuck::Pod;
+use core::arch::x86_64::{
+    __m128i, __m512i, _mm512_castsi128_si512, _mm512_inserti32x4, _mm512_stream_si512,
+    _mm512_unpackhi_epi8, _mm512_unpackhi_epi16, _mm512_unpackhi_epi32, _mm512_unpacklo_epi8,
+    _mm512_unpacklo_epi16, _mm512_unpacklo_epi32,
+};
+
+cpufeatures::new!(cpuid_avx512, "avx512f", "avx512bw");
+
+/// Whether this CPU runs AVX-512 F and BW instructions (found on the first call, then cached).
+#[inline]
+pub(crate) fn available() -> bool {
+    cpuid_avx512::get()
+}
+
+/// [`kernels::planes`] compiled with AVX-512 F and BW (and so AVX2 too).
+///
+/// # Safety
+///
+/// The CPU runs AVX-512 F and BW instructions ([`available`]).
+#[target_feature(enable = "avx2,avx512f,avx512bw")]
+pub(crate) unsafe fn planes<T: Copy, B: BlockMove<T>>(
+    dst: &mut [T],
+    d: usize,
+    src: &[T],
+    s: usize,
+    batch: TileBatch<'_>,
+    reach: Reach,
+) {
+    kernels::planes::<T, B, true>(dst, d, src, s, batch, reach);
+}
+
+/// Blocks moved through 512-bit registers: four SSE2 micro-blocks side by side, one per
+/// 128-bit lane, holding the same rows' columns `c + q * N .. c + (q + 1) * N` for `q` in
+/// `0..4`. A transposed register is then `4N` consecutive elements (64 bytes) of one
+/// destination line. Blocks narrower than that are [`Avx2Blocks`]'.
+///
+/// Only for [`planes`] (compiled with AVX-512), where the CPU runs AVX-512 F and BW.
+pub(crate) struct Avx512Blocks<const STREAM: bool>;
+
+impl<E: Broad, const STREAM: bool> BlockMove<E> for Avx512Blocks<STREAM> {
+    const STREAMS: bool = STREAM;
+
+    #[inline(always)]
+    fn prefetch(slots: &[E], at: usize) {
+        kernels::prefetch(slots, at);
+    }
+
+    /// # Safety
+    ///
+    /// As [`BlockMove::block`], and the CPU runs AVX-512 F and BW instructions.
+    #[inline(always)]
+    unsafe fn block<const COLS: usize>(
+        dst: &mut [E],
+        d: usize,
+        rows: &[(usize, usize); ROWS],
+        src: &[E],
+        s: usize,
+        cols: &[(usize, usize); COLS],
+    ) {
+        // SAFETY (all four): passed on from the caller (AVX-512 implies AVX2).
+        unsafe {
+            if COLS < 4 * E::LANES {
+                return <Avx2Blocks<STREAM> as BlockMove<E>>::block::<COLS>(
+                    dst, d, rows, src, s, cols,
+                );
+            }
+            match E::LANES {
+                16 => lane_quads::<E, COLS, 16, STREAM>(dst, d, rows, src, s, cols),
+                8 => lane_quads::<E, COLS, 8, STREAM>(dst, d, rows, src, s, cols),
+                _ => lane_quads::<E, COLS, 4, STREAM>(dst, d, rows, src, s, cols),
+            }
+        }
+    }
+}
+
+/// A [`Wide`] type's AVX-512 interleaves (within each 128-bit lane, as the SSE2 ones).
+pub(crate) trait Broad: Wide + Interleave<__m512i> {}
+
+interleave_for! {
+    __m512i:
+    u8: _mm512_unpacklo_epi8, _mm512_unpackhi_epi8;
+    u16: _mm512_unpacklo_epi16, _mm512_unpackhi_epi16;
+    u32: _mm512_unpacklo_epi32, _mm512_unpackhi_epi32;
+}
+
+impl Broad for u8 {}
+impl Broad for u16 {}
+impl Broad for u32 {}
+
+/// The block as quads of `N`-column micro-blocks (`N == E::LANES`), one 512-bit register per
+/// four source lines, each destination line stored as soon as it is transposed (one register:
+/// streamed where `STREAM` and the line is a whole aligned cache line).
+///
+/// # Safety
+///
+/// As [`BlockMove::block`], `COLS >= 4 * N`, and the CPU runs AVX-512 F and BW instructions.
+#[inline(always)]
+unsafe fn lane_quads<E: Broad, const COLS: usize, const N: usize, const STREAM: bool>(
+    dst: &mut [E],
+    d: usize,
+    rows: &[(usize, usize); ROWS],
+    src: &[E],
+    s: usize,
+    cols: &[(usize, usize); COLS],
+) {
+    for r in (0..ROWS).step_by(N) {
+        for c in (0..COLS).step_by(4 * N) {
+            // SAFETY: each source line holds `ROWS` elements from `s + col.0` (the caller's
+            // promise) and `r + N <= ROWS`; AVX-512 runs (the caller's promise).
+            let v = unsafe { quad_transposed::<E, N>(src, s + r, &cols[c..c + 4 * N]) };
+            for (k, register) in v.into_iter().enumerate() {
+                // SAFETY: the destination line at `d + row.1` holds `COLS` elements (the
+                // caller's promise); this register fills its elements `c .. c + 4N`.
+                unsafe { store(dst, d + rows[r + k].1 + c, register, STREAM) };
+            }
+        }
+    }
+}
+
+/// Source lines `cols[q * N + j]` in lane `q` of register `j` (`E::LANES` elements from
+/// `s + col.0` each), transposed by `log2(N)` rounds of the perfect shuffle in every lane:
+/// register `k` is then destination line `k`'s `4N` elements, the four column groups in turn.
+///
+/// # Safety
+///
+/// `s + col.0 + E::LANES <= src.len()` for the first `4N` of `cols`; the CPU runs AVX-512 F
+/// and BW instructions.
+#[inline(always)]
+unsafe fn quad_transposed<E: Broad, const N: usize>(
+    src: &[E],
+    s: usize,
+    cols: &[(usize, usize)],
+) -> [__m512i; N] {
+    // Plain loops and functions, not closures: a closure is a function of its own, not
+    // compiled for AVX-512, and the instructions would stay calls (a hand loop written with
+    // one ran at half speed).
+    let mut v = [zero(); N];
+    for (j, register) in v.iter_mut().enumerate() {
+        // SAFETY: each line's 16 bytes lie inside `src` (the caller's promise); AVX-512 F
+        // runs (the caller's promise).
+        unsafe {
+            let z = _mm512_castsi128_si512(lane_at(src, s + cols[j].0));
+            let z = _mm512_inserti32x4::<1>(z, lane_at(src, s + cols[N + j].0));
+            let z = _mm512_inserti32x4::<2>(z, lane_at(src, s + cols[2 * N + j].0));
+            *register = _mm512_inserti32x4::<3>(z, lane_at(src, s + cols[3 * N + j].0));
+        }
+    }
+    // SAFETY: AVX-512 BW runs (the caller's promise).
+    unsafe { shuffle_rounds::<E, __m512i, N>(v) }
+}
+
+/// The 16 bytes of `src` from `at`, read unaligned as plain integers.
+///
+/// # Safety
+///
+/// `at + 16 / size_of::<E>() <= src.len()`.
+#[inline(always)]
+unsafe fn lane_at<E: Pod>(src: &[E], at: usize) -> __m128i {
+    debug_assert!(
+        at + 16 / size_of::<E>() <= src.len(),
+        "a source line inside the slice"
+    );
+    // SAFETY: 16 bytes inside `src` from `at` (the caller's promise).
+    unsafe { src.as_ptr().add(at).cast::<__m128i>().read_unaligned() }
+}
+
+/// A register of zero bits.
+#[inline(always)]
+fn zero() -> __m512i {
+    bytemuck::Zeroable::zeroed()
+}
+
+/// Writes `register` to `dst[at..at + 64 / size]`, past the caches when `stream` and `at` is
+/// a whole cache line (aligned to 64 bytes).
+///
+/// # Safety
+///
+/// `at + 64 / size_of::<E>() <= dst.len()`; the CPU runs AVX-512 F instructions.
+#[inline(always)]
+unsafe fn store<E: Pod>(dst: &mut [E], at: usize, register: __m512i, stream: bool) {
+    debug_assert!(
+        at + 64 / size_of::<E>() <= dst.len(),
+        "a line inside the slice"
+    );
+    // SAFETY: the 64 bytes from `at` lie inside `dst` (the caller's promise), exclusively
+    // borrowed.
+    let to = unsafe { dst.as_mut_ptr().add(at) }.cast::<__m512i>();
+    let stream = stream && to.addr().is_multiple_of(64);
+    // SAFETY: 64 writable bytes, aligned to 64 when streamed, as the instruction requires;
+    // AVX-512 F runs (the caller's promise).
+    unsafe { write_register(to, register, stream, _mm512_stream_si512) };
+}
