@@ -14,9 +14,9 @@ use super::kernels::{self, BlockMove, ROWS, Reach, TileBatch};
 use super::simd::{Interleave, interleave_for, shuffle_rounds, write_register};
 use bytemuck::Pod;
 use core::arch::x86_64::{
-    __m128i, __m512i, _mm512_castsi128_si512, _mm512_inserti32x4, _mm512_stream_si512,
-    _mm512_unpackhi_epi8, _mm512_unpackhi_epi16, _mm512_unpackhi_epi32, _mm512_unpacklo_epi8,
-    _mm512_unpacklo_epi16, _mm512_unpacklo_epi32,
+    __m128i, __m512i, _mm512_castsi128_si512, _mm512_inserti32x4, _mm512_permutex2var_epi32,
+    _mm512_setr_epi32, _mm512_stream_si512, _mm512_unpackhi_epi8, _mm512_unpackhi_epi16,
+    _mm512_unpackhi_epi32, _mm512_unpacklo_epi8, _mm512_unpacklo_epi16, _mm512_unpacklo_epi32,
 };
 
 cpufeatures::new!(cpuid_avx512, "avx512f", "avx512bw");
@@ -44,10 +44,11 @@ pub(crate) unsafe fn planes<T: Copy, B: BlockMove<T>>(
     kernels::planes::<T, B, true>(dst, d, src, s, batch, reach);
 }
 
-/// Blocks moved through 512-bit registers: four SSE2 micro-blocks side by side, one per
-/// 128-bit lane, holding the same rows' columns `c + q * N .. c + (q + 1) * N` for `q` in
-/// `0..4`. A transposed register is then `4N` consecutive elements (64 bytes) of one
-/// destination line. Blocks narrower than that are [`Avx2Blocks`]'.
+/// Blocks moved through 512-bit registers, each transposed register `4N` consecutive elements
+/// (64 bytes) of one destination line: four SSE2 micro-blocks side by side, one per 128-bit
+/// lane, holding the same rows' columns `c + q * N .. c + (q + 1) * N` for `q` in `0..4`
+/// ([`lane_quads`]), or for streamed 4-byte elements 16 x 16 squares shuffled across whole
+/// registers ([`whole_lines`]). Blocks narrower than that are [`Avx2Blocks`]'.
 ///
 /// Only for [`planes`] (compiled with AVX-512), where the CPU runs AVX-512 F and BW.
 pub(crate) struct Avx512Blocks<const STREAM: bool>;
@@ -80,6 +81,7 @@ impl<E: Broad, const STREAM: bool> BlockMove<E> for Avx512Blocks<STREAM> {
                 );
             }
             match E::LANES {
+                4 if STREAM => whole_lines::<E, COLS, STREAM>(dst, d, rows, src, s, cols),
                 16 => lane_quads::<E, COLS, 16, STREAM>(dst, d, rows, src, s, cols),
                 8 => lane_quads::<E, COLS, 8, STREAM>(dst, d, rows, src, s, cols),
                 _ => lane_quads::<E, COLS, 4, STREAM>(dst, d, rows, src, s, cols),
@@ -128,6 +130,70 @@ unsafe fn lane_quads<E: Broad, const COLS: usize, const N: usize, const STREAM: 
                 // caller's promise); this register fills its elements `c .. c + 4N`.
                 unsafe { store(dst, d + rows[r + k].1 + c, register, STREAM) };
             }
+        }
+    }
+}
+
+/// The block of 4-byte elements as 16 x 16 squares: a source line's 16 elements (`ROWS`) are
+/// one whole 64-byte register, loaded at once, and four rounds of the perfect shuffle across
+/// the whole register ([`Whole32`]) make register `k` destination line `k`'s 16 elements.
+/// One load per source line instead of four 16-byte ones: f32 nhwc->nchw by hand, 0.94-1.08
+/// of memcpy against 0.68-0.75 for the lane quads. Streamed blocks only: written through the
+/// cache, the sixteen stores in a row cost f32 nChw16c->nchw 4-7% (lane quads store four
+/// lines at a time).
+///
+/// # Safety
+///
+/// As [`BlockMove::block`], `size_of::<E>() == 4`, `COLS` a multiple of 16, and the CPU runs
+/// AVX-512 F instructions.
+#[inline(always)]
+unsafe fn whole_lines<E: Pod, const COLS: usize, const STREAM: bool>(
+    dst: &mut [E],
+    d: usize,
+    rows: &[(usize, usize); ROWS],
+    src: &[E],
+    s: usize,
+    cols: &[(usize, usize); COLS],
+) {
+    for c in (0..COLS).step_by(16) {
+        let mut v = [zero(); 16];
+        for (register, col) in v.iter_mut().zip(&cols[c..c + 16]) {
+            let at = s + col.0;
+            debug_assert!(at + ROWS <= src.len(), "a source line inside the slice");
+            // SAFETY: the source line holds `ROWS` = 16 elements of 4 bytes from `at` (the
+            // caller's promise); an unaligned read of plain integers.
+            *register = unsafe { src.as_ptr().add(at).cast::<__m512i>().read_unaligned() };
+        }
+        // SAFETY: AVX-512 F runs (the caller's promise).
+        let v = unsafe { shuffle_rounds::<Whole32, __m512i, 16>(v) };
+        for (k, register) in v.into_iter().enumerate() {
+            // SAFETY: the destination line at `d + row.1` holds `COLS` elements (the caller's
+            // promise); this register fills its elements `c .. c + 16`.
+            unsafe { store(dst, d + rows[k].1 + c, register, STREAM) };
+        }
+    }
+}
+
+/// The perfect shuffle of 32-bit elements across whole 512-bit registers (`vpermt2d`), not
+/// lane by lane as the interleave instructions do.
+pub(crate) struct Whole32;
+
+impl Interleave<__m512i> for Whole32 {
+    #[inline(always)]
+    unsafe fn low(a: __m512i, b: __m512i) -> __m512i {
+        // SAFETY: AVX-512 F runs (the caller's promise).
+        unsafe {
+            let firsts = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+            _mm512_permutex2var_epi32(a, firsts, b)
+        }
+    }
+    #[inline(always)]
+    unsafe fn high(a: __m512i, b: __m512i) -> __m512i {
+        // SAFETY: as for `low`.
+        unsafe {
+            let seconds =
+                _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+            _mm512_permutex2var_epi32(a, seconds, b)
         }
     }
 }

@@ -188,6 +188,9 @@ fn plane_body<T: Copy, B: BlockMove<T>, const COLS: usize>(
         cols,
         ..
     } = batch;
+    if packed_tiles::<T, B, COLS>(dst, d, src, s, batch, reach) {
+        return;
+    }
     // Bands of rows small enough that the band's destination lines (all columns) stay in
     // cache while the column blocks sweep across them. Lines that bypass the cache need no
     // band: one band reads each source line in one sequential sweep.
@@ -197,9 +200,6 @@ fn plane_body<T: Copy, B: BlockMove<T>, const COLS: usize>(
     } else {
         (BAND_BYTES / row_bytes.max(1)).clamp(ROWS, 1 << 14) / ROWS * ROWS
     };
-    if packed_tiles::<T, B, COLS>(dst, d, src, s, batch, reach) {
-        return;
-    }
     let group = COLS * lines_per_visit::<T, B, COLS>(cols);
     let prefetch_source = prefetches_source::<T, B, COLS>(cols);
     for &(tile_s, tile_d) in origins {
