@@ -14,10 +14,12 @@ use super::kernels::{self, BlockMove, ROWS, Reach, TileBatch};
 use super::simd::{Interleave, interleave_for, shuffle_rounds, write_register};
 use bytemuck::Pod;
 use core::arch::x86_64::{
-    __m128i, __m512i, _mm512_castsi128_si512, _mm512_inserti32x4, _mm512_permutex2var_epi32,
-    _mm512_setr_epi32, _mm512_stream_si512, _mm512_unpackhi_epi8, _mm512_unpackhi_epi16,
-    _mm512_unpackhi_epi32, _mm512_unpacklo_epi8, _mm512_unpacklo_epi16, _mm512_unpacklo_epi32,
+    __m128i, __m512i, _mm512_castsi128_si512, _mm512_inserti32x4, _mm512_stream_si512,
+    _mm512_unpackhi_epi8, _mm512_unpackhi_epi16, _mm512_unpackhi_epi32, _mm512_unpacklo_epi8,
+    _mm512_unpacklo_epi16, _mm512_unpacklo_epi32,
 };
+#[cfg(not(miri))]
+use core::arch::x86_64::{_mm512_permutex2var_epi32, _mm512_setr_epi32};
 
 cpufeatures::new!(cpuid_avx512, "avx512f", "avx512bw");
 
@@ -175,27 +177,47 @@ unsafe fn whole_lines<E: Pod, const COLS: usize, const STREAM: bool>(
 }
 
 /// The perfect shuffle of 32-bit elements across whole 512-bit registers (`vpermt2d`), not
-/// lane by lane as the interleave instructions do.
+/// lane by lane as the interleave instructions do. Miri does not run `vpermt2d`; under Miri
+/// the same permutation is made element by element (`interleaved`), so the loads and stores
+/// around it are still checked (the native tests check the instruction itself).
 pub(crate) struct Whole32;
 
 impl Interleave<__m512i> for Whole32 {
     #[inline(always)]
     unsafe fn low(a: __m512i, b: __m512i) -> __m512i {
+        #[cfg(not(miri))]
         // SAFETY: AVX-512 F runs (the caller's promise).
         unsafe {
             let firsts = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
             _mm512_permutex2var_epi32(a, firsts, b)
         }
+        #[cfg(miri)]
+        interleaved(a, b, 0)
     }
     #[inline(always)]
     unsafe fn high(a: __m512i, b: __m512i) -> __m512i {
+        #[cfg(not(miri))]
         // SAFETY: as for `low`.
         unsafe {
             let seconds =
                 _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
             _mm512_permutex2var_epi32(a, seconds, b)
         }
+        #[cfg(miri)]
+        interleaved(a, b, 8)
     }
+}
+
+/// `a[from], b[from], a[from + 1], b[from + 1], ..` (eight of each) as 32-bit elements: what
+/// [`Whole32`]'s `vpermt2d` computes, for Miri.
+#[cfg(miri)]
+fn interleaved(a: __m512i, b: __m512i, from: usize) -> __m512i {
+    let (a, b): ([u32; 16], [u32; 16]) = (bytemuck::cast(a), bytemuck::cast(b));
+    let mut out = [0u32; 16];
+    for (i, pair) in out.chunks_exact_mut(2).enumerate() {
+        pair.copy_from_slice(&[a[from + i], b[from + i]]);
+    }
+    bytemuck::cast(out)
 }
 
 /// Source lines `cols[q * N + j]` in lane `q` of register `j` (`E::LANES` elements from
