@@ -75,11 +75,6 @@ pub(crate) struct Avx2Blocks<const STREAM: bool>;
 impl<E: Wide, const STREAM: bool> BlockMove<E> for Avx2Blocks<STREAM> {
     const STREAMS: bool = STREAM;
 
-    #[inline(always)]
-    fn prefetch(slots: &[E], at: usize) {
-        kernels::prefetch(slots, at);
-    }
-
     /// # Safety
     ///
     /// As [`BlockMove::block`], and the CPU runs AVX2 instructions.

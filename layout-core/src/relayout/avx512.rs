@@ -58,11 +58,6 @@ pub(crate) struct Avx512Blocks<const STREAM: bool>;
 impl<E: Broad, const STREAM: bool> BlockMove<E> for Avx512Blocks<STREAM> {
     const STREAMS: bool = STREAM;
 
-    #[inline(always)]
-    fn prefetch(slots: &[E], at: usize) {
-        kernels::prefetch(slots, at);
-    }
-
     /// # Safety
     ///
     /// As [`BlockMove::block`], and the CPU runs AVX-512 F and BW instructions.

@@ -93,10 +93,10 @@ pub(crate) trait BlockMove<T> {
 
     /// Asks the CPU to bring the cache line holding `slots[at]` (of the source or the
     /// destination) into its caches, if `at` is inside `slots` (a hint: nothing is read,
-    /// nothing can fault). By default, nothing.
+    /// nothing can fault): [`prefetch`] by default.
     #[inline(always)]
     fn prefetch(slots: &[T], at: usize) {
-        let _ = (slots, at);
+        prefetch(slots, at);
     }
 
     /// Moves the block.
@@ -455,6 +455,10 @@ const BAND_BYTES: usize = 1 << 20;
 pub(crate) struct Portable;
 
 impl<T: Copy> BlockMove<T> for Portable {
+    /// No prefetch: the portable tile's speed was never measured with one.
+    #[inline(always)]
+    fn prefetch(_: &[T], _: usize) {}
+
     /// `COLS` source lines into a local tile, then `ROWS` destination lines out of it. Fixed
     /// sizes let LLVM unroll the block; each line costs one bounds check (kept: the portable
     /// tile is the fallback for any `T`, not the measured fast path).

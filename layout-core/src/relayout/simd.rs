@@ -111,11 +111,6 @@ pub(crate) struct Sse2<const STREAM: bool>;
 impl<E: Block, const STREAM: bool> BlockMove<E> for Sse2<STREAM> {
     const STREAMS: bool = STREAM;
 
-    #[inline(always)]
-    fn prefetch(slots: &[E], at: usize) {
-        kernels::prefetch(slots, at);
-    }
-
     /// # Safety
     ///
     /// As [`BlockMove::block`]: every listed line lies inside its slice.
