@@ -9,7 +9,9 @@
 //! `std::is_x86_feature_detected!` is not available).
 
 use super::kernels::{self, BlockMove, ROWS, Reach, TileBatch};
-use super::simd::{Block, Interleave, Sse2, interleave_for, shuffle_rounds, write_register};
+use super::simd::{
+    Block, Interleave, Sse2, interleave_for, load_register, shuffle_rounds, store_register, zero,
+};
 use bytemuck::Pod;
 use core::arch::x86_64::{
     __m128i, __m256i, _mm256_set_m128i, _mm256_stream_si256, _mm256_unpackhi_epi8,
@@ -194,31 +196,16 @@ unsafe fn pair_transposed<E: Wide, const N: usize>(
     // and the instructions would stay calls.
     let mut v = [zero(); N];
     for (j, register) in v.iter_mut().enumerate() {
-        let (at_left, at_right) = (s + left[j].0, s + right[j].0);
-        debug_assert!(
-            at_left.max(at_right) + E::LANES <= src.len(),
-            "lines inside the slice"
-        );
-        // SAFETY: 16 bytes inside `src` from each place (the caller's promise), read unaligned
-        // as plain integers; AVX runs (the caller's promise of AVX2).
+        // SAFETY: 16 bytes inside `src` from each place (the caller's promise); AVX runs (the
+        // caller's promise of AVX2).
         unsafe {
-            let low = src.as_ptr().add(at_left).cast::<__m128i>().read_unaligned();
-            let high = src
-                .as_ptr()
-                .add(at_right)
-                .cast::<__m128i>()
-                .read_unaligned();
+            let low: __m128i = load_register(src, s + left[j].0);
+            let high: __m128i = load_register(src, s + right[j].0);
             *register = _mm256_set_m128i(high, low);
         }
     }
     // SAFETY: AVX2 runs (the caller's promise).
     unsafe { shuffle_rounds::<E, __m256i, N>(v) }
-}
-
-/// A register of zero bits.
-#[inline(always)]
-fn zero() -> __m256i {
-    bytemuck::Zeroable::zeroed()
 }
 
 /// Writes `register` to `dst[at..at + 32 / size]`, past the caches when `stream` (and `at` is
@@ -229,17 +216,8 @@ fn zero() -> __m256i {
 /// `at + 32 / size_of::<E>() <= dst.len()`; the CPU runs AVX2 instructions.
 #[inline(always)]
 unsafe fn store<E: Pod>(dst: &mut [E], at: usize, register: __m256i, stream: bool) {
-    debug_assert!(
-        at + 32 / size_of::<E>() <= dst.len(),
-        "a line inside the slice"
-    );
-    // SAFETY: the 32 bytes from `at` lie inside `dst` (the caller's promise), exclusively
-    // borrowed.
-    let to = unsafe { dst.as_mut_ptr().add(at) }.cast::<__m256i>();
-    let stream = stream && to.addr().is_multiple_of(32);
-    // SAFETY: 32 writable bytes, aligned to 32 when streamed, as the instruction requires;
-    // AVX runs (the caller's promise of AVX2).
-    unsafe { write_register(to, register, stream, _mm256_stream_si256) };
+    // SAFETY: passed on from the caller (AVX2 implies AVX).
+    unsafe { store_register(dst, at, register, stream, _mm256_stream_si256) };
 }
 
 /// Writes the 64 bytes of `line` from `at` by back-to-back stores, past the caches when they

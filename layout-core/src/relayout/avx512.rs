@@ -11,7 +11,9 @@
 
 use super::avx2::{Avx2Blocks, Wide};
 use super::kernels::{self, BlockMove, ROWS, Reach, TileBatch};
-use super::simd::{Interleave, interleave_for, shuffle_rounds, write_register};
+use super::simd::{
+    Interleave, interleave_for, load_register, shuffle_rounds, store_register, zero,
+};
 use bytemuck::Pod;
 use core::arch::x86_64::{
     __m128i, __m512i, _mm512_castsi128_si512, _mm512_inserti32x4, _mm512_stream_si512,
@@ -155,11 +157,9 @@ unsafe fn whole_lines<E: Pod, const COLS: usize, const STREAM: bool>(
     for c in (0..COLS).step_by(16) {
         let mut v = [zero(); 16];
         for (register, col) in v.iter_mut().zip(&cols[c..c + 16]) {
-            let at = s + col.0;
-            debug_assert!(at + ROWS <= src.len(), "a source line inside the slice");
-            // SAFETY: the source line holds `ROWS` = 16 elements of 4 bytes from `at` (the
-            // caller's promise); an unaligned read of plain integers.
-            *register = unsafe { src.as_ptr().add(at).cast::<__m512i>().read_unaligned() };
+            // SAFETY: the source line holds `ROWS` = 16 elements of 4 bytes from `s + col.0`
+            // (the caller's promise); AVX-512 F runs (the caller's promise).
+            *register = unsafe { load_register(src, s + col.0) };
         }
         // SAFETY: AVX-512 F runs (the caller's promise).
         let v = unsafe { shuffle_rounds::<Whole32, __m512i, 16>(v) };
@@ -237,35 +237,16 @@ unsafe fn quad_transposed<E: Broad, const N: usize>(
         // SAFETY: each line's 16 bytes lie inside `src` (the caller's promise); AVX-512 F
         // runs (the caller's promise).
         unsafe {
-            let z = _mm512_castsi128_si512(lane_at(src, s + cols[j].0));
-            let z = _mm512_inserti32x4::<1>(z, lane_at(src, s + cols[N + j].0));
-            let z = _mm512_inserti32x4::<2>(z, lane_at(src, s + cols[2 * N + j].0));
-            *register = _mm512_inserti32x4::<3>(z, lane_at(src, s + cols[3 * N + j].0));
+            let z = _mm512_castsi128_si512(load_register::<E, __m128i>(src, s + cols[j].0));
+            let z = _mm512_inserti32x4::<1>(z, load_register::<E, __m128i>(src, s + cols[N + j].0));
+            let z =
+                _mm512_inserti32x4::<2>(z, load_register::<E, __m128i>(src, s + cols[2 * N + j].0));
+            *register =
+                _mm512_inserti32x4::<3>(z, load_register::<E, __m128i>(src, s + cols[3 * N + j].0));
         }
     }
     // SAFETY: AVX-512 BW runs (the caller's promise).
     unsafe { shuffle_rounds::<E, __m512i, N>(v) }
-}
-
-/// The 16 bytes of `src` from `at`, read unaligned as plain integers.
-///
-/// # Safety
-///
-/// `at + 16 / size_of::<E>() <= src.len()`.
-#[inline(always)]
-unsafe fn lane_at<E: Pod>(src: &[E], at: usize) -> __m128i {
-    debug_assert!(
-        at + 16 / size_of::<E>() <= src.len(),
-        "a source line inside the slice"
-    );
-    // SAFETY: 16 bytes inside `src` from `at` (the caller's promise).
-    unsafe { src.as_ptr().add(at).cast::<__m128i>().read_unaligned() }
-}
-
-/// A register of zero bits.
-#[inline(always)]
-fn zero() -> __m512i {
-    bytemuck::Zeroable::zeroed()
 }
 
 /// Writes `register` to `dst[at..at + 64 / size]`, past the caches when `stream` and `at` is
@@ -276,15 +257,6 @@ fn zero() -> __m512i {
 /// `at + 64 / size_of::<E>() <= dst.len()`; the CPU runs AVX-512 F instructions.
 #[inline(always)]
 unsafe fn store<E: Pod>(dst: &mut [E], at: usize, register: __m512i, stream: bool) {
-    debug_assert!(
-        at + 64 / size_of::<E>() <= dst.len(),
-        "a line inside the slice"
-    );
-    // SAFETY: the 64 bytes from `at` lie inside `dst` (the caller's promise), exclusively
-    // borrowed.
-    let to = unsafe { dst.as_mut_ptr().add(at) }.cast::<__m512i>();
-    let stream = stream && to.addr().is_multiple_of(64);
-    // SAFETY: 64 writable bytes, aligned to 64 when streamed, as the instruction requires;
-    // AVX-512 F runs (the caller's promise).
-    unsafe { write_register(to, register, stream, _mm512_stream_si512) };
+    // SAFETY: passed on from the caller.
+    unsafe { store_register(dst, at, register, stream, _mm512_stream_si512) };
 }

@@ -392,20 +392,63 @@ unsafe fn transposed<E: Block, const N: usize>(
     // A plain loop, not `core::array::from_fn` (see `shuffle_rounds`).
     let mut v = [zero(); N];
     for (register, col) in v.iter_mut().zip(cols) {
-        let at = s + col.0;
-        debug_assert!(at + E::LANES <= src.len(), "a source line inside the slice");
-        // SAFETY: `E::LANES` elements of `E` are 16 bytes, inside `src` from `at` (the
-        // caller's promise); an unaligned read of plain integers.
-        *register = unsafe { src.as_ptr().add(at).cast::<__m128i>().read_unaligned() };
+        // SAFETY: `E::LANES` elements of `E` are 16 bytes, inside `src` from `s + col.0` (the
+        // caller's promise).
+        *register = unsafe { load_register(src, s + col.0) };
     }
     // SAFETY: SSE2 is enabled (see the module docs).
     unsafe { shuffle_rounds::<E, __m128i, N>(v) }
 }
 
-/// A register of zero bits.
+/// A register of zero bits (of any width).
 #[inline(always)]
-fn zero() -> __m128i {
-    bytemuck::Zeroable::zeroed()
+pub(crate) fn zero<R: bytemuck::Zeroable>() -> R {
+    R::zeroed()
+}
+
+/// The `size_of::<R>()` bytes of `src` from element `at`, read unaligned into a register of
+/// type `R` as plain integers.
+///
+/// # Safety
+///
+/// `at + size_of::<R>() / size_of::<E>() <= src.len()`; the CPU runs loads of `R` (SSE2 for
+/// `__m128i`, AVX for `__m256i`, AVX-512 F for `__m512i`).
+#[inline(always)]
+pub(crate) unsafe fn load_register<E: Pod, R>(src: &[E], at: usize) -> R {
+    debug_assert!(
+        at + size_of::<R>() / size_of::<E>() <= src.len(),
+        "a source line inside the slice"
+    );
+    // SAFETY: the bytes lie inside `src` (the caller's promise); an unaligned read.
+    unsafe { src.as_ptr().add(at).cast::<R>().read_unaligned() }
+}
+
+/// Writes `register` to `dst` from element `at` ([`write_register`]), past the caches by
+/// `stream_store` when `stream` and `at` is aligned to the register's size.
+///
+/// # Safety
+///
+/// `at + size_of::<R>() / size_of::<E>() <= dst.len()`; the CPU runs `stream_store` and
+/// stores of `R`.
+#[inline(always)]
+pub(crate) unsafe fn store_register<E: Pod, R>(
+    dst: &mut [E],
+    at: usize,
+    register: R,
+    stream: bool,
+    stream_store: unsafe fn(*mut R, R),
+) {
+    debug_assert!(
+        at + size_of::<R>() / size_of::<E>() <= dst.len(),
+        "a line inside the slice"
+    );
+    // SAFETY: the bytes from `at` lie inside `dst` (the caller's promise), exclusively
+    // borrowed.
+    let to = unsafe { dst.as_mut_ptr().add(at) }.cast::<R>();
+    let stream = stream && to.addr().is_multiple_of(size_of::<R>());
+    // SAFETY: writable bytes, aligned to the register's size when streamed, as the
+    // non-temporal stores require; the CPU runs `stream_store` (the caller's promise).
+    unsafe { write_register(to, register, stream, stream_store) };
 }
 
 /// Writes `register` to `dst[at..at + 16 / size]`.
