@@ -8,11 +8,9 @@
 //! is found once, with `cpuid`, by the `cpufeatures` crate (`layout-core` is `no_std`, so
 //! `std::is_x86_feature_detected!` is not available).
 
-use super::kernels::{self, BlockMove, ROWS, Reach, TileBatch};
-use super::simd::{
-    Block, Interleave, Sse2, interleave_for, load_register, shuffle_rounds, store_register, zero,
-};
-use bytemuck::Pod;
+use super::kernels::{self, BlockMove, Lines, ROWS, Reach, TileBatch};
+use super::simd::{Block, Interleave, Sse2, interleave_for, load_register, shuffle_rounds, zero};
+use super::stores::{store, store_line, store_lines};
 use core::arch::x86_64::{
     __m128i, __m256i, _mm256_set_m128i, _mm256_stream_si256, _mm256_unpackhi_epi8,
     _mm256_unpackhi_epi16, _mm256_unpackhi_epi32, _mm256_unpacklo_epi8, _mm256_unpacklo_epi16,
@@ -81,10 +79,10 @@ impl<E: Wide, const STREAM: bool> BlockMove<E> for Avx2Blocks<STREAM> {
     ///
     /// As [`BlockMove::block`], and the CPU runs AVX2 instructions.
     #[inline(always)]
-    unsafe fn block<const COLS: usize>(
+    unsafe fn block<const COLS: usize, L: Lines>(
         dst: &mut [E],
         d: usize,
-        rows: &[(usize, usize); ROWS],
+        rows: L,
         src: &[E],
         s: usize,
         cols: &[(usize, usize); COLS],
@@ -92,12 +90,14 @@ impl<E: Wide, const STREAM: bool> BlockMove<E> for Avx2Blocks<STREAM> {
         // SAFETY (all four): passed on from the caller.
         unsafe {
             if COLS < 2 * E::LANES {
-                return <Sse2<STREAM> as BlockMove<E>>::block::<COLS>(dst, d, rows, src, s, cols);
+                return <Sse2<STREAM> as BlockMove<E>>::block::<COLS, L>(
+                    dst, d, rows, src, s, cols,
+                );
             }
             match E::LANES {
-                16 => lane_pairs::<E, COLS, 16, STREAM>(dst, d, rows, src, s, cols),
-                8 => lane_pairs::<E, COLS, 8, STREAM>(dst, d, rows, src, s, cols),
-                _ => lane_pairs::<E, COLS, 4, STREAM>(dst, d, rows, src, s, cols),
+                16 => lane_pairs::<E, L, COLS, 16, STREAM>(dst, d, rows, src, s, cols),
+                8 => lane_pairs::<E, L, COLS, 8, STREAM>(dst, d, rows, src, s, cols),
+                _ => lane_pairs::<E, L, COLS, 4, STREAM>(dst, d, rows, src, s, cols),
             }
         }
     }
@@ -125,10 +125,10 @@ impl Wide for u32 {}
 ///
 /// As [`BlockMove::block`], `COLS >= 2 * N`, and the CPU runs AVX2 instructions.
 #[inline(always)]
-unsafe fn lane_pairs<E: Wide, const COLS: usize, const N: usize, const STREAM: bool>(
+unsafe fn lane_pairs<E: Wide, L: Lines, const COLS: usize, const N: usize, const STREAM: bool>(
     dst: &mut [E],
     d: usize,
-    rows: &[(usize, usize); ROWS],
+    rows: L,
     src: &[E],
     s: usize,
     cols: &[(usize, usize); COLS],
@@ -147,28 +147,27 @@ unsafe fn lane_pairs<E: Wide, const COLS: usize, const N: usize, const STREAM: b
                 if stream || paired {
                     lines[k][p] = register;
                 } else {
-                    // SAFETY: the destination line at `d + row.1` holds `COLS` elements (the
+                    // SAFETY: the destination line at `d + rows.at(k)` holds `COLS` elements (the
                     // caller's promise); this register fills its elements `c .. c + 2N`.
-                    unsafe { store(dst, d + rows[r + k].1 + c, register, false) };
+                    unsafe { store(dst, d + rows.at(r + k) + c, register) };
                 }
             }
         }
         if stream {
-            for (k, line) in lines.iter().enumerate() {
-                // SAFETY: the line at `d + row.1` holds `COLS` elements, 64 bytes.
-                unsafe { store_line(dst, d + rows[r + k].1, line) };
-            }
+            // SAFETY: the line at `d + rows.at(k)` holds `COLS` elements, 64 bytes.
+            unsafe { store_lines(dst, d, rows, r, &lines, true, _mm256_stream_si256) };
         } else if paired {
             for k in (0..N).step_by(2) {
-                let (at, next) = (d + rows[r + k].1, d + rows[r + k + 1].1);
+                let (at, next) = (d + rows.at(r + k), d + rows.at(r + k + 1));
                 // SAFETY: each row's line holds `COLS` elements (32 bytes, one register);
                 // adjacent lines are 64 bytes from `at`.
                 unsafe {
                     if next == at + COLS {
-                        store_line(dst, at, &[lines[k][0], lines[k + 1][0]]);
+                        let line = [lines[k][0], lines[k + 1][0]];
+                        store_line(dst, at, &line, _mm256_stream_si256);
                     } else {
-                        store(dst, at, lines[k][0], false);
-                        store(dst, next, lines[k + 1][0], false);
+                        store(dst, at, lines[k][0]);
+                        store(dst, next, lines[k + 1][0]);
                     }
                 }
             }
@@ -206,33 +205,4 @@ unsafe fn pair_transposed<E: Wide, const N: usize>(
     }
     // SAFETY: AVX2 runs (the caller's promise).
     unsafe { shuffle_rounds::<E, __m256i, N>(v) }
-}
-
-/// Writes `register` to `dst[at..at + 32 / size]`, past the caches when `stream` (and `at` is
-/// aligned to 32 bytes).
-///
-/// # Safety
-///
-/// `at + 32 / size_of::<E>() <= dst.len()`; the CPU runs AVX2 instructions.
-#[inline(always)]
-unsafe fn store<E: Pod>(dst: &mut [E], at: usize, register: __m256i, stream: bool) {
-    // SAFETY: passed on from the caller (AVX2 implies AVX).
-    unsafe { store_register(dst, at, register, stream, _mm256_stream_si256) };
-}
-
-/// Writes the 64 bytes of `line` from `at` by back-to-back stores, past the caches when they
-/// are one whole cache line (aligned to 64 bytes).
-///
-/// # Safety
-///
-/// `at + 64 / size_of::<E>() <= dst.len()`; the CPU runs AVX2 instructions.
-#[inline(always)]
-unsafe fn store_line<E: Pod>(dst: &mut [E], at: usize, line: &[__m256i; 2]) {
-    let whole = dst.as_ptr().wrapping_add(at).addr().is_multiple_of(64);
-    let half = 32 / size_of::<E>();
-    // SAFETY: both halves lie inside `dst` (the caller's promise).
-    unsafe {
-        store(dst, at, line[0], whole);
-        store(dst, at + half, line[1], whole);
-    }
 }

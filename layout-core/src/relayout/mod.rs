@@ -22,6 +22,8 @@ mod plan;
 mod row_copies;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod simd;
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+mod stores;
 
 use crate::{Coords, Layout, Mapping};
 use nest::Nest;

@@ -13,7 +13,8 @@
 //! pattern is a valid value (integers, floats, `half`'s `f16`/`bf16`) take this path, viewed as
 //! unsigned integers of their size; any other `T: Copy` keeps the portable tile.
 
-use super::kernels::{self, BlockMove, ROWS, Reach, TileBatch};
+use super::kernels::{self, BlockMove, Lines, ROWS, Reach, TileBatch};
+use super::stores::{store, store_line, store_lines};
 use super::{avx2, avx512};
 use bytemuck::Pod;
 use core::any::TypeId;
@@ -115,10 +116,10 @@ impl<E: Block, const STREAM: bool> BlockMove<E> for Sse2<STREAM> {
     ///
     /// As [`BlockMove::block`]: every listed line lies inside its slice.
     #[inline(always)]
-    unsafe fn block<const COLS: usize>(
+    unsafe fn block<const COLS: usize, L: Lines>(
         dst: &mut [E],
         d: usize,
-        rows: &[(usize, usize); ROWS],
+        rows: L,
         src: &[E],
         s: usize,
         cols: &[(usize, usize); COLS],
@@ -126,9 +127,9 @@ impl<E: Block, const STREAM: bool> BlockMove<E> for Sse2<STREAM> {
         // SAFETY (all three): passed on from the caller.
         unsafe {
             match COLS.min(E::LANES) {
-                16 => micro_blocks::<E, COLS, 16, STREAM>(dst, d, rows, src, s, cols),
-                8 => micro_blocks::<E, COLS, 8, STREAM>(dst, d, rows, src, s, cols),
-                _ => micro_blocks::<E, COLS, 4, STREAM>(dst, d, rows, src, s, cols),
+                16 => micro_blocks::<E, L, COLS, 16, STREAM>(dst, d, rows, src, s, cols),
+                8 => micro_blocks::<E, L, COLS, 8, STREAM>(dst, d, rows, src, s, cols),
+                _ => micro_blocks::<E, L, COLS, 4, STREAM>(dst, d, rows, src, s, cols),
             }
         }
     }
@@ -254,10 +255,16 @@ fn resized<R: Copy, const N: usize, const M: usize>(v: [R; N]) -> [R; M] {
 ///
 /// As [`BlockMove::block`]: every listed line lies inside its slice.
 #[inline(always)]
-unsafe fn micro_blocks<E: Block, const COLS: usize, const N: usize, const STREAM: bool>(
+unsafe fn micro_blocks<
+    E: Block,
+    L: Lines,
+    const COLS: usize,
+    const N: usize,
+    const STREAM: bool,
+>(
     dst: &mut [E],
     d: usize,
-    rows: &[(usize, usize); ROWS],
+    rows: L,
     src: &[E],
     s: usize,
     cols: &[(usize, usize); COLS],
@@ -265,7 +272,7 @@ unsafe fn micro_blocks<E: Block, const COLS: usize, const N: usize, const STREAM
     let lanes = E::LANES;
     if N < lanes {
         // SAFETY: passed on from the caller.
-        return unsafe { narrow_micro_blocks::<E, COLS, N>(dst, d, rows, src, s, cols) };
+        return unsafe { narrow_micro_blocks::<E, L, COLS, N>(dst, d, rows, src, s, cols) };
     }
     // Rows of a whole cache line go straight to memory when they start on one; so do rows of
     // half a line whose next row follows them (f16 nchw->nChw16c: 16 channels are 32 bytes).
@@ -281,9 +288,9 @@ unsafe fn micro_blocks<E: Block, const COLS: usize, const N: usize, const STREAM
                 // promise) and `r + LANES <= ROWS`.
                 let v = unsafe { transposed::<E, N>(src, s + r, &cols[c..c + N]) };
                 for (k, register) in v.into_iter().enumerate() {
-                    // SAFETY: the destination line at `d + row.1` holds `COLS` elements (the
+                    // SAFETY: the destination line at `d + rows.at(k)` holds `COLS` elements (the
                     // caller's promise); this register fills its elements `c .. c + N`.
-                    unsafe { store(dst, d + rows[r + k].1 + c, register) };
+                    unsafe { store(dst, d + rows.at(r + k) + c, register) };
                 }
             }
             continue;
@@ -300,21 +307,20 @@ unsafe fn micro_blocks<E: Block, const COLS: usize, const N: usize, const STREAM
             }
         }
         if stream {
-            for (k, line) in lines.iter().enumerate() {
-                // SAFETY: the destination line at `d + row.1` holds `COLS` elements (the
-                // caller's promise), which are 64 bytes (`streams::<COLS>`).
-                unsafe { store_line(dst, d + rows[r + k].1, line) };
-            }
+            // SAFETY: the destination line at `d + rows.at(k)` holds `COLS` elements (the
+            // caller's promise), which are 64 bytes (`streams::<COLS>`).
+            unsafe { store_lines(dst, d, rows, r, &lines, true, _mm_stream_si128) };
             continue;
         }
         // Paired: two registers per row, 32 bytes.
         for k in (0..N).step_by(2) {
-            let (at, next) = (d + rows[r + k].1, d + rows[r + k + 1].1);
+            let (at, next) = (d + rows.at(r + k), d + rows.at(r + k + 1));
             let (this, that) = (&lines[k], &lines[k + 1]);
             if next == at + COLS {
                 // SAFETY: the two rows' lines (`COLS` elements each, inside `dst` by the
                 // caller's promise) are adjacent: 64 bytes from `at`.
-                unsafe { store_line(dst, at, &[this[0], this[1], that[0], that[1]]) };
+                let line = [this[0], this[1], that[0], that[1]];
+                unsafe { store_line(dst, at, &line, _mm_stream_si128) };
             } else {
                 for (at, line) in [(at, this), (next, that)] {
                     // SAFETY: each line holds `COLS = 2 * N` elements (the caller's promise).
@@ -339,10 +345,10 @@ const LINE_REGISTERS: usize = 4;
 ///
 /// As [`BlockMove::block`]: every listed line lies inside its slice.
 #[inline(always)]
-unsafe fn narrow_micro_blocks<E: Block, const COLS: usize, const N: usize>(
+unsafe fn narrow_micro_blocks<E: Block, L: Lines, const COLS: usize, const N: usize>(
     dst: &mut [E],
     d: usize,
-    rows: &[(usize, usize); ROWS],
+    rows: L,
     src: &[E],
     s: usize,
     cols: &[(usize, usize); COLS],
@@ -354,9 +360,9 @@ unsafe fn narrow_micro_blocks<E: Block, const COLS: usize, const N: usize>(
             // SAFETY: as in `micro_blocks`.
             let v = unsafe { transposed::<E, N>(src, s + r, &cols[c..c + N]) };
             for (k, register) in v.iter().enumerate() {
-                let lines_of = &rows[r + k * per_register..r + (k + 1) * per_register];
-                let first = lines_of[0].1;
-                if (0..per_register).all(|j| lines_of[j].1 == first + j * N) {
+                let first_line = r + k * per_register;
+                let first = rows.at(first_line);
+                if lines_follow(rows, first_line, per_register, N) {
                     // The register's lines are adjacent in the destination: one store.
                     // A checked slice copy, not `store`: with `store` LLVM compiles this loop
                     // worse (u8 flat->crouton2x2 7.1-8.2 against 11.8-12.4 GB/s).
@@ -367,13 +373,31 @@ unsafe fn narrow_micro_blocks<E: Block, const COLS: usize, const N: usize>(
                     continue;
                 }
                 let lines: [E; 16] = lanes_of(*register);
-                for (j, &(_, row)) in lines_of.iter().enumerate() {
-                    let at = d + row + c;
+                for j in 0..per_register {
+                    let at = d + rows.at(first_line + j) + c;
                     dst[at..at + N].copy_from_slice(&lines[j * N..(j + 1) * N]);
                 }
             }
         }
     }
+}
+
+/// Whether `count` lines from line `first` of `rows` follow one another `apart` elements apart
+/// (known at compile time for rows a constant pitch apart). A plain loop, not `Iterator::all`
+/// with a closure, which LLVM did not always inline into the AVX-512 build (u8
+/// flat->crouton2x2 0.79x).
+#[inline(always)]
+fn lines_follow<L: Lines>(rows: L, first: usize, count: usize, apart: usize) -> bool {
+    if let Some(pitch) = rows.pitch() {
+        return count < 2 || pitch == apart;
+    }
+    let start = rows.at(first);
+    for j in 1..count {
+        if rows.at(first + j) != start + j * apart {
+            return false;
+        }
+    }
+    true
 }
 
 /// `N` source lines of `E::LANES` elements (at `s + col.0` for each of `cols`) transposed by
@@ -423,112 +447,6 @@ pub(crate) unsafe fn load_register<E: Pod, R>(src: &[E], at: usize) -> R {
     unsafe { src.as_ptr().add(at).cast::<R>().read_unaligned() }
 }
 
-/// Writes `register` to `dst` from element `at` ([`write_register`]), past the caches by
-/// `stream_store` when `stream` and `at` is aligned to the register's size.
-///
-/// # Safety
-///
-/// `at + size_of::<R>() / size_of::<E>() <= dst.len()`; the CPU runs `stream_store` and
-/// stores of `R`.
-#[inline(always)]
-pub(crate) unsafe fn store_register<E: Pod, R>(
-    dst: &mut [E],
-    at: usize,
-    register: R,
-    stream: bool,
-    stream_store: unsafe fn(*mut R, R),
-) {
-    debug_assert!(
-        at + size_of::<R>() / size_of::<E>() <= dst.len(),
-        "a line inside the slice"
-    );
-    // SAFETY: the bytes from `at` lie inside `dst` (the caller's promise), exclusively
-    // borrowed.
-    let to = unsafe { dst.as_mut_ptr().add(at) }.cast::<R>();
-    let stream = stream && to.addr().is_multiple_of(size_of::<R>());
-    // SAFETY: writable bytes, aligned to the register's size when streamed, as the
-    // non-temporal stores require; the CPU runs `stream_store` (the caller's promise).
-    unsafe { write_register(to, register, stream, stream_store) };
-}
-
-/// Writes `register` to `dst[at..at + 16 / size]`.
-///
-/// # Safety
-///
-/// `at + 16 / size_of::<E>() <= dst.len()`.
-#[inline(always)]
-unsafe fn store<E: Pod>(dst: &mut [E], at: usize, register: __m128i) {
-    debug_assert!(
-        at + 16 / size_of::<E>() <= dst.len(),
-        "a line inside the slice"
-    );
-    // SAFETY: the 16 bytes from `at` lie inside `dst` (the caller's promise), exclusively
-    // borrowed; plain integers need no alignment here.
-    unsafe {
-        dst.as_mut_ptr()
-            .add(at)
-            .cast::<__m128i>()
-            .write_unaligned(register)
-    };
-}
-
-/// Writes the 64 bytes of `line` to `dst` from `at` by back-to-back stores, past the caches
-/// when they are one whole cache line (aligned to 64 bytes).
-///
-/// # Safety
-///
-/// `at + 64 / size_of::<E>() <= dst.len()`.
-#[inline(always)]
-unsafe fn store_line<E: Pod>(dst: &mut [E], at: usize, line: &[__m128i; LINE_REGISTERS]) {
-    debug_assert!(
-        at + 64 / size_of::<E>() <= dst.len(),
-        "a line inside the slice"
-    );
-    // SAFETY: the 64 bytes from `at` lie inside `dst` (the caller's promise), exclusively
-    // borrowed.
-    let to = unsafe { dst.as_mut_ptr().add(at) }.cast::<__m128i>();
-    let whole = to.addr().is_multiple_of(64);
-    for (i, &register) in line.iter().enumerate() {
-        // SAFETY: register `i` goes to bytes `16 * i .. 16 * (i + 1)` of the line, aligned
-        // to 16 when the line is aligned to 64; SSE2 runs (see the module docs).
-        unsafe { write_register(to.add(i), register, whole, _mm_stream_si128) };
-    }
-}
-
-/// Writes `register` to `to`: by `stream_store`, a non-temporal store instruction, when
-/// `stream`, else by a plain unaligned write. Miri cannot run those instructions (inline
-/// assembly), so under Miri an aligned write of the same register to the same place, with the
-/// same requirements, stands in for them.
-///
-/// # Safety
-///
-/// `to` is `size_of::<R>()` writable bytes that nothing else accesses meanwhile; with
-/// `stream`, aligned as `stream_store` requires, and the CPU runs `stream_store`.
-#[inline(always)]
-pub(crate) unsafe fn write_register<R>(
-    to: *mut R,
-    register: R,
-    stream: bool,
-    stream_store: unsafe fn(*mut R, R),
-) {
-    if stream {
-        #[cfg(not(miri))]
-        // SAFETY: passed on from the caller.
-        unsafe {
-            stream_store(to, register)
-        };
-        #[cfg(miri)]
-        // SAFETY: `to` is aligned for `R` (the instructions' alignment is the register's size).
-        unsafe {
-            let _ = stream_store;
-            to.write(register)
-        };
-    } else {
-        // SAFETY: writable bytes (the caller's promise); unaligned writes need no alignment.
-        unsafe { to.write_unaligned(register) };
-    }
-}
-
 /// The elements of a register, in the first `16 / size` slots of the result.
 #[inline(always)]
 fn lanes_of<E: Pod>(register: __m128i) -> [E; 16] {
@@ -573,52 +491,85 @@ mod tests {
             let (tile_src, tile_dst) = ((n_rows + 5) * n_cols + 7, n_rows * (n_cols + gap) + 9);
             let origins = [(0, 0), (tile_src, tile_dst)];
             let src: Vec<E> = (0..2 * tile_src).map(make).collect();
-            let len = 2 * tile_dst;
-            let mut want = alloc::vec![make(0); len];
             let reach = Reach::of(&rows, &cols);
-            // Rows `n_cols + gap` apart: packed blocks where there is no gap.
-            let batch = TileBatch {
-                origins: &origins,
-                rows: &rows,
-                cols: &cols,
-                row_pitch: Some(n_cols + gap),
-            };
-            planes::<E, Portable, false>(&mut want, 2, &src, 1, batch, reach);
-            // SSE2 blocks, and the AVX2 and AVX-512 builds with their blocks where the CPU
-            // runs them (under Miri only when compiled with `-C target-feature=+avx2` or
-            // `+avx512f,+avx512bw`, as .ci/run does).
-            let builds = [
-                ("SSE2", true),
-                ("AVX2", avx2::available()),
-                ("AVX-512", avx512::available()),
-            ];
-            for (stream, (build, _)) in [false, true]
+            // Rows `n_cols + gap` apart, as the plan finds them (packed blocks where there is
+            // no gap; lines found by their pitch), and the same rows without the pitch (lines
+            // found in the listing). The destination starts on a cache line and one element
+            // past it, so that rows of whole lines are streamed in some calls and not in others.
+            for (row_pitch, misalign) in [Some(n_cols + gap), None]
                 .into_iter()
-                .flat_map(|x| builds.iter().filter(|b| b.1).map(move |b| (x, b)))
+                .flat_map(|pitch| [(pitch, 0), (pitch, 1)])
             {
-                let mut got = alloc::vec![make(0); len];
-                let (dst, src) = (&mut got[..], &src[..]);
-                // SAFETY: each build runs only where the CPU has its features (`builds`).
-                unsafe {
-                    match (stream, *build) {
-                        (true, "AVX-512") => avx512::planes::<E, avx512::Avx512Blocks<true>>(
-                            dst, 2, src, 1, batch, reach,
-                        ),
-                        (false, "AVX-512") => avx512::planes::<E, avx512::Avx512Blocks<false>>(
-                            dst, 2, src, 1, batch, reach,
-                        ),
-                        (true, "AVX2") => {
-                            avx2::planes::<E, avx2::Avx2Blocks<true>>(dst, 2, src, 1, batch, reach)
-                        }
-                        (false, "AVX2") => {
-                            avx2::planes::<E, avx2::Avx2Blocks<false>>(dst, 2, src, 1, batch, reach)
-                        }
-                        (true, _) => planes::<E, Sse2<true>, false>(dst, 2, src, 1, batch, reach),
-                        (false, _) => planes::<E, Sse2<false>, false>(dst, 2, src, 1, batch, reach),
-                    }
-                }
-                assert_eq!(got, want, "{n_rows} x {n_cols}, stream {stream}, {build}");
+                let batch = TileBatch {
+                    origins: &origins,
+                    rows: &rows,
+                    cols: &cols,
+                    row_pitch,
+                };
+                let case = alloc::format!("{n_rows} x {n_cols}, pitch {row_pitch:?}, +{misalign}");
+                each_build_agrees(&src, batch, reach, 2 * tile_dst, misalign, make, &case);
             }
+        }
+    }
+
+    /// Runs `batch` through the portable tile and through the SSE2, AVX2 and AVX-512 builds
+    /// with their blocks where the CPU runs them (under Miri only when compiled with
+    /// `-C target-feature=+avx2` or `+avx512f,+avx512bw`, as .ci/run does), streamed and not,
+    /// into destinations that start `misalign` elements past a cache line, and checks that
+    /// they agree.
+    fn each_build_agrees<E: avx512::Broad + core::fmt::Debug + PartialEq>(
+        src: &[E],
+        batch: TileBatch<'_>,
+        reach: Reach,
+        len: usize,
+        misalign: usize,
+        make: fn(usize) -> E,
+        case: &str,
+    ) {
+        // A destination of `len` elements from `d`, where `d` is `misalign` elements past the
+        // first cache line boundary of the buffer.
+        let line = 64 / size_of::<E>();
+        let buffer = || alloc::vec![make(0); len + 2 * line];
+        let start = |buffer: &[E]| {
+            let to_line = buffer.as_ptr().addr().next_multiple_of(64) - buffer.as_ptr().addr();
+            to_line / size_of::<E>() + misalign
+        };
+        let mut want = buffer();
+        let d = start(&want);
+        planes::<E, Portable, false>(&mut want, d, src, 1, batch, reach);
+        let want = &want[d..d + len];
+        let builds = [
+            ("SSE2", true),
+            ("AVX2", avx2::available()),
+            ("AVX-512", avx512::available()),
+        ];
+        for (stream, (build, _)) in [false, true]
+            .into_iter()
+            .flat_map(|x| builds.iter().filter(|b| b.1).map(move |b| (x, b)))
+        {
+            let mut got = buffer();
+            let d = start(&got);
+            let dst = &mut got[..];
+            // SAFETY: each build runs only where the CPU has its features (`builds`).
+            unsafe {
+                match (stream, *build) {
+                    (true, "AVX-512") => avx512::planes::<E, avx512::Avx512Blocks<true>>(
+                        dst, d, src, 1, batch, reach,
+                    ),
+                    (false, "AVX-512") => avx512::planes::<E, avx512::Avx512Blocks<false>>(
+                        dst, d, src, 1, batch, reach,
+                    ),
+                    (true, "AVX2") => {
+                        avx2::planes::<E, avx2::Avx2Blocks<true>>(dst, d, src, 1, batch, reach)
+                    }
+                    (false, "AVX2") => {
+                        avx2::planes::<E, avx2::Avx2Blocks<false>>(dst, d, src, 1, batch, reach)
+                    }
+                    (true, _) => planes::<E, Sse2<true>, false>(dst, d, src, 1, batch, reach),
+                    (false, _) => planes::<E, Sse2<false>, false>(dst, d, src, 1, batch, reach),
+                }
+            }
+            assert_eq!(&got[d..d + len], want, "{case}, stream {stream}, {build}");
         }
     }
 
