@@ -3,7 +3,8 @@
 //! Every pair reports bytes per second counting the bytes read and written (source plus
 //! destination storage, as oneDNN's peer benchmark counts them); `memcpy` copies a buffer the
 //! size of the source, counted twice. `python3 benches/table.py relayout memcpy` prints the
-//! ratios. With `--features parallel`, each large pair is also measured on a 2-thread pool.
+//! ratios. With `--features parallel`, each pair (and its memcpy) is also measured on a
+//! 2-thread pool.
 //!
 //! `cargo bench --bench relayout [--features parallel]`
 
@@ -37,7 +38,9 @@ fn group<'a>(c: &'a mut Criterion, name: &str, bytes: u64) -> BenchmarkGroup<'a,
     group
 }
 
-/// memcpy of `bytes` bytes: the baseline of every pair (throughput counts read + write).
+/// memcpy of `bytes` bytes: the baseline of every pair (throughput counts read + write). With
+/// `parallel`, also the two halves copied on two threads at once: how far memcpy itself scales
+/// on this machine, the yardstick for the library's 2-thread figure.
 fn memcpy(c: &mut Criterion, name: &str, bytes: usize) {
     let src = vec![1u8; bytes];
     let mut dst = vec![0u8; bytes];
@@ -45,6 +48,21 @@ fn memcpy(c: &mut Criterion, name: &str, bytes: usize) {
     g.bench_function("memcpy", |b| {
         b.iter(|| dst.copy_from_slice(black_box(&src)))
     });
+    if cfg!(feature = "parallel") {
+        let two = pool(2);
+        g.bench_function("memcpy-2-threads", |b| {
+            two.install(|| {
+                b.iter(|| {
+                    let (src_low, src_high) = black_box(&src[..]).split_at(bytes / 2);
+                    let (dst_low, dst_high) = dst.split_at_mut(bytes / 2);
+                    rayon::join(
+                        || dst_low.copy_from_slice(src_low),
+                        || dst_high.copy_from_slice(src_high),
+                    );
+                })
+            })
+        });
+    }
     g.finish();
 }
 

@@ -5,9 +5,11 @@
 //! one relayout call followed at once by one memcpy of the source's bytes (from and into
 //! buffers of their own), and the table gives the median of each over many such pairs: both
 //! medians come from the same minutes. Bytes are counted as in `benches/relayout.rs` (source
-//! plus destination storage; memcpy's twice). One thread.
+//! plus destination storage; memcpy's twice). One thread; with `--features parallel` each
+//! round also runs the library and memcpy (each half on its own thread) on two threads, and
+//! the table adds how much faster each is on two threads than on one.
 //!
-//! `cargo bench --bench relayout_interleaved [-- FILTER]`
+//! `cargo bench --bench relayout_interleaved [--features parallel] [-- FILTER]`
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -49,35 +51,100 @@ impl Measure for Interleaved {
         let mut copy_into = vec![0u8; copy_from.len()];
         let bytes = size_of_val(src.as_raw()) + size_of_val(dst.as_raw());
         let calls = calls_for(bytes);
-        let (mut library, mut memcpy) = (Vec::with_capacity(calls), Vec::with_capacity(calls));
-        let one = rayon::ThreadPoolBuilder::new()
-            .num_threads(1)
-            .build()
-            .unwrap();
-        one.install(|| {
-            for _ in 0..calls {
-                let start = Instant::now();
-                black_box(&src).relayout_into(black_box(&mut dst)).unwrap();
-                library.push(start.elapsed());
-                let start = Instant::now();
-                black_box(&mut copy_into[..]).copy_from_slice(black_box(&copy_from[..]));
-                memcpy.push(start.elapsed());
+        let mut times = Times::with_capacity(calls);
+        let (one, two) = (pool(1), pool(2));
+        // Each call is timed inside its pool (handing work to a pool costs microseconds).
+        for _ in 0..calls {
+            times.library.push(
+                one.install(|| {
+                    timed(|| black_box(&src).relayout_into(black_box(&mut dst)).unwrap())
+                }),
+            );
+            times.memcpy.push(timed(|| {
+                black_box(&mut copy_into[..]).copy_from_slice(black_box(&copy_from[..]))
+            }));
+            if cfg!(feature = "parallel") {
+                times.library_2.push(two.install(|| {
+                    timed(|| black_box(&src).relayout_into(black_box(&mut dst)).unwrap())
+                }));
+                times
+                    .memcpy_2
+                    .push(two.install(|| timed(|| copy_halves(&copy_from, &mut copy_into))));
             }
-        });
-        let (library, memcpy) = (median(library), median(memcpy));
+        }
+        let library = median(times.library);
         let library_gbps = bytes as f64 / library.as_secs_f64() / 1e9;
-        let memcpy_gbps = 2.0 * copy_from.len() as f64 / memcpy.as_secs_f64() / 1e9;
+        let memcpy_gbps = 2.0 * copy_from.len() as f64 / median(times.memcpy).as_secs_f64() / 1e9;
         let size = if bytes >= 1_000_000 {
             format!("{:.1} M", bytes as f64 / 1e6)
         } else {
             format!("{bytes} B")
         };
-        println!(
+        let mut row = format!(
             "| {name} | {size} | {calls} | {:.2} | {library_gbps:.2} | {memcpy_gbps:.2} | {:.2} |",
             library.as_secs_f64() * 1e6,
             library_gbps / memcpy_gbps
         );
+        if cfg!(feature = "parallel") {
+            let library_2 = median(times.library_2);
+            let memcpy_2 = median(times.memcpy_2);
+            let scale = |one: f64, two: Duration| one / two.as_secs_f64();
+            let memcpy_1 = 2.0 * copy_from.len() as f64 / memcpy_gbps / 1e9;
+            row += &format!(
+                " {:.2} | {:.2} |",
+                scale(library.as_secs_f64(), library_2),
+                scale(memcpy_1, memcpy_2)
+            );
+        }
+        println!("{row}");
     }
+}
+
+/// Call times of one pair: the library and memcpy on one thread, and (with `parallel`) on
+/// two.
+struct Times {
+    library: Vec<Duration>,
+    memcpy: Vec<Duration>,
+    library_2: Vec<Duration>,
+    memcpy_2: Vec<Duration>,
+}
+
+impl Times {
+    fn with_capacity(calls: usize) -> Self {
+        let list = || Vec::with_capacity(calls);
+        Times {
+            library: list(),
+            memcpy: list(),
+            library_2: list(),
+            memcpy_2: list(),
+        }
+    }
+}
+
+/// How long `f` takes.
+fn timed(f: impl FnOnce()) -> Duration {
+    let start = Instant::now();
+    f();
+    start.elapsed()
+}
+
+/// A pool of `threads` threads.
+fn pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+}
+
+/// memcpy on two threads: each copies one half.
+fn copy_halves(from: &[u8], into: &mut [u8]) {
+    let half = from.len() / 2;
+    let (from_low, from_high) = black_box(from).split_at(half);
+    let (into_low, into_high) = black_box(into).split_at_mut(half);
+    rayon::join(
+        || into_low.copy_from_slice(from_low),
+        || into_high.copy_from_slice(from_high),
+    );
 }
 
 fn main() {
@@ -86,9 +153,17 @@ fn main() {
         .skip(1)
         .find(|a| !a.starts_with("--"))
         .unwrap_or_default();
+    let (head, rule) = if cfg!(feature = "parallel") {
+        (
+            " library 2 threads ÷ 1 | memcpy 2 threads ÷ 1 |",
+            " ---: | ---: |",
+        )
+    } else {
+        ("", "")
+    };
     println!(
-        "| pair | bytes | calls | library µs per call | library GB/s | memcpy GB/s | ÷ memcpy |"
+        "| pair | bytes | calls | library µs per call | library GB/s | memcpy GB/s | ÷ memcpy |{head}"
     );
-    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: |{rule}");
     each_pair(&mut Interleaved { filter });
 }
