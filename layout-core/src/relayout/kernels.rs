@@ -122,7 +122,9 @@ pub(crate) trait Lines: Copy {
     /// Where line `k` starts.
     fn at(self, k: usize) -> usize;
 
-    /// The distance from each line to the next, where it is one for all of them.
+    /// The distance from each line to the next, where it is one for all of them (read by the
+    /// x86-64 vector blocks only).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     fn pitch(self) -> Option<usize>;
 }
 
