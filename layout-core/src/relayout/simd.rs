@@ -382,10 +382,10 @@ unsafe fn narrow_micro_blocks<E: Block, L: Lines, const COLS: usize, const N: us
     }
 }
 
-/// Whether `count` lines from line `first` of `rows` follow one another `apart` elements apart
-/// (known at compile time for rows a constant pitch apart). A plain loop, not `Iterator::all`
-/// with a closure, which LLVM did not always inline into the AVX-512 build (u8
-/// flat->crouton2x2 0.79x).
+/// Whether `count` lines from line `first` of `rows` follow one another `apart` elements apart:
+/// from the pitch where the rows have one (known at compile time for a constant pitch), else
+/// line by line. A plain loop rather than a closure, as everywhere in the blocks (a closure is
+/// compiled on its own, without the build's CPU features).
 #[inline(always)]
 fn lines_follow<L: Lines>(rows: L, first: usize, count: usize, apart: usize) -> bool {
     if let Some(pitch) = rows.pitch() {
