@@ -337,14 +337,10 @@ fn packed_tiles<T: Copy, B: BlockMove<T>, const COLS: usize>(
     let cols = &cols;
     // The rows `(r, r * COLS)` of every block: `Pitch(COLS)` for blocks that stream (f16
     // nchw->nChw16c 1.08-1.18x over the listing below), a constant listing for the others
-    // (with `Pitch`, LLVM compiled the loop of u8 flat->crouton2x2 worse: 0.76-0.79x). A loop,
-    // not `core::array::from_fn`, which LLVM does not always inline into the AVX2 build (and
-    // then the block's offsets are no longer constants).
+    // (with `Pitch`, LLVM compiled the loop of u8 flat->crouton2x2 worse: 0.76-0.79x), made
+    // at compile time.
     let streams = B::streams::<COLS>() || B::streams_pairs::<COLS>();
-    let mut block_rows = [(0, 0); ROWS];
-    for (r, row) in block_rows.iter_mut().enumerate() {
-        *row = (r, r * COLS);
-    }
+    let block_rows = const { packed_rows::<COLS>() };
     let whole = rows.len() / ROWS * ROWS;
     for &(tile_s, tile_d) in origins {
         let (s, d) = (s + tile_s, d + tile_d);
@@ -379,6 +375,17 @@ fn packed_tiles<T: Copy, B: BlockMove<T>, const COLS: usize>(
         }
     }
     true
+}
+
+/// The rows of a packed block ([`packed`]): row `r` at `(r, r * COLS)` from the block's first.
+const fn packed_rows<const COLS: usize>() -> [(usize, usize); ROWS] {
+    let mut rows = [(0, 0); ROWS];
+    let mut r = 0;
+    while r < ROWS {
+        rows[r] = (r, r * COLS);
+        r += 1;
+    }
+    rows
 }
 
 /// One block of a plane: through `B` when it is whole and `fits` (the call's `Reach::fits`),

@@ -47,7 +47,7 @@ pub(crate) unsafe fn store_line<E: Pod, R: Copy, const P: usize>(
     line: &[R; P],
     stream_store: unsafe fn(*mut R, R),
 ) {
-    let whole = P * size_of::<R>() == 64 && dst.as_ptr().wrapping_add(at).addr().is_multiple_of(64);
+    let whole = P * size_of::<R>() == 64 && on_cache_line(dst, at);
     // SAFETY: passed on from the caller.
     unsafe { write_line(dst, at, line, whole, stream_store) };
 }
@@ -83,7 +83,7 @@ pub(crate) unsafe fn store_lines<E: Pod, R: Copy, L: Lines, const P: usize>(
         match rows.pitch() {
             Some(pitch) if stream && (pitch * size_of::<E>()).is_multiple_of(64) => {
                 let first = at + rows.at(from);
-                if dst.as_ptr().wrapping_add(first).addr().is_multiple_of(64) {
+                if on_cache_line(dst, first) {
                     write_pitched(dst, first, pitch, lines, true, stream_store);
                 } else {
                     write_pitched(dst, first, pitch, lines, false, stream_store);
@@ -92,12 +92,24 @@ pub(crate) unsafe fn store_lines<E: Pod, R: Copy, L: Lines, const P: usize>(
             _ => {
                 for (k, line) in lines.iter().enumerate() {
                     let to = at + rows.at(from + k);
-                    let whole = stream && dst.as_ptr().wrapping_add(to).addr().is_multiple_of(64);
-                    write_line(dst, to, line, whole, stream_store);
+                    write_line(
+                        dst,
+                        to,
+                        line,
+                        stream && on_cache_line(dst, to),
+                        stream_store,
+                    );
                 }
             }
         }
     }
+}
+
+/// Whether element `at` of `dst` starts a cache line (its address a multiple of 64), as a
+/// streaming store of a whole line needs.
+#[inline(always)]
+fn on_cache_line<E>(dst: &[E], at: usize) -> bool {
+    dst.as_ptr().wrapping_add(at).addr().is_multiple_of(64)
 }
 
 /// `at` unchanged, through an empty assembly block that LLVM must keep in order with the
