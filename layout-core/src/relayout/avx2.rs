@@ -26,13 +26,15 @@ pub(crate) fn available() -> bool {
     cpuid_avx2::get()
 }
 
-/// [`kernels::planes`] compiled with AVX2.
+/// One width's transposes ([`kernels::plane_body`]) compiled with AVX2: the
+/// [`BlockMove::plane`] of [`Avx2Blocks`].
 ///
 /// # Safety
 ///
 /// The CPU runs AVX2 instructions ([`available`]).
 #[target_feature(enable = "avx2")]
-pub(crate) unsafe fn planes<T: Copy, B: BlockMove<T>>(
+#[inline(never)]
+pub(crate) unsafe fn plane<T: Copy, B: BlockMove<T>, const COLS: usize>(
     dst: &mut [T],
     d: usize,
     src: &[T],
@@ -40,7 +42,7 @@ pub(crate) unsafe fn planes<T: Copy, B: BlockMove<T>>(
     batch: TileBatch<'_>,
     reach: Reach,
 ) {
-    kernels::planes::<T, B, true>(dst, d, src, s, batch, reach);
+    kernels::plane_body::<T, B, COLS>(dst, d, src, s, batch, reach);
 }
 
 /// [`super::row_copies::copy_rows`] compiled with AVX2.
@@ -69,11 +71,26 @@ pub(crate) unsafe fn copy_rows<T: Copy>(
 /// and a transposed register is `2N` consecutive elements of one destination line. Blocks
 /// narrower than two micro-blocks are [`Sse2`]'s.
 ///
-/// Only for [`planes`] (compiled with AVX2), where the CPU runs AVX2.
+/// Only where the CPU runs AVX2: their [`plane`] is compiled for it.
 pub(crate) struct Avx2Blocks<const STREAM: bool>;
 
 impl<E: Wide, const STREAM: bool> BlockMove<E> for Avx2Blocks<STREAM> {
     const STREAMS: bool = STREAM;
+
+    /// # Safety
+    ///
+    /// The CPU runs AVX2 instructions.
+    unsafe fn plane<const COLS: usize>(
+        dst: &mut [E],
+        d: usize,
+        src: &[E],
+        s: usize,
+        batch: TileBatch<'_>,
+        reach: Reach,
+    ) {
+        // SAFETY: passed on from the caller.
+        unsafe { plane::<E, Self, COLS>(dst, d, src, s, batch, reach) }
+    }
 
     /// # Safety
     ///

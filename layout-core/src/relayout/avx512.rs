@@ -30,13 +30,15 @@ pub(crate) fn available() -> bool {
     cpuid_avx512::get()
 }
 
-/// [`kernels::planes`] compiled with AVX-512 F and BW (and so AVX2 too).
+/// One width's transposes ([`kernels::plane_body`]) compiled with AVX-512 F and BW (and so AVX2 too): the
+/// [`BlockMove::plane`] of [`Avx512Blocks`].
 ///
 /// # Safety
 ///
 /// The CPU runs AVX-512 F and BW instructions ([`available`]).
 #[target_feature(enable = "avx2,avx512f,avx512bw")]
-pub(crate) unsafe fn planes<T: Copy, B: BlockMove<T>>(
+#[inline(never)]
+pub(crate) unsafe fn plane<T: Copy, B: BlockMove<T>, const COLS: usize>(
     dst: &mut [T],
     d: usize,
     src: &[T],
@@ -44,7 +46,7 @@ pub(crate) unsafe fn planes<T: Copy, B: BlockMove<T>>(
     batch: TileBatch<'_>,
     reach: Reach,
 ) {
-    kernels::planes::<T, B, true>(dst, d, src, s, batch, reach);
+    kernels::plane_body::<T, B, COLS>(dst, d, src, s, batch, reach);
 }
 
 /// Blocks moved through 512-bit registers, each transposed register `4N` consecutive elements
@@ -53,11 +55,26 @@ pub(crate) unsafe fn planes<T: Copy, B: BlockMove<T>>(
 /// ([`lane_quads`]), or for streamed 4-byte elements 16 x 16 squares shuffled across whole
 /// registers ([`whole_lines`]). Blocks narrower than that are [`Avx2Blocks`]'.
 ///
-/// Only for [`planes`] (compiled with AVX-512), where the CPU runs AVX-512 F and BW.
+/// Only where the CPU runs AVX-512 F and BW: their [`plane`] is compiled for it.
 pub(crate) struct Avx512Blocks<const STREAM: bool>;
 
 impl<E: Broad, const STREAM: bool> BlockMove<E> for Avx512Blocks<STREAM> {
     const STREAMS: bool = STREAM;
+
+    /// # Safety
+    ///
+    /// The CPU runs AVX-512 F and BW instructions.
+    unsafe fn plane<const COLS: usize>(
+        dst: &mut [E],
+        d: usize,
+        src: &[E],
+        s: usize,
+        batch: TileBatch<'_>,
+        reach: Reach,
+    ) {
+        // SAFETY: passed on from the caller.
+        unsafe { plane::<E, Self, COLS>(dst, d, src, s, batch, reach) }
+    }
 
     /// # Safety
     ///

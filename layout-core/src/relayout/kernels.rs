@@ -68,13 +68,13 @@ pub(crate) fn transpose<T: Copy + 'static>(
         return;
     }
     let _ = stream; // the portable tile always writes through the cache
-    planes::<T, Portable, false>(dst, d, src, s, batch, reach);
+    portable_planes(dst, d, src, s, batch, reach);
 }
 
 /// How one full block of `ROWS` rows by `COLS` columns is moved: `COLS` source lines (each
 /// `ROWS` long, at `s + col.0`) in, `ROWS` destination lines (each `COLS` long, at
 /// `d + row.1`) out.
-pub(crate) trait BlockMove<T> {
+pub(crate) trait BlockMove<T: Copy> {
     /// Whether blocks whose destination lines are whole cache lines bypass the caches.
     const STREAMS: bool = false;
 
@@ -97,6 +97,29 @@ pub(crate) trait BlockMove<T> {
     #[inline(always)]
     fn prefetch(slots: &[T], at: usize) {
         prefetch(slots, at);
+    }
+
+    /// Runs one width's transposes ([`plane_body`] with `COLS` columns per block), as a
+    /// function of its own compiled with the CPU features the blocks use: [`plane`] by default,
+    /// a `#[target_feature]` function for the AVX2 and AVX-512 blocks. One function per width,
+    /// not all widths inlined into one: that cost the smallest blocks ~10% (u8
+    /// flat->crouton2x2, 0.87-0.89x in interleaved runs), and in debug builds made one frame of
+    /// every width's locals (1.4 MB for the AVX-512 blocks, most of a test thread's stack).
+    ///
+    /// # Safety
+    ///
+    /// The CPU runs the blocks' instructions (nothing for the portable and SSE2 blocks).
+    unsafe fn plane<const COLS: usize>(
+        dst: &mut [T],
+        d: usize,
+        src: &[T],
+        s: usize,
+        batch: TileBatch<'_>,
+        reach: Reach,
+    ) where
+        Self: Sized,
+    {
+        plane::<T, Self, COLS>(dst, d, src, s, batch, reach);
     }
 
     /// Moves the block.
@@ -162,17 +185,15 @@ impl Lines for Pitch {
 }
 
 /// Runs a batch of transposes in blocks moved by `B`, with as many columns per block as fill a
-/// cache line of `T` (fewer when there are fewer columns). Within each tile, column blocks go
-/// outermost within a band of rows, so the source is read as a few sequential streams and
-/// every destination line is written whole; partial blocks at the edges move element by
-/// element.
+/// cache line of `T` (fewer when there are fewer columns), each width through
+/// [`BlockMove::plane`]. Within each tile, column blocks go outermost within a band of rows, so
+/// the source is read as a few sequential streams and every destination line is written
+/// whole; partial blocks at the edges move element by element.
 ///
-/// Always inlined, and with `WHOLE` each plane too, so that a caller compiled for more CPU
-/// features (`avx2::planes`) compiles the whole loop nest with them. Without `WHOLE` each
-/// width's plane is a function of its own: inlining all five into one costs the smallest
-/// blocks ~10% (u8 flat->crouton2x2, 0.87-0.89x in interleaved runs).
-#[inline(always)]
-pub(crate) fn planes<T: Copy, B: BlockMove<T>, const WHOLE: bool>(
+/// # Safety
+///
+/// As [`BlockMove::plane`]: the CPU runs `B`'s instructions.
+pub(crate) unsafe fn planes<T: Copy, B: BlockMove<T>>(
     dst: &mut [T],
     d: usize,
     src: &[T],
@@ -190,23 +211,34 @@ pub(crate) fn planes<T: Copy, B: BlockMove<T>, const WHOLE: bool>(
         n if n >= 8 => 8,
         _ => 4,
     };
-    match columns {
-        64 if WHOLE => plane_body::<T, B, 64>(dst, d, src, s, batch, reach),
-        64 => plane::<T, B, 64>(dst, d, src, s, batch, reach),
-        32 if WHOLE => plane_body::<T, B, 32>(dst, d, src, s, batch, reach),
-        32 => plane::<T, B, 32>(dst, d, src, s, batch, reach),
-        16 if WHOLE => plane_body::<T, B, 16>(dst, d, src, s, batch, reach),
-        16 => plane::<T, B, 16>(dst, d, src, s, batch, reach),
-        8 if WHOLE => plane_body::<T, B, 8>(dst, d, src, s, batch, reach),
-        8 => plane::<T, B, 8>(dst, d, src, s, batch, reach),
-        _ if WHOLE => plane_body::<T, B, 4>(dst, d, src, s, batch, reach),
-        _ => plane::<T, B, 4>(dst, d, src, s, batch, reach),
+    // SAFETY (each arm): passed on from the caller.
+    unsafe {
+        match columns {
+            64 => B::plane::<64>(dst, d, src, s, batch, reach),
+            32 => B::plane::<32>(dst, d, src, s, batch, reach),
+            16 => B::plane::<16>(dst, d, src, s, batch, reach),
+            8 => B::plane::<8>(dst, d, src, s, batch, reach),
+            _ => B::plane::<4>(dst, d, src, s, batch, reach),
+        }
     }
 }
 
-/// One width's [`plane_body`], as a function of its own.
+/// [`planes`] with the portable tile, which runs on any CPU.
+pub(crate) fn portable_planes<T: Copy>(
+    dst: &mut [T],
+    d: usize,
+    src: &[T],
+    s: usize,
+    batch: TileBatch<'_>,
+    reach: Reach,
+) {
+    // SAFETY: the portable tile's instructions run on any CPU.
+    unsafe { planes::<T, Portable>(dst, d, src, s, batch, reach) }
+}
+
+/// One width's [`plane_body`], as a function of its own (the default [`BlockMove::plane`]).
 #[inline(never)]
-fn plane<T: Copy, B: BlockMove<T>, const COLS: usize>(
+pub(crate) fn plane<T: Copy, B: BlockMove<T>, const COLS: usize>(
     dst: &mut [T],
     d: usize,
     src: &[T],
@@ -217,9 +249,10 @@ fn plane<T: Copy, B: BlockMove<T>, const COLS: usize>(
     plane_body::<T, B, COLS>(dst, d, src, s, batch, reach);
 }
 
-/// The batch's transposes in blocks of `COLS` columns.
+/// The batch's transposes in blocks of `COLS` columns. Always inlined, so that a function
+/// compiled for more CPU features (`avx2::plane`) compiles the whole loop nest with them.
 #[inline(always)]
-fn plane_body<T: Copy, B: BlockMove<T>, const COLS: usize>(
+pub(crate) fn plane_body<T: Copy, B: BlockMove<T>, const COLS: usize>(
     dst: &mut [T],
     d: usize,
     src: &[T],
@@ -462,7 +495,7 @@ fn pitched(rows: &[(usize, usize)], row_pitch: Option<usize>) -> Option<usize> {
 /// row on each visit. Streamed lines go out up to `GROUP_LINES` at a time (longer runs per
 /// destination row) as long as the group's source lines stay within `GROUP_SOURCE_BYTES` (one
 /// compact region of the source, not more separate streams); other blocks one at a time.
-fn lines_per_visit<T, B: BlockMove<T>, const COLS: usize>(cols: &[(usize, usize)]) -> usize {
+fn lines_per_visit<T: Copy, B: BlockMove<T>, const COLS: usize>(cols: &[(usize, usize)]) -> usize {
     match cols.get(..COLS) {
         Some([first, .., last]) if B::streams::<COLS>() => {
             let span = (last.0.abs_diff(first.0) + ROWS) * size_of::<T>();
@@ -478,7 +511,7 @@ fn lines_per_visit<T, B: BlockMove<T>, const COLS: usize>(cols: &[(usize, usize)
 /// (u8 nchw->nhwc: planes 3136 bytes apart). Where they are closer (f32 nhwc->nchw: positions
 /// 1 KiB apart, which the hardware follows) the prefetches only take fill buffers from the
 /// streaming stores (1.09-1.19x without them, AVX-512 blocks).
-fn prefetches_source<T, B: BlockMove<T>, const COLS: usize>(cols: &[(usize, usize)]) -> bool {
+fn prefetches_source<T: Copy, B: BlockMove<T>, const COLS: usize>(cols: &[(usize, usize)]) -> bool {
     let apart = match cols {
         [first, next, ..] => next.0.abs_diff(first.0) * size_of::<T>(),
         _ => 0,
@@ -705,7 +738,7 @@ mod tests {
             row_pitch: Some(24),
         };
         let mut got = alloc::vec![0u32; len];
-        planes::<u32, Portable, false>(&mut got, d, &src, s, batch, reach);
+        portable_planes(&mut got, d, &src, s, batch, reach);
         assert_eq!(got, want);
         let mut got = alloc::vec![0u32; len];
         transpose(&mut got, d, &src, s, batch, reach, false);
@@ -748,7 +781,7 @@ mod tests {
             };
             for reach in [reach, too_far] {
                 let mut got = alloc::vec![0u32; len];
-                planes::<u32, Portable, false>(&mut got, 1, &src, 2, batch, reach);
+                portable_planes(&mut got, 1, &src, 2, batch, reach);
                 assert_eq!(got, want, "{reach:?}");
                 let mut got = alloc::vec![0u32; len];
                 transpose(&mut got, 1, &src, 2, batch, reach, false);
@@ -790,7 +823,7 @@ mod tests {
             },
         ] {
             let mut got = alloc::vec![0u32; 32 * 20 + 4];
-            planes::<u32, Portable, false>(&mut got, 1, &src, 2, one_tile(&rows), reach);
+            portable_planes(&mut got, 1, &src, 2, one_tile(&rows), reach);
             assert_eq!(got, want, "{reach:?}");
         }
         // Rows that skip a source offset: the block is not ROWS consecutive source elements.
@@ -799,7 +832,7 @@ mod tests {
         by_element(&mut want, 1, &gapped, &src, 2, &cols);
         let mut got = alloc::vec![0u32; 16 * 20 + 4];
         let reach = Reach::of(&gapped, &cols);
-        planes::<u32, Portable, false>(&mut got, 1, &src, 2, one_tile(&gapped), reach);
+        portable_planes(&mut got, 1, &src, 2, one_tile(&gapped), reach);
         assert_eq!(got, want);
     }
 }
