@@ -30,8 +30,8 @@ pub(crate) fn available() -> bool {
     cpuid_avx512::get()
 }
 
-/// One width's transposes ([`kernels::plane_body`]) compiled with AVX-512 F and BW (and so AVX2 too): the
-/// [`BlockMove::plane`] of [`Avx512Blocks`].
+/// One width's transposes ([`kernels::plane_body`]) compiled with AVX-512 F and BW (and so
+/// AVX2 too): the [`BlockMove::plane`] of [`Avx512Blocks`].
 ///
 /// # Safety
 ///
