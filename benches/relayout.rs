@@ -18,15 +18,7 @@ use tensor_layout::prelude::*;
 
 #[path = "support/relayout_pairs.rs"]
 mod relayout_pairs;
-use relayout_pairs::{Element, Measure, each_pair};
-
-/// One thread, or several, for the library's relayout.
-fn pool(threads: usize) -> rayon::ThreadPool {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .unwrap()
-}
+use relayout_pairs::{Element, Measure, copy_halves, each_pair, pool};
 
 fn group<'a>(c: &'a mut Criterion, name: &str, bytes: u64) -> BenchmarkGroup<'a, WallTime> {
     let mut group = c.benchmark_group(format!("relayout/{name}"));
@@ -51,16 +43,7 @@ fn memcpy(c: &mut Criterion, name: &str, bytes: usize) {
     if cfg!(feature = "parallel") {
         let two = pool(2);
         g.bench_function("memcpy-2-threads", |b| {
-            two.install(|| {
-                b.iter(|| {
-                    let (src_low, src_high) = black_box(&src[..]).split_at(bytes / 2);
-                    let (dst_low, dst_high) = dst.split_at_mut(bytes / 2);
-                    rayon::join(
-                        || dst_low.copy_from_slice(src_low),
-                        || dst_high.copy_from_slice(src_high),
-                    );
-                })
-            })
+            two.install(|| b.iter(|| copy_halves(&src, &mut dst)))
         });
     }
     g.finish();

@@ -17,7 +17,7 @@ use tensor_layout::prelude::*;
 
 #[path = "support/relayout_pairs.rs"]
 mod relayout_pairs;
-use relayout_pairs::{Element, Measure, each_pair};
+use relayout_pairs::{Element, Measure, copy_halves, each_pair, pool};
 
 /// Calls per pair: enough for about 2 GiB moved, at least 21, at most 2001 (an odd count, so
 /// the median is one call's time).
@@ -72,9 +72,9 @@ impl Measure for Interleaved {
                     .push(two.install(|| timed(|| copy_halves(&copy_from, &mut copy_into))));
             }
         }
-        let library = median(times.library);
+        let (library, memcpy) = (median(times.library), median(times.memcpy));
         let library_gbps = bytes as f64 / library.as_secs_f64() / 1e9;
-        let memcpy_gbps = 2.0 * copy_from.len() as f64 / median(times.memcpy).as_secs_f64() / 1e9;
+        let memcpy_gbps = 2.0 * copy_from.len() as f64 / memcpy.as_secs_f64() / 1e9;
         let size = if bytes >= 1_000_000 {
             format!("{:.1} M", bytes as f64 / 1e6)
         } else {
@@ -88,12 +88,11 @@ impl Measure for Interleaved {
         if cfg!(feature = "parallel") {
             let library_2 = median(times.library_2);
             let memcpy_2 = median(times.memcpy_2);
-            let scale = |one: f64, two: Duration| one / two.as_secs_f64();
-            let memcpy_1 = 2.0 * copy_from.len() as f64 / memcpy_gbps / 1e9;
+            let scale = |one: Duration, two: Duration| one.as_secs_f64() / two.as_secs_f64();
             row += &format!(
                 " {:.2} | {:.2} |",
-                scale(library.as_secs_f64(), library_2),
-                scale(memcpy_1, memcpy_2)
+                scale(library, library_2),
+                scale(memcpy, memcpy_2)
             );
         }
         println!("{row}");
@@ -126,25 +125,6 @@ fn timed(f: impl FnOnce()) -> Duration {
     let start = Instant::now();
     f();
     start.elapsed()
-}
-
-/// A pool of `threads` threads.
-fn pool(threads: usize) -> rayon::ThreadPool {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .unwrap()
-}
-
-/// memcpy on two threads: each copies one half.
-fn copy_halves(from: &[u8], into: &mut [u8]) {
-    let half = from.len() / 2;
-    let (from_low, from_high) = black_box(from).split_at(half);
-    let (into_low, into_high) = black_box(into).split_at_mut(half);
-    rayon::join(
-        || into_low.copy_from_slice(from_low),
-        || into_high.copy_from_slice(from_high),
-    );
 }
 
 fn main() {

@@ -1,5 +1,6 @@
 //! The layout pairs the relayout benchmarks measure (the list), shared by
-//! `benches/relayout.rs` (criterion) and `benches/relayout_interleaved.rs` (alternating calls).
+//! `benches/relayout.rs` (criterion) and `benches/relayout_interleaved.rs` (alternating calls),
+//! with the thread pools and the 2-thread memcpy both time.
 
 use half::f16;
 use tensor_layout::prelude::*;
@@ -61,4 +62,23 @@ pub fn each_pair(m: &mut impl Measure) {
     m.pair::<u8, htp::R4FlatMemoryLayout, htp::R4Crouton2x2Layout>(flat_2x2, nhwc, false);
     let tiny = "u8 1x3x5x30 flat->crouton (tiny)";
     m.pair::<u8, htp::R4FlatMemoryLayout, htp::R4CroutonLayout>(tiny, [1, 3, 5, 30], true);
+}
+
+/// A pool of `threads` threads, for the library's relayout (and the 2-thread memcpy).
+pub fn pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+}
+
+/// memcpy on two threads of the current pool: each copies one half.
+pub fn copy_halves(from: &[u8], into: &mut [u8]) {
+    let half = from.len() / 2;
+    let (from_low, from_high) = std::hint::black_box(from).split_at(half);
+    let (into_low, into_high) = std::hint::black_box(into).split_at_mut(half);
+    rayon::join(
+        || into_low.copy_from_slice(from_low),
+        || into_high.copy_from_slice(from_high),
+    );
 }
