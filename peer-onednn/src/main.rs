@@ -1,0 +1,205 @@
+//! The library's relayout beside oneDNN's reorder, in one process.
+//!
+//! `../shared/peers/run-onednn.sh` times oneDNN in a program of its own, minutes away from the
+//! library's benches; on this machine memory speed drifts by up to 2x over minutes, so the two
+//! ratios to memcpy come from different minutes. Here the three calls alternate — the
+//! library's `relayout_into`, oneDNN's reorder, memcpy of the source's bytes — each on buffers
+//! of its own, over and over, and the table divides their medians. The pairs are the benches'
+//! (`benches/support/relayout_pairs.rs`) that oneDNN has tags for, on one thread.
+//!
+//! Before timing, oneDNN's source is filled with the library's source bytes, and after it the
+//! two destinations must be equal byte for byte (padding included): the catalog's `onednn`
+//! layouts are oneDNN's formats. `check` runs that comparison alone on odd shapes (channels
+//! not a multiple of the block).
+//!
+//! Needs Debian's libdnnl-dev (`../shared/peers/run-onednn.sh` installs it):
+//!
+//! ```sh
+//! cargo run --release --manifest-path peer-onednn/Cargo.toml [-- FILTER]
+//! cargo run --release --manifest-path peer-onednn/Cargo.toml -- check
+//! ```
+
+mod reorder;
+
+use reorder::Reorder;
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+use tensor_layout::prelude::*;
+
+#[allow(dead_code)] // the pools and the 2-thread memcpy serve the benches, not this program
+#[path = "../../benches/support/relayout_pairs.rs"]
+mod relayout_pairs;
+use relayout_pairs::{Element, Measure, each_pair};
+
+/// The element type, the source's tag and the destination's, from a pair's name
+/// (`"f32 8x256x56x56 nchw->nhwc"`).
+fn onednn_names(name: &str) -> Option<(&str, &str, &str)> {
+    let mut words = name.split_whitespace();
+    let ty = words.next()?;
+    let (src, dst) = words.nth(1)?.split_once("->")?;
+    Some((ty, src, dst))
+}
+
+/// `slots` as bytes.
+fn bytes_of<T: Element>(slots: &[T]) -> &[u8] {
+    // SAFETY: the benches' element types (f32, f16, u8) have no padding bytes, so every byte
+    // of the slice is initialised; the length is the slice's size in bytes.
+    unsafe { std::slice::from_raw_parts(slots.as_ptr().cast(), size_of_val(slots)) }
+}
+
+/// The library's tensors and oneDNN's reorder of one pair, on the same source values.
+struct Both<T: Copy, A: Layout, B: Layout> {
+    src: Tensor<T, A>,
+    dst: Tensor<T, B>,
+    peer: Reorder,
+}
+
+impl<T, A, B> Both<T, A, B>
+where
+    T: Element,
+    A: Layout<Index = [usize; 4]> + Default,
+    B: Layout<Index = [usize; 4]> + Default,
+{
+    /// Both sides of `name` on `dims`, or `None` where oneDNN has no such reorder.
+    fn new(name: &str, dims: [usize; 4]) -> Option<Self> {
+        let (ty, from, to) = onednn_names(name)?;
+        let mut peer = Reorder::new(from, to, dims, ty)?;
+        let src = Tensor::<T, A>::from_fn(dims, |[n, c, h, w]| T::of(n ^ c ^ h ^ w));
+        let source = bytes_of(src.as_raw());
+        let peer_source = peer.src_mut();
+        assert_eq!(
+            peer_source.len(),
+            source.len(),
+            "{name}: source sizes differ"
+        );
+        peer_source.copy_from_slice(source);
+        let dst = Tensor::<T, B>::zeros(dims);
+        Some(Both { src, dst, peer })
+    }
+
+    fn relayout(&mut self) {
+        black_box(&self.src)
+            .relayout_into(black_box(&mut self.dst))
+            .unwrap();
+    }
+
+    /// Panics unless both destinations hold the same bytes.
+    fn assert_equal(&self, name: &str, dims: [usize; 4]) {
+        let (ours, theirs) = (bytes_of(self.dst.as_raw()), self.peer.dst());
+        assert_eq!(ours.len(), theirs.len(), "{name} {dims:?}: sizes differ");
+        if let Some(at) = ours.iter().zip(theirs).position(|(a, b)| a != b) {
+            panic!("{name} {dims:?}: destinations differ first at byte {at}");
+        }
+    }
+}
+
+/// Times each pair whose name contains `filter`, printing a Markdown row.
+struct SideBySide {
+    filter: String,
+}
+
+/// Calls per pair: about 2 GiB moved by each contender, at least 21, at most 2001, odd.
+fn calls_for(bytes: usize) -> usize {
+    ((2usize << 30) / bytes.max(1)).clamp(21, 2001) | 1
+}
+
+fn median(mut times: Vec<Duration>) -> Duration {
+    times.sort_unstable();
+    times[times.len() / 2]
+}
+
+fn timed(f: impl FnOnce()) -> Duration {
+    let start = Instant::now();
+    f();
+    start.elapsed()
+}
+
+impl Measure for SideBySide {
+    fn pair<T: Element, A, B>(&mut self, name: &str, dims: [usize; 4], _naive: bool)
+    where
+        A: Layout<Index = [usize; 4]> + Default,
+        B: Layout<Index = [usize; 4]> + Default,
+    {
+        if !name.contains(&self.filter) {
+            return;
+        }
+        let Some(mut both) = Both::<T, A, B>::new(name, dims) else {
+            return;
+        };
+        let copy_from = vec![1u8; size_of_val(both.src.as_raw())];
+        let mut copy_into = vec![0u8; copy_from.len()];
+        let bytes = size_of_val(both.src.as_raw()) + size_of_val(both.dst.as_raw());
+        let calls = calls_for(bytes);
+        let (mut library, mut onednn, mut memcpy) = (vec![], vec![], vec![]);
+        for _ in 0..calls {
+            library.push(timed(|| both.relayout()));
+            onednn.push(timed(|| both.peer.run()));
+            memcpy.push(timed(|| {
+                black_box(&mut copy_into[..]).copy_from_slice(black_box(&copy_from[..]))
+            }));
+        }
+        both.assert_equal(name, dims);
+        let gbps = |t: Duration, bytes: usize| bytes as f64 / t.as_secs_f64() / 1e9;
+        let library = gbps(median(library), bytes);
+        let onednn = gbps(median(onednn), bytes);
+        let memcpy = gbps(median(memcpy), 2 * copy_from.len());
+        println!(
+            "| {name} | {:.1} M | {calls} | {library:.2} | {onednn:.2} | {memcpy:.2} | {:.2} | {:.2} | {:.2}x |",
+            bytes as f64 / 1e6,
+            library / memcpy,
+            onednn / memcpy,
+            library / onednn,
+        );
+    }
+}
+
+/// Compares the two destinations on odd shapes of every pair oneDNN has.
+struct Check {
+    pairs: usize,
+}
+
+impl Measure for Check {
+    fn pair<T: Element, A, B>(&mut self, name: &str, dims: [usize; 4], _naive: bool)
+    where
+        A: Layout<Index = [usize; 4]> + Default,
+        B: Layout<Index = [usize; 4]> + Default,
+    {
+        let odd = if dims[2] == 3 {
+            [[35, 19, 3, 3], [16, 33, 1, 5]] // weights: o and i not multiples of 16
+        } else {
+            [[3, 19, 5, 7], [1, 40, 3, 1]] // activations: c not a multiple of 16 (or of 8)
+        };
+        for dims in odd {
+            if let Some(mut both) = Both::<T, A, B>::new(name, dims) {
+                both.relayout();
+                both.peer.run();
+                both.assert_equal(name, dims);
+                self.pairs += 1;
+            }
+        }
+    }
+}
+
+fn main() {
+    reorder::set_threads(1);
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("check") {
+        let mut check = Check { pairs: 0 };
+        each_pair(&mut check);
+        assert!(check.pairs > 0, "oneDNN made no reorder");
+        println!(
+            "{} pair-shapes: the library's destination equals oneDNN's",
+            check.pairs
+        );
+        return;
+    }
+    let filter = args
+        .into_iter()
+        .find(|a| !a.starts_with("--"))
+        .unwrap_or_default();
+    println!(
+        "| pair | bytes | calls | library GB/s | oneDNN GB/s | memcpy GB/s | library ÷ memcpy | oneDNN ÷ memcpy | library ÷ oneDNN |"
+    );
+    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    each_pair(&mut SideBySide { filter });
+}
