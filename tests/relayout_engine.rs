@@ -324,6 +324,22 @@ fn parallel_relayouts_equal_the_plain_relayout() {
     });
 }
 
+/// Row copies into destinations past `STREAM_MIN_BYTES` (4 MiB) whose rows pair into whole
+/// 64-byte lines (two 32-byte rows side by side) write each pair past the caches as one line:
+/// 8-channel rows of four bytes into nChw16c, 4-channel rows of eight bytes into nChw8c, and
+/// the rows of two neighbouring positions out of nChw16c into nChw8c (an even width). With 40
+/// channels the last 16-channel block is half padding, and its rows are copied plainly.
+#[test]
+fn row_copies_larger_than_the_caches_equal_the_plain_relayout() {
+    check_typed::<onednn::nChw8c, onednn::nChw16c>([1, 256, 64, 65]);
+    check_typed::<onednn::nChw16c, onednn::nChw8c>([1, 256, 64, 64]);
+    check_typed::<onednn::nChw8c, onednn::nChw16c>([2, 40, 120, 121]);
+    let dims = [1, 256, 46, 47];
+    let n_chw4c = Mapping::<onednn::nChw4c>::new(dims).unwrap();
+    let n_chw8c = Mapping::<onednn::nChw8c>::new(dims).unwrap();
+    check_mappings_as(n_chw4c, n_chw8c, f64::from);
+}
+
 /// Destinations past `STREAM_MIN_BYTES` (4 MiB) take the transposes' non-temporal stores, in
 /// whole destination lines of 16 four-byte, 32 two-byte and 64 one-byte elements; odd spatial
 /// dims leave partial blocks at the edges, and oihw->OIhw16i16o streams sequential lines.

@@ -11,8 +11,9 @@
 use super::kernels::{self, BlockMove, Lines, ROWS, Reach, TileBatch};
 use super::simd::{Block, Interleave, Sse2, interleave_for, load_register, shuffle_rounds, zero};
 use super::stores::{store, store_line, store_lines};
+use bytemuck::Pod;
 use core::arch::x86_64::{
-    __m128i, __m256i, _mm256_set_m128i, _mm256_stream_si256, _mm256_unpackhi_epi8,
+    __m128i, __m256i, _mm_sfence, _mm256_set_m128i, _mm256_stream_si256, _mm256_unpackhi_epi8,
     _mm256_unpackhi_epi16, _mm256_unpackhi_epi32, _mm256_unpacklo_epi8, _mm256_unpacklo_epi16,
     _mm256_unpacklo_epi32,
 };
@@ -63,6 +64,47 @@ pub(crate) unsafe fn copy_rows<T: Copy>(
     far: bool,
 ) {
     super::row_copies::copy_rows(dst, d, src, s, rows, cols, reach, far);
+}
+
+/// Rows of 32 bytes (one register each) copied two to a destination line: where listed rows
+/// `2k` and `2k + 1` lie side by side, their line is written in one go, past the caches where
+/// it is aligned ([`store_line`]); other rows go through the caches. Ends with `sfence`, so the
+/// streamed lines are ordered before anything written after.
+///
+/// # Safety
+///
+/// `32 / size_of::<E>()` elements from `s + from` lie inside `src` and from `d + to` inside
+/// `dst`, for every `(from, to)` of `rows`; the CPU runs AVX2 instructions ([`available`]).
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn stream_row_pairs<E: Pod>(
+    dst: &mut [E],
+    d: usize,
+    src: &[E],
+    s: usize,
+    rows: &[(usize, usize)],
+) {
+    let n = 32 / size_of::<E>();
+    let mut pairs = rows.chunks_exact(2);
+    for pair in &mut pairs {
+        let ((low_from, low_to), (high_from, high_to)) = (pair[0], pair[1]);
+        // SAFETY: both rows' registers lie inside both slices (the caller's promise); when the
+        // second row follows the first, the line's 64 bytes are exactly those two rows.
+        unsafe {
+            let low: __m256i = load_register(src, s + low_from);
+            let high: __m256i = load_register(src, s + high_from);
+            if high_to == low_to + n {
+                store_line(dst, d + low_to, &[low, high], _mm256_stream_si256);
+            } else {
+                store(dst, d + low_to, low);
+                store(dst, d + high_to, high);
+            }
+        }
+    }
+    for &(from, to) in pairs.remainder() {
+        // SAFETY: as above, for one row.
+        unsafe { store(dst, d + to, load_register::<E, __m256i>(src, s + from)) };
+    }
+    _mm_sfence();
 }
 
 /// Blocks moved through 256-bit registers: two SSE2 micro-blocks side by side, one per 128-bit

@@ -57,7 +57,7 @@ pub(crate) fn copy_into<T, L1, L2>(
         let _ = src_origin;
         src.offset(index)
     };
-    let listings = plan.listings();
+    let listings = plan.listings(size_of::<T>());
     let nest = Nest {
         plan: &plan,
         reach: kernels::Reach::of(&listings.rows, &listings.cols),

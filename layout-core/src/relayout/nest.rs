@@ -9,6 +9,7 @@
 use super::kernels;
 use super::kernels::TileBatch;
 use super::plan::{Kernel, Listings, Plan, Point};
+use super::row_copies::Destination;
 
 /// Destination size from which transposes write whole lines with non-temporal stores: past
 /// a core's L2 (2 MiB here), where writing through the cache would first read every line it
@@ -115,8 +116,9 @@ impl<T: Copy + 'static, F: Fn(&Point) -> usize> Nest<'_, T, F> {
         let k = self.plan.len - 1;
         let (first, data_end, slot_end) = self.bounds(k, p);
         let rows = &self.listings.rows;
-        let (cols, far) = (first..data_end, self.stream);
-        super::row_copies::copy_listed_rows(dst, d, self.src, s, rows, cols, self.reach, far);
+        let into = Destination::of(self.stream, self.listings.paired_rows);
+        let cols = first..data_end;
+        super::row_copies::copy_listed_rows(dst, d, self.src, s, rows, cols, self.reach, into);
         if self.plan.fills && slot_end > data_end {
             for &(_, row) in rows {
                 dst[d + row + data_end..d + row + slot_end].fill(self.pad);

@@ -116,6 +116,9 @@ pub(crate) struct Listings {
     pub cols: Listing,
     /// A transpose's rows' destination pitch within blocks ([`TileBatch::row_pitch`]).
     pub row_pitch: Option<usize>,
+    /// Whether the row block's rows fill whole 64-byte destination lines two at a time
+    /// ([`Plan::rows_pair_into_lines`]).
+    pub paired_rows: bool,
 }
 
 impl Plan {
@@ -223,10 +226,11 @@ impl Plan {
     /// in destination order; for [`Kernel::Transpose`], the batch's tiles in destination order,
     /// the tile's rows in source order (their source offsets count up by one) and its columns
     /// in destination order (likewise).
-    pub(crate) fn listings(&self) -> Listings {
+    pub(crate) fn listings(&self, element_bytes: usize) -> Listings {
         match self.kernel {
             Kernel::Rows => Listings {
                 rows: list(&self.levels[self.kernel_from..self.len - 1]),
+                paired_rows: self.rows_pair_into_lines(element_bytes),
                 ..Listings::default()
             },
             Kernel::Transpose { rows, cols } => {
@@ -239,10 +243,31 @@ impl Plan {
                     rows: list(by_source),
                     cols: list(&self.levels[cols..self.len]),
                     row_pitch: row_pitch(by_source),
+                    ..Listings::default()
                 }
             }
             Kernel::Strided | Kernel::Indexed => Listings::default(),
         }
+    }
+
+    /// Whether a row block's rows fill whole 64-byte destination lines two at a time, as
+    /// listed: rows of 32 bytes, listed rows `2k` and `2k + 1` side by side (the innermost
+    /// listed loop steps the destination by one row and has an even count), and every pair
+    /// starting a multiple of 64 bytes past the block (every other listed loop steps by
+    /// whole lines). nChw8c->nChw16c: two 8-channel rows make each 16-channel line.
+    pub(crate) fn rows_pair_into_lines(&self, element_bytes: usize) -> bool {
+        if self.kernel != Kernel::Rows || self.len < 2 || self.kernel_from > self.len - 2 {
+            return false;
+        }
+        let (row, pair) = (self.levels[self.len - 1], self.levels[self.len - 2]);
+        let outer = &self.levels[self.kernel_from..self.len - 2];
+        row.dst == 1
+            && row.extent * element_bytes == CACHE_LINE / 2
+            && pair.dst == row.extent
+            && pair.extent.is_multiple_of(2)
+            && outer
+                .iter()
+                .all(|l| (l.dst * element_bytes).is_multiple_of(CACHE_LINE))
     }
 
     /// The loops of the plan, outermost first.
@@ -565,6 +590,35 @@ mod tests {
             dst,
             ..Level::default()
         }
+    }
+
+    /// Whether the row block of `A -> B` on `dims` pairs into lines for `bytes`-byte elements.
+    fn pairs<A, B>(dims: [usize; 4], bytes: usize) -> bool
+    where
+        A: Layout<Index = [usize; 4]> + Default,
+        B: Layout<Index = [usize; 4]> + Default,
+    {
+        let (src, dst) = (Mapping::<A>::new(dims), Mapping::<B>::new(dims));
+        Plan::new(&src.unwrap(), &dst.unwrap(), bytes).rows_pair_into_lines(bytes)
+    }
+
+    /// Rows of 32 bytes pair into 64-byte lines where two listed rows lie side by side in the
+    /// destination and every pair starts a line: two 8-channel rows of f32 nChw8c make one
+    /// nChw16c line (f64: 4-channel rows into nChw8c), and nChw16c->nChw8c pairs the rows of
+    /// two neighbouring positions when the width is even (odd: a row of a pair would start a
+    /// line half-way).
+    #[test]
+    fn rows_pair_into_lines_where_two_rows_make_a_line() {
+        type Nchw4c = crate::onednn_layout!("nChw4c");
+        type Nchw8c = crate::onednn_layout!("nChw8c");
+        type Nchw16c = crate::onednn_layout!("nChw16c");
+        let dims = [2, 256, 7, 9];
+        assert!(pairs::<Nchw8c, Nchw16c>(dims, 4));
+        assert!(pairs::<Nchw4c, Nchw8c>(dims, 8));
+        assert!(!pairs::<Nchw8c, Nchw16c>(dims, 2), "16-byte rows");
+        assert!(!pairs::<Nchw16c, Nchw8c>(dims, 4), "odd width");
+        assert!(pairs::<Nchw16c, Nchw8c>([2, 256, 7, 8], 4));
+        assert!(!pairs::<Nchw8c, Nchw8c>(dims, 4), "one loop: a plain copy");
     }
 
     /// Rows listed from loops, outermost first: their destination pitch holds within every

@@ -5,12 +5,38 @@
 use super::kernels::{Reach, prefetch};
 use core::ops::Range;
 
+/// Where a row block's destination lies, which decides how its rows are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Destination {
+    /// Within the caches ([`super::nest::STREAM_MIN_BYTES`]): plain copies.
+    Cached,
+    /// Larger than the caches: each row asks for the destination line [`PREFETCH_ROWS`] rows
+    /// on.
+    Far,
+    /// Larger than the caches, with rows that fill whole 64-byte lines two at a time
+    /// ([`super::plan::Plan::rows_pair_into_lines`]): each pair is written past the caches as
+    /// one line where the CPU has AVX2 (`Far` elsewhere).
+    FarPairs,
+}
+
+impl Destination {
+    /// The destination of a row block: `far` when larger than the caches, `paired` when its
+    /// rows pair into lines.
+    pub(crate) fn of(far: bool, paired: bool) -> Self {
+        match (far, paired) {
+            (false, _) => Destination::Cached,
+            (true, false) => Destination::Far,
+            (true, true) => Destination::FarPairs,
+        }
+    }
+}
+
 /// Copies elements `cols` of each listed row: source row at `s + row.0`, destination row at
 /// `d + row.1`. `reach` bounds the rows' offsets ([`Reach::of`] the whole listing); one check of
-/// it per call lets the rows be copied without a bounds check each. With `far` (a destination
-/// larger than the caches), each row asks for the destination line [`PREFETCH_ROWS`] rows
-/// on. Runs the AVX2 build of [`copy_rows`] where the CPU has AVX2.
-pub(crate) fn copy_listed_rows<T: Copy>(
+/// it per call lets the rows be copied without a bounds check each. `into` says where the
+/// destination lies ([`Destination`]). Runs the AVX2 build of [`copy_rows`] where the CPU has
+/// AVX2.
+pub(crate) fn copy_listed_rows<T: Copy + 'static>(
     dst: &mut [T],
     d: usize,
     src: &[T],
@@ -18,14 +44,69 @@ pub(crate) fn copy_listed_rows<T: Copy>(
     rows: &[(usize, usize)],
     cols: Range<usize>,
     reach: Reach,
-    far: bool,
+    into: Destination,
 ) {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    if into == Destination::FarPairs
+        && super::avx2::available()
+        && stream_row_pairs(dst, d, src, s, rows, cols.clone(), reach)
+    {
+        return;
+    }
+    let far = into != Destination::Cached;
     #[cfg(target_arch = "x86_64")]
     if super::avx2::available() {
         // SAFETY: the CPU runs AVX2 instructions (checked just above).
         return unsafe { super::avx2::copy_rows(dst, d, src, s, rows, cols, reach, far) };
     }
     copy_rows(dst, d, src, s, rows, cols, reach, far);
+}
+
+/// Copies rows that pair into whole destination lines ([`Destination::FarPairs`]) with each
+/// pair written past the caches as one line, when `T` is a plain type (as the transposes
+/// recognise them), the rows are 32 bytes and `reach` fits; `false` (nothing written)
+/// otherwise. The CPU must run AVX2 (the caller checks).
+///
+/// f32 nChw8c->nChw16c: a line written through the cache is read first, so each byte crosses
+/// the memory bus three times, as in memcpy; streamed, twice.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+fn stream_row_pairs<T: Copy + 'static>(
+    dst: &mut [T],
+    d: usize,
+    src: &[T],
+    s: usize,
+    rows: &[(usize, usize)],
+    cols: Range<usize>,
+    reach: Reach,
+) -> bool {
+    use super::simd::{same, same_mut};
+    macro_rules! try_as {
+        ($bits:ty: $($ty:ty),+) => {
+            $(
+                if let (Some(dst), Some(src)) = (same_mut::<T, $ty>(dst), same::<T, $ty>(src)) {
+                    let (dst, src) = (
+                        bytemuck::cast_slice_mut::<$ty, $bits>(dst),
+                        bytemuck::cast_slice::<$ty, $bits>(src),
+                    );
+                    let (s, d, n) = (s + cols.start, d + cols.start, cols.len());
+                    if n * size_of::<$bits>() != 32
+                        || !reach.fits(dst.len(), d + n - 1, src.len(), s + n - 1)
+                    {
+                        return false;
+                    }
+                    // SAFETY: each row's 32 bytes lie inside both slices (`Reach::fits` just
+                    // above, as in `copy_rows`); AVX2 runs (the caller's promise).
+                    unsafe { super::avx2::stream_row_pairs(dst, d, src, s, rows) };
+                    return true;
+                }
+            )+
+        };
+    }
+    try_as!(u8: u8, i8);
+    try_as!(u16: u16, i16, half::f16, half::bf16);
+    try_as!(u32: u32, i32, f32);
+    try_as!(u64: u64, i64, f64);
+    false
 }
 
 /// Rows ahead whose destination line a far row copy asks for: 256 bytes of 32-byte rows
@@ -152,12 +233,74 @@ mod tests {
             };
             for (reach, far) in [(fitting, false), (fitting, true), (too_far, false)] {
                 let mut got = alloc::vec![0u32; 9 * 65 + 70];
-                copy_listed_rows(&mut got, 1, &src, 5, &rows, cols.clone(), reach, far);
+                let into = Destination::of(far, false);
+                copy_listed_rows(&mut got, 1, &src, 5, &rows, cols.clone(), reach, into);
                 assert_eq!(got, want, "rows of {n}, {reach:?}, far {far}");
                 let mut got = alloc::vec![0u32; 9 * 65 + 70];
                 copy_rows(&mut got, 1, &src, 5, &rows, cols.clone(), reach, far);
                 assert_eq!(got, want, "rows of {n}, {reach:?}, far {far}, without AVX2");
             }
         }
+    }
+
+    /// Rows that pair into lines, written past the caches (where the CPU has AVX2): the same
+    /// result as plain copies, for 1-, 2-, 4- and 8-byte elements, with pairs side by side
+    /// (streamed where the line is aligned, through the cache where it is not), pairs apart,
+    /// an odd last row, and rows narrower than 32 bytes (not streamed at all).
+    #[test]
+    fn paired_rows_stream_as_lines_with_the_plain_result() {
+        fn check<T: Copy + Default + PartialEq + core::fmt::Debug + 'static>(of: fn(usize) -> T) {
+            let n = 32 / size_of::<T>();
+            // Lines 0 and 2 hold a pair each (rows from far apart in the source); rows 4 and 5
+            // lie apart; row 6 is alone.
+            let to = [0, n, 4 * n, 5 * n, 7 * n, 10 * n, 12 * n];
+            let rows: Vec<(usize, usize)> = to
+                .iter()
+                .enumerate()
+                .map(|(r, &t)| ((6 - r) * 3 * n, t))
+                .collect();
+            let src: Vec<T> = (0..21 * n + 64).map(of).collect();
+            let reach = Reach::of(&rows, &[]);
+            for shift in 0..2 {
+                for cols in [0..n, 0..n / 2, 1..n] {
+                    let mut plain = alloc::vec![T::default(); 14 * n + 128];
+                    // Line-aligned destinations (and half a row off, whose lines go through
+                    // the cache).
+                    let d = plain.as_ptr().align_offset(64) + shift * n / 2;
+                    let mut paired = plain.clone();
+                    copy_listed_rows(
+                        &mut plain,
+                        d,
+                        &src,
+                        3,
+                        &rows,
+                        cols.clone(),
+                        reach,
+                        Destination::Cached,
+                    );
+                    copy_listed_rows(
+                        &mut paired,
+                        d,
+                        &src,
+                        3,
+                        &rows,
+                        cols.clone(),
+                        reach,
+                        Destination::FarPairs,
+                    );
+                    assert_eq!(
+                        paired,
+                        plain,
+                        "{} bytes, cols {cols:?}, shift {shift}",
+                        size_of::<T>()
+                    );
+                }
+            }
+        }
+        check(|i| i as u8);
+        check(|i| i as u16);
+        check(|i| half::f16::from_f32(i as f32));
+        check(|i| i as f32);
+        check(|i| i as f64);
     }
 }

@@ -89,7 +89,7 @@ fn planes<E: avx512::Broad, const STREAM: bool>(
 }
 
 /// `s` as a slice of `U` when `T` is `U`.
-fn same<T: 'static, U: 'static>(s: &[T]) -> Option<&[U]> {
+pub(crate) fn same<T: 'static, U: 'static>(s: &[T]) -> Option<&[U]> {
     (TypeId::of::<T>() == TypeId::of::<U>()).then(|| {
         // SAFETY: `T` and `U` are the same type (equal `TypeId`s), so this is the same slice
         // with the same length, alignment and values.
@@ -98,7 +98,7 @@ fn same<T: 'static, U: 'static>(s: &[T]) -> Option<&[U]> {
 }
 
 /// `s` as a mutable slice of `U` when `T` is `U`.
-fn same_mut<T: 'static, U: 'static>(s: &mut [T]) -> Option<&mut [U]> {
+pub(crate) fn same_mut<T: 'static, U: 'static>(s: &mut [T]) -> Option<&mut [U]> {
     (TypeId::of::<T>() == TypeId::of::<U>()).then(|| {
         // SAFETY: as in `same`; the borrow of `s` moves into the result.
         unsafe { core::slice::from_raw_parts_mut(s.as_mut_ptr().cast::<U>(), s.len()) }
