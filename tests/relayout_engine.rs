@@ -324,13 +324,17 @@ fn parallel_relayouts_equal_the_plain_relayout() {
     });
 }
 
-/// Row copies into destinations past `STREAM_MIN_BYTES` (4 MiB) whose rows pair into whole
-/// 64-byte lines (two 32-byte rows side by side) write each pair past the caches as one line:
-/// 8-channel rows of four bytes into nChw16c, 4-channel rows of eight bytes into nChw8c, and
-/// the rows of two neighbouring positions out of nChw16c into nChw8c (an even width). With 40
-/// channels the last 16-channel block is half padding, and its rows are copied plainly.
+/// Row copies into destinations past `STREAM_MIN_BYTES` (4 MiB) whose rows fill whole 64-byte
+/// lines write each line past the caches: 16-channel rows of four bytes out of nhwc (their
+/// positions split to list 512 rows a call, or whole when no divisor fits: 61 x 67), and rows
+/// of 32 bytes two to a line: 8-channel rows of four bytes into nChw16c, 4-channel rows of
+/// eight bytes into nChw8c, and the rows of two neighbouring positions out of nChw16c into
+/// nChw8c (an even width). With 40 channels the last 16-channel block is half padding, and
+/// its rows are copied plainly.
 #[test]
 fn row_copies_larger_than_the_caches_equal_the_plain_relayout() {
+    check_typed::<onednn::nhwc, onednn::nChw16c>([1, 256, 64, 65]);
+    check_typed::<onednn::nhwc, onednn::nChw16c>([1, 256, 61, 67]);
     check_typed::<onednn::nChw8c, onednn::nChw16c>([1, 256, 64, 65]);
     check_typed::<onednn::nChw16c, onednn::nChw8c>([1, 256, 64, 64]);
     check_typed::<onednn::nChw8c, onednn::nChw16c>([2, 40, 120, 121]);

@@ -10,10 +10,10 @@
 
 use super::kernels::{self, BlockMove, Lines, ROWS, Reach, TileBatch};
 use super::simd::{Block, Interleave, Sse2, interleave_for, load_register, shuffle_rounds, zero};
-use super::stores::{store, store_line, store_lines};
+use super::stores::{end_streaming, store, store_line, store_lines};
 use bytemuck::Pod;
 use core::arch::x86_64::{
-    __m128i, __m256i, _mm_sfence, _mm256_set_m128i, _mm256_stream_si256, _mm256_unpackhi_epi8,
+    __m128i, __m256i, _mm256_set_m128i, _mm256_stream_si256, _mm256_unpackhi_epi8,
     _mm256_unpackhi_epi16, _mm256_unpackhi_epi32, _mm256_unpacklo_epi8, _mm256_unpacklo_epi16,
     _mm256_unpacklo_epi32,
 };
@@ -68,8 +68,8 @@ pub(crate) unsafe fn copy_rows<T: Copy>(
 
 /// Rows of 32 bytes (one register each) copied two to a destination line: where listed rows
 /// `2k` and `2k + 1` lie side by side, their line is written in one go, past the caches where
-/// it is aligned ([`store_line`]); other rows go through the caches. Ends with `sfence`, so the
-/// streamed lines are ordered before anything written after.
+/// it is aligned ([`store_line`]); other rows go through the caches. Ends with
+/// [`end_streaming`].
 ///
 /// # Safety
 ///
@@ -104,7 +104,37 @@ pub(crate) unsafe fn stream_row_pairs<E: Pod>(
         // SAFETY: as above, for one row.
         unsafe { store(dst, d + to, load_register::<E, __m256i>(src, s + from)) };
     }
-    _mm_sfence();
+    end_streaming();
+}
+
+/// Rows of 64 bytes (two registers each), each one whole destination line: written past the
+/// caches where the line is aligned ([`store_line`]), through them elsewhere. Ends with
+/// [`end_streaming`].
+///
+/// # Safety
+///
+/// `64 / size_of::<E>()` elements from `s + from` lie inside `src` and from `d + to` inside
+/// `dst`, for every `(from, to)` of `rows`; the CPU runs AVX2 instructions ([`available`]).
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn stream_line_rows<E: Pod>(
+    dst: &mut [E],
+    d: usize,
+    src: &[E],
+    s: usize,
+    rows: &[(usize, usize)],
+) {
+    let half = 32 / size_of::<E>();
+    for &(from, to) in rows {
+        // SAFETY: the row's two registers lie inside both slices (the caller's promise).
+        unsafe {
+            let line: [__m256i; 2] = [
+                load_register(src, s + from),
+                load_register(src, s + from + half),
+            ];
+            store_line(dst, d + to, &line, _mm256_stream_si256);
+        }
+    }
+    end_streaming();
 }
 
 /// Blocks moved through 256-bit registers: two SSE2 micro-blocks side by side, one per 128-bit

@@ -116,7 +116,7 @@ impl<T: Copy + 'static, F: Fn(&Point) -> usize> Nest<'_, T, F> {
         let k = self.plan.len - 1;
         let (first, data_end, slot_end) = self.bounds(k, p);
         let rows = &self.listings.rows;
-        let into = Destination::of(self.stream, self.listings.paired_rows);
+        let into = Destination::of(self.stream, self.listings.line_rows);
         let cols = first..data_end;
         super::row_copies::copy_listed_rows(dst, d, self.src, s, rows, cols, self.reach, into);
         if self.plan.fills && slot_end > data_end {

@@ -116,9 +116,9 @@ pub(crate) struct Listings {
     pub cols: Listing,
     /// A transpose's rows' destination pitch within blocks ([`TileBatch::row_pitch`]).
     pub row_pitch: Option<usize>,
-    /// Whether the row block's rows fill whole 64-byte destination lines two at a time
-    /// ([`Plan::rows_pair_into_lines`]).
-    pub paired_rows: bool,
+    /// Whether the row block's rows fill whole 64-byte destination lines
+    /// ([`Plan::rows_fill_lines`]).
+    pub line_rows: bool,
 }
 
 impl Plan {
@@ -180,6 +180,7 @@ impl Plan {
                 });
             }
         }
+        plan.split_for_row_block();
         plan.mark_last_of_dim();
         plan.mark_flat_fill(rank);
         plan.kernel_from = plan.kernel_start(element_bytes);
@@ -199,6 +200,46 @@ impl Plan {
             }
             Kernel::Strided | Kernel::Indexed => inner,
         }
+    }
+
+    /// Splits the loop just outside a row block when listing it whole would pass
+    /// [`MAX_LISTED`] rows, so that the block still reaches [`ROW_BLOCK_ENOUGH`] rows: its inner
+    /// part, the largest divisor of its extent that keeps the block within that many rows,
+    /// joins the listing ([`Plan::kernel_start`]). f32 nhwc->nChw16c lists one position's 16
+    /// channel blocks, and the 3136 positions of a 56x56 image would make 50176 rows: 16 rows
+    /// a call became 512.
+    fn split_for_row_block(&mut self) {
+        if self.kernel != Kernel::Rows || self.len < 2 || self.len == MAX_LEVELS {
+            return;
+        }
+        let start = self.listed_start(self.len - 1, 1, ROW_BLOCK_ENOUGH);
+        let listed: usize = self.levels[start..self.len - 1]
+            .iter()
+            .map(|l| l.extent)
+            .product();
+        if start == 0 || listed >= ROW_BLOCK_ENOUGH || !self.free[self.levels[start - 1].dim] {
+            return;
+        }
+        let outer = self.levels[start - 1];
+        let Some(part) = (2..=ROW_BLOCK_ENOUGH / listed)
+            .rev()
+            .find(|&f| outer.extent.is_multiple_of(f) && f < outer.extent)
+        else {
+            return;
+        };
+        self.levels.copy_within(start - 1..self.len, start);
+        self.len += 1;
+        self.levels[start - 1] = Level {
+            extent: outer.extent / part,
+            step: outer.step * part,
+            src: outer.src * part,
+            dst: outer.dst * part,
+            ..outer
+        };
+        self.levels[start] = Level {
+            extent: part,
+            ..outer
+        };
     }
 
     /// The first of the loops just outside loop `from` that one kernel call can list: loops
@@ -230,7 +271,7 @@ impl Plan {
         match self.kernel {
             Kernel::Rows => Listings {
                 rows: list(&self.levels[self.kernel_from..self.len - 1]),
-                paired_rows: self.rows_pair_into_lines(element_bytes),
+                line_rows: self.rows_fill_lines(element_bytes),
                 ..Listings::default()
             },
             Kernel::Transpose { rows, cols } => {
@@ -250,24 +291,33 @@ impl Plan {
         }
     }
 
-    /// Whether a row block's rows fill whole 64-byte destination lines two at a time, as
-    /// listed: rows of 32 bytes, listed rows `2k` and `2k + 1` side by side (the innermost
-    /// listed loop steps the destination by one row and has an even count), and every pair
-    /// starting a multiple of 64 bytes past the block (every other listed loop steps by
-    /// whole lines). nChw8c->nChw16c: two 8-channel rows make each 16-channel line.
-    pub(crate) fn rows_pair_into_lines(&self, element_bytes: usize) -> bool {
+    /// Whether a row block's rows fill whole 64-byte destination lines, as listed: rows of
+    /// 64 bytes, every listed loop stepping the destination by whole lines (f32
+    /// nhwc->nChw16c: each row one 16-channel line); or rows of 32 bytes two to a line, listed
+    /// rows `2k` and `2k + 1` side by side (the innermost listed loop steps the destination by
+    /// one row and has an even count) and every other listed loop stepping by whole lines
+    /// (f32 nChw8c->nChw16c: two 8-channel rows make each 16-channel line).
+    pub(crate) fn rows_fill_lines(&self, element_bytes: usize) -> bool {
         if self.kernel != Kernel::Rows || self.len < 2 || self.kernel_from > self.len - 2 {
             return false;
         }
-        let (row, pair) = (self.levels[self.len - 1], self.levels[self.len - 2]);
-        let outer = &self.levels[self.kernel_from..self.len - 2];
-        row.dst == 1
-            && row.extent * element_bytes == CACHE_LINE / 2
-            && pair.dst == row.extent
-            && pair.extent.is_multiple_of(2)
-            && outer
+        let row = self.levels[self.len - 1];
+        let listed = &self.levels[self.kernel_from..self.len - 1];
+        let whole_lines = |loops: &[Level]| {
+            loops
                 .iter()
                 .all(|l| (l.dst * element_bytes).is_multiple_of(CACHE_LINE))
+        };
+        if row.dst != 1 {
+            return false;
+        }
+        match (row.extent * element_bytes, listed.split_last()) {
+            (CACHE_LINE, _) => whole_lines(listed),
+            (32, Some((pair, outer))) => {
+                pair.dst == row.extent && pair.extent.is_multiple_of(2) && whole_lines(outer)
+            }
+            _ => false,
+        }
     }
 
     /// The loops of the plan, outermost first.
@@ -592,33 +642,59 @@ mod tests {
         }
     }
 
-    /// Whether the row block of `A -> B` on `dims` pairs into lines for `bytes`-byte elements.
-    fn pairs<A, B>(dims: [usize; 4], bytes: usize) -> bool
+    /// Whether the row block of `A -> B` on `dims` fills lines for `bytes`-byte elements.
+    fn lines<A, B>(dims: [usize; 4], bytes: usize) -> bool
     where
         A: Layout<Index = [usize; 4]> + Default,
         B: Layout<Index = [usize; 4]> + Default,
     {
         let (src, dst) = (Mapping::<A>::new(dims), Mapping::<B>::new(dims));
-        Plan::new(&src.unwrap(), &dst.unwrap(), bytes).rows_pair_into_lines(bytes)
+        Plan::new(&src.unwrap(), &dst.unwrap(), bytes).rows_fill_lines(bytes)
     }
 
-    /// Rows of 32 bytes pair into 64-byte lines where two listed rows lie side by side in the
-    /// destination and every pair starts a line: two 8-channel rows of f32 nChw8c make one
-    /// nChw16c line (f64: 4-channel rows into nChw8c), and nChw16c->nChw8c pairs the rows of
-    /// two neighbouring positions when the width is even (odd: a row of a pair would start a
-    /// line half-way).
+    /// A row block stopped short by the next loop's length takes part of that loop: nhwc ->
+    /// nChw16c lists one position's 16 channel blocks, and its 3136 (or 4160) positions split
+    /// into 98 x 32 (130 x 32) so that a call copies 512 rows; 61 x 67 = 4087 positions have
+    /// no divisor from 2 to 32 and stay whole.
     #[test]
-    fn rows_pair_into_lines_where_two_rows_make_a_line() {
+    fn row_blocks_take_part_of_a_loop_too_long_to_list() {
+        type Nhwc = crate::onednn_layout!("nhwc");
+        type Nchw16c = crate::onednn_layout!("nChw16c");
+        let rows = |dims: [usize; 4]| {
+            let (src, dst) = (Mapping::<Nhwc>::new(dims), Mapping::<Nchw16c>::new(dims));
+            let plan = Plan::new(&src.unwrap(), &dst.unwrap(), 4);
+            assert_eq!(plan.kernel, Kernel::Rows);
+            plan.listings(4).rows.len()
+        };
+        assert_eq!(rows([8, 256, 56, 56]), 512);
+        assert_eq!(rows([1, 256, 64, 65]), 512);
+        assert_eq!(rows([1, 256, 61, 67]), 16);
+    }
+
+    /// Rows of 64 bytes fill lines where every listed row starts one (f32 nhwc->nChw16c; not
+    /// u16, whose 32-byte rows go to lines of different blocks). Rows of 32 bytes pair into
+    /// lines where two listed rows lie side by side in the destination and every pair starts
+    /// a line: two 8-channel rows of f32 nChw8c make one nChw16c line (f64: 4-channel rows
+    /// into nChw8c), and nChw16c->nChw8c pairs the rows of two neighbouring positions when the
+    /// width is even (odd: a row of a pair would start a line half-way).
+    #[test]
+    fn rows_fill_lines_of_one_row_or_two() {
+        type Nhwc = crate::onednn_layout!("nhwc");
         type Nchw4c = crate::onednn_layout!("nChw4c");
         type Nchw8c = crate::onednn_layout!("nChw8c");
         type Nchw16c = crate::onednn_layout!("nChw16c");
         let dims = [2, 256, 7, 9];
-        assert!(pairs::<Nchw8c, Nchw16c>(dims, 4));
-        assert!(pairs::<Nchw4c, Nchw8c>(dims, 8));
-        assert!(!pairs::<Nchw8c, Nchw16c>(dims, 2), "16-byte rows");
-        assert!(!pairs::<Nchw16c, Nchw8c>(dims, 4), "odd width");
-        assert!(pairs::<Nchw16c, Nchw8c>([2, 256, 7, 8], 4));
-        assert!(!pairs::<Nchw8c, Nchw8c>(dims, 4), "one loop: a plain copy");
+        assert!(lines::<Nhwc, Nchw16c>(dims, 4));
+        assert!(
+            !lines::<Nhwc, Nchw16c>(dims, 2),
+            "32-byte rows of different blocks"
+        );
+        assert!(lines::<Nchw8c, Nchw16c>(dims, 4));
+        assert!(lines::<Nchw4c, Nchw8c>(dims, 8));
+        assert!(!lines::<Nchw8c, Nchw16c>(dims, 2), "16-byte rows");
+        assert!(!lines::<Nchw16c, Nchw8c>(dims, 4), "odd width");
+        assert!(lines::<Nchw16c, Nchw8c>([2, 256, 7, 8], 4));
+        assert!(!lines::<Nchw8c, Nchw8c>(dims, 4), "one loop: a plain copy");
     }
 
     /// Rows listed from loops, outermost first: their destination pitch holds within every

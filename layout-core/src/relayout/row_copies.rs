@@ -13,20 +13,20 @@ pub(crate) enum Destination {
     /// Larger than the caches: each row asks for the destination line [`PREFETCH_ROWS`] rows
     /// on.
     Far,
-    /// Larger than the caches, with rows that fill whole 64-byte lines two at a time
-    /// ([`super::plan::Plan::rows_pair_into_lines`]): each pair is written past the caches as
-    /// one line where the CPU has AVX2 (`Far` elsewhere).
-    FarPairs,
+    /// Larger than the caches, with rows that fill whole 64-byte lines, one or two to a line
+    /// ([`super::plan::Plan::rows_fill_lines`]): each line is written past the caches where the
+    /// CPU has AVX2 (`Far` elsewhere).
+    FarLines,
 }
 
 impl Destination {
-    /// The destination of a row block: `far` when larger than the caches, `paired` when its
-    /// rows pair into lines.
-    pub(crate) fn of(far: bool, paired: bool) -> Self {
-        match (far, paired) {
+    /// The destination of a row block: `far` when larger than the caches, `lines` when its
+    /// rows fill whole lines.
+    pub(crate) fn of(far: bool, lines: bool) -> Self {
+        match (far, lines) {
             (false, _) => Destination::Cached,
             (true, false) => Destination::Far,
-            (true, true) => Destination::FarPairs,
+            (true, true) => Destination::FarLines,
         }
     }
 }
@@ -47,9 +47,9 @@ pub(crate) fn copy_listed_rows<T: Copy + 'static>(
     into: Destination,
 ) {
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    if into == Destination::FarPairs
+    if into == Destination::FarLines
         && super::avx2::available()
-        && stream_row_pairs(dst, d, src, s, rows, cols.clone(), reach)
+        && stream_rows(dst, d, src, s, rows, cols.clone(), reach)
     {
         return;
     }
@@ -62,15 +62,15 @@ pub(crate) fn copy_listed_rows<T: Copy + 'static>(
     copy_rows(dst, d, src, s, rows, cols, reach, far);
 }
 
-/// Copies rows that pair into whole destination lines ([`Destination::FarPairs`]) with each
-/// pair written past the caches as one line, when `T` is a plain type (as the transposes
-/// recognise them), the rows are 32 bytes and `reach` fits; `false` (nothing written)
+/// Copies rows that fill whole destination lines ([`Destination::FarLines`]) with each line
+/// written past the caches, when `T` is a plain type (as the transposes recognise them), the
+/// rows are 32 bytes (two to a line) or 64 (one) and `reach` fits; `false` (nothing written)
 /// otherwise. The CPU must run AVX2 (the caller checks).
 ///
-/// f32 nChw8c->nChw16c: a line written through the cache is read first, so each byte crosses
-/// the memory bus three times, as in memcpy; streamed, twice.
+/// A line written through the cache is read first, so each byte crosses the memory bus three
+/// times, as in memcpy; streamed, twice (f32 nChw8c->nChw16c, nhwc->nChw16c).
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-fn stream_row_pairs<T: Copy + 'static>(
+fn stream_rows<T: Copy + 'static>(
     dst: &mut [T],
     d: usize,
     src: &[T],
@@ -89,14 +89,21 @@ fn stream_row_pairs<T: Copy + 'static>(
                         bytemuck::cast_slice::<$ty, $bits>(src),
                     );
                     let (s, d, n) = (s + cols.start, d + cols.start, cols.len());
-                    if n * size_of::<$bits>() != 32
+                    let bytes = n * size_of::<$bits>();
+                    if (bytes != 32 && bytes != 64)
                         || !reach.fits(dst.len(), d + n - 1, src.len(), s + n - 1)
                     {
                         return false;
                     }
-                    // SAFETY: each row's 32 bytes lie inside both slices (`Reach::fits` just
+                    // SAFETY: each row's `bytes` lie inside both slices (`Reach::fits` just
                     // above, as in `copy_rows`); AVX2 runs (the caller's promise).
-                    unsafe { super::avx2::stream_row_pairs(dst, d, src, s, rows) };
+                    unsafe {
+                        if bytes == 64 {
+                            super::avx2::stream_line_rows(dst, d, src, s, rows);
+                        } else {
+                            super::avx2::stream_row_pairs(dst, d, src, s, rows);
+                        }
+                    }
                     return true;
                 }
             )+
@@ -243,16 +250,27 @@ mod tests {
         }
     }
 
-    /// Rows that pair into lines, written past the caches (where the CPU has AVX2): the same
-    /// result as plain copies, for 1-, 2-, 4- and 8-byte elements, with pairs side by side
-    /// (streamed where the line is aligned, through the cache where it is not), pairs apart,
-    /// an odd last row, and rows narrower than 32 bytes (not streamed at all).
+    /// Rows that fill lines, written past the caches (where the CPU has AVX2): the same
+    /// result as plain copies, for 1-, 2-, 4- and 8-byte elements, in rows of 64 bytes (one a
+    /// line) and of 32 (two a line): pairs side by side (streamed where the line is aligned,
+    /// through the cache where it is not), pairs apart, an odd last row, and rows narrower
+    /// than the full row (not streamed at all).
     #[test]
-    fn paired_rows_stream_as_lines_with_the_plain_result() {
-        fn check<T: Copy + Default + PartialEq + core::fmt::Debug + 'static>(of: fn(usize) -> T) {
-            let n = 32 / size_of::<T>();
-            // Lines 0 and 2 hold a pair each (rows from far apart in the source); rows 4 and 5
-            // lie apart; row 6 is alone.
+    fn rows_filling_lines_stream_with_the_plain_result() {
+        fn check<T>(of: fn(usize) -> T)
+        where
+            T: Copy + Default + PartialEq + core::fmt::Debug + 'static,
+        {
+            for row_bytes in [32, 64] {
+                check_rows(of, row_bytes / size_of::<T>());
+            }
+        }
+        fn check_rows<T>(of: fn(usize) -> T, n: usize)
+        where
+            T: Copy + Default + PartialEq + core::fmt::Debug + 'static,
+        {
+            // Rows of 32 bytes: lines 0 and 2 hold a pair each (rows from far apart in the
+            // source); rows 4 and 5 lie apart; row 6 is alone. Rows of 64: a line each.
             let to = [0, n, 4 * n, 5 * n, 7 * n, 10 * n, 12 * n];
             let rows: Vec<(usize, usize)> = to
                 .iter()
@@ -267,7 +285,7 @@ mod tests {
                     // Line-aligned destinations (and half a row off, whose lines go through
                     // the cache).
                     let d = plain.as_ptr().align_offset(64) + shift * n / 2;
-                    let mut paired = plain.clone();
+                    let mut streamed = plain.clone();
                     copy_listed_rows(
                         &mut plain,
                         d,
@@ -279,19 +297,19 @@ mod tests {
                         Destination::Cached,
                     );
                     copy_listed_rows(
-                        &mut paired,
+                        &mut streamed,
                         d,
                         &src,
                         3,
                         &rows,
                         cols.clone(),
                         reach,
-                        Destination::FarPairs,
+                        Destination::FarLines,
                     );
                     assert_eq!(
-                        paired,
+                        streamed,
                         plain,
-                        "{} bytes, cols {cols:?}, shift {shift}",
+                        "{} bytes, rows of {n}, cols {cols:?}, shift {shift}",
                         size_of::<T>()
                     );
                 }
@@ -299,7 +317,7 @@ mod tests {
         }
         check(|i| i as u8);
         check(|i| i as u16);
-        check(|i| half::f16::from_f32(i as f32));
+        check(|i| half::f16::from_bits(i as u16));
         check(|i| i as f32);
         check(|i| i as f64);
     }

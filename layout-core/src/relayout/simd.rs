@@ -14,13 +14,13 @@
 //! unsigned integers of their size; any other `T: Copy` keeps the portable tile.
 
 use super::kernels::{self, BlockMove, Lines, ROWS, Reach, TileBatch};
-use super::stores::{store, store_line, store_lines};
+use super::stores::{end_streaming, store, store_line, store_lines};
 use super::{avx2, avx512};
 use bytemuck::Pod;
 use core::any::TypeId;
 use core::arch::x86_64::{
-    __m128i, _mm_sfence, _mm_stream_si128, _mm_unpackhi_epi8, _mm_unpackhi_epi16,
-    _mm_unpackhi_epi32, _mm_unpacklo_epi8, _mm_unpacklo_epi16, _mm_unpacklo_epi32,
+    __m128i, _mm_stream_si128, _mm_unpackhi_epi8, _mm_unpackhi_epi16, _mm_unpackhi_epi32,
+    _mm_unpacklo_epi8, _mm_unpacklo_epi16, _mm_unpacklo_epi32,
 };
 
 /// Runs [`kernels::transpose`]'s work with SSE2 blocks when `T` is a plain 1-, 2- or 4-byte
@@ -48,9 +48,7 @@ pub(crate) fn transpose<T: Copy + 'static>(
                     let line = 64 / size_of::<$bits>();
                     if stream && batch.rows.len() > ROWS && batch.cols.len() >= line / 2 {
                         planes::<$bits, true>(dst, d, src, s, batch, reach);
-                        // SAFETY: SSE2 is enabled (see the module docs). Orders the streaming
-                        // stores before anything this thread writes or publishes next.
-                        unsafe { _mm_sfence() };
+                        end_streaming();
                     } else {
                         planes::<$bits, false>(dst, d, src, s, batch, reach);
                     }

@@ -105,6 +105,19 @@ pub(crate) unsafe fn store_lines<E: Pod, R: Copy, L: Lines, const P: usize>(
     }
 }
 
+/// Orders this thread's streaming stores before anything it writes or publishes next
+/// (`sfence`): the end of every kernel call that streamed. Under Miri, where the streaming
+/// stores are plain writes ([`write_register`]) and `sfence` cannot run, there is nothing to
+/// order.
+#[inline(always)]
+pub(crate) fn end_streaming() {
+    #[cfg(not(miri))]
+    // SAFETY: SSE2 (`sfence`) is part of every x86-64 CPU; this module is built for them only.
+    unsafe {
+        core::arch::x86_64::_mm_sfence()
+    };
+}
+
 /// Whether element `at` of `dst` starts a cache line (its address a multiple of 64), as a
 /// streaming store of a whole line needs.
 #[inline(always)]
