@@ -79,41 +79,46 @@ fn stream_rows<T: Copy + 'static>(
     cols: Range<usize>,
     reach: Reach,
 ) -> bool {
-    use super::simd::{same, same_mut};
-    macro_rules! try_as {
-        ($bits:ty: $($ty:ty),+) => {
-            $(
-                if let (Some(dst), Some(src)) = (same_mut::<T, $ty>(dst), same::<T, $ty>(src)) {
-                    let (dst, src) = (
-                        bytemuck::cast_slice_mut::<$ty, $bits>(dst),
-                        bytemuck::cast_slice::<$ty, $bits>(src),
-                    );
-                    let (s, d, n) = (s + cols.start, d + cols.start, cols.len());
-                    let bytes = n * size_of::<$bits>();
-                    if (bytes != 32 && bytes != 64)
-                        || !reach.fits(dst.len(), d + n - 1, src.len(), s + n - 1)
-                    {
-                        return false;
-                    }
-                    // SAFETY: each row's `bytes` lie inside both slices (`Reach::fits` just
-                    // above, as in `copy_rows`); AVX2 runs (the caller's promise).
-                    unsafe {
-                        if bytes == 64 {
-                            super::avx2::stream_line_rows(dst, d, src, s, rows);
-                        } else {
-                            super::avx2::stream_row_pairs(dst, d, src, s, rows);
-                        }
-                    }
-                    return true;
-                }
-            )+
-        };
+    use super::simd::as_plain;
+    match size_of::<T>() {
+        1 => as_plain::<T, u8>(dst, src)
+            .is_some_and(|(dst, src)| stream_rows_as(dst, d, src, s, rows, cols, reach)),
+        2 => as_plain::<T, u16>(dst, src)
+            .is_some_and(|(dst, src)| stream_rows_as(dst, d, src, s, rows, cols, reach)),
+        4 => as_plain::<T, u32>(dst, src)
+            .is_some_and(|(dst, src)| stream_rows_as(dst, d, src, s, rows, cols, reach)),
+        8 => as_plain::<T, u64>(dst, src)
+            .is_some_and(|(dst, src)| stream_rows_as(dst, d, src, s, rows, cols, reach)),
+        _ => false,
     }
-    try_as!(u8: u8, i8);
-    try_as!(u16: u16, i16, half::f16, half::bf16);
-    try_as!(u32: u32, i32, f32);
-    try_as!(u64: u64, i64, f64);
-    false
+}
+
+/// [`stream_rows`] of plain elements viewed as the unsigned integers `E` of their size.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+fn stream_rows_as<E: bytemuck::Pod>(
+    dst: &mut [E],
+    d: usize,
+    src: &[E],
+    s: usize,
+    rows: &[(usize, usize)],
+    cols: Range<usize>,
+    reach: Reach,
+) -> bool {
+    let (s, d, n) = (s + cols.start, d + cols.start, cols.len());
+    let bytes = n * size_of::<E>();
+    if (bytes != 32 && bytes != 64) || !reach.fits(dst.len(), d + n - 1, src.len(), s + n - 1) {
+        return false;
+    }
+    // SAFETY: each row's `bytes` lie inside both slices (`Reach::fits` just above, as in
+    // `copy_rows`); AVX2 runs (`stream_rows`' caller's promise).
+    unsafe {
+        if bytes == 64 {
+            super::avx2::stream_line_rows(dst, d, src, s, rows);
+        } else {
+            super::avx2::stream_row_pairs(dst, d, src, s, rows);
+        }
+    }
+    true
 }
 
 /// Rows ahead whose destination line a far row copy asks for: 256 bytes of 32-byte rows

@@ -34,33 +34,78 @@ pub(crate) fn transpose<T: Copy + 'static>(
     reach: Reach,
     stream: bool,
 ) -> bool {
-    macro_rules! try_as {
-        ($bits:ty: $($ty:ty),+) => {
-            $(
-                if let (Some(dst), Some(src)) = (same_mut::<T, $ty>(dst), same::<T, $ty>(src)) {
-                    let (dst, src) = (
-                        bytemuck::cast_slice_mut::<$ty, $bits>(dst),
-                        bytemuck::cast_slice::<$ty, $bits>(src),
-                    );
-                    // Streaming needs whole destination lines (a line of columns, or half of
-                    // one with the next row after it) and pays once there are more rows than
-                    // one block.
-                    let line = 64 / size_of::<$bits>();
-                    if stream && batch.rows.len() > ROWS && batch.cols.len() >= line / 2 {
-                        planes::<$bits, true>(dst, d, src, s, batch, reach);
-                        end_streaming();
-                    } else {
-                        planes::<$bits, false>(dst, d, src, s, batch, reach);
-                    }
-                    return true;
-                }
-            )+
-        };
+    match size_of::<T>() {
+        1 => as_plain::<T, u8>(dst, src)
+            .map(|(dst, src)| transpose_as(dst, d, src, s, batch, reach, stream)),
+        2 => as_plain::<T, u16>(dst, src)
+            .map(|(dst, src)| transpose_as(dst, d, src, s, batch, reach, stream)),
+        4 => as_plain::<T, u32>(dst, src)
+            .map(|(dst, src)| transpose_as(dst, d, src, s, batch, reach, stream)),
+        _ => None,
     }
-    try_as!(u8: u8, i8);
-    try_as!(u16: u16, i16, half::f16, half::bf16);
-    try_as!(u32: u32, i32, f32);
-    false
+    .is_some()
+}
+
+/// [`transpose`] of plain elements viewed as the unsigned integers `E` of their size.
+fn transpose_as<E: avx512::Broad>(
+    dst: &mut [E],
+    d: usize,
+    src: &[E],
+    s: usize,
+    batch: TileBatch<'_>,
+    reach: Reach,
+    stream: bool,
+) {
+    // Streaming needs whole destination lines (a line of columns, or half of one with the
+    // next row after it) and pays once there are more rows than one block.
+    let line = 64 / size_of::<E>();
+    if stream && batch.rows.len() > ROWS && batch.cols.len() >= line / 2 {
+        planes::<E, true>(dst, d, src, s, batch, reach);
+        end_streaming();
+    } else {
+        planes::<E, false>(dst, d, src, s, batch, reach);
+    }
+}
+
+/// Whether `T` is a plain element type: an integer, a float, or `half`'s `f16` or `bf16`, whose
+/// every bit pattern is a value and which has no padding bytes.
+fn is_plain<T: 'static>() -> bool {
+    let plain = [
+        TypeId::of::<u8>(),
+        TypeId::of::<i8>(),
+        TypeId::of::<u16>(),
+        TypeId::of::<i16>(),
+        TypeId::of::<half::f16>(),
+        TypeId::of::<half::bf16>(),
+        TypeId::of::<u32>(),
+        TypeId::of::<i32>(),
+        TypeId::of::<f32>(),
+        TypeId::of::<u64>(),
+        TypeId::of::<i64>(),
+        TypeId::of::<f64>(),
+    ];
+    plain.contains(&TypeId::of::<T>())
+}
+
+/// `dst` and `src` as slices of `U` (the unsigned integer of `T`'s size) when `T` is a plain
+/// type ([`is_plain`]) of `U`'s size and alignment; `None` for any other `T`. The vector paths
+/// move plain elements as integers of their size.
+pub(crate) fn as_plain<'a, T: 'static, U: Pod>(
+    dst: &'a mut [T],
+    src: &'a [T],
+) -> Option<(&'a mut [U], &'a [U])> {
+    if !is_plain::<T>() || size_of::<T>() != size_of::<U>() || align_of::<T>() != align_of::<U>() {
+        return None;
+    }
+    // SAFETY: `T` has `U`'s size and alignment, no padding, and every bit pattern of either is
+    // a value of both (`is_plain`, and `U: Pod`), so each slice is the same memory as `U`s of
+    // the same length; `dst`'s exclusive borrow moves into the result.
+    unsafe {
+        Some((
+            core::slice::from_raw_parts_mut(dst.as_mut_ptr().cast::<U>(), dst.len()),
+            core::slice::from_raw_parts(src.as_ptr().cast::<U>(), src.len()),
+        ))
+    }
 }
 
 /// [`kernels::planes`] with AVX-512 blocks (each width compiled for AVX-512) where the CPU has
@@ -84,23 +129,6 @@ fn planes<E: avx512::Broad, const STREAM: bool>(
         // SAFETY: SSE2 is enabled (see the module docs).
         unsafe { kernels::planes::<E, Sse2<STREAM>>(dst, d, src, s, batch, reach) }
     }
-}
-
-/// `s` as a slice of `U` when `T` is `U`.
-pub(crate) fn same<T: 'static, U: 'static>(s: &[T]) -> Option<&[U]> {
-    (TypeId::of::<T>() == TypeId::of::<U>()).then(|| {
-        // SAFETY: `T` and `U` are the same type (equal `TypeId`s), so this is the same slice
-        // with the same length, alignment and values.
-        unsafe { core::slice::from_raw_parts(s.as_ptr().cast::<U>(), s.len()) }
-    })
-}
-
-/// `s` as a mutable slice of `U` when `T` is `U`.
-pub(crate) fn same_mut<T: 'static, U: 'static>(s: &mut [T]) -> Option<&mut [U]> {
-    (TypeId::of::<T>() == TypeId::of::<U>()).then(|| {
-        // SAFETY: as in `same`; the borrow of `s` moves into the result.
-        unsafe { core::slice::from_raw_parts_mut(s.as_mut_ptr().cast::<U>(), s.len()) }
-    })
 }
 
 /// Blocks moved through SSE2 registers; with `STREAM`, destination lines that are a whole
@@ -604,7 +632,12 @@ mod tests {
         let mut dst = alloc::vec![0f32; 16 * 19 + 9];
         assert!(transpose(&mut dst, 0, &src, 0, batch, reach, true));
         assert_eq!(dst[0], 1.5);
-        assert!(same::<f32, u32>(&src).is_none());
-        assert!(same::<f32, f32>(&src).is_some());
+        let mut pairs = alloc::vec![(0u8, 0u16); 4];
+        assert!(as_plain::<(u8, u16), u32>(&mut pairs, &[]).is_none());
+        let mut floats = [1.5f32, -2.0];
+        let (ints, _) = as_plain::<f32, u32>(&mut floats, &[]).unwrap();
+        assert_eq!(ints[0], 1.5f32.to_bits());
+        assert!(as_plain::<f32, u16>(&mut floats, &[]).is_none());
+        assert!(as_plain::<half::f16, u16>(&mut [half::f16::ONE], &[]).is_some());
     }
 }
