@@ -12,24 +12,16 @@
 //! `cargo bench --bench relayout_interleaved [--features parallel] [-- FILTER]`
 
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tensor_layout::prelude::*;
 
 #[path = "support/relayout_pairs.rs"]
 mod relayout_pairs;
 use relayout_pairs::{Element, Measure, copy_halves, each_pair, pool};
 
-/// Calls per pair: enough for about 2 GiB moved, at least 21, at most 2001 (an odd count, so
-/// the median is one call's time).
-fn calls_for(bytes: usize) -> usize {
-    ((2usize << 30) / bytes.max(1)).clamp(21, 2001) | 1
-}
-
-/// The median of `times`.
-fn median(mut times: Vec<Duration>) -> Duration {
-    times.sort_unstable();
-    times[times.len() / 2]
-}
+#[path = "support/alternating.rs"]
+mod alternating;
+use alternating::{calls_for, median, timed};
 
 /// Measures each pair whose name contains `filter`, printing a Markdown row.
 struct Interleaved {
@@ -118,13 +110,6 @@ impl Times {
             memcpy_2: list(),
         }
     }
-}
-
-/// How long `f` takes.
-fn timed(f: impl FnOnce()) -> Duration {
-    let start = Instant::now();
-    f();
-    start.elapsed()
 }
 
 fn main() {

@@ -23,13 +23,17 @@ mod reorder;
 
 use reorder::Reorder;
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tensor_layout::prelude::*;
 
 #[allow(dead_code)] // the pools and the 2-thread memcpy serve the benches, not this program
 #[path = "../../benches/support/relayout_pairs.rs"]
 mod relayout_pairs;
 use relayout_pairs::{Element, Measure, each_pair};
+
+#[path = "../../benches/support/alternating.rs"]
+mod alternating;
+use alternating::{calls_for, median, timed};
 
 /// The element type, the source's tag and the destination's, from a pair's name
 /// (`"f32 8x256x56x56 nchw->nhwc"`).
@@ -96,22 +100,6 @@ where
 /// Times each pair whose name contains `filter`, printing a Markdown row.
 struct SideBySide {
     filter: String,
-}
-
-/// Calls per pair: about 2 GiB moved by each contender, at least 21, at most 2001, odd.
-fn calls_for(bytes: usize) -> usize {
-    ((2usize << 30) / bytes.max(1)).clamp(21, 2001) | 1
-}
-
-fn median(mut times: Vec<Duration>) -> Duration {
-    times.sort_unstable();
-    times[times.len() / 2]
-}
-
-fn timed(f: impl FnOnce()) -> Duration {
-    let start = Instant::now();
-    f();
-    start.elapsed()
 }
 
 impl Measure for SideBySide {
