@@ -6,6 +6,7 @@
 //! slices that stay in registers across the hot loops, hence the long argument lists.
 #![allow(clippy::too_many_arguments)]
 
+use super::tuning::Tuning;
 use core::ops::Range;
 
 /// Asks the CPU to bring the cache line holding `slots[at]` into its caches, if `at` is inside
@@ -278,7 +279,7 @@ pub(crate) fn plane_body<T: Copy, B: BlockMove<T>, const COLS: usize>(
     } else {
         (BAND_BYTES / row_bytes.max(1)).clamp(ROWS, 1 << 14) / ROWS * ROWS
     };
-    let group = COLS * lines_per_visit::<T, B, COLS>(cols);
+    let group = COLS * lines_per_visit::<T, B, COLS>(cols, Tuning::current().lines_per_visit);
     let prefetch_source = prefetches_source::<T, B, COLS>(cols);
     let pitch = pitched(rows, batch.row_pitch);
     for &(tile_s, tile_d) in origins {
@@ -492,14 +493,18 @@ fn pitched(rows: &[(usize, usize)], row_pitch: Option<usize>) -> Option<usize> {
 }
 
 /// How many column blocks go together through each row block: destination lines written per
-/// row on each visit. Streamed lines go out up to `GROUP_LINES` at a time (longer runs per
-/// destination row) as long as the group's source lines stay within `GROUP_SOURCE_BYTES` (one
-/// compact region of the source, not more separate streams); other blocks one at a time.
-fn lines_per_visit<T: Copy, B: BlockMove<T>, const COLS: usize>(cols: &[(usize, usize)]) -> usize {
+/// row on each visit. Streamed lines go out up to `most` at a time (longer runs per
+/// destination row; the processor family's [`Tuning::lines_per_visit`]) as long as the group's
+/// source lines stay within `GROUP_SOURCE_BYTES` (one compact region of the source, not more
+/// separate streams); other blocks one at a time.
+fn lines_per_visit<T: Copy, B: BlockMove<T>, const COLS: usize>(
+    cols: &[(usize, usize)],
+    most: usize,
+) -> usize {
     match cols.get(..COLS) {
         Some([first, .., last]) if B::streams::<COLS>() => {
             let span = (last.0.abs_diff(first.0) + ROWS) * size_of::<T>();
-            (GROUP_SOURCE_BYTES / span).clamp(1, GROUP_LINES)
+            (GROUP_SOURCE_BYTES / span).clamp(1, most.max(1))
         }
         _ => 1,
     }
@@ -528,10 +533,6 @@ const PREFETCH_APART: usize = 2048;
 /// oihw->OIhw16i16o 1.10-1.16x; for blocks that stay in cache too, nChw16c->nchw 1.03-1.05x,
 /// cached nhwc->nchw 1.05-1.08x).
 const PREFETCH_BYTES: usize = 256;
-
-/// Most destination lines per row in one visit (`lines_per_visit`): two, as in the best hand
-/// loop of AVX-512 blocks (f32 nhwc->nchw 1.08-1.10x over four; AVX2 blocks 0.98-1.01x).
-const GROUP_LINES: usize = 2;
 
 /// Most source bytes a group of column blocks may span (`lines_per_visit`).
 const GROUP_SOURCE_BYTES: usize = 64 << 10;
@@ -689,15 +690,17 @@ mod tests {
         let cols =
             |pitch: usize| -> Vec<(usize, usize)> { (0..64).map(|c| (c * pitch, c)).collect() };
         // 16 columns 256 elements apart span 15 KiB of u32: four blocks would fit in 64 KiB,
-        // two (`GROUP_LINES`) go together.
-        assert_eq!(lines_per_visit::<u32, Streams, 16>(&cols(256)), GROUP_LINES);
-        assert_eq!(lines_per_visit::<u32, Streams, 16>(&cols(512)), 2);
-        assert_eq!(lines_per_visit::<u32, Streams, 16>(&cols(2048)), 1);
+        // as many as the tuning allows go together.
+        assert_eq!(lines_per_visit::<u32, Streams, 16>(&cols(256), 2), 2);
+        assert_eq!(lines_per_visit::<u32, Streams, 16>(&cols(256), 1), 1);
+        assert_eq!(lines_per_visit::<u32, Streams, 16>(&cols(256), 8), 4);
+        assert_eq!(lines_per_visit::<u32, Streams, 16>(&cols(512), 2), 2);
+        assert_eq!(lines_per_visit::<u32, Streams, 16>(&cols(2048), 2), 1);
         // 3136 apart (NCHW planes of 56x56) span 184 KiB: one block at a time.
-        assert_eq!(lines_per_visit::<u32, Streams, 16>(&cols(3136)), 1);
+        assert_eq!(lines_per_visit::<u32, Streams, 16>(&cols(3136), 2), 1);
         // Blocks that do not stream, and blocks narrower than a line, never group.
-        assert_eq!(lines_per_visit::<u32, Portable, 16>(&cols(256)), 1);
-        assert_eq!(lines_per_visit::<u32, Streams, 8>(&cols(256)), 1);
+        assert_eq!(lines_per_visit::<u32, Portable, 16>(&cols(256), 2), 1);
+        assert_eq!(lines_per_visit::<u32, Streams, 8>(&cols(256), 2), 1);
         // Streamed blocks prefetch their source only where its lines are 2 KiB apart or more;
         // other blocks always.
         assert!(!prefetches_source::<u32, Streams, 16>(&cols(256)));

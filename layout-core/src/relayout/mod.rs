@@ -24,6 +24,7 @@ mod row_copies;
 mod simd;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod stores;
+mod tuning;
 
 use crate::{Coords, Layout, Mapping};
 use nest::Nest;

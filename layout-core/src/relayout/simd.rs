@@ -15,6 +15,7 @@
 
 use super::kernels::{self, BlockMove, Lines, ROWS, Reach, TileBatch};
 use super::stores::{end_streaming, store, store_line, store_lines};
+use super::tuning::Tuning;
 use super::{avx2, avx512};
 use bytemuck::Pod;
 use core::any::TypeId;
@@ -57,14 +58,21 @@ fn transpose_as<E: avx512::Broad>(
     stream: bool,
 ) {
     // Streaming needs whole destination lines (a line of columns, or half of one with the
-    // next row after it) and pays once there are more rows than one block.
+    // next row after it).
     let line = 64 / size_of::<E>();
-    if stream && batch.rows.len() > ROWS && batch.cols.len() >= line / 2 {
+    if stream && tiles_stream(batch.rows.len(), Tuning::current()) && batch.cols.len() >= line / 2 {
         planes::<E, true>(dst, d, src, s, batch, reach);
         end_streaming();
     } else {
         planes::<E, false>(dst, d, src, s, batch, reach);
     }
+}
+
+/// Whether tiles of `rows` rows stream their destination lines (once the destination is past
+/// the caches): tiles of more than one block always; tiles of exactly one block where the
+/// processor family gains by it ([`Tuning::stream_one_block_tiles`]).
+fn tiles_stream(rows: usize, tuning: Tuning) -> bool {
+    rows > ROWS || (rows == ROWS && tuning.stream_one_block_tiles)
 }
 
 /// Whether `T` is a plain element type: an integer, a float, or `half`'s `f16` or `bf16`, whose
@@ -613,6 +621,15 @@ mod tests {
         };
         let on_small_stack = std::thread::Builder::new().stack_size(1 << 20);
         on_small_stack.spawn(each_type).unwrap().join().unwrap();
+    }
+
+    #[test]
+    fn tiles_of_one_block_stream_only_where_the_tuning_asks() {
+        for tuning in [Tuning::INTEL, Tuning::AMD] {
+            assert!(!tiles_stream(ROWS - 1, tuning));
+            assert!(tiles_stream(ROWS + 1, tuning));
+            assert_eq!(tiles_stream(ROWS, tuning), tuning.stream_one_block_tiles);
+        }
     }
 
     #[test]
