@@ -279,8 +279,9 @@ pub(crate) fn plane_body<T: Copy, B: BlockMove<T>, const COLS: usize>(
     } else {
         (BAND_BYTES / row_bytes.max(1)).clamp(ROWS, 1 << 14) / ROWS * ROWS
     };
-    let group = COLS * lines_per_visit::<T, B, COLS>(cols, Tuning::current().lines_per_visit);
-    let prefetch_source = prefetches_source::<T, B, COLS>(cols);
+    let tuning = Tuning::current();
+    let group = COLS * lines_per_visit::<T, B, COLS>(cols, tuning.lines_per_visit);
+    let prefetch_source = prefetches_source::<T, B, COLS>(cols, tuning.prefetch_apart);
     let pitch = pitched(rows, batch.row_pitch);
     for &(tile_s, tile_d) in origins {
         let (s, d) = (s + tile_s, d + tile_d);
@@ -512,21 +513,21 @@ fn lines_per_visit<T: Copy, B: BlockMove<T>, const COLS: usize>(
 
 /// Whether blocks prefetch their source lines ([`PREFETCH_BYTES`] ahead): blocks written
 /// through the cache always; streamed blocks only where their source lines lie at least
-/// `PREFETCH_APART` bytes apart, more separate streams than the hardware prefetcher follows
-/// (u8 nchw->nhwc: planes 3136 bytes apart). Where they are closer (f32 nhwc->nchw: positions
-/// 1 KiB apart, which the hardware follows) the prefetches only take fill buffers from the
-/// streaming stores (1.09-1.19x without them, AVX-512 blocks).
-fn prefetches_source<T: Copy, B: BlockMove<T>, const COLS: usize>(cols: &[(usize, usize)]) -> bool {
+/// `apart_at_least` bytes apart (the processor family's [`Tuning::prefetch_apart`]): more
+/// separate streams than the hardware prefetcher follows (u8 nchw->nhwc: planes 3136 bytes
+/// apart). Where they are closer (f32 nhwc->nchw: positions 1 KiB apart) the prefetches took
+/// fill buffers from the streaming stores on the Intel core (1.09-1.19x without them) and
+/// helped on the AMD one (1.11x with them).
+fn prefetches_source<T: Copy, B: BlockMove<T>, const COLS: usize>(
+    cols: &[(usize, usize)],
+    apart_at_least: usize,
+) -> bool {
     let apart = match cols {
         [first, next, ..] => next.0.abs_diff(first.0) * size_of::<T>(),
         _ => 0,
     };
-    !B::streams::<COLS>() || apart >= PREFETCH_APART
+    !B::streams::<COLS>() || apart >= apart_at_least
 }
-
-/// Least distance in bytes between a streamed block's source lines for it to prefetch them
-/// (`prefetches_source`).
-const PREFETCH_APART: usize = 2048;
 
 /// How far ahead of a transpose block its source lines are prefetched: four cache lines, the
 /// best of 64 to 512 bytes in A/B runs (u8 nchw->nhwc 1.27-1.31x, f32 nchw->nhwc 1.12x, f32
@@ -703,12 +704,14 @@ mod tests {
         assert_eq!(lines_per_visit::<u32, Streams, 8>(&cols(256), 2), 1);
         // Streamed blocks prefetch their source only where its lines are 2 KiB apart or more;
         // other blocks always.
-        assert!(!prefetches_source::<u32, Streams, 16>(&cols(256)));
-        assert!(!prefetches_source::<u32, Streams, 16>(&cols(511)));
-        assert!(prefetches_source::<u32, Streams, 16>(&cols(512)));
-        assert!(prefetches_source::<u32, Streams, 16>(&cols(3136)));
-        assert!(prefetches_source::<u32, Portable, 16>(&cols(256)));
-        assert!(prefetches_source::<u32, Streams, 8>(&cols(16)));
+        assert!(!prefetches_source::<u32, Streams, 16>(&cols(256), 2048));
+        assert!(!prefetches_source::<u32, Streams, 16>(&cols(511), 2048));
+        assert!(prefetches_source::<u32, Streams, 16>(&cols(512), 2048));
+        assert!(prefetches_source::<u32, Streams, 16>(&cols(3136), 2048));
+        assert!(prefetches_source::<u32, Streams, 16>(&cols(256), 1024));
+        assert!(!prefetches_source::<u32, Streams, 16>(&cols(255), 1024));
+        assert!(prefetches_source::<u32, Portable, 16>(&cols(256), 2048));
+        assert!(prefetches_source::<u32, Streams, 8>(&cols(16), 2048));
     }
 
     /// Every tile of a batch moves, the last one ending at the very end of both slices (its
