@@ -18,7 +18,7 @@ use tensor_layout::prelude::*;
 
 #[path = "support/relayout_pairs.rs"]
 mod relayout_pairs;
-use relayout_pairs::{Element, Measure, copy_halves, each_pair, pool};
+use relayout_pairs::{Element, Measure, copy_halves, each_pair, on_one_thread, pool};
 
 fn group<'a>(c: &'a mut Criterion, name: &str, bytes: u64) -> BenchmarkGroup<'a, WallTime> {
     let mut group = c.benchmark_group(format!("relayout/{name}"));
@@ -63,7 +63,9 @@ where
     let mut g = group(c, name, bytes as u64);
     let one = pool(1);
     g.bench_function("tensor-layout", |b| {
-        one.install(|| b.iter(|| black_box(&src).relayout_into(&mut dst).unwrap()))
+        on_one_thread(&one, || {
+            b.iter(|| black_box(&src).relayout_into(&mut dst).unwrap())
+        })
     });
     if cfg!(feature = "parallel") {
         let two = pool(2);

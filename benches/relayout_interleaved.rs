@@ -17,7 +17,7 @@ use tensor_layout::prelude::*;
 
 #[path = "support/relayout_pairs.rs"]
 mod relayout_pairs;
-use relayout_pairs::{Element, Measure, copy_halves, each_pair, pool};
+use relayout_pairs::{Element, Measure, copy_halves, each_pair, on_one_thread, pool};
 
 #[path = "support/alternating.rs"]
 mod alternating;
@@ -45,13 +45,11 @@ impl Measure for Interleaved {
         let calls = calls_for(bytes);
         let mut times = Times::with_capacity(calls);
         let (one, two) = (pool(1), pool(2));
-        // Each call is timed inside its pool (handing work to a pool costs microseconds).
+        // Each call is timed on its thread (handing work to a pool costs microseconds).
         for _ in 0..calls {
-            times.library.push(
-                one.install(|| {
-                    timed(|| black_box(&src).relayout_into(black_box(&mut dst)).unwrap())
-                }),
-            );
+            times.library.push(on_one_thread(&one, || {
+                timed(|| black_box(&src).relayout_into(black_box(&mut dst)).unwrap())
+            }));
             times.memcpy.push(timed(|| {
                 black_box(&mut copy_into[..]).copy_from_slice(black_box(&copy_from[..]))
             }));

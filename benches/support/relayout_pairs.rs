@@ -72,6 +72,20 @@ pub fn pool(threads: usize) -> rayon::ThreadPool {
         .unwrap()
 }
 
+/// Runs `f` on one thread: inside `one` (a 1-thread pool) where the library is built with
+/// `parallel`, so that the relayout does not split across the global pool, and on the calling
+/// thread otherwise (the library then never hands work to rayon). A pool's worker keeps
+/// running for a while after each job, and on this machine's two vCPUs whatever runs on the
+/// other one slows a relayout by up to a third (docs/performance.md, "Two machines"), so the
+/// plain build measures without a pool.
+pub fn on_one_thread<R: Send>(one: &rayon::ThreadPool, f: impl FnOnce() -> R + Send) -> R {
+    if cfg!(feature = "parallel") {
+        one.install(f)
+    } else {
+        f()
+    }
+}
+
 /// memcpy on two threads of the current pool: each copies one half.
 pub fn copy_halves(from: &[u8], into: &mut [u8]) {
     let half = from.len() / 2;
