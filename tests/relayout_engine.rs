@@ -348,7 +348,8 @@ fn row_copies_larger_than_the_caches_equal_the_plain_relayout() {
 /// whole destination lines of 16 four-byte, 32 two-byte and 64 one-byte elements; odd spatial
 /// dims leave partial blocks at the edges, and oihw->OIhw16i16o streams sequential lines.
 /// Channel blocks of half a line (16 two-byte or 8 four-byte channels) stream two rows per
-/// line.
+/// line, and u8 flat->crouton2x2's blocks (16 channels x 4 pixels) stream as one line each,
+/// with partial chunks and a partial channel block at the edges.
 #[test]
 fn transposes_larger_than_the_caches_equal_the_plain_relayout() {
     let dims = [1, 256, 130, 131];
@@ -362,4 +363,8 @@ fn transposes_larger_than_the_caches_equal_the_plain_relayout() {
     check_mappings_as(nchw, n_chw16c, |v| v as u16);
     check_mappings(nchw, Mapping::<onednn::nChw8c>::new(dims).unwrap());
     check_typed::<onednn::oihw, onednn::OIhw16i16o>([1024, 512, 3, 3]);
+    let activations = [1, 128, 136, 250];
+    let flat = Mapping::<htp::R4FlatMemoryLayout>::new(activations).unwrap();
+    let crouton_2x2 = Mapping::<htp::R4Crouton2x2Layout>::new(activations).unwrap();
+    check_mappings_as(flat, crouton_2x2, |v| v as u8);
 }

@@ -371,10 +371,12 @@ fn packed_tiles<T: Copy, B: BlockMove<T>, const COLS: usize>(
     };
     let cols = &cols;
     // The rows `(r, r * COLS)` of every block: `Pitch(COLS)` for blocks that stream (f16
-    // nchw->nChw16c 1.08-1.18x over the listing below), a constant listing for the others
+    // nchw->nChw16c 1.08-1.18x over the listing below; blocks that are one whole line, as u8
+    // flat->crouton2x2's into a large destination), a constant listing for the others
     // (with `Pitch`, LLVM compiled the loop of u8 flat->crouton2x2 worse: 0.76-0.79x), made
     // at compile time.
-    let streams = B::streams::<COLS>() || B::streams_pairs::<COLS>();
+    let one_line = B::STREAMS && ROWS * COLS * size_of::<T>() == 64;
+    let streams = B::streams::<COLS>() || B::streams_pairs::<COLS>() || one_line;
     let block_rows = const { packed_rows::<COLS>() };
     let whole = rows.len() / ROWS * ROWS;
     for &(tile_s, tile_d) in origins {

@@ -60,12 +60,21 @@ fn transpose_as<E: avx512::Broad>(
     // Streaming needs whole destination lines (a line of columns, or half of one with the
     // next row after it).
     let line = 64 / size_of::<E>();
-    if stream && tiles_stream(batch.rows.len(), Tuning::current()) && batch.cols.len() >= line / 2 {
+    let whole_rows =
+        tiles_stream(batch.rows.len(), Tuning::current()) && batch.cols.len() >= line / 2;
+    if stream && (whole_rows || packed_line_blocks(batch, line)) {
         planes::<E, true>(dst, d, src, s, batch, reach);
         end_streaming();
     } else {
         planes::<E, false>(dst, d, src, s, batch, reach);
     }
+}
+
+/// Whether the batch's blocks are packed lines: rows `cols` elements apart (the plan's row
+/// pitch), each block of `ROWS` rows one whole line of `line` elements (u8 flat->crouton2x2:
+/// 16 channels x 4 pixels), which stream even though a row is much less than a line.
+fn packed_line_blocks(batch: TileBatch<'_>, line: usize) -> bool {
+    batch.row_pitch == Some(batch.cols.len()) && ROWS * batch.cols.len() == line
 }
 
 /// Whether tiles of `rows` rows stream their destination lines (once the destination is past
@@ -307,7 +316,7 @@ unsafe fn micro_blocks<
     let lanes = E::LANES;
     if N < lanes {
         // SAFETY: passed on from the caller.
-        return unsafe { narrow_micro_blocks::<E, L, COLS, N>(dst, d, rows, src, s, cols) };
+        return unsafe { narrow_micro_blocks::<E, L, COLS, N, STREAM>(dst, d, rows, src, s, cols) };
     }
     // Rows of a whole cache line go straight to memory when they start on one; so do rows of
     // half a line whose next row follows them (f16 nchw->nChw16c: 16 channels are 32 bytes).
@@ -374,13 +383,21 @@ unsafe fn micro_blocks<
 const LINE_REGISTERS: usize = 4;
 
 /// Micro-blocks narrower than a register (`N < E::LANES`): each register holds `LANES / N`
-/// destination lines, stored at once where they are adjacent.
+/// destination lines, stored at once where they are adjacent. With `STREAM`, a block that is
+/// one whole 64-byte destination line (16 rows of 4 bytes, adjacent: u8 flat->crouton2x2's 16
+/// channels of a 2x2 pixel tile) goes past the caches where it starts on a cache line.
 ///
 /// # Safety
 ///
 /// As [`BlockMove::block`]: every listed line lies inside its slice.
 #[inline(always)]
-unsafe fn narrow_micro_blocks<E: Block, L: Lines, const COLS: usize, const N: usize>(
+unsafe fn narrow_micro_blocks<
+    E: Block,
+    L: Lines,
+    const COLS: usize,
+    const N: usize,
+    const STREAM: bool,
+>(
     dst: &mut [E],
     d: usize,
     rows: L,
@@ -390,6 +407,15 @@ unsafe fn narrow_micro_blocks<E: Block, L: Lines, const COLS: usize, const N: us
 ) {
     let lanes = E::LANES;
     let per_register = lanes / N;
+    if STREAM && one_line_block::<E, COLS, N>() && lines_follow(rows, 0, ROWS, COLS) {
+        // SAFETY: as in `micro_blocks`; the block's `ROWS` lines of `COLS` elements follow one
+        // another from `d + rows.at(0)`, inside `dst` (the caller's promise): 64 bytes.
+        unsafe {
+            let v = transposed::<E, N>(src, s, &cols[..N]);
+            let line = [v[0], v[1], v[2], v[3]];
+            return store_line(dst, d + rows.at(0), &line, _mm_stream_si128);
+        }
+    }
     for r in (0..ROWS).step_by(lanes) {
         for c in (0..COLS).step_by(N) {
             // SAFETY: as in `micro_blocks`.
@@ -415,6 +441,13 @@ unsafe fn narrow_micro_blocks<E: Block, L: Lines, const COLS: usize, const N: us
             }
         }
     }
+}
+
+/// Whether a block of `COLS` columns moved in micro-blocks of `N` is one 64-byte line when
+/// its rows are adjacent: one micro-block (`COLS == N`) of all `ROWS` rows in one register
+/// each (`E::LANES == ROWS`, bytes), four registers (`N == LINE_REGISTERS`).
+const fn one_line_block<E: Block, const COLS: usize, const N: usize>() -> bool {
+    COLS == N && E::LANES == ROWS && N == LINE_REGISTERS
 }
 
 /// Whether `count` lines from line `first` of `rows` follow one another `apart` elements apart:
