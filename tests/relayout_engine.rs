@@ -349,7 +349,8 @@ fn row_copies_larger_than_the_caches_equal_the_plain_relayout() {
 /// dims leave partial blocks at the edges, and oihw->OIhw16i16o streams sequential lines.
 /// Channel blocks of half a line (16 two-byte or 8 four-byte channels) stream two rows per
 /// line, and u8 flat->crouton2x2's blocks (16 channels x 4 pixels) stream as one line each,
-/// with partial chunks and a partial channel block at the edges.
+/// with a partial channel block at the edge (H and W whole 8x8 chunks: with a partial chunk
+/// the plan's tiles are not packed and the blocks take the cache path).
 #[test]
 fn transposes_larger_than_the_caches_equal_the_plain_relayout() {
     let dims = [1, 256, 130, 131];

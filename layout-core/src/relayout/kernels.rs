@@ -9,6 +9,11 @@
 use super::tuning::Tuning;
 use core::ops::Range;
 
+/// Whether a block of `ROWS` rows of `cols` one-byte elements is exactly one 64-byte line.
+pub(crate) const fn block_is_line(cols: usize) -> bool {
+    ROWS * cols == 64
+}
+
 /// Asks the CPU to bring the cache line holding `slots[at]` into its caches, if `at` is inside
 /// `slots` (a hint: nothing is read, nothing can fault): the SSE prefetch instruction on
 /// x86-64 (part of every x86-64 CPU), nothing elsewhere or under Miri, which cannot run it.
@@ -90,6 +95,13 @@ pub(crate) trait BlockMove<T: Copy> {
     /// `STREAMS` holds.
     fn streams_pairs<const COLS: usize>() -> bool {
         Self::STREAMS && COLS * size_of::<T>() == 32
+    }
+
+    /// Whether blocks of `COLS` columns bypass the caches as one line each: `ROWS` rows of
+    /// `COLS` bytes, adjacent, make one 64-byte line (u8 flat->crouton2x2's packed blocks of
+    /// 16 channels x 4 pixels), and `STREAMS` holds.
+    fn streams_block_lines<const COLS: usize>() -> bool {
+        Self::STREAMS && size_of::<T>() == 1 && block_is_line(COLS)
     }
 
     /// Asks the CPU to bring the cache line holding `slots[at]` (of the source or the
@@ -375,8 +387,8 @@ fn packed_tiles<T: Copy, B: BlockMove<T>, const COLS: usize>(
     // flat->crouton2x2's into a large destination), a constant listing for the others
     // (with `Pitch`, LLVM compiled the loop of u8 flat->crouton2x2 worse: 0.76-0.79x), made
     // at compile time.
-    let one_line = B::STREAMS && ROWS * COLS * size_of::<T>() == 64;
-    let streams = B::streams::<COLS>() || B::streams_pairs::<COLS>() || one_line;
+    let streams =
+        B::streams::<COLS>() || B::streams_pairs::<COLS>() || B::streams_block_lines::<COLS>();
     let block_rows = const { packed_rows::<COLS>() };
     let whole = rows.len() / ROWS * ROWS;
     for &(tile_s, tile_d) in origins {
@@ -704,8 +716,8 @@ mod tests {
         // Blocks that do not stream, and blocks narrower than a line, never group.
         assert_eq!(lines_per_visit::<u32, Portable, 16>(&cols(256), 2), 1);
         assert_eq!(lines_per_visit::<u32, Streams, 8>(&cols(256), 2), 1);
-        // Streamed blocks prefetch their source only where its lines are 2 KiB apart or more;
-        // other blocks always.
+        // Streamed blocks prefetch their source only where its lines are at least the
+        // tuning's distance apart (2 KiB on Intel, 512 bytes on AMD); other blocks always.
         assert!(!prefetches_source::<u32, Streams, 16>(&cols(256), 2048));
         assert!(!prefetches_source::<u32, Streams, 16>(&cols(511), 2048));
         assert!(prefetches_source::<u32, Streams, 16>(&cols(512), 2048));

@@ -13,7 +13,7 @@
 //! pattern is a valid value (integers, floats, `half`'s `f16`/`bf16`) take this path, viewed as
 //! unsigned integers of their size; any other `T: Copy` keeps the portable tile.
 
-use super::kernels::{self, BlockMove, Lines, ROWS, Reach, TileBatch};
+use super::kernels::{self, BlockMove, Lines, ROWS, Reach, TileBatch, block_is_line};
 use super::stores::{end_streaming, store, store_line, store_lines};
 use super::tuning::Tuning;
 use super::{avx2, avx512};
@@ -62,7 +62,7 @@ fn transpose_as<E: avx512::Broad>(
     let line = 64 / size_of::<E>();
     let whole_rows =
         tiles_stream(batch.rows.len(), Tuning::current()) && batch.cols.len() >= line / 2;
-    if stream && (whole_rows || packed_line_blocks(batch, line)) {
+    if stream && (whole_rows || packed_line_blocks::<E>(batch)) {
         planes::<E, true>(dst, d, src, s, batch, reach);
         end_streaming();
     } else {
@@ -70,11 +70,14 @@ fn transpose_as<E: avx512::Broad>(
     }
 }
 
-/// Whether the batch's blocks are packed lines: rows `cols` elements apart (the plan's row
-/// pitch), each block of `ROWS` rows one whole line of `line` elements (u8 flat->crouton2x2:
-/// 16 channels x 4 pixels), which stream even though a row is much less than a line.
-fn packed_line_blocks(batch: TileBatch<'_>, line: usize) -> bool {
-    batch.row_pitch == Some(batch.cols.len()) && ROWS * batch.cols.len() == line
+/// Whether the batch's blocks are packed lines of bytes, which the streaming build writes as
+/// one line each ([`BlockMove::streams_block_lines`]): rows `cols` bytes apart (the plan's row
+/// pitch), each block of `ROWS` rows one 64-byte line (u8 flat->crouton2x2: 16 channels x 4
+/// pixels), although a row is much less than a line.
+fn packed_line_blocks<E>(batch: TileBatch<'_>) -> bool {
+    size_of::<E>() == 1
+        && batch.row_pitch == Some(batch.cols.len())
+        && block_is_line(batch.cols.len())
 }
 
 /// Whether tiles of `rows` rows stream their destination lines (once the destination is past
@@ -407,7 +410,8 @@ unsafe fn narrow_micro_blocks<
 ) {
     let lanes = E::LANES;
     let per_register = lanes / N;
-    if STREAM && one_line_block::<E, COLS, N>() && lines_follow(rows, 0, ROWS, COLS) {
+    let one_line = <Sse2<STREAM> as BlockMove<E>>::streams_block_lines::<COLS>() && COLS == N;
+    if one_line && lines_follow(rows, 0, ROWS, COLS) {
         // SAFETY: as in `micro_blocks`; the block's `ROWS` lines of `COLS` elements follow one
         // another from `d + rows.at(0)`, inside `dst` (the caller's promise): 64 bytes.
         unsafe {
@@ -441,13 +445,6 @@ unsafe fn narrow_micro_blocks<
             }
         }
     }
-}
-
-/// Whether a block of `COLS` columns moved in micro-blocks of `N` is one 64-byte line when
-/// its rows are adjacent: one micro-block (`COLS == N`) of all `ROWS` rows in one register
-/// each (`E::LANES == ROWS`, bytes), four registers (`N == LINE_REGISTERS`).
-const fn one_line_block<E: Block, const COLS: usize, const N: usize>() -> bool {
-    COLS == N && E::LANES == ROWS && N == LINE_REGISTERS
 }
 
 /// Whether `count` lines from line `first` of `rows` follow one another `apart` elements apart:

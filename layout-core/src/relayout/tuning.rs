@@ -48,14 +48,15 @@ impl Tuning {
     /// The tuning of the CPU this runs on: found with `cpuid` on the first call, then cached.
     pub(crate) fn current() -> Tuning {
         static FOUND: AtomicU8 = AtomicU8::new(UNKNOWN);
-        match FOUND.load(Ordering::Relaxed) {
-            AMD => Tuning::AMD,
-            INTEL => Tuning::INTEL,
-            _ => {
-                let amd = vendor_is_amd();
-                FOUND.store(if amd { AMD } else { INTEL }, Ordering::Relaxed);
-                if amd { Tuning::AMD } else { Tuning::INTEL }
-            }
+        let mut found = FOUND.load(Ordering::Relaxed);
+        if found == UNKNOWN {
+            found = if vendor_is_amd() { AMD } else { INTEL };
+            FOUND.store(found, Ordering::Relaxed);
+        }
+        if found == AMD {
+            Tuning::AMD
+        } else {
+            Tuning::INTEL
         }
     }
 }
