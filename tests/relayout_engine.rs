@@ -324,8 +324,10 @@ fn parallel_relayouts_equal_the_plain_relayout() {
     });
 }
 
-/// Row copies into destinations past `STREAM_MIN_BYTES` (4 MiB) whose rows fill whole 64-byte
-/// lines write each line past the caches: 16-channel rows of four bytes out of nhwc (their
+/// Row copies into destinations past the streaming threshold (4 MiB, more on CPUs with a
+/// last-level cache over 64 MiB: `relayout::streaming`; the engine's own tests force every
+/// streaming kernel on small shapes) whose rows fill whole 64-byte lines write each line past
+/// the caches: 16-channel rows of four bytes out of nhwc (their
 /// positions split to list 512 rows a call, or whole when no divisor fits: 61 x 67), and rows
 /// of 32 bytes two to a line: 8-channel rows of four bytes into nChw16c, 4-channel rows of
 /// eight bytes into nChw8c, and the rows of two neighbouring positions out of nChw16c into
@@ -344,7 +346,8 @@ fn row_copies_larger_than_the_caches_equal_the_plain_relayout() {
     check_mappings_as(n_chw4c, n_chw8c, f64::from);
 }
 
-/// Destinations past `STREAM_MIN_BYTES` (4 MiB) take the transposes' non-temporal stores, in
+/// Destinations past the streaming threshold (4 MiB, more on CPUs with a last-level cache
+/// over 128 MiB: `relayout::streaming`) take the transposes' non-temporal stores, in
 /// whole destination lines of 16 four-byte, 32 two-byte and 64 one-byte elements; odd spatial
 /// dims leave partial blocks at the edges, and oihw->OIhw16i16o streams sequential lines.
 /// Channel blocks of half a line (16 two-byte or 8 four-byte channels) stream two rows per

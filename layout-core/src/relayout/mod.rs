@@ -24,11 +24,13 @@ mod row_copies;
 mod simd;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod stores;
+mod streaming;
 mod tuning;
 
 use crate::{Coords, Layout, Mapping};
 use nest::Nest;
 use plan::{Plan, Point};
+use streaming::Streaming;
 
 /// Writes every logical element of `src_slots` (laid out by `src`) into `dst_slots` (laid out by
 /// `dst`, same dims), and `pad` into every padding slot of `dst`.
@@ -38,6 +40,24 @@ pub(crate) fn copy_into<T, L1, L2>(
     dst: &Mapping<L2>,
     dst_slots: &mut [T],
     pad: T,
+) where
+    T: Copy + Send + Sync + 'static,
+    L1: Layout,
+    L2: Layout<Index = L1::Index>,
+{
+    let streaming = Streaming::for_destination(size_of_val(dst_slots));
+    copy_streaming(src, src_slots, dst, dst_slots, pad, streaming);
+}
+
+/// [`copy_into`] with the stores past the caches that `streaming` asks for, whatever the
+/// destination's size.
+fn copy_streaming<T, L1, L2>(
+    src: &Mapping<L1>,
+    src_slots: &[T],
+    dst: &Mapping<L2>,
+    dst_slots: &mut [T],
+    pad: T,
+    streaming: Streaming,
 ) where
     T: Copy + Send + Sync + 'static,
     L1: Layout,
@@ -65,7 +85,7 @@ pub(crate) fn copy_into<T, L1, L2>(
         listings: &listings,
         src: src_slots,
         pad,
-        stream: size_of_val(dst_slots) >= nest::STREAM_MIN_BYTES,
+        streaming,
         src_offset_of,
     };
     if plan.len == 0 {
@@ -78,4 +98,72 @@ pub(crate) fn copy_into<T, L1, L2>(
     }
     let mut point: Point = [0; crate::MAX_RANK + 1];
     nest.data(dst_slots, 0, plan.src_base, plan.dst_base, &mut point);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec::Vec;
+
+    type Nchw = crate::onednn_layout!("nchw");
+    type Nhwc = crate::onednn_layout!("nhwc");
+    type NChw8c = crate::onednn_layout!("nChw8c");
+    type NChw16c = crate::onednn_layout!("nChw16c");
+    type Oihw = crate::onednn_layout!("oihw");
+    type OIhw16i16o = crate::onednn_layout!("OIhw16i16o");
+    type Flat = crate::chunked_layout![4; 0,0, 1,0, 2,0, 3,0];
+    type Crouton2x2 = crate::chunked_layout![4; 0,0, 1,0, 2,0, 3,0, 1,4, 2,4, 3,32, 1,2, 2,2];
+
+    /// `len` slots of `value` starting on a 64-byte boundary, so that streamed lines are whole
+    /// cache lines as in a tensor's own storage: the vector and where the slots start in it.
+    fn on_a_line<T: Copy>(len: usize, value: T) -> (Vec<T>, usize) {
+        let slots = alloc::vec![value; len + 64];
+        let start = slots.as_ptr().align_offset(64);
+        (slots, start)
+    }
+
+    /// Relayouts `A` -> `B` of `dims` with every kernel streaming and with none, against the
+    /// definition: each destination slot holds the source element of its index, or the pad.
+    fn check<T, A, B>(dims: [usize; 4], of: fn(u32) -> T)
+    where
+        T: Copy + Send + Sync + PartialEq + core::fmt::Debug + 'static,
+        A: Layout<Index = [usize; 4]> + Default,
+        B: Layout<Index = [usize; 4]> + Default,
+    {
+        let (src, dst) = (
+            Mapping::<A>::new(dims).unwrap(),
+            Mapping::<B>::new(dims).unwrap(),
+        );
+        let src_slots: Vec<T> = (0..src.storage_len()).map(|i| of(i as u32 + 1)).collect();
+        let pad = of(0);
+        let want: Vec<T> = (0..dst.storage_len())
+            .map(|slot| dst.index_of(slot).map_or(pad, |i| src_slots[src.offset(i)]))
+            .collect();
+        for streaming in [Streaming::ALL, Streaming::NONE] {
+            let (mut got, start) = on_a_line(dst.storage_len(), of(0xBEEF));
+            let dst_slots = &mut got[start..start + dst.storage_len()];
+            copy_streaming(&src, &src_slots, &dst, dst_slots, pad, streaming);
+            assert_eq!(dst_slots, &want[..], "{dims:?}, {streaming:?}");
+        }
+    }
+
+    /// Every kernel that streams, on shapes small enough for Miri: whole-line rows (16 f32
+    /// channels), rows paired into lines (8 f32 channels, either way), transposes of whole-line
+    /// blocks (4, 2 and 1-byte elements), one-block tiles (nChw16c -> nchw), half-line rows
+    /// in pairs (16 u16 channels), sequential lines (oihw -> OIhw16i16o), one-line blocks
+    /// (u8 flat -> crouton2x2); odd shapes leave partial blocks and padding.
+    #[test]
+    fn streamed_relayouts_equal_the_definition() {
+        check::<f32, Nhwc, NChw16c>([1, 32, 3, 5], |v| v as f32);
+        check::<f32, NChw8c, NChw16c>([1, 40, 3, 4], |v| v as f32);
+        check::<f32, NChw16c, NChw8c>([1, 32, 2, 4], |v| v as f32);
+        check::<f32, Nchw, Nhwc>([1, 32, 4, 9], |v| v as f32);
+        check::<u32, Nhwc, Nchw>([1, 33, 4, 8], |v| v);
+        check::<u16, Nchw, Nhwc>([1, 32, 4, 8], |v| v as u16);
+        check::<u8, Nchw, Nhwc>([1, 64, 8, 8], |v| v as u8);
+        check::<u32, NChw16c, Nchw>([1, 32, 4, 8], |v| v);
+        check::<u16, Nchw, NChw16c>([1, 32, 4, 9], |v| v as u16);
+        check::<f32, Oihw, OIhw16i16o>([32, 17, 1, 2], |v| v as f32);
+        check::<u8, Flat, Crouton2x2>([1, 8, 8, 40], |v| v as u8);
+    }
 }

@@ -10,12 +10,7 @@ use super::kernels;
 use super::kernels::TileBatch;
 use super::plan::{Kernel, Listings, Plan, Point};
 use super::row_copies::Destination;
-
-/// Destination size from which transposes write whole lines with non-temporal stores: past
-/// a core's L2 (2 MiB here), where writing through the cache would first read every line it
-/// overwrites. Measured in docs/performance.md: f32 oihw->OIhw16i16o (9 MiB) 11.9 -> 21.8
-/// GB/s, u8 nchw->nhwc (6 MiB) 9.2 -> 12.7 GB/s when they stream.
-pub(crate) const STREAM_MIN_BYTES: usize = 4 << 20;
+use super::streaming::Streaming;
 
 /// A plan bound to its source slots and pad value; `src_offset_of` maps a virtual point of the
 /// destination walk to a source offset for the index-driven kernel.
@@ -28,9 +23,8 @@ pub(crate) struct Nest<'a, T, F> {
     pub reach: kernels::Reach,
     pub src: &'a [T],
     pub pad: T,
-    /// Whether the destination is larger than the caches ([`STREAM_MIN_BYTES`]): transposes
-    /// write whole lines past them, row copies ask for their destination lines ahead.
-    pub stream: bool,
+    /// Which stores go past the caches ([`Streaming::for_destination`]).
+    pub streaming: Streaming,
     pub src_offset_of: F,
 }
 
@@ -116,7 +110,7 @@ impl<T: Copy + 'static, F: Fn(&Point) -> usize> Nest<'_, T, F> {
         let k = self.plan.len - 1;
         let (first, data_end, slot_end) = self.bounds(k, p);
         let rows = &self.listings.rows;
-        let into = Destination::of(self.stream, self.listings.line_rows);
+        let into = Destination::of(self.streaming, self.listings.line_rows);
         let cols = first..data_end;
         super::row_copies::copy_listed_rows(dst, d, self.src, s, rows, cols, self.reach, into);
         if self.plan.fills && slot_end > data_end {
@@ -152,7 +146,15 @@ impl<T: Copy + 'static, F: Fn(&Point) -> usize> Nest<'_, T, F> {
             cols: &listings.cols[col_digits.clone()],
             row_pitch: listings.row_pitch,
         };
-        kernels::transpose(dst, d, self.src, s, batch, self.reach, self.stream);
+        kernels::transpose(
+            dst,
+            d,
+            self.src,
+            s,
+            batch,
+            self.reach,
+            self.streaming.blocks,
+        );
         if !self.plan.fills {
             return;
         }

@@ -116,9 +116,22 @@ pub(crate) struct Listings {
     pub cols: Listing,
     /// A transpose's rows' destination pitch within blocks ([`TileBatch::row_pitch`]).
     pub row_pitch: Option<usize>,
-    /// Whether the row block's rows fill whole 64-byte destination lines
-    /// ([`Plan::rows_fill_lines`]).
-    pub line_rows: bool,
+    /// How the row block's rows fill 64-byte destination lines ([`Plan::rows_fill_lines`]).
+    pub line_rows: LineRows,
+}
+
+/// How a row block's rows fill 64-byte destination lines ([`Plan::rows_fill_lines`]), which
+/// decides whether they can be written past the caches, and from what size they are
+/// (`streaming::Streaming`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum LineRows {
+    /// Not whole lines (or not a row block).
+    #[default]
+    Partial,
+    /// Each row is one whole line (f32 nhwc->nChw16c: one 16-channel line).
+    Whole,
+    /// Rows of 32 bytes, two side by side make each line (f32 nChw8c->nChw16c).
+    Pairs,
 }
 
 impl Plan {
@@ -291,15 +304,16 @@ impl Plan {
         }
     }
 
-    /// Whether a row block's rows fill whole 64-byte destination lines, as listed: rows of
-    /// 64 bytes, every listed loop stepping the destination by whole lines (f32
-    /// nhwc->nChw16c: each row one 16-channel line); or rows of 32 bytes two to a line, listed
+    /// How a row block's rows fill whole 64-byte destination lines, as listed: [`LineRows::Whole`]
+    /// for rows of 64 bytes, every listed loop stepping the destination by whole lines (f32
+    /// nhwc->nChw16c: each row one 16-channel line); [`LineRows::Pairs`] for rows of 32 bytes
+    /// two to a line, listed
     /// rows `2k` and `2k + 1` side by side (the innermost listed loop steps the destination by
     /// one row and has an even count) and every other listed loop stepping by whole lines
     /// (f32 nChw8c->nChw16c: two 8-channel rows make each 16-channel line).
-    pub(crate) fn rows_fill_lines(&self, element_bytes: usize) -> bool {
+    pub(crate) fn rows_fill_lines(&self, element_bytes: usize) -> LineRows {
         if self.kernel != Kernel::Rows || self.len < 2 || self.kernel_from > self.len - 2 {
-            return false;
+            return LineRows::Partial;
         }
         let row = self.levels[self.len - 1];
         let listed = &self.levels[self.kernel_from..self.len - 1];
@@ -308,15 +322,14 @@ impl Plan {
                 .iter()
                 .all(|l| (l.dst * element_bytes).is_multiple_of(CACHE_LINE))
         };
-        if row.dst != 1 {
-            return false;
-        }
+        let pairs = |(pair, outer): (&Level, &[Level])| {
+            pair.dst == row.extent && pair.extent.is_multiple_of(2) && whole_lines(outer)
+        };
         match (row.extent * element_bytes, listed.split_last()) {
-            (CACHE_LINE, _) => whole_lines(listed),
-            (32, Some((pair, outer))) => {
-                pair.dst == row.extent && pair.extent.is_multiple_of(2) && whole_lines(outer)
-            }
-            _ => false,
+            _ if row.dst != 1 => LineRows::Partial,
+            (CACHE_LINE, _) if whole_lines(listed) => LineRows::Whole,
+            (32, Some(split)) if pairs(split) => LineRows::Pairs,
+            _ => LineRows::Partial,
         }
     }
 
@@ -643,7 +656,7 @@ mod tests {
     }
 
     /// Whether the row block of `A -> B` on `dims` fills lines for `bytes`-byte elements.
-    fn lines<A, B>(dims: [usize; 4], bytes: usize) -> bool
+    fn lines<A, B>(dims: [usize; 4], bytes: usize) -> LineRows
     where
         A: Layout<Index = [usize; 4]> + Default,
         B: Layout<Index = [usize; 4]> + Default,
@@ -684,17 +697,23 @@ mod tests {
         type Nchw8c = crate::onednn_layout!("nChw8c");
         type Nchw16c = crate::onednn_layout!("nChw16c");
         let dims = [2, 256, 7, 9];
-        assert!(lines::<Nhwc, Nchw16c>(dims, 4));
-        assert!(
-            !lines::<Nhwc, Nchw16c>(dims, 2),
+        use LineRows::{Pairs, Partial, Whole};
+        assert_eq!(lines::<Nhwc, Nchw16c>(dims, 4), Whole);
+        assert_eq!(
+            lines::<Nhwc, Nchw16c>(dims, 2),
+            Partial,
             "32-byte rows of different blocks"
         );
-        assert!(lines::<Nchw8c, Nchw16c>(dims, 4));
-        assert!(lines::<Nchw4c, Nchw8c>(dims, 8));
-        assert!(!lines::<Nchw8c, Nchw16c>(dims, 2), "16-byte rows");
-        assert!(!lines::<Nchw16c, Nchw8c>(dims, 4), "odd width");
-        assert!(lines::<Nchw16c, Nchw8c>([2, 256, 7, 8], 4));
-        assert!(!lines::<Nchw8c, Nchw8c>(dims, 4), "one loop: a plain copy");
+        assert_eq!(lines::<Nchw8c, Nchw16c>(dims, 4), Pairs);
+        assert_eq!(lines::<Nchw4c, Nchw8c>(dims, 8), Pairs);
+        assert_eq!(lines::<Nchw8c, Nchw16c>(dims, 2), Partial, "16-byte rows");
+        assert_eq!(lines::<Nchw16c, Nchw8c>(dims, 4), Partial, "odd width");
+        assert_eq!(lines::<Nchw16c, Nchw8c>([2, 256, 7, 8], 4), Pairs);
+        assert_eq!(
+            lines::<Nchw8c, Nchw8c>(dims, 4),
+            Partial,
+            "one loop: a plain copy"
+        );
     }
 
     /// Rows listed from loops, outermost first: their destination pitch holds within every

@@ -67,7 +67,7 @@ const AMD: u8 = 2;
 
 /// Whether `cpuid` names AMD (or Hygon, whose cores are AMD's Zen) as the vendor.
 #[cfg(all(target_arch = "x86_64", not(miri)))]
-fn vendor_is_amd() -> bool {
+pub(super) fn vendor_is_amd() -> bool {
     let id = core::arch::x86_64::__cpuid(0);
     // The vendor string is EBX, EDX, ECX: "AuthenticAMD", "HygonGenuine".
     let vendor = [id.ebx, id.edx, id.ecx];
@@ -76,7 +76,7 @@ fn vendor_is_amd() -> bool {
 
 /// Miri has no `cpuid`, and other architectures have neither vendor: the default tuning.
 #[cfg(not(all(target_arch = "x86_64", not(miri))))]
-fn vendor_is_amd() -> bool {
+pub(super) fn vendor_is_amd() -> bool {
     false
 }
 
