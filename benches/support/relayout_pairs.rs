@@ -51,6 +51,11 @@ pub fn each_pair(m: &mut impl Measure) {
     );
     m.pair::<f16, onednn::nchw, onednn::nChw16c>("f16 8x256x56x56 nchw->nChw16c", act, false);
     m.pair::<u8, onednn::nchw, onednn::nhwc>("u8 8x256x56x56 nchw->nhwc", act, false);
+    // One image (3.2 MB each side): the transposes written through the cache on every machine
+    // (under the 4 MiB from which the smallest-cache machines stream).
+    let image = [1, 256, 56, 56];
+    m.pair::<f32, onednn::nchw, onednn::nhwc>("f32 1x256x56x56 nchw->nhwc", image, false);
+    m.pair::<f32, onednn::nhwc, onednn::nchw>("f32 1x256x56x56 nhwc->nchw", image, false);
     let nhwc = [1, 64, 64, 256];
     let (flat, crouton) = (
         "u8 1x64x64x256 flat->crouton",

@@ -149,7 +149,7 @@ mod tests {
 
     /// Every kernel that streams, on shapes small enough for Miri: whole-line rows (16 f32
     /// channels), rows paired into lines (8 f32 channels, either way), transposes of whole-line
-    /// blocks (4, 2 and 1-byte elements), one-block tiles (nChw16c -> nchw), half-line rows
+    /// blocks (4, 2 and 1-byte elements; through the cache, one in more than one band), one-block tiles (nChw16c -> nchw), half-line rows
     /// in pairs (16 u16 channels), sequential lines (oihw -> OIhw16i16o), one-line blocks
     /// (u8 flat -> crouton2x2); odd shapes leave partial blocks and padding.
     #[test]
@@ -158,6 +158,8 @@ mod tests {
         check::<f32, NChw8c, NChw16c>([1, 40, 3, 4], |v| v as f32);
         check::<f32, NChw16c, NChw8c>([1, 32, 2, 4], |v| v as f32);
         check::<f32, Nchw, Nhwc>([1, 32, 4, 9], |v| v as f32);
+        // 620 positions (2480 bytes of each plane) in bands of 400 and the rest.
+        check::<f32, Nchw, Nhwc>([1, 40, 20, 31], |v| v as f32);
         check::<u32, Nhwc, Nchw>([1, 33, 4, 8], |v| v);
         check::<u16, Nchw, Nhwc>([1, 32, 4, 8], |v| v as u16);
         check::<u8, Nchw, Nhwc>([1, 64, 8, 8], |v| v as u8);
