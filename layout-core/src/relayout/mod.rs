@@ -161,6 +161,8 @@ mod tests {
         // 620 positions (2480 bytes of each plane) in bands of 400 and the rest.
         check::<f32, Nchw, Nhwc>([1, 40, 20, 31], |v| v as f32);
         check::<u32, Nhwc, Nchw>([1, 33, 4, 8], |v| v);
+        // 54 positions: a group of two column blocks per visit, then one and a partial one.
+        check::<f32, Nhwc, Nchw>([1, 40, 6, 9], |v| v as f32);
         check::<u16, Nchw, Nhwc>([1, 32, 4, 8], |v| v as u16);
         check::<u8, Nchw, Nhwc>([1, 64, 8, 8], |v| v as u8);
         check::<u32, NChw16c, Nchw>([1, 32, 4, 8], |v| v);

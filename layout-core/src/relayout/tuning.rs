@@ -18,8 +18,8 @@ use core::sync::atomic::{AtomicU8, Ordering};
 /// How the transposes run on this processor family.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Tuning {
-    /// Most destination lines a streamed transpose writes per row on one visit (the
-    /// `lines_per_visit` of `kernels`).
+    /// Most destination lines a transpose writes per row on one visit (the `lines_per_visit`
+    /// of `kernels`).
     pub lines_per_visit: usize,
     /// Whether tiles of exactly one 16-row block stream their destination lines too (tiles of
     /// more rows always do, once the destination is past the caches).
