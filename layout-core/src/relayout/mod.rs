@@ -123,7 +123,8 @@ mod tests {
     }
 
     /// Relayouts `A` -> `B` of `dims` with every kernel streaming and with none, against the
-    /// definition: each destination slot holds the source element of its index, or the pad.
+    /// definition: each element lands where the destination's offset puts it, every other slot
+    /// holds the pad (chunked layouts: every slot not an element's is padding).
     fn check<T, A, B>(dims: [usize; 4], of: fn(u32) -> T)
     where
         T: Copy + Send + Sync + PartialEq + core::fmt::Debug + 'static,
@@ -136,9 +137,11 @@ mod tests {
         );
         let src_slots: Vec<T> = (0..src.storage_len()).map(|i| of(i as u32 + 1)).collect();
         let pad = of(0);
-        let want: Vec<T> = (0..dst.storage_len())
-            .map(|slot| dst.index_of(slot).map_or(pad, |i| src_slots[src.offset(i)]))
-            .collect();
+        let mut want = alloc::vec![pad; dst.storage_len()];
+        crate::for_each_row_major_index(&dims, |_, i| {
+            let i: [usize; 4] = i.try_into().unwrap();
+            want[dst.offset(i)] = src_slots[src.offset(i)];
+        });
         for streaming in [Streaming::ALL, Streaming::NONE] {
             let (mut got, start) = on_a_line(dst.storage_len(), of(0xBEEF));
             let dst_slots = &mut got[start..start + dst.storage_len()];
@@ -149,17 +152,21 @@ mod tests {
 
     /// Every kernel that streams, on shapes small enough for Miri: whole-line rows (16 f32
     /// channels), rows paired into lines (8 f32 channels, either way), transposes of whole-line
-    /// blocks (4, 2 and 1-byte elements; through the cache, one in more than one band), one-block tiles (nChw16c -> nchw), half-line rows
-    /// in pairs (16 u16 channels), sequential lines (oihw -> OIhw16i16o), one-line blocks
-    /// (u8 flat -> crouton2x2); odd shapes leave partial blocks and padding.
+    /// blocks (4, 2 and 1-byte elements; through the cache, one in more than one band and one
+    /// in groups of two column blocks), one-block tiles (nChw16c -> nchw), half-line rows in
+    /// pairs (16 u16 channels), sequential lines (oihw -> OIhw16i16o), one-line blocks (u8
+    /// flat -> crouton2x2); odd shapes leave partial blocks and padding.
     #[test]
     fn streamed_relayouts_equal_the_definition() {
         check::<f32, Nhwc, NChw16c>([1, 32, 3, 5], |v| v as f32);
         check::<f32, NChw8c, NChw16c>([1, 40, 3, 4], |v| v as f32);
         check::<f32, NChw16c, NChw8c>([1, 32, 2, 4], |v| v as f32);
         check::<f32, Nchw, Nhwc>([1, 32, 4, 9], |v| v as f32);
-        // 620 positions (2480 bytes of each plane) in bands of 400 and the rest.
-        check::<f32, Nchw, Nhwc>([1, 40, 20, 31], |v| v as f32);
+        if !cfg!(miri) {
+            // 620 positions (2480 bytes of each plane) in bands of 400 and the rest: the same
+            // blocks as the line above, too long for Miri.
+            check::<f32, Nchw, Nhwc>([1, 40, 20, 31], |v| v as f32);
+        }
         check::<u32, Nhwc, Nchw>([1, 33, 4, 8], |v| v);
         // 54 positions: a group of two column blocks per visit, then one and a partial one.
         check::<f32, Nhwc, Nchw>([1, 40, 6, 9], |v| v as f32);
