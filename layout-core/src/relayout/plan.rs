@@ -304,13 +304,13 @@ impl Plan {
         }
     }
 
-    /// How a row block's rows fill whole 64-byte destination lines, as listed: [`LineRows::Whole`]
-    /// for rows of 64 bytes, every listed loop stepping the destination by whole lines (f32
-    /// nhwc->nChw16c: each row one 16-channel line); [`LineRows::Pairs`] for rows of 32 bytes
-    /// two to a line, listed
-    /// rows `2k` and `2k + 1` side by side (the innermost listed loop steps the destination by
-    /// one row and has an even count) and every other listed loop stepping by whole lines
-    /// (f32 nChw8c->nChw16c: two 8-channel rows make each 16-channel line).
+    /// How a row block's rows fill whole 64-byte destination lines, as listed:
+    /// [`LineRows::Whole`] for rows of 64 bytes, every listed loop stepping the destination by
+    /// whole lines (f32 nhwc->nChw16c: each row one 16-channel line); [`LineRows::Pairs`] for
+    /// rows of 32 bytes two to a line, listed rows `2k` and `2k + 1` side by side (the
+    /// innermost listed loop steps the destination by one row and has an even count) and every
+    /// other listed loop stepping by whole lines (f32 nChw8c->nChw16c: two 8-channel rows make
+    /// each 16-channel line).
     pub(crate) fn rows_fill_lines(&self, element_bytes: usize) -> LineRows {
         if self.kernel != Kernel::Rows || self.len < 2 || self.kernel_from > self.len - 2 {
             return LineRows::Partial;
@@ -322,11 +322,13 @@ impl Plan {
                 .iter()
                 .all(|l| (l.dst * element_bytes).is_multiple_of(CACHE_LINE))
         };
+        if row.dst != 1 {
+            return LineRows::Partial;
+        }
         let pairs = |(pair, outer): (&Level, &[Level])| {
             pair.dst == row.extent && pair.extent.is_multiple_of(2) && whole_lines(outer)
         };
         match (row.extent * element_bytes, listed.split_last()) {
-            _ if row.dst != 1 => LineRows::Partial,
             (CACHE_LINE, _) if whole_lines(listed) => LineRows::Whole,
             (32, Some(split)) if pairs(split) => LineRows::Pairs,
             _ => LineRows::Partial,
