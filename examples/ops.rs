@@ -11,6 +11,10 @@
 use std::ops::Add;
 use tensor_layout::prelude::*;
 
+/// Weights as they arrive, plain, with the axes of HTP's convolution weights: filter height,
+/// filter width, input channels, output channels (HWIO), the output channel fastest.
+type FlatWeights = chunked_layout![HWIO; 0,0, 1,0, 2,0, 3,0];
+
 /// `a + b`, element by element. Both tensors and the result have layout `L`: handing this two
 /// tensors of different layouts does not compile.
 ///
@@ -177,7 +181,7 @@ fn main() -> Result<(), LayoutError> {
     let w_rm = bytes(w_dims.iter().product(), 2);
     let x = Tensor::<u8, htp::R4FlatMemoryLayout>::from_row_major(x_dims, &x_rm)?
         .relayout::<htp::R4CroutonLayout>();
-    let w = Tensor::<u8, htp::R4FlatMemoryLayout>::from_row_major(w_dims, &w_rm)?
+    let w = Tensor::<u8, FlatWeights>::from_row_major(w_dims, &w_rm)?
         .relayout::<htp::R4ConvWeightLayout>();
     let y = conv2d(&x, &w, 10)?;
     let doubled = add(&y, &y)?;
@@ -210,7 +214,7 @@ mod tests {
         let x_rm = bytes(x_dims.iter().product(), 7);
         let w_rm = bytes(w_dims.iter().product(), 11);
         let x = Tensor::<u8, htp::R4FlatMemoryLayout>::from_row_major(x_dims, &x_rm).unwrap();
-        let w = Tensor::<u8, htp::R4FlatMemoryLayout>::from_row_major(w_dims, &w_rm).unwrap();
+        let w = Tensor::<u8, FlatWeights>::from_row_major(w_dims, &w_rm).unwrap();
         let y = conv2d(&x.relayout(), &w.relayout(), shift).unwrap();
         assert_eq!(
             y.to_row_major(),

@@ -4,12 +4,13 @@
 mod common;
 use common::entries_of;
 use tensor_layout::prelude::*;
-use tensor_layout::{ChunkList, DynLayout, LayoutError, RowMajorIndices};
+use tensor_layout::{AxisNames, ChunkList, DynLayout, LayoutError, RowMajorIndices};
 
 /// Checks one typed layout against its run-time twin on `dims`.
-fn agrees<const R: usize, C: ChunkList>(dims: [usize; R]) {
-    let typed = ChunkedMemoryLayout::<R, C>::default();
+fn agrees<const R: usize, C: ChunkList, N: AxisNames>(dims: [usize; R]) {
+    let typed = ChunkedMemoryLayout::<R, C, N>::default();
     let dynamic = typed.to_dyn();
+    assert_eq!(dynamic.axes(), typed.axis_word());
     // Long form round trip, and the short form.
     assert_eq!(DynLayout::parse(&dynamic.to_string()).unwrap(), dynamic);
     let short: Vec<String> = entries_of::<R, C>()
@@ -17,11 +18,11 @@ fn agrees<const R: usize, C: ChunkList>(dims: [usize; R]) {
         .map(|(d, s)| format!("{d},{s}"))
         .collect();
     assert_eq!(
-        DynLayout::parse(&format!("{R}: {}", short.join(" "))).unwrap(),
+        DynLayout::parse(&format!("{}: {}", typed.axis_word(), short.join(" "))).unwrap(),
         dynamic
     );
     // The same function on these dims, index by index.
-    let m = Mapping::<ChunkedMemoryLayout<R, C>>::new(dims).unwrap();
+    let m = Mapping::<ChunkedMemoryLayout<R, C, N>>::new(dims).unwrap();
     let d = dynamic.bind(&dims).unwrap();
     assert!(d.same_function_as(&m), "{dynamic} on {dims:?}");
     assert_eq!(d.padded_dims(), m.padded_dims());
@@ -34,9 +35,9 @@ trait Agrees<const R: usize> {
     fn agrees(dims: [usize; R]);
 }
 
-impl<const R: usize, C: ChunkList> Agrees<R> for ChunkedMemoryLayout<R, C> {
+impl<const R: usize, C: ChunkList, N: AxisNames> Agrees<R> for ChunkedMemoryLayout<R, C, N> {
     fn agrees(dims: [usize; R]) {
-        agrees::<R, C>(dims)
+        agrees::<R, C, N>(dims)
     }
 }
 
@@ -219,18 +220,28 @@ mod dyn_tensors {
         let t =
             DynTensor::from_row_major(DynLayout::parse("nChw16c").unwrap(), &[2, 16, 3, 3], &data)
                 .unwrap();
-        let typed = t.clone().into_typed::<onednn_layout!("aBcd16b")>().unwrap();
+        let typed = t.clone().into_typed::<onednn::nChw16c>().unwrap();
         assert_eq!(typed.to_row_major(), data);
         assert_eq!(typed.as_raw(), t.as_raw());
-        match t.clone().into_typed::<onednn::nChw8c>() {
+        match t.clone().into_typed::<onednn::nChw8c>().map_err(|e| e.error) {
             Err(LayoutError::Mismatch { expected, found }) => {
-                assert_eq!(expected, "ChunkedMemoryLayout<4, 0,0, 1,0, 2,0, 3,0, 1,8>");
-                assert_eq!(found, "ChunkedMemoryLayout<4, 0,0, 1,0, 2,0, 3,0, 1,16>");
+                assert_eq!(expected, "ChunkedMemoryLayout<NCHW, 0,0, 1,0, 2,0, 3,0, 1,8>");
+                assert_eq!(found, "ChunkedMemoryLayout<NCHW, 0,0, 1,0, 2,0, 3,0, 1,16>");
             }
             other => panic!("{other:?}"),
         }
+        // The same chunk list with positional axes, or with other names, is another layout;
+        // the tensor comes back whole.
+        let failed = t.clone().into_typed::<onednn_layout!("aBcd16b")>().unwrap_err();
+        assert!(matches!(failed.error, LayoutError::Mismatch { .. }));
+        assert_eq!(failed.tensor.as_raw(), t.as_raw());
+        let failed = failed
+            .tensor
+            .into_typed::<chunked_layout![NHWC; 0,0, 1,0, 2,0, 3,0, 1,16]>()
+            .unwrap_err();
+        assert_eq!(failed.tensor.to_row_major(), data);
         assert_eq!(
-            t.into_typed::<onednn::ncdhw>().unwrap_err(),
+            t.into_typed::<onednn::ncdhw>().unwrap_err().error,
             LayoutError::Rank {
                 expected: 5,
                 found: 4

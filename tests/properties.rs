@@ -118,8 +118,12 @@ proptest! {
     #[test]
     fn relayout_between_catalog_layouts_is_invertible(dims in prop::array::uniform4(0usize..=17)) {
         relayout_round_trip::<htp::R4FlatMemoryLayout, htp::R4CroutonLayout>(dims)?;
-        relayout_round_trip::<htp::R4Crouton2x2Layout, htp::R4ConvWeightLayout>(dims)?;
-        relayout_round_trip::<onednn::nChw8c, onednn::OIhw4i16o4i>(dims)?;
+        // Chunk lists of activations, named as weights, against the weight layouts.
+        relayout_round_trip::<chunked_layout![HWIO; 0,0, 1,0, 2,0, 3,0, 1,4, 2,4, 3,32, 1,2, 2,2], htp::R4ConvWeightLayout>(dims)?;
+        relayout_round_trip::<chunked_layout![OIHW; 0,0, 1,0, 2,0, 3,0, 1,8], onednn::OIhw4i16o4i>(dims)?;
+        // Across systems, by axis name.
+        relayout_round_trip::<htp::R4CroutonLayout, onednn::nChw32c>(dims)?;
+        relayout_round_trip::<htp::R4ConvWeightLayout, onednn::OIhw16i16o>(dims)?;
         relayout_round_trip::<megengine::CHWN4, onednn::NChw16n16c>(dims)?;
     }
 

@@ -640,7 +640,7 @@ fn two_ic_fp32_weight_with_odd_input_channels() {
     assert_eq!(t.mapping().padded_dims(), [4, 4, 3, 3]);
     assert_locations(&t, 0, 0, [16, 16, 3, 1], 2);
 
-    let src = Tensor::<f32, onednn::nchw>::from_fn([3, 4, 3, 3], value);
+    let src = Tensor::<f32, sophgo::ContinuousWeights>::from_fn([3, 4, 3, 3], value);
     memory.store(&src, &t).unwrap();
     let packed = t.packed::<Fp32x2>().unwrap();
     let view = memory.view(&packed);
@@ -654,8 +654,12 @@ fn two_ic_fp32_weight_with_odd_input_channels() {
         };
         assert_eq!(pair[1], second);
     }
-    let back: Tensor<f32, onednn::oihw> = memory.load_new(&t).unwrap();
+    let back: Tensor<f32, sophgo::ContinuousWeights> = memory.load_new(&t).unwrap();
     assert_eq!(back.to_row_major(), src.to_row_major());
+    // By axis name, the weights load into oneDNN's OIHW as well: [O, I, H, W] = [4, 3, 3, 3].
+    let oihw: Tensor<f32, onednn::oihw> = memory.load_new(&t).unwrap();
+    assert_eq!(oihw.dims(), [4, 3, 3, 3]);
+    assert_eq!(oihw[[3, 2, 1, 0]], src[[2, 3, 1, 0]]);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1465,20 +1465,20 @@ where
     let geo = reference(case, "").geo.unwrap();
     let row_major = tensor_layout::row_major_strides(&dims);
     let at = |i: [usize; 4]| i.iter().zip(&row_major).map(|(a, b)| a * b).sum::<usize>();
-    let src = Tensor::<T, onednn::nchw>::from_fn(dims, |i| value(case.salt, at(i)));
+    let src = Tensor::<T, Plain<L::Names>>::from_fn(dims, |i| value(case.salt, at(i)));
     <L::Chip as Pooled>::with_memory(|memory| {
         let t = memory.place::<T, L>(layout, dims).map_err(fail)?;
         // Other dims: refused, nothing written, the destination untouched.
         let mut other = dims;
         other[0] += 1;
-        let wrong = Tensor::<T, onednn::nchw>::from_fn(other, |_| value(case.salt, 1));
+        let wrong = Tensor::<T, Plain<L::Names>>::from_fn(other, |_| value(case.salt, 1));
         let refused = memory.store(&wrong, &t);
         prop_assert!(
             matches!(refused, Err(LayoutError::ShapeMismatch { .. })),
             "{refused:?}"
         );
         check_untouched(memory.bytes(), "a refused store")?;
-        let mut wrong_dst = Tensor::<T, onednn::nhwc>::from_fn(other, |_| value(case.salt, 2));
+        let mut wrong_dst = Tensor::<T, ChannelsLast<L::Names>>::from_fn(other, |_| value(case.salt, 2));
         let before = row_major_bytes(wrong_dst.as_raw().to_vec());
         let refused = memory.load(&t, &mut wrong_dst);
         prop_assert!(
@@ -1492,8 +1492,8 @@ where
 
         memory.store(&src, &t).map_err(fail)?;
         let view = row_major_bytes(memory.view(&t).to_row_major());
-        let nchw: Tensor<T, onednn::nchw> = memory.load_new(&t).map_err(fail)?;
-        let mut nhwc = Tensor::<T, onednn::nhwc>::zeros(dims);
+        let nchw: Tensor<T, Plain<L::Names>> = memory.load_new(&t).map_err(fail)?;
+        let mut nhwc = Tensor::<T, ChannelsLast<L::Names>>::zeros(dims);
         memory.load(&t, &mut nhwc).map_err(fail)?;
         let in_memory = take_back(memory.bytes_mut(), &geo, &case.dims, case.element_bytes)?;
         Ok(Moved {
@@ -1509,6 +1509,10 @@ where
 }
 
 type RowMajor2 = chunked_layout![2; 0,0, 1,0];
+/// Plain `[N, C, H, W]` (or `[I, O, H, W]` for 2IC weights) with the local layout's axis names.
+type Plain<N> = ChunkedMemoryLayout<4, (Chunk<0, 0>, Chunk<1, 0>, Chunk<2, 0>, Chunk<3, 0>), N>;
+/// Dimension 1 fastest, with the local layout's axis names.
+type ChannelsLast<N> = ChunkedMemoryLayout<4, (Chunk<0, 0>, Chunk<2, 0>, Chunk<3, 0>, Chunk<1, 0>), N>;
 type ColumnMajor2 = chunked_layout![2; 1,0, 0,0];
 
 fn move_matrix<T: Elem, C: Pooled>(layout: Matrix<C>, case: &Case) -> Result<Moved, TestCaseError> {

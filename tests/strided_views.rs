@@ -22,7 +22,7 @@ fn seed_000_byte_strides_of_a_2x5_int32_matrix() {
 #[test]
 fn nchw_seen_as_nhwc_is_the_nhwc_relayout() {
     let nchw = counting([2, 3, 4, 5]);
-    let view = nchw.permute([0, 2, 3, 1]).unwrap();
+    let view = nchw.permuted::<names::NHWC>().unwrap();
     assert_eq!(view.dims(), [2, 4, 5, 3]);
     // The view's logical row-major order is N, H, W, C: exactly oneDNN nhwc's storage.
     assert_eq!(
@@ -33,7 +33,7 @@ fn nchw_seen_as_nhwc_is_the_nhwc_relayout() {
     let crouton = view.relayout::<htp::R4CroutonLayout>();
     assert_eq!(crouton.to_row_major(), view.to_row_major());
     // Transposing twice gives the tensor back.
-    let back = view.permute([0, 3, 1, 2]).unwrap();
+    let back = view.permuted::<names::NCHW>().unwrap();
     assert_eq!(back.to_row_major(), nchw.to_row_major());
 }
 
@@ -103,13 +103,14 @@ fn transposed_strided_tensors_relayout_both_ways() {
 #[test]
 fn views_that_cannot_exist_are_errors() {
     let blocked = Tensor::<u8, onednn::nChw8c>::zeros([1, 16, 2, 2]);
-    let err = blocked.permute([0, 2, 3, 1]).unwrap_err();
+    let err = blocked.permuted::<names::NHWC>().unwrap_err();
     assert!(matches!(err, LayoutError::NotStrided { .. }));
     assert!(err.to_string().contains("is blocked"));
     // A blocked layout whose blocks cover nothing extra is plain after all.
     let one_block = Tensor::<u8, onednn::nChw8c>::zeros([1, 8, 2, 2]);
-    assert!(one_block.permute([0, 2, 3, 1]).is_ok());
-    let t = counting([1, 2, 3, 4]);
+    assert!(one_block.permuted::<names::NHWC>().is_ok());
+    // Reordering by number is for positional axes.
+    let t = counting([1, 2, 3, 4]).with_axes::<tensor_layout::Positional>();
     assert_eq!(
         t.permute([0, 1, 1, 3]).unwrap_err(),
         LayoutError::BadPermutation {

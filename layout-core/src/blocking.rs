@@ -46,7 +46,9 @@ impl<const RANK: usize> BlockingDesc<RANK> {
     }
 }
 
-impl<const RANK: usize, C: ChunkList> Mapping<ChunkedMemoryLayout<RANK, C>> {
+impl<const RANK: usize, C: ChunkList, N: crate::AxisNames>
+    Mapping<ChunkedMemoryLayout<RANK, C, N>>
+{
     /// This mapping as oneDNN's blocking descriptor (see [`BlockingDesc`]).
     ///
     /// ```

@@ -1,11 +1,30 @@
 //! Chunk lists at the type level: `Chunk<DIM, SIZE>` entries gathered in a tuple, and the
 //! constants derived from them at compile time.
 
-use crate::LayoutError;
 use crate::coords::MAX_RANK;
 use crate::layout::{Axes, Axis, MAX_AXES};
+use crate::{AxisWord, LayoutError};
 use alloc::vec::Vec;
 use const_panic::concat_panic;
+
+/// Writes a chunked layout's long form: `ChunkedMemoryLayout<4, 0,0, 1,0, ...>` for positional
+/// axes, `ChunkedMemoryLayout<NHWC, 0,0, 1,0, ...>` for named ones (as `chunked_layout!` takes
+/// them, and as `DynLayout::parse` reads them back).
+pub(crate) fn write_long_form(
+    f: &mut core::fmt::Formatter<'_>,
+    word: &AxisWord,
+    entries: impl IntoIterator<Item = (usize, usize)>,
+) -> core::fmt::Result {
+    if word.is_positional() {
+        write!(f, "ChunkedMemoryLayout<{}", word.rank())?;
+    } else {
+        write!(f, "ChunkedMemoryLayout<{word}")?;
+    }
+    for (dim, size) in entries {
+        write!(f, ", {dim},{size}")?;
+    }
+    f.write_str(">")
+}
 
 /// One entry of a chunk list: `SIZE` elements of dimension `DIM`, or with `SIZE == 0` "all the rest
 /// of dimension `DIM`" (HTP's `dim,size` pair).

@@ -1,8 +1,9 @@
-//! `ChunkedMemoryLayout<RANK, (Chunk<d, s>, ...)>`: the HTP chunk-list layout as a type.
+//! `ChunkedMemoryLayout<RANK, (Chunk<d, s>, ...), Names>`: the HTP chunk-list layout as a type.
 
-use crate::LayoutError;
+use crate::axis_names::check_rank;
 use crate::chunk::{ChunkEntry, ChunkList};
 use crate::layout::{Axes, Layout};
+use crate::{AxisNames, LayoutError, Positional};
 use core::fmt;
 use core::marker::PhantomData;
 
@@ -14,6 +15,11 @@ use core::marker::PhantomData;
 /// fixed entries together form one dense innermost chunk. An invalid list is a compile error
 /// naming the problem, raised as soon as the layout is used.
 ///
+/// `Names` says what the logical axes mean: [`Named`](crate::Named) letters such as
+/// [`names::NHWC`](crate::names::NHWC), or [`Positional`] (the default) for a layout that states
+/// none. It is part of the type: the same chunk list with other names is another layout.
+/// `chunked_layout![NHWC; ...]` spells a named layout, `chunked_layout![4; ...]` a positional one.
+///
 /// ```
 /// use layout_core::{Chunk, ChunkedMemoryLayout, Mapping};
 /// // HTP's R4CroutonLayout: 8x8x32 chunks of (height, width, depth).
@@ -24,15 +30,27 @@ use core::marker::PhantomData;
 /// assert_eq!(Crouton::CHUNK_VOLUME, 2048);
 /// assert_eq!(Crouton::default().to_string(),
 ///            "ChunkedMemoryLayout<4, 0,0, 1,0, 2,0, 3,0, 1,8, 2,8, 3,32>");
+/// // With the axis names of HTP's activations it is `htp::R4CroutonLayout`:
+/// type Named = ChunkedMemoryLayout<4, (
+///     Chunk<0, 0>, Chunk<1, 0>, Chunk<2, 0>, Chunk<3, 0>, Chunk<1, 8>, Chunk<2, 8>, Chunk<3, 32>,
+/// ), tensor_layout::names::NHWC>;
+/// assert_eq!(Named::default().to_string(),
+///            "ChunkedMemoryLayout<NHWC, 0,0, 1,0, 2,0, 3,0, 1,8, 2,8, 3,32>");
 /// let m = Mapping::<Crouton>::new([2, 9, 20, 50]).unwrap();
 /// assert_eq!(m.padded_dims(), [2, 16, 24, 64]);
 /// assert_eq!(m.offset([0, 0, 0, 32]), 2048); // the second chunk starts with channel 32
 /// ```
-pub struct ChunkedMemoryLayout<const RANK: usize, Chunks>(PhantomData<fn() -> Chunks>);
+pub struct ChunkedMemoryLayout<const RANK: usize, Chunks, Names = Positional>(
+    PhantomData<fn() -> (Chunks, Names)>,
+);
 
-impl<const RANK: usize, C: ChunkList> ChunkedMemoryLayout<RANK, C> {
-    /// Evaluating this constant checks the chunk list; every use of the layout evaluates it.
-    const CHECK: () = C::TABLE.validate(C::ENTRIES, RANK);
+impl<const RANK: usize, C: ChunkList, N: AxisNames> ChunkedMemoryLayout<RANK, C, N> {
+    /// Evaluating this constant checks the chunk list and the names; every use of the layout
+    /// evaluates it.
+    const CHECK: () = {
+        C::TABLE.validate(C::ENTRIES, RANK);
+        check_rank::<N>(RANK);
+    };
 
     /// The chunk list, most major first.
     ///
@@ -74,36 +92,39 @@ impl<const RANK: usize, C: ChunkList> ChunkedMemoryLayout<RANK, C> {
     };
 }
 
-impl<const RANK: usize, C> Clone for ChunkedMemoryLayout<RANK, C> {
+impl<const RANK: usize, C, N> Clone for ChunkedMemoryLayout<RANK, C, N> {
     fn clone(&self) -> Self {
         *self
     }
 }
-impl<const RANK: usize, C> Copy for ChunkedMemoryLayout<RANK, C> {}
-impl<const RANK: usize, C> Default for ChunkedMemoryLayout<RANK, C> {
+impl<const RANK: usize, C, N> Copy for ChunkedMemoryLayout<RANK, C, N> {}
+impl<const RANK: usize, C, N> Default for ChunkedMemoryLayout<RANK, C, N> {
     fn default() -> Self {
         Self(PhantomData)
     }
 }
-impl<const RANK: usize, C> PartialEq for ChunkedMemoryLayout<RANK, C> {
+impl<const RANK: usize, C, N> PartialEq for ChunkedMemoryLayout<RANK, C, N> {
     fn eq(&self, _: &Self) -> bool {
         true
     }
 }
-impl<const RANK: usize, C> Eq for ChunkedMemoryLayout<RANK, C> {}
+impl<const RANK: usize, C, N> Eq for ChunkedMemoryLayout<RANK, C, N> {}
 
-/// Prints the seed's long form, `ChunkedMemoryLayout<4, 0,0, 1,0, ...>`.
-impl<const RANK: usize, C: ChunkList> fmt::Display for ChunkedMemoryLayout<RANK, C> {
+/// Prints the long form as HTP spells it, `ChunkedMemoryLayout<4, 0,0, 1,0, ...>`, with the axis
+/// word in place of the rank for named axes: `ChunkedMemoryLayout<NHWC, 0,0, 1,0, ...>`.
+impl<const RANK: usize, C: ChunkList, N: AxisNames> fmt::Display
+    for ChunkedMemoryLayout<RANK, C, N>
+{
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "ChunkedMemoryLayout<{RANK}")?;
-        for entry in Self::ENTRIES {
-            write!(f, ", {},{}", entry.dim, entry.size)?;
-        }
-        f.write_str(">")
+        crate::chunk::write_long_form(
+            f,
+            &self.axis_word(),
+            Self::ENTRIES.iter().map(|e| (e.dim, e.size)),
+        )
     }
 }
 
-impl<const RANK: usize, C: ChunkList> fmt::Debug for ChunkedMemoryLayout<RANK, C> {
+impl<const RANK: usize, C: ChunkList, N: AxisNames> fmt::Debug for ChunkedMemoryLayout<RANK, C, N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(self, f)
     }
@@ -166,9 +187,10 @@ impl<const RANK: usize> ChunkedGeometry<RANK> {
     }
 }
 
-impl<const RANK: usize, C: ChunkList> Layout for ChunkedMemoryLayout<RANK, C> {
+impl<const RANK: usize, C: ChunkList, N: AxisNames> Layout for ChunkedMemoryLayout<RANK, C, N> {
     type Index = [usize; RANK];
     type Geometry = ChunkedGeometry<RANK>;
+    type Names = N;
 
     fn geometry(&self, dims: &[usize; RANK]) -> Result<ChunkedGeometry<RANK>, LayoutError> {
         let () = Self::CHECK;

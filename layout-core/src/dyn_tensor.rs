@@ -2,28 +2,30 @@
 
 use crate::storage::{AlignedBuffer, Storage};
 use crate::{
-    Coords, DynLayout, DynMapping, Layout, LayoutError, Mapping, Tensor, TensorBase,
-    for_each_row_major_index,
+    AxisNames, Coords, DynChunked, DynLayout, DynMapping, Layout, LayoutError, Mapping, Tensor,
+    TensorBase, TensorView, for_each_row_major_index,
 };
 use alloc::string::ToString;
 use alloc::vec;
 use alloc::vec::Vec;
+use core::fmt;
 
 /// A tensor whose layout was chosen at run time (read from a model file, a command line).
 ///
 /// It holds its storage like a [`Tensor`]; [`DynTensor::into_typed`] turns it into a
-/// `Tensor<T, L>` without copying when its layout is `L` as a function on its dims, and says
-/// which two layouts differ otherwise.
+/// `Tensor<T, L>` without copying when its layout is `L` as a function on its dims and its axes
+/// have `L`'s names, and hands it back with the reason otherwise.
 ///
 /// ```
 /// use tensor_layout::prelude::*;
 /// use tensor_layout::{DynLayout, DynTensor};
 /// let layout = DynLayout::parse("nChw16c").unwrap();
 /// let t = DynTensor::from_row_major(layout, &[1, 16, 2, 2], &(0..64).collect::<Vec<u32>>()).unwrap();
-/// let typed: Tensor<u32, onednn_layout!("aBcd16b")> = t.clone().into_typed().unwrap();
+/// let typed: Tensor<u32, onednn::nChw16c> = t.clone().into_typed().unwrap();
 /// assert_eq!(typed[[0, 3, 1, 0]], 3 * 4 + 2);
-/// let err = t.into_typed::<onednn::nchw>().unwrap_err();
-/// assert!(matches!(err, LayoutError::Mismatch { .. }));
+/// let failed = t.into_typed::<onednn::nchw>().unwrap_err();
+/// assert!(matches!(failed.error, LayoutError::Mismatch { .. }));
+/// assert_eq!(failed.tensor.as_raw().len(), 64); // nothing lost
 /// ```
 #[derive(Clone, Debug)]
 pub struct DynTensor<T: Copy> {
@@ -128,21 +130,37 @@ impl<T: Copy> DynTensor<T> {
         out
     }
 
-    /// This tensor as a `Tensor<T, L>`, without copying, when its layout is `L` as a function on
-    /// its dims (so `nChw16c` on 16 channels converts to `aBcd16b`, and a block of 1 to no
-    /// block).
+    /// This tensor as a `Tensor<T, L>`, without copying, when its axes have `L`'s names in
+    /// `L`'s order and its layout is `L` as a function on its dims (so `nChw16c` on 16 channels
+    /// converts to `nChw8c`, and a block of 1 to no block).
     ///
     /// # Errors
-    /// [`LayoutError::Rank`] when `L` has another rank; [`LayoutError::Mismatch`] naming both
-    /// layouts when they place some element differently or need different storage.
+    /// The tensor comes back in an [`IntoTypedError`] with the reason: [`LayoutError::Rank`]
+    /// when `L` has another rank; [`LayoutError::Mismatch`] naming both layouts when their axes
+    /// have other names, or they place some element differently or need different storage.
     ///
     /// ```
     /// use tensor_layout::prelude::*;
     /// use tensor_layout::{DynLayout, DynTensor};
-    /// let t = DynTensor::<u8>::zeros(DynLayout::parse("4: 0,0 1,0 2,0 3,0 1,1").unwrap(), &[1, 2, 2, 2]).unwrap();
+    /// let t = DynTensor::<u8>::zeros(DynLayout::parse("NCHW: 0,0 1,0 2,0 3,0 1,1").unwrap(), &[1, 2, 2, 2]).unwrap();
     /// assert!(t.into_typed::<onednn::nchw>().is_ok());
+    /// let positional = DynTensor::<u8>::zeros(DynLayout::parse("abcd").unwrap(), &[1, 2, 2, 2]).unwrap();
+    /// let failed = positional.into_typed::<onednn::nchw>().unwrap_err();
+    /// assert_eq!(failed.error.to_string(),
+    ///            "layout mismatch: expected ChunkedMemoryLayout<NCHW, 0,0, 1,0, 2,0, 3,0>, found ChunkedMemoryLayout<4, 0,0, 1,0, 2,0, 3,0>");
     /// ```
-    pub fn into_typed<L: Layout + Default>(self) -> Result<Tensor<T, L>, LayoutError> {
+    pub fn into_typed<L: Layout + Default>(self) -> Result<Tensor<T, L>, IntoTypedError<T>> {
+        match self.typed_mapping::<L>() {
+            Ok(typed) => Ok(TensorBase::from_parts(typed, self.storage, self.pad)),
+            Err(error) => Err(IntoTypedError {
+                error,
+                tensor: self,
+            }),
+        }
+    }
+
+    /// The mapping of `L` that is this tensor's, or why there is none.
+    fn typed_mapping<L: Layout + Default>(&self) -> Result<Mapping<L>, LayoutError> {
         let dims = self.mapping.dims();
         if dims.len() != L::Index::RANK {
             return Err(LayoutError::Rank {
@@ -153,28 +171,144 @@ impl<T: Copy> DynTensor<T> {
         let mut typed_dims = L::Index::splat(0);
         typed_dims.as_mut().copy_from_slice(dims);
         let typed = Mapping::<L>::new(typed_dims)?;
-        if !self.mapping.same_function_as(&typed) {
+        let same_names = typed.layout().axis_word() == self.mapping.layout().axes();
+        if !same_names || !self.mapping.same_function_as(&typed) {
             return Err(LayoutError::Mismatch {
                 expected: typed.layout().to_string(),
                 found: self.mapping.layout().to_string(),
             });
         }
-        Ok(TensorBase::from_parts(typed, self.storage, self.pad))
+        Ok(typed)
+    }
+
+    /// Converts into a new tensor of `layout`, moving each element by axis name as
+    /// [`TensorBase::relayout`] does: `layout`'s axes are this tensor's names in any order, and
+    /// the new dims are this tensor's in that order.
+    ///
+    /// # Errors
+    /// [`LayoutError::AxisNames`] when `layout`'s axes have other names;
+    /// [`LayoutError::Rank`] when it has another rank; [`LayoutError::Overflow`] when its
+    /// storage overflows.
+    ///
+    /// ```
+    /// use tensor_layout::{DynLayout, DynTensor};
+    /// let flat = DynLayout::parse("htp::R4FlatMemoryLayout").unwrap();
+    /// let t = DynTensor::from_row_major(flat, &[1, 2, 3, 4], &(0..24).collect::<Vec<u8>>()).unwrap();
+    /// let blocked = t.relayout(&DynLayout::parse("nChw16c").unwrap()).unwrap();
+    /// assert_eq!(blocked.mapping().dims(), [1, 4, 2, 3]); // N, C, H, W
+    /// assert_eq!(blocked.as_raw()[..3], [0, 1, 2]); // the channels of pixel (0, 0) lie together
+    /// assert!(t.relayout(&DynLayout::parse("oihw").unwrap()).is_err());
+    /// ```
+    pub fn relayout(&self, layout: &DynLayout) -> Result<DynTensor<T>, LayoutError>
+    where
+        T: Send + Sync + 'static,
+    {
+        macro_rules! by_rank {
+            ($($rank:literal)+) => {
+                match self.mapping.dims().len() {
+                    $($rank => self.relayout_ranked::<$rank>(layout),)+
+                    rank => Err(LayoutError::Rank { expected: layout.rank(), found: rank }),
+                }
+            };
+        }
+        by_rank!(1 2 3 4 5 6 7 8)
+    }
+
+    fn relayout_ranked<const RANK: usize>(
+        &self,
+        layout: &DynLayout,
+    ) -> Result<DynTensor<T>, LayoutError>
+    where
+        T: Send + Sync + 'static,
+    {
+        let (src_layout, dst_layout) = (self.mapping.layout().ranked::<RANK>()?, layout.ranked()?);
+        let dims: [usize; RANK] = core::array::from_fn(|d| self.mapping.dims()[d]);
+        let src = TensorView::from_parts(
+            Mapping::with_layout(src_layout, dims)?,
+            self.as_raw(),
+            self.pad,
+        );
+        let at = crate::axis_names::positions(&src_layout.axis_word(), &dst_layout.axis_word())?;
+        let mut dst_dims = [0; RANK];
+        for d in 0..RANK {
+            dst_dims[at[d]] = dims[d];
+        }
+        let mapping = Mapping::with_layout(dst_layout, dst_dims)?;
+        let mut out = Tensor::uninitialised(mapping, self.pad)?;
+        src.relayout_into(&mut out)?;
+        Ok(DynTensor::from_typed(out))
+    }
+
+    /// A typed tensor of a run-time layout as a `DynTensor`.
+    fn from_typed<const RANK: usize>(tensor: Tensor<T, DynChunked<RANK>>) -> Self {
+        let (mapping, storage, pad) = tensor.into_parts();
+        let mapping = mapping
+            .layout()
+            .to_dyn()
+            .bind(&mapping.dims())
+            .expect("a valid mapping binds again");
+        Self {
+            mapping,
+            storage,
+            pad,
+        }
     }
 }
 
-impl<T: Copy, const RANK: usize, C: crate::ChunkList>
-    From<Tensor<T, crate::ChunkedMemoryLayout<RANK, C>>> for DynTensor<T>
+/// A [`DynTensor`] that could not become a typed tensor, handed back with the reason.
+///
+/// ```
+/// use tensor_layout::prelude::*;
+/// use tensor_layout::{DynLayout, DynTensor};
+/// let t = DynTensor::<u8>::zeros(DynLayout::parse("nchw").unwrap(), &[1, 2, 2, 2]).unwrap();
+/// let failed = t.into_typed::<htp::R4FlatMemoryLayout>().unwrap_err();
+/// assert!(failed.to_string().starts_with("layout mismatch: expected ChunkedMemoryLayout<NHWC"));
+/// let t = failed.tensor; // use it as another layout
+/// assert!(t.into_typed::<onednn::nchw>().is_ok());
+/// ```
+pub struct IntoTypedError<T: Copy> {
+    /// Why the conversion failed.
+    pub error: LayoutError,
+    /// The tensor, as it was.
+    pub tensor: DynTensor<T>,
+}
+
+impl<T: Copy> fmt::Debug for IntoTypedError<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("IntoTypedError")
+            .field("error", &self.error)
+            .field("layout", self.tensor.mapping.layout())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<T: Copy> fmt::Display for IntoTypedError<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.error, f)
+    }
+}
+
+impl<T: Copy> core::error::Error for IntoTypedError<T> {}
+
+impl<T: Copy> From<IntoTypedError<T>> for LayoutError {
+    /// Keeps the reason, drops the tensor (for `?` in functions that return [`LayoutError`]).
+    fn from(failed: IntoTypedError<T>) -> Self {
+        failed.error
+    }
+}
+
+impl<T: Copy, const RANK: usize, C: crate::ChunkList, N: AxisNames>
+    From<Tensor<T, crate::ChunkedMemoryLayout<RANK, C, N>>> for DynTensor<T>
 {
-    /// Forgets the layout type, keeping the storage.
+    /// Forgets the layout type, keeping the storage and the axis names.
     ///
     /// ```
     /// use tensor_layout::prelude::*;
     /// let t = Tensor::<u8, htp::R4CroutonLayout>::zeros([1, 3, 5, 30]);
     /// let d = tensor_layout::DynTensor::from(t);
-    /// assert_eq!(d.mapping().layout().to_string(), "ChunkedMemoryLayout<4, 0,0, 1,0, 2,0, 3,0, 1,8, 2,8, 3,32>");
+    /// assert_eq!(d.mapping().layout().to_string(), "ChunkedMemoryLayout<NHWC, 0,0, 1,0, 2,0, 3,0, 1,8, 2,8, 3,32>");
     /// ```
-    fn from(tensor: Tensor<T, crate::ChunkedMemoryLayout<RANK, C>>) -> Self {
+    fn from(tensor: Tensor<T, crate::ChunkedMemoryLayout<RANK, C, N>>) -> Self {
         let (mapping, storage, pad) = tensor.into_parts();
         let mapping = mapping
             .layout()

@@ -1,7 +1,9 @@
 //! [`DynLayout`]: a chunked layout chosen at run time (read from a file, a command line).
 
+use crate::chunk::write_long_form;
 use crate::{
-    Axes, ChunkEntry, ChunkList, ChunkTable, ChunkedMemoryLayout, Layout, LayoutError, Mapping,
+    Axes, AxisNames, AxisWord, ChunkEntry, ChunkList, ChunkTable, ChunkedMemoryLayout, Layout,
+    LayoutError, Mapping, RunTimeNames,
 };
 use alloc::string::{String, ToString};
 use alloc::vec;
@@ -10,23 +12,31 @@ use core::fmt;
 use core::str::FromStr;
 use layout_notation::{Entry, check_chunk_list, parse_layout};
 
-/// A chunked layout known only at run time: a rank and a valid chunk list.
+/// A chunked layout known only at run time: a rank, the names of its axes and a valid chunk
+/// list.
 ///
-/// Read it from the seed's long form `ChunkedMemoryLayout<4, 0,0, 1,0, ...>`, the short form
-/// `4: 0,0 1,0 ...` or a oneDNN tag; it prints in the long form. Every chunked type describes
-/// itself as one ([`ChunkedMemoryLayout::to_dyn`]).
+/// Read it from HTP's long form `ChunkedMemoryLayout<4, 0,0, 1,0, ...>` (an axis word such as
+/// `NHWC` in place of the rank names the axes), the short form `4: 0,0 1,0 ...` or
+/// `NHWC: 0,0 1,0 ...`, a oneDNN tag, or a catalog name (`htp::R4CroutonLayout`,
+/// `R4CroutonLayout`, `megengine::NCHW4`); it prints in the long form, which reads back. Every
+/// chunked type describes itself as one ([`ChunkedMemoryLayout::to_dyn`]).
 ///
 /// ```
 /// use tensor_layout::prelude::*;
 /// use tensor_layout::DynLayout;
-/// let read: DynLayout = "4: 0,0 1,0 2,0 3,0 1,8 2,8 3,32".parse().unwrap();
+/// let read: DynLayout = "NHWC: 0,0 1,0 2,0 3,0 1,8 2,8 3,32".parse().unwrap();
 /// assert_eq!(read, htp::R4CroutonLayout::default().to_dyn());
-/// assert_eq!(read.to_string(), "ChunkedMemoryLayout<4, 0,0, 1,0, 2,0, 3,0, 1,8, 2,8, 3,32>");
+/// assert_eq!(read, DynLayout::parse("htp::R4CroutonLayout").unwrap());
+/// assert_eq!(read.to_string(), "ChunkedMemoryLayout<NHWC, 0,0, 1,0, 2,0, 3,0, 1,8, 2,8, 3,32>");
+/// assert_eq!(DynLayout::parse(&read.to_string()).unwrap(), read);
 /// assert_eq!("nChw16c".parse::<DynLayout>().unwrap(), onednn::nChw16c::default().to_dyn());
+/// // The same chunk list with positional axes is another layout.
+/// assert_ne!(DynLayout::parse("4: 0,0 1,0 2,0 3,0 1,8 2,8 3,32").unwrap(), read);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct DynLayout {
     rank: usize,
+    axes: AxisWord,
     entries: Vec<ChunkEntry>,
 }
 
@@ -44,10 +54,33 @@ impl DynLayout {
     /// assert_eq!(err.to_string(), "invalid layout ChunkedMemoryLayout<2, 0,0>: dimension 1 has no (1, 0) entry");
     /// ```
     pub fn new(rank: usize, entries: &[ChunkEntry]) -> Result<Self, LayoutError> {
+        Self::checked(rank, AxisWord::positional(rank), entries)
+    }
+
+    /// A layout whose axes are named by `axes` (which gives the rank), with the chunk list
+    /// `entries`.
+    ///
+    /// # Errors
+    /// [`LayoutError::InvalidLayout`] listing every rule the list breaks.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// use tensor_layout::{AxisWord, ChunkEntry, DynLayout};
+    /// let rest = |dim| ChunkEntry { dim, size: 0 };
+    /// let nhwc = AxisWord::new("NHWC").unwrap();
+    /// let flat = DynLayout::named(nhwc, &[rest(0), rest(1), rest(2), rest(3)]).unwrap();
+    /// assert_eq!(flat, htp::R4FlatMemoryLayout::default().to_dyn());
+    /// ```
+    pub fn named(axes: AxisWord, entries: &[ChunkEntry]) -> Result<Self, LayoutError> {
+        Self::checked(axes.rank(), axes, entries)
+    }
+
+    fn checked(rank: usize, axes: AxisWord, entries: &[ChunkEntry]) -> Result<Self, LayoutError> {
         let list: Vec<Entry> = entries.iter().map(|e| Entry::new(e.dim, e.size)).collect();
         let problems = check_chunk_list(rank, &list);
         let layout = Self {
             rank,
+            axes,
             entries: entries.to_vec(),
         };
         if problems.is_empty() {
@@ -61,7 +94,8 @@ impl DynLayout {
         }
     }
 
-    /// Reads a layout in any spelling: long form, short form or oneDNN tag.
+    /// Reads a layout in any spelling: long form, short form, oneDNN tag or catalog name (see
+    /// [`DynLayout`]).
     ///
     /// # Errors
     /// [`LayoutError::Parse`] with the position of the first problem and what was expected there;
@@ -91,7 +125,46 @@ impl DynLayout {
                 size: e.size,
             })
             .collect();
-        Self::new(parsed.rank, &entries)
+        match parsed.axes {
+            Some(word) => Self::named(AxisWord::new(&word)?, &entries),
+            None => Self::new(parsed.rank, &entries),
+        }
+    }
+
+    /// The names of the axes, in logical order (positional `abcd` when the layout states none).
+    ///
+    /// ```
+    /// assert_eq!(tensor_layout::DynLayout::parse("hwio").unwrap().axes().as_str(), "OIHW");
+    /// assert_eq!(tensor_layout::DynLayout::parse("aBcd16b").unwrap().axes().as_str(), "abcd");
+    /// ```
+    pub fn axes(&self) -> AxisWord {
+        self.axes
+    }
+
+    /// The same chunk list with axes named by `axes` (or renamed): no data moves, only the
+    /// meaning changes.
+    ///
+    /// # Errors
+    /// [`LayoutError::Rank`] when `axes` has another number of letters than the rank.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// use tensor_layout::{AxisWord, DynLayout};
+    /// let abcd = DynLayout::parse("abcd").unwrap();
+    /// let nchw = abcd.with_axes(AxisWord::new("NCHW").unwrap()).unwrap();
+    /// assert_eq!(nchw, onednn::nchw::default().to_dyn());
+    /// ```
+    pub fn with_axes(&self, axes: AxisWord) -> Result<Self, LayoutError> {
+        if axes.rank() != self.rank {
+            return Err(LayoutError::Rank {
+                expected: self.rank,
+                found: axes.rank(),
+            });
+        }
+        Ok(Self {
+            axes,
+            ..self.clone()
+        })
     }
 
     /// Number of dimensions.
@@ -130,6 +203,7 @@ impl DynLayout {
             .collect();
         layout_notation::OnednnTag {
             rank: self.rank,
+            axes: None,
             entries,
         }
         .canonical()
@@ -167,14 +241,19 @@ impl DynLayout {
     }
 }
 
-/// Prints the seed's long form, `ChunkedMemoryLayout<4, 0,0, 1,0, ...>`.
+/// Prints the long form, `ChunkedMemoryLayout<4, 0,0, 1,0, ...>` or, for named axes,
+/// `ChunkedMemoryLayout<NHWC, 0,0, 1,0, ...>`; [`DynLayout::parse`] reads it back.
 impl fmt::Display for DynLayout {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "ChunkedMemoryLayout<{}", self.rank)?;
-        for entry in &self.entries {
-            write!(f, ", {},{}", entry.dim, entry.size)?;
+        if self.axes.is_positional() {
+            // The rank as given, also for a rank too large to name every axis.
+            write!(f, "ChunkedMemoryLayout<{}", self.rank)?;
+            for entry in &self.entries {
+                write!(f, ", {},{}", entry.dim, entry.size)?;
+            }
+            return f.write_str(">");
         }
-        f.write_str(">")
+        write_long_form(f, &self.axes, self.entries.iter().map(|e| (e.dim, e.size)))
     }
 }
 
@@ -186,16 +265,17 @@ impl FromStr for DynLayout {
     }
 }
 
-impl<const RANK: usize, C: ChunkList> ChunkedMemoryLayout<RANK, C> {
-    /// This layout as a run-time value.
+impl<const RANK: usize, C: ChunkList, N: AxisNames> ChunkedMemoryLayout<RANK, C, N> {
+    /// This layout as a run-time value, axis names included.
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// assert_eq!(htp::R4FlatMemoryLayout::default().to_dyn().to_string(), "ChunkedMemoryLayout<4, 0,0, 1,0, 2,0, 3,0>");
+    /// assert_eq!(htp::R4FlatMemoryLayout::default().to_dyn().to_string(), "ChunkedMemoryLayout<NHWC, 0,0, 1,0, 2,0, 3,0>");
     /// ```
     pub fn to_dyn(&self) -> DynLayout {
         DynLayout {
             rank: RANK,
+            axes: self.axis_word(),
             entries: Self::ENTRIES.to_vec(),
         }
     }
@@ -324,6 +404,7 @@ impl DynMapping {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DynChunked<const RANK: usize> {
     table: ChunkTable,
+    axes: AxisWord,
 }
 
 impl DynLayout {
@@ -346,6 +427,7 @@ impl DynLayout {
         }
         Ok(DynChunked {
             table: ChunkTable::new(&self.entries),
+            axes: self.axes,
         })
     }
 }
@@ -369,25 +451,28 @@ impl<const RANK: usize> DynChunked<RANK> {
             .collect();
         DynLayout {
             rank: RANK,
+            axes: self.axes,
             entries,
         }
     }
 }
 
-/// Prints the seed's long form, like the typed layouts.
+/// Prints the long form, like the typed layouts.
 impl<const RANK: usize> fmt::Display for DynChunked<RANK> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "ChunkedMemoryLayout<{RANK}")?;
-        for entry in self.table.entries() {
-            write!(f, ", {},{}", entry.dim, entry.size)?;
-        }
-        f.write_str(">")
+        let entries = self.table.entries().iter().map(|e| (e.dim, e.size));
+        write_long_form(f, &self.axes, entries)
     }
 }
 
 impl<const RANK: usize> Layout for DynChunked<RANK> {
     type Index = [usize; RANK];
     type Geometry = crate::ChunkedGeometry<RANK>;
+    type Names = RunTimeNames;
+
+    fn axis_word(&self) -> AxisWord {
+        self.axes
+    }
 
     fn geometry(&self, dims: &[usize; RANK]) -> Result<Self::Geometry, LayoutError> {
         crate::ChunkedGeometry::bind(&self.table, dims)

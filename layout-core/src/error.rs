@@ -102,6 +102,21 @@ pub enum LayoutError {
         /// The tensor's layout.
         found: String,
     },
+    /// Two layouts whose axes do not have the same names, so that no element of one has a place
+    /// in the other (a conversion moves elements by axis name).
+    AxisNames {
+        /// The axis word of the tensor read from.
+        source: String,
+        /// The axis word of the tensor written to, or of the layout asked for.
+        destination: String,
+    },
+    /// Text that is not an axis word.
+    InvalidAxisWord {
+        /// The text.
+        word: String,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// Two tensors that must have the same logical dims do not.
     ShapeMismatch {
         /// The dims of the tensor read from.
@@ -211,6 +226,16 @@ impl fmt::Display for LayoutError {
             }
             Self::InvalidLayout { layout, reason } => {
                 write!(f, "invalid layout {layout}: {reason}")
+            }
+            Self::AxisNames {
+                source,
+                destination,
+            } => write!(
+                f,
+                "axes {source} and {destination} do not have the same names: elements move by axis name"
+            ),
+            Self::InvalidAxisWord { word, reason } => {
+                write!(f, "`{word}` is not an axis word: {reason}")
             }
             Self::ShapeMismatch {
                 source,

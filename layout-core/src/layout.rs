@@ -1,6 +1,6 @@
 //! The [`Layout`] trait: what every memory layout (chunked, strided, NPU-local) provides.
 
-use crate::{Coords, LayoutError};
+use crate::{AxisNames, AxisWord, Coords, LayoutError};
 use core::fmt::{Debug, Display};
 use core::ops::Deref;
 
@@ -48,6 +48,26 @@ pub trait Layout: Copy + Debug + Display + Send + Sync + 'static {
 
     /// What the layout derives from logical dims (padded extents, strides, storage length).
     type Geometry: Copy + Debug + Eq + Send + Sync;
+
+    /// What the logical axes mean: [`Named`](crate::Named) letters (`NHWC`),
+    /// [`Positional`](crate::Positional), or [`RunTimeNames`](crate::RunTimeNames) held by the
+    /// layout value. Conversions between layouts move elements by these names.
+    type Names: AxisNames;
+
+    /// The names of the logical axes, in logical order.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// assert_eq!(htp::R4CroutonLayout::default().axis_word().as_str(), "NHWC");
+    /// assert_eq!(onednn::nChw16c::default().axis_word().as_str(), "NCHW");
+    /// assert_eq!(<onednn_layout!("aBcd16b")>::default().axis_word().as_str(), "abcd");
+    /// ```
+    fn axis_word(&self) -> AxisWord {
+        match <Self::Names as AxisNames>::NAMING.word(<Self::Index as Coords>::RANK) {
+            Some(word) => word,
+            None => unreachable!("a layout whose names are known at run time reports them itself"),
+        }
+    }
 
     /// Binds the layout to `dims`.
     ///

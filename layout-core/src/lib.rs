@@ -23,9 +23,11 @@
 
 extern crate alloc;
 
+mod axis_names;
 mod blocking;
 mod chunk;
 mod chunked;
+mod conversion;
 mod coords;
 mod dyn_tensor;
 mod dynamic;
@@ -34,6 +36,7 @@ mod layout;
 mod listing;
 mod macros;
 mod mapping;
+pub mod names;
 mod odometer;
 mod relayout;
 mod storage;
@@ -41,18 +44,22 @@ mod strided;
 mod tensor;
 mod walk;
 
+pub use axis_names::{
+    AxisNames, AxisNaming, AxisWord, Named, Positional, RunTimeNames, check_convertible,
+};
 pub use blocking::BlockingDesc;
 pub use chunk::{Chunk, ChunkEntry, ChunkList, ChunkTable, EntryInfo};
 pub use chunked::{ChunkedGeometry, ChunkedMemoryLayout};
+pub use conversion::Rename;
 pub use coords::{Coords, MAX_RANK, RowMajorIndices, for_each_row_major_index, row_major_strides};
-pub use dyn_tensor::DynTensor;
+pub use dyn_tensor::{DynTensor, IntoTypedError};
 pub use dynamic::{DynChunked, DynLayout, DynMapping};
 pub use error::LayoutError;
 pub use layout::{Axes, Axis, Layout, MAX_AXES, SameRankAs};
 pub use listing::MemoryOrder;
 pub use mapping::Mapping;
 pub use storage::{AlignedBuffer, STORAGE_ALIGN, Storage, StorageMut};
-pub use strided::{Strided, StridedGeometry};
+pub use strided::{PositionalAxes, Strided, StridedGeometry};
 pub use tensor::{StorageChunk, StorageChunkMut, Tensor, TensorBase, TensorView, TensorViewMut};
 pub use walk::Run;
 

@@ -44,6 +44,15 @@ impl<L: Layout + Default> Mapping<L> {
 }
 
 impl<L: Layout> Mapping<L> {
+    /// A mapping from parts that belong together (a geometry `layout` made for `dims`).
+    pub(crate) fn from_parts(layout: L, dims: L::Index, geometry: L::Geometry) -> Self {
+        Self {
+            layout,
+            dims,
+            geometry,
+        }
+    }
+
     /// Binds a layout value (one that carries run-time parameters, or any other) to `dims`.
     ///
     /// # Errors

@@ -1,12 +1,15 @@
 //! [`Strided`]: plain layouts whose strides and start offset are run-time values, and the views
 //! that change shape without copying (permute, transpose, slice).
 
+use crate::axis_names::{check_convertible, check_rank, positions};
 use crate::storage::{Storage, StorageMut};
 use crate::{
-    Axes, Axis, Coords, Layout, LayoutError, Mapping, TensorBase, TensorView, TensorViewMut,
+    Axes, Axis, AxisNames, Coords, Layout, LayoutError, Mapping, Positional, TensorBase,
+    TensorView, TensorViewMut,
 };
 use alloc::vec::Vec;
 use core::fmt;
+use core::marker::PhantomData;
 use core::ops::Range;
 
 /// A strided layout: element `index` lives at `offset + sum_d index[d] * strides[d]` (seed 000's
@@ -15,6 +18,11 @@ use core::ops::Range;
 /// Dense row-major and column-major layouts are special cases; views into a bigger buffer
 /// (slices) and reordered dims (permute, transpose) are others. A strided view's gaps belong to
 /// other data: nothing in tensor-layout writes them.
+///
+/// `Names` says what the axes mean, as for [`ChunkedMemoryLayout`](crate::ChunkedMemoryLayout):
+/// a view keeps the names of the tensor it was made from ([`TensorBase::slice`]) or reorders them
+/// ([`TensorBase::permuted`]). A strided layout built here is positional; name its axes with
+/// [`Strided::with_axes`].
 ///
 /// ```
 /// use tensor_layout::{Mapping, Strided};
@@ -26,9 +34,66 @@ use core::ops::Range;
 /// assert_eq!(m.offset([1, 2]) * size_of::<i32>(), 28);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Strided<const RANK: usize> {
+pub struct Strided<const RANK: usize, Names = Positional> {
     strides: [usize; RANK],
     offset: usize,
+    names: PhantomData<fn() -> Names>,
+}
+
+impl<const RANK: usize, N: AxisNames> Strided<RANK, N> {
+    /// The same strides with named axes (or other names): no data moves, only what the axes are
+    /// said to mean.
+    ///
+    /// ```
+    /// use tensor_layout::{Strided, names};
+    /// let nhwc = Strided::row_major([1, 2, 3, 4]).with_axes::<names::NHWC>();
+    /// assert_eq!(nhwc.to_string(), "Strided<NHWC>(strides [24, 12, 4, 1], offset 0)");
+    /// ```
+    pub fn with_axes<N2: AxisNames>(self) -> Strided<RANK, N2> {
+        Strided::named(self.strides, self.offset)
+    }
+
+    /// Element strides and offset with names `N` (what views build).
+    pub(crate) fn named(strides: [usize; RANK], offset: usize) -> Self {
+        let () = const {
+            check_rank::<N>(RANK);
+            if matches!(N::NAMING, crate::AxisNaming::AtRunTime) {
+                panic!("a strided view needs axis names known at compile time");
+            }
+        };
+        Self {
+            strides,
+            offset,
+            names: PhantomData,
+        }
+    }
+
+    /// The element strides.
+    ///
+    /// ```
+    /// assert_eq!(tensor_layout::Strided::row_major([4, 5]).strides(), [5, 1]);
+    /// ```
+    pub fn strides(&self) -> [usize; RANK] {
+        self.strides
+    }
+
+    /// The strides in bytes for elements of type `T` (MegEngine's and NumPy's `strides`).
+    ///
+    /// ```
+    /// assert_eq!(tensor_layout::Strided::row_major([4, 5]).byte_strides::<f32>(), [20, 4]);
+    /// ```
+    pub fn byte_strides<T>(&self) -> [usize; RANK] {
+        self.strides.map(|s| s * size_of::<T>())
+    }
+
+    /// Offset of the first element.
+    ///
+    /// ```
+    /// assert_eq!(tensor_layout::Strided::new([1], 7).offset(), 7);
+    /// ```
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
 }
 
 impl<const RANK: usize> Strided<RANK> {
@@ -39,7 +104,7 @@ impl<const RANK: usize> Strided<RANK> {
     /// assert_eq!((s.strides(), s.offset()), ([1, 3], 2));
     /// ```
     pub fn new(strides: [usize; RANK], offset: usize) -> Self {
-        Self { strides, offset }
+        Self::named(strides, offset)
     }
 
     /// Dense row-major (C order) strides for `dims`: the last dimension moves fastest.
@@ -65,42 +130,18 @@ impl<const RANK: usize> Strided<RANK> {
         }
         Self::new(strides, 0)
     }
-
-    /// The element strides.
-    ///
-    /// ```
-    /// assert_eq!(tensor_layout::Strided::row_major([4, 5]).strides(), [5, 1]);
-    /// ```
-    pub fn strides(&self) -> [usize; RANK] {
-        self.strides
-    }
-
-    /// The strides in bytes for elements of type `T` (MegEngine's and NumPy's `strides`).
-    ///
-    /// ```
-    /// assert_eq!(tensor_layout::Strided::row_major([4, 5]).byte_strides::<f64>(), [40, 8]);
-    /// ```
-    pub fn byte_strides<T>(&self) -> [usize; RANK] {
-        self.strides.map(|s| s * size_of::<T>())
-    }
-
-    /// Offset in elements of the first element.
-    ///
-    /// ```
-    /// assert_eq!(tensor_layout::Strided::new([1], 7).offset(), 7);
-    /// ```
-    pub fn offset(&self) -> usize {
-        self.offset
-    }
 }
 
-impl<const RANK: usize> fmt::Display for Strided<RANK> {
+/// `Strided<4>(strides [..], offset ..)`, with the axis word in place of the rank for named axes.
+impl<const RANK: usize, N: AxisNames> fmt::Display for Strided<RANK, N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "Strided<{RANK}>(strides {:?}, offset {})",
-            self.strides, self.offset
-        )
+        let word = self.axis_word();
+        if word.is_positional() {
+            write!(f, "Strided<{RANK}>")?;
+        } else {
+            write!(f, "Strided<{word}>")?;
+        }
+        write!(f, "(strides {:?}, offset {})", self.strides, self.offset)
     }
 }
 
@@ -111,9 +152,10 @@ pub struct StridedGeometry<const RANK: usize> {
     storage_len: usize,
 }
 
-impl<const RANK: usize> Layout for Strided<RANK> {
+impl<const RANK: usize, N: AxisNames> Layout for Strided<RANK, N> {
     type Index = [usize; RANK];
     type Geometry = StridedGeometry<RANK>;
+    type Names = N;
 
     /// The storage spans up to the last element: `offset + sum (dim - 1) * stride + 1`.
     fn geometry(&self, dims: &[usize; RANK]) -> Result<StridedGeometry<RANK>, LayoutError> {
@@ -202,13 +244,14 @@ impl<L: Layout> Mapping<L> {
     }
 }
 
-/// The view's mapping, or why the tensor has none.
-fn strided_mapping<L, const RANK: usize>(
+/// The view's mapping with axis names `N`, or why the tensor has none.
+fn strided_mapping<L, N, const RANK: usize>(
     mapping: &Mapping<L>,
     reshape: impl FnOnce(&mut [usize; RANK], &mut [usize; RANK], &mut usize) -> Result<(), LayoutError>,
-) -> Result<Mapping<Strided<RANK>>, LayoutError>
+) -> Result<Mapping<Strided<RANK, N>>, LayoutError>
 where
     L: Layout<Index = [usize; RANK]>,
+    N: AxisNames,
 {
     let mut strides = mapping.strides().ok_or_else(|| LayoutError::NotStrided {
         layout: alloc::format!("{}", mapping.layout()),
@@ -216,7 +259,7 @@ where
     let mut dims = mapping.dims();
     let mut offset = mapping.base_offset();
     reshape(&mut dims, &mut strides, &mut offset)?;
-    Mapping::with_layout(Strided::new(strides, offset), dims)
+    Mapping::with_layout(Strided::named(strides, offset), dims)
 }
 
 fn permuted<const RANK: usize>(
@@ -238,6 +281,18 @@ fn permuted<const RANK: usize>(
         strides[i] = old_strides[d];
     }
     Ok(())
+}
+
+/// For each axis of a view named `N`, the axis of `layout` with the same name.
+fn order_by_name<L, N, const RANK: usize>(layout: &L) -> Result<[usize; RANK], LayoutError>
+where
+    L: Layout<Index = [usize; RANK]>,
+    N: AxisNames,
+{
+    let () = const { check_convertible::<L::Names, N>(RANK) };
+    let view_word = Strided::<RANK, N>::named([0; RANK], 0).axis_word();
+    let at = positions(&view_word, &layout.axis_word())?;
+    Ok(core::array::from_fn(|d| at[d]))
 }
 
 fn sliced<const RANK: usize>(
@@ -263,11 +318,27 @@ fn sliced<const RANK: usize>(
     }
 }
 
+/// Holds for [`Positional`] axes only: the bound of the views that reorder dims by number.
+///
+/// ```
+/// use tensor_layout::prelude::*;
+/// let t = Tensor::<u8, chunked_layout![2; 0,0, 1,0]>::zeros([2, 3]);
+/// assert_eq!(t.permute([1, 0]).unwrap().dims(), [3, 2]);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "the axes of this tensor have names (`{Self}`), so its dims are reordered by name",
+    label = "`permute`, `permute_mut` and `transpose` take positional axes only",
+    note = "view the tensor in another axis order with `permuted::<names::NCHW>()` (any word of the same names)"
+)]
+pub trait PositionalAxes: AxisNames {}
+
+impl PositionalAxes for Positional {}
+
 impl<S: Storage, L: Layout<Index = [usize; RANK]>, const RANK: usize> TensorBase<S, L> {
-    fn strided_view(
+    fn strided_view<N: AxisNames>(
         &self,
-        mapping: Mapping<Strided<RANK>>,
-    ) -> TensorView<'_, S::Elem, Strided<RANK>> {
+        mapping: Mapping<Strided<RANK, N>>,
+    ) -> TensorView<'_, S::Elem, Strided<RANK, N>> {
         TensorBase::from_parts(
             mapping,
             &self.as_raw()[..mapping.storage_len()],
@@ -275,8 +346,69 @@ impl<S: Storage, L: Layout<Index = [usize; RANK]>, const RANK: usize> TensorBase
         )
     }
 
+    /// The same data seen with its axes in the order of `N`, a word of the same names: an NHWC
+    /// tensor seen as NCHW has dims `[n, c, h, w]` and `view[[n, c, h, w]] == t[[n, h, w, c]]`.
+    /// No copy; the view's type says what each index means.
+    ///
+    /// # Errors
+    /// [`LayoutError::NotStrided`] for a blocked layout. Names that are not the same set do not
+    /// compile.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let nchw = Tensor::<u8, onednn::nchw>::from_fn([1, 2, 3, 4], |[_, c, h, w]| (c * 100 + h * 10 + w) as u8);
+    /// let as_nhwc = nchw.permuted::<names::NHWC>().unwrap();
+    /// assert_eq!(as_nhwc.dims(), [1, 3, 4, 2]);
+    /// assert_eq!(as_nhwc[[0, 2, 3, 1]], nchw[[0, 1, 2, 3]]);
+    /// assert_eq!(as_nhwc.mapping().layout().axis_word().as_str(), "NHWC");
+    /// ```
+    pub fn permuted<N: AxisNames>(
+        &self,
+    ) -> Result<TensorView<'_, S::Elem, Strided<RANK, N>>, LayoutError> {
+        let order = order_by_name::<L, N, RANK>(self.mapping().layout())?;
+        let mapping = strided_mapping(self.mapping(), |dims, strides, _| {
+            permuted(order, dims, strides)
+        })?;
+        Ok(self.strided_view(mapping))
+    }
+
+    /// The sub-tensor with `range` of dimension `dim` (a sub-tensor inside a bigger one, as in
+    /// oneDNN's strided memory descriptors). No copy; the axes keep their names.
+    ///
+    /// # Errors
+    /// [`LayoutError::NotStrided`] for a blocked layout; [`LayoutError::SliceOutOfRange`] when the
+    /// range does not lie within the dimension.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let t = Tensor::<u8, onednn::nchw>::from_fn([1, 1, 4, 4], |[.., h, w]| (h * 4 + w) as u8);
+    /// let rows = t.slice(2, 1..3).unwrap(); // a view borrows what it was made from
+    /// let middle = rows.slice(3, 1..3).unwrap();
+    /// assert_eq!(middle.to_row_major(), [5, 6, 9, 10]);
+    /// assert_eq!(middle.mapping().layout().axis_word().as_str(), "NCHW");
+    /// assert!(t.slice(3, 2..5).is_err());
+    /// ```
+    pub fn slice(
+        &self,
+        dim: usize,
+        range: Range<usize>,
+    ) -> Result<TensorView<'_, S::Elem, Strided<RANK, L::Names>>, LayoutError> {
+        let mapping = strided_mapping(self.mapping(), |dims, strides, offset| {
+            sliced(dim, &range, dims, strides, offset)
+        })?;
+        Ok(self.strided_view(mapping))
+    }
+}
+
+impl<S, L, const RANK: usize> TensorBase<S, L>
+where
+    S: Storage,
+    L: Layout<Index = [usize; RANK]>,
+    L::Names: PositionalAxes,
+{
     /// The same data with its dims reordered: dimension `i` of the view is dimension `order[i]`
-    /// of this tensor (NCHW data seen as NHWC is `permute([0, 2, 3, 1])`). No copy.
+    /// of this tensor. No copy. For positional axes only: a tensor with named axes is reordered
+    /// by name ([`TensorBase::permuted`]).
     ///
     /// # Errors
     /// [`LayoutError::NotStrided`] for a blocked layout; [`LayoutError::BadPermutation`] when
@@ -284,10 +416,10 @@ impl<S: Storage, L: Layout<Index = [usize; RANK]>, const RANK: usize> TensorBase
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// let nchw = Tensor::<u8, onednn::nchw>::from_fn([1, 2, 3, 4], |[_, c, h, w]| (c * 100 + h * 10 + w) as u8);
-    /// let as_nhwc = nchw.permute([0, 2, 3, 1]).unwrap();
-    /// assert_eq!(as_nhwc.dims(), [1, 3, 4, 2]);
-    /// assert_eq!(as_nhwc[[0, 2, 3, 1]], nchw[[0, 1, 2, 3]]);
+    /// let abcd = Tensor::<u8, onednn_layout!("abcd")>::from_fn([1, 2, 3, 4], |[_, b, c, d]| (b * 100 + c * 10 + d) as u8);
+    /// let acdb = abcd.permute([0, 2, 3, 1]).unwrap();
+    /// assert_eq!(acdb.dims(), [1, 3, 4, 2]);
+    /// assert_eq!(acdb[[0, 2, 3, 1]], abcd[[0, 1, 2, 3]]);
     /// ```
     pub fn permute(
         &self,
@@ -299,7 +431,7 @@ impl<S: Storage, L: Layout<Index = [usize; RANK]>, const RANK: usize> TensorBase
         Ok(self.strided_view(mapping))
     }
 
-    /// The same data with dims `a` and `b` swapped. No copy.
+    /// The same data with dims `a` and `b` swapped. No copy. For positional axes only.
     ///
     /// # Errors
     /// As for [`TensorBase::permute`].
@@ -324,35 +456,21 @@ impl<S: Storage, L: Layout<Index = [usize; RANK]>, const RANK: usize> TensorBase
         order.swap(a, b);
         self.permute(order)
     }
-
-    /// The sub-tensor with `range` of dimension `dim` (seed 002's sub-tensor inside a bigger
-    /// one). No copy.
-    ///
-    /// # Errors
-    /// [`LayoutError::NotStrided`] for a blocked layout; [`LayoutError::SliceOutOfRange`] when the
-    /// range does not lie within the dimension.
-    ///
-    /// ```
-    /// use tensor_layout::prelude::*;
-    /// let t = Tensor::<u8, onednn::nchw>::from_fn([1, 1, 4, 4], |[.., h, w]| (h * 4 + w) as u8);
-    /// let rows = t.slice(2, 1..3).unwrap(); // a view borrows what it was made from
-    /// let middle = rows.slice(3, 1..3).unwrap();
-    /// assert_eq!(middle.to_row_major(), [5, 6, 9, 10]);
-    /// assert!(t.slice(3, 2..5).is_err());
-    /// ```
-    pub fn slice(
-        &self,
-        dim: usize,
-        range: Range<usize>,
-    ) -> Result<TensorView<'_, S::Elem, Strided<RANK>>, LayoutError> {
-        let mapping = strided_mapping(self.mapping(), |dims, strides, offset| {
-            sliced(dim, &range, dims, strides, offset)
-        })?;
-        Ok(self.strided_view(mapping))
-    }
 }
 
 impl<S: StorageMut, L: Layout<Index = [usize; RANK]>, const RANK: usize> TensorBase<S, L> {
+    fn strided_view_mut<N: AxisNames>(
+        &mut self,
+        mapping: Mapping<Strided<RANK, N>>,
+    ) -> TensorViewMut<'_, S::Elem, Strided<RANK, N>> {
+        let pad = self.pad_value();
+        TensorBase::from_parts(
+            mapping,
+            &mut self.as_raw_mut()[..mapping.storage_len()],
+            pad,
+        )
+    }
+
     /// A writable sub-tensor (see [`TensorBase::slice`]): writes land in this tensor.
     ///
     /// # Errors
@@ -370,28 +488,51 @@ impl<S: StorageMut, L: Layout<Index = [usize; RANK]>, const RANK: usize> TensorB
         &mut self,
         dim: usize,
         range: Range<usize>,
-    ) -> Result<TensorViewMut<'_, S::Elem, Strided<RANK>>, LayoutError> {
+    ) -> Result<TensorViewMut<'_, S::Elem, Strided<RANK, L::Names>>, LayoutError> {
         let mapping = strided_mapping(self.mapping(), |dims, strides, offset| {
             sliced(dim, &range, dims, strides, offset)
         })?;
-        let pad = self.pad_value();
-        Ok(TensorBase::from_parts(
-            mapping,
-            &mut self.as_raw_mut()[..mapping.storage_len()],
-            pad,
-        ))
+        Ok(self.strided_view_mut(mapping))
     }
 
-    /// A writable view with dims reordered (see [`TensorBase::permute`]).
+    /// A writable view with its axes in the order of `N` (see [`TensorBase::permuted`]).
+    ///
+    /// # Errors
+    /// As for [`TensorBase::permuted`].
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let mut nchw = Tensor::<u8, onednn::nchw>::zeros([1, 2, 2, 2]);
+    /// nchw.permuted_mut::<names::NHWC>().unwrap()[[0, 1, 0, 1]] = 9; // (n, h, w, c)
+    /// assert_eq!(nchw[[0, 1, 1, 0]], 9);
+    /// ```
+    pub fn permuted_mut<N: AxisNames>(
+        &mut self,
+    ) -> Result<TensorViewMut<'_, S::Elem, Strided<RANK, N>>, LayoutError> {
+        let order = order_by_name::<L, N, RANK>(self.mapping().layout())?;
+        let mapping = strided_mapping(self.mapping(), |dims, strides, _| {
+            permuted(order, dims, strides)
+        })?;
+        Ok(self.strided_view_mut(mapping))
+    }
+}
+
+impl<S, L, const RANK: usize> TensorBase<S, L>
+where
+    S: StorageMut,
+    L: Layout<Index = [usize; RANK]>,
+    L::Names: PositionalAxes,
+{
+    /// A writable view with dims reordered by number (see [`TensorBase::permute`]).
     ///
     /// # Errors
     /// As for [`TensorBase::permute`].
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// let mut nchw = Tensor::<u8, onednn::nchw>::zeros([1, 2, 2, 2]);
-    /// nchw.permute_mut([0, 2, 3, 1]).unwrap()[[0, 1, 0, 1]] = 9; // (n, h, w, c)
-    /// assert_eq!(nchw[[0, 1, 1, 0]], 9);
+    /// let mut abcd = Tensor::<u8, onednn_layout!("abcd")>::zeros([1, 2, 2, 2]);
+    /// abcd.permute_mut([0, 2, 3, 1]).unwrap()[[0, 1, 0, 1]] = 9;
+    /// assert_eq!(abcd[[0, 1, 1, 0]], 9);
     /// ```
     pub fn permute_mut(
         &mut self,
@@ -400,11 +541,6 @@ impl<S: StorageMut, L: Layout<Index = [usize; RANK]>, const RANK: usize> TensorB
         let mapping = strided_mapping(self.mapping(), |dims, strides, _| {
             permuted(order, dims, strides)
         })?;
-        let pad = self.pad_value();
-        Ok(TensorBase::from_parts(
-            mapping,
-            &mut self.as_raw_mut()[..mapping.storage_len()],
-            pad,
-        ))
+        Ok(self.strided_view_mut(mapping))
     }
 }

@@ -2,7 +2,7 @@
 
 use crate::odometer::{Odometer, logical};
 use crate::storage::{AlignedBuffer, Storage, StorageMut};
-use crate::{Layout, LayoutError, Mapping, SameRankAs, row_major_strides};
+use crate::{Layout, LayoutError, Mapping, row_major_strides};
 use alloc::vec::Vec;
 use core::fmt;
 use core::ops::{Index, IndexMut};
@@ -232,7 +232,7 @@ impl<T: Copy, L: Layout> Tensor<T, L> {
     }
 
     /// Storage for `mapping` with only its padding written; the caller writes every logical slot.
-    fn uninitialised(mapping: Mapping<L>, pad: T) -> Result<Self, LayoutError> {
+    pub(crate) fn uninitialised(mapping: Mapping<L>, pad: T) -> Result<Self, LayoutError> {
         let storage = AlignedBuffer::filled(mapping.storage_len(), pad).map_err(|e| match e {
             LayoutError::Overflow { .. } => LayoutError::Overflow {
                 dims: Vec::from(mapping.dims().as_ref()),
@@ -534,86 +534,6 @@ impl<S: Storage, L: Layout> TensorBase<S, L> {
             index,
             data: &slots[offset..offset + volume],
         })
-    }
-
-    /// Converts into a new tensor of layout `L2` with the same dims and logical elements; its
-    /// padding holds this tensor's pad value.
-    ///
-    /// # Panics
-    /// When the destination's storage overflows (see [`TensorBase::try_relayout`]).
-    ///
-    /// ```
-    /// use tensor_layout::prelude::*;
-    /// let flat = Tensor::<u8, htp::R4FlatMemoryLayout>::from_fn([1, 3, 5, 30], |[_, h, w, c]| (h + w + c) as u8);
-    /// let crouton = flat.relayout::<htp::R4CroutonLayout>();
-    /// assert_eq!(crouton.to_row_major(), flat.to_row_major());
-    /// assert_eq!(crouton.storage_len(), 2048);
-    /// ```
-    pub fn relayout<L2>(&self) -> Tensor<S::Elem, L2>
-    where
-        L2: SameRankAs<L> + Default,
-        S::Elem: Send + Sync + 'static,
-    {
-        self.try_relayout().unwrap_or_else(|e| panic!("{e}"))
-    }
-
-    /// Converts into a new tensor of layout `L2` (see [`TensorBase::relayout`]).
-    ///
-    /// # Errors
-    /// [`LayoutError::Overflow`] when `L2`'s padded storage for these dims overflows.
-    ///
-    /// ```
-    /// use tensor_layout::prelude::*;
-    /// let t = Tensor::<u8, htp::R4CroutonLayout>::zeros([1, 3, 5, 30]);
-    /// assert_eq!(t.try_relayout::<htp::R4FlatMemoryLayout>().unwrap().storage_len(), 450);
-    /// ```
-    pub fn try_relayout<L2>(&self) -> Result<Tensor<S::Elem, L2>, LayoutError>
-    where
-        L2: SameRankAs<L> + Default,
-        S::Elem: Send + Sync + 'static,
-    {
-        let mapping = Mapping::<L2>::new(self.dims())?;
-        let mut out = Tensor::uninitialised(mapping, self.pad)?;
-        self.relayout_into(&mut out)?;
-        Ok(out)
-    }
-
-    /// Writes this tensor's logical elements into `dst` (any layout of the same rank) and `dst`'s
-    /// own pad value into every padding slot of `dst`.
-    ///
-    /// # Errors
-    /// [`LayoutError::ShapeMismatch`] when the dims differ; `dst` is then left untouched.
-    ///
-    /// ```
-    /// use tensor_layout::prelude::*;
-    /// let src = Tensor::<u8, htp::R4FlatMemoryLayout>::from_fn([1, 2, 2, 2], |i| i.iter().sum::<usize>() as u8);
-    /// let mut dst = Tensor::<u8, htp::R4CroutonLayout>::zeros([1, 2, 2, 2]);
-    /// src.relayout_into(&mut dst).unwrap();
-    /// assert_eq!(dst.to_row_major(), src.to_row_major());
-    /// let mut wrong = Tensor::<u8, htp::R4CroutonLayout>::zeros([1, 2, 2, 3]);
-    /// assert!(src.relayout_into(&mut wrong).is_err());
-    /// ```
-    pub fn relayout_into<S2, L2>(&self, dst: &mut TensorBase<S2, L2>) -> Result<(), LayoutError>
-    where
-        S2: StorageMut<Elem = S::Elem>,
-        L2: SameRankAs<L>,
-        S::Elem: Send + Sync + 'static,
-    {
-        if self.dims() != dst.dims() {
-            return Err(LayoutError::ShapeMismatch {
-                source: Vec::from(self.dims().as_ref()),
-                destination: Vec::from(dst.dims().as_ref()),
-            });
-        }
-        let (mapping, pad) = (dst.mapping, dst.pad);
-        crate::relayout::copy_into(
-            &self.mapping,
-            self.as_raw(),
-            &mapping,
-            dst.storage.slots_mut(),
-            pad,
-        );
-        Ok(())
     }
 }
 

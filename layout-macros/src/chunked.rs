@@ -1,7 +1,7 @@
 //! `chunked_layout![RANK; d,s, d,s, ...]`.
 
 use crate::input::{combine, crate_path, errors_as_type, layout_type};
-use layout_notation::{Entry, check_chunk_list};
+use layout_notation::{Entry, axis_word_problem, check_chunk_list, is_positional};
 use proc_macro2::{Span, TokenStream};
 use syn::parse::{ParseStream, Parser};
 
@@ -41,18 +41,46 @@ fn number(
     Ok(None)
 }
 
+/// The rank, or an axis word such as `NHWC` (which gives the rank and names the axes).
+fn rank_or_axes(
+    input: ParseStream<'_>,
+    errors: &mut Vec<syn::Error>,
+) -> syn::Result<(Option<Number>, Option<String>)> {
+    if !input.peek(syn::Ident) {
+        return Ok((
+            number(input, "the rank or an axis word such as NHWC", errors)?,
+            None,
+        ));
+    }
+    let word: syn::Ident = input.parse()?;
+    let text = word.to_string();
+    if let Some(problem) = axis_word_problem(text.as_bytes()) {
+        errors.push(syn::Error::new(
+            word.span(),
+            format!("`{text}` is not an axis word: {}", problem.message()),
+        ));
+        return Ok((None, None));
+    }
+    let rank = Number {
+        value: text.len(),
+        span: word.span(),
+    };
+    let named = !is_positional(text.as_bytes());
+    Ok((Some(rank), named.then_some(text)))
+}
+
 fn parse(input: ParseStream<'_>) -> syn::Result<TokenStream> {
     let path = crate_path(input)?;
     let mut errors = Vec::new();
     if input.is_empty() {
         return Err(input.error(
-            "expected `RANK; dim,size, dim,size, ...`, for example `4; 0,0, 1,0, 2,0, 3,0`",
+            "expected `RANK; dim,size, ...` or `AXES; dim,size, ...`, for example `NHWC; 0,0, 1,0, 2,0, 3,0`",
         ));
     }
-    let rank = number(input, "the rank", &mut errors)?;
+    let (rank, axes) = rank_or_axes(input, &mut errors)?;
     input
         .parse::<syn::Token![;]>()
-        .map_err(|e| syn::Error::new(e.span(), "expected `;` after the rank"))?;
+        .map_err(|e| syn::Error::new(e.span(), "expected `;` after the rank or axis word"))?;
     let mut numbers: Vec<Option<Number>> = Vec::new();
     while !input.is_empty() {
         let what = if numbers.len().is_multiple_of(2) {
@@ -92,7 +120,7 @@ fn parse(input: ParseStream<'_>) -> syn::Result<TokenStream> {
             errors.push(syn::Error::new(span, problem.message));
         }
         if errors.is_empty() {
-            return Ok(layout_type(&path, rank.value, &entries));
+            return Ok(layout_type(&path, rank.value, axes.as_deref(), &entries));
         }
     }
     Err(combine(errors).unwrap_or_else(|| input.error("invalid chunk list")))

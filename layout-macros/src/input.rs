@@ -21,8 +21,15 @@ pub(crate) fn crate_path(input: ParseStream<'_>) -> syn::Result<TokenStream> {
     Ok(quote!(::tensor_layout))
 }
 
-/// `path::ChunkedMemoryLayout<rank, (path::Chunk<d, s>, ...)>`.
-pub(crate) fn layout_type(path: &TokenStream, rank: usize, entries: &[Entry]) -> TokenStream {
+/// `path::ChunkedMemoryLayout<rank, (path::Chunk<d, s>, ...)>`, with
+/// `path::Named<'N', 'H', 'W', 'C'>` after the list when `axes` names the axes (a positional
+/// layout leaves the default, so every spelling of it is one type).
+pub(crate) fn layout_type(
+    path: &TokenStream,
+    rank: usize,
+    axes: Option<&str>,
+    entries: &[Entry],
+) -> TokenStream {
     let chunks = entries.iter().map(|e| {
         let (dim, size) = (
             proc_macro2::Literal::usize_unsuffixed(e.dim),
@@ -31,7 +38,13 @@ pub(crate) fn layout_type(path: &TokenStream, rank: usize, entries: &[Entry]) ->
         quote!(#path::Chunk<#dim, #size>,)
     });
     let rank = proc_macro2::Literal::usize_unsuffixed(rank);
-    quote!(#path::ChunkedMemoryLayout<#rank, (#(#chunks)*)>)
+    match axes {
+        Some(word) => {
+            let letters = word.chars().map(proc_macro2::Literal::character);
+            quote!(#path::ChunkedMemoryLayout<#rank, (#(#chunks)*), #path::Named<#(#letters),*>>)
+        }
+        None => quote!(#path::ChunkedMemoryLayout<#rank, (#(#chunks)*)>),
+    }
 }
 
 /// Folds errors into one (rustc shows each), or `None` when there are none.

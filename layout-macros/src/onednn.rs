@@ -18,7 +18,12 @@ fn parse(input: ParseStream<'_>) -> syn::Result<TokenStream> {
     }
     let text = tag.value();
     match onednn_tag(&text) {
-        Ok(parsed) => Ok(layout_type(&path, parsed.rank, &parsed.entries)),
+        Ok(parsed) => Ok(layout_type(
+            &path,
+            parsed.rank,
+            parsed.axes.as_deref(),
+            &parsed.entries,
+        )),
         Err(problems) => {
             let errors = problems.into_iter().map(|p| {
                 syn::Error::new(

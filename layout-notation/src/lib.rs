@@ -1,5 +1,6 @@
 //! The textual spellings of tensor layouts, shared by the compile-time macros and (later) the
-//! run-time parser: the rules a chunk list must follow, and the oneDNN format-tag grammar.
+//! run-time parser: the rules a chunk list must follow, the rules of axis words, the oneDNN
+//! format-tag grammar, and the names of the catalog's layouts.
 //!
 //! Every function reports *all* the problems it finds, each tied to the entry or character it
 //! concerns, so a macro can put each error on the offending token.
@@ -15,10 +16,14 @@
 
 extern crate alloc;
 
+mod axis_word;
+mod catalog;
 mod chunk_rules;
 mod onednn;
 mod text;
 
+pub use axis_word::{AxisWordProblem, axis_word_problem, is_positional, positional_word};
+pub use catalog::{CatalogName, catalog_names, find_catalog_name};
 pub use chunk_rules::{ListProblem, MAX_ENTRIES, MAX_RANK, check_chunk_list};
 pub use onednn::{OnednnTag, TextProblem, onednn_tag};
 pub use text::{TextLayout, parse_layout};

@@ -12,17 +12,22 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-/// A parsed tag: its rank and chunk list.
+/// A parsed tag: its rank, the names of its axes and its chunk list.
 ///
 /// ```
 /// let tag = layout_notation::onednn_tag("OIhw4i16o4i").unwrap();
 /// assert_eq!(tag.rank, 4);
+/// assert_eq!(tag.axes.as_deref(), Some("OIHW"));
 /// assert_eq!(tag.canonical(), "ABcd4b16a4b");
+/// assert_eq!(layout_notation::onednn_tag("aBcd16b").unwrap().axes, None);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OnednnTag {
     /// Number of dimensions.
     pub rank: usize,
+    /// The axis word of a named tag, its letters in logical order upper-cased (`nhwc` and
+    /// `nChw16c` are `NCHW`, `hwio` is `OIHW`); `None` for a positional tag (`abcd`, `aBcd16b`).
+    pub axes: Option<String>,
     /// The chunk list, most major first.
     pub entries: Vec<Entry>,
 }
@@ -281,8 +286,19 @@ pub fn onednn_tag(tag: &str) -> Result<OnednnTag, Vec<TextProblem>> {
             size: item.block.unwrap_or(0),
         });
     }
+    let axes = named.then(|| {
+        family
+            .iter()
+            .filter(|f| outer.iter().any(|o| o.letter == **f))
+            .map(|f| f.to_ascii_uppercase())
+            .collect()
+    });
     if problems.is_empty() {
-        Ok(OnednnTag { rank, entries })
+        Ok(OnednnTag {
+            rank,
+            axes,
+            entries,
+        })
     } else {
         problems.sort_by_key(|p| p.at);
         Err(problems)

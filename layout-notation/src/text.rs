@@ -1,14 +1,15 @@
-//! Any layout as text: the seed's long form `ChunkedMemoryLayout<4, 0,0, 1,0, ...>`, the short
-//! form `4: 0,0 1,0 ...`, or a oneDNN tag.
+//! Any layout as text: the long form `ChunkedMemoryLayout<4, 0,0, 1,0, ...>` (HTP's spelling,
+//! with the rank or an axis word such as `NHWC` first), the short form `4: 0,0 1,0 ...` or
+//! `NHWC: 0,0 1,0 ...`, a oneDNN tag, or the name of a catalog layout.
 
-use crate::{Entry, OnednnTag, TextProblem, onednn_tag};
+use crate::{Entry, OnednnTag, TextProblem, axis_word_problem, find_catalog_name, onednn_tag};
 use alloc::format;
 use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 
-/// A layout read from text: its rank and chunk list (not yet checked against the chunk-list
-/// rules; see [`check_chunk_list`](crate::check_chunk_list)).
+/// A layout read from text: its rank, its axis word and its chunk list (not yet checked against
+/// the chunk-list rules; see [`check_chunk_list`](crate::check_chunk_list)).
 ///
 /// ```
 /// use layout_notation::{Entry, parse_layout};
@@ -17,11 +18,16 @@ use alloc::vec::Vec;
 /// assert_eq!(long, short);
 /// assert_eq!(long.entries, [Entry::rest(0), Entry::rest(1), Entry::new(1, 8)]);
 /// assert_eq!(parse_layout("aBcd16b").unwrap().rank, 4);
+/// let named = parse_layout("NHWC: 0,0 1,0 2,0 3,0").unwrap();
+/// assert_eq!((named.rank, named.axes.as_deref()), (4, Some("NHWC")));
+/// assert_eq!(parse_layout("htp::R4FlatMemoryLayout").unwrap(), named);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TextLayout {
     /// Number of dimensions.
     pub rank: usize,
+    /// The axis word of named axes (`NHWC`), `None` for positional ones.
+    pub axes: Option<String>,
     /// The chunk list, most major first.
     pub entries: Vec<Entry>,
 }
@@ -30,6 +36,7 @@ impl From<OnednnTag> for TextLayout {
     fn from(tag: OnednnTag) -> Self {
         Self {
             rank: tag.rank,
+            axes: tag.axes,
             entries: tag.entries,
         }
     }
@@ -133,11 +140,30 @@ impl Cursor {
     }
 }
 
-/// `ChunkedMemoryLayout<RANK, d,s, d,s, ...>` (a trailing comma allowed).
+/// The rank, or an axis word (which gives the rank and the names).
+fn rank_or_word(cursor: &mut Cursor) -> Result<(usize, Option<String>), TextProblem> {
+    const EXPECTED: &str = "the rank or an axis word such as NHWC";
+    match cursor.peek().clone() {
+        Token::Word(word) => {
+            if let Some(problem) = axis_word_problem(word.as_bytes()) {
+                return Err(TextProblem {
+                    at: cursor.tokens[cursor.next].0,
+                    message: format!("`{word}` is not an axis word: {}", problem.message()),
+                });
+            }
+            cursor.next += 1;
+            let named = !crate::is_positional(word.as_bytes());
+            Ok((word.len(), named.then_some(word)))
+        }
+        _ => Ok((cursor.number(EXPECTED)?, None)),
+    }
+}
+
+/// `ChunkedMemoryLayout<RANK or WORD, d,s, d,s, ...>` (a trailing comma allowed).
 fn long_form(cursor: &mut Cursor) -> Result<TextLayout, TextProblem> {
     cursor.next += 1; // the word ChunkedMemoryLayout
     cursor.punct('<', "`<` after ChunkedMemoryLayout")?;
-    let rank = cursor.number("the rank")?;
+    let (rank, axes) = rank_or_word(cursor)?;
     let mut entries = Vec::new();
     while !cursor.eat('>') {
         cursor.punct(',', "`,` or `>`")?;
@@ -150,15 +176,19 @@ fn long_form(cursor: &mut Cursor) -> Result<TextLayout, TextProblem> {
         entries.push(Entry { dim, size });
     }
     match cursor.peek() {
-        Token::End => Ok(TextLayout { rank, entries }),
+        Token::End => Ok(TextLayout {
+            rank,
+            axes,
+            entries,
+        }),
         _ => cursor.fail("the end after `>`"),
     }
 }
 
-/// `RANK: d,s d,s ...` (pairs separated by spaces or commas).
+/// `RANK: d,s d,s ...` or `WORD: d,s d,s ...` (pairs separated by spaces or commas).
 fn short_form(cursor: &mut Cursor) -> Result<TextLayout, TextProblem> {
-    let rank = cursor.number("the rank")?;
-    cursor.punct(':', "`:` after the rank")?;
+    let (rank, axes) = rank_or_word(cursor)?;
+    cursor.punct(':', "`:` after the rank or axis word")?;
     let mut entries = Vec::new();
     while *cursor.peek() != Token::End {
         let dim = cursor.number("a dimension")?;
@@ -167,10 +197,15 @@ fn short_form(cursor: &mut Cursor) -> Result<TextLayout, TextProblem> {
         entries.push(Entry { dim, size });
         cursor.eat(',');
     }
-    Ok(TextLayout { rank, entries })
+    Ok(TextLayout {
+        rank,
+        axes,
+        entries,
+    })
 }
 
-/// Reads a layout in any of its spellings: the long form, the short form or a oneDNN tag.
+/// Reads a layout in any of its spellings: the long form, the short form, a oneDNN tag, or the
+/// name of a catalog layout with or without its module.
 ///
 /// # Errors
 /// The problems found, each with its character position and what was expected there (a oneDNN
@@ -184,15 +219,21 @@ fn short_form(cursor: &mut Cursor) -> Result<TextLayout, TextProblem> {
 /// assert_eq!(problems[0].message, "expected a dimension, found `x`");
 /// ```
 pub fn parse_layout(text: &str) -> Result<TextLayout, Vec<TextProblem>> {
+    let text = find_catalog_name(text.trim()).map_or(text, |entry| entry.spelling);
     let mut cursor = Cursor {
         tokens: tokens(text),
         next: 0,
     };
+    let word_then_colon = matches!(cursor.tokens.get(1), Some((_, Token::Punct(':'))))
+        && !matches!(cursor.tokens.get(2), Some((_, Token::Punct(':'))));
     let result = match cursor.peek() {
         Token::Word(w) if w == "ChunkedMemoryLayout" => long_form(&mut cursor),
         Token::Number(_) => short_form(&mut cursor),
+        Token::Word(_) if word_then_colon => short_form(&mut cursor),
         Token::Word(_) => return onednn_tag(text.trim()).map(TextLayout::from),
-        _ => cursor.fail("`ChunkedMemoryLayout<...>`, `RANK: dim,size ...` or a oneDNN tag"),
+        _ => cursor.fail(
+            "`ChunkedMemoryLayout<...>`, `RANK: dim,size ...`, `NHWC: dim,size ...`, a oneDNN tag or a catalog name",
+        ),
     };
     result.map_err(|problem| vec![problem])
 }

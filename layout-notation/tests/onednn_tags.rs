@@ -61,8 +61,40 @@ fn spec_tags_give_their_chunk_lists() {
         let parsed = onednn_tag(tag).unwrap_or_else(|e| panic!("{tag}: {e:?}"));
         assert_eq!(parsed.rank, rank, "{tag}");
         assert_eq!(parsed.entries, list(pairs), "{tag}");
-        // The positional spelling parses back to the same list.
-        assert_eq!(onednn_tag(&parsed.canonical()).unwrap(), parsed, "{tag}");
+        // The positional spelling parses back to the same list, with positional axes.
+        let positional = onednn_tag(&parsed.canonical()).unwrap();
+        assert_eq!(positional.entries, parsed.entries, "{tag}");
+        assert_eq!(positional.axes, None, "{tag}");
+    }
+}
+
+#[test]
+fn named_tags_name_their_axes_in_onednn_logical_order() {
+    let table = [
+        ("nchw", "NCHW"),
+        ("nhwc", "NCHW"),
+        ("chwn", "NCHW"),
+        ("nChw16c", "NCHW"),
+        ("ncw", "NCW"),
+        ("nwc", "NCW"),
+        ("ncdhw", "NCDHW"),
+        ("ndhwc", "NCDHW"),
+        ("oihw", "OIHW"),
+        ("hwio", "OIHW"),
+        ("oiw", "OIW"),
+        ("OIdhw16i16o", "OIDHW"),
+        ("goihw", "GOIHW"),
+        ("gOIhw16i16o", "GOIHW"),
+    ];
+    for (tag, word) in table {
+        assert_eq!(
+            onednn_tag(tag).unwrap().axes.as_deref(),
+            Some(word),
+            "{tag}"
+        );
+    }
+    for tag in ["abcd", "aBcd16b", "ba", "cdba"] {
+        assert_eq!(onednn_tag(tag).unwrap().axes, None, "{tag}");
     }
 }
 
@@ -177,4 +209,35 @@ fn bad_tags_name_the_position_and_what_was_expected() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn every_spelling_reads_with_its_axis_word() {
+    use layout_notation::{catalog_names, parse_layout};
+    let long =
+        parse_layout("ChunkedMemoryLayout<NHWC, 0,0, 1,0, 2,0, 3,0, 1,8, 2,8, 3,32>").unwrap();
+    let short = parse_layout("NHWC: 0,0 1,0 2,0 3,0 1,8 2,8 3,32").unwrap();
+    assert_eq!(long, short);
+    assert_eq!(parse_layout("htp::R4CroutonLayout").unwrap(), long);
+    assert_eq!(parse_layout(" R4CroutonLayout ").unwrap(), long);
+    assert_eq!(long.axes.as_deref(), Some("NHWC"));
+    // A positional word is the same as the rank.
+    assert_eq!(
+        parse_layout("abcd: 0,0 1,0 2,0 3,0").unwrap(),
+        parse_layout("4: 0,0 1,0 2,0 3,0").unwrap()
+    );
+    let problems = parse_layout("NHWN: 0,0 1,0 2,0 3,0").unwrap_err();
+    assert_eq!(
+        (problems[0].at, problems[0].message.as_str()),
+        (0, "`NHWN` is not an axis word: an axis name appears twice")
+    );
+    let problems = parse_layout("ChunkedMemoryLayout<NhWC, 0,0>").unwrap_err();
+    assert_eq!(problems[0].at, 20);
+    // Every catalog name reads, and its spelling says its rank by its word or tag.
+    for entry in catalog_names() {
+        let parsed = parse_layout(entry.spelling).unwrap();
+        let qualified = format!("{}::{}", entry.module, entry.name);
+        assert_eq!(parse_layout(&qualified).unwrap(), parsed, "{qualified}");
+        assert!(parsed.axes.is_some(), "{qualified} names its axes");
+    }
 }

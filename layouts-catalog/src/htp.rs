@@ -1,7 +1,8 @@
 //! Qualcomm Hexagon HTP layouts (seed 001 and the HTP SDK).
 //!
-//! Activations are rank 4 with logical dims `[batch, height, width, depth]` (NHWC numbering);
-//! convolution weights are `[filter height, filter width, input channels, output channels]`.
+//! Activations are rank 4 with logical dims `[batch, height, width, depth]`, axes `NHWC` (HTP's
+//! depth is channels, `C`); convolution weights are `[filter height, filter width, input
+//! channels, output channels]`, axes `HWIO`.
 //! Each type is a [`ChunkedMemoryLayout`](layout_core::ChunkedMemoryLayout) spelled exactly as the SDK spells it, most major entry
 //! first.
 //!
@@ -13,9 +14,10 @@
 //! assert_eq!(takes_crouton(&t), 16 * 16 * 64);
 //! ```
 
-use layout_core::chunked_layout;
+use layout_core::{Layout, chunked_layout};
 
-/// Plain NHWC: depth fastest, then width, height, batch (HTP's `FlatMemoryLayout<4>`).
+/// Plain NHWC: depth fastest, then width, height, batch (HTP's `FlatMemoryLayout<4>`, the same
+/// type as [`FlatMemoryLayout<4>`]).
 ///
 /// Chunk list `0,0, 1,0, 2,0, 3,0`; no blocks, no padding. The format for exchanging data with
 /// the outside world.
@@ -26,7 +28,7 @@ use layout_core::chunked_layout;
 /// let m = Mapping::<R4FlatMemoryLayout>::new([2, 3, 5, 30]).unwrap();
 /// assert_eq!(m.offset([1, 2, 4, 29]), 899);
 /// ```
-pub type R4FlatMemoryLayout = chunked_layout![4; 0,0, 1,0, 2,0, 3,0];
+pub type R4FlatMemoryLayout = chunked_layout![NHWC; 0,0, 1,0, 2,0, 3,0];
 
 /// The SDK's `R4NCHWMemoryLayout`: chunk list `0,0, 3,0, 2,0, 1,0`.
 ///
@@ -42,7 +44,7 @@ pub type R4FlatMemoryLayout = chunked_layout![4; 0,0, 1,0, 2,0, 3,0];
 /// assert_eq!(m.offset([0, 1, 0, 0]), 1); // height moves fastest
 /// assert_eq!(m.offset([0, 0, 1, 0]), 2);
 /// ```
-pub type R4NCHWMemoryLayout = chunked_layout![4; 0,0, 3,0, 2,0, 1,0];
+pub type R4NCHWMemoryLayout = chunked_layout![NHWC; 0,0, 3,0, 2,0, 1,0];
 
 /// NHWC-numbered dims laid out as NCHW: chunk list `0,0, 3,0, 1,0, 2,0` (seed 001's prose,
 /// "user wants the dimensions to mean NHWC but laid out in memory as NCHW").
@@ -57,7 +59,7 @@ pub type R4NCHWMemoryLayout = chunked_layout![4; 0,0, 3,0, 2,0, 1,0];
 /// assert_eq!(m.offset([0, 0, 1, 0]), 1); // width moves fastest
 /// assert_eq!(m.offset([0, 0, 0, 1]), 6); // one channel plane is H*W = 6
 /// ```
-pub type R4NHWCAsNCHWLayout = chunked_layout![4; 0,0, 3,0, 1,0, 2,0];
+pub type R4NHWCAsNCHWLayout = chunked_layout![NHWC; 0,0, 3,0, 1,0, 2,0];
 
 /// "Depth-32": chunk list `0,0, 1,0, 3,0, 2,0, 2,4, 3,32`.
 ///
@@ -72,7 +74,7 @@ pub type R4NHWCAsNCHWLayout = chunked_layout![4; 0,0, 3,0, 1,0, 2,0];
 /// assert_eq!(m.offset([0, 0, 4, 0]), 128);     // next chunk along width
 /// assert_eq!(m.offset([0, 0, 0, 32]), 256);    // channel block 1 after all of width
 /// ```
-pub type R4Depth32MemoryLayout = chunked_layout![4; 0,0, 1,0, 3,0, 2,0, 2,4, 3,32];
+pub type R4Depth32MemoryLayout = chunked_layout![NHWC; 0,0, 1,0, 3,0, 2,0, 2,4, 3,32];
 
 /// The crouton: chunk list `0,0, 1,0, 2,0, 3,0, 1,8, 2,8, 3,32`.
 ///
@@ -87,7 +89,7 @@ pub type R4Depth32MemoryLayout = chunked_layout![4; 0,0, 1,0, 3,0, 2,0, 2,4, 3,3
 /// assert_eq!(m.padded_dims(), [2, 16, 24, 64]);
 /// assert_eq!(m.offset([0, 0, 8, 0]), 2 * 2048); // after both depth chunks of width block 0
 /// ```
-pub type R4CroutonLayout = chunked_layout![4; 0,0, 1,0, 2,0, 3,0, 1,8, 2,8, 3,32];
+pub type R4CroutonLayout = chunked_layout![NHWC; 0,0, 1,0, 2,0, 3,0, 1,8, 2,8, 3,32];
 
 /// Crouton with 4x1 column groups: chunk list `0,0, 1,0, 2,0, 3,0, 1,8, 2,2, 3,32, 2,4`.
 ///
@@ -102,7 +104,7 @@ pub type R4CroutonLayout = chunked_layout![4; 0,0, 1,0, 2,0, 3,0, 1,8, 2,8, 3,32
 /// assert_eq!(m.offset([0, 0, 0, 1]), 4);     // next channel after 4 columns
 /// assert_eq!(m.offset([0, 0, 4, 0]), 128);   // second group of 4 columns
 /// ```
-pub type R4Crouton4x1Layout = chunked_layout![4; 0,0, 1,0, 2,0, 3,0, 1,8, 2,2, 3,32, 2,4];
+pub type R4Crouton4x1Layout = chunked_layout![NHWC; 0,0, 1,0, 2,0, 3,0, 1,8, 2,2, 3,32, 2,4];
 
 /// Crouton of 2x2 spatial tiles: chunk list `0,0, 1,0, 2,0, 3,0, 1,4, 2,4, 3,32, 1,2, 2,2`.
 ///
@@ -118,7 +120,7 @@ pub type R4Crouton4x1Layout = chunked_layout![4; 0,0, 1,0, 2,0, 3,0, 1,8, 2,2, 3
 /// assert_eq!(m.offset([0, 0, 0, 1]), 4);
 /// assert_eq!(m.offset([0, 0, 2, 0]), 128);  // next 2x2 tile along width
 /// ```
-pub type R4Crouton2x2Layout = chunked_layout![4; 0,0, 1,0, 2,0, 3,0, 1,4, 2,4, 3,32, 1,2, 2,2];
+pub type R4Crouton2x2Layout = chunked_layout![NHWC; 0,0, 1,0, 2,0, 3,0, 1,4, 2,4, 3,32, 1,2, 2,2];
 
 /// Crouton for 16-bit elements: chunk list `0,0, 1,0, 2,0, 3,0, 1,8, 2,2, 3,32, 2,2`.
 ///
@@ -133,7 +135,7 @@ pub type R4Crouton2x2Layout = chunked_layout![4; 0,0, 1,0, 2,0, 3,0, 1,4, 2,4, 3
 /// assert_eq!(m.offset([0, 0, 1, 0]), 1);
 /// assert_eq!(m.offset([0, 0, 2, 0]), 64);
 /// ```
-pub type R4Crouton2Layout = chunked_layout![4; 0,0, 1,0, 2,0, 3,0, 1,8, 2,2, 3,32, 2,2];
+pub type R4Crouton2Layout = chunked_layout![NHWC; 0,0, 1,0, 2,0, 3,0, 1,8, 2,2, 3,32, 2,2];
 
 /// Crouton for 32-bit elements: chunk list `0,0, 1,0, 2,0, 3,0, 1,8, 2,2, 3,32` (in the SDK,
 /// not in seed 001).
@@ -147,7 +149,7 @@ pub type R4Crouton2Layout = chunked_layout![4; 0,0, 1,0, 2,0, 3,0, 1,8, 2,2, 3,3
 /// assert_eq!(m.storage_len(), 512);
 /// assert_eq!(m.offset([0, 0, 1, 0]), 32);
 /// ```
-pub type R4Crouton4Layout = chunked_layout![4; 0,0, 1,0, 2,0, 3,0, 1,8, 2,2, 3,32];
+pub type R4Crouton4Layout = chunked_layout![NHWC; 0,0, 1,0, 2,0, 3,0, 1,8, 2,2, 3,32];
 
 /// Convolution weights: chunk list `3,0, 2,0, 0,0, 1,0, 2,8, 3,32, 2,4`, logical dims
 /// `[filter height, filter width, input channels, output channels]`.
@@ -164,7 +166,7 @@ pub type R4Crouton4Layout = chunked_layout![4; 0,0, 1,0, 2,0, 3,0, 1,8, 2,2, 3,3
 /// assert_eq!(m.offset([0, 0, 0, 1]), 4);
 /// assert_eq!(m.offset([0, 1, 0, 0]), 1024);
 /// ```
-pub type R4ConvWeightLayout = chunked_layout![4; 3,0, 2,0, 0,0, 1,0, 2,8, 3,32, 2,4];
+pub type R4ConvWeightLayout = chunked_layout![HWIO; 3,0, 2,0, 0,0, 1,0, 2,8, 3,32, 2,4];
 
 /// Seed 001's `ChannelMajorCrouton`: the same chunk list as [`R4CroutonLayout`]
 /// (`0,0, 1,0, 2,0, 3,0, 1,8, 2,8, 3,32`), so the same type.
@@ -197,4 +199,69 @@ pub type SpatialXYMajor = R4Crouton2x2Layout;
 /// assert_eq!(m.storage_len(), 1024);
 /// assert_eq!(m.offset([0, 1, 0, 0]), 256);
 /// ```
-pub type SpatialXMajor = chunked_layout![4; 0,0, 1,0, 2,0, 3,0, 1,4, 2,2, 3,32, 2,4];
+pub type SpatialXMajor = chunked_layout![NHWC; 0,0, 1,0, 2,0, 3,0, 1,4, 2,2, 3,32, 2,4];
+
+/// HTP's rank-generic `FlatMemoryLayout<R>`: every dimension plain, the last fastest (chunk list
+/// `0,0, 1,0, ..., R-1,0`), for ranks 1 to 8.
+///
+/// `FlatMemoryLayout<4>` is [`R4FlatMemoryLayout`], with HTP's activation axes `NHWC`. The HTP
+/// SDK names the axes of rank-4 tensors only, so the other ranks have positional axes (name them
+/// with `with_axes` when you know what they mean).
+///
+/// ```
+/// use tensor_layout::prelude::*;
+/// let _: htp::FlatMemoryLayout<4> = htp::R4FlatMemoryLayout::default();
+/// let m = Mapping::<htp::FlatMemoryLayout<3>>::new([2, 3, 4]).unwrap();
+/// assert_eq!(m.offset([1, 2, 3]), 12 + 8 + 3);
+/// assert_eq!(m.layout().axis_word().as_str(), "abc");
+/// ```
+pub type FlatMemoryLayout<const R: usize> = <Rank<R> as FlatOfRank>::Layout;
+
+/// A rank as a type: what [`FlatMemoryLayout`] is looked up by.
+///
+/// ```
+/// use tensor_layout::htp::{FlatOfRank, Rank};
+/// assert_eq!(<Rank<2> as FlatOfRank>::Layout::BLOCKS, [1, 1]);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Rank<const R: usize>;
+
+/// The flat layout of a [`Rank`] (implemented for ranks 1 to 8).
+///
+/// ```
+/// use tensor_layout::htp::{FlatOfRank, Rank};
+/// assert_eq!(<Rank<5> as FlatOfRank>::Layout::CHUNK_VOLUME, 1);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "HTP's `FlatMemoryLayout<R>` exists for ranks 1 to 8",
+    label = "no flat layout of this rank"
+)]
+pub trait FlatOfRank {
+    /// The layout.
+    type Layout: Layout + Default;
+}
+
+impl FlatOfRank for Rank<1> {
+    type Layout = chunked_layout![1; 0,0];
+}
+impl FlatOfRank for Rank<2> {
+    type Layout = chunked_layout![2; 0,0, 1,0];
+}
+impl FlatOfRank for Rank<3> {
+    type Layout = chunked_layout![3; 0,0, 1,0, 2,0];
+}
+impl FlatOfRank for Rank<4> {
+    type Layout = R4FlatMemoryLayout;
+}
+impl FlatOfRank for Rank<5> {
+    type Layout = chunked_layout![5; 0,0, 1,0, 2,0, 3,0, 4,0];
+}
+impl FlatOfRank for Rank<6> {
+    type Layout = chunked_layout![6; 0,0, 1,0, 2,0, 3,0, 4,0, 5,0];
+}
+impl FlatOfRank for Rank<7> {
+    type Layout = chunked_layout![7; 0,0, 1,0, 2,0, 3,0, 4,0, 5,0, 6,0];
+}
+impl FlatOfRank for Rank<8> {
+    type Layout = chunked_layout![8; 0,0, 1,0, 2,0, 3,0, 4,0, 5,0, 6,0, 7,0];
+}

@@ -21,7 +21,7 @@ use layout_core::chunked_layout;
 /// let m = Mapping::<layouts_catalog::megengine::NCHW>::new([2, 64, 3, 3]).unwrap();
 /// assert_eq!(m.offset([1, 63, 2, 2]), 1151); // seed 000: stored in order 0000 to 1151
 /// ```
-pub type NCHW = chunked_layout![4; 0,0, 1,0, 2,0, 3,0];
+pub type NCHW = chunked_layout![NCHW; 0,0, 1,0, 2,0, 3,0];
 
 /// Plain NHWC: channels first, then width, height, batch. Chunk list `0,0, 2,0, 3,0, 1,0`.
 ///
@@ -31,7 +31,7 @@ pub type NCHW = chunked_layout![4; 0,0, 1,0, 2,0, 3,0];
 /// assert_eq!(m.offset([0, 1, 0, 0]), 1);
 /// assert_eq!(m.offset([0, 0, 0, 1]), 64);
 /// ```
-pub type NHWC = chunked_layout![4; 0,0, 2,0, 3,0, 1,0];
+pub type NHWC = chunked_layout![NCHW; 0,0, 2,0, 3,0, 1,0];
 
 /// `[N, C/4, H, W, 4]`: 4 channels first, then width, height, channel blocks, batch (CUDA
 /// `dp4a` for int8). Chunk list `0,0, 1,0, 2,0, 3,0, 1,4`.
@@ -41,7 +41,7 @@ pub type NHWC = chunked_layout![4; 0,0, 2,0, 3,0, 1,0];
 /// let m = Mapping::<layouts_catalog::megengine::NCHW4>::new([2, 64, 3, 3]).unwrap();
 /// assert_eq!(m.offset([0, 4, 0, 0]), 36); // the second block of 4 channels after 3x3 pixels
 /// ```
-pub type NCHW4 = chunked_layout![4; 0,0, 1,0, 2,0, 3,0, 1,4];
+pub type NCHW4 = chunked_layout![NCHW; 0,0, 1,0, 2,0, 3,0, 1,4];
 
 /// `[N, C/32, H, W, 32]`: 32 channels first (int8 tensor cores). Chunk list
 /// `0,0, 1,0, 2,0, 3,0, 1,32`.
@@ -51,7 +51,7 @@ pub type NCHW4 = chunked_layout![4; 0,0, 1,0, 2,0, 3,0, 1,4];
 /// let m = Mapping::<layouts_catalog::megengine::NCHW32>::new([1, 40, 2, 2]).unwrap();
 /// assert_eq!(m.padded_dims(), [1, 64, 2, 2]);
 /// ```
-pub type NCHW32 = chunked_layout![4; 0,0, 1,0, 2,0, 3,0, 1,32];
+pub type NCHW32 = chunked_layout![NCHW; 0,0, 1,0, 2,0, 3,0, 1,32];
 
 /// `[N, C/64, H, W, 64]`: 64 channels first (int4 tensor cores). Chunk list
 /// `0,0, 1,0, 2,0, 3,0, 1,64`.
@@ -61,7 +61,7 @@ pub type NCHW32 = chunked_layout![4; 0,0, 1,0, 2,0, 3,0, 1,32];
 /// let m = Mapping::<layouts_catalog::megengine::NCHW64>::new([1, 65, 1, 1]).unwrap();
 /// assert_eq!(m.storage_len(), 128);
 /// ```
-pub type NCHW64 = chunked_layout![4; 0,0, 1,0, 2,0, 3,0, 1,64];
+pub type NCHW64 = chunked_layout![NCHW; 0,0, 1,0, 2,0, 3,0, 1,64];
 
 /// `[C/4, H, W, N, 4]`: 4 channels first, then the batch, then width, height, channel blocks
 /// (CUDA `dp4a` and tensor cores). Chunk list `1,0, 2,0, 3,0, 0,0, 1,4`.
@@ -72,4 +72,4 @@ pub type NCHW64 = chunked_layout![4; 0,0, 1,0, 2,0, 3,0, 1,64];
 /// assert_eq!(m.offset([1, 0, 0, 0]), 4); // after 4 channels comes the next image
 /// assert_eq!(m.offset([0, 0, 0, 1]), 8); // then width
 /// ```
-pub type CHWN4 = chunked_layout![4; 1,0, 2,0, 3,0, 0,0, 1,4];
+pub type CHWN4 = chunked_layout![NCHW; 1,0, 2,0, 3,0, 0,0, 1,4];

@@ -1,7 +1,8 @@
 //! oneDNN (formerly MKL-DNN) memory formats (seeds 002 and 004).
 //!
-//! Logical dims are oneDNN's: `n, c, h, w` (`n, c, d, h, w` in 5-D) for activations,
-//! `o, i, h, w` for weights and `g, o, i, h, w` for grouped weights. Each type is the
+//! Logical dims are oneDNN's, and each type names its axes by them: `NCW`, `NCHW`, `NCDHW` for
+//! 1-D, 2-D and 3-D activations, `OIW`, `OIHW`, `OIDHW` for weights and `GOIHW` for grouped
+//! weights, whatever the memory order (`nhwc` has axes `NCHW` too). Each type is the
 //! [`onednn_layout!`](layout_core::onednn_layout) of its tag, so offsets equal oneDNN's for the
 //! same tag and dims (padded dims rounded up to whole blocks, padding zero).
 //!
@@ -18,9 +19,9 @@
 
 use layout_core::onednn_layout;
 
-/// `nchw` (positional `abcd`): Plain NCHW: width fastest, then height, channels, batch (Caffe's default).
+/// `nchw` (`abcd` in positional letters): Plain NCHW: width fastest, then height, channels, batch (Caffe's default).
 ///
-/// Logical dims `[n, c, h, w]`; chunk list `0,0, 1,0, 2,0, 3,0`.
+/// Axes `NCHW` (logical dims `[n, c, h, w]`); chunk list `0,0, 1,0, 2,0, 3,0`.
 ///
 /// ```
 /// use layouts_catalog::onednn;
@@ -30,9 +31,9 @@ use layout_core::onednn_layout;
 /// ```
 pub type nchw = onednn_layout!("nchw");
 
-/// `nhwc` (positional `acdb`): Plain NHWC: channels fastest (TensorFlow's default).
+/// `nhwc` (`acdb` in positional letters): Plain NHWC: channels fastest (TensorFlow's default).
 ///
-/// Logical dims `[n, c, h, w]`; chunk list `0,0, 2,0, 3,0, 1,0`.
+/// Axes `NCHW` (logical dims `[n, c, h, w]`); chunk list `0,0, 2,0, 3,0, 1,0`.
 ///
 /// ```
 /// use layouts_catalog::onednn;
@@ -42,9 +43,9 @@ pub type nchw = onednn_layout!("nchw");
 /// ```
 pub type nhwc = onednn_layout!("nhwc");
 
-/// `chwn` (positional `bcda`): Plain CHWN: batch fastest (Neon).
+/// `chwn` (`bcda` in positional letters): Plain CHWN: batch fastest (Neon).
 ///
-/// Logical dims `[n, c, h, w]`; chunk list `1,0, 2,0, 3,0, 0,0`.
+/// Axes `NCHW` (logical dims `[n, c, h, w]`); chunk list `1,0, 2,0, 3,0, 0,0`.
 ///
 /// ```
 /// use layouts_catalog::onednn;
@@ -54,9 +55,9 @@ pub type nhwc = onednn_layout!("nhwc");
 /// ```
 pub type chwn = onednn_layout!("chwn");
 
-/// `nChw4c` (positional `aBcd4b`): Channels blocked by 4, the 4-channel block innermost.
+/// `nChw4c` (`aBcd4b` in positional letters): Channels blocked by 4, the 4-channel block innermost.
 ///
-/// Logical dims `[n, c, h, w]`; chunk list `0,0, 1,0, 2,0, 3,0, 1,4`.
+/// Axes `NCHW` (logical dims `[n, c, h, w]`); chunk list `0,0, 1,0, 2,0, 3,0, 1,4`.
 ///
 /// ```
 /// use layouts_catalog::onednn;
@@ -66,9 +67,9 @@ pub type chwn = onednn_layout!("chwn");
 /// ```
 pub type nChw4c = onednn_layout!("nChw4c");
 
-/// `nChw8c` (positional `aBcd8b`): Channels blocked by 8, the 8-channel block innermost (SSE4.2/AVX2 kernels).
+/// `nChw8c` (`aBcd8b` in positional letters): Channels blocked by 8, the 8-channel block innermost (SSE4.2/AVX2 kernels).
 ///
-/// Logical dims `[n, c, h, w]`; chunk list `0,0, 1,0, 2,0, 3,0, 1,8`.
+/// Axes `NCHW` (logical dims `[n, c, h, w]`); chunk list `0,0, 1,0, 2,0, 3,0, 1,8`.
 ///
 /// ```
 /// use layouts_catalog::onednn;
@@ -78,9 +79,9 @@ pub type nChw4c = onednn_layout!("nChw4c");
 /// ```
 pub type nChw8c = onednn_layout!("nChw8c");
 
-/// `nChw16c` (positional `aBcd16b`): Channels blocked by 16, the 16-channel block innermost (AVX-512 kernels).
+/// `nChw16c` (`aBcd16b` in positional letters): Channels blocked by 16, the 16-channel block innermost (AVX-512 kernels).
 ///
-/// Logical dims `[n, c, h, w]`; chunk list `0,0, 1,0, 2,0, 3,0, 1,16`.
+/// Axes `NCHW` (logical dims `[n, c, h, w]`); chunk list `0,0, 1,0, 2,0, 3,0, 1,16`.
 ///
 /// ```
 /// use layouts_catalog::onednn;
@@ -90,9 +91,9 @@ pub type nChw8c = onednn_layout!("nChw8c");
 /// ```
 pub type nChw16c = onednn_layout!("nChw16c");
 
-/// `nChw32c` (positional `aBcd32b`): Channels blocked by 32, the 32-channel block innermost.
+/// `nChw32c` (`aBcd32b` in positional letters): Channels blocked by 32, the 32-channel block innermost.
 ///
-/// Logical dims `[n, c, h, w]`; chunk list `0,0, 1,0, 2,0, 3,0, 1,32`.
+/// Axes `NCHW` (logical dims `[n, c, h, w]`); chunk list `0,0, 1,0, 2,0, 3,0, 1,32`.
 ///
 /// ```
 /// use layouts_catalog::onednn;
@@ -102,9 +103,9 @@ pub type nChw16c = onednn_layout!("nChw16c");
 /// ```
 pub type nChw32c = onednn_layout!("nChw32c");
 
-/// `NChw16n16c` (positional `ABcd16a16b`): Batch and channels both blocked by 16: 16x16 (n, c) tiles innermost, channels fastest.
+/// `NChw16n16c` (`ABcd16a16b` in positional letters): Batch and channels both blocked by 16: 16x16 (n, c) tiles innermost, channels fastest.
 ///
-/// Logical dims `[n, c, h, w]`; chunk list `0,0, 1,0, 2,0, 3,0, 0,16, 1,16`.
+/// Axes `NCHW` (logical dims `[n, c, h, w]`); chunk list `0,0, 1,0, 2,0, 3,0, 0,16, 1,16`.
 ///
 /// ```
 /// use layouts_catalog::onednn;
@@ -114,9 +115,9 @@ pub type nChw32c = onednn_layout!("nChw32c");
 /// ```
 pub type NChw16n16c = onednn_layout!("NChw16n16c");
 
-/// `ncdhw` (positional `abcde`): Plain 5-D NCDHW (3-D convolution activations).
+/// `ncdhw` (`abcde` in positional letters): Plain 5-D NCDHW (3-D convolution activations).
 ///
-/// Logical dims `[n, c, d, h, w]`; chunk list `0,0, 1,0, 2,0, 3,0, 4,0`.
+/// Axes `NCDHW` (logical dims `[n, c, d, h, w]`); chunk list `0,0, 1,0, 2,0, 3,0, 4,0`.
 ///
 /// ```
 /// use layouts_catalog::onednn;
@@ -126,9 +127,9 @@ pub type NChw16n16c = onednn_layout!("NChw16n16c");
 /// ```
 pub type ncdhw = onednn_layout!("ncdhw");
 
-/// `ndhwc` (positional `acdeb`): Plain 5-D NDHWC, channels fastest.
+/// `ndhwc` (`acdeb` in positional letters): Plain 5-D NDHWC, channels fastest.
 ///
-/// Logical dims `[n, c, d, h, w]`; chunk list `0,0, 2,0, 3,0, 4,0, 1,0`.
+/// Axes `NCDHW` (logical dims `[n, c, d, h, w]`); chunk list `0,0, 2,0, 3,0, 4,0, 1,0`.
 ///
 /// ```
 /// use layouts_catalog::onednn;
@@ -138,9 +139,9 @@ pub type ncdhw = onednn_layout!("ncdhw");
 /// ```
 pub type ndhwc = onednn_layout!("ndhwc");
 
-/// `nCdhw16c` (positional `aBcde16b`): 5-D activations, channels blocked by 16 innermost.
+/// `nCdhw16c` (`aBcde16b` in positional letters): 5-D activations, channels blocked by 16 innermost.
 ///
-/// Logical dims `[n, c, d, h, w]`; chunk list `0,0, 1,0, 2,0, 3,0, 4,0, 1,16`.
+/// Axes `NCDHW` (logical dims `[n, c, d, h, w]`); chunk list `0,0, 1,0, 2,0, 3,0, 4,0, 1,16`.
 ///
 /// ```
 /// use layouts_catalog::onednn;
@@ -150,9 +151,9 @@ pub type ndhwc = onednn_layout!("ndhwc");
 /// ```
 pub type nCdhw16c = onednn_layout!("nCdhw16c");
 
-/// `oihw` (positional `abcd`): Plain OIHW convolution weights.
+/// `oihw` (`abcd` in positional letters): Plain OIHW convolution weights.
 ///
-/// Logical dims `[o, i, h, w]`; chunk list `0,0, 1,0, 2,0, 3,0`.
+/// Axes `OIHW` (logical dims `[o, i, h, w]`); chunk list `0,0, 1,0, 2,0, 3,0`.
 ///
 /// ```
 /// use layouts_catalog::onednn;
@@ -162,9 +163,9 @@ pub type nCdhw16c = onednn_layout!("nCdhw16c");
 /// ```
 pub type oihw = onednn_layout!("oihw");
 
-/// `hwio` (positional `cdba`): Plain HWIO weights (TensorFlow's filter order).
+/// `hwio` (`cdba` in positional letters): Plain HWIO weights (TensorFlow's filter order).
 ///
-/// Logical dims `[o, i, h, w]`; chunk list `2,0, 3,0, 1,0, 0,0`.
+/// Axes `OIHW` (logical dims `[o, i, h, w]`); chunk list `2,0, 3,0, 1,0, 0,0`.
 ///
 /// ```
 /// use layouts_catalog::onednn;
@@ -174,9 +175,9 @@ pub type oihw = onednn_layout!("oihw");
 /// ```
 pub type hwio = onednn_layout!("hwio");
 
-/// `ohwi` (positional `acdb`): Plain OHWI weights, input channels fastest.
+/// `ohwi` (`acdb` in positional letters): Plain OHWI weights, input channels fastest.
 ///
-/// Logical dims `[o, i, h, w]`; chunk list `0,0, 2,0, 3,0, 1,0`.
+/// Axes `OIHW` (logical dims `[o, i, h, w]`); chunk list `0,0, 2,0, 3,0, 1,0`.
 ///
 /// ```
 /// use layouts_catalog::onednn;
@@ -186,9 +187,9 @@ pub type hwio = onednn_layout!("hwio");
 /// ```
 pub type ohwi = onednn_layout!("ohwi");
 
-/// `iohw` (positional `bacd`): Plain IOHW weights (deconvolution).
+/// `iohw` (`bacd` in positional letters): Plain IOHW weights (deconvolution).
 ///
-/// Logical dims `[o, i, h, w]`; chunk list `1,0, 0,0, 2,0, 3,0`.
+/// Axes `OIHW` (logical dims `[o, i, h, w]`); chunk list `1,0, 0,0, 2,0, 3,0`.
 ///
 /// ```
 /// use layouts_catalog::onednn;
@@ -198,9 +199,9 @@ pub type ohwi = onednn_layout!("ohwi");
 /// ```
 pub type iohw = onednn_layout!("iohw");
 
-/// `OIhw8i8o` (positional `ABcd8b8a`): Weights in 8x8 (input, output) channel tiles, output channels fastest.
+/// `OIhw8i8o` (`ABcd8b8a` in positional letters): Weights in 8x8 (input, output) channel tiles, output channels fastest.
 ///
-/// Logical dims `[o, i, h, w]`; chunk list `0,0, 1,0, 2,0, 3,0, 1,8, 0,8`.
+/// Axes `OIHW` (logical dims `[o, i, h, w]`); chunk list `0,0, 1,0, 2,0, 3,0, 1,8, 0,8`.
 ///
 /// ```
 /// use layouts_catalog::onednn;
@@ -210,9 +211,9 @@ pub type iohw = onednn_layout!("iohw");
 /// ```
 pub type OIhw8i8o = onednn_layout!("OIhw8i8o");
 
-/// `OIhw16i16o` (positional `ABcd16b16a`): Weights in 16x16 (input, output) channel tiles, output channels fastest (AVX-512 convolution).
+/// `OIhw16i16o` (`ABcd16b16a` in positional letters): Weights in 16x16 (input, output) channel tiles, output channels fastest (AVX-512 convolution).
 ///
-/// Logical dims `[o, i, h, w]`; chunk list `0,0, 1,0, 2,0, 3,0, 1,16, 0,16`.
+/// Axes `OIHW` (logical dims `[o, i, h, w]`); chunk list `0,0, 1,0, 2,0, 3,0, 1,16, 0,16`.
 ///
 /// ```
 /// use layouts_catalog::onednn;
@@ -222,9 +223,9 @@ pub type OIhw8i8o = onednn_layout!("OIhw8i8o");
 /// ```
 pub type OIhw16i16o = onednn_layout!("OIhw16i16o");
 
-/// `OIhw16o16i` (positional `ABcd16a16b`): Weights in 16x16 (output, input) channel tiles, input channels fastest.
+/// `OIhw16o16i` (`ABcd16a16b` in positional letters): Weights in 16x16 (output, input) channel tiles, input channels fastest.
 ///
-/// Logical dims `[o, i, h, w]`; chunk list `0,0, 1,0, 2,0, 3,0, 0,16, 1,16`.
+/// Axes `OIHW` (logical dims `[o, i, h, w]`); chunk list `0,0, 1,0, 2,0, 3,0, 0,16, 1,16`.
 ///
 /// ```
 /// use layouts_catalog::onednn;
@@ -234,9 +235,9 @@ pub type OIhw16i16o = onednn_layout!("OIhw16i16o");
 /// ```
 pub type OIhw16o16i = onednn_layout!("OIhw16o16i");
 
-/// `IOhw16o16i` (positional `BAcd16a16b`): Input-major weights in 16x16 (output, input) tiles (deconvolution).
+/// `IOhw16o16i` (`BAcd16a16b` in positional letters): Input-major weights in 16x16 (output, input) tiles (deconvolution).
 ///
-/// Logical dims `[o, i, h, w]`; chunk list `1,0, 0,0, 2,0, 3,0, 0,16, 1,16`.
+/// Axes `OIHW` (logical dims `[o, i, h, w]`); chunk list `1,0, 0,0, 2,0, 3,0, 0,16, 1,16`.
 ///
 /// ```
 /// use layouts_catalog::onednn;
@@ -246,9 +247,9 @@ pub type OIhw16o16i = onednn_layout!("OIhw16o16i");
 /// ```
 pub type IOhw16o16i = onednn_layout!("IOhw16o16i");
 
-/// `OIhw4i16o4i` (positional `ABcd4b16a4b`): Weights in 16x16 tiles with input channels split 4 x 4, the inner 4 fastest (int8 VNNI kernels).
+/// `OIhw4i16o4i` (`ABcd4b16a4b` in positional letters): Weights in 16x16 tiles with input channels split 4 x 4, the inner 4 fastest (int8 VNNI kernels).
 ///
-/// Logical dims `[o, i, h, w]`; chunk list `0,0, 1,0, 2,0, 3,0, 1,4, 0,16, 1,4`.
+/// Axes `OIHW` (logical dims `[o, i, h, w]`); chunk list `0,0, 1,0, 2,0, 3,0, 1,4, 0,16, 1,4`.
 ///
 /// ```
 /// use layouts_catalog::onednn;
@@ -258,9 +259,9 @@ pub type IOhw16o16i = onednn_layout!("IOhw16o16i");
 /// ```
 pub type OIhw4i16o4i = onednn_layout!("OIhw4i16o4i");
 
-/// `OIhw8i16o2i` (positional `ABcd8b16a2b`): Weights in 16x16 tiles with input channels split 8 x 2, pairs fastest (bf16 kernels).
+/// `OIhw8i16o2i` (`ABcd8b16a2b` in positional letters): Weights in 16x16 tiles with input channels split 8 x 2, pairs fastest (bf16 kernels).
 ///
-/// Logical dims `[o, i, h, w]`; chunk list `0,0, 1,0, 2,0, 3,0, 1,8, 0,16, 1,2`.
+/// Axes `OIHW` (logical dims `[o, i, h, w]`); chunk list `0,0, 1,0, 2,0, 3,0, 1,8, 0,16, 1,2`.
 ///
 /// ```
 /// use layouts_catalog::onednn;
@@ -270,9 +271,9 @@ pub type OIhw4i16o4i = onednn_layout!("OIhw4i16o4i");
 /// ```
 pub type OIhw8i16o2i = onednn_layout!("OIhw8i16o2i");
 
-/// `Ohwi16o` (positional `Acdb16a`): Weights with output channels blocked by 16 innermost, input channels outside them.
+/// `Ohwi16o` (`Acdb16a` in positional letters): Weights with output channels blocked by 16 innermost, input channels outside them.
 ///
-/// Logical dims `[o, i, h, w]`; chunk list `0,0, 2,0, 3,0, 1,0, 0,16`.
+/// Axes `OIHW` (logical dims `[o, i, h, w]`); chunk list `0,0, 2,0, 3,0, 1,0, 0,16`.
 ///
 /// ```
 /// use layouts_catalog::onednn;
@@ -282,9 +283,9 @@ pub type OIhw8i16o2i = onednn_layout!("OIhw8i16o2i");
 /// ```
 pub type Ohwi16o = onednn_layout!("Ohwi16o");
 
-/// `goihw` (positional `abcde`): Plain grouped weights, groups outermost.
+/// `goihw` (`abcde` in positional letters): Plain grouped weights, groups outermost.
 ///
-/// Logical dims `[g, o, i, h, w]`; chunk list `0,0, 1,0, 2,0, 3,0, 4,0`.
+/// Axes `GOIHW` (logical dims `[g, o, i, h, w]`); chunk list `0,0, 1,0, 2,0, 3,0, 4,0`.
 ///
 /// ```
 /// use layouts_catalog::onednn;
@@ -294,9 +295,9 @@ pub type Ohwi16o = onednn_layout!("Ohwi16o");
 /// ```
 pub type goihw = onednn_layout!("goihw");
 
-/// `gOIhw16i16o` (positional `aBCde16c16b`): Grouped weights in 16x16 (input, output) tiles per group.
+/// `gOIhw16i16o` (`aBCde16c16b` in positional letters): Grouped weights in 16x16 (input, output) tiles per group.
 ///
-/// Logical dims `[g, o, i, h, w]`; chunk list `0,0, 1,0, 2,0, 3,0, 4,0, 2,16, 1,16`.
+/// Axes `GOIHW` (logical dims `[g, o, i, h, w]`); chunk list `0,0, 1,0, 2,0, 3,0, 4,0, 2,16, 1,16`.
 ///
 /// ```
 /// use layouts_catalog::onednn;
@@ -305,3 +306,93 @@ pub type goihw = onednn_layout!("goihw");
 /// assert_eq!(m.padded_dims(), [2, 32, 32, 3, 3]);
 /// ```
 pub type gOIhw16i16o = onednn_layout!("gOIhw16i16o");
+
+/// `ncw` (`abc` in positional letters): Plain 1-D activations, width fastest.
+///
+/// Axes `NCW` (logical dims `[n, c, w]`); chunk list `0,0, 1,0, 2,0`.
+///
+/// ```
+/// use layouts_catalog::onednn;
+/// use layout_core::Mapping;
+/// let m = Mapping::<onednn::ncw>::new([2, 17, 5]).unwrap();
+/// assert_eq!(m.offset([1, 2, 3]), 17 * 5 + 2 * 5 + 3);
+/// ```
+pub type ncw = onednn_layout!("ncw");
+
+/// `nwc` (`acb` in positional letters): Plain 1-D activations, channels fastest.
+///
+/// Axes `NCW` (logical dims `[n, c, w]`); chunk list `0,0, 2,0, 1,0`.
+///
+/// ```
+/// use layouts_catalog::onednn;
+/// use layout_core::Mapping;
+/// let m = Mapping::<onednn::nwc>::new([2, 17, 5]).unwrap();
+/// assert_eq!(m.offset([1, 2, 3]), 17 * 5 + 3 * 17 + 2);
+/// ```
+pub type nwc = onednn_layout!("nwc");
+
+/// `nCw8c` (`aBc8b` in positional letters): 1-D activations, channels blocked by 8.
+///
+/// Axes `NCW` (logical dims `[n, c, w]`); chunk list `0,0, 1,0, 2,0, 1,8`.
+///
+/// ```
+/// use layouts_catalog::onednn;
+/// use layout_core::Mapping;
+/// let m = Mapping::<onednn::nCw8c>::new([1, 17, 5]).unwrap();
+/// assert_eq!(m.padded_dims(), [1, 24, 5]);
+/// assert_eq!(m.offset([0, 9, 3]), 5 * 8 + 3 * 8 + 1);
+/// ```
+pub type nCw8c = onednn_layout!("nCw8c");
+
+/// `nCw16c` (`aBc16b` in positional letters): 1-D activations, channels blocked by 16.
+///
+/// Axes `NCW` (logical dims `[n, c, w]`); chunk list `0,0, 1,0, 2,0, 1,16`.
+///
+/// ```
+/// use layouts_catalog::onednn;
+/// use layout_core::Mapping;
+/// let m = Mapping::<onednn::nCw16c>::new([1, 17, 5]).unwrap();
+/// assert_eq!(m.padded_dims(), [1, 32, 5]);
+/// assert_eq!(m.offset([0, 16, 0]), 5 * 16);
+/// ```
+pub type nCw16c = onednn_layout!("nCw16c");
+
+/// `oiw` (`abc` in positional letters): Plain 1-D convolution weights.
+///
+/// Axes `OIW` (logical dims `[o, i, w]`); chunk list `0,0, 1,0, 2,0`.
+///
+/// ```
+/// use layouts_catalog::onednn;
+/// use layout_core::Mapping;
+/// let m = Mapping::<onednn::oiw>::new([4, 3, 5]).unwrap();
+/// assert_eq!(m.offset([1, 2, 3]), 15 + 10 + 3);
+/// ```
+pub type oiw = onednn_layout!("oiw");
+
+/// `oidhw` (`abcde` in positional letters): Plain 3-D convolution weights.
+///
+/// Axes `OIDHW` (logical dims `[o, i, d, h, w]`); chunk list `0,0, 1,0, 2,0, 3,0, 4,0`.
+///
+/// ```
+/// use layouts_catalog::onednn;
+/// use layout_core::Mapping;
+/// let m = Mapping::<onednn::oidhw>::new([4, 3, 2, 3, 3]).unwrap();
+/// assert_eq!(m.offset([0, 1, 0, 0, 0]), 18);
+/// ```
+pub type oidhw = onednn_layout!("oidhw");
+
+/// `OIdhw16i16o` (`ABcde16b16a` in positional letters): 3-D weights in 16x16 channel tiles,
+/// output channels fastest.
+///
+/// Axes `OIDHW` (logical dims `[o, i, d, h, w]`); chunk list
+/// `0,0, 1,0, 2,0, 3,0, 4,0, 1,16, 0,16`.
+///
+/// ```
+/// use layouts_catalog::onednn;
+/// use layout_core::Mapping;
+/// let m = Mapping::<onednn::OIdhw16i16o>::new([20, 17, 1, 3, 3]).unwrap();
+/// assert_eq!(m.padded_dims(), [32, 32, 1, 3, 3]);
+/// assert_eq!(m.offset([1, 0, 0, 0, 0]), 1);
+/// assert_eq!(m.offset([0, 1, 0, 0, 0]), 16);
+/// ```
+pub type OIdhw16i16o = onednn_layout!("OIdhw16i16o");

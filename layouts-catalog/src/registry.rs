@@ -1,6 +1,6 @@
 //! Every named layout of the catalog, looked up by name at run time.
 
-use crate::{htp, megengine, onednn};
+use crate::{htp, megengine, onednn, sophgo};
 use core::fmt;
 use layout_core::DynLayout;
 
@@ -13,6 +13,8 @@ pub enum System {
     OneDnn,
     /// MegEngine (module `megengine`).
     MegEngine,
+    /// Sophgo TPU-Kernel (module `sophgo`; its system-memory layouts).
+    Sophgo,
 }
 
 impl System {
@@ -26,6 +28,7 @@ impl System {
             Self::Htp => "htp",
             Self::OneDnn => "onednn",
             Self::MegEngine => "megengine",
+            Self::Sophgo => "sophgo",
         }
     }
 }
@@ -43,7 +46,8 @@ pub struct CatalogEntry {
     pub name: &'static str,
     /// The system (module) it belongs to.
     pub system: System,
-    /// The names of its logical dims, in order.
+    /// The names of its logical dims in words, in order (its axis word is
+    /// `layout().axes()`).
     pub dims: &'static [&'static str],
     /// What it is used for.
     pub used_for: &'static str,
@@ -55,7 +59,7 @@ impl CatalogEntry {
     ///
     /// ```
     /// let entry = layouts_catalog::registry::lookup("NCHW4").unwrap();
-    /// assert_eq!(entry.layout().to_string(), "ChunkedMemoryLayout<4, 0,0, 1,0, 2,0, 3,0, 1,4>");
+    /// assert_eq!(entry.layout().to_string(), "ChunkedMemoryLayout<NCHW, 0,0, 1,0, 2,0, 3,0, 1,4>");
     /// ```
     pub fn layout(&self) -> DynLayout {
         (self.layout)()
@@ -76,7 +80,11 @@ const NHWC: &[&str] = &["n", "h", "w", "c"];
 const HTP_WEIGHTS: &[&str] = &["filter height", "filter width", "in", "out"];
 const NCHW: &[&str] = &["n", "c", "h", "w"];
 const NCDHW: &[&str] = &["n", "c", "d", "h", "w"];
+const NCW: &[&str] = &["n", "c", "w"];
+const OIW: &[&str] = &["o", "i", "w"];
+const OIDHW: &[&str] = &["o", "i", "d", "h", "w"];
 const OIHW: &[&str] = &["o", "i", "h", "w"];
+const IOHW: &[&str] = &["i", "o", "h", "w"];
 const GOIHW: &[&str] = &["g", "o", "i", "h", "w"];
 
 macro_rules! entries {
@@ -105,6 +113,10 @@ static ENTRIES: &[CatalogEntry] = entries! {
     htp::SpatialXMajor, Htp, NHWC, "seed 001's 4x8x32 spatial-x-major crouton";
     htp::ChannelMajorCrouton, Htp, NHWC, "seed 001's name for R4CroutonLayout";
     htp::SpatialXYMajor, Htp, NHWC, "seed 001's name for R4Crouton2x2Layout";
+    onednn::ncw, OneDnn, NCW, "plain 1-D activations";
+    onednn::nwc, OneDnn, NCW, "plain 1-D activations, channels last";
+    onednn::nCw8c, OneDnn, NCW, "1-D, channels blocked by 8";
+    onednn::nCw16c, OneDnn, NCW, "1-D, channels blocked by 16";
     onednn::nchw, OneDnn, NCHW, "plain NCHW (Caffe)";
     onednn::nhwc, OneDnn, NCHW, "plain NHWC (TensorFlow)";
     onednn::chwn, OneDnn, NCHW, "plain CHWN (Neon)";
@@ -127,6 +139,9 @@ static ENTRIES: &[CatalogEntry] = entries! {
     onednn::OIhw4i16o4i, OneDnn, OIHW, "int8 VNNI weights";
     onednn::OIhw8i16o2i, OneDnn, OIHW, "bf16 weights";
     onednn::Ohwi16o, OneDnn, OIHW, "weights, output channels blocked by 16";
+    onednn::oiw, OneDnn, OIW, "plain 1-D weights";
+    onednn::oidhw, OneDnn, OIDHW, "plain 3-D weights";
+    onednn::OIdhw16i16o, OneDnn, OIDHW, "3-D weights in 16x16 channel tiles";
     onednn::goihw, OneDnn, GOIHW, "plain grouped weights";
     onednn::gOIhw16i16o, OneDnn, GOIHW, "grouped weights in 16x16 tiles";
     megengine::NCHW, MegEngine, NCHW, "plain NCHW";
@@ -135,6 +150,8 @@ static ENTRIES: &[CatalogEntry] = entries! {
     megengine::NCHW32, MegEngine, NCHW, "int8 tensor cores: 32 channels first";
     megengine::NCHW64, MegEngine, NCHW, "int4 tensor cores: 64 channels first";
     megengine::CHWN4, MegEngine, NCHW, "dp4a: 4 channels, then the batch";
+    sophgo::Continuous, Sophgo, NCHW, "system memory: what store and load move";
+    sophgo::ContinuousWeights, Sophgo, IOHW, "system memory: 2IC convolution weights";
 };
 
 /// Every named layout, module by module.

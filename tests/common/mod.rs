@@ -75,7 +75,10 @@ pub trait Chunked<const R: usize> {
     fn check(dims: [usize; R]);
 }
 
-impl<const R: usize, C: ChunkList> Chunked<R> for ChunkedMemoryLayout<R, C> {
+/// The checks concern the chunk list, whatever the axes are called.
+impl<const R: usize, C: ChunkList, N: tensor_layout::AxisNames> Chunked<R>
+    for ChunkedMemoryLayout<R, C, N>
+{
     fn check(dims: [usize; R]) {
         check_chunked::<R, C>(dims)
     }

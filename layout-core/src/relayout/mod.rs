@@ -32,21 +32,40 @@ use nest::Nest;
 use plan::{Plan, Point};
 use streaming::Streaming;
 
+/// Where each source dimension lands in the destination: `to[d]` is the destination dimension
+/// of source dimension `d` (the same axis name). The identity for layouts with the same names
+/// in the same order.
+pub(crate) type Renumbering = [usize; crate::MAX_RANK];
+
+/// The renumbering of layouts whose axes are in the same order.
+#[cfg(test)]
+pub(crate) const SAME_ORDER: Renumbering = {
+    let mut to = [0; crate::MAX_RANK];
+    let mut d = 0;
+    while d < crate::MAX_RANK {
+        to[d] = d;
+        d += 1;
+    }
+    to
+};
+
 /// Writes every logical element of `src_slots` (laid out by `src`) into `dst_slots` (laid out by
-/// `dst`, same dims), and `pad` into every padding slot of `dst`.
+/// `dst`), element `x` of the source at the destination index whose dimension `to[d]` is
+/// `x[d]`, and `pad` into every padding slot of `dst`. The dims agree under `to`.
 pub(crate) fn copy_into<T, L1, L2>(
     src: &Mapping<L1>,
     src_slots: &[T],
     dst: &Mapping<L2>,
     dst_slots: &mut [T],
     pad: T,
+    to: &Renumbering,
 ) where
     T: Copy + Send + Sync + 'static,
     L1: Layout,
     L2: Layout<Index = L1::Index>,
 {
     let streaming = Streaming::for_destination(size_of_val(dst_slots));
-    copy_streaming(src, src_slots, dst, dst_slots, pad, streaming);
+    copy_streaming(src, src_slots, dst, dst_slots, pad, to, streaming);
 }
 
 /// [`copy_into`] with the stores past the caches that `streaming` asks for, whatever the
@@ -57,25 +76,27 @@ fn copy_streaming<T, L1, L2>(
     dst: &Mapping<L2>,
     dst_slots: &mut [T],
     pad: T,
+    to: &Renumbering,
     streaming: Streaming,
 ) where
     T: Copy + Send + Sync + 'static,
     L1: Layout,
     L2: Layout<Index = L1::Index>,
 {
-    debug_assert_eq!(src.dims(), dst.dims());
+    debug_assert!(
+        (0..<L1::Index as Coords>::RANK).all(|d| src.dims()[d] == dst.dims()[to[d]]),
+        "dims agree under the renumbering"
+    );
     if dst.dims().as_ref().contains(&0) {
         return;
     }
-    let plan = Plan::new(src, dst, size_of::<T>());
-    let src_origin = src.origin();
+    let plan = Plan::new(src, dst, size_of::<T>(), to);
     let dst_origin = dst.origin();
     let src_offset_of = |p: &Point| {
         let mut index = L1::Index::splat(0);
         for d in 0..<L1::Index as Coords>::RANK {
-            index[d] = p[d] - dst_origin[d];
+            index[d] = p[to[d]] - dst_origin[to[d]];
         }
-        let _ = src_origin;
         src.offset(index)
     };
     let listings = plan.listings(size_of::<T>());
@@ -145,7 +166,15 @@ mod tests {
         for streaming in [Streaming::ALL, Streaming::NONE] {
             let (mut got, start) = on_a_line(dst.storage_len(), of(0xBEEF));
             let dst_slots = &mut got[start..start + dst.storage_len()];
-            copy_streaming(&src, &src_slots, &dst, dst_slots, pad, streaming);
+            copy_streaming(
+                &src,
+                &src_slots,
+                &dst,
+                dst_slots,
+                pad,
+                &SAME_ORDER,
+                streaming,
+            );
             assert_eq!(dst_slots, &want[..], "{dims:?}, {streaming:?}");
         }
     }

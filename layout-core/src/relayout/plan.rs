@@ -135,16 +135,20 @@ pub(crate) enum LineRows {
 }
 
 impl Plan {
-    /// Plans copying `src` into `dst` (same dims) for elements of `element_bytes` bytes.
+    /// Plans copying `src` into `dst` for elements of `element_bytes` bytes, source dimension
+    /// `d` into destination dimension `to[d]` (the dims agree under `to`). The plan counts every
+    /// dimension in the destination's numbering, so a conversion between axis orders (NHWC
+    /// croutons into NCHW channel blocks) is planned like one between layouts of one order.
     pub(crate) fn new<L1: Layout, L2: Layout<Index = L1::Index>>(
         src: &Mapping<L1>,
         dst: &Mapping<L2>,
         element_bytes: usize,
+        to: &super::Renumbering,
     ) -> Self {
         let rank = <L1::Index as Coords>::RANK;
         let dims = dst.dims();
         let dst_axes = significant(&dst.axes());
-        let src_axes = significant(&src.axes());
+        let src_axes = significant(&renumbered(&src.axes(), to));
         let mut origin: Point = [0; MAX_RANK + 1];
         let mut data_end: Point = [usize::MAX; MAX_RANK + 1];
         let mut slot_end: Point = [usize::MAX; MAX_RANK + 1];
@@ -584,6 +588,18 @@ fn row_pitch(levels: &[Level]) -> Option<usize> {
 }
 
 /// Axes with more than one digit value (the others change nothing).
+/// `axes` with each axis's dimension `d` renumbered `to[d]`.
+fn renumbered(axes: &Axes, to: &super::Renumbering) -> Axes {
+    let mut out = [Axis::default(); MAX_AXES];
+    for (slot, axis) in out.iter_mut().zip(axes.iter()) {
+        *slot = Axis {
+            dim: to[axis.dim],
+            ..*axis
+        };
+    }
+    Axes::from_slice(&out[..axes.len()])
+}
+
 fn significant(axes: &Axes) -> Axes {
     let mut out = [Axis::default(); MAX_AXES];
     let mut n = 0;
@@ -664,7 +680,7 @@ mod tests {
         B: Layout<Index = [usize; 4]> + Default,
     {
         let (src, dst) = (Mapping::<A>::new(dims), Mapping::<B>::new(dims));
-        Plan::new(&src.unwrap(), &dst.unwrap(), bytes).rows_fill_lines(bytes)
+        Plan::new(&src.unwrap(), &dst.unwrap(), bytes, &crate::relayout::SAME_ORDER).rows_fill_lines(bytes)
     }
 
     /// A row block stopped short by the next loop's length takes part of that loop: nhwc ->
@@ -677,7 +693,7 @@ mod tests {
         type Nchw16c = crate::onednn_layout!("nChw16c");
         let rows = |dims: [usize; 4]| {
             let (src, dst) = (Mapping::<Nhwc>::new(dims), Mapping::<Nchw16c>::new(dims));
-            let plan = Plan::new(&src.unwrap(), &dst.unwrap(), 4);
+            let plan = Plan::new(&src.unwrap(), &dst.unwrap(), 4, &crate::relayout::SAME_ORDER);
             assert_eq!(plan.kernel, Kernel::Rows);
             plan.listings(4).rows.len()
         };

@@ -316,6 +316,7 @@ impl<C: ChipSpec, R: StrideRule, M: StorageMode> fmt::Display for Local<C, R, M>
 impl<C: ChipSpec, R: StrideRule, M: StorageMode> Layout for Local<C, R, M> {
     type Index = [usize; 4];
     type Geometry = LocalGeometry;
+    type Names = M::Names;
 
     /// Checks the placement (see [`Local`]) and derives the strides.
     fn geometry(&self, dims: &[usize; 4]) -> Result<LocalGeometry, LayoutError> {

@@ -194,6 +194,11 @@ impl<C: ChipSpec> LocalMemory<C> {
         S: Storage<Elem = T>,
         L2: layout_core::Layout,
     {
+        let () = const {
+            layout_core::check_convertible::<L2::Names, L::Names>(
+                <L::Index as layout_core::Coords>::RANK,
+            )
+        };
         let mut view = self.view_mut(dst);
         src.relayout_into(&mut view)?;
         let slots = view.as_raw_mut();
@@ -229,6 +234,11 @@ impl<C: ChipSpec> LocalMemory<C> {
         S2: StorageMut<Elem = T>,
         L2: SameRankAs<L>,
     {
+        let () = const {
+            layout_core::check_convertible::<L::Names, L2::Names>(
+                <L::Index as layout_core::Coords>::RANK,
+            )
+        };
         self.view(src).relayout_into(dst)
     }
 
@@ -251,6 +261,11 @@ impl<C: ChipSpec> LocalMemory<C> {
         L: LocalLayout<Chip = C>,
         L2: SameRankAs<L> + Default,
     {
+        let () = const {
+            layout_core::check_convertible::<L::Names, L2::Names>(
+                <L::Index as layout_core::Coords>::RANK,
+            )
+        };
         self.view(src).try_relayout()
     }
 }

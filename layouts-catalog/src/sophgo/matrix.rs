@@ -120,6 +120,8 @@ impl<C: ChipSpec> fmt::Display for Matrix<C> {
 impl<C: ChipSpec> Layout for Matrix<C> {
     type Index = [usize; 2];
     type Geometry = MatrixGeometry;
+    /// Rows and columns: a matrix states no further meaning.
+    type Names = layout_core::Positional;
 
     /// Checks the width (`1..=M`) and the placement of the 4-D view.
     fn geometry(&self, dims: &[usize; 2]) -> Result<MatrixGeometry, LayoutError> {

@@ -57,3 +57,26 @@ pub use storage_mode::{
     FourN, Fp32x2, Int8x4, Int16x2, Normal, StorageMode, TwoIC, TwoN, Uint8x4, Uint16x2,
 };
 pub use strides::{CompactStrides, EuAlignedStrides, LineAlignedStrides, StrideRule, UserStrides};
+
+/// The continuous layout of a tensor in system memory (TPU-Kernel's "continuous" storage):
+/// `[N, C, H, W]` with width fastest, what [`LocalMemory::store`] and [`LocalMemory::load`] move
+/// activations to and from. The same type as `onednn::nchw` and `megengine::NCHW`.
+///
+/// ```
+/// use tensor_layout::prelude::*;
+/// let _: sophgo::Continuous = onednn::nchw::default();
+/// let m = Mapping::<sophgo::Continuous>::new([2, 3, 4, 5]).unwrap();
+/// assert_eq!(m.offset([1, 2, 3, 4]), 60 + 40 + 15 + 4);
+/// ```
+pub type Continuous = layout_core::chunked_layout![NCHW; 0,0, 1,0, 2,0, 3,0];
+
+/// The continuous layout of 2IC convolution weights in system memory: `[I, O, H, W]` with width
+/// fastest, what [`LocalMemory::store`] moves into a [`TwoIC`] local tensor.
+///
+/// ```
+/// use tensor_layout::prelude::*;
+/// let m = Mapping::<sophgo::ContinuousWeights>::new([3, 2, 1, 1]).unwrap();
+/// assert_eq!(m.layout().axis_word().as_str(), "IOHW");
+/// assert_eq!(m.offset([1, 0, 0, 0]), 2);
+/// ```
+pub type ContinuousWeights = layout_core::chunked_layout![IOHW; 0,0, 1,0, 2,0, 3,0];

@@ -3,6 +3,7 @@
 
 use core::fmt;
 use core::hash::Hash;
+use layout_core::{AxisNames, names};
 
 /// How many elements of dimension 0 a layout packs into one wider element, and which element
 /// size it needs.
@@ -47,6 +48,14 @@ pub trait StorageMode:
     /// assert_eq!(FourN::TYPES, "int8 or uint8");
     /// ```
     const TYPES: &'static str;
+    /// The axes of a tensor in this mode: `NCHW` for activations, `IOHW` for 2IC weights.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// use tensor_layout::sophgo::{StorageMode, TwoIC};
+    /// let _: <TwoIC as StorageMode>::Names = names::IOHW::default();
+    /// ```
+    type Names: AxisNames;
 }
 
 pub(crate) mod sealed {
@@ -99,6 +108,7 @@ impl sealed::Sealed for TwoN {}
 impl sealed::Sealed for TwoIC {}
 
 impl StorageMode for Normal {
+    type Names = names::NCHW;
     const PACK: usize = 1;
     const ELEMENT_BYTES: Option<usize> = None;
     const NAME: &'static str = "";
@@ -106,6 +116,7 @@ impl StorageMode for Normal {
 }
 
 impl StorageMode for FourN {
+    type Names = names::NCHW;
     const PACK: usize = 4;
     const ELEMENT_BYTES: Option<usize> = Some(1);
     const NAME: &'static str = "4N";
@@ -113,6 +124,7 @@ impl StorageMode for FourN {
 }
 
 impl StorageMode for TwoN {
+    type Names = names::NCHW;
     const PACK: usize = 2;
     const ELEMENT_BYTES: Option<usize> = Some(2);
     const NAME: &'static str = "2N";
@@ -120,6 +132,7 @@ impl StorageMode for TwoN {
 }
 
 impl StorageMode for TwoIC {
+    type Names = names::IOHW;
     const PACK: usize = 2;
     const ELEMENT_BYTES: Option<usize> = Some(4);
     const NAME: &'static str = "2IC";

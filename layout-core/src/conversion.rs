@@ -1,0 +1,217 @@
+//! Conversions of a tensor into another layout, by axis name: [`TensorBase::relayout`] and its
+//! siblings move the data; [`TensorBase::with_axes`] only re-types it.
+
+use crate::axis_names::{check_convertible, check_rank, positions};
+use crate::relayout::{Renumbering, copy_into};
+use crate::storage::{Storage, StorageMut};
+use crate::{
+    AxisNames, AxisNaming, ChunkList, ChunkedMemoryLayout, Coords, Layout, LayoutError, Mapping,
+    SameRankAs, Strided, Tensor, TensorBase,
+};
+use alloc::vec::Vec;
+
+/// Where each axis of `src` lands in `dst`, by name.
+fn renumbering<L1: Layout, L2: Layout>(src: &L1, dst: &L2) -> Result<Renumbering, LayoutError> {
+    positions(&src.axis_word(), &dst.axis_word())
+}
+
+/// `dims` of a source, in the destination's order under `to`.
+fn renumbered_dims<I: Coords>(dims: &I, to: &Renumbering) -> I {
+    let mut out = I::splat(0);
+    for d in 0..I::RANK {
+        out[to[d]] = dims[d];
+    }
+    out
+}
+
+impl<S: Storage, L: Layout> TensorBase<S, L> {
+    /// Converts into a new tensor of layout `L2`, moving each element by axis name: `L2`'s axes
+    /// are the same names in any order, its dims are this tensor's permuted into its order, and
+    /// its padding holds this tensor's pad value. Layouts with other names (activations and
+    /// weights, named and positional) do not compile.
+    ///
+    /// # Panics
+    /// When the destination's storage overflows (see [`TensorBase::try_relayout`]).
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let flat = Tensor::<u8, htp::R4FlatMemoryLayout>::from_fn([1, 3, 5, 30], |[_, h, w, c]| (h + w + c) as u8);
+    /// let crouton = flat.relayout::<htp::R4CroutonLayout>();
+    /// assert_eq!(crouton.to_row_major(), flat.to_row_major());
+    /// assert_eq!(crouton.storage_len(), 2048);
+    /// // HTP's height, width and channels land in oneDNN's h, w and c.
+    /// let blocked = crouton.relayout::<onednn::nChw32c>();
+    /// assert_eq!(blocked.dims(), [1, 30, 3, 5]);
+    /// assert_eq!(blocked[[0, 29, 2, 4]], crouton[[0, 2, 4, 29]]);
+    /// ```
+    pub fn relayout<L2>(&self) -> Tensor<S::Elem, L2>
+    where
+        L2: SameRankAs<L> + Default,
+        S::Elem: Send + Sync + 'static,
+    {
+        let () = const { check_convertible::<L::Names, L2::Names>(<L::Index as Coords>::RANK) };
+        self.new_by_name().unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// Converts into a new tensor of layout `L2` (see [`TensorBase::relayout`]).
+    ///
+    /// # Errors
+    /// [`LayoutError::Overflow`] when `L2`'s padded storage for these dims overflows;
+    /// [`LayoutError::AxisNames`] when a layout whose names are known only at run time does not
+    /// have this tensor's names.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let t = Tensor::<u8, htp::R4CroutonLayout>::zeros([1, 3, 5, 30]);
+    /// assert_eq!(t.try_relayout::<htp::R4FlatMemoryLayout>().unwrap().storage_len(), 450);
+    /// ```
+    pub fn try_relayout<L2>(&self) -> Result<Tensor<S::Elem, L2>, LayoutError>
+    where
+        L2: SameRankAs<L> + Default,
+        S::Elem: Send + Sync + 'static,
+    {
+        let () = const { check_convertible::<L::Names, L2::Names>(<L::Index as Coords>::RANK) };
+        self.new_by_name()
+    }
+
+    /// Writes this tensor's logical elements into `dst`, by axis name (see
+    /// [`TensorBase::relayout`]), and `dst`'s own pad value into every padding slot of `dst`.
+    ///
+    /// # Errors
+    /// [`LayoutError::ShapeMismatch`] when `dst`'s dims are not this tensor's in `dst`'s axis
+    /// order (the error gives this tensor's dims in that order); [`LayoutError::AxisNames`] as
+    /// for [`TensorBase::try_relayout`]. `dst` is then left untouched.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let src = Tensor::<u8, htp::R4FlatMemoryLayout>::from_fn([1, 2, 2, 2], |i| i.iter().sum::<usize>() as u8);
+    /// let mut dst = Tensor::<u8, htp::R4CroutonLayout>::zeros([1, 2, 2, 2]);
+    /// src.relayout_into(&mut dst).unwrap();
+    /// assert_eq!(dst.to_row_major(), src.to_row_major());
+    /// let mut wrong = Tensor::<u8, htp::R4CroutonLayout>::zeros([1, 2, 2, 3]);
+    /// assert!(src.relayout_into(&mut wrong).is_err());
+    /// ```
+    pub fn relayout_into<S2, L2>(&self, dst: &mut TensorBase<S2, L2>) -> Result<(), LayoutError>
+    where
+        S2: StorageMut<Elem = S::Elem>,
+        L2: SameRankAs<L>,
+        S::Elem: Send + Sync + 'static,
+    {
+        let () = const { check_convertible::<L::Names, L2::Names>(<L::Index as Coords>::RANK) };
+        self.into_by_name(dst)
+    }
+
+    /// [`TensorBase::try_relayout`] once the names were checked at compile time (each public
+    /// conversion checks them itself, so that an error points at the caller's line).
+    fn new_by_name<L2>(&self) -> Result<Tensor<S::Elem, L2>, LayoutError>
+    where
+        L2: SameRankAs<L> + Default,
+        S::Elem: Send + Sync + 'static,
+    {
+        let to = renumbering(self.mapping().layout(), &L2::default())?;
+        let mapping = Mapping::<L2>::new(renumbered_dims(&self.dims(), &to))?;
+        let mut out = Tensor::uninitialised(mapping, self.pad_value())?;
+        self.into_by_name(&mut out)?;
+        Ok(out)
+    }
+
+    /// [`TensorBase::relayout_into`] once the names were checked at compile time.
+    fn into_by_name<S2, L2>(&self, dst: &mut TensorBase<S2, L2>) -> Result<(), LayoutError>
+    where
+        S2: StorageMut<Elem = S::Elem>,
+        L2: SameRankAs<L>,
+        S::Elem: Send + Sync + 'static,
+    {
+        let to = renumbering(self.mapping().layout(), dst.mapping().layout())?;
+        let expected = renumbered_dims(&self.dims(), &to);
+        if expected != dst.dims() {
+            return Err(LayoutError::ShapeMismatch {
+                source: Vec::from(expected.as_ref()),
+                destination: Vec::from(dst.dims().as_ref()),
+            });
+        }
+        let (mapping, pad) = (*dst.mapping(), dst.pad_value());
+        copy_into(
+            self.mapping(),
+            self.as_raw(),
+            &mapping,
+            dst.as_raw_mut(),
+            pad,
+            &to,
+        );
+        Ok(())
+    }
+}
+
+/// A layout whose axes can be given other names without moving any data: chunked and strided
+/// layouts. The bound of [`TensorBase::with_axes`].
+///
+/// ```
+/// use tensor_layout::prelude::*;
+/// use tensor_layout::Rename;
+/// type Abcd = onednn_layout!("abcd");
+/// let _: <Abcd as Rename>::Renamed<names::NCHW> = onednn::nchw::default();
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "the axes of `{Self}` cannot be renamed",
+    label = "`with_axes` re-types chunked and strided layouts",
+    note = "convert the data with `relayout` instead"
+)]
+pub trait Rename: Layout {
+    /// This layout with axes named `N`: the same storage, other meanings.
+    type Renamed<N: AxisNames>: Layout<Index = Self::Index, Geometry = Self::Geometry, Names = N>;
+
+    /// This layout value with axes named `N`.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// use tensor_layout::Rename;
+    /// let named = <onednn_layout!("abcd")>::default().renamed::<names::NCHW>();
+    /// assert_eq!(named, onednn::nchw::default());
+    /// ```
+    fn renamed<N: AxisNames>(&self) -> Self::Renamed<N>;
+}
+
+impl<const RANK: usize, C: ChunkList, N0: AxisNames> Rename for ChunkedMemoryLayout<RANK, C, N0> {
+    type Renamed<N: AxisNames> = ChunkedMemoryLayout<RANK, C, N>;
+
+    fn renamed<N: AxisNames>(&self) -> ChunkedMemoryLayout<RANK, C, N> {
+        ChunkedMemoryLayout::default()
+    }
+}
+
+impl<const RANK: usize, N0: AxisNames> Rename for Strided<RANK, N0> {
+    type Renamed<N: AxisNames> = Strided<RANK, N>;
+
+    fn renamed<N: AxisNames>(&self) -> Strided<RANK, N> {
+        self.with_axes()
+    }
+}
+
+impl<S: Storage, L: Rename> TensorBase<S, L> {
+    /// The same tensor with its axes named `N` (or renamed): no data moves and nothing is
+    /// copied, only the type says what each index means. For a buffer that you know holds, say,
+    /// NCHW data in a positional layout; the names must have the layout's rank.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// fn takes_nchw(t: &Tensor<f32, onednn::nchw>) -> f32 { t[[0, 1, 0, 0]] }
+    /// let abcd = Tensor::<f32, onednn_layout!("abcd")>::from_fn([1, 2, 1, 1], |[_, c, ..]| c as f32);
+    /// assert_eq!(takes_nchw(&abcd.with_axes::<names::NCHW>()), 1.0);
+    /// ```
+    pub fn with_axes<N: AxisNames>(self) -> TensorBase<S, L::Renamed<N>> {
+        let () = const {
+            check_rank::<N>(<L::Index as Coords>::RANK);
+            if matches!(N::NAMING, AxisNaming::AtRunTime) {
+                panic!("`with_axes` names axes with names known at compile time");
+            }
+        };
+        let (mapping, storage, pad) = self.into_parts();
+        let renamed = Mapping::from_parts(
+            mapping.layout().renamed::<N>(),
+            mapping.dims(),
+            *mapping.geometry(),
+        );
+        TensorBase::from_parts(renamed, storage, pad)
+    }
+}
