@@ -27,7 +27,25 @@ fn every_name_is_found_bare_and_qualified() {
             entry.layout()
         );
     }
-    assert_eq!(registry::all().len(), 13 + 24 + 6);
+    assert_eq!(registry::all().len(), 13 + 31 + 6 + 2);
+}
+
+#[test]
+fn every_type_is_the_layout_its_name_reads_as() {
+    // `DynLayout::parse` knows the catalog's names from a table of spellings; each typed layout
+    // and its name there are one layout, axis names included, and both lists name the same
+    // layouts.
+    for entry in registry::all() {
+        for name in [entry.qualified_name(), entry.name.to_string()] {
+            assert_eq!(DynLayout::parse(&name).unwrap(), entry.layout(), "{name}");
+        }
+    }
+    let typed: HashSet<String> = registry::all().iter().map(|e| e.qualified_name()).collect();
+    let spelled: HashSet<String> = layout_notation::catalog_names()
+        .iter()
+        .map(|n| format!("{}::{}", n.module, n.name))
+        .collect();
+    assert_eq!(typed, spelled);
 }
 
 #[test]
@@ -77,15 +95,16 @@ fn list(entries: &[ChunkEntry]) -> String {
 
 fn catalog_table() -> String {
     let mut out = String::from(
-        "| name | system | logical dims | chunk list | oneDNN tag (positional) | chunk | used for |\n",
+        "| name | system | axes | logical dims | chunk list | oneDNN tag (positional) | chunk | used for |\n",
     );
-    out += "| --- | --- | --- | --- | --- | --- | --- |\n";
+    out += "| --- | --- | --- | --- | --- | --- | --- | --- |\n";
     for entry in registry::all() {
         let layout = entry.layout();
         out += &format!(
-            "| `{}` | {} | {} | `{}` | `{}` | {} | {} |\n",
+            "| `{}` | {} | `{}` | {} | `{}` | `{}` | {} | {} |\n",
             entry.name,
             entry.system,
+            layout.axes(),
             entry.dims.join(", "),
             list(layout.entries()),
             layout.positional_tag(),
@@ -104,7 +123,27 @@ fn docs_catalog_md_lists_every_layout() {
                   `UPDATE_DOCS=1 cargo test --test catalog_registry` (the test fails when this file \
                   is stale). Chunk lists are most major first, `dim,size`, size 0 = all the rest. \
                   The positional tag spells the same chunk list in oneDNN's letters (`a` = dim 0); \
-                  oneDNN itself implements the tags of its own module.\n\n";
+                  oneDNN itself implements the tags of its own module.\n\n\
+                  The axes column is the layout's axis word, part of its type \
+                  ([concepts.md](concepts.md#axis-names)): N batch, C channels (the Qualcomm HTP \
+                  SDK's \"depth\"), D depth of 5-D data, H height, W width, O output channels, I \
+                  input channels, G groups. Two entries are one type exactly when their axes \
+                  (in order) and chunk lists are equal: `onednn::nchw`, `megengine::NCHW` and \
+                  `sophgo::Continuous` are one type, and `htp::R4FlatMemoryLayout` (NHWC) is \
+                  another although its chunk list is the same. A relayout moves elements by axis \
+                  name between layouts whose axes are the same letters in any order: HTP's NHWC \
+                  activations convert into oneDNN's and MegEngine's NCHW ones, HTP's HWIO weights \
+                  into oneDNN's OIHW and Sophgo's IOHW ones; activations never convert into \
+                  weights, nor named axes into positional ones.\n\n\
+                  Not in the table, because it is generic: `htp::FlatMemoryLayout<R>`, the \
+                  Qualcomm HTP SDK's rank-generic flat layout (chunk list `0,0 1,0 ... R-1,0`, \
+                  ranks 1 to 8). `FlatMemoryLayout<4>` is `R4FlatMemoryLayout` (axes `NHWC`); the \
+                  other ranks have positional axes (`a`, `ab`, `abc`, `abcde`, ...), because the \
+                  SDK names the axes of rank-4 tensors only. Nor are the Sophgo TPU-Kernel \
+                  local-memory layouts (`sophgo::Compact`, `EuAligned`, `LineAligned`, \
+                  `FreeStrides`, `Matrix`), which are not chunk lists ([sophgo.md](sophgo.md)): \
+                  their axes are `NCHW`, or `IOHW` in the 2IC storage mode (fp32 convolution \
+                  weights), and `Matrix`'s are positional (`ab`).\n\n";
     let expected = format!("{header}{table}");
     if std::env::var_os("UPDATE_DOCS").is_some() {
         std::fs::write(path, &expected).unwrap();

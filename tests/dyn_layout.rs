@@ -63,7 +63,26 @@ fn every_catalog_layout_reads_back_and_agrees() {
 fn onednn_tags_read_as_their_catalog_types() {
     for (tag, typed) in [
         ("nChw16c", onednn::nChw16c::default().to_dyn()),
-        ("aBcd16b", onednn::nChw16c::default().to_dyn()),
+        ("aBcd16b", <onednn_layout!("aBcd16b")>::default().to_dyn()),
+        ("onednn::nChw16c", onednn::nChw16c::default().to_dyn()),
+        (
+            "htp::R4CroutonLayout",
+            htp::R4CroutonLayout::default().to_dyn(),
+        ),
+        (
+            "R4ConvWeightLayout",
+            htp::R4ConvWeightLayout::default().to_dyn(),
+        ),
+        ("megengine::NCHW4", megengine::NCHW4::default().to_dyn()),
+        ("sophgo::Continuous", onednn::nchw::default().to_dyn()),
+        (
+            "NHWC: 0,0 1,0 2,0 3,0 1,8 2,8 3,32",
+            htp::R4CroutonLayout::default().to_dyn(),
+        ),
+        (
+            "ChunkedMemoryLayout<HWIO, 3,0, 2,0, 0,0, 1,0, 2,8, 3,32, 2,4>",
+            htp::R4ConvWeightLayout::default().to_dyn(),
+        ),
         ("OIhw8i16o2i", onednn::OIhw8i16o2i::default().to_dyn()),
         ("hwio", onednn::hwio::default().to_dyn()),
         ("ncdhw", onednn::ncdhw::default().to_dyn()),
@@ -116,7 +135,7 @@ fn bad_text_names_the_position_and_what_was_expected() {
         (
             "",
             0,
-            "expected `ChunkedMemoryLayout<...>`, `RANK: dim,size ...` or a oneDNN tag, found the end",
+            "expected `ChunkedMemoryLayout<...>`, `RANK: dim,size ...`, `NHWC: dim,size ...`, a oneDNN tag or a catalog name, found the end",
         ),
         (
             "ChunkedMemoryLayout 4, 0,0>",
@@ -138,7 +157,21 @@ fn bad_text_names_the_position_and_what_was_expected() {
             28,
             "expected the end after `>`, found `extra`",
         ),
-        ("4 0,0", 2, "expected `:` after the rank, found `0`"),
+        (
+            "4 0,0",
+            2,
+            "expected `:` after the rank or axis word, found `0`",
+        ),
+        (
+            "NHWN: 0,0 1,0 2,0 3,0",
+            0,
+            "`NHWN` is not an axis word: an axis name appears twice",
+        ),
+        (
+            "ChunkedMemoryLayout<NhWC, 0,0>",
+            20,
+            "`NhWC` is not an axis word: axis names are upper-case letters (N, C, H, W, ...) or the positional a, b, c, ...",
+        ),
         (
             "2: 0,0 1",
             8,
@@ -157,7 +190,7 @@ fn bad_text_names_the_position_and_what_was_expected() {
         (
             "99999999999999999999999: 0,0",
             0,
-            "expected the rank, found a number too large for usize",
+            "expected the rank or an axis word such as NHWC, found a number too large for usize",
         ),
     ];
     for &(text, position, expected) in cases {
@@ -223,16 +256,26 @@ mod dyn_tensors {
         let typed = t.clone().into_typed::<onednn::nChw16c>().unwrap();
         assert_eq!(typed.to_row_major(), data);
         assert_eq!(typed.as_raw(), t.as_raw());
-        match t.clone().into_typed::<onednn::nChw8c>().map_err(|e| e.error) {
+        match t
+            .clone()
+            .into_typed::<onednn::nChw8c>()
+            .map_err(|e| e.error)
+        {
             Err(LayoutError::Mismatch { expected, found }) => {
-                assert_eq!(expected, "ChunkedMemoryLayout<NCHW, 0,0, 1,0, 2,0, 3,0, 1,8>");
+                assert_eq!(
+                    expected,
+                    "ChunkedMemoryLayout<NCHW, 0,0, 1,0, 2,0, 3,0, 1,8>"
+                );
                 assert_eq!(found, "ChunkedMemoryLayout<NCHW, 0,0, 1,0, 2,0, 3,0, 1,16>");
             }
             other => panic!("{other:?}"),
         }
         // The same chunk list with positional axes, or with other names, is another layout;
         // the tensor comes back whole.
-        let failed = t.clone().into_typed::<onednn_layout!("aBcd16b")>().unwrap_err();
+        let failed = t
+            .clone()
+            .into_typed::<onednn_layout!("aBcd16b")>()
+            .unwrap_err();
         assert!(matches!(failed.error, LayoutError::Mismatch { .. }));
         assert_eq!(failed.tensor.as_raw(), t.as_raw());
         let failed = failed

@@ -1478,7 +1478,8 @@ where
             "{refused:?}"
         );
         check_untouched(memory.bytes(), "a refused store")?;
-        let mut wrong_dst = Tensor::<T, ChannelsLast<L::Names>>::from_fn(other, |_| value(case.salt, 2));
+        let mut wrong_dst =
+            Tensor::<T, ChannelsLast<L::Names>>::from_fn(other, |_| value(case.salt, 2));
         let before = row_major_bytes(wrong_dst.as_raw().to_vec());
         let refused = memory.load(&t, &mut wrong_dst);
         prop_assert!(
@@ -1512,7 +1513,8 @@ type RowMajor2 = chunked_layout![2; 0,0, 1,0];
 /// Plain `[N, C, H, W]` (or `[I, O, H, W]` for 2IC weights) with the local layout's axis names.
 type Plain<N> = ChunkedMemoryLayout<4, (Chunk<0, 0>, Chunk<1, 0>, Chunk<2, 0>, Chunk<3, 0>), N>;
 /// Dimension 1 fastest, with the local layout's axis names.
-type ChannelsLast<N> = ChunkedMemoryLayout<4, (Chunk<0, 0>, Chunk<2, 0>, Chunk<3, 0>, Chunk<1, 0>), N>;
+type ChannelsLast<N> =
+    ChunkedMemoryLayout<4, (Chunk<0, 0>, Chunk<2, 0>, Chunk<3, 0>, Chunk<1, 0>), N>;
 type ColumnMajor2 = chunked_layout![2; 1,0, 0,0];
 
 fn move_matrix<T: Elem, C: Pooled>(layout: Matrix<C>, case: &Case) -> Result<Moved, TestCaseError> {

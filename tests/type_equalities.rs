@@ -81,27 +81,59 @@ assert_type_eq_all!(
     ChunkedMemoryLayout<4, (Chunk<0, 0>, Chunk<1, 0>, Chunk<2, 0>, Chunk<3, 0>, Chunk<1, 16>), Positional>,
 );
 assert_type_ne_all!(onednn_layout!("aBcd16b"), onednn::nChw16c);
-assert_type_eq_all!(onednn::nhwc, onednn_layout!("nhwc"), chunked_layout![NCHW; 0,0, 2,0, 3,0, 1,0]);
+assert_type_eq_all!(
+    onednn::nhwc,
+    onednn_layout!("nhwc"),
+    chunked_layout![NCHW; 0,0, 2,0, 3,0, 1,0]
+);
 assert_type_eq_all!(
     onednn::OIhw4i16o4i,
     onednn_layout!("OIhw4i16o4i"),
     chunked_layout![OIHW; 0,0, 1,0, 2,0, 3,0, 1,4, 0,16, 1,4]
 );
-assert_type_eq_all!(onednn::hwio, onednn_layout!("hwio"), chunked_layout![OIHW; 2,0, 3,0, 1,0, 0,0]);
-assert_type_eq_all!(onednn::gOIhw16i16o, chunked_layout![GOIHW; 0,0, 1,0, 2,0, 3,0, 4,0, 2,16, 1,16]);
+assert_type_eq_all!(
+    onednn::hwio,
+    onednn_layout!("hwio"),
+    chunked_layout![OIHW; 2,0, 3,0, 1,0, 0,0]
+);
+assert_type_eq_all!(
+    onednn::gOIhw16i16o,
+    chunked_layout![GOIHW; 0,0, 1,0, 2,0, 3,0, 4,0, 2,16, 1,16]
+);
 assert_type_eq_all!(onednn::ncw, chunked_layout![NCW; 0,0, 1,0, 2,0]);
-assert_type_eq_all!(onednn::nCdhw16c, chunked_layout![NCDHW; 0,0, 1,0, 2,0, 3,0, 4,0, 1,16]);
-assert_type_eq_all!(onednn::OIdhw16i16o, chunked_layout![OIDHW; 0,0, 1,0, 2,0, 3,0, 4,0, 1,16, 0,16]);
+assert_type_eq_all!(
+    onednn::nCdhw16c,
+    chunked_layout![NCDHW; 0,0, 1,0, 2,0, 3,0, 4,0, 1,16]
+);
+assert_type_eq_all!(
+    onednn::OIdhw16i16o,
+    chunked_layout![OIDHW; 0,0, 1,0, 2,0, 3,0, 4,0, 1,16, 0,16]
+);
 
 // One system's NCHW is another's: oneDNN, MegEngine and Sophgo's system memory agree.
-assert_type_eq_all!(onednn::nchw, megengine::NCHW, sophgo::Continuous, chunked_layout![NCHW; 0,0, 1,0, 2,0, 3,0]);
+assert_type_eq_all!(
+    onednn::nchw,
+    megengine::NCHW,
+    sophgo::Continuous,
+    chunked_layout![NCHW; 0,0, 1,0, 2,0, 3,0]
+);
 assert_type_eq_all!(onednn::nhwc, megengine::NHWC);
-assert_type_eq_all!(sophgo::ContinuousWeights, chunked_layout![IOHW; 0,0, 1,0, 2,0, 3,0]);
+assert_type_eq_all!(
+    sophgo::ContinuousWeights,
+    chunked_layout![IOHW; 0,0, 1,0, 2,0, 3,0]
+);
 
 // The same chunk list with other names, or positional axes, is another layout.
-assert_type_ne_all!(htp::R4FlatMemoryLayout, onednn::nchw, onednn_layout!("abcd"));
+assert_type_ne_all!(
+    htp::R4FlatMemoryLayout,
+    onednn::nchw,
+    onednn_layout!("abcd")
+);
 assert_type_ne_all!(onednn::oihw, onednn::nchw, sophgo::ContinuousWeights);
-assert_type_ne_all!(htp::R4CroutonLayout, chunked_layout![4; 0,0, 1,0, 2,0, 3,0, 1,8, 2,8, 3,32]);
+assert_type_ne_all!(
+    htp::R4CroutonLayout,
+    chunked_layout![4; 0,0, 1,0, 2,0, 3,0, 1,8, 2,8, 3,32]
+);
 assert_type_ne_all!(onednn::chwn, megengine::CHWN4);
 
 #[test]

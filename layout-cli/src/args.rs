@@ -2,7 +2,7 @@
 
 use crate::report::AnyMapping;
 use tensor_layout::layouts_catalog::registry;
-use tensor_layout::{DynLayout, Mapping};
+use tensor_layout::{AxisWord, DynLayout, Mapping};
 
 /// A catalog name (bare or `module::Name`) or any spelling `DynLayout` reads.
 pub fn layout(text: &str) -> Result<DynLayout, String> {
@@ -54,23 +54,99 @@ pub fn with_layout<T>(
     bind(&layout, &dims, work)
 }
 
-/// Binds two layouts to the same dims and runs `work` on both.
+/// Binds layout A to `dims` and layout B to the same dims permuted by axis name (B's dims are
+/// A's in B's axis order), and runs `work` on both with the correspondence: for each axis of A,
+/// its position in B.
 pub fn with_two_layouts<T>(
     a: &str,
     b: &str,
     dims_text: &str,
-    work: impl FnOnce(&dyn AnyMapping, &dyn AnyMapping) -> Result<T, String>,
+    work: impl FnOnce(&dyn AnyMapping, &dyn AnyMapping, &[usize]) -> Result<T, String>,
 ) -> Result<T, String> {
     let (la, lb) = (layout(a)?, layout(b)?);
-    if la.rank() != lb.rank() {
+    let at = crate::report::correspondence(a, &la, b, &lb)?;
+    let dims = numbers(dims_text, "dims")?;
+    let mut b_dims = dims.clone();
+    if dims.len() == at.len() {
+        for (d, &p) in at.iter().enumerate() {
+            b_dims[p] = dims[d];
+        }
+    }
+    bind(&la, &dims, |ma| bind(&lb, &b_dims, |mb| work(ma, mb, &at)))
+}
+
+/// A logical index: plain coordinates in the layout's axis order (`0,2,4,29` or `0x2x4x29`), or
+/// every axis by name in any order (`N=0,H=2,W=4,C=29`, as `where` and `at` print them).
+pub fn index(text: &str, word: &AxisWord) -> Result<Vec<usize>, String> {
+    let text = text.trim().trim_start_matches('(').trim_end_matches(')');
+    if !text.contains('=') {
+        return numbers(text, "index");
+    }
+    let mut index: Vec<Option<usize>> = vec![None; word.rank()];
+    for part in text.split(',') {
+        let Some((name, value)) = part.split_once('=') else {
+            return Err(format!(
+                "index {text:?}: {part:?} has no name: name every axis (e.g. {}) or none",
+                example(word)
+            ));
+        };
+        let name = name.trim();
+        let d = axis(name, word).map_err(|e| format!("index {text:?}: {e}"))?;
+        let value = value
+            .trim()
+            .parse::<usize>()
+            .map_err(|_| format!("index {text:?}: {value:?} is not a whole number"))?;
+        if index[d].replace(value).is_some() {
+            return Err(format!("index {text:?}: axis {name} is given twice"));
+        }
+    }
+    let missing: String = (0..word.rank())
+        .filter(|&d| index[d].is_none())
+        .map(|d| word.letter(d))
+        .collect();
+    if !missing.is_empty() {
         return Err(format!(
-            "{a} has rank {} but {b} has rank {}: only layouts of one rank compare",
-            la.rank(),
-            lb.rank()
+            "index {text:?} names no coordinate for {missing}: the layout's axes are {word}"
         ));
     }
-    let dims = numbers(dims_text, "dims")?;
-    bind(&la, &dims, |ma| bind(&lb, &dims, |mb| work(ma, mb)))
+    Ok(index.into_iter().flatten().collect())
+}
+
+/// `N=0,C=0,...` for a word.
+fn example(word: &AxisWord) -> String {
+    word.as_str()
+        .chars()
+        .map(|c| format!("{c}=0"))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// An axis given by its letter (`C`, in either case) or its position (`1`).
+pub fn axis(text: &str, word: &AxisWord) -> Result<usize, String> {
+    if let Ok(d) = text.parse::<usize>() {
+        return if d < word.rank() {
+            Ok(d)
+        } else {
+            Err(format!(
+                "{d} is out of range: the layout has axes 0 to {} ({word})",
+                word.rank() - 1
+            ))
+        };
+    }
+    let mut chars = text.chars();
+    let found = match (chars.next(), chars.next()) {
+        (Some(c), None) => word
+            .position_of(c)
+            .or_else(|| word.position_of(c.to_ascii_uppercase()))
+            .or_else(|| word.position_of(c.to_ascii_lowercase())),
+        _ => None,
+    };
+    found.ok_or_else(|| {
+        format!(
+            "{text:?} is not an axis of this layout: its axes are {word} (a letter, or a number 0 to {})",
+            word.rank() - 1
+        )
+    })
 }
 
 fn bind<T>(

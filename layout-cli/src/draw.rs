@@ -1,4 +1,5 @@
-//! `layout draw`: the memory order as a picture, like the seeds' figures.
+//! `layout draw`: the memory order as a picture: one cell per storage slot, labelled with its
+//! logical index, the caption naming the axes.
 
 use crate::report::AnyMapping;
 use std::fmt::Write;
@@ -7,19 +8,19 @@ use std::path::Path;
 /// The most cells a drawing shows; larger storage is refused with advice.
 const MAX_CELLS: usize = 16_384;
 const CELL: usize = 28;
+/// Height of the caption above the cells.
+const CAPTION: usize = 14;
 
 /// Writes an SVG (or, for a `.png` name, a PNG rendered from it) of the storage: one cell per
-/// slot in rows of the innermost axis, coloured by the coordinate `color_by`, labelled with the
-/// logical index, padding hatched, chunk boundaries drawn thick.
-pub fn draw(m: &dyn AnyMapping, color_by: Option<usize>, output: &Path) -> Result<String, String> {
-    let dims = m.dims();
-    let color_dim = color_by.unwrap_or(dims.len() - 1);
-    if color_dim >= dims.len() {
-        return Err(format!(
-            "--color-by {color_dim} is out of range: the layout has dims 0 to {}",
-            dims.len() - 1
-        ));
-    }
+/// slot in rows of the innermost axis, coloured by the coordinate of the axis `color_by` (a
+/// letter such as `C` or a position; the last axis by default), labelled with the logical index,
+/// padding hatched, chunk boundaries drawn thick, and a caption naming the axes.
+pub fn draw(m: &dyn AnyMapping, color_by: Option<&str>, output: &Path) -> Result<String, String> {
+    let word = m.layout().axes();
+    let color_dim = match color_by {
+        Some(text) => crate::args::axis(text, &word).map_err(|e| format!("--color-by {e}"))?,
+        None => word.rank() - 1,
+    };
     let storage = m.storage_len();
     if storage > MAX_CELLS {
         return Err(format!(
@@ -57,17 +58,29 @@ fn svg(m: &dyn AnyMapping, color_dim: usize) -> String {
     let rows = storage.div_ceil(row);
     let chunk = m.chunk_volume().max(1);
     let extent = m.padded_dims()[color_dim].max(1);
-    let (width, height) = (row * CELL + 2, rows * CELL + 2);
+    let (width, height) = (row * CELL + 2, CAPTION + rows * CELL + 2);
+    let word = m.layout().axes();
+    let names: Vec<String> = word.as_str().chars().map(String::from).collect();
+    let caption = format!(
+        "index ({})  colour: {}",
+        names.join(","),
+        word.letter(color_dim)
+    );
     let mut out = String::new();
     let _ = write!(
         out,
         r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="DejaVu Sans Mono, monospace" font-size="6">
 <defs><pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" fill="#f4f4f4"/><line x1="0" y1="0" x2="0" y2="6" stroke="#999" stroke-width="2"/></pattern></defs>
 <rect width="{width}" height="{height}" fill="white"/>
-"##
+<text x="2" y="{}" font-size="9">{caption}</text>
+"##,
+        CAPTION - 4
     );
     for offset in 0..storage {
-        let (x, y) = (1 + (offset % row) * CELL, 1 + (offset / row) * CELL);
+        let (x, y) = (
+            1 + (offset % row) * CELL,
+            CAPTION + 1 + (offset / row) * CELL,
+        );
         let Some((index, padding)) = m.slot(offset) else {
             continue;
         };

@@ -1,5 +1,5 @@
-//! `layout`: explain, compare and draw any tensor layout, by catalog name, the seed's spelling,
-//! the short form or a oneDNN tag.
+//! `layout`: explain, compare and draw any tensor layout, by catalog name, the long form
+//! `ChunkedMemoryLayout<NHWC, ...>`, the short form or a oneDNN tag.
 //!
 //! Every failure prints one line to stderr saying what was expected, and exits with code 2.
 
@@ -14,8 +14,9 @@ use std::process::ExitCode;
 /// Explain, compare and draw tensor memory layouts.
 ///
 /// LAYOUT is a catalog name (`R4CroutonLayout`, `htp::R4CroutonLayout`, `nChw16c`, `NCHW4`), the
-/// long form `ChunkedMemoryLayout<4, 0,0, 1,0, ...>`, the short form `4: 0,0 1,0 ...` or a oneDNN
-/// tag. DIMS are logical dims like `1x3x5x30`.
+/// long form `ChunkedMemoryLayout<NHWC, 0,0, 1,0, ...>` (or `ChunkedMemoryLayout<4, ...>` for
+/// positional axes), the short form `NHWC: 0,0 1,0 ...` (or `4: 0,0 1,0 ...`) or a oneDNN tag.
+/// DIMS are logical dims in the layout's axis order, like `1x3x5x30`.
 #[derive(Parser)]
 #[command(name = "layout", version, about)]
 struct Cli {
@@ -25,46 +26,77 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Dims, padding, chunks, per-entry extents and strides, storage size, oneDNN description.
+    /// Axis names, dims, padding, chunks, per-entry extents and strides, storage size, oneDNN
+    /// description.
     Explain {
+        /// The layout: a catalog name (`layout list`), `ChunkedMemoryLayout<NHWC, 0,0, ...>`,
+        /// `NHWC: 0,0 ...` or a oneDNN tag.
         layout: String,
+        /// Logical dims in the layout's axis order (`layout explain` shows it), e.g. 1x3x5x30.
         dims: String,
         /// Element type for byte counts: u8 i8 u16 i16 f16 bf16 u32 i32 f32 u64 i64 f64.
         #[arg(long = "type", default_value = "f32")]
         element: String,
     },
-    /// The memory order in seed 001's notation, padding marked, chunk ends marked.
+    /// The memory order as runs of logical indices: padding marked, chunk ends marked.
     Order {
+        /// The layout: a catalog name (`layout list`), `ChunkedMemoryLayout<NHWC, 0,0, ...>`,
+        /// `NHWC: 0,0 ...` or a oneDNN tag.
         layout: String,
+        /// Logical dims in the layout's axis order (`layout explain` shows it), e.g. 1x3x5x30.
         dims: String,
         /// Print at most this many lines.
         #[arg(long, default_value_t = 200)]
         max_lines: usize,
     },
-    /// The storage offset of a logical index such as `0,2,4,29`.
+    /// The storage offset of a logical index such as `0,2,4,29` or `N=0,H=2,W=4,C=29`.
     Where {
+        /// The layout: a catalog name (`layout list`), `ChunkedMemoryLayout<NHWC, 0,0, ...>`,
+        /// `NHWC: 0,0 ...` or a oneDNN tag.
         layout: String,
+        /// Logical dims in the layout's axis order (`layout explain` shows it), e.g. 1x3x5x30.
         dims: String,
+        /// The logical index: coordinates in the layout's axis order (`0,2,4,29`), or every axis
+        /// by name in any order (`N=0,H=2,W=4,C=29`).
         index: String,
     },
     /// The logical index stored at a storage offset (or that it is padding).
     At {
+        /// The layout: a catalog name (`layout list`), `ChunkedMemoryLayout<NHWC, 0,0, ...>`,
+        /// `NHWC: 0,0 ...` or a oneDNN tag.
         layout: String,
+        /// Logical dims in the layout's axis order (`layout explain` shows it), e.g. 1x3x5x30.
         dims: String,
+        /// The storage offset, in elements from the start (padding slots count).
         offset: usize,
     },
-    /// Whether two layouts are the same function on these dims, and what a relayout does.
-    Diff { a: String, b: String, dims: String },
+    /// Whether two layouts are the same function on these dims, where an element moves, and what
+    /// a relayout from A to B does. Elements correspond by axis name: B's dims are A's in B's
+    /// axis order.
+    Diff {
+        /// The layout converted from: a catalog name (`layout list`),
+        /// `ChunkedMemoryLayout<NHWC, 0,0, ...>`, `NHWC: 0,0 ...` or a oneDNN tag.
+        a: String,
+        /// The layout converted to, spelled like A: the same axis names as A in any order (or
+        /// positional axes, taken in A's order).
+        b: String,
+        /// Logical dims in A's axis order, e.g. 1x5x6x40.
+        dims: String,
+    },
     /// Draw the memory order as SVG or PNG: cells coloured by one coordinate, padding hatched.
     Draw {
+        /// The layout: a catalog name (`layout list`), `ChunkedMemoryLayout<NHWC, 0,0, ...>`,
+        /// `NHWC: 0,0 ...` or a oneDNN tag.
         layout: String,
+        /// Logical dims in the layout's axis order (`layout explain` shows it), e.g. 1x3x5x30.
         dims: String,
         /// Output file, `.svg` or `.png`.
         #[arg(short, long)]
         output: PathBuf,
-        /// The logical dimension whose coordinate colours each cell (default: the innermost).
+        /// The axis whose coordinate colours each cell, by letter (`C`) or position (`1`);
+        /// default: the last axis.
         #[arg(long)]
-        color_by: Option<usize>,
+        color_by: Option<String>,
     },
     /// Every catalog layout with its system and logical dims.
     List,
@@ -102,7 +134,9 @@ fn run(cli: Cli) -> Result<String, String> {
             dims,
             output,
             color_by,
-        } => args::with_layout(&layout, &dims, |m| draw::draw(m, color_by, &output)),
+        } => args::with_layout(&layout, &dims, |m| {
+            draw::draw(m, color_by.as_deref(), &output)
+        }),
     }
 }
 

@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 use tensor_layout::layouts_catalog::registry;
-use tensor_layout::{Axes, Coords, DynChunked, DynLayout, Mapping};
+use tensor_layout::{Axes, Axis, AxisWord, Coords, DynChunked, DynLayout, Mapping};
 
 /// A mapping of any rank, seen through `Vec`s: what the reports and the drawing need.
 pub trait AnyMapping {
@@ -66,15 +66,42 @@ impl<const R: usize> AnyMapping for Mapping<DynChunked<R>> {
     }
 }
 
-fn seed(index: &[usize]) -> String {
-    format!(
-        "({})",
-        index
-            .iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>()
-            .join(",")
-    )
+/// An index with its axis names: `(N=0, H=2, W=4, C=29)`.
+fn named(index: &[usize], word: &AxisWord) -> String {
+    let parts: Vec<String> = index
+        .iter()
+        .enumerate()
+        .map(|(d, i)| format!("{}={i}", word.letter(d)))
+        .collect();
+    format!("({})", parts.join(", "))
+}
+
+/// What an axis letter means, in the vocabulary every system of the catalog shares.
+fn meaning(letter: char) -> Option<&'static str> {
+    Some(match letter {
+        'N' => "batch",
+        'C' => "channels",
+        'D' => "depth",
+        'H' => "height",
+        'W' => "width",
+        'O' => "output channels",
+        'I' => "input channels",
+        'G' => "groups",
+        _ => return None,
+    })
+}
+
+/// `NHWC (batch, height, width, channels)`, or `abcd (positional: the layout names no axes)`.
+fn describe_axes(word: &AxisWord) -> String {
+    if word.is_positional() {
+        return format!("{word} (positional: the layout names no axes)");
+    }
+    let meanings: Vec<String> = word
+        .as_str()
+        .chars()
+        .map(|c| meaning(c).map_or_else(|| c.to_string(), str::to_string))
+        .collect();
+    format!("{word} ({})", meanings.join(", "))
 }
 
 fn by_x(dims: &[usize]) -> String {
@@ -121,11 +148,13 @@ fn blocks(layout: &DynLayout) -> Vec<usize> {
 /// `layout explain`.
 pub fn explain(m: &dyn AnyMapping, element_bytes: usize) -> String {
     let layout = m.layout();
+    let word = layout.axes();
     let (dims, padded) = (m.dims(), m.padded_dims());
     let len: usize = dims.iter().product();
     let storage = m.storage_len();
     let mut out = String::new();
     let _ = writeln!(out, "layout         {layout}");
+    let _ = writeln!(out, "axes           {}", describe_axes(&word));
     let _ = writeln!(out, "positional tag {}", layout.positional_tag());
     let _ = writeln!(out, "logical dims   {}  ({len} elements)", by_x(&dims));
     let _ = writeln!(out, "padded dims    {}", by_x(&padded));
@@ -133,7 +162,7 @@ pub fn explain(m: &dyn AnyMapping, element_bytes: usize) -> String {
         .iter()
         .enumerate()
         .filter(|(_, b)| **b > 1)
-        .map(|(d, b)| format!("{b} of dim {d}"))
+        .map(|(d, b)| format!("{b} of {}", word.letter(d)))
         .collect();
     let shape = if chunk.is_empty() {
         "1 element (no blocks)".to_string()
@@ -141,16 +170,15 @@ pub fn explain(m: &dyn AnyMapping, element_bytes: usize) -> String {
         chunk.join(" x ")
     };
     let _ = writeln!(out, "chunk          {shape}: {} elements", m.chunk_volume());
-    let _ = writeln!(out, "entries        (dim,size)  extent  stride");
+    let _ = writeln!(out, "entries        (dim,size)  axis  extent  stride");
     for (entry, axis) in layout.entries().iter().zip(m.axes().iter()) {
         let _ = writeln!(
             out,
-            "               ({},{}){:>w$}{:>8}",
-            entry.dim,
-            entry.size,
+            "               {:<12}{:<4}{:>8}{:>8}",
+            format!("({},{})", entry.dim, entry.size),
+            word.letter(entry.dim),
             axis.extent,
             axis.stride,
-            w = 12 - format!("({},{})", entry.dim, entry.size).len() + 6
         );
     }
     let overhead = if len == 0 {
@@ -191,12 +219,13 @@ pub fn explain(m: &dyn AnyMapping, element_bytes: usize) -> String {
 
 /// `layout where`.
 pub fn where_is(m: &dyn AnyMapping, index_text: &str) -> Result<String, String> {
-    let index = crate::args::numbers(index_text.trim_matches(|c| c == '(' || c == ')'), "index")?;
+    let word = m.layout().axes();
+    let index = crate::args::index(index_text, &word)?;
     let offset = m.offset(&index)?;
     let chunk = m.chunk_volume().max(1);
     Ok(format!(
         "{} -> offset {offset} (chunk {}, position {} in it)\n",
-        seed(&index),
+        named(&index, &word),
         offset / chunk,
         offset % chunk
     ))
@@ -204,11 +233,12 @@ pub fn where_is(m: &dyn AnyMapping, index_text: &str) -> Result<String, String> 
 
 /// `layout at`.
 pub fn at(m: &dyn AnyMapping, offset: usize) -> Result<String, String> {
+    let word = m.layout().axes();
     match m.slot(offset) {
-        Some((index, false)) => Ok(format!("offset {offset} -> {}\n", seed(&index))),
+        Some((index, false)) => Ok(format!("offset {offset} -> {}\n", named(&index, &word))),
         Some((index, true)) => Ok(format!(
             "offset {offset} -> padding (padded coordinates {})\n",
-            seed(&index)
+            named(&index, &word)
         )),
         None => Err(format!(
             "offset {offset} is past the end: the storage has {} slots (0 to {})",
@@ -227,21 +257,101 @@ fn innermost(axes: &Axes) -> Option<(usize, usize)> {
         .map(|a| (a.dim, a.extent))
 }
 
-/// `layout diff`.
-pub fn diff(a: &dyn AnyMapping, b: &dyn AnyMapping) -> Result<String, String> {
+/// How the axes of layout A correspond to those of layout B: for each axis of A, where the axis
+/// of the same name stands in B. Layouts whose axes are positional (`abcd`: the layout names no
+/// axes) correspond position by position with any layout of their rank.
+///
+/// # Errors
+/// One line naming both layouts and both words, when the ranks or the names differ.
+pub fn correspondence(
+    a_text: &str,
+    a: &DynLayout,
+    b_text: &str,
+    b: &DynLayout,
+) -> Result<Vec<usize>, String> {
+    let (wa, wb) = (a.axes(), b.axes());
+    if a.rank() != b.rank() {
+        return Err(format!(
+            "{a_text} has rank {} but {b_text} has rank {} (axes {wa} and {wb}): only layouts of one rank compare",
+            a.rank(),
+            b.rank()
+        ));
+    }
+    if wa.is_positional() || wb.is_positional() {
+        return Ok((0..a.rank()).collect());
+    }
+    match wa.positions_in(&wb) {
+        Some(at) => Ok(at[..a.rank()].to_vec()),
+        None => Err(format!(
+            "{a_text} has axes {wa} but {b_text} has axes {wb}: elements move by axis name, and these are not the same names"
+        )),
+    }
+}
+
+/// `layout diff`: `at[d]` is where A's axis `d` stands in B (see [`correspondence`]); B's dims
+/// are A's in that order.
+pub fn diff(a: &dyn AnyMapping, b: &dyn AnyMapping, at: &[usize]) -> Result<String, String> {
     let (la, lb) = (a.layout(), b.layout());
-    let same = a.storage_len() == b.storage_len() && a.axes().canonical() == b.axes().canonical();
+    let (wa, wb) = (la.axes(), lb.axes());
+    let rank = la.rank();
+    // B's axes renumbered as A's, to compare the two storage walks.
+    let mut a_of_b = vec![0; rank];
+    for (d, &p) in at.iter().enumerate() {
+        a_of_b[p] = d;
+    }
+    let b_canonical: Vec<Axis> = b
+        .axes()
+        .canonical()
+        .iter()
+        .map(|axis| Axis {
+            dim: a_of_b[axis.dim],
+            ..*axis
+        })
+        .collect();
+    let same = a.storage_len() == b.storage_len() && *a.axes().canonical() == *b_canonical;
     let mut out = String::new();
     let _ = writeln!(out, "A  {la}\nB  {lb}");
     let _ = writeln!(
         out,
-        "dims {}: A pads to {} ({} slots), B to {} ({} slots)",
+        "dims: A {wa} {}, padded {} ({} slots)\n      B {wb} {}, padded {} ({} slots)",
         by_x(&a.dims()),
         by_x(&a.padded_dims()),
         a.storage_len(),
+        by_x(&b.dims()),
         by_x(&b.padded_dims()),
         b.storage_len()
     );
+    let how = if wa == wb {
+        format!("by name: the same axes {wa} in the same order")
+    } else if wa.is_positional() || wb.is_positional() {
+        let (side, positional, other) = if wb.is_positional() {
+            ("B", wb, wa)
+        } else {
+            ("A", wa, wb)
+        };
+        format!(
+            "by position: {side} names no axes ({positional}); they are taken as {other}, in order"
+        )
+    } else {
+        format!("by name: B's dims are A's in B's axis order ({wa} -> {wb})")
+    };
+    let _ = writeln!(out, "{how}");
+    let dims = a.dims();
+    if dims.iter().all(|&d| d > 0) {
+        let last: Vec<usize> = dims.iter().map(|d| d - 1).collect();
+        let mut last_in_b = vec![0; rank];
+        for (d, &p) in at.iter().enumerate() {
+            last_in_b[p] = last[d];
+        }
+        if let (Ok(from), Ok(to)) = (a.offset(&last), b.offset(&last_in_b)) {
+            let _ = writeln!(
+                out,
+                "  e.g. the last element: A {} at offset {from} -> B {} at offset {to}",
+                named(&last, &wa),
+                named(&last_in_b, &wb)
+            );
+        }
+    }
     if same {
         let _ = writeln!(
             out,
@@ -251,27 +361,33 @@ pub fn diff(a: &dyn AnyMapping, b: &dyn AnyMapping) -> Result<String, String> {
     }
     let _ = writeln!(out, "different functions on these dims");
     let (ba, bb) = (blocks(&la), blocks(&lb));
-    for d in 0..la.rank() {
-        if ba[d] != bb[d] {
-            let _ = writeln!(
-                out,
-                "  dim {d}: blocked by {} in A, by {} in B",
-                ba[d], bb[d]
-            );
+    for d in 0..rank {
+        let (na, nb) = (ba[d], bb[at[d]]);
+        let how = match (na > 1, nb > 1) {
+            (true, true) => format!("blocked by {na} in A, by {nb} in B"),
+            (true, false) => format!("blocked by {na} in A, not in B"),
+            (false, true) => format!("blocked by {nb} in B, not in A"),
+            (false, false) => continue,
+        };
+        if na != nb {
+            let _ = writeln!(out, "  {}: {how}", axis_pair(&wa, d, &wb, at[d]));
         }
     }
     match (innermost(&a.axes()), innermost(&b.axes())) {
-        (Some((da, na)), Some((db, nb))) if da == db => {
+        (Some((da, na)), Some((db, nb))) if at[da] == db => {
             let _ = writeln!(
                 out,
-                "  relayout: dim {da} stays innermost on both sides: contiguous copies of up to {} elements",
+                "  relayout: {} stays innermost on both sides: contiguous copies of up to {} elements",
+                axis_pair(&wa, da, &wb, db),
                 na.min(nb)
             );
         }
         (Some((da, _)), Some((db, _))) => {
             let _ = writeln!(
                 out,
-                "  relayout: transposes the innermost dims (A: dim {da}, B: dim {db}); tiles of both keep reads and writes contiguous"
+                "  relayout: transposes the innermost axes (A: {}, B: {}); tiles of both keep reads and writes contiguous",
+                wa.letter(da),
+                wb.letter(db)
             );
         }
         _ => {
@@ -282,4 +398,14 @@ pub fn diff(a: &dyn AnyMapping, b: &dyn AnyMapping) -> Result<String, String> {
         }
     }
     Ok(out)
+}
+
+/// One axis seen from both sides: `C`, or `b (C in B)` when B names what A does not.
+fn axis_pair(wa: &AxisWord, da: usize, wb: &AxisWord, db: usize) -> String {
+    let (la, lb) = (wa.letter(da), wb.letter(db));
+    if la == lb {
+        la.to_string()
+    } else {
+        format!("{la} (B's {lb})")
+    }
 }

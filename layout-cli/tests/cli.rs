@@ -39,16 +39,21 @@ fn list_shows_every_catalog_layout() {
     assert!(out.contains("htp::R4CroutonLayout        [n, h, w, c]"));
     assert!(out.contains("onednn::gOIhw16i16o"));
     assert!(out.contains("megengine::CHWN4"));
-    assert_eq!(out.lines().count(), 43);
+    assert!(out.contains("sophgo::Continuous"));
+    let catalog = tensor_layout::layouts_catalog::registry::all();
+    assert_eq!(out.lines().count(), catalog.len());
 }
 
 #[test]
 fn explain_reports_dims_padding_entries_and_onednn() {
     let out = ok(&["explain", "R4CroutonLayout", "1x3x5x30", "--type", "u8"]);
     for expected in [
-        "layout         ChunkedMemoryLayout<4, 0,0, 1,0, 2,0, 3,0, 1,8, 2,8, 3,32>",
+        "layout         ChunkedMemoryLayout<NHWC, 0,0, 1,0, 2,0, 3,0, 1,8, 2,8, 3,32>",
         "padded dims    1x8x8x32",
-        "chunk          8 of dim 1 x 8 of dim 2 x 32 of dim 3: 2048 elements",
+        "chunk          8 of H x 8 of W x 32 of C: 2048 elements",
+        "entries        (dim,size)  axis  extent  stride",
+        "               (1,8)       H          8     256",
+        "               (3,32)      C         32       1",
         "storage        2048 elements, 2048 bytes (1-byte elements)",
         "padding        1598 slots, 355.1% over the logical size",
         "inner_blks [8, 8, 32], inner_idxs [1, 2, 3]",
@@ -59,17 +64,78 @@ fn explain_reports_dims_padding_entries_and_onednn() {
     let by_tag = ok(&["explain", "nChw8c", "2x17x3x5"]);
     let by_long = ok(&[
         "explain",
-        "ChunkedMemoryLayout<4, 0,0, 1,0, 2,0, 3,0, 1,8>",
+        "ChunkedMemoryLayout<NCHW, 0,0, 1,0, 2,0, 3,0, 1,8>",
         "2x17x3x5",
     ]);
-    let by_short = ok(&["explain", "4: 0,0 1,0 2,0 3,0 1,8", "2x17x3x5"]);
+    let by_short = ok(&["explain", "NCHW: 0,0 1,0 2,0 3,0 1,8", "2x17x3x5"]);
     assert_eq!(by_tag, by_long);
     assert_eq!(by_tag, by_short);
-    assert!(by_tag.contains("strides [360, 120, 40, 8]")); // seed 004's C = 17 example
+    assert!(by_tag.contains("strides [360, 120, 40, 8]")); // oneDNN's C = 17 example
+    // A positional spelling is the same chunk list without axis names.
+    let positional = ok(&["explain", "4: 0,0 1,0 2,0 3,0 1,8", "2x17x3x5"]);
+    assert!(positional.contains("axes           abcd (positional: the layout names no axes)"));
+    assert!(positional.contains("chunk          8 of b: 8 elements"));
+    assert_eq!(
+        positional.lines().skip(2).count(),
+        by_tag.lines().skip(2).count()
+    );
+    assert!(positional.contains("strides [360, 120, 40, 8]"));
 }
 
 #[test]
-fn order_lists_the_seed_example_chunk_by_chunk() {
+fn explain_shows_the_axis_word_of_each_system() {
+    for (layout, dims, axes) in [
+        (
+            "R4CroutonLayout",
+            "1x3x5x30",
+            "NHWC (batch, height, width, channels)",
+        ),
+        (
+            "htp::R4ConvWeightLayout",
+            "3x3x40x50",
+            "HWIO (height, width, input channels, output channels)",
+        ),
+        (
+            "nChw16c",
+            "1x3x5x30",
+            "NCHW (batch, channels, height, width)",
+        ),
+        (
+            "hwio",
+            "1x3x5x30",
+            "OIHW (output channels, input channels, height, width)",
+        ),
+        (
+            "megengine::NCHW4",
+            "1x3x5x30",
+            "NCHW (batch, channels, height, width)",
+        ),
+        (
+            "sophgo::ContinuousWeights",
+            "1x3x5x30",
+            "IOHW (input channels, output channels, height, width)",
+        ),
+        (
+            "aBcd16b",
+            "1x3x5x30",
+            "abcd (positional: the layout names no axes)",
+        ),
+    ] {
+        let out = ok(&["explain", layout, dims]);
+        let line = out.lines().nth(1).unwrap();
+        assert_eq!(line, format!("axes           {axes}"), "{layout}");
+    }
+    let out = ok(&["explain", "R4CroutonLayout", "1x3x5x30"]);
+    assert!(out.starts_with(
+        "layout         ChunkedMemoryLayout<NHWC, 0,0, 1,0, 2,0, 3,0, 1,8, 2,8, 3,32>\n\
+         axes           NHWC (batch, height, width, channels)\n\
+         positional tag aBCD8b8c32d\n\
+         logical dims   1x3x5x30  (450 elements)\n"
+    ));
+}
+
+#[test]
+fn order_lists_htps_example_chunk_by_chunk() {
     let out = ok(&[
         "order",
         "htp::R4CroutonLayout",
@@ -93,15 +159,42 @@ fn order_lists_the_seed_example_chunk_by_chunk() {
 fn where_and_at_are_inverse() {
     assert_eq!(
         ok(&["where", "R4CroutonLayout", "2x9x20x50", "1,8,17,40"]),
-        "(1,8,17,40) -> offset 47144 (chunk 23, position 40 in it)\n"
+        "(N=1, H=8, W=17, C=40) -> offset 47144 (chunk 23, position 40 in it)\n"
     );
     assert_eq!(
         ok(&["at", "R4CroutonLayout", "2x9x20x50", "47144"]),
-        "offset 47144 -> (1,8,17,40)\n"
+        "offset 47144 -> (N=1, H=8, W=17, C=40)\n"
     );
     assert_eq!(
         ok(&["at", "R4CroutonLayout", "1x3x5x30", "31"]),
-        "offset 31 -> padding (padded coordinates (0,0,0,31))\n"
+        "offset 31 -> padding (padded coordinates (N=0, H=0, W=0, C=31))\n"
+    );
+    assert_eq!(
+        ok(&["at", "aBcd16b", "1x3x5x30", "17"]),
+        "offset 17 -> (a=0, b=1, c=0, d=1)\n"
+    );
+}
+
+#[test]
+fn where_reads_an_index_by_axis_name() {
+    let plain = ok(&["where", "R4CroutonLayout", "2x9x20x50", "1,8,17,40"]);
+    // What `at` prints reads back, and the names may come in any order, in either case.
+    for named in [
+        "(N=1, H=8, W=17, C=40)",
+        "N=1,H=8,W=17,C=40",
+        "C=40,W=17,H=8,N=1",
+        "c=40,w=17,h=8,n=1",
+    ] {
+        assert_eq!(
+            ok(&["where", "R4CroutonLayout", "2x9x20x50", named]),
+            plain,
+            "{named}"
+        );
+    }
+    // oneDNN's NCHW: 1x2x(64x9x20) + 2x(16x9x20) + 8x(20x16) + 17x16 + 40 % 16.
+    assert_eq!(
+        ok(&["where", "nChw16c", "2x50x9x20", "H=8,W=17,C=40,N=1"]),
+        "(N=1, C=40, H=8, W=17) -> offset 20120 (chunk 1257, position 8 in it)\n"
     );
 }
 
@@ -112,12 +205,65 @@ fn diff_says_whether_layouts_agree_and_what_a_relayout_does() {
     );
     assert!(ok(&["diff", "nChw8c", "nChw16c", "1x16x1x1"]).contains("same function on these dims"));
     let blocks = ok(&["diff", "nChw8c", "nChw16c", "2x16x3x3"]);
-    assert!(blocks.contains("dim 1: blocked by 8 in A, by 16 in B"));
-    assert!(blocks.contains("contiguous copies of up to 8 elements"));
+    assert!(blocks.contains("by name: the same axes NCHW in the same order"));
+    assert!(blocks.contains("  C: blocked by 8 in A, by 16 in B"));
+    assert!(
+        blocks.contains("C stays innermost on both sides: contiguous copies of up to 8 elements")
+    );
     assert!(
         ok(&["diff", "nchw", "nhwc", "2x16x3x3"])
-            .contains("transposes the innermost dims (A: dim 3, B: dim 1)")
+            .contains("transposes the innermost axes (A: W, B: C)")
     );
+    // A positional layout is compared position by position.
+    assert!(
+        ok(&["diff", "nChw16c", "aBcd16b", "2x16x3x3"])
+            .contains("by position: B names no axes (abcd); they are taken as NCHW, in order")
+    );
+}
+
+#[test]
+fn diff_across_systems_matches_axes_by_name() {
+    // Qualcomm HTP's croutons (NHWC) against oneDNN's nChw32c (NCHW): B's dims are A's by name.
+    let out = ok(&["diff", "R4CroutonLayout", "nChw32c", "1x5x6x40"]);
+    assert_eq!(
+        out,
+        "A  ChunkedMemoryLayout<NHWC, 0,0, 1,0, 2,0, 3,0, 1,8, 2,8, 3,32>\n\
+         B  ChunkedMemoryLayout<NCHW, 0,0, 1,0, 2,0, 3,0, 1,32>\n\
+         dims: A NHWC 1x5x6x40, padded 1x8x8x64 (4096 slots)\n      \
+         B NCHW 1x40x5x6, padded 1x64x5x6 (1920 slots)\n\
+         by name: B's dims are A's in B's axis order (NHWC -> NCHW)\n  \
+         e.g. the last element: A (N=0, H=4, W=5, C=39) at offset 3239 -> B (N=0, C=39, H=4, W=5) at offset 1895\n\
+         different functions on these dims\n  \
+         H: blocked by 8 in A, not in B\n  \
+         W: blocked by 8 in A, not in B\n  \
+         relayout: C stays innermost on both sides: contiguous copies of up to 32 elements\n"
+    );
+    // HTP's plain NHWC is oneDNN's nhwc: the same function once the axes match by name.
+    let flat = ok(&["diff", "htp::R4FlatMemoryLayout", "nhwc", "1x5x6x40"]);
+    assert!(flat.contains("B NCHW 1x40x5x6, padded 1x40x5x6 (1200 slots)"));
+    assert!(flat.contains("same function on these dims"));
+    // MegEngine's NCHW4 against oneDNN's nChw4c: the same layout under two names.
+    assert!(ok(&["diff", "NCHW4", "nChw4c", "2x6x3x3"]).contains("same function on these dims"));
+    // Weights: HTP's HWIO against oneDNN's OIHW.
+    let weights = ok(&["diff", "R4ConvWeightLayout", "OIhw16i16o", "3x3x40x50"]);
+    assert!(weights.contains("B OIHW 50x40x3x3, padded 64x48x3x3 (27648 slots)"));
+    assert!(weights.contains("  I: blocked by 32 in A, by 16 in B"));
+}
+
+#[test]
+fn diff_of_layouts_with_other_axis_names_fails_naming_both() {
+    for (args, expected) in [
+        (
+            ["diff", "R4CroutonLayout", "oihw", "1x5x6x40"],
+            "layout: R4CroutonLayout has axes NHWC but oihw has axes OIHW: elements move by axis name, and these are not the same names\n",
+        ),
+        (
+            ["diff", "sophgo::ContinuousWeights", "nchw", "1x2x3x4"],
+            "layout: sophgo::ContinuousWeights has axes IOHW but nchw has axes NCHW: elements move by axis name, and these are not the same names\n",
+        ),
+    ] {
+        assert_eq!(fails(&args), expected);
+    }
 }
 
 #[test]
@@ -136,6 +282,20 @@ fn draw_writes_svg_and_a_png_that_decodes() {
     ]);
     let text = std::fs::read_to_string(&svg).unwrap();
     assert!(text.starts_with("<svg") && text.contains("url(#hatch)") && text.contains(">0,5,1,2<"));
+    // The caption names the axes and the one that colours the cells.
+    assert!(text.contains(">index (N,C,H,W)  colour: C<"), "{text}");
+    // The axis by letter draws the same picture.
+    let by_letter = dir.join("nChw4c-by-letter.svg");
+    ok(&[
+        "draw",
+        "nChw4c",
+        "1x6x2x3",
+        "-o",
+        by_letter.to_str().unwrap(),
+        "--color-by",
+        "C",
+    ]);
+    assert_eq!(std::fs::read_to_string(&by_letter).unwrap(), text);
     assert_eq!(text.matches("url(#hatch)\"").count(), 8 * 2 * 3 - 6 * 2 * 3); // channels 6 and 7 are padding
     let png = dir.join("nChw4c.png");
     ok(&["draw", "nChw4c", "1x6x2x3", "-o", png.to_str().unwrap()]);
@@ -145,7 +305,7 @@ fn draw_writes_svg_and_a_png_that_decodes() {
         u32::from_be_bytes(bytes[16..20].try_into().unwrap()),
         u32::from_be_bytes(bytes[20..24].try_into().unwrap()),
     );
-    assert_eq!((width, height), (24 * 28 + 2, 2 * 28 + 2)); // rows of 24 cells (c4 x w3 x h2), 2 rows
+    assert_eq!((width, height), (24 * 28 + 2, 14 + 2 * 28 + 2)); // a caption, then rows of 24 cells (c4 x w3 x h2), 2 rows
     // It decodes, and the first cell is not the white background.
     let pixmap = resvg::tiny_skia::Pixmap::decode_png(&bytes).expect("a valid PNG");
     assert_eq!((pixmap.width(), pixmap.height()), (width, height));
@@ -163,7 +323,7 @@ fn bad_input_is_one_line_and_exit_code_2() {
         ),
         (
             &["explain", "nchw", "1x2x3"],
-            "dims 1x2x3 have 3 coordinates but ChunkedMemoryLayout<4, 0,0, 1,0, 2,0, 3,0> has rank 4",
+            "dims 1x2x3 have 3 coordinates but ChunkedMemoryLayout<NCHW, 0,0, 1,0, 2,0, 3,0> has rank 4",
         ),
         (
             &["explain", "nchw", "1x2xthreex4"],
@@ -186,12 +346,28 @@ fn bad_input_is_one_line_and_exit_code_2() {
             "index [0, 1, 0] has 3 coordinates but the layout has rank 4",
         ),
         (
+            &["where", "nchw", "1x2x3x4", "N=0,C=1,H=0"],
+            "index \"N=0,C=1,H=0\" names no coordinate for W: the layout's axes are NCHW",
+        ),
+        (
+            &["where", "nchw", "1x2x3x4", "N=0,C=1,H=0,X=0"],
+            "\"X\" is not an axis of this layout: its axes are NCHW",
+        ),
+        (
+            &["where", "nchw", "1x2x3x4", "N=0,C=1,H=0,C=0"],
+            "axis C is given twice",
+        ),
+        (
             &["at", "nchw", "1x2x3x4", "24"],
             "offset 24 is past the end: the storage has 24 slots (0 to 23)",
         ),
         (
             &["diff", "nchw", "ncdhw", "1x2x3x4"],
-            "has rank 4 but ncdhw has rank 5",
+            "nchw has rank 4 but ncdhw has rank 5 (axes NCHW and NCDHW)",
+        ),
+        (
+            &["diff", "R4CroutonLayout", "hwio", "1x2x3x4"],
+            "R4CroutonLayout has axes NHWC but hwio has axes OIHW",
         ),
         (
             &[
@@ -203,7 +379,19 @@ fn bad_input_is_one_line_and_exit_code_2() {
                 "--color-by",
                 "4",
             ],
-            "--color-by 4 is out of range",
+            "--color-by 4 is out of range: the layout has axes 0 to 3 (NCHW)",
+        ),
+        (
+            &[
+                "draw",
+                "nchw",
+                "1x2x3x4",
+                "-o",
+                "/tmp/x.svg",
+                "--color-by",
+                "D",
+            ],
+            "--color-by \"D\" is not an axis of this layout: its axes are NCHW",
         ),
         (
             &["draw", "R4CroutonLayout", "2x9x20x50", "-o", "/tmp/x.svg"],

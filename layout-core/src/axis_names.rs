@@ -38,10 +38,7 @@ impl AxisWord {
     /// ```
     pub const fn positional(rank: usize) -> Self {
         let len = if rank < MAX_RANK { rank } else { MAX_RANK };
-        Self {
-            letters: *b"abcdefgh",
-            len,
-        }
+        Self::from_valid(b"abcdefgh".split_at(len).0)
     }
 
     /// Reads an axis word: 1 to 8 distinct upper-case letters, or `a`, `b`, `c`, ... in order.
@@ -241,7 +238,7 @@ pub trait AxisNames: Copy + Default + Eq + Hash + fmt::Debug + Send + Sync + 'st
 /// ```
 /// use tensor_layout::prelude::*;
 /// use tensor_layout::Positional;
-/// let _: ChunkedMemoryLayout<2, (Chunk<0, 0>, Chunk<1, 0>), Positional> = chunked_layout![2; 0,0, 1,0];
+/// let _: ChunkedMemoryLayout<2, (Chunk<0, 0>, Chunk<1, 0>), Positional> = <chunked_layout![2; 0,0, 1,0]>::default();
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Positional;
@@ -332,17 +329,17 @@ impl AxisNames for RunTimeNames {
 
 /// Checks at compile time that `N` names `rank` axes (a layout's own check).
 pub(crate) const fn check_rank<N: AxisNames>(rank: usize) {
-    if let AxisNaming::Named(word) = N::NAMING {
-        if word.rank() != rank {
-            concat_panic!(
-                "the axis names ",
-                display: word.as_str(),
-                " are ",
-                word.rank(),
-                " letters, but the layout has rank ",
-                rank
-            );
-        }
+    if let AxisNaming::Named(word) = N::NAMING
+        && word.rank() != rank
+    {
+        concat_panic!(
+            "the axis names ",
+            display: word.as_str(),
+            " are ",
+            word.rank(),
+            " letters, but the layout has rank ",
+            rank
+        );
     }
 }
 

@@ -98,7 +98,7 @@ impl<S: Storage, L: Layout> TensorBase<S, L> {
         S::Elem: Send + Sync + 'static,
     {
         let () = const { check_convertible::<L::Names, L2::Names>(<L::Index as Coords>::RANK) };
-        self.into_by_name(dst)
+        self.write_by_name(dst)
     }
 
     /// [`TensorBase::try_relayout`] once the names were checked at compile time (each public
@@ -111,12 +111,12 @@ impl<S: Storage, L: Layout> TensorBase<S, L> {
         let to = renumbering(self.mapping().layout(), &L2::default())?;
         let mapping = Mapping::<L2>::new(renumbered_dims(&self.dims(), &to))?;
         let mut out = Tensor::uninitialised(mapping, self.pad_value())?;
-        self.into_by_name(&mut out)?;
+        self.write_by_name(&mut out)?;
         Ok(out)
     }
 
     /// [`TensorBase::relayout_into`] once the names were checked at compile time.
-    fn into_by_name<S2, L2>(&self, dst: &mut TensorBase<S2, L2>) -> Result<(), LayoutError>
+    fn write_by_name<S2, L2>(&self, dst: &mut TensorBase<S2, L2>) -> Result<(), LayoutError>
     where
         S2: StorageMut<Elem = S::Elem>,
         L2: SameRankAs<L>,

@@ -149,6 +149,9 @@ impl<T: Copy> DynTensor<T> {
     /// assert_eq!(failed.error.to_string(),
     ///            "layout mismatch: expected ChunkedMemoryLayout<NCHW, 0,0, 1,0, 2,0, 3,0>, found ChunkedMemoryLayout<4, 0,0, 1,0, 2,0, 3,0>");
     /// ```
+    // The error holds the tensor itself, so that nothing is lost; it is as large as the tensor's
+    // header, and a failed conversion is the cold path.
+    #[allow(clippy::result_large_err)]
     pub fn into_typed<L: Layout + Default>(self) -> Result<Tensor<T, L>, IntoTypedError<T>> {
         match self.typed_mapping::<L>() {
             Ok(typed) => Ok(TensorBase::from_parts(typed, self.storage, self.pad)),

@@ -77,7 +77,7 @@ impl<L: Layout> Mapping<L> {
     /// ```
     /// use tensor_layout::prelude::*;
     /// let m = Mapping::<htp::R4CroutonLayout>::new([1, 3, 5, 30]).unwrap();
-    /// assert_eq!(m.layout().to_string(), "ChunkedMemoryLayout<4, 0,0, 1,0, 2,0, 3,0, 1,8, 2,8, 3,32>");
+    /// assert_eq!(m.layout().to_string(), "ChunkedMemoryLayout<NHWC, 0,0, 1,0, 2,0, 3,0, 1,8, 2,8, 3,32>");
     /// ```
     pub fn layout(&self) -> &L {
         &self.layout

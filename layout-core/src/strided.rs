@@ -398,14 +398,6 @@ impl<S: Storage, L: Layout<Index = [usize; RANK]>, const RANK: usize> TensorBase
         })?;
         Ok(self.strided_view(mapping))
     }
-}
-
-impl<S, L, const RANK: usize> TensorBase<S, L>
-where
-    S: Storage,
-    L: Layout<Index = [usize; RANK]>,
-    L::Names: PositionalAxes,
-{
     /// The same data with its dims reordered: dimension `i` of the view is dimension `order[i]`
     /// of this tensor. No copy. For positional axes only: a tensor with named axes is reordered
     /// by name ([`TensorBase::permuted`]).
@@ -424,7 +416,10 @@ where
     pub fn permute(
         &self,
         order: [usize; RANK],
-    ) -> Result<TensorView<'_, S::Elem, Strided<RANK>>, LayoutError> {
+    ) -> Result<TensorView<'_, S::Elem, Strided<RANK>>, LayoutError>
+    where
+        L::Names: PositionalAxes,
+    {
         let mapping = strided_mapping(self.mapping(), |dims, strides, _| {
             permuted(order, dims, strides)
         })?;
@@ -446,7 +441,10 @@ where
         &self,
         a: usize,
         b: usize,
-    ) -> Result<TensorView<'_, S::Elem, Strided<RANK>>, LayoutError> {
+    ) -> Result<TensorView<'_, S::Elem, Strided<RANK>>, LayoutError>
+    where
+        L::Names: PositionalAxes,
+    {
         let mut order: [usize; RANK] = core::array::from_fn(|d| d);
         if a >= RANK || b >= RANK {
             return Err(LayoutError::BadPermutation {
@@ -515,14 +513,6 @@ impl<S: StorageMut, L: Layout<Index = [usize; RANK]>, const RANK: usize> TensorB
         })?;
         Ok(self.strided_view_mut(mapping))
     }
-}
-
-impl<S, L, const RANK: usize> TensorBase<S, L>
-where
-    S: StorageMut,
-    L: Layout<Index = [usize; RANK]>,
-    L::Names: PositionalAxes,
-{
     /// A writable view with dims reordered by number (see [`TensorBase::permute`]).
     ///
     /// # Errors
@@ -537,7 +527,10 @@ where
     pub fn permute_mut(
         &mut self,
         order: [usize; RANK],
-    ) -> Result<TensorViewMut<'_, S::Elem, Strided<RANK>>, LayoutError> {
+    ) -> Result<TensorViewMut<'_, S::Elem, Strided<RANK>>, LayoutError>
+    where
+        L::Names: PositionalAxes,
+    {
         let mapping = strided_mapping(self.mapping(), |dims, strides, _| {
             permuted(order, dims, strides)
         })?;

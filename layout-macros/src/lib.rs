@@ -7,7 +7,7 @@
 //!
 //! ```
 //! use tensor_layout::prelude::*;
-//! type Crouton = chunked_layout![4; 0,0, 1,0, 2,0, 3,0, 1,8, 2,8, 3,32];
+//! type Crouton = chunked_layout![NHWC; 0,0, 1,0, 2,0, 3,0, 1,8, 2,8, 3,32];
 //! type Blocked = onednn_layout!("nChw16c");
 //! let _: Mapping<Crouton> = Mapping::<htp::R4CroutonLayout>::new([1, 8, 8, 32]).unwrap();
 //! assert_eq!(Blocked::BLOCKS, [1, 16, 1, 1]);
@@ -19,7 +19,8 @@ mod chunked;
 mod input;
 mod onednn;
 
-/// The chunked layout type of a rank and a `dim, size` list (see `tensor_layout::chunked_layout`).
+/// The chunked layout type of a rank or an axis word and a `dim, size` list (see
+/// `tensor_layout::chunked_layout`).
 ///
 /// ```
 /// type Flat = layout_macros::chunked_layout![2; 0,0, 1,0];

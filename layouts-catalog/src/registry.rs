@@ -102,7 +102,7 @@ macro_rules! entries {
 static ENTRIES: &[CatalogEntry] = entries! {
     htp::R4FlatMemoryLayout, Htp, NHWC, "plain NHWC; exchange with the outside world";
     htp::R4NCHWMemoryLayout, Htp, NHWC, "the SDK's NCHW spelling (memory order N, C, W, H)";
-    htp::R4NHWCAsNCHWLayout, Htp, NHWC, "NHWC dims stored as NCHW (seed 001's prose)";
+    htp::R4NHWCAsNCHWLayout, Htp, NHWC, "NHWC dims stored as NCHW (the HTP documentation's prose)";
     htp::R4Depth32MemoryLayout, Htp, NHWC, "d32: 4 columns x 32 channels chunks";
     htp::R4CroutonLayout, Htp, NHWC, "8-bit activations in 8x8x32 croutons";
     htp::R4Crouton4x1Layout, Htp, NHWC, "croutons with 4-column groups";
@@ -110,9 +110,9 @@ static ENTRIES: &[CatalogEntry] = entries! {
     htp::R4Crouton2Layout, Htp, NHWC, "16-bit activations, 8x4x32 croutons";
     htp::R4Crouton4Layout, Htp, NHWC, "32-bit activations, 8x2x32 croutons";
     htp::R4ConvWeightLayout, Htp, HTP_WEIGHTS, "convolution weights, 32x32 channel chunks";
-    htp::SpatialXMajor, Htp, NHWC, "seed 001's 4x8x32 spatial-x-major crouton";
-    htp::ChannelMajorCrouton, Htp, NHWC, "seed 001's name for R4CroutonLayout";
-    htp::SpatialXYMajor, Htp, NHWC, "seed 001's name for R4Crouton2x2Layout";
+    htp::SpatialXMajor, Htp, NHWC, "the HTP documentation's 4x8x32 spatial-x-major crouton";
+    htp::ChannelMajorCrouton, Htp, NHWC, "the HTP documentation's name for R4CroutonLayout";
+    htp::SpatialXYMajor, Htp, NHWC, "the HTP documentation's name for R4Crouton2x2Layout";
     onednn::ncw, OneDnn, NCW, "plain 1-D activations";
     onednn::nwc, OneDnn, NCW, "plain 1-D activations, channels last";
     onednn::nCw8c, OneDnn, NCW, "1-D, channels blocked by 8";

@@ -10,5 +10,8 @@ type OddCount = chunked_layout![2; 0,0, 1];
 type NotAnInteger = chunked_layout![2; 0,0, 1,x];
 type TooMany = chunked_layout![2; 0,0, 1,0, 1,1, 1,1, 1,1, 1,1, 1,1, 1,1, 1,1, 1,1, 1,1, 1,1, 1,1, 1,1, 1,1, 1,1, 1,1, 1,1, 1,1, 1,1, 1,1, 1,1, 1,1, 1,1, 1,1];
 type Several = chunked_layout![3; 0,0, 5,0, 1,4];
+type RepeatedAxis = chunked_layout![NHWN; 0,0, 1,0, 2,0, 3,0];
+type MixedCase = chunked_layout![NhWC; 0,0, 1,0, 2,0, 3,0];
+type WordTooShort = chunked_layout![NHW; 0,0, 1,0, 2,0, 3,0];
 
 fn main() {}

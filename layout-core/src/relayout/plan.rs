@@ -680,7 +680,13 @@ mod tests {
         B: Layout<Index = [usize; 4]> + Default,
     {
         let (src, dst) = (Mapping::<A>::new(dims), Mapping::<B>::new(dims));
-        Plan::new(&src.unwrap(), &dst.unwrap(), bytes, &crate::relayout::SAME_ORDER).rows_fill_lines(bytes)
+        Plan::new(
+            &src.unwrap(),
+            &dst.unwrap(),
+            bytes,
+            &crate::relayout::SAME_ORDER,
+        )
+        .rows_fill_lines(bytes)
     }
 
     /// A row block stopped short by the next loop's length takes part of that loop: nhwc ->
@@ -693,7 +699,12 @@ mod tests {
         type Nchw16c = crate::onednn_layout!("nChw16c");
         let rows = |dims: [usize; 4]| {
             let (src, dst) = (Mapping::<Nhwc>::new(dims), Mapping::<Nchw16c>::new(dims));
-            let plan = Plan::new(&src.unwrap(), &dst.unwrap(), 4, &crate::relayout::SAME_ORDER);
+            let plan = Plan::new(
+                &src.unwrap(),
+                &dst.unwrap(),
+                4,
+                &crate::relayout::SAME_ORDER,
+            );
             assert_eq!(plan.kernel, Kernel::Rows);
             plan.listings(4).rows.len()
         };
