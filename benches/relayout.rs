@@ -57,7 +57,8 @@ where
     B: Layout<Index = [usize; 4]> + Default,
 {
     let src = Tensor::<T, A>::from_fn(dims, |[n, c, h, w]| T::of(n ^ c ^ h ^ w));
-    let mut dst = Tensor::<T, B>::zeros(dims);
+    // The destination's dims are the source's in `B`'s axis order.
+    let mut dst = src.relayout::<B>();
     let bytes = size_of_val(src.as_raw()) + size_of_val(dst.as_raw());
     memcpy(c, name, size_of_val(src.as_raw()));
     let mut g = group(c, name, bytes as u64);

@@ -38,7 +38,8 @@ impl Measure for Interleaved {
             return;
         }
         let src = Tensor::<T, A>::from_fn(dims, |[n, c, h, w]| T::of(n ^ c ^ h ^ w));
-        let mut dst = Tensor::<T, B>::zeros(dims);
+        // The destination's dims are the source's in `B`'s axis order.
+        let mut dst = src.relayout::<B>();
         let copy_from = vec![1u8; size_of_val(src.as_raw())];
         let mut copy_into = vec![0u8; copy_from.len()];
         let bytes = size_of_val(src.as_raw()) + size_of_val(dst.as_raw());

@@ -52,3 +52,13 @@ pub struct ReadmeDoctests;
 #[cfg(doctest)]
 #[doc = include_str!("../docs/macros.md")]
 pub struct MacrosGuideDoctests;
+
+/// The examples of `docs/concepts.md`, compiled and run as doctests so the guide stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/concepts.md")]
+pub struct ConceptsGuideDoctests;
+
+/// The examples of `docs/migration.md`, compiled and run as doctests so the guide stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/migration.md")]
+pub struct MigrationGuideDoctests;

@@ -65,6 +65,10 @@ pub fn each_pair(m: &mut impl Measure) {
     m.pair::<u8, htp::R4CroutonLayout, htp::R4FlatMemoryLayout>(crouton, nhwc, false);
     let flat_2x2 = "u8 1x64x64x256 flat->crouton2x2";
     m.pair::<u8, htp::R4FlatMemoryLayout, htp::R4Crouton2x2Layout>(flat_2x2, nhwc, false);
+    // Across systems, by axis name: HTP's NHWC croutons into oneDNN's NCHW 32-channel blocks
+    // (the same bytes move as crouton->flat; the permutation is folded into the plan).
+    let to_onednn = "u8 1x64x64x256 crouton->nChw32c";
+    m.pair::<u8, htp::R4CroutonLayout, onednn::nChw32c>(to_onednn, nhwc, false);
     // The same pairs on a tensor larger than the caches (16 MiB each side), where memcpy runs
     // at memory speed as it does for the pairs above it; the 1 MiB ones compare with a memcpy
     // inside the L2 and L3 (docs/performance.md).
@@ -77,6 +81,8 @@ pub fn each_pair(m: &mut impl Measure) {
     m.pair::<u8, htp::R4FlatMemoryLayout, htp::R4CroutonLayout>(flat, large, false);
     m.pair::<u8, htp::R4CroutonLayout, htp::R4FlatMemoryLayout>(crouton, large, false);
     m.pair::<u8, htp::R4FlatMemoryLayout, htp::R4Crouton2x2Layout>(flat_2x2, large, false);
+    let to_onednn = "u8 1x256x256x256 crouton->nChw32c";
+    m.pair::<u8, htp::R4CroutonLayout, onednn::nChw32c>(to_onednn, large, false);
     let tiny = "u8 1x3x5x30 flat->crouton (tiny)";
     m.pair::<u8, htp::R4FlatMemoryLayout, htp::R4CroutonLayout>(tiny, [1, 3, 5, 30], true);
 }

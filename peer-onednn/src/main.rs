@@ -77,7 +77,8 @@ where
             "{name}: source sizes differ"
         );
         peer_source.copy_from_slice(source);
-        let dst = Tensor::<T, B>::zeros(dims);
+        // The destination's dims are the source's in `B`'s axis order.
+        let dst = src.relayout::<B>();
         Some(Both { src, dst, peer })
     }
 
