@@ -98,7 +98,7 @@ enum Command {
         #[arg(long)]
         color_by: Option<String>,
     },
-    /// Every catalog layout with its system and logical dims.
+    /// Every catalog layout with its axis word, its logical dims and what it is for.
     List,
 }
 

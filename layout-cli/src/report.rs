@@ -122,8 +122,9 @@ pub fn list() -> String {
     for entry in registry::all() {
         let _ = writeln!(
             out,
-            "{:width$}  [{}]  {}",
+            "{:width$}  {:5}  [{}]  {}",
             entry.qualified_name(),
+            entry.layout().axes().as_str(),
             entry.dims.join(", "),
             entry.used_for
         );

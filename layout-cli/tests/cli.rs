@@ -36,7 +36,9 @@ fn fails(args: &[&str]) -> String {
 #[test]
 fn list_shows_every_catalog_layout() {
     let out = ok(&["list"]);
-    assert!(out.contains("htp::R4CroutonLayout        [n, h, w, c]"));
+    assert!(out.contains("htp::R4CroutonLayout        NHWC   [n, h, w, c]"));
+    assert!(out.contains("htp::R4ConvWeightLayout     HWIO   [filter height"));
+    assert!(out.contains("onednn::gOIhw16i16o         GOIHW  [g, o, i, h, w]"));
     assert!(out.contains("onednn::gOIhw16i16o"));
     assert!(out.contains("megengine::CHWN4"));
     assert!(out.contains("sophgo::Continuous"));
