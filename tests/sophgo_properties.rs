@@ -24,8 +24,8 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use tensor_layout::prelude::*;
 use tensor_layout::sophgo::{
-    BM1684, BM1684X, BM1688, Chip, ChipSpec, Compact, EuAligned, FourN, FreeStrides, LineAligned,
-    Local, LocalAddress, LocalLayout, LocalMemory, LocalTensor, Matrix, Normal, SeedChip,
+    BM1684, BM1684X, BM1688, Chip, ChipSpec, Compact, EuAligned, ExampleChip, FourN, FreeStrides,
+    LineAligned, Local, LocalAddress, LocalLayout, LocalMemory, LocalTensor, Matrix, Normal,
     StorageMode, StrideRule, TwoIC, TwoN,
 };
 use tensor_layout::{Coords, RowMajorIndices};
@@ -987,7 +987,7 @@ macro_rules! pooled {
     )*};
 }
 
-pooled!(SeedChip => SEED, BM1684 => MEM_BM1684, BM1684X => MEM_BM1684X, BM1688 => MEM_BM1688);
+pooled!(ExampleChip => SEED, BM1684 => MEM_BM1684, BM1684X => MEM_BM1684X, BM1688 => MEM_BM1688);
 
 /// Runs `$body` with `$Alias` naming the type that the variant of `$value` stands for.
 macro_rules! with_alias {
@@ -1004,7 +1004,7 @@ macro_rules! with_alias {
 macro_rules! with_chip {
     ($chip:expr, $C:ident => $body:expr) => {
         with_alias!($chip, $C => $body;
-            ChipId::Seed => SeedChip, ChipId::Bm1684 => BM1684,
+            ChipId::Seed => ExampleChip, ChipId::Bm1684 => BM1684,
             ChipId::Bm1684x => BM1684X, ChipId::Bm1688 => BM1688)
     };
 }
@@ -1788,11 +1788,11 @@ fn join_past_usize_is_an_error_not_a_panic() {
 /// naming dims `[0, 0, 0, 0]`; a zero dim is an empty tensor whatever the rest.
 #[test]
 fn empty_tensor_with_overflowing_strides_is_placed() {
-    let memory = LocalMemory::<SeedChip>::new();
-    let free = FreeStrides::<SeedChip, FourN>::new(0, 1, [0, 0, 0, 1 << 62]);
+    let memory = LocalMemory::<ExampleChip>::new();
+    let free = FreeStrides::<ExampleChip, FourN>::new(0, 1, [0, 0, 0, 1 << 62]);
     let t = memory.place::<i8, _>(free, [0, 0, 0, 0]).unwrap();
     assert_eq!(t.mapping().len(), 0);
-    let compact = Compact::<SeedChip>::new(0, 1);
+    let compact = Compact::<ExampleChip>::new(0, 1);
     assert!(
         memory
             .place::<u8, _>(compact, [0, 1, usize::MAX, 2])

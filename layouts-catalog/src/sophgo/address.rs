@@ -6,23 +6,23 @@ use layout_core::LayoutError;
 /// A place in local memory: byte `offset` of NPU `npu`.
 ///
 /// ```
-/// use tensor_layout::sophgo::{LocalAddress, SeedChip};
-/// let a = SeedChip::split(3088).unwrap();
+/// use tensor_layout::sophgo::{LocalAddress, ExampleChip};
+/// let a = ExampleChip::split(3088).unwrap();
 /// assert_eq!(a, LocalAddress { npu: 3, offset: 16 });
-/// assert_eq!(SeedChip::join(a.npu, a.offset).unwrap(), 3088);
+/// assert_eq!(ExampleChip::join(a.npu, a.offset).unwrap(), 3088);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct LocalAddress {
-    /// The NPU (seed 003's Q for a tensor's start).
+    /// The NPU (the TPU-Kernel documentation's Q for a tensor's start).
     ///
     /// ```
-    /// assert_eq!(tensor_layout::sophgo::SeedChip::split(2300).unwrap().npu, 2);
+    /// assert_eq!(tensor_layout::sophgo::ExampleChip::split(2300).unwrap().npu, 2);
     /// ```
     pub npu: usize,
-    /// Byte offset within the NPU's memory (seed 003's R).
+    /// Byte offset within the NPU's memory (the TPU-Kernel documentation's R).
     ///
     /// ```
-    /// assert_eq!(tensor_layout::sophgo::SeedChip::split(2300).unwrap().offset, 252);
+    /// assert_eq!(tensor_layout::sophgo::ExampleChip::split(2300).unwrap().offset, 252);
     /// ```
     pub offset: usize,
 }

@@ -20,25 +20,25 @@ use layout_core::LayoutError;
 pub trait ChipSpec:
     Copy + Default + fmt::Debug + Eq + Hash + Send + Sync + 'static + sealed::Sealed
 {
-    /// Number of NPUs (seed 003's X).
+    /// Number of NPUs (the TPU-Kernel documentation's X).
     ///
     /// ```
     /// use tensor_layout::sophgo::{BM1688, ChipSpec};
     /// assert_eq!(BM1688::NPUS, 32);
     /// ```
     const NPUS: usize;
-    /// Bytes of local memory per NPU (seed 003's S).
+    /// Bytes of local memory per NPU (the TPU-Kernel documentation's S).
     ///
     /// ```
-    /// use tensor_layout::sophgo::{ChipSpec, SeedChip};
-    /// assert_eq!(SeedChip::NPU_BYTES, 1024);
+    /// use tensor_layout::sophgo::{ChipSpec, ExampleChip};
+    /// assert_eq!(ExampleChip::NPU_BYTES, 1024);
     /// ```
     const NPU_BYTES: usize;
     /// Bytes of one execution-unit row: what the EU-aligned layouts round up to.
     ///
     /// ```
     /// use tensor_layout::sophgo::{BM1684, ChipSpec};
-    /// assert_eq!(BM1684::EU_BYTES / size_of::<f32>(), 32); // seed 003's 32 fp32
+    /// assert_eq!(BM1684::EU_BYTES / size_of::<f32>(), 32); // the TPU-Kernel documentation's 32 fp32
     /// ```
     const EU_BYTES: usize;
     /// Bytes of the whole local memory, `NPUS * NPU_BYTES`.
@@ -57,8 +57,8 @@ pub(crate) mod sealed {
 
 /// A TPU with `X` NPUs of `S` bytes of local memory each and execution units `EU` bytes wide.
 ///
-/// The real chips are the presets [`BM1684`], [`BM1684X`] and [`BM1688`]; seed 003 draws its
-/// pictures on [`SeedChip`] (`Chip<4, 1024, 128>`). `X`, `S` and `EU` must be positive and `EU`
+/// The real chips are the presets [`BM1684`], [`BM1684X`] and [`BM1688`]; the TPU-Kernel documentation draws its
+/// pictures on [`ExampleChip`] (`Chip<4, 1024, 128>`). `X`, `S` and `EU` must be positive and `EU`
 /// must divide `S` (checked when the chip is first used, at compile time).
 ///
 /// ```
@@ -70,7 +70,7 @@ pub(crate) mod sealed {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Chip<const X: usize, const S: usize, const EU: usize>;
 
-/// Sophgo BM1684: 64 NPUs, 512 KiB of local memory each, 128-byte execution units (seed 003's
+/// Sophgo BM1684: 64 NPUs, 512 KiB of local memory each, 128-byte execution units (the TPU-Kernel documentation's
 /// "128-byte aligned" layout is this chip's EU-aligned layout).
 ///
 /// ```
@@ -95,15 +95,15 @@ pub type BM1684X = Chip<64, { 256 * 1024 }, 64>;
 /// ```
 pub type BM1688 = Chip<32, { 128 * 1024 }, 16>;
 
-/// The toy chip of seed 003's pictures: 4 NPUs of 1024 bytes, 128-byte execution units (so 32
-/// fp32 elements per EU, as in the seed's "128-byte aligned" examples).
+/// The toy chip of the TPU-Kernel documentation's pictures: 4 NPUs of 1024 bytes, 128-byte execution units (so 32
+/// fp32 elements per EU, as in the documentation's "128-byte aligned" examples).
 ///
 /// ```
-/// use tensor_layout::sophgo::{ChipSpec, SeedChip};
-/// assert_eq!(SeedChip::MEMORY_BYTES, 4096);
-/// assert_eq!(SeedChip::split(1472).unwrap().offset, 448);
+/// use tensor_layout::sophgo::{ChipSpec, ExampleChip};
+/// assert_eq!(ExampleChip::MEMORY_BYTES, 4096);
+/// assert_eq!(ExampleChip::split(1472).unwrap().offset, 448);
 /// ```
-pub type SeedChip = Chip<4, 1024, 128>;
+pub type ExampleChip = Chip<4, 1024, 128>;
 
 impl<const X: usize, const S: usize, const EU: usize> sealed::Sealed for Chip<X, S, EU> {}
 
@@ -134,16 +134,16 @@ impl<const X: usize, const S: usize, const EU: usize> ChipSpec for Chip<X, S, EU
 }
 
 impl<const X: usize, const S: usize, const EU: usize> Chip<X, S, EU> {
-    /// Where address `address` lies: NPU `address / S`, byte offset `address % S` (seed 003's
+    /// Where address `address` lies: NPU `address / S`, byte offset `address % S` (the TPU-Kernel documentation's
     /// `A = Q * S + R`).
     ///
     /// # Errors
     /// [`LayoutError::AddressOutOfRange`] when `address >= X * S`.
     ///
     /// ```
-    /// use tensor_layout::sophgo::{LocalAddress, SeedChip};
-    /// assert_eq!(SeedChip::split(2300).unwrap(), LocalAddress { npu: 2, offset: 252 });
-    /// assert!(SeedChip::split(4096).is_err());
+    /// use tensor_layout::sophgo::{LocalAddress, ExampleChip};
+    /// assert_eq!(ExampleChip::split(2300).unwrap(), LocalAddress { npu: 2, offset: 252 });
+    /// assert!(ExampleChip::split(4096).is_err());
     /// ```
     pub fn split(address: usize) -> Result<LocalAddress, LayoutError> {
         LocalAddress::split(address, Self::NPUS, Self::NPU_BYTES)
@@ -156,21 +156,21 @@ impl<const X: usize, const S: usize, const EU: usize> Chip<X, S, EU> {
     /// the offset does not exist.
     ///
     /// ```
-    /// use tensor_layout::sophgo::SeedChip;
-    /// assert_eq!(SeedChip::join(3, 16).unwrap(), 3088);
-    /// assert!(SeedChip::join(4, 0).is_err());
+    /// use tensor_layout::sophgo::ExampleChip;
+    /// assert_eq!(ExampleChip::join(3, 16).unwrap(), 3088);
+    /// assert!(ExampleChip::join(4, 0).is_err());
     /// ```
     pub fn join(npu: usize, offset: usize) -> Result<usize, LayoutError> {
         LocalAddress { npu, offset }.join(Self::NPUS, Self::NPU_BYTES)
     }
 
     /// Channel slots each NPU gives a tensor of `channels` channels starting on NPU
-    /// `start_npu`: `ceil((start_npu + channels) / X)` (seed 003's `okk_channle_num_per_npu`).
+    /// `start_npu`: `ceil((start_npu + channels) / X)` (the TPU-Kernel documentation's `okk_channle_num_per_npu`).
     ///
     /// ```
-    /// use tensor_layout::sophgo::SeedChip;
-    /// assert_eq!(SeedChip::channels_per_npu(0, 6), 2);
-    /// assert_eq!(SeedChip::channels_per_npu(3, 6), 3);
+    /// use tensor_layout::sophgo::ExampleChip;
+    /// assert_eq!(ExampleChip::channels_per_npu(0, 6), 2);
+    /// assert_eq!(ExampleChip::channels_per_npu(3, 6), 3);
     /// ```
     pub fn channels_per_npu(start_npu: usize, channels: usize) -> usize {
         super::address::channels_per_npu(start_npu, channels, Self::NPUS)

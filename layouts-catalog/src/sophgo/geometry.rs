@@ -18,8 +18,8 @@ use layout_core::{Axes, Axis, LayoutError};
 ///
 /// ```
 /// use tensor_layout::prelude::*;
-/// use tensor_layout::sophgo::{EuAligned, LocalAddress, SeedChip};
-/// let m = Mapping::with_layout(EuAligned::<SeedChip>::new(2048, 4), [2, 3, 4, 5]).unwrap();
+/// use tensor_layout::sophgo::{EuAligned, LocalAddress, ExampleChip};
+/// let m = Mapping::with_layout(EuAligned::<ExampleChip>::new(2048, 4), [2, 3, 4, 5]).unwrap();
 /// let g = m.geometry();
 /// assert_eq!(g.start(), LocalAddress { npu: 2, offset: 0 });
 /// assert_eq!((g.channels_per_npu(), g.strides()), (2, [64, 32, 5, 1]));
@@ -49,20 +49,20 @@ impl LocalGeometry {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::sophgo::{EuAligned, FourN, SeedChip};
-    /// let m = Mapping::with_layout(EuAligned::<SeedChip, FourN>::new(0, 1), [6, 5, 4, 5]).unwrap();
+    /// use tensor_layout::sophgo::{EuAligned, FourN, ExampleChip};
+    /// let m = Mapping::with_layout(EuAligned::<ExampleChip, FourN>::new(0, 1), [6, 5, 4, 5]).unwrap();
     /// assert_eq!(m.geometry().dims(), [6, 5, 4, 5]);
     /// ```
     pub fn dims(&self) -> [usize; 4] {
         self.dims
     }
 
-    /// The dims in packed elements: `[ceil(N / P), C, H, W]` (seed 003's `(M, C, H, W)`).
+    /// The dims in packed elements: `[ceil(N / P), C, H, W]` (the TPU-Kernel documentation's `(M, C, H, W)`).
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::sophgo::{EuAligned, FourN, SeedChip};
-    /// let m = Mapping::with_layout(EuAligned::<SeedChip, FourN>::new(0, 1), [6, 5, 4, 5]).unwrap();
+    /// use tensor_layout::sophgo::{EuAligned, FourN, ExampleChip};
+    /// let m = Mapping::with_layout(EuAligned::<ExampleChip, FourN>::new(0, 1), [6, 5, 4, 5]).unwrap();
     /// assert_eq!(m.geometry().packed_dims(), [2, 5, 4, 5]);
     /// ```
     pub fn packed_dims(&self) -> [usize; 4] {
@@ -74,21 +74,21 @@ impl LocalGeometry {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::sophgo::{Compact, SeedChip, TwoN};
-    /// let m = Mapping::with_layout(Compact::<SeedChip, TwoN>::new(0, 2), [3, 5, 4, 5]).unwrap();
+    /// use tensor_layout::sophgo::{Compact, ExampleChip, TwoN};
+    /// let m = Mapping::with_layout(Compact::<ExampleChip, TwoN>::new(0, 2), [3, 5, 4, 5]).unwrap();
     /// assert_eq!(m.geometry().pack(), 2);
     /// ```
     pub fn pack(&self) -> usize {
         self.pack
     }
 
-    /// The `[N, C, H, W]` strides in packed elements, as seed 003 counts them (the C stride
+    /// The `[N, C, H, W]` strides in packed elements, as the TPU-Kernel documentation counts them (the C stride
     /// steps X channels).
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::sophgo::{Compact, SeedChip};
-    /// let m = Mapping::with_layout(Compact::<SeedChip>::new(2048, 4), [2, 3, 4, 5]).unwrap();
+    /// use tensor_layout::sophgo::{Compact, ExampleChip};
+    /// let m = Mapping::with_layout(Compact::<ExampleChip>::new(2048, 4), [2, 3, 4, 5]).unwrap();
     /// assert_eq!(m.geometry().strides(), [40, 20, 5, 1]);
     /// ```
     pub fn strides(&self) -> [usize; 4] {
@@ -99,8 +99,8 @@ impl LocalGeometry {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::sophgo::{Compact, FourN, SeedChip};
-    /// let m = Mapping::with_layout(Compact::<SeedChip, FourN>::new(0, 1), [6, 5, 4, 5]).unwrap();
+    /// use tensor_layout::sophgo::{Compact, FourN, ExampleChip};
+    /// let m = Mapping::with_layout(Compact::<ExampleChip, FourN>::new(0, 1), [6, 5, 4, 5]).unwrap();
     /// assert_eq!(m.geometry().element_strides(), [160, 80, 20, 4]);
     /// ```
     pub fn element_strides(&self) -> [usize; 4] {
@@ -111,8 +111,8 @@ impl LocalGeometry {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::sophgo::{FreeStrides, LocalAddress, SeedChip};
-    /// let m = Mapping::with_layout(FreeStrides::<SeedChip>::new(1028, 4, [40, 20, 5, 1]), [1, 1, 1, 1]).unwrap();
+    /// use tensor_layout::sophgo::{FreeStrides, LocalAddress, ExampleChip};
+    /// let m = Mapping::with_layout(FreeStrides::<ExampleChip>::new(1028, 4, [40, 20, 5, 1]), [1, 1, 1, 1]).unwrap();
     /// assert_eq!(m.geometry().start(), LocalAddress { npu: 1, offset: 4 });
     /// ```
     pub fn start(&self) -> LocalAddress {
@@ -123,8 +123,8 @@ impl LocalGeometry {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::sophgo::{Compact, SeedChip};
-    /// let m = Mapping::with_layout(Compact::<SeedChip>::new(3 * 1024, 4), [1, 6, 1, 1]).unwrap();
+    /// use tensor_layout::sophgo::{Compact, ExampleChip};
+    /// let m = Mapping::with_layout(Compact::<ExampleChip>::new(3 * 1024, 4), [1, 6, 1, 1]).unwrap();
     /// assert_eq!(m.geometry().channels_per_npu(), 3);
     /// ```
     pub fn channels_per_npu(&self) -> usize {
@@ -135,8 +135,8 @@ impl LocalGeometry {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::sophgo::{Compact, SeedChip};
-    /// let m = Mapping::with_layout(Compact::<SeedChip>::new(0, 2), [1, 1, 1, 1]).unwrap();
+    /// use tensor_layout::sophgo::{Compact, ExampleChip};
+    /// let m = Mapping::with_layout(Compact::<ExampleChip>::new(0, 2), [1, 1, 1, 1]).unwrap();
     /// assert_eq!(m.geometry().element_bytes(), 2);
     /// ```
     pub fn element_bytes(&self) -> usize {
@@ -147,10 +147,10 @@ impl LocalGeometry {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::sophgo::{Compact, SeedChip};
+    /// use tensor_layout::sophgo::{Compact, ExampleChip};
     /// // C = X + 2 = 6 channels from NPU 3: NPU 3 holds channels 0 and 4 (slots 0, 1),
     /// // NPU 0 holds channels 1 and 5 (slots 1, 2), NPU 2 only channel 3 (slot 1).
-    /// let m = Mapping::with_layout(Compact::<SeedChip>::new(3 * 1024, 4), [1, 6, 1, 1]).unwrap();
+    /// let m = Mapping::with_layout(Compact::<ExampleChip>::new(3 * 1024, 4), [1, 6, 1, 1]).unwrap();
     /// assert_eq!(m.geometry().npu_slots(3), Some(0..2));
     /// assert_eq!(m.geometry().npu_slots(0), Some(1..3));
     /// assert_eq!(m.geometry().npu_slots(2), Some(1..2));
@@ -174,8 +174,8 @@ impl LocalGeometry {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::sophgo::{EuAligned, SeedChip};
-    /// let m = Mapping::with_layout(EuAligned::<SeedChip>::new(0, 4), [2, 3, 4, 5]).unwrap();
+    /// use tensor_layout::sophgo::{EuAligned, ExampleChip};
+    /// let m = Mapping::with_layout(EuAligned::<ExampleChip>::new(0, 4), [2, 3, 4, 5]).unwrap();
     /// assert_eq!(m.geometry().npu_span(0), Some(0..(32 + 20) * 4));
     /// assert_eq!(m.geometry().npu_span(3), None);
     /// ```
@@ -191,13 +191,13 @@ impl LocalGeometry {
     }
 
     /// Bytes the tensor reserves on each NPU from its start offset: the outermost loop's
-    /// extent times its stride (N x N stride for the compact and aligned layouts, seed 003's
+    /// extent times its stride (N x N stride for the compact and aligned layouts, the TPU-Kernel documentation's
     /// "blocks" a tensor takes in each NPU), trailing alignment included.
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::sophgo::{EuAligned, SeedChip};
-    /// let m = Mapping::with_layout(EuAligned::<SeedChip>::new(0, 4), [2, 3, 4, 5]).unwrap();
+    /// use tensor_layout::sophgo::{EuAligned, ExampleChip};
+    /// let m = Mapping::with_layout(EuAligned::<ExampleChip>::new(0, 4), [2, 3, 4, 5]).unwrap();
     /// assert_eq!(m.geometry().reserved_bytes(), 2 * 32 * 4);
     /// ```
     pub fn reserved_bytes(&self) -> usize {

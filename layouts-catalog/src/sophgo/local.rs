@@ -29,9 +29,9 @@ use layout_core::{Axes, Layout, LayoutError};
 ///
 /// ```
 /// use tensor_layout::prelude::*;
-/// use tensor_layout::sophgo::{EuAligned, SeedChip};
-/// // Seed 003: (2, 3, 4, 5) fp32, aligned, starting at NPU 2: channel 2 is on NPU 0, slot 1.
-/// let m = Mapping::with_layout(EuAligned::<SeedChip>::new(2 * 1024, 4), [2, 3, 4, 5]).unwrap();
+/// use tensor_layout::sophgo::{EuAligned, ExampleChip};
+/// // The TPU-Kernel documentation: (2, 3, 4, 5) fp32, aligned, starting at NPU 2: channel 2 is on NPU 0, slot 1.
+/// let m = Mapping::with_layout(EuAligned::<ExampleChip>::new(2 * 1024, 4), [2, 3, 4, 5]).unwrap();
 /// assert_eq!(m.offset([0, 2, 0, 0]), 32);            // NPU 0, C stride 32
 /// assert_eq!(m.offset([1, 0, 0, 0]), 2 * 256 + 64);  // NPU 2, N stride 64
 /// assert_eq!(m.origin(), [0, 2, 0, 0]);
@@ -44,24 +44,24 @@ pub struct Local<C: ChipSpec, R: StrideRule, M: StorageMode = Normal> {
     types: PhantomData<(C, R, M)>,
 }
 
-/// Seed 003's compact layout (strides `[C stride x channels per NPU, H*W, W, 1]`, address a
+/// The TPU-Kernel documentation's compact layout (strides `[C stride x channels per NPU, H*W, W, 1]`, address a
 /// multiple of 4 bytes), in storage mode `M`.
 ///
 /// ```
 /// use tensor_layout::prelude::*;
-/// use tensor_layout::sophgo::{Compact, SeedChip};
-/// let m = Mapping::with_layout(Compact::<SeedChip>::new(0, 4), [2, 3, 4, 5]).unwrap();
+/// use tensor_layout::sophgo::{Compact, ExampleChip};
+/// let m = Mapping::with_layout(Compact::<ExampleChip>::new(0, 4), [2, 3, 4, 5]).unwrap();
 /// assert_eq!(m.offset([1, 2, 3, 4]), 2 * 256 + 20 + 15 + 4);
 /// ```
 pub type Compact<C, M = Normal> = Local<C, CompactStrides, M>;
 
-/// The EU-aligned layout (seed 003's "128-byte aligned" on BM1684): C stride `H*W` rounded up
+/// The EU-aligned layout (the TPU-Kernel documentation's "128-byte aligned" on BM1684): C stride `H*W` rounded up
 /// to one execution unit of elements, address a multiple of the EU width; in storage mode `M`.
 ///
 /// ```
 /// use tensor_layout::prelude::*;
-/// use tensor_layout::sophgo::{EuAligned, SeedChip};
-/// let m = Mapping::with_layout(EuAligned::<SeedChip>::new(0, 4), [2, 3, 4, 5]).unwrap();
+/// use tensor_layout::sophgo::{EuAligned, ExampleChip};
+/// let m = Mapping::with_layout(EuAligned::<ExampleChip>::new(0, 4), [2, 3, 4, 5]).unwrap();
 /// assert_eq!(m.offset([1, 0, 0, 0]), 32);
 /// ```
 pub type EuAligned<C, M = Normal> = Local<C, EuAlignedStrides, M>;
@@ -71,19 +71,19 @@ pub type EuAligned<C, M = Normal> = Local<C, EuAlignedStrides, M>;
 ///
 /// ```
 /// use tensor_layout::prelude::*;
-/// use tensor_layout::sophgo::{LineAligned, SeedChip};
-/// let m = Mapping::with_layout(LineAligned::<SeedChip>::new(0, 4), [1, 1, 3, 5]).unwrap();
+/// use tensor_layout::sophgo::{LineAligned, ExampleChip};
+/// let m = Mapping::with_layout(LineAligned::<ExampleChip>::new(0, 4), [1, 1, 3, 5]).unwrap();
 /// assert_eq!(m.offset([0, 0, 2, 1]), 2 * 32 + 1);
 /// ```
 pub type LineAligned<C, M = Normal> = Local<C, LineAlignedStrides, M>;
 
 /// Free strides `[N, C, H, W]` given by the user, address a multiple of the element size; in
-/// storage mode `M` (strides then count packed elements, as seed 003 says).
+/// storage mode `M` (strides then count packed elements, as the TPU-Kernel documentation says).
 ///
 /// ```
 /// use tensor_layout::prelude::*;
-/// use tensor_layout::sophgo::{FreeStrides, SeedChip};
-/// let layout = FreeStrides::<SeedChip>::new(0, 4, [120, 56, 16, 2]);
+/// use tensor_layout::sophgo::{FreeStrides, ExampleChip};
+/// let layout = FreeStrides::<ExampleChip>::new(0, 4, [120, 56, 16, 2]);
 /// let m = Mapping::with_layout(layout, [2, 5, 3, 4]).unwrap();
 /// assert_eq!(m.offset([1, 4, 2, 3]), 120 + 56 + 32 + 6); // NPU 0, slot 1
 /// ```
@@ -93,8 +93,8 @@ impl<C: ChipSpec, M: StorageMode> Local<C, CompactStrides, M> {
     /// A compact tensor at byte `address` with `element_bytes`-byte elements.
     ///
     /// ```
-    /// use tensor_layout::sophgo::{Compact, SeedChip};
-    /// let layout = Compact::<SeedChip>::new(1472, 4);
+    /// use tensor_layout::sophgo::{Compact, ExampleChip};
+    /// let layout = Compact::<ExampleChip>::new(1472, 4);
     /// assert_eq!((layout.address(), layout.element_bytes()), (1472, 4));
     /// ```
     pub fn new(address: usize, element_bytes: usize) -> Self {
@@ -106,8 +106,8 @@ impl<C: ChipSpec, M: StorageMode> Local<C, EuAlignedStrides, M> {
     /// An EU-aligned tensor at byte `address` with `element_bytes`-byte elements.
     ///
     /// ```
-    /// use tensor_layout::sophgo::{EuAligned, FourN, SeedChip};
-    /// let layout = EuAligned::<SeedChip, FourN>::new(0, 1);
+    /// use tensor_layout::sophgo::{EuAligned, FourN, ExampleChip};
+    /// let layout = EuAligned::<ExampleChip, FourN>::new(0, 1);
     /// assert_eq!(layout.to_string(), "EuAligned<Chip<4, 1024, 128>, 4N> at address 0, 1-byte elements");
     /// ```
     pub fn new(address: usize, element_bytes: usize) -> Self {
@@ -133,8 +133,8 @@ impl<C: ChipSpec, M: StorageMode> Local<C, UserStrides, M> {
     /// in (packed) elements, the C stride stepping X channels.
     ///
     /// ```
-    /// use tensor_layout::sophgo::{FreeStrides, SeedChip};
-    /// let layout = FreeStrides::<SeedChip>::new(1024, 4, [120, 0, 0, 2]);
+    /// use tensor_layout::sophgo::{FreeStrides, ExampleChip};
+    /// let layout = FreeStrides::<ExampleChip>::new(1024, 4, [120, 0, 0, 2]);
     /// assert_eq!(layout.strides(), [120, 0, 0, 2]);
     /// ```
     pub fn new(address: usize, element_bytes: usize, strides: [usize; 4]) -> Self {
@@ -144,8 +144,8 @@ impl<C: ChipSpec, M: StorageMode> Local<C, UserStrides, M> {
     /// The strides `[N, C, H, W]` given at construction.
     ///
     /// ```
-    /// use tensor_layout::sophgo::{FreeStrides, SeedChip};
-    /// assert_eq!(FreeStrides::<SeedChip>::new(0, 4, [120, 56, 16, 2]).strides(), [120, 56, 16, 2]);
+    /// use tensor_layout::sophgo::{FreeStrides, ExampleChip};
+    /// assert_eq!(FreeStrides::<ExampleChip>::new(0, 4, [120, 56, 16, 2]).strides(), [120, 56, 16, 2]);
     /// ```
     pub fn strides(&self) -> [usize; 4] {
         self.params
@@ -165,8 +165,8 @@ impl<C: ChipSpec, R: StrideRule, M: StorageMode> Local<C, R, M> {
     /// The start address in bytes.
     ///
     /// ```
-    /// use tensor_layout::sophgo::{Compact, SeedChip};
-    /// assert_eq!(Compact::<SeedChip>::new(3088, 4).address(), 3088);
+    /// use tensor_layout::sophgo::{Compact, ExampleChip};
+    /// assert_eq!(Compact::<ExampleChip>::new(3088, 4).address(), 3088);
     /// ```
     pub fn address(&self) -> usize {
         self.address
@@ -175,21 +175,21 @@ impl<C: ChipSpec, R: StrideRule, M: StorageMode> Local<C, R, M> {
     /// Bytes per element of the unpacked type (1 for 4N's int8).
     ///
     /// ```
-    /// use tensor_layout::sophgo::{Compact, SeedChip, TwoN};
-    /// assert_eq!(Compact::<SeedChip, TwoN>::new(0, 2).element_bytes(), 2);
+    /// use tensor_layout::sophgo::{Compact, ExampleChip, TwoN};
+    /// assert_eq!(Compact::<ExampleChip, TwoN>::new(0, 2).element_bytes(), 2);
     /// ```
     pub fn element_bytes(&self) -> usize {
         self.element_bytes
     }
 
-    /// The same tensor seen in packed elements (seed 003's int8x4, int16x2, fp32x2): the same
+    /// The same tensor seen in packed elements (the TPU-Kernel documentation's int8x4, int16x2, fp32x2): the same
     /// rule and address in mode [`Normal`], elements `PACK` times larger; bind it to
     /// [`LocalGeometry::packed_dims`]. For [`Normal`] it is the layout itself.
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::sophgo::{EuAligned, FourN, SeedChip};
-    /// let int8 = EuAligned::<SeedChip, FourN>::new(0, 1);
+    /// use tensor_layout::sophgo::{EuAligned, FourN, ExampleChip};
+    /// let int8 = EuAligned::<ExampleChip, FourN>::new(0, 1);
     /// let int8x4 = int8.packed();
     /// assert_eq!(int8x4.element_bytes(), 4);
     /// let m8 = Mapping::with_layout(int8, [6, 5, 4, 5]).unwrap();
@@ -364,7 +364,7 @@ impl<C: ChipSpec, R: StrideRule, M: StorageMode> Layout for Local<C, R, M> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{BM1684, FourN, Matrix, SeedChip};
+    use super::super::{BM1684, ExampleChip, FourN, Matrix};
     use super::*;
     use layout_core::Mapping;
 
@@ -374,21 +374,21 @@ mod tests {
     /// (docs/reliability.md). Found by `tests/sophgo_properties.rs`.
     #[test]
     fn an_empty_tensor_is_placed_whatever_its_other_dims() {
-        let free = FreeStrides::<SeedChip, FourN>::new(0, 1, [0, 0, 0, 1 << 62]);
+        let free = FreeStrides::<ExampleChip, FourN>::new(0, 1, [0, 0, 0, 1 << 62]);
         let m = Mapping::with_layout(free, [0, 0, 0, 0]).unwrap();
         assert_eq!(m.len(), 0);
         assert_eq!(m.geometry().element_strides(), [0, 0, 0, 0]);
-        let compact = Compact::<SeedChip>::new(3 * 1024, 1);
+        let compact = Compact::<ExampleChip>::new(3 * 1024, 1);
         assert!(Mapping::with_layout(compact, [0, 1, usize::MAX, 2]).is_ok());
         let line = LineAligned::<BM1684>::new(0, 4);
         assert!(Mapping::with_layout(line, [0, 2, usize::MAX, usize::MAX]).is_ok());
-        assert!(Mapping::with_layout(Matrix::<SeedChip>::new(0, 4, 1), [0, usize::MAX]).is_ok());
+        assert!(Mapping::with_layout(Matrix::<ExampleChip>::new(0, 4, 1), [0, usize::MAX]).is_ok());
         // With every dim non-zero the same strides are still an overflow.
         assert!(matches!(
             Mapping::with_layout(compact, [1, 1, usize::MAX, 2]),
             Err(LayoutError::Overflow { .. })
         ));
-        let free = FreeStrides::<SeedChip, FourN>::new(0, 1, [0, 0, 0, 1 << 62]);
+        let free = FreeStrides::<ExampleChip, FourN>::new(0, 1, [0, 0, 0, 1 << 62]);
         assert!(matches!(
             Mapping::with_layout(free, [1, 1, 1, 2]),
             Err(LayoutError::Overflow { .. })
@@ -410,6 +410,6 @@ mod tests {
                 available: 512 * 1024
             }
         );
-        assert_eq!(SeedChip::channels_per_npu(3, usize::MAX), (1 << 62) + 1);
+        assert_eq!(ExampleChip::channels_per_npu(3, usize::MAX), (1 << 62) + 1);
     }
 }

@@ -15,9 +15,9 @@ use layout_core::Layout;
 ///
 /// ```
 /// use tensor_layout::prelude::*;
-/// use tensor_layout::sophgo::{EuAligned, LocalLayout, SeedChip};
+/// use tensor_layout::sophgo::{EuAligned, LocalLayout, ExampleChip};
 /// fn start_of<L: LocalLayout>(layout: &L) -> usize { layout.address() }
-/// assert_eq!(start_of(&EuAligned::<SeedChip>::new(2048, 4)), 2048);
+/// assert_eq!(start_of(&EuAligned::<ExampleChip>::new(2048, 4)), 2048);
 /// ```
 pub trait LocalLayout: Layout + sealed::Sealed {
     /// The chip whose memory the tensor lives in.
@@ -31,16 +31,16 @@ pub trait LocalLayout: Layout + sealed::Sealed {
     /// The start address in bytes.
     ///
     /// ```
-    /// use tensor_layout::sophgo::{LocalLayout, Matrix, SeedChip};
-    /// assert_eq!(LocalLayout::address(&Matrix::<SeedChip>::new(128, 4, 8)), 128);
+    /// use tensor_layout::sophgo::{LocalLayout, Matrix, ExampleChip};
+    /// assert_eq!(LocalLayout::address(&Matrix::<ExampleChip>::new(128, 4, 8)), 128);
     /// ```
     fn address(&self) -> usize;
 
     /// Bytes per element (of the unpacked type for a storage mode).
     ///
     /// ```
-    /// use tensor_layout::sophgo::{Compact, FourN, LocalLayout, SeedChip};
-    /// assert_eq!(LocalLayout::element_bytes(&Compact::<SeedChip, FourN>::new(0, 1)), 1);
+    /// use tensor_layout::sophgo::{Compact, FourN, LocalLayout, ExampleChip};
+    /// assert_eq!(LocalLayout::element_bytes(&Compact::<ExampleChip, FourN>::new(0, 1)), 1);
     /// ```
     fn element_bytes(&self) -> usize;
 
@@ -49,8 +49,8 @@ pub trait LocalLayout: Layout + sealed::Sealed {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::sophgo::{LocalLayout, Matrix, SeedChip};
-    /// let m = Mapping::with_layout(Matrix::<SeedChip>::new(0, 4, 8), [2, 40]).unwrap();
+    /// use tensor_layout::sophgo::{LocalLayout, Matrix, ExampleChip};
+    /// let m = Mapping::with_layout(Matrix::<ExampleChip>::new(0, 4, 8), [2, 40]).unwrap();
     /// assert_eq!(m.layout().local_geometry(m.geometry()).dims(), [2, 5, 1, 8]);
     /// ```
     fn local_geometry(&self, geometry: &Self::Geometry) -> LocalGeometry;

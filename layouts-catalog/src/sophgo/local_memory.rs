@@ -20,9 +20,9 @@ use layout_core::{
 ///
 /// ```
 /// use tensor_layout::prelude::*;
-/// use tensor_layout::sophgo::{EuAligned, LocalMemory, SeedChip};
-/// let mut memory = LocalMemory::<SeedChip>::new();
-/// let local = memory.place::<f32, _>(EuAligned::<SeedChip>::new(0, 4), [2, 3, 4, 5]).unwrap();
+/// use tensor_layout::sophgo::{EuAligned, LocalMemory, ExampleChip};
+/// let mut memory = LocalMemory::<ExampleChip>::new();
+/// let local = memory.place::<f32, _>(EuAligned::<ExampleChip>::new(0, 4), [2, 3, 4, 5]).unwrap();
 /// let nchw = Tensor::<f32, onednn::nchw>::from_fn([2, 3, 4, 5], |[n, c, h, w]| (n * 1000 + c * 100 + h * 10 + w) as f32);
 /// memory.store(&nchw, &local).unwrap();
 /// let back: Tensor<f32, onednn::nhwc> = memory.load_new(&local).unwrap();
@@ -53,8 +53,8 @@ impl<C: ChipSpec> LocalMemory<C> {
     /// [`LayoutError::Allocation`] when the allocator refuses.
     ///
     /// ```
-    /// use tensor_layout::sophgo::{LocalMemory, SeedChip};
-    /// assert!(LocalMemory::<SeedChip>::try_new().unwrap().bytes().iter().all(|&b| b == 0));
+    /// use tensor_layout::sophgo::{LocalMemory, ExampleChip};
+    /// assert!(LocalMemory::<ExampleChip>::try_new().unwrap().bytes().iter().all(|&b| b == 0));
     /// ```
     pub fn try_new() -> Result<Self, LayoutError> {
         Ok(Self {
@@ -66,8 +66,8 @@ impl<C: ChipSpec> LocalMemory<C> {
     /// All bytes, NPU 0's first (address `a` is `bytes()[a]`).
     ///
     /// ```
-    /// use tensor_layout::sophgo::{LocalMemory, SeedChip};
-    /// assert_eq!(LocalMemory::<SeedChip>::new().bytes().len(), 4096);
+    /// use tensor_layout::sophgo::{LocalMemory, ExampleChip};
+    /// assert_eq!(LocalMemory::<ExampleChip>::new().bytes().len(), 4096);
     /// ```
     pub fn bytes(&self) -> &[u8] {
         &self.bytes
@@ -76,8 +76,8 @@ impl<C: ChipSpec> LocalMemory<C> {
     /// All bytes, writable.
     ///
     /// ```
-    /// use tensor_layout::sophgo::{LocalMemory, SeedChip};
-    /// let mut memory = LocalMemory::<SeedChip>::new();
+    /// use tensor_layout::sophgo::{LocalMemory, ExampleChip};
+    /// let mut memory = LocalMemory::<ExampleChip>::new();
     /// memory.bytes_mut()[1472] = 7;
     /// assert_eq!(memory.npu(1).unwrap()[448], 7);
     /// ```
@@ -88,8 +88,8 @@ impl<C: ChipSpec> LocalMemory<C> {
     /// The `NPU_BYTES` bytes of NPU `npu`; `None` past the last NPU.
     ///
     /// ```
-    /// use tensor_layout::sophgo::{LocalMemory, SeedChip};
-    /// let memory = LocalMemory::<SeedChip>::new();
+    /// use tensor_layout::sophgo::{LocalMemory, ExampleChip};
+    /// let memory = LocalMemory::<ExampleChip>::new();
     /// assert_eq!(memory.npu(3).unwrap().len(), 1024);
     /// assert!(memory.npu(4).is_none());
     /// ```
@@ -108,10 +108,10 @@ impl<C: ChipSpec> LocalMemory<C> {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::sophgo::{EuAligned, LocalMemory, SeedChip};
-    /// let memory = LocalMemory::<SeedChip>::new();
-    /// assert!(memory.place::<f32, _>(EuAligned::<SeedChip>::new(1024, 4), [2, 3, 4, 5]).is_ok());
-    /// let err = memory.place::<f32, _>(EuAligned::<SeedChip>::new(1028, 4), [2, 3, 4, 5]).unwrap_err();
+    /// use tensor_layout::sophgo::{EuAligned, LocalMemory, ExampleChip};
+    /// let memory = LocalMemory::<ExampleChip>::new();
+    /// assert!(memory.place::<f32, _>(EuAligned::<ExampleChip>::new(1024, 4), [2, 3, 4, 5]).is_ok());
+    /// let err = memory.place::<f32, _>(EuAligned::<ExampleChip>::new(1028, 4), [2, 3, 4, 5]).unwrap_err();
     /// assert_eq!(err, LayoutError::Misaligned { address: 1028, alignment: 128 });
     /// ```
     pub fn place<T, L>(&self, layout: L, dims: L::Index) -> Result<LocalTensor<T, L>, LayoutError>
@@ -128,9 +128,9 @@ impl<C: ChipSpec> LocalMemory<C> {
     /// call (`to_row_major`, `get`, `relayout`, ...) works on it.
     ///
     /// ```
-    /// use tensor_layout::sophgo::{Compact, LocalMemory, SeedChip};
-    /// let mut memory = LocalMemory::<SeedChip>::new();
-    /// let t = memory.place::<u8, _>(Compact::<SeedChip>::new(0, 1), [1, 2, 1, 3]).unwrap();
+    /// use tensor_layout::sophgo::{Compact, LocalMemory, ExampleChip};
+    /// let mut memory = LocalMemory::<ExampleChip>::new();
+    /// let t = memory.place::<u8, _>(Compact::<ExampleChip>::new(0, 1), [1, 2, 1, 3]).unwrap();
     /// memory.bytes_mut()[1024 + 2] = 5; // channel 1 lives on NPU 1
     /// assert_eq!(memory.view(&t)[[0, 1, 0, 2]], 5);
     /// ```
@@ -148,9 +148,9 @@ impl<C: ChipSpec> LocalMemory<C> {
     /// The placed tensor as a writable view.
     ///
     /// ```
-    /// use tensor_layout::sophgo::{Compact, LocalMemory, SeedChip};
-    /// let mut memory = LocalMemory::<SeedChip>::new();
-    /// let t = memory.place::<u16, _>(Compact::<SeedChip>::new(8, 2), [1, 2, 1, 3]).unwrap();
+    /// use tensor_layout::sophgo::{Compact, LocalMemory, ExampleChip};
+    /// let mut memory = LocalMemory::<ExampleChip>::new();
+    /// let t = memory.place::<u16, _>(Compact::<ExampleChip>::new(8, 2), [1, 2, 1, 3]).unwrap();
     /// memory.view_mut(&t)[[0, 1, 0, 0]] = 0x0102;
     /// assert_eq!(&memory.bytes()[1024 + 8..1024 + 10], &0x0102u16.to_ne_bytes());
     /// ```
@@ -175,10 +175,10 @@ impl<C: ChipSpec> LocalMemory<C> {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::sophgo::{EuAligned, FourN, LocalMemory, SeedChip};
-    /// let mut memory = LocalMemory::<SeedChip>::new();
+    /// use tensor_layout::sophgo::{EuAligned, FourN, LocalMemory, ExampleChip};
+    /// let mut memory = LocalMemory::<ExampleChip>::new();
     /// memory.bytes_mut().fill(0xEE);
-    /// let dst = memory.place::<i8, _>(EuAligned::<SeedChip, FourN>::new(0, 1), [3, 1, 1, 1]).unwrap();
+    /// let dst = memory.place::<i8, _>(EuAligned::<ExampleChip, FourN>::new(0, 1), [3, 1, 1, 1]).unwrap();
     /// let src = Tensor::<i8, onednn::nchw>::from_row_major([3, 1, 1, 1], &[1, 2, 3]).unwrap();
     /// memory.store(&src, &dst).unwrap();
     /// assert_eq!(&memory.bytes()[..5], &[1, 2, 3, 0, 0xEE]); // a dummy, then another tensor's byte
@@ -215,9 +215,9 @@ impl<C: ChipSpec> LocalMemory<C> {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::sophgo::{Compact, LocalMemory, SeedChip};
-    /// let mut memory = LocalMemory::<SeedChip>::new();
-    /// let t = memory.place::<u8, _>(Compact::<SeedChip>::new(0, 1), [1, 5, 1, 1]).unwrap();
+    /// use tensor_layout::sophgo::{Compact, LocalMemory, ExampleChip};
+    /// let mut memory = LocalMemory::<ExampleChip>::new();
+    /// let t = memory.place::<u8, _>(Compact::<ExampleChip>::new(0, 1), [1, 5, 1, 1]).unwrap();
     /// memory.bytes_mut()[4 * 1024 - 1024] = 9; // channel 3: NPU 3, offset 0
     /// let mut out = Tensor::<u8, onednn::nchw>::zeros([1, 5, 1, 1]);
     /// memory.load(&t, &mut out).unwrap();
@@ -249,9 +249,9 @@ impl<C: ChipSpec> LocalMemory<C> {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::sophgo::{Compact, LocalMemory, SeedChip};
-    /// let memory = LocalMemory::<SeedChip>::new();
-    /// let t = memory.place::<f32, _>(Compact::<SeedChip>::new(0, 4), [1, 2, 2, 2]).unwrap();
+    /// use tensor_layout::sophgo::{Compact, LocalMemory, ExampleChip};
+    /// let memory = LocalMemory::<ExampleChip>::new();
+    /// let t = memory.place::<f32, _>(Compact::<ExampleChip>::new(0, 4), [1, 2, 2, 2]).unwrap();
     /// let out: Tensor<f32, onednn::nChw8c> = memory.load_new(&t).unwrap();
     /// assert_eq!(out.padded_dims(), [1, 8, 2, 2]);
     /// ```

@@ -18,9 +18,9 @@ use layout_core::{LayoutError, Mapping};
 /// the memory, so several tensors can be placed and then loaded or stored in any order.
 ///
 /// ```
-/// use tensor_layout::sophgo::{EuAligned, LocalAddress, LocalMemory, SeedChip};
-/// let memory = LocalMemory::<SeedChip>::new();
-/// let t = memory.place::<f32, _>(EuAligned::<SeedChip>::new(2048, 4), [2, 3, 4, 5]).unwrap();
+/// use tensor_layout::sophgo::{EuAligned, LocalAddress, LocalMemory, ExampleChip};
+/// let memory = LocalMemory::<ExampleChip>::new();
+/// let t = memory.place::<f32, _>(EuAligned::<ExampleChip>::new(2048, 4), [2, 3, 4, 5]).unwrap();
 /// assert_eq!(t.location([1, 2, 0, 0]).unwrap(), LocalAddress { npu: 0, offset: (64 + 32) * 4 });
 /// ```
 pub struct LocalTensor<T, L: LocalLayout> {
@@ -79,8 +79,8 @@ impl<T, L: LocalLayout> LocalTensor<T, L> {
     /// The layout bound to the tensor's dims (offsets in elements of the whole memory).
     ///
     /// ```
-    /// use tensor_layout::sophgo::{Compact, LocalMemory, SeedChip};
-    /// let t = LocalMemory::<SeedChip>::new().place::<f32, _>(Compact::<SeedChip>::new(0, 4), [2, 3, 4, 5]).unwrap();
+    /// use tensor_layout::sophgo::{Compact, LocalMemory, ExampleChip};
+    /// let t = LocalMemory::<ExampleChip>::new().place::<f32, _>(Compact::<ExampleChip>::new(0, 4), [2, 3, 4, 5]).unwrap();
     /// assert_eq!(t.mapping().storage_len(), 1024); // 4 NPUs x 1024 bytes / 4
     /// ```
     pub fn mapping(&self) -> &Mapping<L> {
@@ -90,8 +90,8 @@ impl<T, L: LocalLayout> LocalTensor<T, L> {
     /// The logical dims.
     ///
     /// ```
-    /// use tensor_layout::sophgo::{Compact, LocalMemory, SeedChip};
-    /// let t = LocalMemory::<SeedChip>::new().place::<f32, _>(Compact::<SeedChip>::new(0, 4), [2, 3, 4, 5]).unwrap();
+    /// use tensor_layout::sophgo::{Compact, LocalMemory, ExampleChip};
+    /// let t = LocalMemory::<ExampleChip>::new().place::<f32, _>(Compact::<ExampleChip>::new(0, 4), [2, 3, 4, 5]).unwrap();
     /// assert_eq!(t.dims(), [2, 3, 4, 5]);
     /// ```
     pub fn dims(&self) -> L::Index {
@@ -101,8 +101,8 @@ impl<T, L: LocalLayout> LocalTensor<T, L> {
     /// The layout.
     ///
     /// ```
-    /// use tensor_layout::sophgo::{Compact, LocalMemory, SeedChip};
-    /// let t = LocalMemory::<SeedChip>::new().place::<f32, _>(Compact::<SeedChip>::new(16, 4), [1, 1, 1, 1]).unwrap();
+    /// use tensor_layout::sophgo::{Compact, LocalMemory, ExampleChip};
+    /// let t = LocalMemory::<ExampleChip>::new().place::<f32, _>(Compact::<ExampleChip>::new(16, 4), [1, 1, 1, 1]).unwrap();
     /// assert_eq!(t.layout().address(), 16);
     /// ```
     pub fn layout(&self) -> &L {
@@ -112,8 +112,8 @@ impl<T, L: LocalLayout> LocalTensor<T, L> {
     /// The 4-D placement: strides, start, channels per NPU (a matrix's `(N, ceil(M/W), 1, W)`).
     ///
     /// ```
-    /// use tensor_layout::sophgo::{EuAligned, LocalMemory, SeedChip};
-    /// let t = LocalMemory::<SeedChip>::new().place::<f32, _>(EuAligned::<SeedChip>::new(0, 4), [2, 3, 4, 5]).unwrap();
+    /// use tensor_layout::sophgo::{EuAligned, LocalMemory, ExampleChip};
+    /// let t = LocalMemory::<ExampleChip>::new().place::<f32, _>(EuAligned::<ExampleChip>::new(0, 4), [2, 3, 4, 5]).unwrap();
     /// assert_eq!(t.local_geometry().strides(), [32, 32, 5, 1]);
     /// ```
     pub fn local_geometry(&self) -> LocalGeometry {
@@ -126,9 +126,9 @@ impl<T, L: LocalLayout> LocalTensor<T, L> {
     /// [`LayoutError::IndexOutOfBounds`] when `index` lies outside the dims.
     ///
     /// ```
-    /// use tensor_layout::sophgo::{FreeStrides, LocalMemory, SeedChip};
-    /// let memory = LocalMemory::<SeedChip>::new();
-    /// let t = memory.place::<f32, _>(FreeStrides::<SeedChip>::new(1024, 4, [120, 0, 0, 2]), [2, 3, 1, 10]).unwrap();
+    /// use tensor_layout::sophgo::{FreeStrides, LocalMemory, ExampleChip};
+    /// let memory = LocalMemory::<ExampleChip>::new();
+    /// let t = memory.place::<f32, _>(FreeStrides::<ExampleChip>::new(1024, 4, [120, 0, 0, 2]), [2, 3, 1, 10]).unwrap();
     /// assert_eq!(t.address_of([1, 2, 0, 9]).unwrap(), 3 * 1024 + (120 + 18) * 4);
     /// assert!(t.address_of([2, 0, 0, 0]).is_err());
     /// ```
@@ -142,8 +142,8 @@ impl<T, L: LocalLayout> LocalTensor<T, L> {
     /// [`LayoutError::IndexOutOfBounds`] when `index` lies outside the dims.
     ///
     /// ```
-    /// use tensor_layout::sophgo::{LocalAddress, LocalMemory, Matrix, SeedChip};
-    /// let memory = LocalMemory::<SeedChip>::new();
+    /// use tensor_layout::sophgo::{LocalAddress, LocalMemory, Matrix, ExampleChip};
+    /// let memory = LocalMemory::<ExampleChip>::new();
     /// let t = memory.place::<f32, _>(Matrix::new(0, 4, 8), [2, 40]).unwrap();
     /// assert_eq!(t.location([0, 32]).unwrap(), LocalAddress { npu: 0, offset: 32 * 4 }); // channel 4
     /// ```
@@ -160,8 +160,8 @@ impl<T, L: LocalLayout> LocalTensor<T, L> {
     /// when the NPU holds none of it.
     ///
     /// ```
-    /// use tensor_layout::sophgo::{LocalMemory, Matrix, SeedChip};
-    /// let t = LocalMemory::<SeedChip>::new().place::<f32, _>(Matrix::new(0, 4, 20), [2, 40]).unwrap();
+    /// use tensor_layout::sophgo::{LocalMemory, Matrix, ExampleChip};
+    /// let t = LocalMemory::<ExampleChip>::new().place::<f32, _>(Matrix::new(0, 4, 20), [2, 40]).unwrap();
     /// assert_eq!(t.npu_span(1), Some(0..(32 + 20) * 4));
     /// assert_eq!(t.npu_span(2), None);
     /// ```
@@ -173,8 +173,8 @@ impl<T, L: LocalLayout> LocalTensor<T, L> {
     /// [`LocalGeometry::reserved_bytes`]).
     ///
     /// ```
-    /// use tensor_layout::sophgo::{LocalMemory, Matrix, SeedChip};
-    /// let t = LocalMemory::<SeedChip>::new().place::<f32, _>(Matrix::new(0, 4, 40), [2, 40]).unwrap();
+    /// use tensor_layout::sophgo::{LocalMemory, Matrix, ExampleChip};
+    /// let t = LocalMemory::<ExampleChip>::new().place::<f32, _>(Matrix::new(0, 4, 40), [2, 40]).unwrap();
     /// assert_eq!(t.reserved_bytes(), 2 * 64 * 4); // each row takes 64 blocks of 4 bytes
     /// ```
     pub fn reserved_bytes(&self) -> usize {
@@ -183,7 +183,7 @@ impl<T, L: LocalLayout> LocalTensor<T, L> {
 }
 
 impl<T, C: ChipSpec, R: StrideRule, M: StorageMode> LocalTensor<T, Local<C, R, M>> {
-    /// The same tensor seen in packed elements `P` (seed 003's int8x4, int16x2, fp32x2): dims
+    /// The same tensor seen in packed elements `P` (the TPU-Kernel documentation's int8x4, int16x2, fp32x2): dims
     /// `(ceil(N / PACK), C, H, W)`, the same bytes. A packed element whose lanes lie past N
     /// holds the dummy elements.
     ///
@@ -191,9 +191,9 @@ impl<T, C: ChipSpec, R: StrideRule, M: StorageMode> LocalTensor<T, Local<C, R, M
     /// [`LayoutError::ElementSize`] when `P` is not `PACK` elements of `T`.
     ///
     /// ```
-    /// use tensor_layout::sophgo::{EuAligned, FourN, Int8x4, LocalMemory, SeedChip};
-    /// let memory = LocalMemory::<SeedChip>::new();
-    /// let t = memory.place::<i8, _>(EuAligned::<SeedChip, FourN>::new(0, 1), [6, 5, 4, 5]).unwrap();
+    /// use tensor_layout::sophgo::{EuAligned, FourN, Int8x4, LocalMemory, ExampleChip};
+    /// let memory = LocalMemory::<ExampleChip>::new();
+    /// let t = memory.place::<i8, _>(EuAligned::<ExampleChip, FourN>::new(0, 1), [6, 5, 4, 5]).unwrap();
     /// let packed = t.packed::<Int8x4>().unwrap();
     /// assert_eq!(packed.dims(), [2, 5, 4, 5]);
     /// assert!(t.packed::<i32>().is_ok() && t.packed::<i16>().is_err());

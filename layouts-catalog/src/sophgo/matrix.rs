@@ -10,7 +10,7 @@ use core::fmt;
 use core::marker::PhantomData;
 use layout_core::{Axes, Axis, Layout, LayoutError};
 
-/// Seed 003's matrix layout: an `[N, M]` matrix seen as the 4-D tensor `(N, ceil(M / W), 1, W)`
+/// The TPU-Kernel documentation's matrix layout: an `[N, M]` matrix seen as the 4-D tensor `(N, ceil(M / W), 1, W)`
 /// in the EU-aligned layout, the width `W` (in `1..=M`) chosen by the user.
 ///
 /// Column `m` is channel `m / W`, position `m % W` in it; the last channel holds the
@@ -21,9 +21,9 @@ use layout_core::{Axes, Axis, Layout, LayoutError};
 ///
 /// ```
 /// use tensor_layout::prelude::*;
-/// use tensor_layout::sophgo::{Matrix, SeedChip};
-/// // Seed 003: 2 x 40 fp32 with W = 15: NPUs 0 and 1 hold 15 columns, NPU 2 the last 10.
-/// let m = Mapping::with_layout(Matrix::<SeedChip>::new(0, 4, 15), [2, 40]).unwrap();
+/// use tensor_layout::sophgo::{Matrix, ExampleChip};
+/// // The TPU-Kernel documentation: 2 x 40 fp32 with W = 15: NPUs 0 and 1 hold 15 columns, NPU 2 the last 10.
+/// let m = Mapping::with_layout(Matrix::<ExampleChip>::new(0, 4, 15), [2, 40]).unwrap();
 /// assert_eq!(m.offset([0, 14]), 14);
 /// assert_eq!(m.offset([0, 15]), 256);          // NPU 1 (256 fp32 per NPU)
 /// assert_eq!(m.offset([1, 39]), 2 * 256 + 32 + 9); // NPU 2, row 1 (N stride 32)
@@ -40,8 +40,8 @@ pub struct Matrix<C: ChipSpec> {
 ///
 /// ```
 /// use tensor_layout::prelude::*;
-/// use tensor_layout::sophgo::{Matrix, SeedChip};
-/// let m = Mapping::with_layout(Matrix::<SeedChip>::new(0, 4, 40), [2, 40]).unwrap();
+/// use tensor_layout::sophgo::{Matrix, ExampleChip};
+/// let m = Mapping::with_layout(Matrix::<ExampleChip>::new(0, 4, 40), [2, 40]).unwrap();
 /// assert_eq!(m.geometry().as_4d().strides(), [64, 64, 40, 1]); // a row takes 64 fp32
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,8 +55,8 @@ impl MatrixGeometry {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::sophgo::{Matrix, SeedChip};
-    /// let m = Mapping::with_layout(Matrix::<SeedChip>::new(0, 4, 8), [2, 40]).unwrap();
+    /// use tensor_layout::sophgo::{Matrix, ExampleChip};
+    /// let m = Mapping::with_layout(Matrix::<ExampleChip>::new(0, 4, 8), [2, 40]).unwrap();
     /// assert_eq!(m.geometry().as_4d().channels_per_npu(), 2); // 5 channels on 4 NPUs
     /// ```
     pub fn as_4d(&self) -> &LocalGeometry {
@@ -67,8 +67,8 @@ impl MatrixGeometry {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::sophgo::{Matrix, SeedChip};
-    /// let m = Mapping::with_layout(Matrix::<SeedChip>::new(0, 4, 8), [2, 40]).unwrap();
+    /// use tensor_layout::sophgo::{Matrix, ExampleChip};
+    /// let m = Mapping::with_layout(Matrix::<ExampleChip>::new(0, 4, 8), [2, 40]).unwrap();
     /// assert_eq!(m.geometry().dims(), [2, 40]);
     /// ```
     pub fn dims(&self) -> [usize; 2] {
@@ -81,8 +81,8 @@ impl<C: ChipSpec> Matrix<C> {
     /// `width` columns.
     ///
     /// ```
-    /// use tensor_layout::sophgo::{Matrix, SeedChip};
-    /// let layout = Matrix::<SeedChip>::new(0, 4, 20);
+    /// use tensor_layout::sophgo::{Matrix, ExampleChip};
+    /// let layout = Matrix::<ExampleChip>::new(0, 4, 20);
     /// assert_eq!(layout.to_string(), "Matrix<Chip<4, 1024, 128>>(width 20) at address 0, 4-byte elements");
     /// ```
     pub fn new(address: usize, element_bytes: usize, width: usize) -> Self {
@@ -97,8 +97,8 @@ impl<C: ChipSpec> Matrix<C> {
     /// The channel width W.
     ///
     /// ```
-    /// use tensor_layout::sophgo::{Matrix, SeedChip};
-    /// assert_eq!(Matrix::<SeedChip>::new(0, 4, 6).width(), 6);
+    /// use tensor_layout::sophgo::{Matrix, ExampleChip};
+    /// assert_eq!(Matrix::<ExampleChip>::new(0, 4, 6).width(), 6);
     /// ```
     pub fn width(&self) -> usize {
         self.width

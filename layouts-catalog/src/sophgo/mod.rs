@@ -1,10 +1,10 @@
-//! Sophgo TPU local memory (seed 003): tensors spread over the NPUs' memories.
+//! Sophgo TPU local memory (the Sophgo TPU-Kernel documentation): tensors spread over the NPUs' memories.
 //!
 //! A TPU has X NPUs, each with S bytes of local memory; address `A` is byte `A % S` of NPU
 //! `A / S`. A 4-D tensor `[N, C, H, W]` starting at NPU `Q` puts channel `c` on NPU
 //! `(Q + c) % X`, in channel slot `(Q + c) / X`; each NPU gives it `ceil((Q + C) / X)` slots.
 //! Within an NPU, strides `[N, C, H, W]` (the C stride stepping from one slot to the next) place
-//! the elements. The layouts here follow seed 003:
+//! the elements. The layouts here follow the TPU-Kernel documentation:
 //!
 //! | layout | strides | start address a multiple of |
 //! | --- | --- | --- |
@@ -23,10 +23,10 @@
 //!
 //! ```
 //! use tensor_layout::prelude::*;
-//! use tensor_layout::sophgo::{EuAligned, LocalAddress, LocalMemory, SeedChip};
-//! let mut memory = LocalMemory::<SeedChip>::new();
-//! // Seed 003: (2, 3, 4, 5) fp32 in the aligned layout, starting at NPU 2.
-//! let local = memory.place::<f32, _>(EuAligned::<SeedChip>::new(2 * 1024, 4), [2, 3, 4, 5]).unwrap();
+//! use tensor_layout::sophgo::{EuAligned, LocalAddress, LocalMemory, ExampleChip};
+//! let mut memory = LocalMemory::<ExampleChip>::new();
+//! // The TPU-Kernel documentation: (2, 3, 4, 5) fp32 in the aligned layout, starting at NPU 2.
+//! let local = memory.place::<f32, _>(EuAligned::<ExampleChip>::new(2 * 1024, 4), [2, 3, 4, 5]).unwrap();
 //! assert_eq!(local.local_geometry().strides(), [64, 32, 5, 1]);
 //! assert_eq!(local.location([0, 2, 0, 0]).unwrap(), LocalAddress { npu: 0, offset: 128 });
 //! let src = Tensor::<f32, onednn::nchw>::from_fn([2, 3, 4, 5], |[n, c, h, w]| (n + c + h + w) as f32);
@@ -46,7 +46,7 @@ mod storage_mode;
 mod strides;
 
 pub use address::LocalAddress;
-pub use chip::{BM1684, BM1684X, BM1688, Chip, ChipSpec, SeedChip};
+pub use chip::{BM1684, BM1684X, BM1688, Chip, ChipSpec, ExampleChip};
 pub use geometry::LocalGeometry;
 pub use local::{Compact, EuAligned, FreeStrides, LineAligned, Local};
 pub use local_layout::LocalLayout;

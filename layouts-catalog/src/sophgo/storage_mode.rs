@@ -34,14 +34,14 @@ pub trait StorageMode:
     /// assert_eq!(TwoIC::ELEMENT_BYTES, Some(4));
     /// ```
     const ELEMENT_BYTES: Option<usize>;
-    /// The mode's name in seed 003 (`""` for [`Normal`]).
+    /// The mode's name in the TPU-Kernel documentation (`""` for [`Normal`]).
     ///
     /// ```
     /// use tensor_layout::sophgo::{StorageMode, TwoIC};
     /// assert_eq!(TwoIC::NAME, "2IC");
     /// ```
     const NAME: &'static str;
-    /// The element types the mode is for, as seed 003 names them.
+    /// The element types the mode is for, as the TPU-Kernel documentation names them.
     ///
     /// ```
     /// use tensor_layout::sophgo::{FourN, StorageMode};
@@ -59,7 +59,7 @@ pub trait StorageMode:
 }
 
 pub(crate) mod sealed {
-    /// The four modes of seed 003 are all there are.
+    /// The four modes of the TPU-Kernel documentation are all there are.
     pub trait Sealed {}
 }
 
@@ -139,35 +139,35 @@ impl StorageMode for TwoIC {
     const TYPES: &'static str = "fp32";
 }
 
-/// Seed 003's int8x4: four int8 elements of a 4N tensor, one 32-bit element.
+/// The TPU-Kernel documentation's int8x4: four int8 elements of a 4N tensor, one 32-bit element.
 ///
 /// ```
 /// assert_eq!(size_of::<tensor_layout::sophgo::Int8x4>(), 4);
 /// ```
 pub type Int8x4 = [i8; 4];
 
-/// Seed 003's uint8x4: four uint8 elements of a 4N tensor.
+/// The TPU-Kernel documentation's uint8x4: four uint8 elements of a 4N tensor.
 ///
 /// ```
 /// assert_eq!(size_of::<tensor_layout::sophgo::Uint8x4>(), 4);
 /// ```
 pub type Uint8x4 = [u8; 4];
 
-/// Seed 003's int16x2: two int16 elements of a 2N tensor, one 32-bit element.
+/// The TPU-Kernel documentation's int16x2: two int16 elements of a 2N tensor, one 32-bit element.
 ///
 /// ```
 /// assert_eq!(size_of::<tensor_layout::sophgo::Int16x2>(), 4);
 /// ```
 pub type Int16x2 = [i16; 2];
 
-/// Seed 003's uint16x2: two uint16 elements of a 2N tensor.
+/// The TPU-Kernel documentation's uint16x2: two uint16 elements of a 2N tensor.
 ///
 /// ```
 /// assert_eq!(size_of::<tensor_layout::sophgo::Uint16x2>(), 4);
 /// ```
 pub type Uint16x2 = [u16; 2];
 
-/// Seed 003's fp32x2: two fp32 input channels of a 2IC weight, one 64-bit element.
+/// The TPU-Kernel documentation's fp32x2: two fp32 input channels of a 2IC weight, one 64-bit element.
 ///
 /// ```
 /// assert_eq!(size_of::<tensor_layout::sophgo::Fp32x2>(), 8);

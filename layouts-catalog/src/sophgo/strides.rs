@@ -3,7 +3,7 @@
 use core::fmt;
 use core::hash::Hash;
 
-/// How a 4-D local layout's strides follow from its dims (seed 003's "layouts").
+/// How a 4-D local layout's strides follow from its dims (the TPU-Kernel documentation's "layouts").
 ///
 /// Strides are `[N, C, H, W]`, in (packed) elements, the C stride stepping X channels (from one
 /// channel slot of an NPU to the next); the N stride is the C stride times the channels per NPU.
@@ -57,26 +57,26 @@ pub(crate) mod sealed {
     }
 }
 
-/// Seed 003's compact layout: W stride 1, H stride W, C stride H*W, N stride C stride x
+/// The TPU-Kernel documentation's compact layout: W stride 1, H stride W, C stride H*W, N stride C stride x
 /// channels per NPU; the start address is a multiple of 4 bytes.
 ///
 /// ```
 /// use tensor_layout::prelude::*;
-/// use tensor_layout::sophgo::{Compact, SeedChip};
-/// let m = Mapping::with_layout(Compact::<SeedChip>::new(0, 4), [2, 3, 4, 5]).unwrap();
+/// use tensor_layout::sophgo::{Compact, ExampleChip};
+/// let m = Mapping::with_layout(Compact::<ExampleChip>::new(0, 4), [2, 3, 4, 5]).unwrap();
 /// assert_eq!(m.geometry().strides(), [20, 20, 5, 1]);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct CompactStrides;
 
-/// The EU-aligned layout (seed 003's "128-byte aligned", BM1684's EU width): W stride 1, H
+/// The EU-aligned layout (the TPU-Kernel documentation's "128-byte aligned", BM1684's EU width): W stride 1, H
 /// stride W, C stride H*W rounded up to a whole EU of elements, N stride C stride x channels per
 /// NPU; the start address is a multiple of the EU width.
 ///
 /// ```
 /// use tensor_layout::prelude::*;
-/// use tensor_layout::sophgo::{EuAligned, SeedChip};
-/// let m = Mapping::with_layout(EuAligned::<SeedChip>::new(0, 4), [2, 3, 4, 5]).unwrap();
+/// use tensor_layout::sophgo::{EuAligned, ExampleChip};
+/// let m = Mapping::with_layout(EuAligned::<ExampleChip>::new(0, 4), [2, 3, 4, 5]).unwrap();
 /// assert_eq!(m.geometry().strides(), [32, 32, 5, 1]); // 20 fp32 rounded up to 32
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -88,21 +88,21 @@ pub struct EuAlignedStrides;
 ///
 /// ```
 /// use tensor_layout::prelude::*;
-/// use tensor_layout::sophgo::{LineAligned, SeedChip};
-/// let m = Mapping::with_layout(LineAligned::<SeedChip>::new(0, 4), [2, 3, 4, 5]).unwrap();
+/// use tensor_layout::sophgo::{LineAligned, ExampleChip};
+/// let m = Mapping::with_layout(LineAligned::<ExampleChip>::new(0, 4), [2, 3, 4, 5]).unwrap();
 /// assert_eq!(m.geometry().strides(), [128, 128, 32, 1]);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct LineAlignedStrides;
 
-/// Free strides: the user gives all four (seed 003's "strides in local memory"); the start
+/// Free strides: the user gives all four (the TPU-Kernel documentation's "strides in local memory"); the start
 /// address is a multiple of the (packed) element size. The strides must not let two elements
 /// share a slot.
 ///
 /// ```
 /// use tensor_layout::prelude::*;
-/// use tensor_layout::sophgo::{FreeStrides, SeedChip};
-/// let m = Mapping::with_layout(FreeStrides::<SeedChip>::new(0, 4, [120, 56, 16, 2]), [2, 5, 3, 4]).unwrap();
+/// use tensor_layout::sophgo::{FreeStrides, ExampleChip};
+/// let m = Mapping::with_layout(FreeStrides::<ExampleChip>::new(0, 4, [120, 56, 16, 2]), [2, 5, 3, 4]).unwrap();
 /// assert_eq!(m.geometry().strides(), [120, 56, 16, 2]);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

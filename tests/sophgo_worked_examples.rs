@@ -1,14 +1,14 @@
 //! Worked examples of seed 003 (Sophgo TPU local memory), each with the seed's numbers, plus the
 //! placement errors, the axis model and load/store round trips.
 //!
-//! The toy chip of the seed's pictures is `SeedChip` (X = 4 NPUs, S = 1024 bytes, 128-byte EU);
+//! The toy chip of the seed's pictures is `ExampleChip` (X = 4 NPUs, S = 1024 bytes, 128-byte EU);
 //! "blocks" in the seed are 4 bytes, one fp32 element.
 
 use std::collections::{BTreeSet, HashMap};
 use tensor_layout::prelude::*;
 use tensor_layout::sophgo::{
-    BM1684, BM1684X, BM1688, ChipSpec, Compact, EuAligned, FourN, Fp32x2, FreeStrides, Int8x4,
-    Int16x2, LineAligned, LocalAddress, LocalLayout, LocalMemory, LocalTensor, Matrix, SeedChip,
+    BM1684, BM1684X, BM1688, ChipSpec, Compact, EuAligned, ExampleChip, FourN, Fp32x2, FreeStrides,
+    Int8x4, Int16x2, LineAligned, LocalAddress, LocalLayout, LocalMemory, LocalTensor, Matrix,
     TwoIC, TwoN,
 };
 use tensor_layout::{Axis, RowMajorIndices};
@@ -75,20 +75,20 @@ fn addresses_a_b_c_d_of_the_seed() {
         (3088, 3, 16, 4),
     ];
     for (address, npu, offset, block) in cases {
-        let at = SeedChip::split(address).unwrap();
+        let at = ExampleChip::split(address).unwrap();
         assert_eq!(at, LocalAddress { npu, offset }, "address {address}");
         assert_eq!(at.offset / 4, block);
-        assert_eq!(SeedChip::join(npu, offset).unwrap(), address);
+        assert_eq!(ExampleChip::join(npu, offset).unwrap(), address);
     }
     // Valid addresses are [0, X * S - 1].
     assert_eq!(
-        SeedChip::split(X * S - 1).unwrap(),
+        ExampleChip::split(X * S - 1).unwrap(),
         LocalAddress {
             npu: 3,
             offset: 1023
         }
     );
-    let err = SeedChip::split(X * S).unwrap_err();
+    let err = ExampleChip::split(X * S).unwrap_err();
     assert_eq!(
         err,
         LayoutError::AddressOutOfRange {
@@ -100,8 +100,8 @@ fn addresses_a_b_c_d_of_the_seed() {
         err.to_string(),
         "local-memory address 4096 is out of range: the memory has 4096 bytes, so addresses lie below 4096"
     );
-    assert!(SeedChip::join(4, 0).is_err());
-    assert!(SeedChip::join(0, 1024).is_err());
+    assert!(ExampleChip::join(4, 0).is_err());
+    assert!(ExampleChip::join(0, 1024).is_err());
 }
 
 #[test]
@@ -119,7 +119,11 @@ fn chip_presets() {
         (32, 128 * 1024, 16)
     );
     assert_eq!(
-        (SeedChip::NPUS, SeedChip::NPU_BYTES, SeedChip::EU_BYTES),
+        (
+            ExampleChip::NPUS,
+            ExampleChip::NPU_BYTES,
+            ExampleChip::EU_BYTES
+        ),
         (4, 1024, 128)
     );
     // The EU width sets the aligned C stride: 9 fp32 rounded up to 32, 16 and 4 elements.
@@ -152,10 +156,10 @@ fn chip_presets() {
 // Scatter features to different NPUs
 
 /// Which NPU holds feature `(n, c)` of an (N, C, 1, 1) fp32 tensor at NPU `q`, for every n.
-fn feature_npus(q: usize, channels: usize) -> (LocalTensor<f32, Compact<SeedChip>>, Vec<usize>) {
-    let memory = LocalMemory::<SeedChip>::new();
+fn feature_npus(q: usize, channels: usize) -> (LocalTensor<f32, Compact<ExampleChip>>, Vec<usize>) {
+    let memory = LocalMemory::<ExampleChip>::new();
     let t = memory
-        .place::<f32, _>(Compact::<SeedChip>::new(q * S, 4), [2, channels, 1, 1])
+        .place::<f32, _>(Compact::<ExampleChip>::new(q * S, 4), [2, channels, 1, 1])
         .unwrap();
     let mut npus = Vec::new();
     for c in 0..channels {
@@ -178,10 +182,10 @@ fn npus_using_slot<L: LocalLayout>(t: &LocalTensor<f32, L>, slot: usize) -> Vec<
 #[test]
 fn channels_per_npu_for_c_x_minus_1_and_x_plus_2() {
     // ceil((Q + C) / X) for the seed's four cases.
-    assert_eq!(SeedChip::channels_per_npu(0, X - 1), 1);
-    assert_eq!(SeedChip::channels_per_npu(1, X - 1), 1);
-    assert_eq!(SeedChip::channels_per_npu(0, X + 2), 2);
-    assert_eq!(SeedChip::channels_per_npu(X - 1, X + 2), 3);
+    assert_eq!(ExampleChip::channels_per_npu(0, X - 1), 1);
+    assert_eq!(ExampleChip::channels_per_npu(1, X - 1), 1);
+    assert_eq!(ExampleChip::channels_per_npu(0, X + 2), 2);
+    assert_eq!(ExampleChip::channels_per_npu(X - 1, X + 2), 3);
 
     // C = X - 1 at NPU 0: nothing on NPU X - 1; feature (1, 0) is on NPU 0.
     let (t, npus) = feature_npus(0, X - 1);
@@ -231,8 +235,8 @@ fn channels_per_npu_for_c_x_minus_1_and_x_plus_2() {
 
 #[test]
 fn free_strides_2x5x3x4_fp32_w2_h16_c56_n120() {
-    let memory = LocalMemory::<SeedChip>::new();
-    let layout = FreeStrides::<SeedChip>::new(0, 4, [120, 56, 16, 2]);
+    let memory = LocalMemory::<ExampleChip>::new();
+    let layout = FreeStrides::<ExampleChip>::new(0, 4, [120, 56, 16, 2]);
     let t = memory.place::<f32, _>(layout, [2, 5, 3, 4]).unwrap();
     let g = t.local_geometry();
     assert_eq!(g.strides(), [120, 56, 16, 2]);
@@ -259,16 +263,16 @@ fn free_strides_2x5x3x4_fp32_w2_h16_c56_n120() {
 fn free_strides_2x3x1x10_at_npu_1() {
     // W stride 2, N stride 120; H = 1 and one channel per NPU make the H and C strides
     // meaningless: any value gives the same places.
-    let memory = LocalMemory::<SeedChip>::new();
+    let memory = LocalMemory::<ExampleChip>::new();
     let a = memory
         .place::<f32, _>(
-            FreeStrides::<SeedChip>::new(S, 4, [120, 0, 0, 2]),
+            FreeStrides::<ExampleChip>::new(S, 4, [120, 0, 0, 2]),
             [2, 3, 1, 10],
         )
         .unwrap();
     let b = memory
         .place::<f32, _>(
-            FreeStrides::<SeedChip>::new(S, 4, [120, 777, 55, 2]),
+            FreeStrides::<ExampleChip>::new(S, 4, [120, 777, 55, 2]),
             [2, 3, 1, 10],
         )
         .unwrap();
@@ -290,11 +294,11 @@ fn free_strides_2x3x1x10_at_npu_1() {
 
 #[test]
 fn aligned_2x3x4x5_fp32_at_npu_0_and_npu_2() {
-    let memory = LocalMemory::<SeedChip>::new();
+    let memory = LocalMemory::<ExampleChip>::new();
     // At NPU 0: C stride ceil(20 / 32) * 32 = 32 (12 empty blocks after each feature), one
     // channel per NPU, so N stride 32.
     let t = memory
-        .place::<f32, _>(EuAligned::<SeedChip>::new(0, 4), [2, 3, 4, 5])
+        .place::<f32, _>(EuAligned::<ExampleChip>::new(0, 4), [2, 3, 4, 5])
         .unwrap();
     let g = t.local_geometry();
     assert_eq!(g.strides(), [32, 32, 5, 1]);
@@ -305,7 +309,7 @@ fn aligned_2x3x4x5_fp32_at_npu_0_and_npu_2() {
 
     // At NPU 2: still C stride 32, two channels per NPU, N stride 64.
     let t = memory
-        .place::<f32, _>(EuAligned::<SeedChip>::new(2 * S, 4), [2, 3, 4, 5])
+        .place::<f32, _>(EuAligned::<ExampleChip>::new(2 * S, 4), [2, 3, 4, 5])
         .unwrap();
     let g = t.local_geometry();
     assert_eq!(g.strides(), [64, 32, 5, 1]);
@@ -326,29 +330,29 @@ fn aligned_2x3x4x5_fp32_at_npu_0_and_npu_2() {
 
 #[test]
 fn compact_2x3x4x5_fp32_at_npu_0_and_npu_2() {
-    let memory = LocalMemory::<SeedChip>::new();
+    let memory = LocalMemory::<ExampleChip>::new();
     let t = memory
-        .place::<f32, _>(Compact::<SeedChip>::new(0, 4), [2, 3, 4, 5])
+        .place::<f32, _>(Compact::<ExampleChip>::new(0, 4), [2, 3, 4, 5])
         .unwrap();
     assert_eq!(t.local_geometry().strides(), [20, 20, 5, 1]);
     assert_locations(&t, 0, 0, [20, 20, 5, 1], 1);
     let t = memory
-        .place::<f32, _>(Compact::<SeedChip>::new(2 * S, 4), [2, 3, 4, 5])
+        .place::<f32, _>(Compact::<ExampleChip>::new(2 * S, 4), [2, 3, 4, 5])
         .unwrap();
     assert_eq!(t.local_geometry().strides(), [40, 20, 5, 1]);
     assert_locations(&t, 2, 0, [40, 20, 5, 1], 1);
     // A compact address need only be a multiple of 4 bytes.
     let t = memory
-        .place::<f32, _>(Compact::<SeedChip>::new(2 * S + 12, 4), [2, 3, 4, 5])
+        .place::<f32, _>(Compact::<ExampleChip>::new(2 * S + 12, 4), [2, 3, 4, 5])
         .unwrap();
     assert_locations(&t, 2, 12, [40, 20, 5, 1], 1);
 }
 
 #[test]
 fn line_aligned_rounds_each_row_to_an_eu() {
-    let memory = LocalMemory::<SeedChip>::new();
+    let memory = LocalMemory::<ExampleChip>::new();
     let t = memory
-        .place::<f32, _>(LineAligned::<SeedChip>::new(S, 4), [2, 3, 3, 5])
+        .place::<f32, _>(LineAligned::<ExampleChip>::new(S, 4), [2, 3, 3, 5])
         .unwrap();
     // H stride ceil(5 / 32) * 32 = 32, C stride 3 * 32 = 96, one channel per NPU.
     assert_eq!(t.local_geometry().strides(), [96, 96, 32, 1]);
@@ -365,9 +369,9 @@ fn line_aligned_rounds_each_row_to_an_eu() {
 /// Blocks (4-byte units) each NPU uses for the 2 x 40 matrix with width `w`, from the library's
 /// element locations.
 fn matrix_blocks(w: usize) -> Vec<BTreeSet<usize>> {
-    let memory = LocalMemory::<SeedChip>::new();
+    let memory = LocalMemory::<ExampleChip>::new();
     let t = memory
-        .place::<f32, _>(Matrix::<SeedChip>::new(0, 4, w), [2, 40])
+        .place::<f32, _>(Matrix::<ExampleChip>::new(0, 4, w), [2, 40])
         .unwrap();
     let mut blocks = vec![BTreeSet::new(); X];
     for [n, m] in RowMajorIndices::new([2, 40]) {
@@ -476,11 +480,11 @@ fn matrix_2x40_fp32_for_each_seed_width() {
             ],
         ),
     ];
-    let memory = LocalMemory::<SeedChip>::new();
+    let memory = LocalMemory::<ExampleChip>::new();
     let mut reserved = HashMap::new();
     for (w, channels, cpn, c_stride, n_stride, blocks) in cases {
         let t = memory
-            .place::<f32, _>(Matrix::<SeedChip>::new(0, 4, w), [2, 40])
+            .place::<f32, _>(Matrix::<ExampleChip>::new(0, 4, w), [2, 40])
             .unwrap();
         let g = t.local_geometry();
         assert_eq!(g.dims(), [2, channels, 1, w], "W = {w}");
@@ -508,9 +512,9 @@ fn matrix_2x40_fp32_for_each_seed_width() {
 #[test]
 fn matrix_at_a_later_npu_wraps_its_channels() {
     // W = 10 from NPU 3: channels 0..3 on NPUs 3, 0, 1, 2; channel c's slot is (3 + c) / 4.
-    let memory = LocalMemory::<SeedChip>::new();
+    let memory = LocalMemory::<ExampleChip>::new();
     let t = memory
-        .place::<f32, _>(Matrix::<SeedChip>::new(3 * S + 128, 4, 10), [2, 40])
+        .place::<f32, _>(Matrix::<ExampleChip>::new(3 * S + 128, 4, 10), [2, 40])
         .unwrap();
     assert_eq!(t.local_geometry().channels_per_npu(), 2);
     assert_eq!(t.mapping().origin(), [0, 30]);
@@ -533,9 +537,9 @@ fn int_value(index: [usize; 4]) -> i64 {
 
 #[test]
 fn four_n_6x5x4x5_int8_is_2x5x4x5_int8x4() {
-    let mut memory = LocalMemory::<SeedChip>::new();
+    let mut memory = LocalMemory::<ExampleChip>::new();
     memory.bytes_mut().fill(0xEE);
-    let layout = EuAligned::<SeedChip, FourN>::new(0, 1);
+    let layout = EuAligned::<ExampleChip, FourN>::new(0, 1);
     let t = memory.place::<i8, _>(layout, [6, 5, 4, 5]).unwrap();
     let g = t.local_geometry();
     // The new shape against int8x4 is (M = 2, C = 5, H = 4, W = 5); strides count int8x4.
@@ -590,10 +594,10 @@ fn four_n_6x5x4x5_int8_is_2x5x4x5_int8x4() {
 
 #[test]
 fn two_n_3x5x4x5_int16_is_2x5x4x5_int16x2() {
-    let mut memory = LocalMemory::<SeedChip>::new();
+    let mut memory = LocalMemory::<ExampleChip>::new();
     memory.bytes_mut().fill(0xEE);
     let t = memory
-        .place::<i16, _>(EuAligned::<SeedChip, TwoN>::new(0, 2), [3, 5, 4, 5])
+        .place::<i16, _>(EuAligned::<ExampleChip, TwoN>::new(0, 2), [3, 5, 4, 5])
         .unwrap();
     let g = t.local_geometry();
     assert_eq!(g.packed_dims(), [2, 5, 4, 5]);
@@ -628,10 +632,10 @@ fn two_n_3x5x4x5_int16_is_2x5x4x5_int16x2() {
 #[test]
 fn two_ic_fp32_weight_with_odd_input_channels() {
     // [I, O, H, W] = [3, 4, 3, 3]: J = ceil(3 / 2) = 2 fp32x2 (64-bit) elements along I.
-    let mut memory = LocalMemory::<SeedChip>::new();
+    let mut memory = LocalMemory::<ExampleChip>::new();
     memory.bytes_mut().fill(0xEE);
     let t = memory
-        .place::<f32, _>(EuAligned::<SeedChip, TwoIC>::new(0, 4), [3, 4, 3, 3])
+        .place::<f32, _>(EuAligned::<ExampleChip, TwoIC>::new(0, 4), [3, 4, 3, 3])
         .unwrap();
     let g = t.local_geometry();
     assert_eq!(g.packed_dims(), [2, 4, 3, 3]);
@@ -667,11 +671,11 @@ fn two_ic_fp32_weight_with_odd_input_channels() {
 
 #[test]
 fn every_placement_error_names_its_numbers() {
-    let memory = LocalMemory::<SeedChip>::new();
+    let memory = LocalMemory::<ExampleChip>::new();
 
     // Address out of range.
     let err = memory
-        .place::<f32, _>(Compact::<SeedChip>::new(4096, 4), [1, 1, 1, 1])
+        .place::<f32, _>(Compact::<ExampleChip>::new(4096, 4), [1, 1, 1, 1])
         .unwrap_err();
     assert_eq!(
         err,
@@ -688,7 +692,7 @@ fn every_placement_error_names_its_numbers() {
         other => panic!("expected Misaligned, got {other:?}"),
     };
     let e = memory
-        .place::<f32, _>(EuAligned::<SeedChip>::new(1028, 4), [2, 3, 4, 5])
+        .place::<f32, _>(EuAligned::<ExampleChip>::new(1028, 4), [2, 3, 4, 5])
         .unwrap_err();
     assert_eq!(
         e.to_string(),
@@ -696,27 +700,27 @@ fn every_placement_error_names_its_numbers() {
     );
     assert_eq!(misaligned(e), (1028, 128));
     let e = memory
-        .place::<f32, _>(LineAligned::<SeedChip>::new(64, 4), [1, 1, 1, 1])
+        .place::<f32, _>(LineAligned::<ExampleChip>::new(64, 4), [1, 1, 1, 1])
         .unwrap_err();
     assert_eq!(misaligned(e), (64, 128));
     let e = memory
-        .place::<f32, _>(Matrix::<SeedChip>::new(4, 4, 8), [2, 40])
+        .place::<f32, _>(Matrix::<ExampleChip>::new(4, 4, 8), [2, 40])
         .unwrap_err();
     assert_eq!(misaligned(e), (4, 128));
     let e = memory
-        .place::<u8, _>(Compact::<SeedChip>::new(2, 1), [1, 1, 1, 1])
+        .place::<u8, _>(Compact::<ExampleChip>::new(2, 1), [1, 1, 1, 1])
         .unwrap_err();
     assert_eq!(misaligned(e), (2, 4));
     let e = memory
         .place::<u16, _>(
-            FreeStrides::<SeedChip>::new(3, 2, [1, 1, 1, 1]),
+            FreeStrides::<ExampleChip>::new(3, 2, [1, 1, 1, 1]),
             [1, 1, 1, 1],
         )
         .unwrap_err();
     assert_eq!(misaligned(e), (3, 2));
     let e = memory
         .place::<f32, _>(
-            FreeStrides::<SeedChip, TwoIC>::new(4, 4, [1, 1, 1, 1]),
+            FreeStrides::<ExampleChip, TwoIC>::new(4, 4, [1, 1, 1, 1]),
             [1, 1, 1, 1],
         )
         .unwrap_err();
@@ -724,7 +728,7 @@ fn every_placement_error_names_its_numbers() {
     assert!(
         memory
             .place::<u16, _>(
-                FreeStrides::<SeedChip>::new(2, 2, [1, 1, 1, 1]),
+                FreeStrides::<ExampleChip>::new(2, 2, [1, 1, 1, 1]),
                 [1, 1, 1, 1]
             )
             .is_ok()
@@ -732,7 +736,7 @@ fn every_placement_error_names_its_numbers() {
 
     // Does not fit: (2, 3, 30, 30) fp32 aligned needs (928 + 900) * 4 bytes on NPU 0.
     let e = memory
-        .place::<f32, _>(EuAligned::<SeedChip>::new(0, 4), [2, 3, 30, 30])
+        .place::<f32, _>(EuAligned::<ExampleChip>::new(0, 4), [2, 3, 30, 30])
         .unwrap_err();
     assert_eq!(
         e,
@@ -748,7 +752,7 @@ fn every_placement_error_names_its_numbers() {
     );
     // The start offset counts: 10 fp32 from offset 1000 need 40 bytes, 24 are left.
     let e = memory
-        .place::<f32, _>(Compact::<SeedChip>::new(1000, 4), [1, 1, 1, 10])
+        .place::<f32, _>(Compact::<ExampleChip>::new(1000, 4), [1, 1, 1, 10])
         .unwrap_err();
     assert_eq!(
         e,
@@ -761,7 +765,7 @@ fn every_placement_error_names_its_numbers() {
     // The NPU named is the one that overflows, not the start NPU: 6 channels from NPU 3 give
     // NPU 0 the third slot (channel 5), 300 + 100 - 100 = 300 fp32 in.
     let e = memory
-        .place::<f32, _>(Compact::<SeedChip>::new(3 * S, 4), [1, 6, 1, 100])
+        .place::<f32, _>(Compact::<ExampleChip>::new(3 * S, 4), [1, 6, 1, 100])
         .unwrap_err();
     assert_eq!(
         e,
@@ -774,12 +778,12 @@ fn every_placement_error_names_its_numbers() {
     // The same tensor fits from NPU 0 (two slots).
     assert!(
         memory
-            .place::<f32, _>(Compact::<SeedChip>::new(0, 4), [1, 6, 1, 100])
+            .place::<f32, _>(Compact::<ExampleChip>::new(0, 4), [1, 6, 1, 100])
             .is_ok()
     );
     // Dummies count: 4N (5, 1, 1, 255) int8 compact needs 2 packs of 255 int8x4 = 2040 bytes.
     let e = memory
-        .place::<i8, _>(Compact::<SeedChip, FourN>::new(0, 1), [5, 1, 1, 255])
+        .place::<i8, _>(Compact::<ExampleChip, FourN>::new(0, 1), [5, 1, 1, 255])
         .unwrap_err();
     assert_eq!(
         e,
@@ -792,18 +796,18 @@ fn every_placement_error_names_its_numbers() {
     // Exactly full is fine: 256 fp32 on one NPU.
     assert!(
         memory
-            .place::<f32, _>(Compact::<SeedChip>::new(0, 4), [1, 1, 1, 256])
+            .place::<f32, _>(Compact::<ExampleChip>::new(0, 4), [1, 1, 1, 256])
             .is_ok()
     );
     assert!(
         memory
-            .place::<f32, _>(Compact::<SeedChip>::new(4, 4), [1, 1, 1, 256])
+            .place::<f32, _>(Compact::<ExampleChip>::new(4, 4), [1, 1, 1, 256])
             .is_err()
     );
 
     // Element size against the storage mode, and against the element type.
     let e = memory
-        .place::<f32, _>(EuAligned::<SeedChip, FourN>::new(0, 4), [4, 1, 1, 1])
+        .place::<f32, _>(EuAligned::<ExampleChip, FourN>::new(0, 4), [4, 1, 1, 1])
         .unwrap_err();
     assert_eq!(
         e,
@@ -818,7 +822,7 @@ fn every_placement_error_names_its_numbers() {
         "storage mode 4N (int8 or uint8) holds 1-byte elements, found 4-byte elements"
     );
     let e = memory
-        .place::<i8, _>(EuAligned::<SeedChip, TwoN>::new(0, 1), [4, 1, 1, 1])
+        .place::<i8, _>(EuAligned::<ExampleChip, TwoN>::new(0, 1), [4, 1, 1, 1])
         .unwrap_err();
     assert!(matches!(
         e,
@@ -829,7 +833,7 @@ fn every_placement_error_names_its_numbers() {
         }
     ));
     let e = memory
-        .place::<f64, _>(EuAligned::<SeedChip, TwoIC>::new(0, 8), [4, 1, 1, 1])
+        .place::<f64, _>(EuAligned::<ExampleChip, TwoIC>::new(0, 8), [4, 1, 1, 1])
         .unwrap_err();
     assert!(matches!(
         e,
@@ -840,14 +844,14 @@ fn every_placement_error_names_its_numbers() {
         }
     ));
     let e = memory
-        .place::<f32, _>(Compact::<SeedChip>::new(0, 2), [1, 1, 1, 1])
+        .place::<f32, _>(Compact::<ExampleChip>::new(0, 2), [1, 1, 1, 1])
         .unwrap_err();
     assert_eq!(
         e.to_string(),
         "Compact<Chip<4, 1024, 128>> at address 0, 2-byte elements holds 2-byte elements, found 4-byte elements"
     );
     let t = memory
-        .place::<i8, _>(Compact::<SeedChip, FourN>::new(0, 1), [4, 1, 1, 1])
+        .place::<i8, _>(Compact::<ExampleChip, FourN>::new(0, 1), [4, 1, 1, 1])
         .unwrap();
     assert!(matches!(
         t.packed::<i16>().unwrap_err(),
@@ -861,7 +865,7 @@ fn every_placement_error_names_its_numbers() {
     // Free strides that let two elements share a slot; matrix widths outside 1..=M.
     let e = memory
         .place::<f32, _>(
-            FreeStrides::<SeedChip>::new(0, 4, [120, 56, 3, 1]),
+            FreeStrides::<ExampleChip>::new(0, 4, [120, 56, 3, 1]),
             [2, 5, 3, 4],
         )
         .unwrap_err();
@@ -869,12 +873,12 @@ fn every_placement_error_names_its_numbers() {
     assert!(e.to_string().contains("share a slot"), "{e}");
     for w in [0, 41] {
         let e = memory
-            .place::<f32, _>(Matrix::<SeedChip>::new(0, 4, w), [2, 40])
+            .place::<f32, _>(Matrix::<ExampleChip>::new(0, 4, w), [2, 40])
             .unwrap_err();
         assert!(e.to_string().contains("width must lie in 1..=40"), "{e}");
     }
     // The checks are the mapping's: no Mapping exists for a tensor that cannot be placed.
-    assert!(Mapping::with_layout(EuAligned::<SeedChip>::new(1028, 4), [1, 1, 1, 1]).is_err());
+    assert!(Mapping::with_layout(EuAligned::<ExampleChip>::new(1028, 4), [1, 1, 1, 1]).is_err());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -944,31 +948,31 @@ fn offsets_agree_with_the_axes_for_every_element() {
         for dims in [[2, 3, 4, 5], [2, 6, 1, 3], [1, 5, 3, 4], [3, 4, 2, 1]] {
             let a = q * S;
             assert_axes_agree(
-                &Mapping::with_layout(Compact::<SeedChip>::new(a + 8, 4), dims).unwrap(),
+                &Mapping::with_layout(Compact::<ExampleChip>::new(a + 8, 4), dims).unwrap(),
             );
             assert_axes_agree(
-                &Mapping::with_layout(EuAligned::<SeedChip>::new(a, 4), dims).unwrap(),
+                &Mapping::with_layout(EuAligned::<ExampleChip>::new(a, 4), dims).unwrap(),
             );
             assert_axes_agree(
-                &Mapping::with_layout(EuAligned::<SeedChip>::new(a, 1), dims).unwrap(),
+                &Mapping::with_layout(EuAligned::<ExampleChip>::new(a, 1), dims).unwrap(),
             );
             let mut n6 = dims;
             n6[0] = 6;
             assert_axes_agree(
-                &Mapping::with_layout(EuAligned::<SeedChip, FourN>::new(a, 1), n6).unwrap(),
+                &Mapping::with_layout(EuAligned::<ExampleChip, FourN>::new(a, 1), n6).unwrap(),
             );
             assert_axes_agree(
-                &Mapping::with_layout(Compact::<SeedChip, TwoN>::new(a + 4, 2), n6).unwrap(),
+                &Mapping::with_layout(Compact::<ExampleChip, TwoN>::new(a + 4, 2), n6).unwrap(),
             );
             let mut i3 = dims;
             i3[0] = 3;
             assert_axes_agree(
-                &Mapping::with_layout(EuAligned::<SeedChip, TwoIC>::new(a, 4), i3).unwrap(),
+                &Mapping::with_layout(EuAligned::<ExampleChip, TwoIC>::new(a, 4), i3).unwrap(),
             );
         }
         assert_axes_agree(
             &Mapping::with_layout(
-                FreeStrides::<SeedChip>::new(q * S, 4, [120, 56, 16, 2]),
+                FreeStrides::<ExampleChip>::new(q * S, 4, [120, 56, 16, 2]),
                 [2, 5, 3, 4],
             )
             .unwrap(),
@@ -976,20 +980,20 @@ fn offsets_agree_with_the_axes_for_every_element() {
         // Line-aligned: 32 fp32 per row, so small dims.
         for dims in [[2, 3, 2, 5], [1, 6, 2, 3], [2, 2, 2, 1]] {
             assert_axes_agree(
-                &Mapping::with_layout(LineAligned::<SeedChip>::new(q * S, 4), dims).unwrap(),
+                &Mapping::with_layout(LineAligned::<ExampleChip>::new(q * S, 4), dims).unwrap(),
             );
         }
         // Free strides with the channel slot outside N.
         assert_axes_agree(
             &Mapping::with_layout(
-                FreeStrides::<SeedChip>::new(q * S, 4, [12, 40, 4, 1]),
+                FreeStrides::<ExampleChip>::new(q * S, 4, [12, 40, 4, 1]),
                 [2, 7, 3, 4],
             )
             .unwrap(),
         );
         for w in [40, 20, 10, 8, 15, 6, 4] {
             assert_axes_agree(
-                &Mapping::with_layout(Matrix::<SeedChip>::new(q * S, 4, w), [2, 40]).unwrap(),
+                &Mapping::with_layout(Matrix::<ExampleChip>::new(q * S, 4, w), [2, 40]).unwrap(),
             );
         }
     }
@@ -1002,7 +1006,7 @@ fn offsets_agree_with_the_axes_for_every_element() {
 #[test]
 fn the_npu_axis_is_outermost_and_the_lane_innermost() {
     let m =
-        Mapping::with_layout(EuAligned::<SeedChip, FourN>::new(2 * S, 1), [6, 5, 4, 5]).unwrap();
+        Mapping::with_layout(EuAligned::<ExampleChip, FourN>::new(2 * S, 1), [6, 5, 4, 5]).unwrap();
     let axes = m.axes();
     assert_eq!(
         axes[0],
@@ -1028,7 +1032,7 @@ fn the_npu_axis_is_outermost_and_the_lane_innermost() {
     assert_eq!(m.storage_len(), 4096);
     assert!(!m.layout().gaps_are_padding());
     // The matrix's column coordinate: NPU axis step W, slot axis step X * W, position step 1.
-    let m = Mapping::with_layout(Matrix::<SeedChip>::new(S + 256, 4, 8), [2, 40]).unwrap();
+    let m = Mapping::with_layout(Matrix::<ExampleChip>::new(S + 256, 4, 8), [2, 40]).unwrap();
     let column_axes: Vec<(usize, usize)> = m
         .axes()
         .iter()
@@ -1040,7 +1044,7 @@ fn the_npu_axis_is_outermost_and_the_lane_innermost() {
     assert_eq!(m.base_offset(), 64);
     // Axes of extent 1 never count; they go outside, so that the innermost axis moves.
     let free = Mapping::with_layout(
-        FreeStrides::<SeedChip>::new(S, 4, [120, 0, 0, 2]),
+        FreeStrides::<ExampleChip>::new(S, 4, [120, 0, 0, 2]),
         [2, 3, 1, 10],
     )
     .unwrap();
@@ -1061,9 +1065,9 @@ fn the_npu_axis_is_outermost_and_the_lane_innermost() {
 /// are untouched, loads it back into two other layouts and compares.
 fn round_trip<L>(layout: L, dims: [usize; 4])
 where
-    L: LocalLayout<Chip = SeedChip, Index = [usize; 4]>,
+    L: LocalLayout<Chip = ExampleChip, Index = [usize; 4]>,
 {
-    let mut memory = LocalMemory::<SeedChip>::new();
+    let mut memory = LocalMemory::<ExampleChip>::new();
     memory.bytes_mut().fill(0xEE);
     let t = memory.place::<f32, _>(layout, dims).unwrap();
     let src = Tensor::<f32, onednn::nChw4c>::from_fn(dims, value);
@@ -1092,11 +1096,11 @@ where
 
 #[test]
 fn round_trips_at_npu_0() {
-    round_trip(Compact::<SeedChip>::new(16, 4), [2, 3, 4, 5]);
-    round_trip(EuAligned::<SeedChip>::new(128, 4), [2, 6, 4, 5]);
-    round_trip(LineAligned::<SeedChip>::new(0, 4), [2, 5, 2, 5]);
+    round_trip(Compact::<ExampleChip>::new(16, 4), [2, 3, 4, 5]);
+    round_trip(EuAligned::<ExampleChip>::new(128, 4), [2, 6, 4, 5]);
+    round_trip(LineAligned::<ExampleChip>::new(0, 4), [2, 5, 2, 5]);
     round_trip(
-        FreeStrides::<SeedChip>::new(0, 4, [120, 56, 16, 2]),
+        FreeStrides::<ExampleChip>::new(0, 4, [120, 56, 16, 2]),
         [2, 5, 3, 4],
     );
 }
@@ -1104,23 +1108,23 @@ fn round_trips_at_npu_0() {
 #[test]
 fn round_trips_at_later_npus() {
     // Waits on origin support in the generic walkers and relayout (Layout::origin).
-    round_trip(EuAligned::<SeedChip>::new(2 * S, 4), [2, 3, 4, 5]);
-    round_trip(Compact::<SeedChip>::new(3 * S + 8, 4), [2, 6, 4, 5]);
+    round_trip(EuAligned::<ExampleChip>::new(2 * S, 4), [2, 3, 4, 5]);
+    round_trip(Compact::<ExampleChip>::new(3 * S + 8, 4), [2, 6, 4, 5]);
     round_trip(
-        FreeStrides::<SeedChip>::new(S, 4, [120, 0, 0, 2]),
+        FreeStrides::<ExampleChip>::new(S, 4, [120, 0, 0, 2]),
         [2, 3, 1, 10],
     );
-    round_trip(LineAligned::<SeedChip>::new(S + 128, 4), [1, 7, 2, 3]);
+    round_trip(LineAligned::<ExampleChip>::new(S + 128, 4), [1, 7, 2, 3]);
 }
 
 #[test]
 fn matrix_round_trips() {
     for q in [0, 1, 3] {
         for w in [40, 20, 10, 8, 15, 6] {
-            let mut memory = LocalMemory::<SeedChip>::new();
+            let mut memory = LocalMemory::<ExampleChip>::new();
             memory.bytes_mut().fill(0xEE);
             let t = memory
-                .place::<f32, _>(Matrix::<SeedChip>::new(q * S, 4, w), [2, 40])
+                .place::<f32, _>(Matrix::<ExampleChip>::new(q * S, 4, w), [2, 40])
                 .unwrap();
             let src = Tensor::<f32, chunked_layout![2; 1,0, 0,0]>::from_fn([2, 40], |[n, m]| {
                 (n * 100 + m) as f32
@@ -1136,9 +1140,9 @@ fn matrix_round_trips() {
 
 #[test]
 fn store_rejects_other_dims_and_writes_nothing() {
-    let mut memory = LocalMemory::<SeedChip>::new();
+    let mut memory = LocalMemory::<ExampleChip>::new();
     let t = memory
-        .place::<f32, _>(Compact::<SeedChip>::new(0, 4), [2, 3, 4, 5])
+        .place::<f32, _>(Compact::<ExampleChip>::new(0, 4), [2, 3, 4, 5])
         .unwrap();
     let src = Tensor::<f32, onednn::nchw>::from_fn([2, 3, 4, 4], value);
     assert!(matches!(
@@ -1163,9 +1167,9 @@ fn every_offset_maps_back<L: Layout>(m: &Mapping<L>) {
 
 #[test]
 fn generic_code_runs_on_local_layouts() {
-    let mut memory = LocalMemory::<SeedChip>::new();
+    let mut memory = LocalMemory::<ExampleChip>::new();
     let t = memory
-        .place::<f32, _>(EuAligned::<SeedChip>::new(0, 4), [2, 6, 4, 5])
+        .place::<f32, _>(EuAligned::<ExampleChip>::new(0, 4), [2, 6, 4, 5])
         .unwrap();
     let src = Tensor::<f32, onednn::nchw>::from_fn([2, 6, 4, 5], |[n, c, ..]| (n * 6 + c) as f32);
     memory.store(&src, &t).unwrap();
@@ -1173,10 +1177,10 @@ fn generic_code_runs_on_local_layouts() {
     assert_eq!(sum_of_elements(&memory.view(&t)), expected);
     every_offset_maps_back(t.mapping());
     every_offset_maps_back(
-        &Mapping::with_layout(EuAligned::<SeedChip, FourN>::new(0, 1), [6, 5, 4, 5]).unwrap(),
+        &Mapping::with_layout(EuAligned::<ExampleChip, FourN>::new(0, 1), [6, 5, 4, 5]).unwrap(),
     );
     every_offset_maps_back(
-        &Mapping::with_layout(Matrix::<SeedChip>::new(0, 4, 15), [2, 40]).unwrap(),
+        &Mapping::with_layout(Matrix::<ExampleChip>::new(0, 4, 15), [2, 40]).unwrap(),
     );
     // A gap between elements is no element of this tensor.
     assert_eq!(t.mapping().index_of(25), None);
@@ -1185,19 +1189,19 @@ fn generic_code_runs_on_local_layouts() {
 #[test]
 fn generic_code_runs_on_local_layouts_at_later_npus() {
     // Waits on origin support in `index_of` and the memory-order walk.
-    let mut memory = LocalMemory::<SeedChip>::new();
+    let mut memory = LocalMemory::<ExampleChip>::new();
     let t = memory
-        .place::<f32, _>(EuAligned::<SeedChip>::new(3 * S, 4), [2, 6, 4, 5])
+        .place::<f32, _>(EuAligned::<ExampleChip>::new(3 * S, 4), [2, 6, 4, 5])
         .unwrap();
     let src = Tensor::<f32, onednn::nchw>::from_fn([2, 6, 4, 5], |[n, c, ..]| (n * 6 + c) as f32);
     memory.store(&src, &t).unwrap();
     assert_eq!(sum_of_elements(&memory.view(&t)), src.iter().sum::<f32>());
     every_offset_maps_back(t.mapping());
     every_offset_maps_back(
-        &Mapping::with_layout(EuAligned::<SeedChip, TwoN>::new(S, 2), [3, 5, 4, 5]).unwrap(),
+        &Mapping::with_layout(EuAligned::<ExampleChip, TwoN>::new(S, 2), [3, 5, 4, 5]).unwrap(),
     );
     every_offset_maps_back(
-        &Mapping::with_layout(Matrix::<SeedChip>::new(2 * S, 4, 8), [2, 40]).unwrap(),
+        &Mapping::with_layout(Matrix::<ExampleChip>::new(2 * S, 4, 8), [2, 40]).unwrap(),
     );
     // Offset 0 (NPU 0, slot 0) holds no channel of a tensor starting at NPU 3.
     assert_eq!(t.mapping().index_of(0), None);
@@ -1205,7 +1209,7 @@ fn generic_code_runs_on_local_layouts_at_later_npus() {
 
 #[test]
 fn absurd_dims_are_errors_not_panics() {
-    let memory = LocalMemory::<SeedChip>::new();
+    let memory = LocalMemory::<ExampleChip>::new();
     for q in 0..X {
         for dims in [
             [1, usize::MAX, 1, 1],
@@ -1216,18 +1220,18 @@ fn absurd_dims_are_errors_not_panics() {
         ] {
             assert!(
                 memory
-                    .place::<u8, _>(Compact::<SeedChip>::new(q * S, 1), dims)
+                    .place::<u8, _>(Compact::<ExampleChip>::new(q * S, 1), dims)
                     .is_err()
             );
             assert!(
                 memory
-                    .place::<i8, _>(EuAligned::<SeedChip, FourN>::new(q * S, 1), dims)
+                    .place::<i8, _>(EuAligned::<ExampleChip, FourN>::new(q * S, 1), dims)
                     .is_err()
             );
             assert!(
                 memory
                     .place::<u8, _>(
-                        FreeStrides::<SeedChip>::new(q * S, 1, [usize::MAX, 1, 1, 1]),
+                        FreeStrides::<ExampleChip>::new(q * S, 1, [usize::MAX, 1, 1, 1]),
                         dims
                     )
                     .is_err()
@@ -1235,13 +1239,13 @@ fn absurd_dims_are_errors_not_panics() {
         }
         assert!(
             memory
-                .place::<u8, _>(Matrix::<SeedChip>::new(q * S, 1, 1), [2, usize::MAX])
+                .place::<u8, _>(Matrix::<ExampleChip>::new(q * S, 1, 1), [2, usize::MAX])
                 .is_err()
         );
     }
     // Empty tensors are fine anywhere the address is valid.
     let t = memory
-        .place::<f32, _>(EuAligned::<SeedChip>::new(3 * S, 4), [0, 5, 4, 5])
+        .place::<f32, _>(EuAligned::<ExampleChip>::new(3 * S, 4), [0, 5, 4, 5])
         .unwrap();
     assert_eq!(t.npu_span(3), None);
     assert_eq!(t.address_of([0, 0, 0, 0]).ok(), None);
