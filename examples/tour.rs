@@ -1,11 +1,11 @@
-//! The main job on seed 001's example: an NHWC tensor converted to HTP's crouton layout.
+//! The main job on the example of Qualcomm's HTP documentation: an NHWC tensor converted to HTP's crouton layout.
 //!
 //! Run with `cargo run --release --example tour`.
 
 use tensor_layout::prelude::*;
 
 fn main() -> Result<(), LayoutError> {
-    // Seed 001's 1x3x5x30 activation in plain NHWC (HTP's flat layout), filled with a counter.
+    // The HTP documentation's 1x3x5x30 activation in plain NHWC (HTP's flat layout), filled with a counter.
     let dims = [1, 3, 5, 30];
     let data: Vec<u8> = (0..dims.iter().product::<usize>())
         .map(|k| (k % 251) as u8)
@@ -37,7 +37,9 @@ fn main() -> Result<(), LayoutError> {
         crouton.mapping().chunk_volume()
     );
     println!();
-    println!("memory order (seed 001 notation; `pad` slots are padding, at padded coordinates):");
+    println!(
+        "memory order (the HTP documentation's notation; `pad` slots are padding, at padded coordinates):"
+    );
     print!("{}", crouton.mapping().memory_order());
     Ok(())
 }

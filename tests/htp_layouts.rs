@@ -1,6 +1,6 @@
-//! Seed 001's worked examples (Qualcomm HTP), element by element.
+//! The HTP documentation's worked examples (Qualcomm HTP), element by element.
 //!
-//! Each expected order is the seed's listing written as nested loops in the order the seed
+//! Each expected order is the documentation's listing written as nested loops in the order it
 //! prints it; every storage slot is compared, padding included.
 
 use tensor_layout::prelude::*;
@@ -41,7 +41,7 @@ fn flat_2x3x5x30_is_row_major_nhwc() {
     }
     assert_memory_order::<htp::R4FlatMemoryLayout>([2, 3, 5, 30], &expected);
     let m = Mapping::<htp::R4FlatMemoryLayout>::new([2, 3, 5, 30]).unwrap();
-    // Line boundaries of the seed's listing.
+    // Line boundaries of the documentation's listing.
     assert_eq!(m.offset([0, 0, 4, 29]), 149);
     assert_eq!(m.offset([0, 1, 0, 0]), 150);
     assert_eq!(m.offset([0, 2, 4, 29]), 449);
@@ -65,7 +65,7 @@ fn crouton_1x3x5x30_pads_to_one_8x8x32_chunk() {
 
     let m = Mapping::<htp::R4CroutonLayout>::new(dims).unwrap();
     assert_eq!(m.padded_dims(), [1, 8, 8, 32]);
-    // The seed names the padding: "(0,0,0,30) (0,0,0,31) is pad", "(0,0,4,30), (0,0,4,31),
+    // The documentation names the padding: "(0,0,0,30) (0,0,0,31) is pad", "(0,0,4,30), (0,0,4,31),
     // (0,0,5,0)...(0,0,7,31) is pad", "(0,2,4,30) ...(0,2,7,31),(0,3,0,0)...(0,7,7,31) is pad".
     let pad_span = |from: Index4, to: Index4| {
         let (a, b) = (
@@ -91,8 +91,8 @@ fn crouton_1x3x5x30_pads_to_one_8x8x32_chunk() {
 }
 
 #[test]
-fn crouton_2x9x20x50_chunk_order_matches_the_seed() {
-    // The seed's listing, outermost first: batch, height block (8), width block (8),
+fn crouton_2x9x20x50_chunk_order_matches_the_documentation() {
+    // The documentation's listing, outermost first: batch, height block (8), width block (8),
     // depth block (32), then inside a chunk: 8 rows, 8 columns, 32 channels.
     let mut expected = Vec::new();
     for n in 0..2 {
@@ -114,7 +114,7 @@ fn crouton_2x9x20x50_chunk_order_matches_the_seed() {
 
     let m = Mapping::<htp::R4CroutonLayout>::new([2, 9, 20, 50]).unwrap();
     assert_eq!(m.padded_dims(), [2, 16, 24, 64]);
-    // Landmarks the seed calls out.
+    // Landmarks the documentation calls out.
     assert_eq!(m.padded_index_of(2047), Some([0, 7, 7, 31])); // "> end of chunk"
     assert_eq!(m.offset([0, 0, 0, 32]), 2048); // "> start of chunk"
     assert_eq!(m.padded_index_of(4095), Some([0, 7, 7, 63])); // "finished traversing all 64 in dimension 3"
@@ -229,8 +229,8 @@ fn weights_3x3x32x50_pad_output_channels_to_64() {
 }
 
 #[test]
-fn crouton_1x3x5x30_listing_reads_like_the_seed() {
-    // Seed 001 prints this example as rows of 30 valid channels followed by 2 padding channels,
+fn crouton_1x3x5x30_listing_reads_like_the_documentation() {
+    // The HTP documentation prints this example as rows of 30 valid channels followed by 2 padding channels,
     // the rest of each 8-column row of the chunk, and finally all of rows 3..8, as padding.
     let m = Mapping::<htp::R4CroutonLayout>::new([1, 3, 5, 30]).unwrap();
     let mut expected = String::new();
@@ -262,9 +262,9 @@ fn concepts_worked_example() {
 }
 
 #[test]
-fn crouton_2x9x20x50_folded_listing_follows_the_seed() {
+fn crouton_2x9x20x50_folded_listing_follows_the_documentation() {
     // On the padded tensor (2x16x24x64) every chunk is full: the folded listing is one line per
-    // chunk, in the order the seed lists them, each marked as the seed marks them.
+    // chunk, in the order the documentation lists them, each marked as the documentation marks them.
     let padded = Mapping::<htp::R4CroutonLayout>::new([2, 16, 24, 64]).unwrap();
     let mut expected = String::new();
     for n in 0..2 {

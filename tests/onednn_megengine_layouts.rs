@@ -1,4 +1,4 @@
-//! Worked examples of seeds 002/004 (oneDNN memory formats) and 000 (MegEngine formats).
+//! Worked examples of oneDNN's documentation (oneDNN memory formats) and 000 (MegEngine formats).
 
 use tensor_layout::RowMajorIndices;
 use tensor_layout::prelude::*;
@@ -20,7 +20,7 @@ fn assert_offsets<L: Layout<Index = [usize; 4]> + Default>(
 }
 
 #[test]
-fn plain_formulas_of_seed_004() {
+fn plain_formulas_of_onednns_documentation() {
     let (n, c, h, w) = (2, 5, 3, 4);
     let dims = [n, c, h, w];
     assert_offsets::<onednn::nchw>(dims, |[ni, ci, hi, wi]| {
@@ -37,7 +37,7 @@ fn plain_formulas_of_seed_004() {
 #[test]
 fn nchw8c_formula_with_channels_not_a_multiple_of_8() {
     // offset_nChw8c(n, c, h, w) = n*CHW + (c/8)*HW*8 + h*W*8 + w*8 + c%8, with C read as the
-    // padded C (24 for 17 channels), as the seed's assertion block says.
+    // padded C (24 for 17 channels), as oneDNN's assertion block says.
     let (n, c, h, w) = (2, 17, 3, 5);
     let c_padded = 24;
     assert_offsets::<onednn::nChw8c>([n, c, h, w], |[ni, ci, hi, wi]| {
@@ -93,7 +93,7 @@ fn padding_is_zero_after_every_constructor_and_relayout() {
     assert_eq!(dirty.to_row_major(), values);
 }
 
-/// Seed 000's example: N=2, C=64, H=3, W=3, each element labelled by its NCHW position
+/// MegEngine's documentation's example: N=2, C=64, H=3, W=3, each element labelled by its NCHW position
 /// (0000 to 1151).
 fn labelled() -> Tensor<u32, megengine::NCHW> {
     let dims = [2, 64, 3, 3];

@@ -1,5 +1,5 @@
 //! Property tests of the Sophgo local-memory model (`tensor_layout::sophgo`) against a reference
-//! written here from `docs/sophgo.md`, over random chips (the seed's toy chip and the three
+//! written here from `docs/sophgo.md`, over random chips (the documentation's toy chip and the three
 //! presets), random small dims (zeros and ones included), every local layout (compact,
 //! EU-aligned, line-aligned, free strides, matrix), every storage mode (4N, 2N, 2IC), several
 //! element types and random start addresses (so random start NPUs):
@@ -59,7 +59,7 @@ fn run<S: Strategy>(cases: u32, strategy: S, test: impl Fn(S::Value) -> Result<(
 /// The chips of the module, with their numbers as docs/sophgo.md gives them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum ChipId {
-    Seed,
+    Example,
     Bm1684,
     Bm1684x,
     Bm1688,
@@ -69,7 +69,7 @@ impl ChipId {
     /// (X NPUs, S bytes per NPU, EU bytes).
     fn numbers(self) -> (usize, usize, usize) {
         match self {
-            ChipId::Seed => (4, 1024, 128),
+            ChipId::Example => (4, 1024, 128),
             ChipId::Bm1684 => (64, 512 * 1024, 128),
             ChipId::Bm1684x => (64, 256 * 1024, 64),
             ChipId::Bm1688 => (32, 128 * 1024, 16),
@@ -80,7 +80,7 @@ impl ChipId {
 fn chip() -> impl Strategy<Value = ChipId> {
     // The toy chip most: its 1 KiB NPUs make overflows and wrapped channels common.
     prop_oneof![
-        4 => Just(ChipId::Seed),
+        4 => Just(ChipId::Example),
         1 => Just(ChipId::Bm1684),
         1 => Just(ChipId::Bm1684x),
         1 => Just(ChipId::Bm1688),
@@ -658,7 +658,7 @@ struct Geo {
 }
 
 impl Geo {
-    /// NPU and byte offset of element `[n, c, h, w]` of the 4-D view (the seed's formula).
+    /// NPU and byte offset of element `[n, c, h, w]` of the 4-D view (the documentation's formula).
     fn location(&self, [n, c, h, w]: [usize; 4]) -> (usize, u128) {
         let v = self.q + c;
         let (npu, slot) = (v % self.x, v / self.x);
@@ -987,7 +987,7 @@ macro_rules! pooled {
     )*};
 }
 
-pooled!(ExampleChip => SEED, BM1684 => MEM_BM1684, BM1684X => MEM_BM1684X, BM1688 => MEM_BM1688);
+pooled!(ExampleChip => EXAMPLE, BM1684 => MEM_BM1684, BM1684X => MEM_BM1684X, BM1688 => MEM_BM1688);
 
 /// Runs `$body` with `$Alias` naming the type that the variant of `$value` stands for.
 macro_rules! with_alias {
@@ -1004,7 +1004,7 @@ macro_rules! with_alias {
 macro_rules! with_chip {
     ($chip:expr, $C:ident => $body:expr) => {
         with_alias!($chip, $C => $body;
-            ChipId::Seed => ExampleChip, ChipId::Bm1684 => BM1684,
+            ChipId::Example => ExampleChip, ChipId::Bm1684 => BM1684,
             ChipId::Bm1684x => BM1684X, ChipId::Bm1688 => BM1688)
     };
 }
@@ -1672,7 +1672,7 @@ fn address_split_and_join_round_trip() {
             let npu = if edge { x - 1 + p % 3 } else { p % (2 * x) };
             let offset = if edge { s - 1 + o % 3 } else { o % (2 * s) };
             match chip {
-                ChipId::Seed => split_join_on::<4, 1024, 128>(address, npu, offset),
+                ChipId::Example => split_join_on::<4, 1024, 128>(address, npu, offset),
                 ChipId::Bm1684 => split_join_on::<64, { 512 * 1024 }, 128>(address, npu, offset),
                 ChipId::Bm1684x => split_join_on::<64, { 256 * 1024 }, 64>(address, npu, offset),
                 ChipId::Bm1688 => split_join_on::<32, { 128 * 1024 }, 16>(address, npu, offset),

@@ -1,8 +1,8 @@
-//! Worked examples of seed 003 (Sophgo TPU local memory), each with the seed's numbers, plus the
+//! Worked examples of the TPU-Kernel documentation (Sophgo TPU local memory), each with the documentation's numbers, plus the
 //! placement errors, the axis model and load/store round trips.
 //!
-//! The toy chip of the seed's pictures is `ExampleChip` (X = 4 NPUs, S = 1024 bytes, 128-byte EU);
-//! "blocks" in the seed are 4 bytes, one fp32 element.
+//! The toy chip of the documentation's pictures is `ExampleChip` (X = 4 NPUs, S = 1024 bytes, 128-byte EU);
+//! "blocks" in the documentation are 4 bytes, one fp32 element.
 
 use std::collections::{BTreeSet, HashMap};
 use tensor_layout::prelude::*;
@@ -16,10 +16,10 @@ use tensor_layout::{Axis, RowMajorIndices};
 const X: usize = 4;
 const S: usize = 1024;
 
-/// Seed 003's formula for a 4-D tensor in local memory, written out independently of the
+/// The TPU-Kernel documentation's formula for a 4-D tensor in local memory, written out independently of the
 /// library: NPU and byte offset of `(n, c, h, w)` for a tensor at NPU `q`, offset `r`, with
 /// `[N, C, H, W]` strides in elements of `elem` bytes, `pack` batch elements per element.
-fn seed_location(
+fn documented_location(
     q: usize,
     r: usize,
     strides: [usize; 4],
@@ -41,7 +41,7 @@ fn value(index: [usize; 4]) -> f32 {
     (n * 1000 + c * 100 + h * 10 + w) as f32 + 0.5
 }
 
-/// Checks every element's location against the seed's formula.
+/// Checks every element's location against the documentation's formula.
 fn assert_locations<T, L: LocalLayout<Index = [usize; 4]>>(
     t: &LocalTensor<T, L>,
     q: usize,
@@ -53,11 +53,11 @@ fn assert_locations<T, L: LocalLayout<Index = [usize; 4]>>(
     for index in RowMajorIndices::new(t.dims()) {
         assert_eq!(
             t.location(index).unwrap(),
-            seed_location(q, r, strides, elem, pack, index),
+            documented_location(q, r, strides, elem, pack, index),
             "{} at {index:?}",
             t.layout()
         );
-        let a = seed_location(q, r, strides, elem, pack, index);
+        let a = documented_location(q, r, strides, elem, pack, index);
         assert_eq!(t.address_of(index).unwrap(), a.npu * S + a.offset);
     }
 }
@@ -66,8 +66,8 @@ fn assert_locations<T, L: LocalLayout<Index = [usize; 4]>>(
 // Address of a tensor in local memory
 
 #[test]
-fn addresses_a_b_c_d_of_the_seed() {
-    // A = Q * S + R with X = 4, S = 1024; each block of the seed's figure is 4 bytes.
+fn addresses_a_b_c_d_of_the_documentation() {
+    // A = Q * S + R with X = 4, S = 1024; each block of the documentation's figure is 4 bytes.
     let cases = [
         (340, 0, 340, 85),
         (1472, 1, 448, 112),
@@ -181,7 +181,7 @@ fn npus_using_slot<L: LocalLayout>(t: &LocalTensor<f32, L>, slot: usize) -> Vec<
 
 #[test]
 fn channels_per_npu_for_c_x_minus_1_and_x_plus_2() {
-    // ceil((Q + C) / X) for the seed's four cases.
+    // ceil((Q + C) / X) for the documentation's four cases.
     assert_eq!(ExampleChip::channels_per_npu(0, X - 1), 1);
     assert_eq!(ExampleChip::channels_per_npu(1, X - 1), 1);
     assert_eq!(ExampleChip::channels_per_npu(0, X + 2), 2);
@@ -390,7 +390,7 @@ fn ranges(parts: &[std::ops::Range<usize>]) -> BTreeSet<usize> {
 }
 
 #[test]
-fn matrix_2x40_fp32_for_each_seed_width() {
+fn matrix_2x40_fp32_for_each_documented_width() {
     // (W, C = ceil(40 / W), channels per NPU, C stride, N stride, blocks per NPU)
     let none = BTreeSet::new();
     type Case = (usize, usize, usize, usize, usize, [BTreeSet<usize>; 4]);
@@ -496,7 +496,7 @@ fn matrix_2x40_fp32_for_each_seed_width() {
             let c = m / w;
             assert_eq!(
                 t.location([n, m]).unwrap(),
-                seed_location(0, 0, [n_stride, c_stride, w, 1], 4, 1, [n, c, 0, m % w])
+                documented_location(0, 0, [n_stride, c_stride, w, 1], 4, 1, [n, c, 0, m % w])
             );
         }
         reserved.insert(w, t.reserved_bytes());
@@ -522,7 +522,7 @@ fn matrix_at_a_later_npu_wraps_its_channels() {
         let c = m / 10;
         assert_eq!(
             t.location([n, m]).unwrap(),
-            seed_location(3, 128, [64, 32, 10, 1], 4, 1, [n, c, 0, m % 10])
+            documented_location(3, 128, [64, 32, 10, 1], 4, 1, [n, c, 0, m % 10])
         );
     }
 }

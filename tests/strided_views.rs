@@ -1,4 +1,4 @@
-//! Strided layouts and the views that change shape without copying (seeds 000 and 002).
+//! Strided layouts and the views that change shape without copying (MegEngine's and oneDNN's documentation).
 
 use tensor_layout::prelude::*;
 use tensor_layout::{LayoutError, Strided};
@@ -9,7 +9,7 @@ fn counting(dims: [usize; 4]) -> Tensor<u16, onednn::nchw> {
 }
 
 #[test]
-fn seed_000_byte_strides_of_a_2x5_int32_matrix() {
+fn megengine_byte_strides_of_a_2x5_int32_matrix() {
     let layout = Strided::row_major([2, 5]);
     assert_eq!(layout.byte_strides::<i32>(), [20, 4]);
     let m = Mapping::with_layout(layout, [2, 5]).unwrap();

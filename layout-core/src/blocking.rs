@@ -12,7 +12,7 @@ use alloc::vec::Vec;
 ///
 /// ```
 /// use tensor_layout::prelude::*;
-/// // Seed 004: nChw8c with C = 17, padded to 24.
+/// // oneDNN's documentation: nChw8c with C = 17, padded to 24.
 /// let (n, c, h, w) = (2, 17, 3, 5);
 /// let desc = Mapping::<onednn::nChw8c>::new([n, c, h, w]).unwrap().blocking_desc();
 /// assert_eq!(desc.padded_dims, [n, 24, h, w]);

@@ -7,7 +7,7 @@ use crate::{AxisNames, LayoutError, Positional};
 use core::fmt;
 use core::marker::PhantomData;
 
-/// A layout given by a chunk list (SPEC §2; HTP's `ChunkedMemoryLayout<RANK, dim,size, ...>`).
+/// A layout given by a chunk list (HTP's `ChunkedMemoryLayout<RANK, dim,size, ...>`).
 ///
 /// `Chunks` is a tuple of [`Chunk<dim, size>`](crate::Chunk) entries, most major first. Size 0
 /// means "all the rest of dimension `dim`"; a fixed size `s` means `s` elements of it. Every

@@ -67,7 +67,7 @@ pub enum LayoutError {
         /// What was expected there, and what was found.
         expected: String,
     },
-    /// A chunk list that breaks the rules of SPEC §2.
+    /// A chunk list that breaks the rules of a chunk list ([`ChunkedMemoryLayout`](crate::ChunkedMemoryLayout)).
     InvalidLayout {
         /// The layout, in the long form.
         layout: String,

@@ -1,4 +1,4 @@
-//! The memory order of a mapping written out in seed 001's notation.
+//! The memory order of a mapping written out in the notation of Qualcomm's HTP documentation.
 
 use crate::{Coords, Layout, Mapping};
 use core::fmt::{self, Write};
@@ -27,7 +27,7 @@ pub struct MemoryOrder<'a, L: Layout> {
 }
 
 impl<L: Layout> Mapping<L> {
-    /// The memory order of this mapping in seed 001's notation (see [`MemoryOrder`]).
+    /// The memory order of this mapping in the HTP documentation's notation (see [`MemoryOrder`]).
     ///
     /// ```
     /// use tensor_layout::prelude::*;
@@ -46,7 +46,7 @@ impl<L: Layout> Mapping<L> {
 impl<L: Layout> MemoryOrder<'_, L> {
     /// Folds runs that follow each other in memory with no padding between them (inside one
     /// chunk) into one line, and marks the end of every chunk with `> end of chunk`, the way
-    /// seed 001 lists its 2x9x20x50 crouton example.
+    /// the HTP documentation lists its 2x9x20x50 crouton example.
     ///
     /// ```
     /// use tensor_layout::prelude::*;
@@ -78,10 +78,10 @@ impl<L: Layout> MemoryOrder<'_, L> {
     }
 }
 
-/// Writes an index as the seed does: `(0,1,2,3)`.
-struct Seed<I>(I);
+/// Writes an index as the HTP documentation does: `(0,1,2,3)`.
+struct Listed<I>(I);
 
-impl<I: Coords> fmt::Display for Seed<I> {
+impl<I: Coords> fmt::Display for Listed<I> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_char('(')?;
         for (k, x) in self.0.as_ref().iter().enumerate() {
@@ -97,9 +97,9 @@ impl<I: Coords> fmt::Display for Seed<I> {
 /// Writes `first`, `first, last` or `first ... last` for a span of `count` items.
 fn span<I: Coords>(f: &mut fmt::Formatter<'_>, first: I, last: I, count: usize) -> fmt::Result {
     match count {
-        1 => write!(f, "{}", Seed(first)),
-        2 => write!(f, "{}, {}", Seed(first), Seed(last)),
-        _ => write!(f, "{} ... {}", Seed(first), Seed(last)),
+        1 => write!(f, "{}", Listed(first)),
+        2 => write!(f, "{}, {}", Listed(first), Listed(last)),
+        _ => write!(f, "{} ... {}", Listed(first), Listed(last)),
     }
 }
 

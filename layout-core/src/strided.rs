@@ -12,8 +12,8 @@ use core::fmt;
 use core::marker::PhantomData;
 use core::ops::Range;
 
-/// A strided layout: element `index` lives at `offset + sum_d index[d] * strides[d]` (seed 000's
-/// strides, seed 002's "strides"), in elements.
+/// A strided layout: element `index` lives at `offset + sum_d index[d] * strides[d]` (MegEngine's
+/// strides, oneDNN's "strides"), in elements.
 ///
 /// Dense row-major and column-major layouts are special cases; views into a bigger buffer
 /// (slices) and reordered dims (permute, transpose) are others. A strided view's gaps belong to
@@ -26,7 +26,7 @@ use core::ops::Range;
 ///
 /// ```
 /// use tensor_layout::{Mapping, Strided};
-/// // Seed 000: a 2x5 int32 matrix, row-major: byte strides (20, 4), element [1][2] at byte 28.
+/// // MegEngine's documentation: a 2x5 int32 matrix, row-major: byte strides (20, 4), element [1][2] at byte 28.
 /// let layout = Strided::row_major([2, 5]);
 /// assert_eq!(layout.strides(), [5, 1]);
 /// assert_eq!(layout.byte_strides::<i32>(), [20, 4]);

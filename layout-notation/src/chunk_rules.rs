@@ -1,4 +1,4 @@
-//! The rules of a valid chunk list (SPEC §2), checked all at once.
+//! The rules of a valid chunk list (docs/concepts.md, "Chunk lists"), checked all at once.
 
 use crate::Entry;
 use alloc::format;

@@ -1,4 +1,5 @@
-//! Every tag SPEC §3 names, parsed into the chunk list its definition gives, and the errors.
+//! Every tag of the oneDNN catalog, parsed into the chunk list its definition gives, and the
+//! errors.
 
 use layout_notation::{Entry, onednn_tag};
 

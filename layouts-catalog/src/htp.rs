@@ -1,4 +1,4 @@
-//! Qualcomm Hexagon HTP layouts (seed 001 and the HTP SDK).
+//! Qualcomm Hexagon HTP layouts (the HTP documentation and SDK).
 //!
 //! Activations are rank 4 with logical dims `[batch, height, width, depth]`, axes `NHWC` (HTP's
 //! depth is channels, `C`); convolution weights are `[filter height, filter width, input
@@ -33,8 +33,8 @@ pub type R4FlatMemoryLayout = chunked_layout![NHWC; 0,0, 1,0, 2,0, 3,0];
 /// The SDK's `R4NCHWMemoryLayout`: chunk list `0,0, 3,0, 2,0, 1,0`.
 ///
 /// With NHWC numbering this stores batch, then depth, then **width**, then height fastest
-/// (memory order N, C, W, H). The seed's summary table and the SDK spell it so, and code ported
-/// from HTP expects these bytes; the seed's prose describes N, C, H, W instead, which is
+/// (memory order N, C, W, H). The documentation's summary table and the SDK spell it so, and code ported
+/// from HTP expects these bytes; the documentation's prose describes N, C, H, W instead, which is
 /// [`R4NHWCAsNCHWLayout`]. See `docs/concepts.md`.
 ///
 /// ```
@@ -46,7 +46,7 @@ pub type R4FlatMemoryLayout = chunked_layout![NHWC; 0,0, 1,0, 2,0, 3,0];
 /// ```
 pub type R4NCHWMemoryLayout = chunked_layout![NHWC; 0,0, 3,0, 2,0, 1,0];
 
-/// NHWC-numbered dims laid out as NCHW: chunk list `0,0, 3,0, 1,0, 2,0` (seed 001's prose,
+/// NHWC-numbered dims laid out as NCHW: chunk list `0,0, 3,0, 1,0, 2,0` (the HTP documentation's prose,
 /// "user wants the dimensions to mean NHWC but laid out in memory as NCHW").
 ///
 /// Memory order batch, depth, height, width (width fastest): the bytes of a plain NCHW tensor.
@@ -138,7 +138,7 @@ pub type R4Crouton2x2Layout = chunked_layout![NHWC; 0,0, 1,0, 2,0, 3,0, 1,4, 2,4
 pub type R4Crouton2Layout = chunked_layout![NHWC; 0,0, 1,0, 2,0, 3,0, 1,8, 2,2, 3,32, 2,2];
 
 /// Crouton for 32-bit elements: chunk list `0,0, 1,0, 2,0, 3,0, 1,8, 2,2, 3,32` (in the SDK,
-/// not in seed 001).
+/// not in the HTP documentation).
 ///
 /// Chunks of 8 rows x 2 columns x 32 channels (512 elements, 2 KiB of 32-bit data).
 ///
@@ -168,7 +168,7 @@ pub type R4Crouton4Layout = chunked_layout![NHWC; 0,0, 1,0, 2,0, 3,0, 1,8, 2,2, 
 /// ```
 pub type R4ConvWeightLayout = chunked_layout![HWIO; 3,0, 2,0, 0,0, 1,0, 2,8, 3,32, 2,4];
 
-/// Seed 001's `ChannelMajorCrouton`: the same chunk list as [`R4CroutonLayout`]
+/// The HTP documentation's `ChannelMajorCrouton`: the same chunk list as [`R4CroutonLayout`]
 /// (`0,0, 1,0, 2,0, 3,0, 1,8, 2,8, 3,32`), so the same type.
 ///
 /// ```
@@ -177,7 +177,7 @@ pub type R4ConvWeightLayout = chunked_layout![HWIO; 3,0, 2,0, 0,0, 1,0, 2,8, 3,3
 /// ```
 pub type ChannelMajorCrouton = R4CroutonLayout;
 
-/// Seed 001's `SpatialXYMajor`: chunk list `0,0, 1,0, 2,0, 3,0, 1,4, 2,4, 3,32, 1,2, 2,2`, the
+/// The HTP documentation's `SpatialXYMajor`: chunk list `0,0, 1,0, 2,0, 3,0, 1,4, 2,4, 3,32, 1,2, 2,2`, the
 /// same as [`R4Crouton2x2Layout`] (so the same type).
 ///
 /// ```
@@ -186,9 +186,9 @@ pub type ChannelMajorCrouton = R4CroutonLayout;
 /// ```
 pub type SpatialXYMajor = R4Crouton2x2Layout;
 
-/// Seed 001's `SpatialXMajor`: chunk list `0,0, 1,0, 2,0, 3,0, 1,4, 2,2, 3,32, 2,4`.
+/// The HTP documentation's `SpatialXMajor`: chunk list `0,0, 1,0, 2,0, 3,0, 1,4, 2,2, 3,32, 2,4`.
 ///
-/// The seed's comments call the `1,4` entry "8 high" and `2,2` "2 wide"; the numbers win: chunks
+/// The documentation's comments call the `1,4` entry "8 high" and `2,2` "2 wide"; the numbers win: chunks
 /// of 4 rows x 8 columns x 32 channels, inside a row 2 groups of 4 columns stored as 32 channels
 /// x 4 columns.
 ///

@@ -1,4 +1,4 @@
-//! MegEngine tensor formats (seed 000), logical dims `[n, c, h, w]`.
+//! MegEngine tensor formats, logical dims `[n, c, h, w]`, axes `NCHW`.
 //!
 //! `NCHWx` stores `x` channels first, then width, height, channel blocks and batch; channels
 //! that are not a multiple of `x` are padded (with zeros by default).
@@ -19,7 +19,7 @@ use layout_core::chunked_layout;
 /// ```
 /// use layout_core::Mapping;
 /// let m = Mapping::<layouts_catalog::megengine::NCHW>::new([2, 64, 3, 3]).unwrap();
-/// assert_eq!(m.offset([1, 63, 2, 2]), 1151); // seed 000: stored in order 0000 to 1151
+/// assert_eq!(m.offset([1, 63, 2, 2]), 1151); // MegEngine's documentation: stored in order 0000 to 1151
 /// ```
 pub type NCHW = chunked_layout![NCHW; 0,0, 1,0, 2,0, 3,0];
 

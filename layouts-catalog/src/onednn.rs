@@ -1,4 +1,4 @@
-//! oneDNN (formerly MKL-DNN) memory formats (seeds 002 and 004).
+//! oneDNN (formerly MKL-DNN) memory formats ("Understanding Memory Formats").
 //!
 //! Logical dims are oneDNN's, and each type names its axes by them: `NCW`, `NCHW`, `NCDHW` for
 //! 1-D, 2-D and 3-D activations, `OIW`, `OIHW`, `OIDHW` for weights and `GOIHW` for grouped
@@ -9,7 +9,7 @@
 //! ```
 //! use layouts_catalog::onednn;
 //! use layout_core::Mapping;
-//! // Seed 004: offset_nChw8c(n, c, h, w) = n*C*H*W + (c/8)*H*W*8 + h*W*8 + w*8 + c%8.
+//! // oneDNN's documentation: offset_nChw8c(n, c, h, w) = n*C*H*W + (c/8)*H*W*8 + h*W*8 + w*8 + c%8.
 //! let (c, h, w) = (17, 3, 5);
 //! let m = Mapping::<onednn::nChw8c>::new([2, c, h, w]).unwrap();
 //! let c_padded = 24;
