@@ -1,6 +1,6 @@
 //! Every catalog layout, and chunk lists chosen to stress the rules (non-power-of-two blocks,
 //! several fixed entries per dimension, ranks 1 to 8, long lists), checked on odd shapes
-//! against the literal SPEC §2 formulas.
+//! against the literal chunk-list formulas (docs/concepts.md).
 
 mod common;
 use common::{Chunked, check_chunked};

@@ -47,7 +47,7 @@ proptest! {
     #![proptest_config(cases(10_000))]
 
     /// Offsets are a bijection from logical indices onto the non-padding slots, within
-    /// storage_len; padding slots number storage_len - len; the SPEC formula agrees.
+    /// storage_len; padding slots number storage_len - len; the chunk-list formula agrees.
     #[test]
     fn offsets_are_a_bijection_onto_the_data_slots((rank, entries, dims) in list_and_dims()) {
         let layout = DynLayout::new(rank, &entries).unwrap();

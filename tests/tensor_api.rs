@@ -1,4 +1,4 @@
-//! The tensor calls of SPEC §4: construction, access, views, padding, iteration, relayout, and
+//! The tensor calls: construction, access, views, padding, iteration, relayout, and
 //! the errors and panics each promises.
 
 use tensor_layout::prelude::*;

@@ -3,7 +3,7 @@
 
 use layout_notation::{Entry, onednn_tag};
 
-/// Pairs `d,s` written as in the SPEC.
+/// Pairs `d,s` written as in the catalog.
 fn list(pairs: &[usize]) -> Vec<Entry> {
     pairs.chunks(2).map(|p| Entry::new(p[0], p[1])).collect()
 }

@@ -1,5 +1,5 @@
 //! Helpers shared by the integration tests: an independent, literal implementation of the
-//! chunk-list semantics (SPEC §2) to check the optimised one against, and a full check of a
+//! chunk-list semantics (docs/concepts.md) to check the optimised one against, and a full check of a
 //! mapping's promises.
 #![allow(dead_code)]
 
@@ -8,7 +8,7 @@ use std::collections::HashSet;
 use tensor_layout::prelude::*;
 use tensor_layout::{ChunkEntry, ChunkList, Coords, RowMajorIndices};
 
-/// The SPEC §2 formulas, written out plainly: per-entry extents, mixed-radix digits, strides.
+/// The chunk-list formulas, written out plainly: per-entry extents, mixed-radix digits, strides.
 pub struct Reference {
     extents: Vec<usize>,
     entries: Vec<(usize, usize)>,
