@@ -50,7 +50,8 @@ impl<S: Storage, L: Layout> TensorBase<S, L> {
         S::Elem: Send + Sync + 'static,
     {
         let () = const { check_convertible::<L::Names, L2::Names>(<L::Index as Coords>::RANK) };
-        self.new_by_name().unwrap_or_else(|e| panic!("{e}"))
+        self.relayout_to(L2::default())
+            .unwrap_or_else(|e| panic!("{e}"))
     }
 
     /// Converts into a new tensor of layout `L2` (see [`TensorBase::relayout`]).
@@ -71,7 +72,7 @@ impl<S: Storage, L: Layout> TensorBase<S, L> {
         S::Elem: Send + Sync + 'static,
     {
         let () = const { check_convertible::<L::Names, L2::Names>(<L::Index as Coords>::RANK) };
-        self.new_by_name()
+        self.relayout_to(L2::default())
     }
 
     /// Writes this tensor's logical elements into `dst`, by axis name (see
@@ -101,17 +102,18 @@ impl<S: Storage, L: Layout> TensorBase<S, L> {
         self.write_by_name(dst)
     }
 
-    /// [`TensorBase::try_relayout`] once the names were checked at compile time (each public
-    /// conversion checks them itself, so that an error points at the caller's line).
-    fn new_by_name<L2>(&self) -> Result<Tensor<S::Elem, L2>, LayoutError>
+    /// [`TensorBase::try_relayout`] into the layout value `layout`, once the names were checked
+    /// at compile time (each public conversion checks them itself, so that an error points at
+    /// the caller's line); names known only at run time are checked here.
+    pub(crate) fn relayout_to<L2>(&self, layout: L2) -> Result<Tensor<S::Elem, L2>, LayoutError>
     where
-        L2: SameRankAs<L> + Default,
+        L2: SameRankAs<L>,
         S::Elem: Send + Sync + 'static,
     {
-        let to = renumbering(self.mapping().layout(), &L2::default())?;
-        let mapping = Mapping::<L2>::new(renumbered_dims(&self.dims(), &to))?;
+        let to = renumbering(self.mapping().layout(), &layout)?;
+        let mapping = Mapping::with_layout(layout, renumbered_dims(&self.dims(), &to))?;
         let mut out = Tensor::uninitialised(mapping, self.pad_value())?;
-        self.write_by_name(&mut out)?;
+        self.copy_renumbered(&mut out, &to);
         Ok(out)
     }
 
@@ -130,6 +132,17 @@ impl<S: Storage, L: Layout> TensorBase<S, L> {
                 destination: Vec::from(dst.dims().as_ref()),
             });
         }
+        self.copy_renumbered(dst, &to);
+        Ok(())
+    }
+
+    /// Copies into `dst`, whose dims are this tensor's renumbered by `to`.
+    fn copy_renumbered<S2, L2>(&self, dst: &mut TensorBase<S2, L2>, to: &Renumbering)
+    where
+        S2: StorageMut<Elem = S::Elem>,
+        L2: SameRankAs<L>,
+        S::Elem: Send + Sync + 'static,
+    {
         let (mapping, pad) = (*dst.mapping(), dst.pad_value());
         copy_into(
             self.mapping(),
@@ -137,9 +150,8 @@ impl<S: Storage, L: Layout> TensorBase<S, L> {
             &mapping,
             dst.as_raw_mut(),
             pad,
-            &to,
+            to,
         );
-        Ok(())
     }
 }
 

@@ -2,8 +2,8 @@
 
 use crate::storage::{AlignedBuffer, Storage};
 use crate::{
-    AxisNames, Coords, DynChunked, DynLayout, DynMapping, Layout, LayoutError, Mapping, Tensor,
-    TensorBase, TensorView, for_each_row_major_index,
+    AxisNames, Coords, DynLayout, DynMapping, Layout, LayoutError, Mapping, Tensor, TensorBase,
+    TensorView, for_each_row_major_index,
 };
 use alloc::string::ToString;
 use alloc::vec;
@@ -231,25 +231,19 @@ impl<T: Copy> DynTensor<T> {
             self.as_raw(),
             self.pad,
         );
-        let at = crate::axis_names::positions(&src_layout.axis_word(), &dst_layout.axis_word())?;
-        let mut dst_dims = [0; RANK];
-        for d in 0..RANK {
-            dst_dims[at[d]] = dims[d];
-        }
-        let mapping = Mapping::with_layout(dst_layout, dst_dims)?;
-        let mut out = Tensor::uninitialised(mapping, self.pad)?;
-        src.relayout_into(&mut out)?;
-        Ok(DynTensor::from_typed(out))
+        let out = src.relayout_to(dst_layout)?;
+        let (mapping, storage, pad) = out.into_parts();
+        Ok(Self::rebound(
+            mapping.layout().to_dyn(),
+            &mapping.dims(),
+            storage,
+            pad,
+        ))
     }
 
-    /// A typed tensor of a run-time layout as a `DynTensor`.
-    fn from_typed<const RANK: usize>(tensor: Tensor<T, DynChunked<RANK>>) -> Self {
-        let (mapping, storage, pad) = tensor.into_parts();
-        let mapping = mapping
-            .layout()
-            .to_dyn()
-            .bind(&mapping.dims())
-            .expect("a valid mapping binds again");
+    /// The storage of a typed tensor, with its layout as a run-time value.
+    fn rebound(layout: DynLayout, dims: &[usize], storage: AlignedBuffer<T>, pad: T) -> Self {
+        let mapping = layout.bind(dims).expect("a valid mapping binds again");
         Self {
             mapping,
             storage,
@@ -313,15 +307,6 @@ impl<T: Copy, const RANK: usize, C: crate::ChunkList, N: AxisNames>
     /// ```
     fn from(tensor: Tensor<T, crate::ChunkedMemoryLayout<RANK, C, N>>) -> Self {
         let (mapping, storage, pad) = tensor.into_parts();
-        let mapping = mapping
-            .layout()
-            .to_dyn()
-            .bind(&mapping.dims())
-            .expect("a valid mapping binds again");
-        Self {
-            mapping,
-            storage,
-            pad,
-        }
+        Self::rebound(mapping.layout().to_dyn(), &mapping.dims(), storage, pad)
     }
 }

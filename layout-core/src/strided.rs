@@ -318,6 +318,44 @@ fn sliced<const RANK: usize>(
     }
 }
 
+/// The view of `mapping` with dimension `i` being its dimension `order[i]`, names `N`.
+fn permuted_mapping<L, N, const RANK: usize>(
+    mapping: &Mapping<L>,
+    order: [usize; RANK],
+) -> Result<Mapping<Strided<RANK, N>>, LayoutError>
+where
+    L: Layout<Index = [usize; RANK]>,
+    N: AxisNames,
+{
+    strided_mapping(mapping, |dims, strides, _| permuted(order, dims, strides))
+}
+
+/// The view of `mapping` with its axes in the order of `N`, by name.
+fn by_name_mapping<L, N, const RANK: usize>(
+    mapping: &Mapping<L>,
+) -> Result<Mapping<Strided<RANK, N>>, LayoutError>
+where
+    L: Layout<Index = [usize; RANK]>,
+    N: AxisNames,
+{
+    let order = order_by_name::<L, N, RANK>(mapping.layout())?;
+    permuted_mapping(mapping, order)
+}
+
+/// The view of `mapping` with `range` of dimension `dim`, names kept.
+fn sliced_mapping<L, const RANK: usize>(
+    mapping: &Mapping<L>,
+    dim: usize,
+    range: Range<usize>,
+) -> Result<Mapping<Strided<RANK, L::Names>>, LayoutError>
+where
+    L: Layout<Index = [usize; RANK]>,
+{
+    strided_mapping(mapping, |dims, strides, offset| {
+        sliced(dim, &range, dims, strides, offset)
+    })
+}
+
 /// Holds for [`Positional`] axes only: the bound of the views that reorder dims by number.
 ///
 /// ```
@@ -365,11 +403,7 @@ impl<S: Storage, L: Layout<Index = [usize; RANK]>, const RANK: usize> TensorBase
     pub fn permuted<N: AxisNames>(
         &self,
     ) -> Result<TensorView<'_, S::Elem, Strided<RANK, N>>, LayoutError> {
-        let order = order_by_name::<L, N, RANK>(self.mapping().layout())?;
-        let mapping = strided_mapping(self.mapping(), |dims, strides, _| {
-            permuted(order, dims, strides)
-        })?;
-        Ok(self.strided_view(mapping))
+        Ok(self.strided_view(by_name_mapping(self.mapping())?))
     }
 
     /// The sub-tensor with `range` of dimension `dim` (a sub-tensor inside a bigger one, as in
@@ -393,10 +427,7 @@ impl<S: Storage, L: Layout<Index = [usize; RANK]>, const RANK: usize> TensorBase
         dim: usize,
         range: Range<usize>,
     ) -> Result<TensorView<'_, S::Elem, Strided<RANK, L::Names>>, LayoutError> {
-        let mapping = strided_mapping(self.mapping(), |dims, strides, offset| {
-            sliced(dim, &range, dims, strides, offset)
-        })?;
-        Ok(self.strided_view(mapping))
+        Ok(self.strided_view(sliced_mapping(self.mapping(), dim, range)?))
     }
     /// The same data with its dims reordered: dimension `i` of the view is dimension `order[i]`
     /// of this tensor. No copy. For positional axes only: a tensor with named axes is reordered
@@ -420,10 +451,7 @@ impl<S: Storage, L: Layout<Index = [usize; RANK]>, const RANK: usize> TensorBase
     where
         L::Names: PositionalAxes,
     {
-        let mapping = strided_mapping(self.mapping(), |dims, strides, _| {
-            permuted(order, dims, strides)
-        })?;
-        Ok(self.strided_view(mapping))
+        Ok(self.strided_view(permuted_mapping(self.mapping(), order)?))
     }
 
     /// The same data with dims `a` and `b` swapped. No copy. For positional axes only.
@@ -487,9 +515,7 @@ impl<S: StorageMut, L: Layout<Index = [usize; RANK]>, const RANK: usize> TensorB
         dim: usize,
         range: Range<usize>,
     ) -> Result<TensorViewMut<'_, S::Elem, Strided<RANK, L::Names>>, LayoutError> {
-        let mapping = strided_mapping(self.mapping(), |dims, strides, offset| {
-            sliced(dim, &range, dims, strides, offset)
-        })?;
+        let mapping = sliced_mapping(self.mapping(), dim, range)?;
         Ok(self.strided_view_mut(mapping))
     }
 
@@ -507,10 +533,7 @@ impl<S: StorageMut, L: Layout<Index = [usize; RANK]>, const RANK: usize> TensorB
     pub fn permuted_mut<N: AxisNames>(
         &mut self,
     ) -> Result<TensorViewMut<'_, S::Elem, Strided<RANK, N>>, LayoutError> {
-        let order = order_by_name::<L, N, RANK>(self.mapping().layout())?;
-        let mapping = strided_mapping(self.mapping(), |dims, strides, _| {
-            permuted(order, dims, strides)
-        })?;
+        let mapping = by_name_mapping(self.mapping())?;
         Ok(self.strided_view_mut(mapping))
     }
     /// A writable view with dims reordered by number (see [`TensorBase::permute`]).
@@ -531,9 +554,7 @@ impl<S: StorageMut, L: Layout<Index = [usize; RANK]>, const RANK: usize> TensorB
     where
         L::Names: PositionalAxes,
     {
-        let mapping = strided_mapping(self.mapping(), |dims, strides, _| {
-            permuted(order, dims, strides)
-        })?;
+        let mapping = permuted_mapping(self.mapping(), order)?;
         Ok(self.strided_view_mut(mapping))
     }
 }

@@ -176,11 +176,9 @@ pub fn all() -> &'static [CatalogEntry] {
 /// assert!(lookup("R5CroutonLayout").is_none());
 /// ```
 pub fn lookup(name: &str) -> Option<&'static CatalogEntry> {
-    let (module, name) = match name.split_once("::") {
-        Some((module, name)) => (Some(module), name),
-        None => (None, name),
-    };
+    // The names resolve as `DynLayout::parse` resolves them; the typed entry is its twin.
+    let found = layout_notation::find_catalog_name(name)?;
     ENTRIES
         .iter()
-        .find(|e| e.name == name && module.is_none_or(|m| m == e.system.module()))
+        .find(|e| e.name == found.name && e.system.module() == found.module)
 }
