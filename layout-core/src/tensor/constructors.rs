@@ -1,0 +1,228 @@
+//! Building tensors: owned ones filled or computed, and views of storage the caller holds.
+
+use super::{Tensor, TensorView, TensorViewMut};
+use crate::storage::{AlignedBuffer, StorageMut};
+use crate::{Layout, LayoutError, Mapping, row_major_strides};
+use alloc::vec::Vec;
+
+impl<T: Copy, L: Layout> Tensor<T, L> {
+    /// A tensor whose every slot, padding included, is `T::default()` (zero for numbers).
+    ///
+    /// # Panics
+    /// With the message of the [`LayoutError`] that [`Tensor::try_zeros`] returns.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let t = Tensor::<f32, htp::R4FlatMemoryLayout>::zeros([1, 2, 2, 3]);
+    /// assert_eq!(t.to_row_major(), [0.0; 12]);
+    /// ```
+    pub fn zeros(dims: L::Index) -> Self
+    where
+        T: Default,
+        L: Default,
+    {
+        Self::try_zeros(dims).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A tensor whose every slot, padding included, is `T::default()`.
+    ///
+    /// # Errors
+    /// [`LayoutError::Overflow`] when the storage does not fit in `usize` elements or its bytes
+    /// exceed one allocation (`isize::MAX`); [`LayoutError::Allocation`] when the allocator
+    /// refuses a valid size.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let too_many = Tensor::<u8, htp::R4FlatMemoryLayout>::try_zeros([1 << 32, 1 << 32, 1 << 32, 1]);
+    /// assert!(matches!(too_many, Err(LayoutError::Overflow { element_size: None, .. })));
+    /// let too_large = Tensor::<f64, htp::R4FlatMemoryLayout>::try_zeros([1 << 31, 1 << 31, 1, 1]);
+    /// assert!(matches!(too_large, Err(LayoutError::Overflow { element_size: Some(8), .. })));
+    /// ```
+    pub fn try_zeros(dims: L::Index) -> Result<Self, LayoutError>
+    where
+        T: Default,
+        L: Default,
+    {
+        Self::try_filled(Mapping::new(dims)?, T::default(), T::default())
+    }
+
+    /// A tensor for `mapping` with every logical element `value` and every padding slot `pad`.
+    ///
+    /// # Errors
+    /// [`LayoutError::Overflow`] when the storage exceeds one allocation (`isize::MAX` bytes);
+    /// [`LayoutError::Allocation`] when the allocator refuses.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let m = Mapping::<htp::R4CroutonLayout>::new([1, 1, 1, 30]).unwrap();
+    /// let t = Tensor::try_filled(m, 1u8, 128).unwrap();
+    /// assert_eq!(t.as_raw()[29..31], [1, 128]);
+    /// ```
+    pub fn try_filled(mapping: Mapping<L>, value: T, pad: T) -> Result<Self, LayoutError> {
+        let mut tensor = Self::uninitialised(mapping, pad)?;
+        let slots = tensor.storage.slots_mut();
+        mapping.for_each_run(|run| fill_run(slots, run.offset, run.len, run.stride, value));
+        Ok(tensor)
+    }
+
+    /// A tensor holding `f(index)` at every logical index; padding is `T::default()`.
+    ///
+    /// # Panics
+    /// When the storage overflows (see [`Tensor::try_from_fn`]).
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let t = Tensor::<u32, htp::R4FlatMemoryLayout>::from_fn([1, 1, 2, 3], |[_, _, w, c]| (w * 3 + c) as u32);
+    /// assert_eq!(t.to_row_major(), [0, 1, 2, 3, 4, 5]);
+    /// ```
+    pub fn from_fn(dims: L::Index, f: impl FnMut(L::Index) -> T) -> Self
+    where
+        T: Default,
+        L: Default,
+    {
+        Self::try_from_fn(dims, f).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A tensor holding `f(index)` at every logical index (called in memory order); padding is
+    /// `T::default()`.
+    ///
+    /// # Errors
+    /// [`LayoutError::Overflow`] as for [`Tensor::try_zeros`].
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let t = Tensor::<u8, htp::R4FlatMemoryLayout>::try_from_fn([1, 1, 1, 3], |[.., c]| c as u8).unwrap();
+    /// assert_eq!(t.as_raw(), [0, 1, 2]);
+    /// ```
+    pub fn try_from_fn(
+        dims: L::Index,
+        mut f: impl FnMut(L::Index) -> T,
+    ) -> Result<Self, LayoutError>
+    where
+        T: Default,
+        L: Default,
+    {
+        let mut tensor = Self::try_zeros(dims)?;
+        tensor.for_each_in_memory_order_mut(|index, slot| *slot = f(index));
+        Ok(tensor)
+    }
+
+    /// A tensor holding `data`, the logical elements in row-major order (the last dim fastest);
+    /// padding is `T::default()`.
+    ///
+    /// # Errors
+    /// [`LayoutError::Length`] when `data.len()` is not the product of the dims;
+    /// [`LayoutError::Overflow`] as for [`Tensor::try_zeros`].
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let data: Vec<u8> = (0..6).collect();
+    /// let t = Tensor::<u8, htp::R4NCHWMemoryLayout>::from_row_major([1, 1, 2, 3], &data).unwrap();
+    /// assert_eq!(t.as_raw(), [0, 3, 1, 4, 2, 5]); // width outermost in memory
+    /// assert!(Tensor::<u8, htp::R4NCHWMemoryLayout>::from_row_major([1, 1, 2, 3], &data[1..]).is_err());
+    /// ```
+    pub fn from_row_major(dims: L::Index, data: &[T]) -> Result<Self, LayoutError>
+    where
+        T: Default,
+        L: Default,
+    {
+        let mut tensor = Self::try_zeros(dims)?;
+        if data.len() != tensor.len() {
+            return Err(LayoutError::Length {
+                expected: tensor.len(),
+                found: data.len(),
+            });
+        }
+        let row_major = row_major_strides(&dims);
+        let mapping = tensor.mapping;
+        let slots = tensor.storage.slots_mut();
+        mapping.for_each_run(|run| {
+            let (base, step) = run.in_strided(&row_major);
+            for j in 0..run.len {
+                slots[run.offset + j * run.stride] = data[base + j * step];
+            }
+        });
+        Ok(tensor)
+    }
+
+    /// Storage for `mapping` with only its padding written; the caller writes every logical slot.
+    pub(crate) fn uninitialised(mapping: Mapping<L>, pad: T) -> Result<Self, LayoutError> {
+        let storage = AlignedBuffer::filled(mapping.storage_len(), pad).map_err(|e| match e {
+            LayoutError::Overflow { .. } => LayoutError::Overflow {
+                dims: Vec::from(mapping.dims().as_ref()),
+                element_size: Some(size_of::<T>()),
+            },
+            other => other,
+        })?;
+        Ok(Self {
+            mapping,
+            storage,
+            pad,
+        })
+    }
+}
+
+impl<'a, T: Copy + Default, L: Layout> TensorView<'a, T, L> {
+    /// A view of `storage` (padding included) through `mapping`; its pad value is `T::default()`.
+    ///
+    /// # Errors
+    /// [`LayoutError::Length`] when `storage.len()` is not `mapping.storage_len()`.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let raw = [1u8, 2, 3, 4, 5, 6];
+    /// let m = Mapping::<htp::R4NCHWMemoryLayout>::new([1, 1, 2, 3]).unwrap();
+    /// let v = TensorView::from_slice(m, &raw).unwrap();
+    /// assert_eq!(v[[0, 0, 1, 0]], 2);
+    /// ```
+    pub fn from_slice(mapping: Mapping<L>, storage: &'a [T]) -> Result<Self, LayoutError> {
+        check_len(&mapping, storage.len())?;
+        Ok(Self {
+            mapping,
+            storage,
+            pad: T::default(),
+        })
+    }
+}
+
+impl<'a, T: Copy + Default, L: Layout> TensorViewMut<'a, T, L> {
+    /// A writable view of `storage` (padding included) through `mapping`; pad value `T::default()`.
+    ///
+    /// # Errors
+    /// [`LayoutError::Length`] when `storage.len()` is not `mapping.storage_len()`.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let mut raw = [0u8; 6];
+    /// let m = Mapping::<htp::R4NCHWMemoryLayout>::new([1, 1, 2, 3]).unwrap();
+    /// TensorViewMut::from_slice(m, &mut raw).unwrap()[[0, 0, 1, 0]] = 9;
+    /// assert_eq!(raw, [0, 9, 0, 0, 0, 0]);
+    /// ```
+    pub fn from_slice(mapping: Mapping<L>, storage: &'a mut [T]) -> Result<Self, LayoutError> {
+        check_len(&mapping, storage.len())?;
+        Ok(Self {
+            mapping,
+            storage,
+            pad: T::default(),
+        })
+    }
+}
+
+fn check_len<L: Layout>(mapping: &Mapping<L>, found: usize) -> Result<(), LayoutError> {
+    let expected = mapping.storage_len();
+    if found == expected {
+        Ok(())
+    } else {
+        Err(LayoutError::Length { expected, found })
+    }
+}
+
+fn fill_run<T: Copy>(slots: &mut [T], offset: usize, len: usize, stride: usize, value: T) {
+    if stride == 1 {
+        slots[offset..offset + len].fill(value);
+    } else {
+        for j in 0..len {
+            slots[offset + j * stride] = value;
+        }
+    }
+}

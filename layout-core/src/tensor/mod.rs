@@ -1,0 +1,179 @@
+//! [`TensorBase`] and its three faces: [`Tensor`] (owned), [`TensorView`], [`TensorViewMut`].
+//!
+//! The type and its queries live here; the impl blocks are split by concern: building tensors
+//! (`constructors`), reading and writing elements (`access`), and visiting them (`iteration`).
+
+mod access;
+mod constructors;
+mod iteration;
+
+pub use iteration::{StorageChunk, StorageChunkMut};
+
+use crate::storage::{AlignedBuffer, Storage};
+use crate::{Layout, Mapping};
+use core::fmt;
+
+/// Logical data in a layout: a [`Mapping`], storage holding `mapping.storage_len()` slots, and the
+/// value its padding slots hold.
+///
+/// Use it through its aliases: [`Tensor`] owns 128-byte aligned storage, [`TensorView`] and
+/// [`TensorViewMut`] borrow it. The layout is part of the type: a function taking
+/// `&Tensor<u8, htp::R4CroutonLayout>` accepts no other layout.
+///
+/// ```
+/// use tensor_layout::prelude::*;
+/// let t = Tensor::<u16, htp::R4CroutonLayout>::from_fn([1, 3, 5, 30], |[_, h, w, c]| (h * 100 + w * 10 + c) as u16);
+/// assert_eq!(t[[0, 2, 4, 29]], 269);
+/// assert_eq!(t.padded_dims(), [1, 8, 8, 32]);
+/// assert_eq!(t.as_raw()[30], 0); // padding is zero
+/// ```
+#[derive(Clone, Copy)]
+pub struct TensorBase<S: Storage, L: Layout> {
+    mapping: Mapping<L>,
+    storage: S,
+    pad: S::Elem,
+}
+
+/// An owned tensor of `T` in layout `L`, its storage aligned to 128 bytes.
+///
+/// ```
+/// use tensor_layout::prelude::*;
+/// let t: Tensor<f32, htp::R4FlatMemoryLayout> = Tensor::zeros([1, 2, 2, 4]);
+/// assert_eq!(t.as_raw().as_ptr() as usize % 128, 0);
+/// ```
+pub type Tensor<T, L> = TensorBase<AlignedBuffer<T>, L>;
+
+/// A read-only view of a tensor (or of any storage) of `T` in layout `L`.
+///
+/// ```
+/// use tensor_layout::prelude::*;
+/// let t = Tensor::<u8, htp::R4CroutonLayout>::zeros([1, 3, 5, 30]);
+/// let v: TensorView<'_, u8, htp::R4CroutonLayout> = t.view();
+/// assert_eq!(v.len(), 450);
+/// ```
+pub type TensorView<'a, T, L> = TensorBase<&'a [T], L>;
+
+/// A writable view of a tensor (or of any storage) of `T` in layout `L`.
+///
+/// ```
+/// use tensor_layout::prelude::*;
+/// let mut t = Tensor::<u8, htp::R4CroutonLayout>::zeros([1, 3, 5, 30]);
+/// let mut v: TensorViewMut<'_, u8, htp::R4CroutonLayout> = t.view_mut();
+/// v[[0, 0, 0, 0]] = 1;
+/// assert_eq!(t[[0, 0, 0, 0]], 1);
+/// ```
+pub type TensorViewMut<'a, T, L> = TensorBase<&'a mut [T], L>;
+
+impl<S: Storage, L: Layout> TensorBase<S, L> {
+    /// Assembles a tensor from parts the caller has checked (`storage` holds
+    /// `mapping.storage_len()` slots).
+    pub(crate) fn from_parts(mapping: Mapping<L>, storage: S, pad: S::Elem) -> Self {
+        debug_assert_eq!(storage.slots().len(), mapping.storage_len());
+        Self {
+            mapping,
+            storage,
+            pad,
+        }
+    }
+
+    /// Takes the tensor apart into its mapping, storage and pad value.
+    pub(crate) fn into_parts(self) -> (Mapping<L>, S, S::Elem) {
+        (self.mapping, self.storage, self.pad)
+    }
+
+    /// The layout bound to this tensor's dims.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let t = Tensor::<u8, htp::R4CroutonLayout>::zeros([1, 3, 5, 30]);
+    /// assert_eq!(t.mapping().padded_dims(), [1, 8, 8, 32]);
+    /// ```
+    pub fn mapping(&self) -> &Mapping<L> {
+        &self.mapping
+    }
+
+    /// The logical dims.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let t = Tensor::<u8, htp::R4CroutonLayout>::zeros([1, 3, 5, 30]);
+    /// assert_eq!(t.dims(), [1, 3, 5, 30]);
+    /// ```
+    pub fn dims(&self) -> L::Index {
+        self.mapping.dims()
+    }
+
+    /// The dims after padding to whole blocks.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let t = Tensor::<u8, htp::R4CroutonLayout>::zeros([1, 3, 5, 30]);
+    /// assert_eq!(t.padded_dims(), [1, 8, 8, 32]);
+    /// ```
+    pub fn padded_dims(&self) -> L::Index {
+        self.mapping.padded_dims()
+    }
+
+    /// Number of logical elements.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let t = Tensor::<u8, htp::R4CroutonLayout>::zeros([1, 3, 5, 30]);
+    /// assert_eq!(t.len(), 450);
+    /// ```
+    pub fn len(&self) -> usize {
+        self.mapping.len()
+    }
+
+    /// Whether the tensor has no logical element (some dim is zero).
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// assert!(Tensor::<u8, htp::R4CroutonLayout>::zeros([0, 3, 5, 30]).is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.mapping.is_empty()
+    }
+
+    /// Number of storage slots, padding included.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let t = Tensor::<u8, htp::R4CroutonLayout>::zeros([1, 3, 5, 30]);
+    /// assert_eq!(t.storage_len(), 2048);
+    /// ```
+    pub fn storage_len(&self) -> usize {
+        self.mapping.storage_len()
+    }
+
+    /// The value this tensor's padding holds (and relayout writes into padding it creates).
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let mut t = Tensor::<u8, htp::R4CroutonLayout>::zeros([1, 3, 5, 30]);
+    /// assert_eq!(t.pad_value(), 0);
+    /// t.fill_padding(128);
+    /// assert_eq!(t.pad_value(), 128);
+    /// ```
+    pub fn pad_value(&self) -> S::Elem {
+        self.pad
+    }
+}
+
+impl<S: Storage, L: Layout> fmt::Debug for TensorBase<S, L>
+where
+    S::Elem: fmt::Debug,
+{
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Tensor")
+            .field("layout", self.mapping.layout())
+            .field("dims", &self.dims())
+            .field("row_major", &self.to_row_major())
+            .finish()
+    }
+}
+
+/// Small cases of every call that reaches the storage, fast enough for miri
+/// (`cargo +nightly miri test -p layout-core --lib`).
+#[cfg(test)]
+mod tests;

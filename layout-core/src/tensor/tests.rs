@@ -1,0 +1,76 @@
+use super::*;
+use crate::{Chunk, ChunkedMemoryLayout};
+use alloc::vec;
+
+type Flat = ChunkedMemoryLayout<3, (Chunk<0, 0>, Chunk<1, 0>, Chunk<2, 0>)>;
+type Blocked = ChunkedMemoryLayout<
+    3,
+    (
+        Chunk<0, 0>,
+        Chunk<2, 0>,
+        Chunk<1, 0>,
+        Chunk<1, 2>,
+        Chunk<2, 4>,
+    ),
+>;
+
+fn sample() -> Tensor<u16, Flat> {
+    Tensor::<u16, Flat>::from_fn([2, 3, 5], |[a, b, c]| (a * 100 + b * 10 + c) as u16)
+}
+
+#[test]
+fn construct_read_write_and_drop() {
+    let mut t = sample();
+    assert_eq!(t[[1, 2, 4]], 124);
+    t[[1, 2, 4]] = 7;
+    assert_eq!(t.get([1, 2, 4]), Some(&7));
+    assert_eq!(t.get([2, 0, 0]), None);
+    let clone = t.clone();
+    drop(t);
+    assert_eq!(clone.to_row_major()[29], 7);
+}
+
+#[test]
+fn relayout_round_trip_with_padding() {
+    let t = sample();
+    let mut blocked = t.relayout::<Blocked>();
+    assert_eq!(blocked.padded_dims(), [2, 4, 8]);
+    assert_eq!(blocked.to_row_major(), t.to_row_major());
+    blocked.fill_padding(9);
+    assert_eq!(
+        blocked.as_raw().iter().filter(|&&v| v == 9).count(),
+        64 - 30
+    );
+    let back = blocked.relayout::<Flat>();
+    assert_eq!(back.as_raw(), t.as_raw());
+    let mut into = Tensor::<u16, Flat>::zeros([2, 3, 5]);
+    blocked.view().relayout_into(&mut into.view_mut()).unwrap();
+    assert_eq!(into.as_raw(), t.as_raw());
+}
+
+#[test]
+fn chunks_and_views_over_borrowed_storage() {
+    let t = sample().relayout::<Blocked>();
+    let mut raw = t.as_raw().to_vec();
+    let mut view = TensorViewMut::from_slice(*t.mapping(), &mut raw).unwrap();
+    for chunk in view.chunks_mut() {
+        chunk.data[0] += 1000;
+    }
+    let read = TensorView::from_slice(*t.mapping(), &raw).unwrap();
+    assert_eq!(read.chunks().count(), 2 * 2 * 2);
+    assert_eq!(read[[0, 0, 0]], 1000);
+    assert_eq!(read[[1, 2, 4]], 1124);
+    assert!(TensorView::from_slice(*t.mapping(), &raw[1..]).is_err());
+}
+
+#[test]
+fn empty_and_zero_sized() {
+    let empty = Tensor::<u8, Blocked>::zeros([2, 0, 5]);
+    assert_eq!(empty.storage_len(), 0);
+    assert_eq!(empty.relayout::<Flat>().to_row_major(), vec![]);
+    let unit = Tensor::<(), Blocked>::zeros([2, 3, 5]);
+    assert_eq!(unit.iter().count(), 30);
+    let data = [0u8; 30];
+    let t = Tensor::<u8, Blocked>::from_row_major([2, 3, 5], &data).unwrap();
+    assert_eq!(t.as_raw().len(), 64);
+}
