@@ -59,8 +59,10 @@ pub use layout::{Axes, Axis, Layout, MAX_AXES, SameRankAs};
 pub use listing::MemoryOrder;
 pub use mapping::Mapping;
 pub use storage::{AlignedBuffer, STORAGE_ALIGN, Storage, StorageMut};
-pub use strided::{PositionalAxes, Strided, StridedGeometry};
-pub use tensor::{StorageChunk, StorageChunkMut, Tensor, TensorBase, TensorView, TensorViewMut};
+pub use strided::{Strided, StridedGeometry};
+pub use tensor::{
+    PositionalAxes, StorageChunk, StorageChunkMut, Tensor, TensorBase, TensorView, TensorViewMut,
+};
 pub use walk::Run;
 
 /// What the macros expand to; not part of the API.

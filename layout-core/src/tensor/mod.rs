@@ -6,8 +6,10 @@
 mod access;
 mod constructors;
 mod iteration;
+mod views;
 
 pub use iteration::{StorageChunk, StorageChunkMut};
+pub use views::PositionalAxes;
 
 use crate::storage::{AlignedBuffer, Storage};
 use crate::{Layout, Mapping};
