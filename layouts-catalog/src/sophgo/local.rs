@@ -4,6 +4,7 @@
 use super::address::{LocalAddress, channels_per_npu};
 use super::chip::{ChipSpec, chip_name};
 use super::geometry::LocalGeometry;
+use super::local_layout::{LocalLayout, sealed};
 use super::storage_mode::{Normal, StorageMode};
 use super::strides::{
     CompactStrides, EuAlignedStrides, LineAlignedStrides, StrideRule, UserStrides,
@@ -362,9 +363,27 @@ impl<C: ChipSpec, R: StrideRule, M: StorageMode> Layout for Local<C, R, M> {
     }
 }
 
+impl<C: ChipSpec, R: StrideRule, M: StorageMode> sealed::Sealed for Local<C, R, M> {}
+
+impl<C: ChipSpec, R: StrideRule, M: StorageMode> LocalLayout for Local<C, R, M> {
+    type Chip = C;
+
+    fn address(&self) -> usize {
+        Local::address(self)
+    }
+
+    fn element_bytes(&self) -> usize {
+        Local::element_bytes(self)
+    }
+
+    fn local_geometry(&self, geometry: &LocalGeometry) -> LocalGeometry {
+        *geometry
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::super::{BM1684, ExampleChip, FourN, Matrix};
+    use super::super::{BM1684, ExampleChip, FourN};
     use super::*;
     use layout_core::Mapping;
 
@@ -382,7 +401,6 @@ mod tests {
         assert!(Mapping::with_layout(compact, [0, 1, usize::MAX, 2]).is_ok());
         let line = LineAligned::<BM1684>::new(0, 4);
         assert!(Mapping::with_layout(line, [0, 2, usize::MAX, usize::MAX]).is_ok());
-        assert!(Mapping::with_layout(Matrix::<ExampleChip>::new(0, 4, 1), [0, usize::MAX]).is_ok());
         // With every dim non-zero the same strides are still an overflow.
         assert!(matches!(
             Mapping::with_layout(compact, [1, 1, usize::MAX, 2]),

@@ -2,16 +2,12 @@
 
 use super::chip::ChipSpec;
 use super::geometry::LocalGeometry;
-use super::local::Local;
-use super::matrix::Matrix;
-use super::storage_mode::StorageMode;
-use super::strides::StrideRule;
 use layout_core::Layout;
 
 /// A layout of a tensor placed in the local memory of [`LocalLayout::Chip`]: its offsets count
 /// elements of the whole memory, so a [`LocalMemory`](super::LocalMemory) can view its bytes
-/// through it. Implemented by [`Local`] (compact, aligned, free strides, storage modes) and
-/// [`Matrix`].
+/// through it. Implemented by [`Local`](super::Local) (compact, aligned, free strides, storage
+/// modes) and [`Matrix`](super::Matrix), each next to its type; this module depends on neither.
 ///
 /// ```
 /// use tensor_layout::prelude::*;
@@ -59,23 +55,4 @@ pub trait LocalLayout: Layout + sealed::Sealed {
 pub(crate) mod sealed {
     /// The local layouts of this module are all there are.
     pub trait Sealed {}
-}
-
-impl<C: ChipSpec, R: StrideRule, M: StorageMode> sealed::Sealed for Local<C, R, M> {}
-impl<C: ChipSpec> sealed::Sealed for Matrix<C> {}
-
-impl<C: ChipSpec, R: StrideRule, M: StorageMode> LocalLayout for Local<C, R, M> {
-    type Chip = C;
-
-    fn address(&self) -> usize {
-        Local::address(self)
-    }
-
-    fn element_bytes(&self) -> usize {
-        Local::element_bytes(self)
-    }
-
-    fn local_geometry(&self, geometry: &LocalGeometry) -> LocalGeometry {
-        *geometry
-    }
 }

@@ -3,7 +3,7 @@
 use super::chip::{ChipSpec, chip_name};
 use super::geometry::LocalGeometry;
 use super::local::EuAligned;
-use super::local_layout::LocalLayout;
+use super::local_layout::{LocalLayout, sealed};
 use alloc::format;
 use alloc::string::ToString;
 use core::fmt;
@@ -201,6 +201,8 @@ impl<C: ChipSpec> Layout for Matrix<C> {
     }
 }
 
+impl<C: ChipSpec> sealed::Sealed for Matrix<C> {}
+
 impl<C: ChipSpec> LocalLayout for Matrix<C> {
     type Chip = C;
 
@@ -214,5 +216,18 @@ impl<C: ChipSpec> LocalLayout for Matrix<C> {
 
     fn local_geometry(&self, geometry: &MatrixGeometry) -> LocalGeometry {
         geometry.frame
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::ExampleChip;
+    use super::*;
+    use layout_core::Mapping;
+
+    /// An empty matrix is placed whatever its other dim, as an empty 4-D local tensor is.
+    #[test]
+    fn an_empty_matrix_is_placed_whatever_its_other_dim() {
+        assert!(Mapping::with_layout(Matrix::<ExampleChip>::new(0, 4, 1), [0, usize::MAX]).is_ok());
     }
 }
