@@ -20,24 +20,29 @@ mod axis_word;
 mod catalog;
 mod chunk_rules;
 mod onednn;
+mod sentence;
 mod text;
 
 pub use axis_word::{AxisWordProblem, axis_word_problem, is_positional, positional_word};
 pub use catalog::{CatalogName, catalog_names, find_catalog_name};
-pub use chunk_rules::{ListProblem, MAX_ENTRIES, MAX_RANK, check_chunk_list};
+pub use chunk_rules::{ListProblem, MAX_ENTRIES, MAX_RANK, assert_chunk_list, check_chunk_list};
 pub use onednn::{OnednnTag, TextProblem, onednn_tag};
 pub use text::{TextLayout, parse_layout};
 
-/// One `(dim, size)` entry of a chunk list; size 0 is the dimension's "all the rest" entry.
+/// One `(dim, size)` entry of a chunk list: `size` elements of dimension `dim`, or with size 0
+/// "all the rest of dimension `dim`". layout-core and tensor-layout name it `ChunkEntry`.
 ///
 /// ```
-/// assert!(layout_notation::Entry::rest(2).is_rest());
+/// use layout_notation::Entry;
+/// assert!(Entry::rest(2).is_rest());
+/// assert_eq!(Entry { dim: 1, size: 16 }, Entry::new(1, 16));
+/// assert_eq!(Entry::default(), Entry::rest(0));
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Entry {
     /// The logical dimension.
     pub dim: usize,
-    /// The number of elements, 0 for "all the rest".
+    /// The number of elements, or 0 for "all the rest of the dimension".
     pub size: usize,
 }
 
@@ -60,7 +65,7 @@ impl Entry {
         Self { dim, size: 0 }
     }
 
-    /// Whether this is a rest entry.
+    /// Whether this is a dimension's "all the rest" entry (size 0).
     ///
     /// ```
     /// assert!(!layout_notation::Entry::new(1, 8).is_rest());
