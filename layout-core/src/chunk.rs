@@ -1,11 +1,9 @@
 //! Chunk lists at the type level: `Chunk<DIM, SIZE>` entries gathered in a tuple, and the
 //! constants derived from them at compile time.
 
-use crate::coords::MAX_RANK;
 use crate::layout::{Axes, Axis, MAX_AXES};
-use crate::{AxisWord, LayoutError};
+use crate::{AxisWord, LayoutError, MAX_RANK};
 use alloc::vec::Vec;
-use const_panic::concat_panic;
 
 /// Writes a chunked layout's long form: `ChunkedMemoryLayout<4, 0,0, 1,0, ...>` for positional
 /// axes, `ChunkedMemoryLayout<NHWC, 0,0, 1,0, ...>` for named ones (as `chunked_layout!` takes
@@ -41,32 +39,17 @@ pub(crate) fn write_long_form(
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Chunk<const DIM: usize, const SIZE: usize>;
 
-/// One `(dim, size)` entry of a chunk list, as a value.
+/// One `(dim, size)` entry of a chunk list, as a value: `size` elements of dimension `dim`, or
+/// with `size == 0` "all the rest of dimension `dim`". The one entry type of the workspace:
+/// layout-notation's rules, parser and macros use it too.
 ///
 /// ```
 /// use layout_core::ChunkEntry;
 /// let rest = ChunkEntry { dim: 3, size: 0 };
 /// assert!(rest.is_rest());
+/// assert_eq!(ChunkEntry::new(1, 8), ChunkEntry { dim: 1, size: 8 });
 /// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct ChunkEntry {
-    /// The logical dimension.
-    pub dim: usize,
-    /// The number of elements, or 0 for "all the rest of the dimension".
-    pub size: usize,
-}
-
-impl ChunkEntry {
-    /// Whether this is a dimension's "all the rest" entry (size 0).
-    ///
-    /// ```
-    /// use layout_core::ChunkEntry;
-    /// assert!(!ChunkEntry { dim: 1, size: 8 }.is_rest());
-    /// ```
-    pub const fn is_rest(&self) -> bool {
-        self.size == 0
-    }
-}
+pub use layout_notation::Entry as ChunkEntry;
 
 /// What the offset computation needs of one entry, all of it known at compile time except the
 /// stride of a rest entry (which depends on the dims).
@@ -279,8 +262,9 @@ impl ChunkTable {
         self.entries.split_at(self.len).0
     }
 
-    /// Checks the list against the rules of a chunked layout of rank `rank`, panicking (a compile
-    /// error when evaluated in a constant) with a sentence naming the problem.
+    /// Checks `list`, the list this table summarises, against the rules of a chunked layout of
+    /// rank `rank` ([`layout_notation::assert_chunk_list`]): panics (a compile error when
+    /// evaluated in a constant) with a sentence naming the first problem and its entry.
     ///
     /// ```
     /// use layout_core::{Chunk, ChunkList};
@@ -288,62 +272,8 @@ impl ChunkTable {
     /// List::TABLE.validate(List::ENTRIES, 2); // valid: returns
     /// assert!(std::panic::catch_unwind(|| List::TABLE.validate(List::ENTRIES, 1)).is_err());
     /// ```
-    // Kept unformatted on purpose: each message is one line, so the compile errors users see
-    // (and tests/ui pins) quote one line of source per problem.
-    #[rustfmt::skip]
     pub const fn validate(&self, list: &[ChunkEntry], rank: usize) {
-        if rank == 0 {
-            concat_panic!("rank 0 is not supported: a layout has rank 1 to ", MAX_RANK);
-        }
-        if rank > MAX_RANK {
-            concat_panic!("rank ", rank, " is above the supported maximum of ", MAX_RANK);
-        }
-        if list.is_empty() {
-            concat_panic!("the chunk list is empty: every dimension needs a (dim, 0) entry");
-        }
-        if list.len() > MAX_AXES {
-            concat_panic!("the chunk list has ", list.len(), " entries; at most ", MAX_AXES);
-        }
-        let mut i = 0;
-        while i < list.len() {
-            let dim = list[i].dim;
-            if dim >= rank {
-                concat_panic!("dimension ", dim, " is out of range for rank ", rank, " (entry ", i, ")");
-            }
-            i += 1;
-        }
-        let mut dim = 0;
-        while dim < rank {
-            let mut rests: usize = 0;
-            let mut j = 0;
-            while j < list.len() {
-                if list[j].dim == dim && list[j].size == 0 {
-                    rests += 1;
-                }
-                j += 1;
-            }
-            if rests == 0 {
-                concat_panic!("dimension ", dim, " has no (", dim, ", 0) entry");
-            }
-            if rests == 2 {
-                concat_panic!("dimension ", dim, " has two (", dim, ", 0) entries; it needs one");
-            }
-            if rests > 2 {
-                concat_panic!("dimension ", dim, " has ", rests, " (", dim, ", 0) entries; it needs one");
-            }
-            dim += 1;
-        }
-        let mut k = self.rest_entries;
-        while k < list.len() {
-            if list[k].size == 0 {
-                let (late, fixed) = (list[k].dim, list[self.rest_entries]);
-                concat_panic!("the (", late, ", 0) entry comes after the fixed entry (", fixed.dim, ", ", fixed.size, "): all size-0 entries must come first");
-            }
-            k += 1;
-        }
-        if self.overflowed {
-            concat_panic!("the fixed sizes of the chunk list multiply past usize::MAX");
-        }
+        layout_notation::assert_chunk_list(rank, list);
     }
 }
 

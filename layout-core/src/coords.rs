@@ -4,12 +4,12 @@ use core::fmt::Debug;
 use core::hash::Hash;
 use core::ops::{Index, IndexMut};
 
-/// The highest rank a layout may have.
+/// The highest rank of a layout, and so of an index: a rule of the chunk lists, kept with them.
 ///
 /// ```
 /// assert_eq!(layout_core::MAX_RANK, 8);
 /// ```
-pub const MAX_RANK: usize = 8;
+pub use layout_notation::MAX_RANK;
 
 /// A logical index or a list of dims: `[usize; RANK]` for the layout's rank.
 ///
