@@ -1,8 +1,9 @@
-//! Reading the command's arguments: layouts, dims, indices, element types.
+//! Reading the command's arguments: layouts, dims, indices, axes, element types, and how the
+//! axes of two layouts correspond.
 
-use crate::report::AnyMapping;
+use crate::any_mapping::{AnyMapping, bind};
 use tensor_layout::layouts_catalog::registry;
-use tensor_layout::{AxisWord, DynLayout, Mapping};
+use tensor_layout::{AxisWord, DynLayout};
 
 /// A catalog name (bare or `module::Name`) or any spelling `DynLayout` reads.
 pub fn layout(text: &str) -> Result<DynLayout, String> {
@@ -64,7 +65,7 @@ pub fn with_two_layouts<T>(
     work: impl FnOnce(&dyn AnyMapping, &dyn AnyMapping, &[usize]) -> Result<T, String>,
 ) -> Result<T, String> {
     let (la, lb) = (layout(a)?, layout(b)?);
-    let at = crate::report::correspondence(a, &la, b, &lb)?;
+    let at = correspondence(a, &la, b, &lb)?;
     let dims = numbers(dims_text, "dims")?;
     let mut b_dims = dims.clone();
     if dims.len() == at.len() {
@@ -73,6 +74,37 @@ pub fn with_two_layouts<T>(
         }
     }
     bind(&la, &dims, |ma| bind(&lb, &b_dims, |mb| work(ma, mb, &at)))
+}
+
+/// How the axes of layout A correspond to those of layout B: for each axis of A, where the axis
+/// of the same name stands in B. Layouts whose axes are positional (`abcd`: the layout names no
+/// axes) correspond position by position with any layout of their rank.
+///
+/// # Errors
+/// One line naming both layouts and both words, when the ranks or the names differ.
+pub fn correspondence(
+    a_text: &str,
+    a: &DynLayout,
+    b_text: &str,
+    b: &DynLayout,
+) -> Result<Vec<usize>, String> {
+    let (wa, wb) = (a.axes(), b.axes());
+    if a.rank() != b.rank() {
+        return Err(format!(
+            "{a_text} has rank {} but {b_text} has rank {} (axes {wa} and {wb}): only layouts of one rank compare",
+            a.rank(),
+            b.rank()
+        ));
+    }
+    if wa.is_positional() || wb.is_positional() {
+        return Ok((0..a.rank()).collect());
+    }
+    match wa.positions_in(&wb) {
+        Some(at) => Ok(at[..a.rank()].to_vec()),
+        None => Err(format!(
+            "{a_text} has axes {wa} but {b_text} has axes {wb}: elements move by axis name, and these are not the same names"
+        )),
+    }
 }
 
 /// A logical index: plain coordinates in the layout's axis order (`0,2,4,29` or `0x2x4x29`), or
@@ -147,36 +179,4 @@ pub fn axis(text: &str, word: &AxisWord) -> Result<usize, String> {
             word.rank() - 1
         )
     })
-}
-
-fn bind<T>(
-    layout: &DynLayout,
-    dims: &[usize],
-    work: impl FnOnce(&dyn AnyMapping) -> Result<T, String>,
-) -> Result<T, String> {
-    if dims.len() != layout.rank() {
-        return Err(format!(
-            "dims {} have {} coordinates but {layout} has rank {}",
-            dims.iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join("x"),
-            dims.len(),
-            layout.rank()
-        ));
-    }
-    macro_rules! ranks {
-        ($($r:literal)+) => {
-            match layout.rank() {
-                $($r => {
-                    let ranked = layout.ranked::<$r>().map_err(|e| e.to_string())?;
-                    let dims: [usize; $r] = dims.try_into().expect("length checked");
-                    let m = Mapping::with_layout(ranked, dims).map_err(|e| e.to_string())?;
-                    work(&m)
-                })+
-                other => Err(format!("rank {other} is not supported")),
-            }
-        };
-    }
-    ranks!(1 2 3 4 5 6 7 8)
 }

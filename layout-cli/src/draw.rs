@@ -1,7 +1,7 @@
 //! `layout draw`: the memory order as a picture: one cell per storage slot, labelled with its
 //! logical index, the caption naming the axes.
 
-use crate::report::AnyMapping;
+use crate::any_mapping::AnyMapping;
 use std::fmt::Write;
 use std::path::Path;
 

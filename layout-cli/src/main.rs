@@ -3,6 +3,7 @@
 //!
 //! Every failure prints one line to stderr saying what was expected, and exits with code 2.
 
+mod any_mapping;
 mod args;
 mod draw;
 mod report;

@@ -1,70 +1,9 @@
-//! The text reports: list, explain, where, at, diff, and the mapping seen without its rank.
+//! The text reports: list, explain, where, at, diff.
 
+use crate::any_mapping::AnyMapping;
 use std::fmt::Write;
 use tensor_layout::layouts_catalog::registry;
-use tensor_layout::{Axes, Axis, AxisWord, Coords, DynChunked, DynLayout, Mapping};
-
-/// A mapping of any rank, seen through `Vec`s: what the reports and the drawing need.
-pub trait AnyMapping {
-    /// The layout as a run-time value.
-    fn layout(&self) -> DynLayout;
-    /// Logical dims.
-    fn dims(&self) -> Vec<usize>;
-    /// Padded dims.
-    fn padded_dims(&self) -> Vec<usize>;
-    /// Storage slots.
-    fn storage_len(&self) -> usize;
-    /// The storage walk.
-    fn axes(&self) -> Axes;
-    /// Elements per contiguous chunk.
-    fn chunk_volume(&self) -> usize;
-    /// Offset of an index, or why it has none.
-    fn offset(&self, index: &[usize]) -> Result<usize, String>;
-    /// Coordinates (in the padded dims) stored at `offset`, and whether they are padding.
-    fn slot(&self, offset: usize) -> Option<(Vec<usize>, bool)>;
-    /// The folded memory-order listing.
-    fn order(&self, max_lines: usize) -> String;
-}
-
-impl<const R: usize> AnyMapping for Mapping<DynChunked<R>> {
-    fn layout(&self) -> DynLayout {
-        Mapping::layout(self).to_dyn()
-    }
-    fn dims(&self) -> Vec<usize> {
-        Mapping::dims(self).to_vec()
-    }
-    fn padded_dims(&self) -> Vec<usize> {
-        Mapping::padded_dims(self).to_vec()
-    }
-    fn storage_len(&self) -> usize {
-        Mapping::storage_len(self)
-    }
-    fn axes(&self) -> Axes {
-        Mapping::axes(self)
-    }
-    fn chunk_volume(&self) -> usize {
-        Mapping::chunk_volume(self)
-    }
-    fn offset(&self, index: &[usize]) -> Result<usize, String> {
-        let index: [usize; R] = index.try_into().map_err(|_| {
-            format!(
-                "index {index:?} has {} coordinates but the layout has rank {R}",
-                index.len()
-            )
-        })?;
-        self.try_offset(index).map_err(|e| e.to_string())
-    }
-    fn slot(&self, offset: usize) -> Option<(Vec<usize>, bool)> {
-        let index = self.padded_index_of(offset)?;
-        Some((index.to_vec(), !index.is_within(&Mapping::dims(self))))
-    }
-    fn order(&self, max_lines: usize) -> String {
-        self.memory_order()
-            .folded()
-            .max_lines(max_lines)
-            .to_string()
-    }
-}
+use tensor_layout::{Axes, Axis, AxisWord, DynLayout};
 
 /// An index with its axis names: `(N=0, H=2, W=4, C=29)`.
 fn named(index: &[usize], word: &AxisWord) -> String {
@@ -258,39 +197,8 @@ fn innermost(axes: &Axes) -> Option<(usize, usize)> {
         .map(|a| (a.dim, a.extent))
 }
 
-/// How the axes of layout A correspond to those of layout B: for each axis of A, where the axis
-/// of the same name stands in B. Layouts whose axes are positional (`abcd`: the layout names no
-/// axes) correspond position by position with any layout of their rank.
-///
-/// # Errors
-/// One line naming both layouts and both words, when the ranks or the names differ.
-pub fn correspondence(
-    a_text: &str,
-    a: &DynLayout,
-    b_text: &str,
-    b: &DynLayout,
-) -> Result<Vec<usize>, String> {
-    let (wa, wb) = (a.axes(), b.axes());
-    if a.rank() != b.rank() {
-        return Err(format!(
-            "{a_text} has rank {} but {b_text} has rank {} (axes {wa} and {wb}): only layouts of one rank compare",
-            a.rank(),
-            b.rank()
-        ));
-    }
-    if wa.is_positional() || wb.is_positional() {
-        return Ok((0..a.rank()).collect());
-    }
-    match wa.positions_in(&wb) {
-        Some(at) => Ok(at[..a.rank()].to_vec()),
-        None => Err(format!(
-            "{a_text} has axes {wa} but {b_text} has axes {wb}: elements move by axis name, and these are not the same names"
-        )),
-    }
-}
-
-/// `layout diff`: `at[d]` is where A's axis `d` stands in B (see [`correspondence`]); B's dims
-/// are A's in that order.
+/// `layout diff`: `at[d]` is where A's axis `d` stands in B (see
+/// [`correspondence`](crate::args::correspondence)); B's dims are A's in that order.
 pub fn diff(a: &dyn AnyMapping, b: &dyn AnyMapping, at: &[usize]) -> Result<String, String> {
     let (la, lb) = (a.layout(), b.layout());
     let (wa, wb) = (la.axes(), lb.axes());
