@@ -7,9 +7,8 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use tensor_layout::prelude::*;
 
-#[path = "support/hand_written.rs"]
-mod hand_written;
-use hand_written::{Strides, conv_weight_by_hand, crouton_by_hand, crouton2x2_by_hand};
+mod support;
+use support::hand_written::{Strides, conv_weight_by_hand, crouton_by_hand, crouton2x2_by_hand};
 
 const LOOKUPS: usize = 4096;
 

@@ -16,9 +16,8 @@ use std::time::Duration;
 use tensor_layout::RowMajorIndices;
 use tensor_layout::prelude::*;
 
-#[path = "support/relayout_pairs.rs"]
-mod relayout_pairs;
-use relayout_pairs::{Element, Measure, copy_halves, each_pair, on_one_thread, pool};
+mod support;
+use support::relayout_pairs::{Element, Measure, copy_halves, each_pair, on_one_thread, pool};
 
 fn group<'a>(c: &'a mut Criterion, name: &str, bytes: u64) -> BenchmarkGroup<'a, WallTime> {
     let mut group = c.benchmark_group(format!("relayout/{name}"));

@@ -15,13 +15,9 @@ use std::hint::black_box;
 use std::time::Duration;
 use tensor_layout::prelude::*;
 
-#[path = "support/relayout_pairs.rs"]
-mod relayout_pairs;
-use relayout_pairs::{Element, Measure, copy_halves, each_pair, on_one_thread, pool};
-
-#[path = "support/alternating.rs"]
-mod alternating;
-use alternating::{calls_for, median, timed};
+mod support;
+use support::alternating::{calls_for, median, timed};
+use support::relayout_pairs::{Element, Measure, copy_halves, each_pair, on_one_thread, pool};
 
 /// Measures each pair whose name contains `filter`, printing a Markdown row.
 struct Interleaved {

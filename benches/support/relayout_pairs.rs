@@ -1,4 +1,4 @@
-//! The layout pairs the relayout benchmarks measure (the list), shared by
+//! The layout pairs the relayout benchmarks measure (docs/performance.md's table), shared by
 //! `benches/relayout.rs` (criterion) and `benches/relayout_interleaved.rs` (alternating calls),
 //! with the thread pools and the 2-thread memcpy both time.
 
