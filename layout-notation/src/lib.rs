@@ -1,9 +1,10 @@
-//! The textual spellings of tensor layouts, shared by the compile-time macros and (later) the
-//! run-time parser: the rules a chunk list must follow, the rules of axis words, the oneDNN
-//! format-tag grammar, and the names of the catalog's layouts.
+//! The textual spellings of tensor layouts, shared by the compile-time macros, the compile-time
+//! check of typed layouts and the run-time parser: the rules a chunk list must follow, the rules
+//! of axis words, the oneDNN format-tag grammar, and the names of the catalog's layouts.
 //!
-//! Every function reports *all* the problems it finds, each tied to the entry or character it
-//! concerns, so a macro can put each error on the offending token.
+//! The checks report *all* the problems they find, each tied to the entry or character it
+//! concerns, so a macro can put each error on the offending token; [`assert_chunk_list`], for
+//! constants, stops at the first.
 //!
 //! ```
 //! use layout_notation::{Entry, onednn_tag};
