@@ -66,6 +66,42 @@ pub(crate) unsafe fn copy_rows<T: Copy>(
     super::row_copies::copy_rows(dst, d, src, s, rows, cols, reach, far);
 }
 
+/// Copies elements `cols` of each listed row (as `row_copies::copy_listed_rows`) with each
+/// destination line written past the caches, when the rows are 32 bytes (two to a line) or 64
+/// (one), `reach` fits and the CPU runs AVX2 ([`available`]); `false` (nothing written)
+/// otherwise.
+///
+/// A line written through the cache is read first, so each byte crosses the memory bus three
+/// times, as in memcpy; streamed, twice (f32 nChw8c->nChw16c, nhwc->nChw16c).
+pub(crate) fn stream_rows<E: Pod>(
+    dst: &mut [E],
+    d: usize,
+    src: &[E],
+    s: usize,
+    rows: &[(usize, usize)],
+    cols: Range<usize>,
+    reach: Reach,
+) -> bool {
+    let (s, d, n) = (s + cols.start, d + cols.start, cols.len());
+    let bytes = n * size_of::<E>();
+    if (bytes != 32 && bytes != 64)
+        || !reach.fits(dst.len(), d + n - 1, src.len(), s + n - 1)
+        || !available()
+    {
+        return false;
+    }
+    // SAFETY: each row's `bytes` lie inside both slices (`Reach::fits` just above, as in
+    // `row_copies::copy_rows`); the CPU runs AVX2 (`available` just above).
+    unsafe {
+        if bytes == 64 {
+            stream_line_rows(dst, d, src, s, rows);
+        } else {
+            stream_row_pairs(dst, d, src, s, rows);
+        }
+    }
+    true
+}
+
 /// Rows of 32 bytes (one register each) copied two to a destination line: where listed rows
 /// `2k` and `2k + 1` lie side by side, their line is written in one go, past the caches where
 /// it is aligned ([`store_line`]); other rows go through the caches. Ends with

@@ -55,12 +55,72 @@ pub(crate) struct TileBatch<'a> {
     pub row_pitch: Option<usize>,
 }
 
+/// A type the engine moves elements as: the unsigned integers of 1, 2, 4 and 8 bytes (plain
+/// element types, moved as the integer of their size, with the vector kernels of their CPU),
+/// `MaybeUninit` of those (any other type of those sizes, bytes copied as they are), and
+/// [`Opaque`] (any other size). The hooks are the vector kernels a type has; by default it
+/// has none and the portable kernels move it.
+pub(crate) trait Element: Copy + Send + Sync + 'static {
+    /// Transposes every tile of `batch` as [`transpose`] does, with vector blocks; `false`
+    /// (nothing written) where this type has none.
+    fn vector_transpose(
+        dst: &mut [Self],
+        d: usize,
+        src: &[Self],
+        s: usize,
+        batch: TileBatch<'_>,
+        reach: Reach,
+        stream: bool,
+    ) -> bool {
+        let _ = (dst, d, src, s, batch, reach, stream);
+        false
+    }
+
+    /// Copies elements `cols` of each listed row as `row_copies::copy_listed_rows` does, each
+    /// destination line written past the caches; `false` (nothing written) where this type
+    /// has no such kernel or the rows do not fill whole lines.
+    fn stream_rows(
+        dst: &mut [Self],
+        d: usize,
+        src: &[Self],
+        s: usize,
+        rows: &[(usize, usize)],
+        cols: Range<usize>,
+        reach: Reach,
+    ) -> bool {
+        let _ = (dst, d, src, s, rows, cols, reach);
+        false
+    }
+}
+
+/// An element of any other size, moved by the portable kernels.
+#[derive(Clone, Copy)]
+#[repr(transparent)]
+pub(crate) struct Opaque<T>(pub T);
+
+impl<T: Copy + Send + Sync + 'static> Element for Opaque<T> {}
+
+impl Element for core::mem::MaybeUninit<u8> {}
+impl Element for core::mem::MaybeUninit<u16> {}
+impl Element for core::mem::MaybeUninit<u32> {}
+impl Element for core::mem::MaybeUninit<u64> {}
+
+// Without x86-64's vector kernels, the plain integers move by the portable kernels too.
+#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+impl Element for u8 {}
+#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+impl Element for u16 {}
+#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+impl Element for u32 {}
+#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+impl Element for u64 {}
+
 /// Transposes every tile of `batch` from `src` (at `s`) into `dst` (at `d`). Blocks of `ROWS`
-/// rows by up to a cache line of columns go through registers (AVX2 or SSE2 for plain 1-, 2-
-/// and 4-byte types on x86-64, see `avx2` and `simd`) or a local tile. `reach` bounds the
-/// offsets one tile's rows and columns reach; `stream` asks for non-temporal stores of whole
-/// destination lines (a destination much larger than the caches).
-pub(crate) fn transpose<T: Copy + 'static>(
+/// rows by up to a cache line of columns go through registers ([`Element::vector_transpose`])
+/// or a local tile. `reach` bounds the offsets one tile's rows and columns reach; `stream`
+/// asks for non-temporal stores of whole destination lines (a destination much larger than
+/// the caches).
+pub(crate) fn transpose<T: Element>(
     dst: &mut [T],
     d: usize,
     src: &[T],
@@ -69,11 +129,9 @@ pub(crate) fn transpose<T: Copy + 'static>(
     reach: Reach,
     stream: bool,
 ) {
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    if super::simd::transpose(dst, d, src, s, batch, reach, stream) {
+    if T::vector_transpose(dst, d, src, s, batch, reach, stream) {
         return;
     }
-    let _ = stream; // the portable tile always writes through the cache
     portable_planes(dst, d, src, s, batch, reach);
 }
 

@@ -14,6 +14,7 @@
 mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
+mod by_size;
 mod kernels;
 mod nest;
 #[cfg(feature = "parallel")]
@@ -28,8 +29,10 @@ mod streaming;
 mod tuning;
 
 use crate::{Coords, Layout, Mapping};
+use by_size::SourceOffsets;
+use kernels::Element;
 use nest::Nest;
-use plan::{Plan, Point};
+use plan::{Pair, Plan, Point};
 use streaming::Streaming;
 
 /// Where each source dimension lands in the destination: `to[d]` is the destination dimension
@@ -52,6 +55,9 @@ pub(crate) const SAME_ORDER: Renumbering = {
 /// Writes every logical element of `src_slots` (laid out by `src`) into `dst_slots` (laid out by
 /// `dst`), element `x` of the source at the destination index whose dimension `to[d]` is
 /// `x[d]`, and `pad` into every padding slot of `dst`. The dims agree under `to`.
+///
+/// The layouts become numbers here ([`Pair`]), so that what follows is compiled once in this
+/// crate per element size ([`by_size`]), not once per layout pair in the caller's crate.
 pub(crate) fn copy_into<T, L1, L2>(
     src: &Mapping<L1>,
     src_slots: &[T],
@@ -64,12 +70,11 @@ pub(crate) fn copy_into<T, L1, L2>(
     L1: Layout,
     L2: Layout<Index = L1::Index>,
 {
-    let streaming = Streaming::for_destination(size_of_val(dst_slots));
-    copy_streaming(src, src_slots, dst, dst_slots, pad, to, streaming);
+    copy_streaming(src, src_slots, dst, dst_slots, pad, to, None);
 }
 
-/// [`copy_into`] with the stores past the caches that `streaming` asks for, whatever the
-/// destination's size.
+/// [`copy_into`] with the stores past the caches that `streaming` asks for (by default, from
+/// the destination's size).
 fn copy_streaming<T, L1, L2>(
     src: &Mapping<L1>,
     src_slots: &[T],
@@ -77,7 +82,7 @@ fn copy_streaming<T, L1, L2>(
     dst_slots: &mut [T],
     pad: T,
     to: &Renumbering,
-    streaming: Streaming,
+    streaming: Option<Streaming>,
 ) where
     T: Copy + Send + Sync + 'static,
     L1: Layout,
@@ -87,38 +92,52 @@ fn copy_streaming<T, L1, L2>(
         (0..<L1::Index as Coords>::RANK).all(|d| src.dims()[d] == dst.dims()[to[d]]),
         "dims agree under the renumbering"
     );
-    if dst.dims().as_ref().contains(&0) {
-        return;
-    }
-    let plan = Plan::new(src, dst, size_of::<T>(), to);
     let dst_origin = dst.origin();
-    let src_offset_of = |p: &Point| {
+    let offsets = |p: &Point| {
         let mut index = L1::Index::splat(0);
         for d in 0..<L1::Index as Coords>::RANK {
             index[d] = p[to[d]] - dst_origin[to[d]];
         }
         src.offset(index)
     };
-    let listings = plan.listings(size_of::<T>());
+    let pair = Pair::of(src, dst, to);
+    by_size::copy(&pair, src_slots, dst_slots, pad, &offsets, streaming);
+}
+
+/// The engine: plans the copy `pair` describes for elements `E`, then walks the destination.
+fn run<E: Element>(
+    pair: &Pair,
+    src: &[E],
+    dst: &mut [E],
+    pad: E,
+    offsets: &SourceOffsets<'_>,
+    streaming: Option<Streaming>,
+) {
+    if pair.dims[..pair.rank].contains(&0) {
+        return;
+    }
+    let streaming = streaming.unwrap_or_else(|| Streaming::for_destination(size_of_val(dst)));
+    let plan = Plan::new(pair, size_of::<E>());
+    if plan.len == 0 {
+        dst[plan.dst_base] = src[offsets(&plan.origin)];
+        return;
+    }
+    let listings = plan.listings(size_of::<E>());
     let nest = Nest {
         plan: &plan,
         reach: kernels::Reach::of(&listings.rows, &listings.cols),
         listings: &listings,
-        src: src_slots,
+        src,
         pad,
         streaming,
-        src_offset_of,
+        src_offset_of: offsets,
     };
-    if plan.len == 0 {
-        dst_slots[plan.dst_base] = src_slots[src.offset(L1::Index::splat(0))];
-        return;
-    }
     #[cfg(feature = "parallel")]
-    if parallel::run(&nest, dst_slots) {
+    if parallel::run(&nest, dst) {
         return;
     }
     let mut point: Point = [0; crate::MAX_RANK + 1];
-    nest.data(dst_slots, 0, plan.src_base, plan.dst_base, &mut point);
+    nest.data(dst, 0, plan.src_base, plan.dst_base, &mut point);
 }
 
 #[cfg(test)]
@@ -173,7 +192,7 @@ mod tests {
                 dst_slots,
                 pad,
                 &SAME_ORDER,
-                streaming,
+                Some(streaming),
             );
             assert_eq!(dst_slots, &want[..], "{dims:?}, {streaming:?}");
         }

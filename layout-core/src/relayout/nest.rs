@@ -6,15 +6,16 @@
 //! value, as one slice fill when the subtree is a dense block), and digits past it (nothing
 //! there). The cuts cost a comparison per loop entry, never a division per element.
 
-use super::kernels;
+use super::by_size::SourceOffsets;
 use super::kernels::TileBatch;
+use super::kernels::{self, Element};
 use super::plan::{Kernel, Listings, Plan, Point};
 use super::row_copies::Destination;
 use super::streaming::Streaming;
 
 /// A plan bound to its source slots and pad value; `src_offset_of` maps a virtual point of the
 /// destination walk to a source offset for the index-driven kernel.
-pub(crate) struct Nest<'a, T, F> {
+pub(crate) struct Nest<'a, T> {
     pub plan: &'a Plan,
     /// The kernel's listings ([`Plan::listings`]).
     pub listings: &'a Listings,
@@ -25,10 +26,10 @@ pub(crate) struct Nest<'a, T, F> {
     pub pad: T,
     /// Which stores go past the caches ([`Streaming::for_destination`]).
     pub streaming: Streaming,
-    pub src_offset_of: F,
+    pub src_offset_of: &'a SourceOffsets<'a>,
 }
 
-impl<T: Copy + 'static, F: Fn(&Point) -> usize> Nest<'_, T, F> {
+impl<T: Element> Nest<'_, T> {
     /// Digit ranges of loop `k` at point `p`: `(first, data_end, slot_end)`.
     #[inline]
     pub(crate) fn bounds(&self, k: usize, p: &Point) -> (usize, usize, usize) {

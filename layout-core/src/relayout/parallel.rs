@@ -6,6 +6,7 @@
 //! `par_chunks_mut` and each runs the rest of the nest on its own. Small tensors, and plans
 //! whose outer loops do not own contiguous blocks, run on the calling thread.
 
+use super::kernels::Element;
 use super::nest::Nest;
 use super::plan::{Kernel, Point};
 use rayon::prelude::*;
@@ -17,11 +18,7 @@ const MIN_PARALLEL_BYTES: usize = 1 << 22;
 const PIECES_PER_THREAD: usize = 4;
 
 /// Runs the nest on rayon's threads; `false` (nothing written) when it should not be split.
-pub(crate) fn run<T, F>(nest: &Nest<'_, T, F>, dst: &mut [T]) -> bool
-where
-    T: Copy + Send + Sync + 'static,
-    F: Fn(&Point) -> usize + Sync,
-{
+pub(crate) fn run<T: Element>(nest: &Nest<'_, T>, dst: &mut [T]) -> bool {
     let plan = nest.plan;
     let threads = rayon::current_num_threads();
     if threads < 2 || core::mem::size_of_val(dst) < MIN_PARALLEL_BYTES {
@@ -65,12 +62,7 @@ where
 }
 
 /// Runs the subtree of digit combination `piece` of loops `0..=k` into its block `out`.
-fn run_piece<T: Copy + 'static, F: Fn(&Point) -> usize>(
-    nest: &Nest<'_, T, F>,
-    out: &mut [T],
-    k: usize,
-    piece: usize,
-) {
+fn run_piece<T: Element>(nest: &Nest<'_, T>, out: &mut [T], k: usize, piece: usize) {
     let levels = nest.plan.levels();
     let mut point: Point = [0; crate::MAX_RANK + 1];
     let mut src = nest.plan.src_base;

@@ -7,6 +7,7 @@
 //! the copy is then a strided loop nest with no division per element. Everything here runs once
 //! per call, from the chunk-list constants and the dims.
 
+use super::Renumbering;
 use super::kernels::ROWS;
 #[cfg(doc)]
 use super::kernels::TileBatch;
@@ -134,26 +135,83 @@ pub(crate) enum LineRows {
     Pairs,
 }
 
-impl Plan {
-    /// Plans copying `src` into `dst` for elements of `element_bytes` bytes, source dimension
-    /// `d` into destination dimension `to[d]` (the dims agree under `to`). The plan counts every
-    /// dimension in the destination's numbering, so a conversion between axis orders (NHWC
-    /// croutons into NCHW channel blocks) is planned like one between layouts of one order.
-    pub(crate) fn new<L1: Layout, L2: Layout<Index = L1::Index>>(
+/// One side of a relayout in numbers: what the plan needs to know of a mapping, with no type
+/// parameter left, so that the engine is compiled once in this crate whatever the layouts.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Side {
+    /// The mapping's storage walk, in its own numbering of the dimensions.
+    pub axes: Axes,
+    /// Per dimension: the coordinate of the first element (non-zero in views that start
+    /// part-way into their axes).
+    pub origin: [usize; MAX_RANK],
+    /// The storage offset the walk starts from.
+    pub base: usize,
+}
+
+impl Side {
+    /// `mapping` as numbers.
+    pub(crate) fn of<L: Layout>(mapping: &Mapping<L>) -> Self {
+        let mut origin = [0; MAX_RANK];
+        let at = mapping.origin();
+        origin[..<L::Index as Coords>::RANK].copy_from_slice(at.as_ref());
+        Side {
+            axes: mapping.axes(),
+            origin,
+            base: mapping.base_offset(),
+        }
+    }
+}
+
+/// A relayout in numbers: both sides, the dims (in the destination's numbering) and where each
+/// source dimension lands.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Pair {
+    pub rank: usize,
+    pub dims: [usize; MAX_RANK],
+    pub src: Side,
+    pub dst: Side,
+    /// Where each source dimension lands in the destination.
+    pub to: Renumbering,
+    /// Whether the destination's gaps are padding, to be filled with the pad value.
+    pub fills: bool,
+}
+
+impl Pair {
+    /// Copying `src` into `dst`, source dimension `d` into destination dimension `to[d]` (the
+    /// dims agree under `to`).
+    pub(crate) fn of<L1: Layout, L2: Layout<Index = L1::Index>>(
         src: &Mapping<L1>,
         dst: &Mapping<L2>,
-        element_bytes: usize,
-        to: &super::Renumbering,
+        to: &Renumbering,
     ) -> Self {
         let rank = <L1::Index as Coords>::RANK;
-        let dims = dst.dims();
-        let dst_axes = significant(&dst.axes());
-        let src_axes = significant(&renumbered(&src.axes(), to));
+        let mut dims = [0; MAX_RANK];
+        dims[..rank].copy_from_slice(dst.dims().as_ref());
+        Pair {
+            rank,
+            dims,
+            src: Side::of(src),
+            dst: Side::of(dst),
+            to: *to,
+            fills: dst.layout().gaps_are_padding(),
+        }
+    }
+}
+
+impl Plan {
+    /// Plans the copy `pair` describes for elements of `element_bytes` bytes. The plan counts
+    /// every dimension in the destination's numbering, so a conversion between axis orders
+    /// (NHWC croutons into NCHW channel blocks) is planned like one between layouts of one
+    /// order.
+    pub(crate) fn new(pair: &Pair, element_bytes: usize) -> Self {
+        let (rank, dims, src, dst) = (pair.rank, &pair.dims, &pair.src, &pair.dst);
+        let dst_axes = significant(&dst.axes);
+        let src_axes = significant(&renumbered(&src.axes, &pair.to));
         let mut origin: Point = [0; MAX_RANK + 1];
         let mut data_end: Point = [usize::MAX; MAX_RANK + 1];
         let mut slot_end: Point = [usize::MAX; MAX_RANK + 1];
-        let dst_origin = dst.origin();
-        let fills = dst.layout().gaps_are_padding();
+        let dst_origin = &dst.origin;
+        let fills = pair.fills;
         for d in 0..rank {
             origin[d] = dst_origin[d];
             data_end[d] = dst_origin[d] + dims[d];
@@ -163,16 +221,16 @@ impl Plan {
                 data_end[d]
             };
         }
-        let affine = src.origin().as_ref().iter().all(|&o| o == 0)
-            && dst_origin.as_ref().iter().all(|&o| o == 0)
+        let affine = src.origin.iter().all(|&o| o == 0)
+            && dst_origin.iter().all(|&o| o == 0)
             && (0..rank).all(|d| exact_chain(&dst_axes, d) && exact_chain(&src_axes, d))
             && (0..rank).all(|d| steps_divide(&dst_axes, &src_axes, d));
         let mut plan = Plan {
             levels: [Level::default(); MAX_LEVELS],
             len: 0,
             kernel: Kernel::Indexed,
-            src_base: src.base_offset(),
-            dst_base: dst.base_offset(),
+            src_base: src.base,
+            dst_base: dst.base,
             origin,
             data_end,
             slot_end,
@@ -680,13 +738,8 @@ mod tests {
         B: Layout<Index = [usize; 4]> + Default,
     {
         let (src, dst) = (Mapping::<A>::new(dims), Mapping::<B>::new(dims));
-        Plan::new(
-            &src.unwrap(),
-            &dst.unwrap(),
-            bytes,
-            &crate::relayout::SAME_ORDER,
-        )
-        .rows_fill_lines(bytes)
+        let pair = Pair::of(&src.unwrap(), &dst.unwrap(), &crate::relayout::SAME_ORDER);
+        Plan::new(&pair, bytes).rows_fill_lines(bytes)
     }
 
     /// A row block stopped short by the next loop's length takes part of that loop: nhwc ->
@@ -699,12 +752,8 @@ mod tests {
         type Nchw16c = crate::onednn_layout!("nChw16c");
         let rows = |dims: [usize; 4]| {
             let (src, dst) = (Mapping::<Nhwc>::new(dims), Mapping::<Nchw16c>::new(dims));
-            let plan = Plan::new(
-                &src.unwrap(),
-                &dst.unwrap(),
-                4,
-                &crate::relayout::SAME_ORDER,
-            );
+            let pair = Pair::of(&src.unwrap(), &dst.unwrap(), &crate::relayout::SAME_ORDER);
+            let plan = Plan::new(&pair, 4);
             assert_eq!(plan.kernel, Kernel::Rows);
             plan.listings(4).rows.len()
         };

@@ -13,39 +13,63 @@
 //! pattern is a valid value (integers, floats, `half`'s `f16`/`bf16`) take this path, viewed as
 //! unsigned integers of their size; any other `T: Copy` keeps the portable tile.
 
-use super::kernels::{self, BlockMove, Lines, ROWS, Reach, TileBatch, block_is_line};
+use super::kernels::{self, BlockMove, Element, Lines, ROWS, Reach, TileBatch, block_is_line};
 use super::stores::{end_streaming, store, store_line, store_lines};
 use super::tuning::Tuning;
 use super::{avx2, avx512};
 use bytemuck::Pod;
-use core::any::TypeId;
 use core::arch::x86_64::{
     __m128i, _mm_stream_si128, _mm_unpackhi_epi8, _mm_unpackhi_epi16, _mm_unpackhi_epi32,
     _mm_unpacklo_epi8, _mm_unpacklo_epi16, _mm_unpacklo_epi32,
 };
+use core::ops::Range;
 
-/// Runs [`kernels::transpose`]'s work with SSE2 blocks when `T` is a plain 1-, 2- or 4-byte
-/// type; `false` (nothing written) otherwise.
-pub(crate) fn transpose<T: Copy + 'static>(
-    dst: &mut [T],
-    d: usize,
-    src: &[T],
-    s: usize,
-    batch: TileBatch<'_>,
-    reach: Reach,
-    stream: bool,
-) -> bool {
-    match size_of::<T>() {
-        1 => as_plain::<T, u8>(dst, src)
-            .map(|(dst, src)| transpose_as(dst, d, src, s, batch, reach, stream)),
-        2 => as_plain::<T, u16>(dst, src)
-            .map(|(dst, src)| transpose_as(dst, d, src, s, batch, reach, stream)),
-        4 => as_plain::<T, u32>(dst, src)
-            .map(|(dst, src)| transpose_as(dst, d, src, s, batch, reach, stream)),
-        _ => None,
-    }
-    .is_some()
+/// The plain integers' vector kernels: transposes in SSE2, AVX2 or AVX-512 blocks (1-, 2- and
+/// 4-byte elements), rows streamed past the caches with AVX2 (all four sizes).
+macro_rules! vector_element {
+    ($($int:ty: $transposes:tt),*) => {$(
+        impl Element for $int {
+            fn vector_transpose(
+                dst: &mut [Self],
+                d: usize,
+                src: &[Self],
+                s: usize,
+                batch: TileBatch<'_>,
+                reach: Reach,
+                stream: bool,
+            ) -> bool {
+                vector_transpose!($transposes, dst, d, src, s, batch, reach, stream)
+            }
+
+            fn stream_rows(
+                dst: &mut [Self],
+                d: usize,
+                src: &[Self],
+                s: usize,
+                rows: &[(usize, usize)],
+                cols: Range<usize>,
+                reach: Reach,
+            ) -> bool {
+                avx2::stream_rows(dst, d, src, s, rows, cols, reach)
+            }
+        }
+    )*};
 }
+
+/// The body of [`Element::vector_transpose`]: [`transpose_as`] where the type has transpose
+/// blocks.
+macro_rules! vector_transpose {
+    (true, $($arg:expr),*) => {{
+        transpose_as($($arg),*);
+        true
+    }};
+    (false, $($arg:expr),*) => {{
+        let _ = ($($arg),*);
+        false
+    }};
+}
+
+vector_element!(u8: true, u16: true, u32: true, u64: false);
 
 /// [`transpose`] of plain elements viewed as the unsigned integers `E` of their size.
 fn transpose_as<E: avx512::Broad>(
@@ -85,47 +109,6 @@ fn packed_line_blocks<E>(batch: TileBatch<'_>) -> bool {
 /// processor family gains by it ([`Tuning::stream_one_block_tiles`]).
 fn tiles_stream(rows: usize, tuning: Tuning) -> bool {
     rows > ROWS || (rows == ROWS && tuning.stream_one_block_tiles)
-}
-
-/// Whether `T` is a plain element type: an integer, a float, or `half`'s `f16` or `bf16`, whose
-/// every bit pattern is a value and which has no padding bytes.
-fn is_plain<T: 'static>() -> bool {
-    let plain = [
-        TypeId::of::<u8>(),
-        TypeId::of::<i8>(),
-        TypeId::of::<u16>(),
-        TypeId::of::<i16>(),
-        TypeId::of::<half::f16>(),
-        TypeId::of::<half::bf16>(),
-        TypeId::of::<u32>(),
-        TypeId::of::<i32>(),
-        TypeId::of::<f32>(),
-        TypeId::of::<u64>(),
-        TypeId::of::<i64>(),
-        TypeId::of::<f64>(),
-    ];
-    plain.contains(&TypeId::of::<T>())
-}
-
-/// `dst` and `src` as slices of `U` (the unsigned integer of `T`'s size) when `T` is a plain
-/// type ([`is_plain`]) of `U`'s size and alignment; `None` for any other `T`. The vector paths
-/// move plain elements as integers of their size.
-pub(crate) fn as_plain<'a, T: 'static, U: Pod>(
-    dst: &'a mut [T],
-    src: &'a [T],
-) -> Option<(&'a mut [U], &'a [U])> {
-    if !is_plain::<T>() || size_of::<T>() != size_of::<U>() || align_of::<T>() != align_of::<U>() {
-        return None;
-    }
-    // SAFETY: `T` has `U`'s size and alignment, no padding, and every bit pattern of either is
-    // a value of both (`is_plain`, and `U: Pod`), so each slice is the same memory as `U`s of
-    // the same length; `dst`'s exclusive borrow moves into the result.
-    unsafe {
-        Some((
-            core::slice::from_raw_parts_mut(dst.as_mut_ptr().cast::<U>(), dst.len()),
-            core::slice::from_raw_parts(src.as_ptr().cast::<U>(), src.len()),
-        ))
-    }
 }
 
 /// [`kernels::planes`] with AVX-512 blocks (each width compiled for AVX-512) where the CPU has
@@ -660,31 +643,5 @@ mod tests {
             assert!(tiles_stream(ROWS + 1, tuning));
             assert_eq!(tiles_stream(ROWS, tuning), tuning.stream_one_block_tiles);
         }
-    }
-
-    #[test]
-    fn only_plain_types_take_the_sse2_path() {
-        let (rows, cols) = listings(16, 16, 3);
-        let src = alloc::vec![(1u8, 2u16); 16 * 21 + 7];
-        let mut dst = alloc::vec![(0u8, 0u16); 16 * 19 + 9];
-        let reach = Reach::of(&rows, &cols);
-        let batch = TileBatch {
-            origins: &[(0, 0)],
-            rows: &rows,
-            cols: &cols,
-            row_pitch: Some(19),
-        };
-        assert!(!transpose(&mut dst, 0, &src, 0, batch, reach, false));
-        let src = alloc::vec![1.5f32; 16 * 21 + 7];
-        let mut dst = alloc::vec![0f32; 16 * 19 + 9];
-        assert!(transpose(&mut dst, 0, &src, 0, batch, reach, true));
-        assert_eq!(dst[0], 1.5);
-        let mut pairs = alloc::vec![(0u8, 0u16); 4];
-        assert!(as_plain::<(u8, u16), u32>(&mut pairs, &[]).is_none());
-        let mut floats = [1.5f32, -2.0];
-        let (ints, _) = as_plain::<f32, u32>(&mut floats, &[]).unwrap();
-        assert_eq!(ints[0], 1.5f32.to_bits());
-        assert!(as_plain::<f32, u16>(&mut floats, &[]).is_none());
-        assert!(as_plain::<half::f16, u16>(&mut [half::f16::ONE], &[]).is_some());
     }
 }
