@@ -10,14 +10,10 @@
 //! engine the caller's crate compiles for them.
 
 use super::kernels::Opaque;
-use super::plan::{Pair, Point};
-use super::streaming::Streaming;
+use super::plan::Pair;
+use super::schedule::{SourceOffsets, Streaming, run};
 use core::any::TypeId;
 use core::mem::MaybeUninit;
-
-/// The source offset of a point of the destination walk, for plans that cannot follow the
-/// source by additions (`plan::Kernel::Indexed`).
-pub(crate) type SourceOffsets<'a> = dyn Fn(&Point) -> usize + Sync + 'a;
 
 /// Copies every element `pair` describes from `src` into `dst` and `pad` into every padding
 /// slot of `dst`, through the engine compiled for `T`'s size. `streaming` overrides the choice
@@ -47,7 +43,7 @@ pub(crate) fn copy<T: Copy + Send + Sync + 'static>(
         by_8(pair, src, dst, pad, is_plain::<T>(), offsets, streaming);
     } else {
         let (src, dst, pad) = as_units::<T, Opaque<T>>(src, dst, pad);
-        super::run(pair, src, dst, pad, offsets, streaming);
+        run(pair, src, dst, pad, offsets, streaming);
     }
 }
 
@@ -122,9 +118,9 @@ macro_rules! by_size {
                         pad.assume_init(),
                     )
                 };
-                super::run(pair, src, dst, pad, offsets, streaming);
+                run(pair, src, dst, pad, offsets, streaming);
             } else {
-                super::run(pair, src, dst, pad, offsets, streaming);
+                run(pair, src, dst, pad, offsets, streaming);
             }
         }
     )*};

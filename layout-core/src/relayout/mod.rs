@@ -10,47 +10,21 @@
 //! additions (a Sophgo tensor starting part-way into its NPUs) are served by the same walk with
 //! the source offset computed per element.
 
-#[cfg(target_arch = "x86_64")]
-mod avx2;
-#[cfg(target_arch = "x86_64")]
-mod avx512;
 mod by_size;
 mod kernels;
-mod nest;
-#[cfg(feature = "parallel")]
-mod parallel;
+mod lines;
 mod plan;
-mod row_copies;
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-mod simd;
+mod schedule;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod stores;
-mod streaming;
 mod tuning;
 
 use crate::{Coords, Layout, Mapping};
-use by_size::SourceOffsets;
-use kernels::Element;
-use nest::Nest;
-use plan::{Pair, Plan, Point};
-use streaming::Streaming;
-
-/// Where each source dimension lands in the destination: `to[d]` is the destination dimension
-/// of source dimension `d` (the same axis name). The identity for layouts with the same names
-/// in the same order.
-pub(crate) type Renumbering = [usize; crate::MAX_RANK];
-
-/// The renumbering of layouts whose axes are in the same order.
+pub(crate) use plan::Renumbering;
 #[cfg(test)]
-pub(crate) const SAME_ORDER: Renumbering = {
-    let mut to = [0; crate::MAX_RANK];
-    let mut d = 0;
-    while d < crate::MAX_RANK {
-        to[d] = d;
-        d += 1;
-    }
-    to
-};
+use plan::SAME_ORDER;
+use plan::{Pair, Point};
+use schedule::Streaming;
 
 /// Writes every logical element of `src_slots` (laid out by `src`) into `dst_slots` (laid out by
 /// `dst`), element `x` of the source at the destination index whose dimension `to[d]` is
@@ -102,42 +76,6 @@ fn copy_streaming<T, L1, L2>(
     };
     let pair = Pair::of(src, dst, to);
     by_size::copy(&pair, src_slots, dst_slots, pad, &offsets, streaming);
-}
-
-/// The engine: plans the copy `pair` describes for elements `E`, then walks the destination.
-fn run<E: Element>(
-    pair: &Pair,
-    src: &[E],
-    dst: &mut [E],
-    pad: E,
-    offsets: &SourceOffsets<'_>,
-    streaming: Option<Streaming>,
-) {
-    if pair.dims[..pair.rank].contains(&0) {
-        return;
-    }
-    let streaming = streaming.unwrap_or_else(|| Streaming::for_destination(size_of_val(dst)));
-    let plan = Plan::new(pair, size_of::<E>());
-    if plan.len == 0 {
-        dst[plan.dst_base] = src[offsets(&plan.origin)];
-        return;
-    }
-    let listings = plan.listings(size_of::<E>());
-    let nest = Nest {
-        plan: &plan,
-        reach: kernels::Reach::of(&listings.rows, &listings.cols),
-        listings: &listings,
-        src,
-        pad,
-        streaming,
-        src_offset_of: offsets,
-    };
-    #[cfg(feature = "parallel")]
-    if parallel::run(&nest, dst) {
-        return;
-    }
-    let mut point: Point = [0; crate::MAX_RANK + 1];
-    nest.data(dst, 0, plan.src_base, plan.dst_base, &mut point);
 }
 
 #[cfg(test)]

@@ -1,13 +1,14 @@
-//! How the vector transpose blocks (`simd`, `avx2`, `avx512`) write their registers: plain
+//! How the vector transpose blocks (SSE2, AVX2, AVX-512) write their registers: plain
 //! unaligned stores, and non-temporal ("streaming") stores of whole cache lines, which skip
 //! reading the line first and leave the caches' other contents in place.
 //!
 //! A streaming store needs a line aligned to 64 bytes. Where a block's lines are a pitch apart
-//! ([`Lines::pitch`]), one test of the first line decides for the whole block and the stores
+//! (`Lines::pitch`), one test of the first line decides for the whole block and the stores
 //! go out in one straight run: hand loops of f32 nhwc->nchw AVX-512 blocks ran 0.74-0.75x of
 //! memcpy with a test and branch per line, 0.89-0.91x with one test per block.
 
-use super::kernels::Lines;
+use super::lines::Lines;
+use super::tuning::CACHE_LINE;
 use bytemuck::Pod;
 
 /// Writes `register` to `dst` from element `at`, unaligned, through the caches.
@@ -47,7 +48,7 @@ pub(crate) unsafe fn store_line<E: Pod, R: Copy, const P: usize>(
     line: &[R; P],
     stream_store: unsafe fn(*mut R, R),
 ) {
-    let whole = P * size_of::<R>() == 64 && on_cache_line(dst, at);
+    let whole = P * size_of::<R>() == CACHE_LINE && on_cache_line(dst, at);
     // SAFETY: passed on from the caller.
     unsafe { write_line(dst, at, line, whole, stream_store) };
 }
@@ -73,7 +74,7 @@ pub(crate) unsafe fn store_lines<E: Pod, R: Copy, L: Lines, const P: usize>(
     stream_store: unsafe fn(*mut R, R),
 ) {
     debug_assert!(
-        !stream || P * size_of::<R>() == 64,
+        !stream || P * size_of::<R>() == CACHE_LINE,
         "streamed lines are cache lines"
     );
     // SAFETY (both arms): each line lies inside `dst` (the caller's promise); a line is
@@ -81,7 +82,7 @@ pub(crate) unsafe fn store_lines<E: Pod, R: Copy, L: Lines, const P: usize>(
     // first line when the pitch keeps every line alike within its cache line.
     unsafe {
         match rows.pitch() {
-            Some(pitch) if stream && (pitch * size_of::<E>()).is_multiple_of(64) => {
+            Some(pitch) if stream && (pitch * size_of::<E>()).is_multiple_of(CACHE_LINE) => {
                 let first = at + rows.at(from);
                 if on_cache_line(dst, first) {
                     write_pitched(dst, first, pitch, lines, true, stream_store);
@@ -122,7 +123,10 @@ pub(crate) fn end_streaming() {
 /// streaming store of a whole line needs.
 #[inline(always)]
 fn on_cache_line<E>(dst: &[E], at: usize) -> bool {
-    dst.as_ptr().wrapping_add(at).addr().is_multiple_of(64)
+    dst.as_ptr()
+        .wrapping_add(at)
+        .addr()
+        .is_multiple_of(CACHE_LINE)
 }
 
 /// `at` unchanged, through an empty assembly block that LLVM must keep in order with the

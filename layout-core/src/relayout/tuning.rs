@@ -1,17 +1,93 @@
-//! The kernel choices whose best answer differs between processor families, found once
-//! per process from the CPU's vendor.
+//! Every number the relayout engine is tuned by, each with how it was found and on which
+//! machine, and the choices whose best answer differs between processor families.
 //!
-//! Every other choice of the relayout engine (block sizes, prefetch distances, when to stream)
-//! measured alike on the machines it was tuned on. These three did not (docs/performance.md,
-//! "Two machines"). On an Intel Sapphire Rapids class core: writing two destination lines per
-//! row on each visit of a streamed transpose was 1.08-1.10x faster than one; streaming tiles of
-//! exactly one 16-row block (f32 nChw16c->nchw) was 0.81-0.95x of writing them through the
-//! cache; streamed blocks whose source lines are under 2 KiB apart ran 1.09-1.19x faster
-//! without a source prefetch. On an AMD Zen 4 core: one line per visit was 1.24-1.36x faster
-//! than two (f32 nhwc->nchw), streaming those tiles 1.38-1.76x faster (f32 nChw16c->nchw), and
-//! prefetching the source of blocks whose lines are 1 KiB apart 1.11x faster (median of nine
-//! runs, f32 nhwc->nchw). The choices only pick between kernels that are correct either way,
-//! so a wrong guess costs speed, never results.
+//! The machines: an Intel Xeon of the Sapphire Rapids class with a 105 MiB L3 shared with other
+//! tenants (2026-11-21/22), an AMD EPYC Zen 4 with a 32 MiB L3 (2026-11-23), and an Intel Xeon
+//! with a 480 MiB L3 (2026-11-24); docs/performance.md has their tables. Every choice here
+//! only picks between kernels that are correct either way, so a wrong guess costs speed, never
+//! results.
+//!
+//! Three choices measured differently on the Intel and AMD cores, so they are made per vendor
+//! ([`Tuning`]): on the Intel core, writing two destination lines per row on each visit of a
+//! streamed transpose was 1.08-1.10x faster than one, streaming tiles of exactly one 16-row
+//! block (f32 nChw16c->nchw) 0.81-0.95x of writing them through the cache, and streamed blocks
+//! whose source lines are under 2 KiB apart 1.09-1.19x faster without a source prefetch. On
+//! the AMD core, one line per visit was 1.24-1.36x faster than two (f32 nhwc->nchw), streaming
+//! those tiles 1.38-1.76x faster (f32 nChw16c->nchw), and prefetching the source of blocks
+//! whose lines are 1 KiB apart 1.11x faster (f32 nhwc->nchw).
+
+/// Bytes of a cache line, the unit of every streamed store and prefetch.
+pub(crate) const CACHE_LINE: usize = 64;
+
+/// Rows of a transpose block, the source lines read together: the 16 byte lanes of a 128-bit
+/// register (a fact of the vector blocks, not a measurement).
+pub(crate) const ROWS: usize = 16;
+
+/// The most rows a listed row block (or a transpose's rows, or its columns) may have: bounds
+/// the listings' memory (16 bytes a row), not measured.
+pub(crate) const MAX_LISTED: usize = 1 << 14;
+
+/// Rows after which a listed row block stops growing, so that its listing stays in L1 beside
+/// the rows it moves: u8 flat<->crouton 84 us with 4096-row blocks, 66-79 us with 512 (Intel,
+/// 105 MiB L3).
+pub(crate) const ROW_BLOCK_ENOUGH: usize = 1 << 9;
+
+/// Destination bytes after which a batch of transpose tiles stops growing: enough to spread a
+/// call over many 1 KiB tiles (u8 flat->crouton2x2), few enough to leave outer loops for the
+/// parallel split (Intel, 105 MiB L3).
+pub(crate) const TILE_BATCH_ENOUGH: usize = 64 << 10;
+
+/// How far ahead of a transpose block its source lines are prefetched: the best of 64 to 512
+/// bytes in A/B runs, u8 nchw->nhwc 1.27-1.31x, f32 nchw->nhwc 1.12x (Intel, 105 MiB L3).
+pub(crate) const PREFETCH_BYTES: usize = 4 * CACHE_LINE;
+
+/// Most source bytes a group of column blocks written in one visit may span, so that the group
+/// reads one compact region: f32 1x256x56x56 nhwc->nchw 0.60 -> 0.67x memcpy with two lines per
+/// visit within it (Intel, 480 MiB L3).
+pub(crate) const GROUP_SOURCE_BYTES: usize = 64 << 10;
+
+/// Destination bytes one band of a transpose written through the cache covers: a few times L1,
+/// well inside L2; against 1 MiB bands, f32 1x256x56x56 nchw->nhwc 0.64 -> 0.83x memcpy (Intel,
+/// 480 MiB L3).
+pub(crate) const BAND_BYTES: usize = 64 << 10;
+
+/// Least source bytes per column a band of a transpose reads in one run, so that the hardware
+/// prefetchers follow it: eight cache lines; without it f32 1x256x56x56 nhwc->nchw fell to
+/// 0.29x memcpy (Intel, 480 MiB L3).
+pub(crate) const BAND_SOURCE_RUN_BYTES: usize = 8 * CACHE_LINE;
+
+/// Rows spanning at most this many source bytes go in one band: f32 nhwc->nchw's 256 channels
+/// (1 KiB) read in order; 4 KiB lost u8 nchw->nhwc 0.68 -> 0.63x memcpy (Intel, 480 MiB L3).
+pub(crate) const WHOLE_BAND_SOURCE_BYTES: usize = 2 << 10;
+
+/// Rows ahead whose destination line a row copy into a far destination asks for: 256 bytes of
+/// 32-byte rows, f32 nChw8c->nChw16c 1.07-1.16x; through the cache u8 crouton->flat lost up to
+/// 0.74x, hence far destinations only (Intel, 105 MiB L3).
+pub(crate) const PREFETCH_ROWS: usize = 8;
+
+/// Least destination size that streams, whatever the cache: past a core's L2 (1-4 MiB on the
+/// machines measured), writing through the cache first reads each line it overwrites.
+pub(crate) const STREAM_FLOOR_BYTES: usize = 4 << 20;
+
+/// Transposes (and row copies that pair half-line rows, and the destination prefetch of other
+/// far row copies) stream from this fraction of the last-level cache: the three machines each
+/// fall on the side they measured faster (f32 nhwc->nchw at 25.7 MB on the 480 MiB L3: 0.81x
+/// memcpy streamed, 0.45x through the cache).
+pub(crate) const STREAM_BLOCKS_FROM_CACHE_SHARE: usize = 32;
+
+/// Row copies whose every row is one whole cache line stream from this fraction of the
+/// last-level cache: through the cache they are a plain memcpy (f32 nhwc->nChw16c on the 480
+/// MiB L3: 0.96x memcpy through the cache, 0.72x streamed at 50 MB).
+pub(crate) const STREAM_LINE_ROWS_FROM_CACHE_SHARE: usize = 16;
+
+/// Below this many destination bytes a relayout stays on one thread: the split costs more
+/// (Intel, 105 MiB L3).
+#[cfg(feature = "parallel")]
+pub(crate) const MIN_PARALLEL_BYTES: usize = 4 << 20;
+
+/// Pieces per thread in a parallel relayout, so that uneven pieces (padding) still balance.
+#[cfg(feature = "parallel")]
+pub(crate) const PIECES_PER_THREAD: usize = 4;
 
 use core::sync::atomic::{AtomicU8, Ordering};
 

@@ -8,9 +8,14 @@
 //! is found once, with `cpuid`, by the `cpufeatures` crate (`layout-core` is `no_std`, so
 //! `std::is_x86_feature_detected!` is not available).
 
-use super::kernels::{self, BlockMove, Lines, ROWS, Reach, TileBatch};
-use super::simd::{Block, Interleave, Sse2, interleave_for, load_register, shuffle_rounds, zero};
-use super::stores::{end_streaming, store, store_line, store_lines};
+use super::super::reach::Reach;
+use super::super::tile_batch::TileBatch;
+use super::super::tiles::{self, BlockMove};
+use super::shuffle::{Interleave, interleave_for, load_register, shuffle_rounds, zero};
+use super::sse2::{Block, Sse2};
+use crate::relayout::lines::Lines;
+use crate::relayout::stores::{end_streaming, store, store_line, store_lines};
+use crate::relayout::tuning::{CACHE_LINE, ROWS};
 use bytemuck::Pod;
 use core::arch::x86_64::{
     __m128i, __m256i, _mm256_set_m128i, _mm256_stream_si256, _mm256_unpackhi_epi8,
@@ -27,7 +32,7 @@ pub(crate) fn available() -> bool {
     cpuid_avx2::get()
 }
 
-/// One width's transposes ([`kernels::plane_body`]) compiled with AVX2: the
+/// One width's transposes ([`tiles::plane_body`]) compiled with AVX2: the
 /// [`BlockMove::plane`] of [`Avx2Blocks`].
 ///
 /// # Safety
@@ -43,7 +48,7 @@ pub(crate) unsafe fn plane<T: Copy, B: BlockMove<T>, const COLS: usize>(
     batch: TileBatch<'_>,
     reach: Reach,
 ) {
-    kernels::plane_body::<T, B, COLS>(dst, d, src, s, batch, reach);
+    tiles::plane_body::<T, B, COLS>(dst, d, src, s, batch, reach);
 }
 
 /// [`super::row_copies::copy_rows`] compiled with AVX2.
@@ -63,7 +68,7 @@ pub(crate) unsafe fn copy_rows<T: Copy>(
     reach: Reach,
     far: bool,
 ) {
-    super::row_copies::copy_rows(dst, d, src, s, rows, cols, reach, far);
+    super::super::rows::copy_rows(dst, d, src, s, rows, cols, reach, far);
 }
 
 /// Copies elements `cols` of each listed row (as `row_copies::copy_listed_rows`) with each
@@ -84,7 +89,7 @@ pub(crate) fn stream_rows<E: Pod>(
 ) -> bool {
     let (s, d, n) = (s + cols.start, d + cols.start, cols.len());
     let bytes = n * size_of::<E>();
-    if (bytes != 32 && bytes != 64)
+    if (bytes != CACHE_LINE / 2 && bytes != CACHE_LINE)
         || !reach.fits(dst.len(), d + n - 1, src.len(), s + n - 1)
         || !available()
     {
@@ -93,7 +98,7 @@ pub(crate) fn stream_rows<E: Pod>(
     // SAFETY: each row's `bytes` lie inside both slices (`Reach::fits` just above, as in
     // `row_copies::copy_rows`); the CPU runs AVX2 (`available` just above).
     unsafe {
-        if bytes == 64 {
+        if bytes == CACHE_LINE {
             stream_line_rows(dst, d, src, s, rows);
         } else {
             stream_row_pairs(dst, d, src, s, rows);

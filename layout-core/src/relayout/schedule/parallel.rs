@@ -6,16 +6,11 @@
 //! `par_chunks_mut` and each runs the rest of the nest on its own. Small tensors, and plans
 //! whose outer loops do not own contiguous blocks, run on the calling thread.
 
-use super::kernels::Element;
-use super::nest::Nest;
-use super::plan::{Kernel, Point};
+use super::walk::Nest;
+use crate::relayout::kernels::Element;
+use crate::relayout::plan::{Kernel, MAX_LEVELS, Point};
+use crate::relayout::tuning::{MIN_PARALLEL_BYTES, PIECES_PER_THREAD};
 use rayon::prelude::*;
-
-/// Below this many destination bytes a relayout stays on one thread (the split costs more).
-const MIN_PARALLEL_BYTES: usize = 1 << 22;
-
-/// Pieces per thread, so that uneven pieces (padding) still balance.
-const PIECES_PER_THREAD: usize = 4;
 
 /// Runs the nest on rayon's threads; `false` (nothing written) when it should not be split.
 pub(crate) fn run<T: Element>(nest: &Nest<'_, T>, dst: &mut [T]) -> bool {
@@ -67,7 +62,7 @@ fn run_piece<T: Element>(nest: &Nest<'_, T>, out: &mut [T], k: usize, piece: usi
     let mut point: Point = [0; crate::MAX_RANK + 1];
     let mut src = nest.plan.src_base;
     let mut rest = piece;
-    let mut digits = [0usize; super::plan::MAX_LEVELS];
+    let mut digits = [0usize; MAX_LEVELS];
     for j in (0..=k).rev() {
         digits[j] = rest % levels[j].extent;
         rest /= levels[j].extent;

@@ -9,10 +9,14 @@
 //! of a line fills at once (f32 nhwc->nchw: docs/performance.md). Detection as in [`super::avx2`]:
 //! once, with `cpuid`, by `cpufeatures`.
 
+use super::super::reach::Reach;
+use super::super::tile_batch::TileBatch;
+use super::super::tiles::{self, BlockMove};
 use super::avx2::{Avx2Blocks, Wide};
-use super::kernels::{self, BlockMove, Lines, ROWS, Reach, TileBatch};
-use super::simd::{Interleave, interleave_for, load_register, shuffle_rounds, zero};
-use super::stores::{one_per_line, store_lines};
+use super::shuffle::{Interleave, interleave_for, load_register, shuffle_rounds, zero};
+use crate::relayout::lines::Lines;
+use crate::relayout::stores::{one_per_line, store_lines};
+use crate::relayout::tuning::ROWS;
 use bytemuck::Pod;
 use core::arch::x86_64::{
     __m128i, __m512i, _mm512_castsi128_si512, _mm512_inserti32x4, _mm512_stream_si512,
@@ -30,7 +34,7 @@ pub(crate) fn available() -> bool {
     cpuid_avx512::get()
 }
 
-/// One width's transposes ([`kernels::plane_body`]) compiled with AVX-512 F and BW (and so
+/// One width's transposes ([`tiles::plane_body`]) compiled with AVX-512 F and BW (and so
 /// AVX2 too): the [`BlockMove::plane`] of [`Avx512Blocks`].
 ///
 /// # Safety
@@ -46,7 +50,7 @@ pub(crate) unsafe fn plane<T: Copy, B: BlockMove<T>, const COLS: usize>(
     batch: TileBatch<'_>,
     reach: Reach,
 ) {
-    kernels::plane_body::<T, B, COLS>(dst, d, src, s, batch, reach);
+    tiles::plane_body::<T, B, COLS>(dst, d, src, s, batch, reach);
 }
 
 /// Blocks moved through 512-bit registers, each transposed register `4N` consecutive elements

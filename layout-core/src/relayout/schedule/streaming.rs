@@ -8,7 +8,7 @@
 //! oihw->OIhw16i16o (9.4 MB) at 0.80x against 0.91x. Where the cache is smaller (105 MiB on a
 //! Sapphire Rapids class core shared with other tenants, 32 MiB on a Zen 4) the same pairs
 //! ran up to 1.8x faster streamed (docs/performance.md). So the threshold grows with the
-//! last-level cache, from [`FLOOR_BYTES`] (past a core's L2, where writing through the cache
+//! last-level cache, from [`STREAM_FLOOR_BYTES`] (past a core's L2, where writing through the cache
 //! first reads every line it overwrites):
 //!
 //! - transposes (and row copies that pair two half-line rows into each line, and the
@@ -23,18 +23,17 @@
 //! measured faster (docs/concepts.md, "Decisions"); the choice only picks between kernels that
 //! are correct either way, so a wrong guess costs speed, never results.
 
+use crate::relayout::tuning::{
+    STREAM_BLOCKS_FROM_CACHE_SHARE, STREAM_FLOOR_BYTES, STREAM_LINE_ROWS_FROM_CACHE_SHARE,
+};
 use core::sync::atomic::{AtomicUsize, Ordering};
-
-/// Least destination size that streams, whatever the cache: past a core's L2 (1-4 MiB on the
-/// machines measured), writing through the cache first reads each line it overwrites.
-pub(crate) const FLOOR_BYTES: usize = 4 << 20;
 
 /// Which of a relayout's stores go past the caches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Streaming {
     /// Transposes write whole destination lines past the caches, row copies that pair rows into
     /// lines stream each pair, and other row copies into this destination ask for their lines
-    /// ahead (`row_copies::Destination::Far`).
+    /// ahead (`kernels::Destination::Far`).
     pub blocks: bool,
     /// Row copies whose every row is one whole 64-byte line write it past the caches.
     pub line_rows: bool,
@@ -63,10 +62,12 @@ impl Streaming {
     /// The streaming of a destination of `bytes` under a last-level cache of `cache` bytes
     /// (`None`: not known, the floor for both).
     fn with_cache(bytes: usize, cache: Option<usize>) -> Streaming {
-        let from = |share: usize| cache.map_or(FLOOR_BYTES, |c| (c / share).max(FLOOR_BYTES));
+        let from = |share: usize| {
+            cache.map_or(STREAM_FLOOR_BYTES, |c| (c / share).max(STREAM_FLOOR_BYTES))
+        };
         Streaming {
-            blocks: bytes >= from(32),
-            line_rows: bytes >= from(16),
+            blocks: bytes >= from(STREAM_BLOCKS_FROM_CACHE_SHARE),
+            line_rows: bytes >= from(STREAM_LINE_ROWS_FROM_CACHE_SHARE),
         }
     }
 }
@@ -89,7 +90,7 @@ fn last_level_cache_bytes() -> Option<usize> {
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 fn largest_cache() -> Option<usize> {
     use core::arch::x86_64::{__cpuid, __cpuid_count};
-    let leaf = if super::tuning::vendor_is_amd() {
+    let leaf = if crate::relayout::tuning::vendor_is_amd() {
         0x8000_001D
     } else {
         4
@@ -145,10 +146,10 @@ mod tests {
         // but whole-line rows under 105/16 MiB, a size none of the measured pairs had.
         for cache in [105 * MIB, 32 * MIB] {
             assert_eq!(
-                Streaming::with_cache(FLOOR_BYTES - 1, Some(cache)),
+                Streaming::with_cache(STREAM_FLOOR_BYTES - 1, Some(cache)),
                 Streaming::NONE
             );
-            assert!(Streaming::with_cache(FLOOR_BYTES, Some(cache)).blocks);
+            assert!(Streaming::with_cache(STREAM_FLOOR_BYTES, Some(cache)).blocks);
             assert_eq!(
                 Streaming::with_cache(5 * MIB, Some(cache)),
                 Streaming {
@@ -162,10 +163,13 @@ mod tests {
         }
         // Unknown: the floor.
         assert_eq!(
-            Streaming::with_cache(FLOOR_BYTES - 1, None),
+            Streaming::with_cache(STREAM_FLOOR_BYTES - 1, None),
             Streaming::NONE
         );
-        assert_eq!(Streaming::with_cache(FLOOR_BYTES, None), Streaming::ALL);
+        assert_eq!(
+            Streaming::with_cache(STREAM_FLOOR_BYTES, None),
+            Streaming::ALL
+        );
     }
 
     /// cpuid leaf 4 of a 32 KiB, 8-way L1 with 64-byte lines and 64 sets, and of a 480 MiB,

@@ -1,47 +1,32 @@
 //! Row copies: the kernel of plans whose innermost loop is contiguous on both sides (blocked
 //! <-> blocked layouts, flat <-> crouton), copying a listed block of rows per call.
-#![allow(clippy::too_many_arguments)] // the kernel's arguments, as in `kernels`
+#![allow(clippy::too_many_arguments)] // the kernel's arguments stay in registers
 
-use super::kernels::{Element, Reach, prefetch};
-use super::plan::LineRows;
-use super::streaming::Streaming;
+use super::element::Element;
+use super::prefetch::prefetch;
+use super::reach::Reach;
+use crate::relayout::tuning::PREFETCH_ROWS;
 use core::ops::Range;
 
 /// Where a row block's destination lies, which decides how its rows are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Destination {
-    /// Within the caches ([`Streaming`]): plain copies.
+    /// Within the caches: plain copies.
     Cached,
     /// Larger than the caches: each row asks for the destination line [`PREFETCH_ROWS`] rows
     /// on.
     Far,
-    /// Larger than the caches, with rows that fill whole 64-byte lines, one or two to a line
-    /// ([`super::plan::Plan::rows_fill_lines`]): each line is written past the caches where the
-    /// CPU has AVX2 (`Far` elsewhere).
+    /// Larger than the caches, with rows that fill whole cache lines, one or two to a line
+    /// (the plan's `rows_fill_lines`): each line is written past the caches where the element
+    /// type has a kernel for it ([`Element::stream_rows`]; `Far` elsewhere).
     FarLines,
-}
-
-impl Destination {
-    /// The destination of a row block whose rows fill lines as `lines` says, under `streaming`.
-    /// Rows that are whole lines go through the cache until `streaming.line_rows`: through it
-    /// they are a plain memcpy, which a destination prefetch only slows (f32 nhwc->nChw16c on
-    /// a 480 MiB L3: 0.96x memcpy plain, 0.83x with the prefetch, 0.72x streamed).
-    pub(crate) fn of(streaming: Streaming, lines: LineRows) -> Self {
-        match lines {
-            LineRows::Whole if streaming.line_rows => Destination::FarLines,
-            LineRows::Whole => Destination::Cached,
-            LineRows::Pairs if streaming.blocks => Destination::FarLines,
-            _ if streaming.blocks => Destination::Far,
-            _ => Destination::Cached,
-        }
-    }
 }
 
 /// Copies elements `cols` of each listed row: source row at `s + row.0`, destination row at
 /// `d + row.1`. `reach` bounds the rows' offsets ([`Reach::of`] the whole listing); one check of
 /// it per call lets the rows be copied without a bounds check each. `into` says where the
-/// destination lies ([`Destination`]). Runs the AVX2 build of [`copy_rows`] where the CPU has
-/// AVX2.
+/// destination lies ([`Destination`]). Runs the element type's vector build of [`copy_rows`]
+/// where it has one ([`Element::vector_copy_rows`]).
 pub(crate) fn copy_listed_rows<T: Element>(
     dst: &mut [T],
     d: usize,
@@ -56,18 +41,10 @@ pub(crate) fn copy_listed_rows<T: Element>(
         return;
     }
     let far = into != Destination::Cached;
-    #[cfg(target_arch = "x86_64")]
-    if super::avx2::available() {
-        // SAFETY: the CPU runs AVX2 instructions (checked just above).
-        return unsafe { super::avx2::copy_rows(dst, d, src, s, rows, cols, reach, far) };
+    if !T::vector_copy_rows(dst, d, src, s, rows, cols.clone(), reach, far) {
+        copy_rows(dst, d, src, s, rows, cols, reach, far);
     }
-    copy_rows(dst, d, src, s, rows, cols, reach, far);
 }
-
-/// Rows ahead whose destination line a far row copy asks for: 256 bytes of 32-byte rows
-/// (f32 nChw8c->nChw16c 1.07-1.16x; through the cache, u8 crouton->flat lost up to 0.74x,
-/// hence only for far destinations).
-const PREFETCH_ROWS: usize = 8;
 
 /// [`copy_listed_rows`]' work, always inlined (into the AVX2 build too).
 #[inline(always)]

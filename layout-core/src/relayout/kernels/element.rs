@@ -1,0 +1,83 @@
+//! The element types the kernels move, and the hooks by which a type brings vector kernels.
+
+use super::reach::Reach;
+use super::tile_batch::TileBatch;
+use core::ops::Range;
+
+/// A type the engine moves elements as: the unsigned integers of 1, 2, 4 and 8 bytes (plain
+/// element types, moved as the integer of their size, with the vector kernels of their CPU),
+/// `MaybeUninit` of those (any other type of those sizes, bytes copied as they are), and
+/// [`Opaque`] (any other size). The hooks are the vector kernels a type has; by default it
+/// has none and the portable kernels move it.
+pub(crate) trait Element: Copy + Send + Sync + 'static {
+    /// Transposes every tile of `batch` as `tiles::transpose` does, with vector blocks; `false`
+    /// (nothing written) where this type has none.
+    fn vector_transpose(
+        dst: &mut [Self],
+        d: usize,
+        src: &[Self],
+        s: usize,
+        batch: TileBatch<'_>,
+        reach: Reach,
+        stream: bool,
+    ) -> bool {
+        let _ = (dst, d, src, s, batch, reach, stream);
+        false
+    }
+
+    /// Copies elements `cols` of each listed row as `rows::copy_listed_rows` does, each
+    /// destination line written past the caches; `false` (nothing written) where this type
+    /// has no such kernel or the rows do not fill whole lines.
+    fn stream_rows(
+        dst: &mut [Self],
+        d: usize,
+        src: &[Self],
+        s: usize,
+        rows: &[(usize, usize)],
+        cols: Range<usize>,
+        reach: Reach,
+    ) -> bool {
+        let _ = (dst, d, src, s, rows, cols, reach);
+        false
+    }
+
+    /// Copies elements `cols` of each listed row as `rows::copy_rows` does, compiled with the
+    /// CPU features of this type's vector kernels; `false` (nothing written) where it has none.
+    #[allow(clippy::too_many_arguments)] // the kernel's arguments
+    fn vector_copy_rows(
+        dst: &mut [Self],
+        d: usize,
+        src: &[Self],
+        s: usize,
+        rows: &[(usize, usize)],
+        cols: Range<usize>,
+        reach: Reach,
+        far: bool,
+    ) -> bool {
+        let _ = (dst, d, src, s, rows, cols, reach, far);
+        false
+    }
+}
+
+/// An element of any other size, moved by the portable kernels.
+#[derive(Clone, Copy)]
+#[repr(transparent)]
+pub(crate) struct Opaque<T>(pub T);
+
+impl<T: Copy + Send + Sync + 'static> Element for Opaque<T> {}
+
+// Without x86-64's vector kernels, every unit type moves by the portable kernels.
+#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+mod portable_units {
+    use super::Element;
+    use core::mem::MaybeUninit;
+
+    impl Element for u8 {}
+    impl Element for u16 {}
+    impl Element for u32 {}
+    impl Element for u64 {}
+    impl Element for MaybeUninit<u8> {}
+    impl Element for MaybeUninit<u16> {}
+    impl Element for MaybeUninit<u32> {}
+    impl Element for MaybeUninit<u64> {}
+}

@@ -1,0 +1,27 @@
+//! The innermost copies of a relayout, below the walk that calls them: row copies for loops
+//! contiguous on both sides ([`rows`]), cache-blocked transposes for loops contiguous on
+//! different sides ([`tiles`], cut as [`tile_shape`] says), and a strided loop for anything
+//! else ([`strided`]). Each takes both sides as (slots, start) plus what places its lines: a
+//! stride, or the per-call listing of `(source, destination)` line offsets the plan made.
+//!
+//! These kernels are portable. An element type with faster ones on this CPU provides them
+//! through the hooks of [`Element`]; on x86-64 ([`x86`]) those are SSE2, AVX2 and AVX-512
+//! blocks, which supply vector primitives and the functions compiled with their features.
+
+mod element;
+mod prefetch;
+mod reach;
+mod rows;
+mod strided;
+mod tile_batch;
+mod tile_shape;
+mod tiles;
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+mod x86;
+
+pub(crate) use element::{Element, Opaque};
+pub(crate) use reach::Reach;
+pub(crate) use rows::{Destination, copy_listed_rows};
+pub(crate) use strided::copy_strided;
+pub(crate) use tile_batch::TileBatch;
+pub(crate) use tiles::transpose;

@@ -1,0 +1,52 @@
+//! How far one kernel call reaches from where it starts, checked once per call.
+
+/// Bounds of the offsets a transpose of listed rows by listed columns touches, relative to its
+/// `s` and `d`: the largest `row.0 + col.0` and `row.1 + col.1`. Found once per relayout from
+/// the whole listings (which bound any part of them a call gets), so each call checks its
+/// bounds in constant time and its blocks need no check per line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Reach {
+    /// The largest source offset past `s`.
+    pub src: usize,
+    /// The largest destination offset past `d`.
+    pub dst: usize,
+}
+
+impl Reach {
+    /// The reach of every row of `rows` with every column of `cols`.
+    pub(crate) fn of(rows: &[(usize, usize)], cols: &[(usize, usize)]) -> Self {
+        let largest = |listing: &[(usize, usize)]| {
+            listing
+                .iter()
+                .fold((0, 0), |(a, b), &(x, y)| (a.max(x), b.max(y)))
+        };
+        let (row, col) = (largest(rows), largest(cols));
+        Reach {
+            src: row.0.saturating_add(col.0),
+            dst: row.1.saturating_add(col.1),
+        }
+    }
+
+    /// Whether every offset reached from `s` and `d` lies inside slices of these lengths.
+    pub(crate) fn fits(self, dst_len: usize, d: usize, src_len: usize, s: usize) -> bool {
+        let inside = |start: usize, past: usize, len: usize| {
+            start.checked_add(past).is_some_and(|last| last < len)
+        };
+        inside(s, self.src, src_len) && inside(d, self.dst, dst_len)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reach_is_the_largest_offset_on_each_side() {
+        let rows = [(0, 40), (1, 0), (2, 20)];
+        let cols = [(9, 0), (3, 1)];
+        assert_eq!(Reach::of(&rows, &cols), Reach { src: 11, dst: 41 });
+        assert!(Reach::of(&rows, &cols).fits(42, 0, 12, 0));
+        assert!(!Reach::of(&rows, &cols).fits(41, 0, 12, 0));
+        assert!(!Reach::of(&rows, &cols).fits(usize::MAX, usize::MAX, 12, 0));
+    }
+}

@@ -1,0 +1,20 @@
+//! What one transpose call moves: a batch of equal tiles of listed rows by listed columns.
+
+/// The transposes of one call: the same tile of listed rows by listed columns at each listed
+/// origin, `dst[d + at.1 + row.1 + col.1] = src[s + at.0 + row.0 + col.0]` for every `at` of
+/// `origins`, `row` of `rows` and `col` of `cols`. The rows' source offsets count up by one, as
+/// do the columns' destination offsets.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TileBatch<'a> {
+    /// Where each tile starts, relative to the call's `s` and `d`, in destination order.
+    pub origins: &'a [(usize, usize)],
+    /// The tile's rows, in source order.
+    pub rows: &'a [(usize, usize)],
+    /// The tile's columns, in destination order.
+    pub cols: &'a [(usize, usize)],
+    /// `Some(p)` when, in every block of [`ROWS`] rows (counted from the first of `rows`),
+    /// destination lines follow `p` apart: the rows come in runs of a multiple of `ROWS` rows
+    /// (or one run) with destination offsets `p` apart (`Plan::listings` finds it from the
+    /// loops).
+    pub row_pitch: Option<usize>,
+}

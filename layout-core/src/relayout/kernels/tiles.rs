@@ -1,0 +1,443 @@
+//! Cache-blocked transposes: a batch of tiles moved in blocks of [`ROWS`] rows by up to a
+//! cache line of columns, through registers where the element type has vector blocks
+//! ([`Element::vector_transpose`]) or through a local tile ([`Portable`]).
+#![allow(clippy::too_many_arguments)] // the kernel's arguments stay in registers
+
+use super::element::Element;
+use super::prefetch::prefetch;
+use super::reach::Reach;
+use super::tile_batch::TileBatch;
+use super::tile_shape::{band_rows, lines_per_visit, pitched, prefetches_source};
+use crate::relayout::lines::{Lines, Pitch};
+use crate::relayout::tuning::{CACHE_LINE, PREFETCH_BYTES, ROWS, Tuning};
+
+/// Whether a block of `ROWS` rows of `cols` one-byte elements is exactly one 64-byte line.
+pub(crate) const fn block_is_line(cols: usize) -> bool {
+    ROWS * cols == CACHE_LINE
+}
+
+/// Transposes every tile of `batch` from `src` (at `s`) into `dst` (at `d`). Blocks of `ROWS`
+/// rows by up to a cache line of columns go through registers ([`Element::vector_transpose`])
+/// or a local tile. `reach` bounds the offsets one tile's rows and columns reach; `stream`
+/// asks for non-temporal stores of whole destination lines (a destination much larger than
+/// the caches).
+pub(crate) fn transpose<T: Element>(
+    dst: &mut [T],
+    d: usize,
+    src: &[T],
+    s: usize,
+    batch: TileBatch<'_>,
+    reach: Reach,
+    stream: bool,
+) {
+    if T::vector_transpose(dst, d, src, s, batch, reach, stream) {
+        return;
+    }
+    portable_planes(dst, d, src, s, batch, reach);
+}
+
+/// How one full block of `ROWS` rows by `COLS` columns is moved: `COLS` source lines (each
+/// `ROWS` long, at `s + col.0`) in, `ROWS` destination lines (each `COLS` long, at
+/// `d + row.1`) out.
+pub(crate) trait BlockMove<T: Copy> {
+    /// Whether blocks whose destination lines are whole cache lines bypass the caches.
+    const STREAMS: bool = false;
+
+    /// Whether blocks of `COLS` columns bypass the caches: their destination lines are whole
+    /// cache lines and `STREAMS` holds.
+    fn streams<const COLS: usize>() -> bool {
+        Self::STREAMS && COLS * size_of::<T>() == CACHE_LINE
+    }
+
+    /// Whether blocks of `COLS` columns bypass the caches two rows to a line: their
+    /// destination lines are half cache lines (written whole where the next row follows) and
+    /// `STREAMS` holds.
+    fn streams_pairs<const COLS: usize>() -> bool {
+        Self::STREAMS && COLS * size_of::<T>() == 32
+    }
+
+    /// Whether blocks of `COLS` columns bypass the caches as one line each: `ROWS` rows of
+    /// `COLS` bytes, adjacent, make one 64-byte line (u8 flat->crouton2x2's packed blocks of
+    /// 16 channels x 4 pixels), and `STREAMS` holds.
+    fn streams_block_lines<const COLS: usize>() -> bool {
+        Self::STREAMS && size_of::<T>() == 1 && block_is_line(COLS)
+    }
+
+    /// Asks the CPU to bring the cache line holding `slots[at]` (of the source or the
+    /// destination) into its caches, if `at` is inside `slots` (a hint: nothing is read,
+    /// nothing can fault): [`prefetch`] by default.
+    #[inline(always)]
+    fn prefetch(slots: &[T], at: usize) {
+        prefetch(slots, at);
+    }
+
+    /// Runs one width's transposes ([`plane_body`] with `COLS` columns per block), as a
+    /// function of its own compiled with the CPU features the blocks use: [`plane`] by default,
+    /// a `#[target_feature]` function for the AVX2 and AVX-512 blocks. One function per width,
+    /// not all widths inlined into one: that cost the smallest blocks ~10% (u8
+    /// flat->crouton2x2, 0.87-0.89x in interleaved runs), and in debug builds made one frame of
+    /// every width's locals (1.4 MB for the AVX-512 blocks, most of a test thread's stack).
+    ///
+    /// # Safety
+    ///
+    /// The CPU runs the blocks' instructions (nothing for the portable and SSE2 blocks).
+    unsafe fn plane<const COLS: usize>(
+        dst: &mut [T],
+        d: usize,
+        src: &[T],
+        s: usize,
+        batch: TileBatch<'_>,
+        reach: Reach,
+    ) where
+        Self: Sized,
+    {
+        plane::<T, Self, COLS>(dst, d, src, s, batch, reach);
+    }
+
+    /// Moves the block.
+    ///
+    /// # Safety
+    ///
+    /// Every line lies inside its slice: `s + col.0 + ROWS <= src.len()` for each of `cols`
+    /// and `d + rows.at(k) + COLS <= dst.len()` for each `k < ROWS` ([`plane`] checks this
+    /// once per call, so that implementations may skip the per-line bounds checks).
+    unsafe fn block<const COLS: usize, L: Lines>(
+        dst: &mut [T],
+        d: usize,
+        rows: L,
+        src: &[T],
+        s: usize,
+        cols: &[(usize, usize); COLS],
+    );
+}
+
+/// Runs a batch of transposes in blocks moved by `B`, with as many columns per block as fill a
+/// cache line of `T` (fewer when there are fewer columns), each width through
+/// [`BlockMove::plane`]. Within each tile, column blocks go outermost within a band of rows, so
+/// the source is read as a few sequential streams and every destination line is written
+/// whole; partial blocks at the edges move element by element.
+///
+/// # Safety
+///
+/// As [`BlockMove::plane`]: the CPU runs `B`'s instructions.
+pub(crate) unsafe fn planes<T: Copy, B: BlockMove<T>>(
+    dst: &mut [T],
+    d: usize,
+    src: &[T],
+    s: usize,
+    batch: TileBatch<'_>,
+    reach: Reach,
+) {
+    let line = CACHE_LINE / size_of::<T>().max(1);
+    let columns = match batch.cols.len() {
+        // A whole line of bytes per block only where lines bypass the cache (64 columns of
+        // registers in flight cost more than they save in cache).
+        n if n >= 64 && B::streams::<64>() => 64,
+        n if n >= 32 && line >= 32 => 32,
+        n if n >= 16 && line >= 16 => 16,
+        n if n >= 8 => 8,
+        _ => 4,
+    };
+    // SAFETY (each arm): passed on from the caller.
+    unsafe {
+        match columns {
+            64 => B::plane::<64>(dst, d, src, s, batch, reach),
+            32 => B::plane::<32>(dst, d, src, s, batch, reach),
+            16 => B::plane::<16>(dst, d, src, s, batch, reach),
+            8 => B::plane::<8>(dst, d, src, s, batch, reach),
+            _ => B::plane::<4>(dst, d, src, s, batch, reach),
+        }
+    }
+}
+
+/// [`planes`] with the portable tile, which runs on any CPU.
+pub(crate) fn portable_planes<T: Copy>(
+    dst: &mut [T],
+    d: usize,
+    src: &[T],
+    s: usize,
+    batch: TileBatch<'_>,
+    reach: Reach,
+) {
+    // SAFETY: the portable tile's instructions run on any CPU.
+    unsafe { planes::<T, Portable>(dst, d, src, s, batch, reach) }
+}
+
+/// One width's [`plane_body`], as a function of its own (the default [`BlockMove::plane`]).
+#[inline(never)]
+pub(crate) fn plane<T: Copy, B: BlockMove<T>, const COLS: usize>(
+    dst: &mut [T],
+    d: usize,
+    src: &[T],
+    s: usize,
+    batch: TileBatch<'_>,
+    reach: Reach,
+) {
+    plane_body::<T, B, COLS>(dst, d, src, s, batch, reach);
+}
+
+/// The batch's transposes in blocks of `COLS` columns. Always inlined, so that a function
+/// compiled for more CPU features (`avx2::plane`) compiles the whole loop nest with them.
+#[inline(always)]
+pub(crate) fn plane_body<T: Copy, B: BlockMove<T>, const COLS: usize>(
+    dst: &mut [T],
+    d: usize,
+    src: &[T],
+    s: usize,
+    batch: TileBatch<'_>,
+    reach: Reach,
+) {
+    let TileBatch {
+        origins,
+        rows,
+        cols,
+        ..
+    } = batch;
+    if packed_tiles::<T, B, COLS>(dst, d, src, s, batch, reach) {
+        return;
+    }
+    let band = band_rows::<T>(rows.len(), cols.len(), B::streams::<COLS>());
+    let tuning = Tuning::current();
+    let group = COLS * lines_per_visit::<T, COLS>(cols, tuning.lines_per_visit);
+    let prefetch_source = prefetches_source::<T>(cols, tuning.prefetch_apart, B::streams::<COLS>());
+    let pitch = pitched(rows, batch.row_pitch);
+    for &(tile_s, tile_d) in origins {
+        let (s, d) = (s + tile_s, d + tile_d);
+        let fits = reach.fits(dst.len(), d, src.len(), s);
+        for band in rows.chunks(band) {
+            for (g, col_group) in cols.chunks(group).enumerate() {
+                // Where the next column group's destination lines start in each row.
+                let next_group = cols.get((g + 1) * group).map(|col| col.1);
+                for row_block in band.chunks(ROWS) {
+                    if let Some(next) = next_group.filter(|_| !B::streams::<COLS>()) {
+                        // Lines written through the cache are read first (their other bytes
+                        // must be kept): ask for the lines these rows write next, so that
+                        // those reads overlap this block's work (f32 nChw16c->nchw 1.07x,
+                        // cached nchw->nhwc 1.24-1.30x).
+                        for row in row_block {
+                            B::prefetch(dst, d + row.1 + next);
+                        }
+                    }
+                    let row = row_block[0].0;
+                    if prefetch_source && (row * size_of::<T>()).is_multiple_of(CACHE_LINE) {
+                        // A block reads more source lines at once than the hardware prefetcher
+                        // follows (16 to 64: channel planes of u8 nchw->nhwc, positions of
+                        // nChw16c->nchw): as the blocks enter a new cache line of them, ask for
+                        // the lines further on.
+                        for col in col_group {
+                            B::prefetch(src, s + row + col.0 + PREFETCH_BYTES / size_of::<T>());
+                        }
+                    }
+                    if group == COLS {
+                        // One block per visit (all but grouped streaming; known at compile
+                        // time there): no inner loop, which costs the smallest blocks ~15% (u8
+                        // flat->crouton2x2, 0.83x in interleaved runs).
+                        move_block::<T, B, COLS>(dst, d, row_block, src, s, col_group, fits, pitch);
+                    } else {
+                        for col_block in col_group.chunks(COLS) {
+                            move_block::<T, B, COLS>(
+                                dst, d, row_block, src, s, col_block, fits, pitch,
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Whether a tile one block wide has packed blocks: `COLS` columns whose destination offsets
+/// follow one another, and rows whose destination lines are `COLS` apart within each block of
+/// `ROWS` ([`TileBatch::row_pitch`], from the plan), so that each block's destination is one
+/// run of `ROWS * COLS` elements (u8 flat->crouton2x2, f32 nchw->nChw16c); and, checked here,
+/// every whole block's last row `ROWS - 1` past its first on the source side and
+/// `(ROWS - 1) * COLS` on the destination side. Once per call: the rows are the same for every
+/// tile of a batch.
+fn packed<const COLS: usize>(
+    rows: &[(usize, usize)],
+    cols: &[(usize, usize)],
+    row_pitch: Option<usize>,
+) -> Option<[(usize, usize); COLS]> {
+    let cols: &[(usize, usize); COLS] = cols.try_into().ok()?;
+    let columns_follow = cols.iter().zip(0..).all(|(c, i)| c.1 == cols[0].1 + i);
+    let ends_match = rows.chunks_exact(ROWS).all(|block| {
+        let ((first_s, first_d), (last_s, last_d)) = (block[0], block[ROWS - 1]);
+        last_s == first_s + (ROWS - 1) && last_d == first_d + (ROWS - 1) * COLS
+    });
+    (row_pitch == Some(COLS) && columns_follow && ends_match).then_some(*cols)
+}
+
+/// The tiles of [`plane_body`] when their blocks are [`packed`] (`false`, nothing written,
+/// when they are not): each whole block moves with the same constant row offsets,
+/// `(r, r * COLS)` from its first row, so that LLVM folds them into the block's stores and no
+/// row of the listing is read but each block's first (u8 flat->crouton2x2: 0.4x -> 0.75x of a
+/// hand-written loop in the same order with the ends checked per block, about 0.8x with them
+/// checked per call). Rows past the last whole block, and tiles whose reach does not fit, move
+/// as [`move_block`] moves them.
+#[inline(always)]
+fn packed_tiles<T: Copy, B: BlockMove<T>, const COLS: usize>(
+    dst: &mut [T],
+    d: usize,
+    src: &[T],
+    s: usize,
+    batch: TileBatch<'_>,
+    reach: Reach,
+) -> bool {
+    let TileBatch { origins, rows, .. } = batch;
+    let Some(cols) = packed::<COLS>(rows, batch.cols, batch.row_pitch) else {
+        return false;
+    };
+    let cols = &cols;
+    // The rows `(r, r * COLS)` of every block: `Pitch(COLS)` for blocks that stream (f16
+    // nchw->nChw16c 1.08-1.18x over the listing below; blocks that are one whole line, as u8
+    // flat->crouton2x2's into a large destination), a constant listing for the others
+    // (with `Pitch`, LLVM compiled the loop of u8 flat->crouton2x2 worse: 0.76-0.79x), made
+    // at compile time.
+    let streams =
+        B::streams::<COLS>() || B::streams_pairs::<COLS>() || B::streams_block_lines::<COLS>();
+    let block_rows = const { packed_rows::<COLS>() };
+    let whole = rows.len() / ROWS * ROWS;
+    for &(tile_s, tile_d) in origins {
+        let (s, d) = (s + tile_s, d + tile_d);
+        if !reach.fits(dst.len(), d, src.len(), s) {
+            for row_block in rows.chunks(ROWS) {
+                move_block::<T, B, COLS>(dst, d, row_block, src, s, cols, false, None);
+            }
+            continue;
+        }
+        for block in rows[..whole].chunks_exact(ROWS) {
+            let (first_s, first_d) = block[0];
+            let (block_s, block_d) = (s + first_s, d + first_d + cols[0].1);
+            // SAFETY: row `r` of the block is taken as `(first_s + r, first_d + r * COLS)`
+            // (the plan's rows are `COLS` apart within a block). `packed` checked that the
+            // block's last row is `(first_s + ROWS - 1, first_d + (ROWS - 1) * COLS)`, and
+            // that the columns' destination offsets follow one another. So the source lines
+            // start at `block_s + col.0` and end at `s + last.0 + col.0 + 1`, at most
+            // `s + reach.src + 1 <= src.len()` (`Reach::fits` above); the destination lines
+            // start at `block_d + r * COLS` and the last ends at
+            // `d + last.1 + cols[0].1 + COLS = d + last.1 + cols[COLS - 1].1 + 1`, at most
+            // `d + reach.dst + 1 <= dst.len()`.
+            unsafe {
+                if streams {
+                    B::block::<COLS, _>(dst, block_d, Pitch(COLS), src, block_s, cols);
+                } else {
+                    B::block::<COLS, _>(dst, block_d, &block_rows, src, block_s, cols);
+                }
+            }
+        }
+        if whole < rows.len() {
+            move_block::<T, B, COLS>(dst, d, &rows[whole..], src, s, cols, false, None);
+        }
+    }
+    true
+}
+
+/// The rows of a packed block ([`packed`]): row `r` at `(r, r * COLS)` from the block's first.
+const fn packed_rows<const COLS: usize>() -> [(usize, usize); ROWS] {
+    let mut rows = [(0, 0); ROWS];
+    let mut r = 0;
+    while r < ROWS {
+        rows[r] = (r, r * COLS);
+        r += 1;
+    }
+    rows
+}
+
+/// One block of a plane: through `B` when it is whole and `fits` (the call's `Reach::fits`),
+/// else element by element. With `pitch` (from [`pitched`]: every whole
+/// block's destination lines that far apart), `B` finds the lines by [`Pitch`], not from the
+/// listing. A function, not a closure: a closure would be compiled on its own, without the CPU
+/// features of the AVX2 build that inlines this.
+#[inline(always)]
+fn move_block<T: Copy, B: BlockMove<T>, const COLS: usize>(
+    dst: &mut [T],
+    d: usize,
+    row_block: &[(usize, usize)],
+    src: &[T],
+    s: usize,
+    col_block: &[(usize, usize)],
+    fits: bool,
+    pitch: Option<usize>,
+) {
+    let (block_s, block_d) = (s + row_block[0].0, d + col_block[0].1);
+    match (
+        <&[_; ROWS]>::try_from(row_block),
+        <&[_; COLS]>::try_from(col_block),
+    ) {
+        (Ok(row_block), Ok(col_block))
+            if fits
+                && row_block[ROWS - 1].0.checked_sub(row_block[0].0) == Some(ROWS - 1)
+                && col_block[COLS - 1].1.checked_sub(col_block[0].1) == Some(COLS - 1) =>
+        {
+            // SAFETY: the block's source lines start at `block_s + col.0`
+            // (`block_s` is `s` plus the first row's source offset), `ROWS` long;
+            // the last row's offset is the first's plus `ROWS - 1` (checked just
+            // above), so each line ends at `s + (last row).0 + col.0 + 1`, at most
+            // `s + reach.src + 1 <= src.len()` (`Reach::fits`). Likewise each
+            // destination line ends at `d + row.1 + (last column).1 + 1`, at most
+            // `d + reach.dst + 1 <= dst.len()`. With a pitch, line `k` is taken at
+            // `row_block[0].1 + k * pitch`, between the first row's and the last row's
+            // offsets (`pitched` checked that the last is the first plus `(ROWS - 1) * pitch`),
+            // so inside the same bounds.
+            unsafe {
+                match pitch {
+                    Some(pitch) => {
+                        let block_d = block_d + row_block[0].1;
+                        B::block::<COLS, _>(dst, block_d, Pitch(pitch), src, block_s, col_block)
+                    }
+                    None => B::block::<COLS, _>(dst, block_d, row_block, src, block_s, col_block),
+                }
+            }
+        }
+        _ => {
+            // Partial blocks at the edges (and any block the checks above refuse):
+            // element by element, each index checked.
+            for &(row_src, row_dst) in row_block {
+                for &(col_src, col_dst) in col_block {
+                    dst[d + row_dst + col_dst] = src[s + row_src + col_src];
+                }
+            }
+        }
+    }
+}
+
+/// Blocks through a local tile, for any `T: Copy`.
+pub(crate) struct Portable;
+
+impl<T: Copy> BlockMove<T> for Portable {
+    /// No prefetch: the portable tile's speed was never measured with one.
+    #[inline(always)]
+    fn prefetch(_: &[T], _: usize) {}
+
+    /// `COLS` source lines into a local tile, then `ROWS` destination lines out of it. Fixed
+    /// sizes let LLVM unroll the block; each line costs one bounds check (kept: the portable
+    /// tile is the fallback for any `T`, not the measured fast path).
+    #[inline(always)]
+    unsafe fn block<const COLS: usize, L: Lines>(
+        dst: &mut [T],
+        d: usize,
+        rows: L,
+        src: &[T],
+        s: usize,
+        cols: &[(usize, usize); COLS],
+    ) {
+        let mut tile = [[src[s + cols[0].0]; ROWS]; COLS];
+        for (column, &(col, _)) in tile.iter_mut().zip(cols) {
+            *column = src[s + col..s + col + ROWS]
+                .try_into()
+                .expect("a line of ROWS elements");
+        }
+        for r in 0..ROWS {
+            let row = rows.at(r);
+            let line: &mut [T; COLS] = (&mut dst[d + row..d + row + COLS])
+                .try_into()
+                .expect("a line of COLS elements");
+            for (out, column) in line.iter_mut().zip(&tile) {
+                *out = column[r];
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

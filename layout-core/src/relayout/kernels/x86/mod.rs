@@ -1,0 +1,309 @@
+//! The x86-64 vector kernels of the plain unit types: transposes in SSE2, AVX2 or AVX-512
+//! blocks (1-, 2- and 4-byte units), chosen by what the CPU runs, and row copies compiled for
+//! AVX2 (every unit type), streamed past the caches (the plain ones).
+//!
+//! SSE2 is part of every x86-64 CPU (the module is compiled where `target_feature = "sse2"`);
+//! AVX2 and AVX-512 are detected at run time.
+
+mod avx2;
+mod avx512;
+mod shuffle;
+mod sse2;
+
+use super::element::Element;
+use super::reach::Reach;
+use super::tile_batch::TileBatch;
+use super::tiles::{self, block_is_line};
+use crate::relayout::stores::end_streaming;
+use crate::relayout::tuning::{CACHE_LINE, ROWS, Tuning};
+use core::mem::MaybeUninit;
+use core::ops::Range;
+use sse2::Sse2;
+
+/// The plain integers' vector kernels: transposes in SSE2, AVX2 or AVX-512 blocks (1-, 2- and
+/// 4-byte elements), rows streamed past the caches with AVX2 (all four sizes).
+macro_rules! vector_element {
+    ($($int:ty: $transposes:tt),*) => {$(
+        impl Element for $int {
+            fn vector_transpose(
+                dst: &mut [Self],
+                d: usize,
+                src: &[Self],
+                s: usize,
+                batch: TileBatch<'_>,
+                reach: Reach,
+                stream: bool,
+            ) -> bool {
+                vector_transpose!($transposes, dst, d, src, s, batch, reach, stream)
+            }
+
+            fn stream_rows(
+                dst: &mut [Self],
+                d: usize,
+                src: &[Self],
+                s: usize,
+                rows: &[(usize, usize)],
+                cols: Range<usize>,
+                reach: Reach,
+            ) -> bool {
+                avx2::stream_rows(dst, d, src, s, rows, cols, reach)
+            }
+
+            row_copies_in_avx2!();
+        }
+    )*};
+}
+
+/// The other unit types (any element type of those sizes that is not plain): row copies
+/// compiled for AVX2, everything else portable.
+macro_rules! bytes_element {
+    ($($int:ty),*) => {$(
+        impl Element for MaybeUninit<$int> {
+            row_copies_in_avx2!();
+        }
+    )*};
+}
+
+/// [`Element::vector_copy_rows`]: the row copies compiled for AVX2, where the CPU has it.
+macro_rules! row_copies_in_avx2 {
+    () => {
+        fn vector_copy_rows(
+            dst: &mut [Self],
+            d: usize,
+            src: &[Self],
+            s: usize,
+            rows: &[(usize, usize)],
+            cols: Range<usize>,
+            reach: Reach,
+            far: bool,
+        ) -> bool {
+            if !avx2::available() {
+                return false;
+            }
+            // SAFETY: the CPU runs AVX2 instructions (checked just above).
+            unsafe { avx2::copy_rows(dst, d, src, s, rows, cols, reach, far) };
+            true
+        }
+    };
+}
+
+/// The body of [`Element::vector_transpose`]: [`transpose_as`] where the type has transpose
+/// blocks.
+macro_rules! vector_transpose {
+    (true, $($arg:expr),*) => {{
+        transpose_as($($arg),*);
+        true
+    }};
+    (false, $($arg:expr),*) => {{
+        let _ = ($($arg),*);
+        false
+    }};
+}
+
+vector_element!(u8: true, u16: true, u32: true, u64: false);
+bytes_element!(u8, u16, u32, u64);
+
+/// `tiles::transpose` of plain elements viewed as the unsigned integers `E` of their size.
+fn transpose_as<E: avx512::Broad>(
+    dst: &mut [E],
+    d: usize,
+    src: &[E],
+    s: usize,
+    batch: TileBatch<'_>,
+    reach: Reach,
+    stream: bool,
+) {
+    // Streaming needs whole destination lines (a line of columns, or half of one with the
+    // next row after it).
+    let line = CACHE_LINE / size_of::<E>();
+    let whole_rows =
+        tiles_stream(batch.rows.len(), Tuning::current()) && batch.cols.len() >= line / 2;
+    if stream && (whole_rows || packed_line_blocks::<E>(batch)) {
+        planes::<E, true>(dst, d, src, s, batch, reach);
+        end_streaming();
+    } else {
+        planes::<E, false>(dst, d, src, s, batch, reach);
+    }
+}
+
+/// Whether the batch's blocks are packed lines of bytes, which the streaming build writes as
+/// one line each ([`BlockMove::streams_block_lines`]): rows `cols` bytes apart (the plan's row
+/// pitch), each block of `ROWS` rows one 64-byte line (u8 flat->crouton2x2: 16 channels x 4
+/// pixels), although a row is much less than a line.
+fn packed_line_blocks<E>(batch: TileBatch<'_>) -> bool {
+    size_of::<E>() == 1
+        && batch.row_pitch == Some(batch.cols.len())
+        && block_is_line(batch.cols.len())
+}
+
+/// Whether tiles of `rows` rows stream their destination lines (once the destination is past
+/// the caches): tiles of more than one block always; tiles of exactly one block where the
+/// processor family gains by it ([`Tuning::stream_one_block_tiles`]).
+fn tiles_stream(rows: usize, tuning: Tuning) -> bool {
+    rows > ROWS || (rows == ROWS && tuning.stream_one_block_tiles)
+}
+
+/// [`kernels::planes`] with AVX-512 blocks (each width compiled for AVX-512) where the CPU has
+/// AVX-512 F and BW, else with AVX2 blocks (compiled for AVX2) where the CPU has AVX2, else
+/// with SSE2 blocks.
+fn planes<E: avx512::Broad, const STREAM: bool>(
+    dst: &mut [E],
+    d: usize,
+    src: &[E],
+    s: usize,
+    batch: TileBatch<'_>,
+    reach: Reach,
+) {
+    if avx512::available() {
+        // SAFETY: the CPU runs AVX-512 F and BW instructions (checked just above).
+        unsafe { tiles::planes::<E, avx512::Avx512Blocks<STREAM>>(dst, d, src, s, batch, reach) }
+    } else if avx2::available() {
+        // SAFETY: the CPU runs AVX2 instructions (checked just above).
+        unsafe { tiles::planes::<E, avx2::Avx2Blocks<STREAM>>(dst, d, src, s, batch, reach) }
+    } else {
+        // SAFETY: SSE2 is enabled (see the module docs).
+        unsafe { tiles::planes::<E, Sse2<STREAM>>(dst, d, src, s, batch, reach) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tiles::{planes, portable_planes};
+    use super::*;
+    use alloc::vec::Vec;
+
+    type Listing = Vec<(usize, usize)>;
+
+    /// Listed rows (source offsets counting up) and columns (destination offsets counting up)
+    /// with gaps between lines, as a transpose of loops with padding sees them.
+    fn listings(rows: usize, cols: usize, gap: usize) -> (Listing, Listing) {
+        let row_pitch = cols + gap;
+        let col_pitch = rows + 5;
+        let rows = (0..rows).map(|r| (r, r * row_pitch)).collect();
+        let cols = (0..cols).map(|c| (c * col_pitch, c)).collect();
+        (rows, cols)
+    }
+
+    fn agrees_with_portable<E: avx512::Broad + core::fmt::Debug + PartialEq>(make: fn(usize) -> E) {
+        let shapes = [
+            (16, 16, 3),
+            (33, 37, 3),
+            (48, 64, 3),
+            (20, 4, 3),
+            (17, 8, 3),
+            (64, 40, 3),
+        ];
+        // Gap 0: rows adjacent in the destination (a register's lines stored at once).
+        let adjacent = [(32, 4, 0), (48, 8, 0), (16, 16, 0), (32, 32, 0)];
+        for (n_rows, n_cols, gap) in shapes.into_iter().chain(adjacent) {
+            let (rows, cols) = listings(n_rows, n_cols, gap);
+            // Two tiles a call: the second one past the first on both sides.
+            let (tile_src, tile_dst) = ((n_rows + 5) * n_cols + 7, n_rows * (n_cols + gap) + 9);
+            let origins = [(0, 0), (tile_src, tile_dst)];
+            let src: Vec<E> = (0..2 * tile_src).map(make).collect();
+            let reach = Reach::of(&rows, &cols);
+            // Rows `n_cols + gap` apart, as the plan finds them (packed blocks where there is
+            // no gap; lines found by their pitch), and the same rows without the pitch (lines
+            // found in the listing). The destination starts on a cache line and one element
+            // past it, so that rows of whole lines are streamed in some calls and not in others.
+            for (row_pitch, misalign) in [Some(n_cols + gap), None]
+                .into_iter()
+                .flat_map(|pitch| [(pitch, 0), (pitch, 1)])
+            {
+                let batch = TileBatch {
+                    origins: &origins,
+                    rows: &rows,
+                    cols: &cols,
+                    row_pitch,
+                };
+                let case = alloc::format!("{n_rows} x {n_cols}, pitch {row_pitch:?}, +{misalign}");
+                each_build_agrees(&src, batch, reach, 2 * tile_dst, misalign, make, &case);
+            }
+        }
+    }
+
+    /// Runs `batch` through the portable tile and through the SSE2, AVX2 and AVX-512 builds
+    /// with their blocks where the CPU runs them (under Miri only when compiled with
+    /// `-C target-feature=+avx2` or `+avx512f,+avx512bw`, as .ci/run does), streamed and not,
+    /// into destinations that start `misalign` elements past a cache line, and checks that
+    /// they agree.
+    fn each_build_agrees<E: avx512::Broad + core::fmt::Debug + PartialEq>(
+        src: &[E],
+        batch: TileBatch<'_>,
+        reach: Reach,
+        len: usize,
+        misalign: usize,
+        make: fn(usize) -> E,
+        case: &str,
+    ) {
+        // A destination of `len` elements from `d`, where `d` is `misalign` elements past the
+        // first cache line boundary of the buffer.
+        let line = CACHE_LINE / size_of::<E>();
+        let buffer = || alloc::vec![make(0); len + 2 * line];
+        let start = |buffer: &[E]| {
+            let to_line = buffer.as_ptr().addr().next_multiple_of(64) - buffer.as_ptr().addr();
+            to_line / size_of::<E>() + misalign
+        };
+        let mut want = buffer();
+        let d = start(&want);
+        portable_planes(&mut want, d, src, 1, batch, reach);
+        let want = &want[d..d + len];
+        let builds = [
+            ("SSE2", true),
+            ("AVX2", avx2::available()),
+            ("AVX-512", avx512::available()),
+        ];
+        for (stream, (build, _)) in [false, true]
+            .into_iter()
+            .flat_map(|x| builds.iter().filter(|b| b.1).map(move |b| (x, b)))
+        {
+            let mut got = buffer();
+            let d = start(&got);
+            let dst = &mut got[..];
+            // SAFETY: each build runs only where the CPU has its features (`builds`).
+            unsafe {
+                match (stream, *build) {
+                    (true, "AVX-512") => {
+                        planes::<E, avx512::Avx512Blocks<true>>(dst, d, src, 1, batch, reach)
+                    }
+                    (false, "AVX-512") => {
+                        planes::<E, avx512::Avx512Blocks<false>>(dst, d, src, 1, batch, reach)
+                    }
+                    (true, "AVX2") => {
+                        planes::<E, avx2::Avx2Blocks<true>>(dst, d, src, 1, batch, reach)
+                    }
+                    (false, "AVX2") => {
+                        planes::<E, avx2::Avx2Blocks<false>>(dst, d, src, 1, batch, reach)
+                    }
+                    (true, _) => planes::<E, Sse2<true>>(dst, d, src, 1, batch, reach),
+                    (false, _) => planes::<E, Sse2<false>>(dst, d, src, 1, batch, reach),
+                }
+            }
+            assert_eq!(&got[d..d + len], want, "{case}, stream {stream}, {build}");
+        }
+    }
+
+    /// Also a check of the blocks' stack frames: it runs on 1 MiB, half a test thread's stack.
+    /// In a debug build, one width's AVX-512 plane takes ~0.35 MB; with every width inlined into
+    /// one function it took 1.4 MB, and users' tests run on 2 MiB threads too.
+    #[test]
+    fn sse2_avx2_and_avx512_blocks_equal_the_portable_tile() {
+        extern crate std;
+        let each_type = || {
+            agrees_with_portable::<u8>(|i| (i * 7) as u8);
+            agrees_with_portable::<u16>(|i| (i * 7) as u16);
+            agrees_with_portable::<u32>(|i| (i * 7) as u32);
+        };
+        let on_small_stack = std::thread::Builder::new().stack_size(1 << 20);
+        on_small_stack.spawn(each_type).unwrap().join().unwrap();
+    }
+
+    #[test]
+    fn tiles_of_one_block_stream_only_where_the_tuning_asks() {
+        for tuning in [Tuning::INTEL, Tuning::AMD] {
+            assert!(!tiles_stream(ROWS - 1, tuning));
+            assert!(tiles_stream(ROWS + 1, tuning));
+            assert_eq!(tiles_stream(ROWS, tuning), tuning.stream_one_block_tiles);
+        }
+    }
+}

@@ -1,0 +1,79 @@
+//! What the plan asks of one side's axes: which matter, how far they reach, whether their
+//! blocks nest exactly, and where a step of the destination moves the source.
+
+use super::pair::Renumbering;
+use crate::{Axes, Axis, MAX_AXES};
+
+/// `axes` with each axis's dimension `d` renumbered `to[d]`.
+pub(super) fn renumbered(axes: &Axes, to: &Renumbering) -> Axes {
+    let mut out = [Axis::default(); MAX_AXES];
+    for (slot, axis) in out.iter_mut().zip(axes.iter()) {
+        *slot = Axis {
+            dim: to[axis.dim],
+            ..*axis
+        };
+    }
+    Axes::from_slice(&out[..axes.len()])
+}
+
+/// Axes with more than one digit value (the others change nothing).
+pub(super) fn significant(axes: &Axes) -> Axes {
+    let mut out = [Axis::default(); MAX_AXES];
+    let mut n = 0;
+    for axis in axes.iter().filter(|a| a.extent > 1) {
+        out[n] = *axis;
+        n += 1;
+    }
+    Axes::from_slice(&out[..n])
+}
+
+/// One past the largest virtual coordinate of `d` the axes reach.
+pub(super) fn coverage(axes: &Axes, d: usize) -> usize {
+    axes.iter()
+        .filter(|a| a.dim == d)
+        .map(|a| (a.extent - 1) * a.step)
+        .sum::<usize>()
+        + 1
+}
+
+/// Whether the axes of `d`, finest first, count it as one mixed-radix number: each step is the
+/// span of the finer axis (so splitting them at each other's boundaries keeps offsets affine).
+pub(super) fn exact_chain(axes: &Axes, d: usize) -> bool {
+    let mut of_d: [(usize, usize); MAX_AXES] = [(0, 0); MAX_AXES];
+    let mut n = 0;
+    for a in axes.iter().filter(|a| a.dim == d) {
+        of_d[n] = (a.step, a.extent);
+        n += 1;
+    }
+    of_d[..n].sort_unstable();
+    let mut span = 1;
+    for &(step, extent) in &of_d[..n] {
+        if step != span {
+            return false;
+        }
+        span = step * extent;
+    }
+    true
+}
+
+/// Whether all steps of `d` on both sides divide one another in order.
+pub(super) fn steps_divide(a: &Axes, b: &Axes, d: usize) -> bool {
+    let mut steps: [usize; 2 * MAX_AXES] = [0; 2 * MAX_AXES];
+    let mut n = 0;
+    for axis in a.iter().chain(b.iter()).filter(|x| x.dim == d) {
+        steps[n] = axis.step;
+        n += 1;
+    }
+    steps[..n].sort_unstable();
+    steps[..n].windows(2).all(|w| w[1] % w[0] == 0)
+}
+
+/// Source offset advance of one step of `step` along `d`: from the source axis whose block
+/// holds that step (0 when the source has no axis of `d`: the dim is 1).
+pub(super) fn src_stride(src_axes: &Axes, d: usize, step: usize) -> usize {
+    src_axes
+        .iter()
+        .filter(|a| a.dim == d && a.step <= step)
+        .max_by_key(|a| a.step)
+        .map_or(0, |a| a.stride * (step / a.step))
+}

@@ -1,0 +1,240 @@
+//! The listings a kernel call reads: the `(source, destination)` offsets of every digit
+//! combination of the loops one call covers, made once per relayout.
+
+use super::loops::{Kernel, Level, MAX_LEVELS, Plan};
+use crate::relayout::tuning::{CACHE_LINE, ROWS};
+
+/// `(source, destination)` offsets of every digit combination of some loops.
+pub(crate) type Listing = alloc::vec::Vec<(usize, usize)>;
+
+/// The listings a kernel call reads ([`Plan::listings`]); empty where the kernel has none.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Listings {
+    /// A transpose's tiles: where each tile of a call's batch starts, relative to the call.
+    pub tiles: Listing,
+    /// The row block's rows, or a transpose's rows.
+    pub rows: Listing,
+    /// A transpose's columns.
+    pub cols: Listing,
+    /// A transpose's rows' destination pitch within blocks ([`TileBatch::row_pitch`]).
+    pub row_pitch: Option<usize>,
+    /// How the row block's rows fill 64-byte destination lines ([`Plan::rows_fill_lines`]).
+    pub line_rows: LineRows,
+}
+
+/// How a row block's rows fill 64-byte destination lines ([`Plan::rows_fill_lines`]), which
+/// decides whether they can be written past the caches, and from what size they are
+/// (`streaming::Streaming`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum LineRows {
+    /// Not whole lines (or not a row block).
+    #[default]
+    Partial,
+    /// Each row is one whole line (f32 nhwc->nChw16c: one 16-channel line).
+    Whole,
+    /// Rows of 32 bytes, two side by side make each line (f32 nChw8c->nChw16c).
+    Pairs,
+}
+
+impl Plan {
+    /// The per-relayout listings the kernel reads: for [`Kernel::Rows`], the row block's rows
+    /// in destination order; for [`Kernel::Transpose`], the batch's tiles in destination order,
+    /// the tile's rows in source order (their source offsets count up by one) and its columns
+    /// in destination order (likewise).
+    pub(crate) fn listings(&self, element_bytes: usize) -> Listings {
+        match self.kernel {
+            Kernel::Rows => Listings {
+                rows: list(&self.levels[self.kernel_from..self.len - 1]),
+                line_rows: self.rows_fill_lines(element_bytes),
+                ..Listings::default()
+            },
+            Kernel::Transpose { rows, cols } => {
+                let mut by_source = [Level::default(); MAX_LEVELS];
+                let by_source = &mut by_source[..cols - rows];
+                by_source.copy_from_slice(&self.levels[rows..cols]);
+                by_source.sort_unstable_by_key(|l| core::cmp::Reverse(l.src));
+                Listings {
+                    tiles: list(&self.levels[self.kernel_from..rows]),
+                    rows: list(by_source),
+                    cols: list(&self.levels[cols..self.len]),
+                    row_pitch: row_pitch(by_source),
+                    ..Listings::default()
+                }
+            }
+            Kernel::Strided | Kernel::Indexed => Listings::default(),
+        }
+    }
+
+    /// How a row block's rows fill whole 64-byte destination lines, as listed:
+    /// [`LineRows::Whole`] for rows of 64 bytes, every listed loop stepping the destination by
+    /// whole lines (f32 nhwc->nChw16c: each row one 16-channel line); [`LineRows::Pairs`] for
+    /// rows of 32 bytes two to a line, listed rows `2k` and `2k + 1` side by side (the
+    /// innermost listed loop steps the destination by one row and has an even count) and every
+    /// other listed loop stepping by whole lines (f32 nChw8c->nChw16c: two 8-channel rows make
+    /// each 16-channel line).
+    pub(crate) fn rows_fill_lines(&self, element_bytes: usize) -> LineRows {
+        if self.kernel != Kernel::Rows || self.len < 2 || self.kernel_from > self.len - 2 {
+            return LineRows::Partial;
+        }
+        let row = self.levels[self.len - 1];
+        let listed = &self.levels[self.kernel_from..self.len - 1];
+        let whole_lines = |loops: &[Level]| {
+            loops
+                .iter()
+                .all(|l| (l.dst * element_bytes).is_multiple_of(CACHE_LINE))
+        };
+        if row.dst != 1 {
+            return LineRows::Partial;
+        }
+        let pairs = |(pair, outer): (&Level, &[Level])| {
+            pair.dst == row.extent && pair.extent.is_multiple_of(2) && whole_lines(outer)
+        };
+        match (row.extent * element_bytes, listed.split_last()) {
+            (CACHE_LINE, _) if whole_lines(listed) => LineRows::Whole,
+            (32, Some(split)) if pairs(split) => LineRows::Pairs,
+            _ => LineRows::Partial,
+        }
+    }
+}
+
+/// Offsets of every digit combination of `levels` (outermost first), the last loop fastest.
+fn list(levels: &[Level]) -> Listing {
+    let mut out = alloc::vec![(0usize, 0usize)];
+    for level in levels {
+        out = out
+            .iter()
+            .flat_map(|&(s, d)| {
+                (0..level.extent).map(move |i| (s + i * level.src, d + i * level.dst))
+            })
+            .collect();
+    }
+    out
+}
+
+/// The destination pitch of rows listed from `levels` (outermost first) within every block of
+/// [`ROWS`] rows: the innermost loop's destination stride, when the innermost loops whose
+/// strides continue it (each the last's span) make runs of a multiple of `ROWS` rows, or all
+/// of the rows (a single loop's rows, in which any range is one run).
+fn row_pitch(levels: &[Level]) -> Option<usize> {
+    let pitch = levels.last()?.dst;
+    let mut run = 1usize;
+    for level in levels.iter().rev() {
+        if level.dst != pitch * run {
+            return run.is_multiple_of(ROWS).then_some(pitch);
+        }
+        run *= level.extent;
+    }
+    Some(pitch)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::relayout::plan::{Kernel, Pair};
+    use crate::{Layout, Mapping};
+
+    fn level(extent: usize, dst: usize) -> Level {
+        Level {
+            extent,
+            dst,
+            ..Level::default()
+        }
+    }
+
+    /// Whether the row block of `A -> B` on `dims` fills lines for `bytes`-byte elements.
+    fn lines<A, B>(dims: [usize; 4], bytes: usize) -> LineRows
+    where
+        A: Layout<Index = [usize; 4]> + Default,
+        B: Layout<Index = [usize; 4]> + Default,
+    {
+        let (src, dst) = (Mapping::<A>::new(dims), Mapping::<B>::new(dims));
+        let pair = Pair::of(&src.unwrap(), &dst.unwrap(), &crate::relayout::SAME_ORDER);
+        Plan::new(&pair, bytes).rows_fill_lines(bytes)
+    }
+
+    /// A row block stopped short by the next loop's length takes part of that loop: nhwc ->
+    /// nChw16c lists one position's 16 channel blocks, and its 3136 (or 4160) positions split
+    /// into 98 x 32 (130 x 32) so that a call copies 512 rows; 61 x 67 = 4087 positions have
+    /// no divisor from 2 to 32 and stay whole.
+    #[test]
+    fn row_blocks_take_part_of_a_loop_too_long_to_list() {
+        type Nhwc = crate::onednn_layout!("nhwc");
+        type Nchw16c = crate::onednn_layout!("nChw16c");
+        let rows = |dims: [usize; 4]| {
+            let (src, dst) = (Mapping::<Nhwc>::new(dims), Mapping::<Nchw16c>::new(dims));
+            let pair = Pair::of(&src.unwrap(), &dst.unwrap(), &crate::relayout::SAME_ORDER);
+            let plan = Plan::new(&pair, 4);
+            assert_eq!(plan.kernel, Kernel::Rows);
+            plan.listings(4).rows.len()
+        };
+        assert_eq!(rows([8, 256, 56, 56]), 512);
+        assert_eq!(rows([1, 256, 64, 65]), 512);
+        assert_eq!(rows([1, 256, 61, 67]), 16);
+    }
+
+    /// Rows of 64 bytes fill lines where every listed row starts one (f32 nhwc->nChw16c; not
+    /// u16, whose 32-byte rows go to lines of different blocks). Rows of 32 bytes pair into
+    /// lines where two listed rows lie side by side in the destination and every pair starts
+    /// a line: two 8-channel rows of f32 nChw8c make one nChw16c line (f64: 4-channel rows
+    /// into nChw8c), and nChw16c->nChw8c pairs the rows of two neighbouring positions when the
+    /// width is even (odd: a row of a pair would start a line half-way).
+    #[test]
+    fn rows_fill_lines_of_one_row_or_two() {
+        type Nhwc = crate::onednn_layout!("nhwc");
+        type Nchw4c = crate::onednn_layout!("nChw4c");
+        type Nchw8c = crate::onednn_layout!("nChw8c");
+        type Nchw16c = crate::onednn_layout!("nChw16c");
+        let dims = [2, 256, 7, 9];
+        use LineRows::{Pairs, Partial, Whole};
+        assert_eq!(lines::<Nhwc, Nchw16c>(dims, 4), Whole);
+        assert_eq!(
+            lines::<Nhwc, Nchw16c>(dims, 2),
+            Partial,
+            "32-byte rows of different blocks"
+        );
+        assert_eq!(lines::<Nchw8c, Nchw16c>(dims, 4), Pairs);
+        assert_eq!(lines::<Nchw4c, Nchw8c>(dims, 8), Pairs);
+        assert_eq!(lines::<Nchw8c, Nchw16c>(dims, 2), Partial, "16-byte rows");
+        assert_eq!(lines::<Nchw16c, Nchw8c>(dims, 4), Partial, "odd width");
+        assert_eq!(lines::<Nchw16c, Nchw8c>([2, 256, 7, 8], 4), Pairs);
+        assert_eq!(
+            lines::<Nchw8c, Nchw8c>(dims, 4),
+            Partial,
+            "one loop: a plain copy"
+        );
+    }
+
+    /// Rows listed from loops, outermost first: their destination pitch holds within every
+    /// block of `ROWS` when the loops whose strides continue the innermost one make runs of a
+    /// multiple of `ROWS` rows, or all of the rows.
+    #[test]
+    fn row_pitch_holds_within_runs_of_whole_blocks() {
+        // One loop: a single run, whatever its length.
+        assert_eq!(row_pitch(&[level(7, 3)]), Some(3));
+        // crouton2x2's rows: 8 chunks of 32 channels (2 KiB apart), 4 bytes apart inside one.
+        assert_eq!(row_pitch(&[level(8, 2048), level(32, 4)]), Some(4));
+        // Loops that continue one another: one run.
+        assert_eq!(row_pitch(&[level(4, 64), level(16, 4)]), Some(4));
+        // Runs of 8 rows: a block of 16 would straddle two runs.
+        assert_eq!(row_pitch(&[level(4, 1000), level(8, 4)]), None);
+        // Runs of 8 continued by a loop of 2 make runs of 16.
+        assert_eq!(
+            row_pitch(&[level(3, 999), level(2, 32), level(8, 4)]),
+            Some(4)
+        );
+        assert_eq!(row_pitch(&[]), None);
+    }
+
+    /// The listing of a run of rows steps by the pitch, as the kernels take it.
+    #[test]
+    fn listed_rows_step_by_the_pitch() {
+        let levels = [level(8, 2048), level(32, 4)];
+        let rows = list(&levels);
+        let pitch = row_pitch(&levels).unwrap();
+        for block in rows.chunks_exact(ROWS) {
+            for (r, row) in block.iter().enumerate() {
+                assert_eq!(row.1, block[0].1 + r * pitch);
+            }
+        }
+    }
+}

@@ -1,0 +1,84 @@
+//! A relayout in numbers: what the plan needs to know of both mappings, with no type parameter
+//! left.
+
+use crate::{Axes, Coords, Layout, MAX_RANK, Mapping};
+
+/// Where each source dimension lands in the destination: `to[d]` is the destination dimension
+/// of source dimension `d` (the same axis name). The identity for layouts with the same names
+/// in the same order.
+pub(crate) type Renumbering = [usize; crate::MAX_RANK];
+
+/// The renumbering of layouts whose axes are in the same order.
+#[cfg(test)]
+pub(crate) const SAME_ORDER: Renumbering = {
+    let mut to = [0; crate::MAX_RANK];
+    let mut d = 0;
+    while d < crate::MAX_RANK {
+        to[d] = d;
+        d += 1;
+    }
+    to
+};
+
+/// One side of a relayout in numbers: what the plan needs to know of a mapping, with no type
+/// parameter left, so that the engine is compiled once in this crate whatever the layouts.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Side {
+    /// The mapping's storage walk, in its own numbering of the dimensions.
+    pub axes: Axes,
+    /// Per dimension: the coordinate of the first element (non-zero in views that start
+    /// part-way into their axes).
+    pub origin: [usize; MAX_RANK],
+    /// The storage offset the walk starts from.
+    pub base: usize,
+}
+
+impl Side {
+    /// `mapping` as numbers.
+    pub(crate) fn of<L: Layout>(mapping: &Mapping<L>) -> Self {
+        let mut origin = [0; MAX_RANK];
+        let at = mapping.origin();
+        origin[..<L::Index as Coords>::RANK].copy_from_slice(at.as_ref());
+        Side {
+            axes: mapping.axes(),
+            origin,
+            base: mapping.base_offset(),
+        }
+    }
+}
+
+/// A relayout in numbers: both sides, the dims (in the destination's numbering) and where each
+/// source dimension lands.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Pair {
+    pub rank: usize,
+    pub dims: [usize; MAX_RANK],
+    pub src: Side,
+    pub dst: Side,
+    /// Where each source dimension lands in the destination.
+    pub to: Renumbering,
+    /// Whether the destination's gaps are padding, to be filled with the pad value.
+    pub fills: bool,
+}
+
+impl Pair {
+    /// Copying `src` into `dst`, source dimension `d` into destination dimension `to[d]` (the
+    /// dims agree under `to`).
+    pub(crate) fn of<L1: Layout, L2: Layout<Index = L1::Index>>(
+        src: &Mapping<L1>,
+        dst: &Mapping<L2>,
+        to: &Renumbering,
+    ) -> Self {
+        let rank = <L1::Index as Coords>::RANK;
+        let mut dims = [0; MAX_RANK];
+        dims[..rank].copy_from_slice(dst.dims().as_ref());
+        Pair {
+            rank,
+            dims,
+            src: Side::of(src),
+            dst: Side::of(dst),
+            to: *to,
+            fills: dst.layout().gaps_are_padding(),
+        }
+    }
+}

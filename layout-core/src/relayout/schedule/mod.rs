@@ -1,0 +1,13 @@
+//! How a plan runs: the walk of the destination's loops ([`walk`]), which stores go past the
+//! caches ([`streaming`]), and the split across threads ([`parallel`], with the `parallel`
+//! feature).
+
+mod copy;
+#[cfg(feature = "parallel")]
+mod parallel;
+mod streaming;
+mod walk;
+
+pub(crate) use copy::run;
+pub(crate) use streaming::Streaming;
+pub(crate) use walk::SourceOffsets;
