@@ -192,6 +192,13 @@ impl<const RANK: usize, C: ChunkList, N: AxisNames> Layout for ChunkedMemoryLayo
     type Geometry = ChunkedGeometry<RANK>;
     type Names = N;
 
+    /// A chunk list numbers its slots as one mixed-radix number: one slot per digit combination.
+    const IS_ALWAYS_UNIQUE: bool = true;
+    /// Without blocks (every fixed size 1) no dimension pads, and the slots are dense.
+    const IS_ALWAYS_EXHAUSTIVE: bool = C::TABLE.chunk_volume == 1;
+    /// Without blocks each dimension has one entry, one stride.
+    const IS_ALWAYS_STRIDED: bool = C::TABLE.chunk_volume == 1;
+
     fn geometry(&self, dims: &[usize; RANK]) -> Result<ChunkedGeometry<RANK>, LayoutError> {
         let () = Self::CHECK;
         ChunkedGeometry::bind(&C::TABLE, dims)

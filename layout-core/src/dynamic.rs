@@ -3,7 +3,7 @@
 use crate::chunk::write_long_form;
 use crate::{
     Axes, AxisNames, AxisWord, ChunkEntry, ChunkList, ChunkTable, ChunkedMemoryLayout, Layout,
-    LayoutError, Mapping, RunTimeNames,
+    LayoutError, RunTimeNames,
 };
 use alloc::string::{String, ToString};
 use alloc::vec;
@@ -11,6 +11,10 @@ use alloc::vec::Vec;
 use core::fmt;
 use core::str::FromStr;
 use layout_notation::{Entry, check_chunk_list, parse_layout};
+
+mod mapping;
+
+pub use mapping::DynMapping;
 
 /// A chunked layout known only at run time: a rank, the names of its axes and a valid chunk
 /// list.
@@ -281,114 +285,6 @@ impl<const RANK: usize, C: ChunkList, N: AxisNames> ChunkedMemoryLayout<RANK, C,
     }
 }
 
-/// A [`DynLayout`] bound to logical dims: the run-time twin of [`Mapping`].
-///
-/// ```
-/// use tensor_layout::prelude::*;
-/// let dynamic = htp::R4CroutonLayout::default().to_dyn().bind(&[1, 3, 5, 30]).unwrap();
-/// let typed = Mapping::<htp::R4CroutonLayout>::new([1, 3, 5, 30]).unwrap();
-/// assert!(dynamic.same_function_as(&typed));
-/// assert_eq!(dynamic.offset(&[0, 2, 4, 29]), Some(typed.offset([0, 2, 4, 29])));
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DynMapping {
-    layout: DynLayout,
-    table: ChunkTable,
-    dims: Vec<usize>,
-    rest_extents: Vec<usize>,
-    rest_strides: Vec<usize>,
-    storage_len: usize,
-}
-
-impl DynMapping {
-    /// The layout.
-    ///
-    /// ```
-    /// let m = tensor_layout::DynLayout::parse("nchw").unwrap().bind(&[1, 2, 3, 4]).unwrap();
-    /// assert_eq!(m.layout().rank(), 4);
-    /// ```
-    pub fn layout(&self) -> &DynLayout {
-        &self.layout
-    }
-
-    /// The logical dims.
-    ///
-    /// ```
-    /// let m = tensor_layout::DynLayout::parse("nchw").unwrap().bind(&[1, 2, 3, 4]).unwrap();
-    /// assert_eq!(m.dims(), [1, 2, 3, 4]);
-    /// ```
-    pub fn dims(&self) -> &[usize] {
-        &self.dims
-    }
-
-    /// The dims rounded up to whole blocks.
-    ///
-    /// ```
-    /// let m = tensor_layout::DynLayout::parse("nChw16c").unwrap().bind(&[1, 3, 2, 2]).unwrap();
-    /// assert_eq!(m.padded_dims(), [1, 16, 2, 2]);
-    /// ```
-    pub fn padded_dims(&self) -> Vec<usize> {
-        self.rest_extents
-            .iter()
-            .zip(&self.table.blocks)
-            .map(|(e, b)| e * b)
-            .collect()
-    }
-
-    /// Number of storage slots, padding included.
-    ///
-    /// ```
-    /// let m = tensor_layout::DynLayout::parse("nChw16c").unwrap().bind(&[1, 3, 2, 2]).unwrap();
-    /// assert_eq!(m.storage_len(), 64);
-    /// ```
-    pub fn storage_len(&self) -> usize {
-        self.storage_len
-    }
-
-    /// The storage as nested loops, most major first (see [`Layout`]'s axis model).
-    ///
-    /// ```
-    /// let m = tensor_layout::DynLayout::parse("nchw").unwrap().bind(&[1, 2, 3, 4]).unwrap();
-    /// assert_eq!(m.axes().iter().map(|a| a.stride).collect::<Vec<_>>(), [24, 12, 4, 1]);
-    /// ```
-    pub fn axes(&self) -> Axes {
-        self.table.axes(&self.rest_extents, &self.rest_strides)
-    }
-
-    /// Offset of `index`, `None` when it has the wrong length or lies outside the dims.
-    ///
-    /// ```
-    /// let m = tensor_layout::DynLayout::parse("nhwc").unwrap().bind(&[1, 2, 3, 4]).unwrap();
-    /// assert_eq!(m.offset(&[0, 1, 0, 0]), Some(1));
-    /// assert_eq!(m.offset(&[0, 2, 0, 0]), None);
-    /// assert_eq!(m.offset(&[0, 1, 0]), None);
-    /// ```
-    pub fn offset(&self, index: &[usize]) -> Option<usize> {
-        let inside =
-            index.len() == self.dims.len() && index.iter().zip(&self.dims).all(|(i, d)| i < d);
-        inside.then(|| {
-            self.axes()
-                .iter()
-                .map(|a| index[a.dim] / a.step % a.extent * a.stride)
-                .sum()
-        })
-    }
-
-    /// Whether the typed `mapping` is the same function: same dims, same storage length, every
-    /// index at the same offset.
-    ///
-    /// ```
-    /// use tensor_layout::prelude::*;
-    /// let m = tensor_layout::DynLayout::parse("4: 0,0 1,0 2,0 3,0 1,1").unwrap().bind(&[1, 2, 3, 4]).unwrap();
-    /// assert!(m.same_function_as(&Mapping::<onednn::nchw>::new([1, 2, 3, 4]).unwrap())); // a block of 1 is no block
-    /// ```
-    pub fn same_function_as<L: Layout>(&self, mapping: &Mapping<L>) -> bool {
-        self.dims == mapping.dims().as_ref()
-            && self.storage_len == mapping.storage_len()
-            && self.axes().canonical() == mapping.axes().canonical()
-    }
-}
-
 /// A run-time chunk list for a rank fixed at compile time: a [`Layout`] like the typed ones, so
 /// every generic walker, tensor and relayout serves layouts read at run time (the `layout`
 /// command dispatches on the rank once and works with this).
@@ -469,6 +365,10 @@ impl<const RANK: usize> Layout for DynChunked<RANK> {
     type Index = [usize; RANK];
     type Geometry = crate::ChunkedGeometry<RANK>;
     type Names = RunTimeNames;
+
+    /// A chunk list numbers its slots as one mixed-radix number. Whether it pads or splits a
+    /// dimension depends on the list, a run-time value: the mapping answers.
+    const IS_ALWAYS_UNIQUE: bool = true;
 
     fn axis_word(&self) -> AxisWord {
         self.axes

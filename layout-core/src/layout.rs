@@ -1,8 +1,12 @@
 //! The [`Layout`] trait: what every memory layout (chunked, strided, NPU-local) provides.
 
-use crate::{AxisNames, AxisWord, Coords, LayoutError};
+use crate::{AxisNames, AxisWord, Coords, LayoutError, RowMajorIndices};
+use alloc::vec::Vec;
 use core::fmt::{Debug, Display};
 use core::ops::Deref;
+
+#[cfg(doc)]
+use crate::Mapping;
 
 /// The most axes a layout may describe itself with (chunk lists may have this many entries).
 ///
@@ -22,6 +26,8 @@ pub const MAX_AXES: usize = 24;
 /// Every layout describes its storage as nested loops, most major first ([`Layout::axes`]). Axis
 /// `a` has a digit `0 <= digit_a < extent`; the element it addresses has logical coordinate
 /// `x[dim] = sum of digit_a * step_a` over the axes of `dim`, and offset `sum of digit_a * stride_a`.
+/// The axes of one dimension write its coordinate as a mixed-radix number: ordered by step, the
+/// first has step 1 and each next one's step is the previous step times the previous extent.
 /// Generic walkers (memory-order visits, relayout, chunk iteration) only use this description, so
 /// they serve every layout. Counting the digits up like an odometer, offsets (from
 /// [`Layout::base_offset`]) must increase; a chunked layout's axes are a dense mixed-radix number
@@ -116,6 +122,85 @@ pub trait Layout: Copy + Debug + Display + Send + Sync + 'static {
     fn gaps_are_padding(&self) -> bool {
         true
     }
+
+    /// Whether every mapping of this layout type is unique, whatever the dims and the layout
+    /// value (mdspan's `is_always_unique`): no two logical indices share a storage slot.
+    /// `false` says only that the type does not promise it; [`Mapping::is_unique`] answers for
+    /// one mapping. Writable tensors and views need a unique mapping.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// use tensor_layout::Strided;
+    /// assert!(htp::R4CroutonLayout::IS_ALWAYS_UNIQUE);
+    /// assert!(!<Strided<2> as Layout>::IS_ALWAYS_UNIQUE); // stride 0 broadcasts
+    /// ```
+    const IS_ALWAYS_UNIQUE: bool = false;
+
+    /// Whether every mapping of this layout type is exhaustive, whatever the dims and the layout
+    /// value (mdspan's `is_always_exhaustive`): the elements' offsets fill every slot below
+    /// [`Mapping::required_span_size`]. `false` when padding or gaps may occur;
+    /// [`Mapping::is_exhaustive`] answers for one mapping.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// assert!(onednn::nhwc::IS_ALWAYS_EXHAUSTIVE);
+    /// assert!(!onednn::nChw16c::IS_ALWAYS_EXHAUSTIVE); // 3 channels pad to 16
+    /// ```
+    const IS_ALWAYS_EXHAUSTIVE: bool = false;
+
+    /// Whether every mapping of this layout type is strided, whatever the dims and the layout
+    /// value (mdspan's `is_always_strided`): the offset is `constant + sum index[d] * stride[d]`.
+    /// `false` when blocks may break that; [`Mapping::is_strided`] answers for one mapping.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// use tensor_layout::Strided;
+    /// assert!(<Strided<4> as Layout>::IS_ALWAYS_STRIDED);
+    /// assert!(!htp::R4CroutonLayout::IS_ALWAYS_STRIDED);
+    /// ```
+    const IS_ALWAYS_STRIDED: bool = false;
+
+    /// Two different logical indices within `dims` (the dims `geometry` was made for) whose
+    /// offsets are equal, or `None` when the mapping is unique; [`Mapping::is_unique`] and the
+    /// refusal of writable views that overlap rest on it.
+    ///
+    /// The default answers `None` at once when [`Layout::IS_ALWAYS_UNIQUE`] holds, and otherwise
+    /// visits every index (time proportional to the elements, one bit per slot of the span); a
+    /// layout that can tell from its parameters overrides it, as [`Strided`](crate::Strided) does.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// use tensor_layout::Strided;
+    /// let broadcast = Strided::new([3, 0], 0); // every column of a row in one slot
+    /// let m = Mapping::with_layout(broadcast, [2, 4]).unwrap();
+    /// assert_eq!(m.layout().shared_slot(m.geometry(), &m.dims()), Some(([0, 0], [0, 1])));
+    /// ```
+    fn shared_slot(
+        &self,
+        geometry: &Self::Geometry,
+        dims: &Self::Index,
+    ) -> Option<(Self::Index, Self::Index)> {
+        if Self::IS_ALWAYS_UNIQUE {
+            return None;
+        }
+        shared_slot_by_visiting(|index| self.offset(geometry, index), dims)
+    }
+}
+
+/// Two indices below `dims` with the same offset, found by visiting every index: once for the
+/// largest offset, once to find a repeated one, once for the first index that reaches it.
+fn shared_slot_by_visiting<I: Coords>(offset: impl Fn(&I) -> usize, dims: &I) -> Option<(I, I)> {
+    let span = RowMajorIndices::new(*dims).map(|i| offset(&i)).max()? + 1;
+    let mut seen = Vec::from_iter(core::iter::repeat_n(0u64, span.div_ceil(64)));
+    let (second, slot) = RowMajorIndices::new(*dims).find_map(|index| {
+        let slot = offset(&index);
+        let (word, bit) = (slot / 64, 1u64 << (slot % 64));
+        let repeated = seen[word] & bit != 0;
+        seen[word] |= bit;
+        repeated.then_some((index, slot))
+    })?;
+    let first = RowMajorIndices::new(*dims).find(|index| offset(index) == slot)?;
+    Some((first, second))
 }
 
 /// Holds when `Self` and `L` have the same rank: the bound of every conversion between layouts.
@@ -229,6 +314,114 @@ impl Axes {
         }
         Axes::from_slice(&out[..len])
     }
+}
+
+/// The contracts of a mapping, read off its axes: as every dimension's axes write its
+/// coordinate as a mixed-radix number and each axis adds `digit * stride`, the offset is
+/// `base + sum over d of f_d(x[d] + origin[d])`, one term per dimension, so both questions are
+/// answered one dimension at a time.
+impl Axes {
+    /// The axes of dimension `dim` that move (extent above 1), least significant first.
+    fn digits_of(&self, dim: usize) -> ([Axis; MAX_AXES], usize) {
+        let mut digits = [Axis::default(); MAX_AXES];
+        let mut len = 0;
+        for axis in self.iter().filter(|a| a.dim == dim && a.extent > 1) {
+            digits[len] = *axis;
+            len += 1;
+        }
+        digits[..len].sort_unstable_by_key(|a| a.step);
+        debug_assert!(
+            digits[..len]
+                .windows(2)
+                .all(|w| w[1].step == w[0].step * w[0].extent)
+                && digits[..len].first().is_none_or(|a| a.step == 1),
+            "the axes of dimension {dim} are a mixed-radix number"
+        );
+        (digits, len)
+    }
+
+    /// One more than the largest offset of an element of `dims` (0 when some dim is 0), for a
+    /// layout with this `origin` and `base` offset.
+    pub(crate) fn required_span_size(
+        &self,
+        dims: &[usize],
+        origin: &[usize],
+        base: usize,
+    ) -> usize {
+        if dims.contains(&0) {
+            return 0;
+        }
+        let largest: usize = (0..dims.len())
+            .map(|d| {
+                let (digits, len) = self.digits_of(d);
+                max_term(&digits[..len], origin[d], origin[d] + dims[d] - 1)
+            })
+            .sum();
+        base + largest + 1
+    }
+
+    /// Whether the offset of the elements of `dims` is affine in the index (each dimension has
+    /// one stride on them), for a layout with this `origin`.
+    pub(crate) fn is_affine(&self, dims: &[usize], origin: &[usize]) -> bool {
+        dims.contains(&0)
+            || (0..dims.len()).all(|d| {
+                let (digits, len) = self.digits_of(d);
+                affine_on(&digits[..len], origin[d], dims[d])
+            })
+    }
+}
+
+/// The largest `sum of digit * stride` over the numbers `lo..=hi` written in `digits` (a
+/// mixed-radix number, least significant first): the top digit at either end of the range with
+/// the rest bounded, or one below the top end with the rest free.
+fn max_term(digits: &[Axis], lo: usize, hi: usize) -> usize {
+    let Some((top, lower)) = digits.split_last() else {
+        return 0;
+    };
+    let free: usize = lower.iter().map(|a| (a.extent - 1) * a.stride).sum();
+    if lo == 0 && hi == top.step * top.extent - 1 {
+        return (top.extent - 1) * top.stride + free;
+    }
+    let unit = top.step;
+    let (q_lo, q_hi) = (lo / unit, hi / unit);
+    if q_lo == q_hi {
+        return q_lo * top.stride + max_term(lower, lo % unit, hi % unit);
+    }
+    let low_end = q_lo * top.stride + max_term(lower, lo % unit, unit - 1);
+    let high_end = q_hi * top.stride + max_term(lower, 0, hi % unit);
+    let middle = if q_hi - q_lo > 1 {
+        (q_hi - 1) * top.stride + free
+    } else {
+        0
+    };
+    low_end.max(high_end).max(middle)
+}
+
+/// Whether `sum of digit * stride` over the numbers `lo..lo + count` written in `digits` grows
+/// by the same amount at every step. A step that carries into digit `j` adds `stride_j` minus
+/// what the digits below it drop; it happens where a number is a multiple of `step_j` but not
+/// of the next step.
+fn affine_on(digits: &[Axis], lo: usize, count: usize) -> bool {
+    if count <= 1 {
+        return true;
+    }
+    // The numbers a step arrives at: lo + 1 ..= lo + count - 1.
+    let (first, last) = (lo + 1, lo + count - 1);
+    let multiples = |unit: usize| last / unit - (first - 1) / unit;
+    let mut growth: Option<i128> = None;
+    let mut dropped: i128 = 0;
+    for (j, axis) in digits.iter().enumerate() {
+        let carries_here =
+            multiples(axis.step) > digits.get(j + 1).map_or(0, |next| multiples(next.step));
+        if carries_here {
+            let step = axis.stride as i128 - dropped;
+            if *growth.get_or_insert(step) != step {
+                return false;
+            }
+        }
+        dropped += ((axis.extent - 1) * axis.stride) as i128;
+    }
+    true
 }
 
 impl Deref for Axes {

@@ -1,6 +1,6 @@
 //! [`Mapping`]: a layout bound to logical dims.
 
-use crate::{Axes, Coords, Layout, LayoutError, SameRankAs};
+use crate::{Axes, Coords, Layout, LayoutError, RowMajorIndices, SameRankAs};
 use alloc::vec::Vec;
 
 /// A layout bound to logical dims: padded dims, storage length, and the offset of every index.
@@ -311,6 +311,100 @@ impl<L: Layout> Mapping<L> {
         self.dims == other.dims()
             && self.storage_len() == other.storage_len()
             && self.axes().canonical() == other.axes().canonical()
+    }
+
+    /// Whether no two logical indices share a storage slot (mdspan's `is_unique`). Every
+    /// chunked, Sophgo and run-time layout is; a strided view is unless its strides overlap
+    /// (stride 0, or strides that reach one slot two ways). Writable tensors and views need it;
+    /// a read-only view may overlap.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// use tensor_layout::Strided;
+    /// assert!(Mapping::<htp::R4CroutonLayout>::new([1, 3, 5, 30]).unwrap().is_unique());
+    /// let diagonal = Mapping::with_layout(Strided::new([1, 1], 0), [2, 2]).unwrap();
+    /// assert!(!diagonal.is_unique()); // [0, 1] and [1, 0] both at slot 1
+    /// ```
+    pub fn is_unique(&self) -> bool {
+        L::IS_ALWAYS_UNIQUE || self.shared_slot().is_none()
+    }
+
+    /// Two different logical indices that share a storage slot, `None` when the mapping is
+    /// unique (see [`Layout::shared_slot`]).
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// use tensor_layout::Strided;
+    /// let diagonal = Mapping::with_layout(Strided::new([1, 1], 0), [2, 2]).unwrap();
+    /// assert_eq!(diagonal.shared_slot(), Some(([0, 1], [1, 0])));
+    /// ```
+    pub fn shared_slot(&self) -> Option<(L::Index, L::Index)> {
+        self.layout.shared_slot(&self.geometry, &self.dims)
+    }
+
+    /// The number of storage slots the elements reach: one more than the largest offset of an
+    /// element, 0 for an empty tensor (mdspan's `required_span_size`). At most
+    /// [`Mapping::storage_len`], which also counts padding past the last element (and, for a
+    /// Sophgo local layout, the whole local memory).
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let m = Mapping::<onednn::nChw16c>::new([1, 3, 1, 1]).unwrap();
+    /// assert_eq!((m.required_span_size(), m.storage_len()), (3, 16));
+    /// ```
+    pub fn required_span_size(&self) -> usize {
+        let (dims, origin) = (self.dims, self.origin());
+        self.axes()
+            .required_span_size(dims.as_ref(), origin.as_ref(), self.base_offset())
+    }
+
+    /// Whether the elements' offsets fill every slot below [`Mapping::required_span_size`]
+    /// (mdspan's `is_exhaustive`): no padding and no gap between elements, and the first element
+    /// at slot 0. A blocked layout is when its blocks divide the dims (or the padding lies past
+    /// the last element); a slice of a larger tensor is not.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// assert!(Mapping::<onednn::nChw16c>::new([1, 32, 2, 2]).unwrap().is_exhaustive());
+    /// assert!(!Mapping::<onednn::nChw16c>::new([1, 30, 2, 2]).unwrap().is_exhaustive());
+    /// let t = Tensor::<u8, onednn::nchw>::zeros([1, 1, 4, 4]);
+    /// assert!(!t.slice(3, 0..2).unwrap().mapping().is_exhaustive());
+    /// ```
+    pub fn is_exhaustive(&self) -> bool {
+        if L::IS_ALWAYS_EXHAUSTIVE {
+            return true;
+        }
+        let span = self.required_span_size();
+        if self.is_unique() {
+            // Distinct offsets below the span fill it exactly when there are as many.
+            return span == self.len();
+        }
+        span <= self.len() && self.reaches_every_slot_below(span)
+    }
+
+    /// Whether the offset is `constant + sum index[d] * stride[d]` on these dims (mdspan's
+    /// `is_strided`). A blocked layout is when no block boundary falls inside the dims it
+    /// splits (a block of 16 channels on 16 or fewer channels). [`Mapping::strides`] gives the
+    /// strides of plain mappings.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// assert!(Mapping::<onednn::nChw16c>::new([2, 16, 3, 3]).unwrap().is_strided());
+    /// assert!(!Mapping::<onednn::nChw16c>::new([2, 17, 3, 3]).unwrap().is_strided());
+    /// ```
+    pub fn is_strided(&self) -> bool {
+        let (dims, origin) = (self.dims, self.origin());
+        L::IS_ALWAYS_STRIDED || self.axes().is_affine(dims.as_ref(), origin.as_ref())
+    }
+
+    /// Whether the offsets of the elements reach every slot below `span`, by visiting them all.
+    fn reaches_every_slot_below(&self, span: usize) -> bool {
+        let mut seen = Vec::from_iter(core::iter::repeat_n(0u64, span.div_ceil(64)));
+        for index in RowMajorIndices::new(self.dims) {
+            let slot = self.offset(index);
+            seen[slot / 64] |= 1 << (slot % 64);
+        }
+        (0..span).all(|slot| seen[slot / 64] & (1 << (slot % 64)) != 0)
     }
 
     /// Whether storage slot `offset` is padding (`false` past the end).

@@ -212,6 +212,101 @@ impl<const RANK: usize, N: AxisNames> Layout for Strided<RANK, N> {
     fn gaps_are_padding(&self) -> bool {
         false
     }
+
+    /// The offset is affine in the index by definition.
+    const IS_ALWAYS_STRIDED: bool = true;
+
+    /// Found from the strides: an index pair that shares a slot differs by a vector `delta`
+    /// with `|delta[d]| < dims[d]` and `sum delta[d] * strides[d] == 0`. Strides that nest (in
+    /// increasing order, each at least the reach of the ones below it, as every view of a
+    /// tensor has) admit none; others are searched, largest stride first, each partial sum kept
+    /// within what the smaller strides can still cancel.
+    fn shared_slot(
+        &self,
+        _: &StridedGeometry<RANK>,
+        dims: &[usize; RANK],
+    ) -> Option<([usize; RANK], [usize; RANK])> {
+        if dims.contains(&0) {
+            return None;
+        }
+        let mut moving: Vec<usize> = (0..RANK).filter(|&d| dims[d] > 1).collect();
+        moving.sort_unstable_by_key(|&d| self.strides[d]);
+        if let Some(&broadcast) = moving.first().filter(|&&d| self.strides[d] == 0) {
+            // Stride 0: the whole dimension in one slot.
+            let mut next = [0; RANK];
+            next[broadcast] = 1;
+            return Some(([0; RANK], next));
+        }
+        if nested(&moving, dims, &self.strides) {
+            return None;
+        }
+        // Largest stride first, so that the smallest is solved by one division.
+        moving.reverse();
+        let axes: Vec<(usize, i128)> = moving
+            .iter()
+            .map(|&d| (dims[d] - 1, self.strides[d] as i128))
+            .collect();
+        let mut delta = alloc::vec![0i128; axes.len()];
+        if !cancel(&axes, &mut delta, 0, 0) {
+            return None;
+        }
+        let (mut first, mut second) = ([0; RANK], [0; RANK]);
+        for (&d, &change) in moving.iter().zip(&delta) {
+            first[d] = (-change).max(0) as usize;
+            second[d] = change.max(0) as usize;
+        }
+        // In row-major order, as the search of other layouts finds them.
+        Some((first.min(second), first.max(second)))
+    }
+}
+
+/// Whether the strides of the dims `moving` (increasing stride) each step past everything the
+/// smaller ones reach, so that no two indices meet.
+fn nested<const RANK: usize>(
+    moving: &[usize],
+    dims: &[usize; RANK],
+    strides: &[usize; RANK],
+) -> bool {
+    let mut reach = 0usize;
+    for &d in moving {
+        if strides[d] <= reach {
+            return false;
+        }
+        // Cannot overflow: the layout's storage length, past this reach, fits in `usize`.
+        reach += (dims[d] - 1) * strides[d];
+    }
+    true
+}
+
+/// Fills `delta[at..]` so that `partial + sum of delta[i] * stride_i == 0` with `delta` not all
+/// zero and `|delta[i]| <= most_i` (`axes[i] = (most_i, stride_i)`, positive strides in
+/// decreasing order); the first non-zero entry is positive. `false` when no such completion exists.
+fn cancel(axes: &[(usize, i128)], delta: &mut [i128], at: usize, partial: i128) -> bool {
+    let (most, stride) = (axes[at].0 as i128, axes[at].1);
+    let started = delta[..at].iter().any(|&d| d != 0);
+    let lowest = if started { -most } else { 0 };
+    if at + 1 == axes.len() {
+        // The last (smallest) stride must cancel the rest on its own.
+        if partial % stride != 0 {
+            return false;
+        }
+        let change = -partial / stride;
+        delta[at] = change;
+        return (lowest..=most).contains(&change) && (started || change != 0);
+    }
+    // What the smaller strides can still cancel bounds this entry's change:
+    // -reach <= partial + change * stride <= reach.
+    let reach: i128 = axes[at + 1..].iter().map(|&(m, s)| m as i128 * s).sum();
+    let from = lowest.max(-(reach + partial).div_euclid(stride));
+    let to = most.min((reach - partial).div_euclid(stride));
+    for change in from..=to {
+        delta[at] = change;
+        if cancel(axes, delta, at + 1, partial + change * stride) {
+            return true;
+        }
+    }
+    delta[at] = 0;
+    false
 }
 
 impl<L: Layout> Mapping<L> {

@@ -319,6 +319,11 @@ impl<C: ChipSpec, R: StrideRule, M: StorageMode> Layout for Local<C, R, M> {
     type Geometry = LocalGeometry;
     type Names = M::Names;
 
+    /// Binding refuses strides that let two elements share a slot and tensors that pass the end
+    /// of an NPU's memory, so every mapping is unique. Exhaustive and strided depend on the
+    /// placement (a start offset, channels wrapping around the NPUs): the mapping answers.
+    const IS_ALWAYS_UNIQUE: bool = true;
+
     /// Checks the placement (see [`Local`]) and derives the strides.
     fn geometry(&self, dims: &[usize; 4]) -> Result<LocalGeometry, LayoutError> {
         self.build(*dims, dims[3])

@@ -123,6 +123,9 @@ impl<C: ChipSpec> Layout for Matrix<C> {
     /// Rows and columns: a matrix states no further meaning.
     type Names = layout_core::Positional;
 
+    /// Binding checks the 4-D view as for [`EuAligned`]: every mapping is unique.
+    const IS_ALWAYS_UNIQUE: bool = true;
+
     /// Checks the width (`1..=M`) and the placement of the 4-D view.
     fn geometry(&self, dims: &[usize; 2]) -> Result<MatrixGeometry, LayoutError> {
         let [n, m] = *dims;
