@@ -148,6 +148,19 @@ pub enum LayoutError {
         /// Bytes the NPU has from the start offset to its end.
         available: usize,
     },
+    /// A mapping in which two logical indices share a storage slot (a strided view with stride 0,
+    /// or strides that reach one slot two ways), asked for writable storage: a write to one
+    /// element would change another. Read-only views may overlap.
+    StridesOverlap {
+        /// The layout, with its strides.
+        layout: String,
+        /// The logical dims.
+        dims: Vec<usize>,
+        /// One index of a pair that shares a slot.
+        first: Vec<usize>,
+        /// The other index of the pair.
+        second: Vec<usize>,
+    },
     /// An element size that does not match what a storage mode or a placed layout holds.
     ElementSize {
         /// What holds elements of `expected` bytes (a storage mode, a layout).
@@ -266,6 +279,24 @@ impl fmt::Display for LayoutError {
                 "the tensor needs {needed} bytes on NPU {npu} from its start offset, but only \
                  {available} bytes are left there"
             ),
+            Self::StridesOverlap {
+                layout,
+                dims,
+                first,
+                second,
+            } => {
+                write!(
+                    f,
+                    "the strides of {layout} overlap on dims {dims:?}: indices {first:?} and \
+                     {second:?} share a storage slot (they differ in "
+                )?;
+                write_dimensions(f, first, second)?;
+                write!(
+                    f,
+                    "), so writing one element would change the other; only a read-only view \
+                     may overlap"
+                )
+            }
             Self::ElementSize {
                 what,
                 expected,
@@ -276,6 +307,27 @@ impl fmt::Display for LayoutError {
             ),
         }
     }
+}
+
+/// `dimension 1`, `dimensions 0 and 1`, `dimensions 0, 2 and 3`: where two indices differ.
+fn write_dimensions(f: &mut fmt::Formatter<'_>, a: &[usize], b: &[usize]) -> fmt::Result {
+    let differ: Vec<usize> = (0..a.len().min(b.len()))
+        .filter(|&d| a[d] != b[d])
+        .collect();
+    f.write_str(if differ.len() == 1 {
+        "dimension "
+    } else {
+        "dimensions "
+    })?;
+    for (i, d) in differ.iter().enumerate() {
+        let separator = match differ.len() - i {
+            _ if i == 0 => "",
+            1 => " and ",
+            _ => ", ",
+        };
+        write!(f, "{separator}{d}")?;
+    }
+    Ok(())
 }
 
 impl core::error::Error for LayoutError {}

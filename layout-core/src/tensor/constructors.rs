@@ -50,13 +50,17 @@ impl<T: Copy, L: Layout> Tensor<T, L> {
     ///
     /// # Errors
     /// [`LayoutError::Overflow`] when the storage exceeds one allocation (`isize::MAX` bytes);
-    /// [`LayoutError::Allocation`] when the allocator refuses.
+    /// [`LayoutError::Allocation`] when the allocator refuses; [`LayoutError::StridesOverlap`]
+    /// when two indices share a slot ([`Mapping::is_unique`]): a tensor is writable.
     ///
     /// ```
     /// use tensor_layout::prelude::*;
+    /// use tensor_layout::Strided;
     /// let m = Mapping::<htp::R4CroutonLayout>::new([1, 1, 1, 30]).unwrap();
     /// let t = Tensor::try_filled(m, 1u8, 128).unwrap();
     /// assert_eq!(t.as_raw()[29..31], [1, 128]);
+    /// let diagonal = Mapping::with_layout(Strided::new([1, 1], 0), [2, 2]).unwrap();
+    /// assert!(Tensor::try_filled(diagonal, 1u8, 0).is_err());
     /// ```
     pub fn try_filled(mapping: Mapping<L>, value: T, pad: T) -> Result<Self, LayoutError> {
         let mut tensor = Self::uninitialised(mapping, pad)?;
@@ -146,7 +150,9 @@ impl<T: Copy, L: Layout> Tensor<T, L> {
     }
 
     /// Storage for `mapping` with only its padding written; the caller writes every logical slot.
+    /// An owned tensor is writable, so its mapping must be unique.
     pub(crate) fn uninitialised(mapping: Mapping<L>, pad: T) -> Result<Self, LayoutError> {
+        check_unique(&mapping)?;
         let storage = AlignedBuffer::filled(mapping.storage_len(), pad).map_err(|e| match e {
             LayoutError::Overflow { .. } => LayoutError::Overflow {
                 dims: Vec::from(mapping.dims().as_ref()),
@@ -189,17 +195,25 @@ impl<'a, T: Copy + Default, L: Layout> TensorViewMut<'a, T, L> {
     /// A writable view of `storage` (padding included) through `mapping`; pad value `T::default()`.
     ///
     /// # Errors
-    /// [`LayoutError::Length`] when `storage.len()` is not `mapping.storage_len()`.
+    /// [`LayoutError::Length`] when `storage.len()` is not `mapping.storage_len()`;
+    /// [`LayoutError::StridesOverlap`] when two indices share a slot ([`Mapping::is_unique`]):
+    /// a write to one would change the other. [`TensorView::from_slice`] takes such a mapping.
     ///
     /// ```
     /// use tensor_layout::prelude::*;
+    /// use tensor_layout::Strided;
     /// let mut raw = [0u8; 6];
     /// let m = Mapping::<htp::R4NCHWMemoryLayout>::new([1, 1, 2, 3]).unwrap();
     /// TensorViewMut::from_slice(m, &mut raw).unwrap()[[0, 0, 1, 0]] = 9;
     /// assert_eq!(raw, [0, 9, 0, 0, 0, 0]);
+    /// // One row seen three times: readable, not writable.
+    /// let rows = Mapping::with_layout(Strided::new([0, 1], 0), [3, 6]).unwrap();
+    /// assert!(matches!(TensorViewMut::from_slice(rows, &mut raw), Err(LayoutError::StridesOverlap { .. })));
+    /// assert_eq!(TensorView::from_slice(rows, &raw).unwrap()[[2, 1]], 9);
     /// ```
     pub fn from_slice(mapping: Mapping<L>, storage: &'a mut [T]) -> Result<Self, LayoutError> {
         check_len(&mapping, storage.len())?;
+        check_unique(&mapping)?;
         Ok(Self {
             mapping,
             storage,
@@ -214,6 +228,19 @@ fn check_len<L: Layout>(mapping: &Mapping<L>, found: usize) -> Result<(), Layout
         Ok(())
     } else {
         Err(LayoutError::Length { expected, found })
+    }
+}
+
+/// Refuses a mapping in which two indices share a slot, naming a pair of them.
+fn check_unique<L: Layout>(mapping: &Mapping<L>) -> Result<(), LayoutError> {
+    match mapping.shared_slot() {
+        None => Ok(()),
+        Some((first, second)) => Err(LayoutError::StridesOverlap {
+            layout: alloc::format!("{}", mapping.layout()),
+            dims: Vec::from(mapping.dims().as_ref()),
+            first: Vec::from(first.as_ref()),
+            second: Vec::from(second.as_ref()),
+        }),
     }
 }
 
