@@ -2,13 +2,14 @@
 //!
 //! A relayout is planned once per call ([`plan`]): the destination's storage walk is split at
 //! the source's block boundaries until both offsets advance by constants, neighbouring loops
-//! that stay contiguous on both sides are fused, and the innermost loop gets a kernel — slice
-//! copies when both sides are contiguous there, cache-blocked tiles when the two sides are
-//! contiguous along different loops (NCHW <-> NHWC, plain <-> channel blocks), a strided loop
-//! otherwise. The walk ([`nest`]) writes the destination's padding in the same pass, so every
-//! destination slot is written exactly once. Layouts whose offsets cannot follow the walk by
-//! additions (a Sophgo tensor starting part-way into its NPUs) are served by the same walk with
-//! the source offset computed per element.
+//! that stay contiguous on both sides are fused, and the innermost loop gets a kernel
+//! ([`kernels`]) — slice copies when both sides are contiguous there, cache-blocked tiles when
+//! the two sides are contiguous along different loops (NCHW <-> NHWC, plain <-> channel
+//! blocks), a strided loop otherwise. The walk ([`schedule`]) writes the destination's padding
+//! in the same pass, so every destination slot is written exactly once. Layouts whose offsets
+//! cannot follow the walk by additions (a Sophgo tensor starting part-way into its NPUs) are
+//! served by the same walk with the source offset computed per element. The engine is compiled
+//! once per element size ([`by_size`]); every tuned number is in [`tuning`].
 
 mod by_size;
 mod kernels;

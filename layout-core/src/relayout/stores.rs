@@ -3,9 +3,8 @@
 //! reading the line first and leave the caches' other contents in place.
 //!
 //! A streaming store needs a line aligned to 64 bytes. Where a block's lines are a pitch apart
-//! (`Lines::pitch`), one test of the first line decides for the whole block and the stores
-//! go out in one straight run: hand loops of f32 nhwc->nchw AVX-512 blocks ran 0.74-0.75x of
-//! memcpy with a test and branch per line, 0.89-0.91x with one test per block.
+//! ([`Lines::pitch`]), one test of the first line decides for the whole block and the stores
+//! go out in one straight run, with no test and branch per line between them to hold them up.
 
 use super::lines::Lines;
 use super::tuning::CACHE_LINE;
@@ -131,13 +130,12 @@ fn on_cache_line<E>(dst: &[E], at: usize) -> bool {
 
 /// `at` unchanged, through an empty assembly block that LLVM must keep in order with the
 /// memory accesses around it (it might read or write memory, for all LLVM knows), so that an
-/// offset made from its result is made after the stores before it. Without it, LLVM makes a
-/// block's sixteen line offsets ahead of the block (`k * pitch` does not change from block to
-/// block), keeps them on the stack and reads them back between the streaming stores, which
-/// costs as much as reading them from a listing: f32 nhwc->nchw 1.06-1.11x with each offset
-/// made here, one add after the previous store (A/B, interleaved runs); `black_box` and an
-/// assembly block that touches no memory leave them ahead. Miri runs no assembly: there the
-/// value passes as it is.
+/// offset made from its result is made after the stores before it: one add after the previous
+/// store. Without it, LLVM makes a block's sixteen line offsets ahead of the block (`k * pitch`
+/// does not change from block to block), keeps them on the stack and reads them back between
+/// the streaming stores, which costs as much as reading them from a listing
+/// ([`Pitch`](super::lines::Pitch)); `black_box`, or an assembly block that touches no memory,
+/// still lets LLVM hoist them. Miri runs no assembly: there the value passes as it is.
 #[inline(always)]
 #[cfg_attr(miri, allow(unused_mut))] // the assembly that writes it is not built under Miri
 fn after_stores(mut at: usize) -> usize {

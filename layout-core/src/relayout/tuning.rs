@@ -37,27 +37,27 @@ pub(crate) const ROW_BLOCK_ENOUGH: usize = 1 << 9;
 /// parallel split (Intel, 105 MiB L3).
 pub(crate) const TILE_BATCH_ENOUGH: usize = 64 << 10;
 
-/// How far ahead of a transpose block its source lines are prefetched: the best of 64 to 512
-/// bytes in A/B runs, u8 nchw->nhwc 1.27-1.31x, f32 nchw->nhwc 1.12x (Intel, 105 MiB L3).
+/// How far ahead of a transpose block its source lines are prefetched: the best of 64, 128,
+/// 256 and 512 bytes, u8 nchw->nhwc 1.27-1.31x, f32 nchw->nhwc 1.12x (Intel, 105 MiB L3).
 pub(crate) const PREFETCH_BYTES: usize = 4 * CACHE_LINE;
 
 /// Most source bytes a group of column blocks written in one visit may span, so that the group
-/// reads one compact region: f32 1x256x56x56 nhwc->nchw 0.60 -> 0.67x memcpy with two lines per
-/// visit within it (Intel, 480 MiB L3).
+/// reads one compact region: f32 1x256x56x56 nhwc->nchw 0.67x memcpy with two lines per visit
+/// within it, 0.60x with one (Intel, 480 MiB L3).
 pub(crate) const GROUP_SOURCE_BYTES: usize = 64 << 10;
 
 /// Destination bytes one band of a transpose written through the cache covers: a few times L1,
-/// well inside L2; against 1 MiB bands, f32 1x256x56x56 nchw->nhwc 0.64 -> 0.83x memcpy (Intel,
+/// well inside L2; f32 1x256x56x56 nchw->nhwc 0.83x memcpy, 0.64x with 1 MiB bands (Intel,
 /// 480 MiB L3).
 pub(crate) const BAND_BYTES: usize = 64 << 10;
 
 /// Least source bytes per column a band of a transpose reads in one run, so that the hardware
-/// prefetchers follow it: eight cache lines; without it f32 1x256x56x56 nhwc->nchw fell to
+/// prefetchers follow it: eight cache lines; without it f32 1x256x56x56 nhwc->nchw runs at
 /// 0.29x memcpy (Intel, 480 MiB L3).
 pub(crate) const BAND_SOURCE_RUN_BYTES: usize = 8 * CACHE_LINE;
 
 /// Rows spanning at most this many source bytes go in one band: f32 nhwc->nchw's 256 channels
-/// (1 KiB) read in order; 4 KiB lost u8 nchw->nhwc 0.68 -> 0.63x memcpy (Intel, 480 MiB L3).
+/// (1 KiB) read in order; u8 nchw->nhwc 0.68x memcpy, 0.63x with 4 KiB (Intel, 480 MiB L3).
 pub(crate) const WHOLE_BAND_SOURCE_BYTES: usize = 2 << 10;
 
 /// Rows ahead whose destination line a row copy into a far destination asks for: 256 bytes of
@@ -94,14 +94,14 @@ use core::sync::atomic::{AtomicU8, Ordering};
 /// How the transposes run on this processor family.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Tuning {
-    /// Most destination lines a transpose writes per row on one visit (the `lines_per_visit`
-    /// of `kernels`).
+    /// Most destination lines a transpose writes per row on one visit (the `most` of
+    /// `kernels::tile_shape::lines_per_visit`).
     pub lines_per_visit: usize,
     /// Whether tiles of exactly one 16-row block stream their destination lines too (tiles of
     /// more rows always do, once the destination is past the caches).
     pub stream_one_block_tiles: bool,
     /// Least distance in bytes between a streamed block's source lines for the block to
-    /// prefetch them (the `prefetches_source` of `kernels`).
+    /// prefetch them (the `apart_at_least` of `kernels::tile_shape::prefetches_source`).
     pub prefetch_apart: usize,
 }
 

@@ -10,8 +10,8 @@ use core::ops::Range;
 /// [`Opaque`] (any other size). The hooks are the vector kernels a type has; by default it
 /// has none and the portable kernels move it.
 pub(crate) trait Element: Copy + Send + Sync + 'static {
-    /// Transposes every tile of `batch` as `tiles::transpose` does, with vector blocks; `false`
-    /// (nothing written) where this type has none.
+    /// Transposes every tile of `batch` as [`transpose`](super::tiles::transpose) does, with
+    /// vector blocks; `false` (nothing written) where this type has none.
     fn vector_transpose(
         dst: &mut [Self],
         d: usize,
@@ -25,9 +25,10 @@ pub(crate) trait Element: Copy + Send + Sync + 'static {
         false
     }
 
-    /// Copies elements `cols` of each listed row as `rows::copy_listed_rows` does, each
-    /// destination line written past the caches; `false` (nothing written) where this type
-    /// has no such kernel or the rows do not fill whole lines.
+    /// Copies elements `cols` of each listed row as
+    /// [`copy_listed_rows`](super::rows::copy_listed_rows) does, each destination line written
+    /// past the caches; `false` (nothing written) where this type has no such kernel or the
+    /// rows do not fill whole lines.
     fn stream_rows(
         dst: &mut [Self],
         d: usize,
@@ -41,8 +42,9 @@ pub(crate) trait Element: Copy + Send + Sync + 'static {
         false
     }
 
-    /// Copies elements `cols` of each listed row as `rows::copy_rows` does, compiled with the
-    /// CPU features of this type's vector kernels; `false` (nothing written) where it has none.
+    /// Copies elements `cols` of each listed row as [`copy_rows`](super::rows::copy_rows) does,
+    /// compiled with the CPU features of this type's vector kernels; `false` (nothing written)
+    /// where it has none.
     #[allow(clippy::too_many_arguments)] // the kernel's arguments
     fn vector_copy_rows(
         dst: &mut [Self],

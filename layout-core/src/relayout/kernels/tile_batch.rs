@@ -12,9 +12,9 @@ pub(crate) struct TileBatch<'a> {
     pub rows: &'a [(usize, usize)],
     /// The tile's columns, in destination order.
     pub cols: &'a [(usize, usize)],
-    /// `Some(p)` when, in every block of [`ROWS`] rows (counted from the first of `rows`),
-    /// destination lines follow `p` apart: the rows come in runs of a multiple of `ROWS` rows
-    /// (or one run) with destination offsets `p` apart (`Plan::listings` finds it from the
-    /// loops).
+    /// `Some(p)` when, in every block of [`ROWS`](crate::relayout::tuning::ROWS) rows (counted
+    /// from the first of `rows`), destination lines follow `p` apart: the rows come in runs of a
+    /// multiple of `ROWS` rows (or one run) with destination offsets `p` apart
+    /// ([`Plan::listings`](crate::relayout::plan::Plan::listings) finds it from the loops).
     pub row_pitch: Option<usize>,
 }

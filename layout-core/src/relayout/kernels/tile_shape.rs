@@ -7,9 +7,9 @@ use crate::relayout::tuning::{
 };
 
 /// The destination pitch of every whole block of [`ROWS`] rows (counted from the first), where
-/// the plan found one ([`TileBatch::row_pitch`]) and each such block's last row is indeed its
-/// first plus `(ROWS - 1) * pitch` (what keeps the computed lines inside the listed bounds).
-/// Once per call.
+/// the plan found one ([`TileBatch::row_pitch`](super::TileBatch::row_pitch)) and each such
+/// block's last row is indeed its first plus `(ROWS - 1) * pitch` (what keeps the computed
+/// lines inside the listed bounds). Once per call.
 pub(super) fn pitched(rows: &[(usize, usize)], row_pitch: Option<usize>) -> Option<usize> {
     let pitch = row_pitch?;
     let span = pitch.checked_mul(ROWS - 1)?;
@@ -20,12 +20,13 @@ pub(super) fn pitched(rows: &[(usize, usize)], row_pitch: Option<usize>) -> Opti
 
 /// How many column blocks go together through each row block: destination lines written per
 /// row on each visit. Blocks whose rows are whole destination lines go up to `most` at a time
-/// (longer runs per destination row; the processor family's [`Tuning::lines_per_visit`]) as
-/// long as the group's source lines stay within `GROUP_SOURCE_BYTES` (one compact region of
-/// the source, not more separate streams); narrower blocks one at a time. Streamed or
-/// written through the cache alike: f32 1x256x56x56 nhwc->nchw, whose 256 channel planes each
-/// take a line per visit through the cache, ran 0.60 -> 0.67x memcpy with two lines per visit
-/// (six alternating runs on the 480 MiB-L3 Intel core; other pairs unchanged).
+/// (longer runs per destination row; the processor family's
+/// [`Tuning::lines_per_visit`](crate::relayout::tuning::Tuning::lines_per_visit)) as long as
+/// the group's source lines stay within [`GROUP_SOURCE_BYTES`] (one compact region of the
+/// source, not more separate streams); narrower blocks one at a time. Streamed or written
+/// through the cache alike: the longer runs pay through the cache too, where many channel
+/// planes each take a line per visit (f32 1x256x56x56 nhwc->nchw; the measurement is at
+/// [`GROUP_SOURCE_BYTES`]).
 pub(super) fn lines_per_visit<T, const COLS: usize>(cols: &[(usize, usize)], most: usize) -> usize {
     match cols.get(..COLS) {
         Some([first, .., last]) if COLS * size_of::<T>() == CACHE_LINE => {
@@ -36,13 +37,15 @@ pub(super) fn lines_per_visit<T, const COLS: usize>(cols: &[(usize, usize)], mos
     }
 }
 
-/// Whether blocks prefetch their source lines ([`PREFETCH_BYTES`] ahead): blocks written
-/// through the cache always; streamed blocks only where their source lines lie at least
-/// `apart_at_least` bytes apart (the processor family's [`Tuning::prefetch_apart`]): more
-/// separate streams than the hardware prefetcher follows (u8 nchw->nhwc: planes 3136 bytes
-/// apart). Where they are closer (f32 nhwc->nchw: positions 1 KiB apart) the prefetches took
-/// fill buffers from the streaming stores on the Intel core (1.09-1.19x without them) and
-/// helped on the AMD one (1.11x with them).
+/// Whether blocks prefetch their source lines
+/// ([`PREFETCH_BYTES`](crate::relayout::tuning::PREFETCH_BYTES) ahead): blocks written through
+/// the cache always; streamed blocks only where their source lines lie at least
+/// `apart_at_least` bytes apart (the processor family's
+/// [`Tuning::prefetch_apart`](crate::relayout::tuning::Tuning::prefetch_apart)): more separate
+/// streams than the hardware prefetcher follows (u8 nchw->nhwc: planes 3136 bytes apart).
+/// Where they are closer (f32 nhwc->nchw: positions 1 KiB apart), the prefetches take fill
+/// buffers from the streaming stores on Intel cores and still help on AMD ones, hence a
+/// distance per processor family ([`tuning`](crate::relayout::tuning) has the measurements).
 pub(super) fn prefetches_source<T>(
     cols: &[(usize, usize)],
     apart_at_least: usize,
@@ -55,20 +58,16 @@ pub(super) fn prefetches_source<T>(
     !streams || apart >= apart_at_least
 }
 
-/// How many of a tile's `rows` (of `cols` columns) [`plane_body`] takes per band: the column
-/// blocks sweep across one band before the next. Lines that bypass the cache need no band: one
-/// band reads each source line in one sequential sweep. Through the cache, rows that span at
-/// most [`WHOLE_BAND_SOURCE_BYTES`] of source go in one band too (f32 nhwc->nchw: each
-/// position's 256 channels, 1 KiB, read in order while the 256 channel planes take a line
-/// each). Longer rows go in bands whose destination rows cover about [`BAND_BYTES`], so that
-/// the lines the column blocks fill in turn stay in the nearest caches, but of at least
-/// [`BAND_SOURCE_RUN_BYTES`] of source per column, so that each source line is read on in a
-/// run the prefetchers follow. Measured on the 480 MiB-L3 Intel core against the 1 MiB bands
-/// before (ratio to memcpy, medians of three interleaved runs): f32 1x256x56x56 nchw->nhwc
-/// 0.64 -> 0.83, nhwc->nchw 0.43 -> 0.61, u8 8x256x56x56 nchw->nhwc 0.61 -> 0.68, f16
-/// 1x256x56x56 nchw->nhwc 0.68 -> 0.77, large pairs unchanged. 64 KiB bands without the
-/// source minimum lost f32 1x256x56x56 nhwc->nchw (0.29); runs of 1 or 2 KiB lost its
-/// nchw->nhwc (0.67-0.69); whole bands up to 4 KiB of source lost u8 nchw->nhwc (0.63).
+/// How many of a tile's `rows` (of `cols` columns) [`plane_body`](super::tiles::plane_body)
+/// takes per band: the column blocks sweep across one band before the next. Lines that bypass
+/// the cache need no band: one band reads each source line in one sequential sweep. Through the
+/// cache, rows that span at most [`WHOLE_BAND_SOURCE_BYTES`] of source go in one band too (f32
+/// nhwc->nchw: each position's 256 channels, 1 KiB, read in order while the 256 channel planes
+/// take a line each). Longer rows go in bands whose destination rows cover about
+/// [`BAND_BYTES`], so that the lines the column blocks fill in turn stay in the nearest caches,
+/// but of at least [`BAND_SOURCE_RUN_BYTES`] of source per column, so that each source line is
+/// read on in a run the prefetchers follow. Each of the three sizes has its measurement in its
+/// doc in [`tuning`](crate::relayout::tuning); docs/performance.md has the pairs' speeds.
 pub(super) fn band_rows<T>(rows: usize, cols: usize, streams: bool) -> usize {
     let element = size_of::<T>().max(1);
     if streams || rows * element <= WHOLE_BAND_SOURCE_BYTES {

@@ -74,9 +74,9 @@ pub(crate) trait BlockMove<T: Copy> {
     /// Runs one width's transposes ([`plane_body`] with `COLS` columns per block), as a
     /// function of its own compiled with the CPU features the blocks use: [`plane`] by default,
     /// a `#[target_feature]` function for the AVX2 and AVX-512 blocks. One function per width,
-    /// not all widths inlined into one: that cost the smallest blocks ~10% (u8
-    /// flat->crouton2x2, 0.87-0.89x in interleaved runs), and in debug builds made one frame of
-    /// every width's locals (1.4 MB for the AVX-512 blocks, most of a test thread's stack).
+    /// not all widths inlined into one: one function for all widths is slower for the smallest
+    /// blocks (u8 flat->crouton2x2), and in debug builds holds every width's locals in one
+    /// frame, most of a test thread's stack for the AVX-512 blocks.
     ///
     /// # Safety
     ///
@@ -212,8 +212,8 @@ pub(crate) fn plane_body<T: Copy, B: BlockMove<T>, const COLS: usize>(
                     if let Some(next) = next_group.filter(|_| !B::streams::<COLS>()) {
                         // Lines written through the cache are read first (their other bytes
                         // must be kept): ask for the lines these rows write next, so that
-                        // those reads overlap this block's work (f32 nChw16c->nchw 1.07x,
-                        // cached nchw->nhwc 1.24-1.30x).
+                        // those reads overlap this block's work (f32 nChw16c->nchw, and
+                        // nchw->nhwc through the cache).
                         for row in row_block {
                             B::prefetch(dst, d + row.1 + next);
                         }
@@ -230,8 +230,8 @@ pub(crate) fn plane_body<T: Copy, B: BlockMove<T>, const COLS: usize>(
                     }
                     if group == COLS {
                         // One block per visit (all but grouped streaming; known at compile
-                        // time there): no inner loop, which costs the smallest blocks ~15% (u8
-                        // flat->crouton2x2, 0.83x in interleaved runs).
+                        // time there): no inner loop, which would slow the smallest blocks (u8
+                        // flat->crouton2x2).
                         move_block::<T, B, COLS>(dst, d, row_block, src, s, col_group, fits, pitch);
                     } else {
                         for col_block in col_group.chunks(COLS) {
@@ -270,10 +270,10 @@ fn packed<const COLS: usize>(
 /// The tiles of [`plane_body`] when their blocks are [`packed`] (`false`, nothing written,
 /// when they are not): each whole block moves with the same constant row offsets,
 /// `(r, r * COLS)` from its first row, so that LLVM folds them into the block's stores and no
-/// row of the listing is read but each block's first (u8 flat->crouton2x2: 0.4x -> 0.75x of a
-/// hand-written loop in the same order with the ends checked per block, about 0.8x with them
-/// checked per call). Rows past the last whole block, and tiles whose reach does not fit, move
-/// as [`move_block`] moves them.
+/// row of the listing is read but each block's first, and the blocks' ends are checked once
+/// per call ([`packed`]), not per block: what makes small packed blocks (u8 flat->crouton2x2)
+/// fast. Rows past the last whole block, and tiles whose reach does not fit, move as
+/// [`move_block`] moves them.
 #[inline(always)]
 fn packed_tiles<T: Copy, B: BlockMove<T>, const COLS: usize>(
     dst: &mut [T],
@@ -288,11 +288,11 @@ fn packed_tiles<T: Copy, B: BlockMove<T>, const COLS: usize>(
         return false;
     };
     let cols = &cols;
-    // The rows `(r, r * COLS)` of every block: `Pitch(COLS)` for blocks that stream (f16
-    // nchw->nChw16c 1.08-1.18x over the listing below; blocks that are one whole line, as u8
-    // flat->crouton2x2's into a large destination), a constant listing for the others
-    // (with `Pitch`, LLVM compiled the loop of u8 flat->crouton2x2 worse: 0.76-0.79x), made
-    // at compile time.
+    // The rows `(r, r * COLS)` of every block: `Pitch(COLS)` for blocks that stream (streamed
+    // stores wait on their addresses, see `Pitch`; f16 nchw->nChw16c, and blocks that are one
+    // whole line, as u8 flat->crouton2x2's into a large destination), a constant listing made
+    // at compile time for the others (with `Pitch`, LLVM compiles the loop of u8
+    // flat->crouton2x2 through the cache worse).
     let streams =
         B::streams::<COLS>() || B::streams_pairs::<COLS>() || B::streams_block_lines::<COLS>();
     let block_rows = const { packed_rows::<COLS>() };
@@ -343,11 +343,11 @@ const fn packed_rows<const COLS: usize>() -> [(usize, usize); ROWS] {
     rows
 }
 
-/// One block of a plane: through `B` when it is whole and `fits` (the call's `Reach::fits`),
-/// else element by element. With `pitch` (from [`pitched`]: every whole
-/// block's destination lines that far apart), `B` finds the lines by [`Pitch`], not from the
-/// listing. A function, not a closure: a closure would be compiled on its own, without the CPU
-/// features of the AVX2 build that inlines this.
+/// One block of a plane: through `B` when it is whole and `fits` (the call's [`Reach::fits`]),
+/// else element by element. With `pitch` (from [`pitched`]: every whole block's destination
+/// lines that far apart), `B` finds the lines by [`Pitch`], not from the listing. A function,
+/// not a closure: a closure would be compiled on its own, without the CPU features of the AVX2
+/// build that inlines this.
 #[inline(always)]
 fn move_block<T: Copy, B: BlockMove<T>, const COLS: usize>(
     dst: &mut [T],
@@ -369,16 +369,15 @@ fn move_block<T: Copy, B: BlockMove<T>, const COLS: usize>(
                 && row_block[ROWS - 1].0.checked_sub(row_block[0].0) == Some(ROWS - 1)
                 && col_block[COLS - 1].1.checked_sub(col_block[0].1) == Some(COLS - 1) =>
         {
-            // SAFETY: the block's source lines start at `block_s + col.0`
-            // (`block_s` is `s` plus the first row's source offset), `ROWS` long;
-            // the last row's offset is the first's plus `ROWS - 1` (checked just
-            // above), so each line ends at `s + (last row).0 + col.0 + 1`, at most
-            // `s + reach.src + 1 <= src.len()` (`Reach::fits`). Likewise each
-            // destination line ends at `d + row.1 + (last column).1 + 1`, at most
-            // `d + reach.dst + 1 <= dst.len()`. With a pitch, line `k` is taken at
-            // `row_block[0].1 + k * pitch`, between the first row's and the last row's
-            // offsets (`pitched` checked that the last is the first plus `(ROWS - 1) * pitch`),
-            // so inside the same bounds.
+            // SAFETY: the block's source lines start at `block_s + col.0` (`block_s` is `s`
+            // plus the first row's source offset), `ROWS` long; the last row's offset is the
+            // first's plus `ROWS - 1` (checked just above), so each line ends at
+            // `s + (last row).0 + col.0 + 1`, at most `s + reach.src + 1 <= src.len()`
+            // (`Reach::fits`). Likewise each destination line ends at
+            // `d + row.1 + (last column).1 + 1`, at most `d + reach.dst + 1 <= dst.len()`.
+            // With a pitch, line `k` is taken at `row_block[0].1 + k * pitch`, between the
+            // first row's and the last row's offsets (`pitched` checked that the last is the
+            // first plus `(ROWS - 1) * pitch`), so inside the same bounds.
             unsafe {
                 match pitch {
                     Some(pitch) => {
@@ -405,13 +404,14 @@ fn move_block<T: Copy, B: BlockMove<T>, const COLS: usize>(
 pub(crate) struct Portable;
 
 impl<T: Copy> BlockMove<T> for Portable {
-    /// No prefetch: the portable tile's speed was never measured with one.
+    /// No prefetch: the prefetch distances are tuned for the vector blocks, not for the
+    /// portable tile.
     #[inline(always)]
     fn prefetch(_: &[T], _: usize) {}
 
     /// `COLS` source lines into a local tile, then `ROWS` destination lines out of it. Fixed
-    /// sizes let LLVM unroll the block; each line costs one bounds check (kept: the portable
-    /// tile is the fallback for any `T`, not the measured fast path).
+    /// sizes let LLVM unroll the block; each line costs one bounds check (the portable tile is
+    /// the fallback for any `T`, not the tuned fast path).
     #[inline(always)]
     unsafe fn block<const COLS: usize, L: Lines>(
         dst: &mut [T],

@@ -16,7 +16,8 @@ pub(crate) struct Listings {
     pub rows: Listing,
     /// A transpose's columns.
     pub cols: Listing,
-    /// A transpose's rows' destination pitch within blocks ([`TileBatch::row_pitch`]).
+    /// A transpose's rows' destination pitch within blocks
+    /// ([`TileBatch::row_pitch`](crate::relayout::kernels::TileBatch::row_pitch)).
     pub row_pitch: Option<usize>,
     /// How the row block's rows fill 64-byte destination lines ([`Plan::rows_fill_lines`]).
     pub line_rows: LineRows,
@@ -24,7 +25,7 @@ pub(crate) struct Listings {
 
 /// How a row block's rows fill 64-byte destination lines ([`Plan::rows_fill_lines`]), which
 /// decides whether they can be written past the caches, and from what size they are
-/// (`streaming::Streaming`).
+/// ([`Streaming`](crate::relayout::schedule::Streaming)).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) enum LineRows {
     /// Not whole lines (or not a row block).

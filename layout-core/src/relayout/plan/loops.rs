@@ -185,8 +185,8 @@ impl Plan {
     /// [`MAX_LISTED`] rows, so that the block still reaches [`ROW_BLOCK_ENOUGH`] rows: its inner
     /// part, the largest divisor of its extent that keeps the block within that many rows,
     /// joins the listing ([`Plan::kernel_start`]). f32 nhwc->nChw16c lists one position's 16
-    /// channel blocks, and the 3136 positions of a 56x56 image would make 50176 rows: 16 rows
-    /// a call became 512.
+    /// channel blocks; the 3136 positions of a 56x56 image would make 50176 rows, too many to
+    /// list, so they split into 98 x 32 and a call copies 512 rows, not 16.
     fn split_for_row_block(&mut self) {
         if self.kernel != Kernel::Rows || self.len < 2 || self.len == MAX_LEVELS {
             return;
@@ -326,8 +326,8 @@ impl Plan {
     /// Orders the bound-free loops right outside the rows by their source strides, largest
     /// outermost, so that the rows are read in source order (writes are buffered; a read at a
     /// new place waits for memory). Only for rows of whole cache lines: shorter rows would then
-    /// fill each destination line in pieces at different times, which measured slower
-    /// (nChw8c->nChw16c, crouton->flat) than reading two sources at once.
+    /// fill each destination line in pieces at different times, which costs more than reading
+    /// from two places of the source at once (nChw8c->nChw16c, crouton->flat).
     fn read_rows_in_order(&mut self) {
         let inner = self.len - 1;
         let mut from = inner;
@@ -341,6 +341,7 @@ impl Plan {
     /// step through one contiguous run of the source) just outside tile columns (loops that
     /// together step through one contiguous run of the destination, the innermost among them).
     /// Bound-free loops between the tile rows are moved outside them.
+    ///
     /// A group of several loops must be bound-free, as its listing holds every digit; a bounded
     /// loop must be alone in its group and its dimension absent from the other group, so that
     /// its digit range is the same across the tile.

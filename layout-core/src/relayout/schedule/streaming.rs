@@ -2,26 +2,24 @@
 //! per call from the destination's size and this CPU's last-level cache.
 //!
 //! Streaming a destination that the caches could have held costs the next reader a trip to
-//! memory, and on a large cache costs the relayout too: on a core with a 480 MiB L3 (where
-//! memcpy of 50 MB runs from the L3, as glibc streams only past 3/4 of a thread's share of
-//! it) f32 nhwc->nChw16c ran at 0.72x memcpy streamed against 0.96x through the cache, and
-//! oihw->OIhw16i16o (9.4 MB) at 0.80x against 0.91x. Where the cache is smaller (105 MiB on a
-//! Sapphire Rapids class core shared with other tenants, 32 MiB on a Zen 4) the same pairs
-//! ran up to 1.8x faster streamed (docs/performance.md). So the threshold grows with the
-//! last-level cache, from [`STREAM_FLOOR_BYTES`] (past a core's L2, where writing through the cache
-//! first reads every line it overwrites):
+//! memory, and on a large cache costs the relayout too: where a destination of tens of MB fits
+//! in the L3, a copy through the cache runs from the L3 (as memcpy does: glibc streams only
+//! past 3/4 of a thread's share of it), faster than streamed stores to memory. Where the cache
+//! is smaller, the same copies run faster streamed. So the threshold grows with the last-level
+//! cache, from [`STREAM_FLOOR_BYTES`] (past a core's L2, where writing through the cache first
+//! reads every line it overwrites):
 //!
 //! - transposes (and row copies that pair two half-line rows into each line, and the
-//!   destination prefetch of other far row copies) stream from 1/32 of the last-level cache:
-//!   a transpose through the cache writes lines in many places at once and keeps paying for
-//!   it, so the break-even comes early (f32 nhwc->nchw on the 480 MiB machine: 0.81x memcpy
-//!   streamed, 0.45x through the cache, at 25.7 MB);
+//!   destination prefetch of other far row copies) stream from a small share of the last-level
+//!   cache ([`STREAM_BLOCKS_FROM_CACHE_SHARE`]): a transpose through the cache writes lines in
+//!   many places at once and keeps paying for it, so the break-even comes early;
 //! - row copies whose every row is one whole 64-byte line, which through the cache are a plain
-//!   memcpy, stream from 1/16 of it.
+//!   memcpy, stream from a larger share of it ([`STREAM_LINE_ROWS_FROM_CACHE_SHARE`]).
 //!
-//! Both ratios were chosen so that each of the three machines measured falls on the side it
-//! measured faster (docs/concepts.md, "Decisions"); the choice only picks between kernels that
-//! are correct either way, so a wrong guess costs speed, never results.
+//! Both shares put each of the machines measured on the side it ran faster (the measurements
+//! are in [`tuning`](crate::relayout::tuning) and docs/performance.md, the reasoning in
+//! docs/concepts.md, "Decisions"); the choice only picks between kernels that are correct
+//! either way, so a wrong guess costs speed, never results.
 
 use crate::relayout::tuning::{
     STREAM_BLOCKS_FROM_CACHE_SHARE, STREAM_FLOOR_BYTES, STREAM_LINE_ROWS_FROM_CACHE_SHARE,
@@ -33,7 +31,7 @@ use core::sync::atomic::{AtomicUsize, Ordering};
 pub(crate) struct Streaming {
     /// Transposes write whole destination lines past the caches, row copies that pair rows into
     /// lines stream each pair, and other row copies into this destination ask for their lines
-    /// ahead (`kernels::Destination::Far`).
+    /// ahead ([`Destination::Far`](crate::relayout::kernels::Destination::Far)).
     pub blocks: bool,
     /// Row copies whose every row is one whole 64-byte line write it past the caches.
     pub line_rows: bool,

@@ -1,12 +1,12 @@
 //! The hot loops built a second time with AVX2 enabled, and the AVX2 transpose blocks they run
 //! (x86-64 only), used wherever the CPU has AVX2.
 //!
-//! The loops themselves are the generic ones of [`kernels`], always inlined, so that these
-//! wrappers compile them whole with AVX2: the transposes of plain 1-, 2- and 4-byte types move
-//! their blocks through 256-bit registers ([`Avx2Blocks`]) and the row copies get 32-byte
-//! moves (docs/performance.md has what that measured). Whether the CPU (and its OS) runs AVX2
-//! is found once, with `cpuid`, by the `cpufeatures` crate (`layout-core` is `no_std`, so
-//! `std::is_x86_feature_detected!` is not available).
+//! The loops themselves are the generic ones of [`kernels`](super::super), always inlined, so
+//! that these wrappers compile them whole with AVX2: the transposes of plain 1-, 2- and 4-byte
+//! types move their blocks through 256-bit registers ([`Avx2Blocks`]) and the row copies get
+//! 32-byte moves (docs/performance.md has what that measured). Whether the CPU (and its OS)
+//! runs AVX2 is found once, with `cpuid`, by the `cpufeatures` crate (`layout-core` is
+//! `no_std`, so `std::is_x86_feature_detected!` is not available).
 
 use super::super::reach::Reach;
 use super::super::tile_batch::TileBatch;
@@ -51,13 +51,13 @@ pub(crate) unsafe fn plane<T: Copy, B: BlockMove<T>, const COLS: usize>(
     tiles::plane_body::<T, B, COLS>(dst, d, src, s, batch, reach);
 }
 
-/// [`super::row_copies::copy_rows`] compiled with AVX2.
+/// [`rows::copy_rows`](super::super::rows::copy_rows) compiled with AVX2.
 ///
 /// # Safety
 ///
 /// The CPU runs AVX2 instructions ([`available`]).
 #[target_feature(enable = "avx2")]
-#[allow(clippy::too_many_arguments)] // the kernel's arguments, as in `row_copies::copy_rows`
+#[allow(clippy::too_many_arguments)] // the kernel's arguments, as in `rows::copy_rows`
 pub(crate) unsafe fn copy_rows<T: Copy>(
     dst: &mut [T],
     d: usize,
@@ -71,10 +71,10 @@ pub(crate) unsafe fn copy_rows<T: Copy>(
     super::super::rows::copy_rows(dst, d, src, s, rows, cols, reach, far);
 }
 
-/// Copies elements `cols` of each listed row (as `row_copies::copy_listed_rows`) with each
-/// destination line written past the caches, when the rows are 32 bytes (two to a line) or 64
-/// (one), `reach` fits and the CPU runs AVX2 ([`available`]); `false` (nothing written)
-/// otherwise.
+/// Copies elements `cols` of each listed row (as
+/// [`rows::copy_listed_rows`](super::super::rows::copy_listed_rows)) with each destination line
+/// written past the caches, when the rows are 32 bytes (two to a line) or 64 (one), `reach`
+/// fits and the CPU runs AVX2 ([`available`]); `false` (nothing written) otherwise.
 ///
 /// A line written through the cache is read first, so each byte crosses the memory bus three
 /// times, as in memcpy; streamed, twice (f32 nChw8c->nChw16c, nhwc->nChw16c).
@@ -96,7 +96,7 @@ pub(crate) fn stream_rows<E: Pod>(
         return false;
     }
     // SAFETY: each row's `bytes` lie inside both slices (`Reach::fits` just above, as in
-    // `row_copies::copy_rows`); the CPU runs AVX2 (`available` just above).
+    // `rows::copy_rows`); the CPU runs AVX2 (`available` just above).
     unsafe {
         if bytes == CACHE_LINE {
             stream_line_rows(dst, d, src, s, rows);
@@ -249,7 +249,8 @@ impl Wide for u32 {}
 
 /// The block as pairs of `N`-column micro-blocks (`N == E::LANES`), one 256-bit register per
 /// pair of source lines. Streamed blocks store whole 64-byte destination lines back to back
-/// (two registers of one row, or one register each of two adjacent rows), as in `simd`.
+/// (two registers of one row, or one register each of two adjacent rows), as the SSE2 blocks
+/// do ([`Sse2`]).
 ///
 /// # Safety
 ///

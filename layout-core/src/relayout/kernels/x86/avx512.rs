@@ -6,8 +6,8 @@
 //! work), so that after the perfect-shuffle rounds a register is one destination line's 64
 //! bytes: each line leaves in one store, streamed or not, instead of two (AVX2) or four
 //! (SSE2). That doubles as the best order for streaming stores, as the write-combining buffer
-//! of a line fills at once (f32 nhwc->nchw: docs/performance.md). Detection as in [`super::avx2`]:
-//! once, with `cpuid`, by `cpufeatures`.
+//! of a line fills at once (f32 nhwc->nchw: docs/performance.md). Detection as in
+//! [`super::avx2`]: once, with `cpuid`, by `cpufeatures`.
 
 use super::super::reach::Reach;
 use super::super::tile_batch::TileBatch;
@@ -155,10 +155,10 @@ unsafe fn lane_quads<E: Broad, L: Lines, const COLS: usize, const N: usize, cons
 /// The block of 4-byte elements as 16 x 16 squares: a source line's 16 elements (`ROWS`) are
 /// one whole 64-byte register, loaded at once, and four rounds of the perfect shuffle across
 /// the whole register ([`Whole32`]) make register `k` destination line `k`'s 16 elements.
-/// One load per source line instead of four 16-byte ones: f32 nhwc->nchw by hand, 0.94-1.08
-/// of memcpy against 0.68-0.75 for the lane quads. Streamed blocks only: written through the
-/// cache, the sixteen stores in a row cost f32 nChw16c->nchw 4-7% (lane quads store four
-/// lines at a time).
+/// One load per source line instead of four 16-byte ones, which makes streamed f32 nhwc->nchw
+/// blocks markedly faster than the lane quads. Streamed blocks only: written through the
+/// cache, the sixteen stores in a row are slower than the lane quads' four lines at a time
+/// (f32 nChw16c->nchw).
 ///
 /// # Safety
 ///
@@ -175,11 +175,10 @@ unsafe fn whole_lines<E: Pod, L: Lines, const COLS: usize, const STREAM: bool>(
 ) {
     for c in (0..COLS).step_by(16) {
         let mut v = [zero(); 16];
-        // The source lines in address order. Loading first the lines the first shuffle round
-        // pairs (0, 8, 4, 12, ...) gained 1.02-1.03x on the Intel core (f32 nhwc->nchw), but
-        // on the AMD Zen 4 core it left f32 nChw16c->nchw, whose 16 lines are one run of 1 KiB,
-        // at half the speed of a hand loop loading them in order (A/B: 1.08-1.26x in order;
-        // in one program beside the hand loop: 0.72-0.87x of memcpy -> 1.43-1.50x).
+        // The source lines in address order, not in the order the first shuffle round pairs
+        // them (0, 8, 4, 12, ...): that order gains little on Intel cores (f32 nhwc->nchw)
+        // and costs AMD Zen 4 cores much of their speed where the 16 lines are one run of
+        // 1 KiB (f32 nChw16c->nchw).
         for j in 0..16 {
             // SAFETY: the source line holds `ROWS` = 16 elements of 4 bytes from
             // `s + cols[c + j].0` (the caller's promise); AVX-512 F runs (the caller's promise).
@@ -252,8 +251,7 @@ unsafe fn quad_transposed<E: Broad, const N: usize>(
     cols: &[(usize, usize)],
 ) -> [__m512i; N] {
     // Plain loops and functions, not closures: a closure is a function of its own, not
-    // compiled for AVX-512, and the instructions would stay calls (a hand loop written with
-    // one ran at half speed).
+    // compiled for AVX-512, and the instructions would stay calls.
     let mut v = [zero(); N];
     for (j, register) in v.iter_mut().enumerate() {
         // SAFETY: each line's 16 bytes lie inside `src` (the caller's promise); AVX-512 F

@@ -127,9 +127,9 @@ fn transpose_as<E: avx512::Broad>(
 }
 
 /// Whether the batch's blocks are packed lines of bytes, which the streaming build writes as
-/// one line each ([`BlockMove::streams_block_lines`]): rows `cols` bytes apart (the plan's row
-/// pitch), each block of `ROWS` rows one 64-byte line (u8 flat->crouton2x2: 16 channels x 4
-/// pixels), although a row is much less than a line.
+/// one line each ([`BlockMove::streams_block_lines`](tiles::BlockMove::streams_block_lines)):
+/// rows `cols` bytes apart (the plan's row pitch), each block of `ROWS` rows one 64-byte line
+/// (u8 flat->crouton2x2: 16 channels x 4 pixels), although a row is much less than a line.
 fn packed_line_blocks<E>(batch: TileBatch<'_>) -> bool {
     size_of::<E>() == 1
         && batch.row_pitch == Some(batch.cols.len())
@@ -143,7 +143,7 @@ fn tiles_stream(rows: usize, tuning: Tuning) -> bool {
     rows > ROWS || (rows == ROWS && tuning.stream_one_block_tiles)
 }
 
-/// [`kernels::planes`] with AVX-512 blocks (each width compiled for AVX-512) where the CPU has
+/// [`tiles::planes`] with AVX-512 blocks (each width compiled for AVX-512) where the CPU has
 /// AVX-512 F and BW, else with AVX2 blocks (compiled for AVX2) where the CPU has AVX2, else
 /// with SSE2 blocks.
 fn planes<E: avx512::Broad, const STREAM: bool>(
@@ -283,9 +283,10 @@ mod tests {
         }
     }
 
-    /// Also a check of the blocks' stack frames: it runs on 1 MiB, half a test thread's stack.
-    /// In a debug build, one width's AVX-512 plane takes ~0.35 MB; with every width inlined into
-    /// one function it took 1.4 MB, and users' tests run on 2 MiB threads too.
+    /// Also a check of the blocks' stack frames: it runs on 1 MiB, half a test thread's stack,
+    /// which holds one width's AVX-512 plane of a debug build but not every width's in one
+    /// frame ([`BlockMove::plane`](tiles::BlockMove::plane)); users' tests run on 2 MiB threads
+    /// too.
     #[test]
     fn sse2_avx2_and_avx512_blocks_equal_the_portable_tile() {
         extern crate std;

@@ -1,17 +1,19 @@
 //! SSE2 transpose blocks for the plain 1-, 2- and 4-byte element types (x86-64 only).
 //!
-//! LLVM turns the portable tile of the portable tile (`tiles::Portable`) into one scalar move per element; these
-//! blocks move 16 bytes per instruction instead. SSE2 is part of every x86-64 CPU (the module is
-//! compiled where `target_feature = "sse2"`), so no run-time detection is needed.
+//! LLVM turns the portable tile ([`Portable`](super::super::tiles::Portable)) into one scalar
+//! move per element; these blocks move 16 bytes per instruction instead. SSE2 is part of every
+//! x86-64 CPU (the module is compiled where `target_feature = "sse2"`), so no run-time
+//! detection is needed.
 //!
 //! A block of `N` source lines of `L` elements (one 128-bit register each, `L = 16 / size`) is
 //! transposed by `log2(N)` rounds of the perfect shuffle (interleaving the first half of the
 //! registers with the second, element by element), after which register `k` holds destination
 //! lines `k * L / N ..` of `N` elements each.
 //!
-//! Element types are recognised by [`TypeId`] (hence `T: 'static`): only types whose every bit
-//! pattern is a valid value (integers, floats, `half`'s `f16`/`bf16`) take this path, viewed as
-//! unsigned integers of their size; any other `T: Copy` keeps the portable tile.
+//! Only plain element types take this path: types whose every bit pattern is a valid value
+//! (integers, floats, `half`'s `f16`/`bf16`), recognised by their `TypeId` and viewed as the
+//! unsigned integers of their size ([`by_size`](crate::relayout::by_size)); any other type
+//! keeps the portable tile.
 
 use super::super::tiles::BlockMove;
 use super::shuffle::{Interleave, load_register, shuffle_rounds, zero};
@@ -101,8 +103,8 @@ unsafe fn micro_blocks<
     for r in (0..ROWS).step_by(lanes) {
         if !stream && !paired {
             // Each micro-block's lines are stored as soon as they are transposed: fewest
-            // registers live (the streaming order below spills, and halves the speed of
-            // byte transposes that stay in cache).
+            // registers live (the streaming order below spills registers, which costs byte
+            // transposes that stay in cache much of their speed).
             for c in (0..COLS).step_by(N) {
                 // SAFETY: each source line `s + col.0 ..` holds `ROWS` elements (the caller's
                 // promise) and `r + LANES <= ROWS`.
@@ -117,7 +119,7 @@ unsafe fn micro_blocks<
         }
         // Every column block of these rows is transposed first, then each destination line is
         // written by back-to-back stores: a line leaves the write-combining buffer whole, which
-        // doubles streaming throughput over storing block by block (docs/performance.md).
+        // streams far faster than storing block by block (docs/performance.md).
         let mut lines = [[zero(); LINE_REGISTERS]; N];
         for (b, c) in (0..COLS).step_by(N).enumerate() {
             // SAFETY: as above.
@@ -203,7 +205,7 @@ unsafe fn narrow_micro_blocks<
                 if lines_follow(rows, first_line, per_register, N) {
                     // The register's lines are adjacent in the destination: one store.
                     // A checked slice copy, not `store`: with `store` LLVM compiles this loop
-                    // worse (u8 flat->crouton2x2 7.1-8.2 against 11.8-12.4 GB/s).
+                    // worse (u8 flat->crouton2x2).
                     let bytes: [u8; 16] = bytemuck::cast(*register);
                     let at = d + first + c;
                     bytemuck::cast_slice_mut::<E, u8>(&mut dst[at..at + lanes])
