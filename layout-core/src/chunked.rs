@@ -225,4 +225,13 @@ impl<const RANK: usize, C: ChunkList, N: AxisNames> Layout for ChunkedMemoryLayo
     fn chunk_axes(&self) -> usize {
         C::TABLE.entries().len() - C::TABLE.rest_entries
     }
+
+    /// None: the slots are one mixed-radix number ([`Layout::IS_ALWAYS_UNIQUE`]).
+    fn shared_slot(
+        &self,
+        _: &ChunkedGeometry<RANK>,
+        _: &[usize; RANK],
+    ) -> Option<([usize; RANK], [usize; RANK])> {
+        None
+    }
 }

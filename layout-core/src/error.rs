@@ -152,8 +152,8 @@ pub enum LayoutError {
     /// or strides that reach one slot two ways), asked for writable storage: a write to one
     /// element would change another. Read-only views may overlap.
     StridesOverlap {
-        /// The layout, with its strides.
-        layout: String,
+        /// The strides per dimension, in elements (empty for a mapping that has none).
+        strides: Vec<usize>,
         /// The logical dims.
         dims: Vec<usize>,
         /// One index of a pair that shares a slot.
@@ -280,15 +280,19 @@ impl fmt::Display for LayoutError {
                  {available} bytes are left there"
             ),
             Self::StridesOverlap {
-                layout,
+                strides,
                 dims,
                 first,
                 second,
             } => {
+                if strides.is_empty() {
+                    write!(f, "the mapping overlaps on dims {dims:?}")?;
+                } else {
+                    write!(f, "the strides {strides:?} overlap on dims {dims:?}")?;
+                }
                 write!(
                     f,
-                    "the strides of {layout} overlap on dims {dims:?}: indices {first:?} and \
-                     {second:?} share a storage slot (they differ in "
+                    ": indices {first:?} and {second:?} share a storage slot (they differ in "
                 )?;
                 write_dimensions(f, first, second)?;
                 write!(

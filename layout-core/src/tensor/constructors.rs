@@ -231,12 +231,14 @@ fn check_len<L: Layout>(mapping: &Mapping<L>, found: usize) -> Result<(), Layout
     }
 }
 
-/// Refuses a mapping in which two indices share a slot, naming a pair of them.
+/// Refuses a mapping in which two indices share a slot, naming a pair of them and the strides.
 fn check_unique<L: Layout>(mapping: &Mapping<L>) -> Result<(), LayoutError> {
     match mapping.shared_slot() {
         None => Ok(()),
         Some((first, second)) => Err(LayoutError::StridesOverlap {
-            layout: alloc::format!("{}", mapping.layout()),
+            strides: mapping
+                .strides()
+                .map_or_else(Vec::new, |s| Vec::from(s.as_ref())),
             dims: Vec::from(mapping.dims().as_ref()),
             first: Vec::from(first.as_ref()),
             second: Vec::from(second.as_ref()),
