@@ -142,14 +142,33 @@ impl<T: Copy + fmt::Debug> fmt::Debug for AlignedBuffer<T> {
     }
 }
 
-/// Storage a tensor reads from: an owned [`AlignedBuffer`] or a borrowed slice.
+/// Storage a tensor reads from: an owned [`AlignedBuffer`] ([`Tensor`](crate::Tensor)), a
+/// borrowed `&[T]` ([`TensorView`](crate::TensorView)) or `&mut [T]`
+/// ([`TensorViewMut`](crate::TensorViewMut)).
+///
+/// Sealed: these three are all there are. Every constructor of a tensor takes one of them, so
+/// another storage type could never hold a tensor; generic code names the bound
+/// (`fn f<S: Storage>(t: &TensorBase<S, L>)`) and accepts all three. Being sealed also lets the
+/// tensors count on `slots()` being the same slice on every call, as a slice or a buffer of fixed
+/// length is (the mapping's storage length is checked once, when the tensor is made), and lets
+/// later releases add methods. No unsafe code depends on the trait: the kernels that write
+/// through raw pointers check their reach against the slice they are handed, so a storage that
+/// broke the rule could cause panics, never undefined behaviour; the seal is about the API, and
+/// the trait stays safe. To put a tensor over memory of your own, borrow it as a slice:
+/// [`TensorView::from_slice`](crate::TensorView::from_slice) and
+/// [`TensorViewMut::from_slice`](crate::TensorViewMut::from_slice).
 ///
 /// ```
 /// use layout_core::Storage;
 /// let slice: &[u8] = &[1, 2];
 /// assert_eq!(slice.slots(), &[1, 2]);
 /// ```
-pub trait Storage {
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not tensor storage",
+    label = "tensors hold an `AlignedBuffer<T>` (`Tensor`), a `&[T]` (`TensorView`) or a `&mut [T]` (`TensorViewMut`)",
+    note = "write `Tensor<T, L>`, `TensorView<'_, T, L>` or `TensorViewMut<'_, T, L>`; to use memory of your own, borrow it as a slice and call `TensorView::from_slice` or `TensorViewMut::from_slice`"
+)]
+pub trait Storage: sealed::Sealed {
     /// The element type.
     type Elem: Copy;
 
@@ -157,7 +176,8 @@ pub trait Storage {
     fn slots(&self) -> &[Self::Elem];
 }
 
-/// Storage a tensor may also write to.
+/// Storage a tensor may also write to: an owned [`AlignedBuffer`] or a borrowed `&mut [T]`.
+/// Sealed, as [`Storage`] is.
 ///
 /// ```
 /// use layout_core::StorageMut;
@@ -166,9 +186,23 @@ pub trait Storage {
 /// slice.slots_mut()[0] = 7;
 /// assert_eq!(data, [7, 2]);
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is read-only storage, and this call writes",
+    label = "a `TensorView` borrows its data read-only",
+    note = "write into an owned `Tensor`, or a `TensorViewMut` (`view_mut()`, `slice_mut`, `TensorViewMut::from_slice`)"
+)]
 pub trait StorageMut: Storage {
     /// All storage slots, padding included, writable.
     fn slots_mut(&mut self) -> &mut [Self::Elem];
+}
+
+mod sealed {
+    /// The storages of this module are all there are (see [`Storage`](super::Storage)).
+    pub trait Sealed {}
+
+    impl<T: Copy> Sealed for super::AlignedBuffer<T> {}
+    impl<T: Copy> Sealed for &[T] {}
+    impl<T: Copy> Sealed for &mut [T] {}
 }
 
 impl<T: Copy> Storage for AlignedBuffer<T> {

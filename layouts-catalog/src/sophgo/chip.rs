@@ -17,6 +17,11 @@ use layout_core::LayoutError;
 /// assert_eq!((BM1684X::NPUS, BM1684X::NPU_BYTES, BM1684X::EU_BYTES), (64, 256 * 1024, 64));
 /// assert_eq!(BM1684X::MEMORY_BYTES, 16 * 1024 * 1024);
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a Sophgo chip",
+    label = "expected a chip such as `BM1684X`",
+    note = "the chips are `BM1684`, `BM1684X`, `BM1688` and `ExampleChip`; `Chip<NPUS, NPU_BYTES, EU_BYTES>` describes another"
+)]
 pub trait ChipSpec:
     Copy + Default + fmt::Debug + Eq + Hash + Send + Sync + 'static + sealed::Sealed
 {

@@ -15,6 +15,11 @@ use layout_core::Layout;
 /// fn start_of<L: LocalLayout>(layout: &L) -> usize { layout.address() }
 /// assert_eq!(start_of(&EuAligned::<ExampleChip>::new(2048, 4)), 2048);
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a layout of Sophgo local memory",
+    label = "local memory holds `Compact`, `EuAligned`, `LineAligned`, `FreeStrides` or `Matrix` tensors",
+    note = "a system-memory tensor (`sophgo::Continuous`, `onednn::nchw`, ...) enters local memory by `LocalMemory::store` into a tensor placed in one of those layouts"
+)]
 pub trait LocalLayout: Layout + sealed::Sealed {
     /// The chip whose memory the tensor lives in.
     ///

@@ -17,6 +17,11 @@ use layout_core::{AxisNames, names};
 /// use tensor_layout::sophgo::{FourN, StorageMode};
 /// assert_eq!((FourN::PACK, FourN::ELEMENT_BYTES, FourN::NAME), (4, Some(1), "4N"));
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a Sophgo storage mode",
+    label = "expected `Normal`, `FourN`, `TwoN` or `TwoIC`",
+    note = "a storage mode says how many batch elements (input channels for `TwoIC`) share one packed element"
+)]
 pub trait StorageMode:
     Copy + Default + fmt::Debug + Eq + Hash + Send + Sync + 'static + sealed::Sealed
 {

@@ -14,6 +14,11 @@ use core::hash::Hash;
 /// use tensor_layout::sophgo::{EuAlignedStrides, StrideRule};
 /// assert_eq!(EuAlignedStrides::NAME, "EuAligned");
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a Sophgo stride rule",
+    label = "expected `CompactStrides`, `EuAlignedStrides`, `LineAlignedStrides` or `UserStrides`",
+    note = "the aliases `Compact`, `EuAligned`, `LineAligned` and `FreeStrides` pick the rule for you"
+)]
 pub trait StrideRule:
     Copy + Default + fmt::Debug + Eq + Hash + Send + Sync + 'static + sealed::Rule
 {
