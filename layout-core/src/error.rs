@@ -151,6 +151,14 @@ pub enum LayoutError {
     /// A mapping in which two logical indices share a storage slot (a strided view with stride 0,
     /// or strides that reach one slot two ways), asked for writable storage: a write to one
     /// element would change another. Read-only views may overlap.
+    ///
+    /// ```
+    /// use tensor_layout::{LayoutError, Mapping, Strided, TensorViewMut};
+    /// let diagonal = Mapping::with_layout(Strided::new([1, 1], 0), [2, 2]).unwrap();
+    /// let err = TensorViewMut::from_slice(diagonal, &mut [0u8; 3]).unwrap_err();
+    /// assert!(matches!(err, LayoutError::StridesOverlap { .. }));
+    /// assert!(err.to_string().contains("indices [0, 1] and [1, 0] share a storage slot"));
+    /// ```
     StridesOverlap {
         /// The strides per dimension, in elements (empty for a mapping that has none).
         strides: Vec<usize>,

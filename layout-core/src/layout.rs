@@ -43,6 +43,15 @@ pub const MAX_AXES: usize = 24;
 /// assert_eq!(layout.padded_dims(&geometry), [1, 8, 8, 32]);
 /// assert_eq!(layout.offset(&geometry, &[0, 2, 4, 29]), 2 * 256 + 4 * 32 + 29);
 /// ```
+///
+/// # Contracts
+/// As mdspan's layout mappings do, a layout type promises what holds for every one of its
+/// mappings ([`Layout::IS_ALWAYS_UNIQUE`], [`Layout::IS_ALWAYS_EXHAUSTIVE`],
+/// [`Layout::IS_ALWAYS_STRIDED`]; `false`, the default, promises nothing), and each
+/// [`Mapping`] answers for its own dims ([`Mapping::is_unique`], [`Mapping::is_exhaustive`],
+/// [`Mapping::is_strided`], [`Mapping::required_span_size`]). A layout defined elsewhere keeps
+/// the constants true and its axes faithful to its offsets; a broken promise gives wrong
+/// answers, never undefined behaviour.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a tensor layout",
     label = "expected a layout such as `ChunkedMemoryLayout<4, (Chunk<0, 0>, ...)>`",

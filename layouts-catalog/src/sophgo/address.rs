@@ -103,10 +103,10 @@ pub(crate) fn channels_per_npu(start_npu: usize, channels: usize, npus: usize) -
 mod tests {
     use super::*;
 
-    /// Regression: `join` multiplied unchecked, so on a memory larger than `usize` (possible
-    /// through `LocalAddress::join`'s own `npus` and `npu_bytes`) an NPU and offset that both
-    /// exist panicked in debug builds ("attempt to multiply with overflow") and wrapped to a
-    /// wrong address in release. Found by `tests/sophgo_properties.rs`.
+    /// On a memory larger than `usize` (possible through `LocalAddress::join`'s own `npus` and
+    /// `npu_bytes`) an NPU and offset that both exist have no address: `join` says so with an
+    /// error, rather than overflowing the multiplication (a panic in debug builds, a wrong
+    /// address in release).
     #[test]
     fn join_past_usize_is_an_overflow_error() {
         let at = LocalAddress {

@@ -392,10 +392,9 @@ mod tests {
     use super::*;
     use layout_core::Mapping;
 
-    /// Regression: an empty tensor whose other dims (or free strides times the pack) overflow
-    /// the strides was refused with `Overflow` ("the storage of dims [0, 0, 0, 0] ... exceeds
-    /// the largest allocation"), although a zero dim is an empty tensor whatever the others
-    /// (docs/reliability.md). Found by `tests/sophgo_properties.rs`.
+    /// A zero dim is an empty tensor whatever the others: it is placed even where its other dims
+    /// (or free strides times the pack) would overflow the strides, which are then 0
+    /// (docs/reliability.md).
     #[test]
     fn an_empty_tensor_is_placed_whatever_its_other_dims() {
         let free = FreeStrides::<ExampleChip, FourN>::new(0, 1, [0, 0, 0, 1 << 62]);
@@ -418,9 +417,8 @@ mod tests {
         ));
     }
 
-    /// Regression: with C close to `usize::MAX` the last virtual channel `Q + C - 1` saturated,
-    /// so `NpuOverflow` named one channel slot too few (2^58 bytes here instead of 2^58 + 1).
-    /// Found by `tests/sophgo_properties.rs`.
+    /// With C close to `usize::MAX` the last virtual channel `Q + C - 1` passes `usize`; the
+    /// numbers of `NpuOverflow` are still exact (2^58 + 1 bytes here, not a saturated count).
     #[test]
     fn overflow_numbers_are_exact_for_absurd_channel_counts() {
         // At NPU 2 of 64: channel MAX - 1 is virtual channel 2^64, NPU 0's slot 2^58.
