@@ -247,6 +247,22 @@ impl AxisNames for Positional {
     const NAMING: AxisNaming = AxisNaming::Positional;
 }
 
+/// Holds for [`Positional`] axes only: the bound of the views that reorder dims by number.
+///
+/// ```
+/// use tensor_layout::prelude::*;
+/// let t = Tensor::<u8, chunked_layout![2; 0,0, 1,0]>::zeros([2, 3]);
+/// assert_eq!(t.permute([1, 0]).unwrap().dims(), [3, 2]);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "the axes of this tensor have names (`{Self}`), so its dims are reordered by name",
+    label = "`permute`, `permute_mut` and `transpose` take positional axes only",
+    note = "view the tensor in another axis order with `permuted::<names::NCHW>()` (any word of the same names)"
+)]
+pub trait PositionalAxes: AxisNames {}
+
+impl PositionalAxes for Positional {}
+
 /// Named axes, one upper-case letter each, in logical order: `Named<'N', 'H', 'W', 'C'>` is
 /// HTP's activations, `Named<'N', 'C', 'H', 'W'>` oneDNN's. Unused trailing letters stay at
 /// their default, a space. [`names`](crate::names) has aliases for the common words.

@@ -6,15 +6,10 @@ use crate::{
     LayoutError, RunTimeNames,
 };
 use alloc::string::{String, ToString};
-use alloc::vec;
 use alloc::vec::Vec;
 use core::fmt;
 use core::str::FromStr;
 use layout_notation::{Entry, check_chunk_list, parse_layout};
-
-mod mapping;
-
-pub use mapping::DynMapping;
 
 /// A chunked layout known only at run time: a rank, the names of its axes and a valid chunk
 /// list.
@@ -211,37 +206,6 @@ impl DynLayout {
             entries,
         }
         .canonical()
-    }
-
-    /// Binds the layout to logical `dims`.
-    ///
-    /// # Errors
-    /// [`LayoutError::Rank`] when `dims` has another length than the rank;
-    /// [`LayoutError::Overflow`] when the storage does not fit in `usize`.
-    ///
-    /// ```
-    /// let m = tensor_layout::DynLayout::parse("nChw8c").unwrap().bind(&[2, 17, 3, 5]).unwrap();
-    /// assert_eq!(m.padded_dims(), [2, 24, 3, 5]);
-    /// assert_eq!(m.offset(&[1, 9, 2, 4]), Some(24 * 15 + 120 + 2 * 40 + 4 * 8 + 1));
-    /// ```
-    pub fn bind(&self, dims: &[usize]) -> Result<DynMapping, LayoutError> {
-        if dims.len() != self.rank {
-            return Err(LayoutError::Rank {
-                expected: self.rank,
-                found: dims.len(),
-            });
-        }
-        let table = ChunkTable::new(&self.entries);
-        let (mut rest_extents, mut rest_strides) = (vec![0; self.rank], vec![0; self.rank]);
-        let storage_len = table.bind(dims, &mut rest_extents, &mut rest_strides)?;
-        Ok(DynMapping {
-            layout: self.clone(),
-            table,
-            dims: dims.to_vec(),
-            rest_extents,
-            rest_strides,
-            storage_len,
-        })
     }
 }
 

@@ -5,9 +5,6 @@ use alloc::vec::Vec;
 use core::fmt::{Debug, Display};
 use core::ops::Deref;
 
-#[cfg(doc)]
-use crate::Mapping;
-
 /// The most axes a layout may describe itself with (chunk lists may have this many entries).
 ///
 /// ```
@@ -20,7 +17,7 @@ pub const MAX_AXES: usize = 24;
 ///
 /// A layout type may carry run-time parameters (a strided layout's strides); chunked layouts are
 /// zero-sized and everything about them is a constant. Binding a layout to logical dims gives a
-/// [`Mapping`](crate::Mapping), which is what tensors hold.
+/// [`Mapping`], which is what tensors hold.
 ///
 /// # The axis model
 /// Every layout describes its storage as nested loops, most major first ([`Layout::axes`]). Axis
@@ -52,6 +49,12 @@ pub const MAX_AXES: usize = 24;
 /// [`Mapping::is_strided`], [`Mapping::required_span_size`]). A layout defined elsewhere keeps
 /// the constants true and its axes faithful to its offsets; a broken promise gives wrong
 /// answers, never undefined behaviour.
+///
+/// [`Mapping`]: crate::Mapping
+/// [`Mapping::is_unique`]: crate::Mapping::is_unique
+/// [`Mapping::is_exhaustive`]: crate::Mapping::is_exhaustive
+/// [`Mapping::is_strided`]: crate::Mapping::is_strided
+/// [`Mapping::required_span_size`]: crate::Mapping::required_span_size
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a tensor layout",
     label = "expected a layout such as `ChunkedMemoryLayout<4, (Chunk<0, 0>, ...)>`",
@@ -143,6 +146,8 @@ pub trait Layout: Copy + Debug + Display + Send + Sync + 'static {
     /// assert!(htp::R4CroutonLayout::IS_ALWAYS_UNIQUE);
     /// assert!(!<Strided<2> as Layout>::IS_ALWAYS_UNIQUE); // stride 0 broadcasts
     /// ```
+    ///
+    /// [`Mapping::is_unique`]: crate::Mapping::is_unique
     const IS_ALWAYS_UNIQUE: bool = false;
 
     /// Whether every mapping of this layout type is exhaustive, whatever the dims and the layout
@@ -155,6 +160,9 @@ pub trait Layout: Copy + Debug + Display + Send + Sync + 'static {
     /// assert!(onednn::nhwc::IS_ALWAYS_EXHAUSTIVE);
     /// assert!(!onednn::nChw16c::IS_ALWAYS_EXHAUSTIVE); // 3 channels pad to 16
     /// ```
+    ///
+    /// [`Mapping::required_span_size`]: crate::Mapping::required_span_size
+    /// [`Mapping::is_exhaustive`]: crate::Mapping::is_exhaustive
     const IS_ALWAYS_EXHAUSTIVE: bool = false;
 
     /// Whether every mapping of this layout type is strided, whatever the dims and the layout
@@ -167,6 +175,8 @@ pub trait Layout: Copy + Debug + Display + Send + Sync + 'static {
     /// assert!(<Strided<4> as Layout>::IS_ALWAYS_STRIDED);
     /// assert!(!htp::R4CroutonLayout::IS_ALWAYS_STRIDED);
     /// ```
+    ///
+    /// [`Mapping::is_strided`]: crate::Mapping::is_strided
     const IS_ALWAYS_STRIDED: bool = false;
 
     /// Two different logical indices within `dims` (the dims `geometry` was made for) whose
@@ -184,6 +194,8 @@ pub trait Layout: Copy + Debug + Display + Send + Sync + 'static {
     /// let m = Mapping::with_layout(broadcast, [2, 4]).unwrap();
     /// assert_eq!(m.layout().shared_slot(m.geometry(), &m.dims()), Some(([0, 0], [0, 1])));
     /// ```
+    ///
+    /// [`Mapping::is_unique`]: crate::Mapping::is_unique
     fn shared_slot(
         &self,
         geometry: &Self::Geometry,

@@ -29,6 +29,7 @@ mod chunk;
 mod chunked;
 mod conversion;
 mod coords;
+mod dyn_mapping;
 mod dyn_tensor;
 mod dynamic;
 mod error;
@@ -45,24 +46,24 @@ mod tensor;
 mod walk;
 
 pub use axis_names::{
-    AxisNames, AxisNaming, AxisWord, Named, Positional, RunTimeNames, check_convertible,
+    AxisNames, AxisNaming, AxisWord, Named, Positional, PositionalAxes, RunTimeNames,
+    check_convertible,
 };
 pub use blocking::BlockingDesc;
 pub use chunk::{Chunk, ChunkEntry, ChunkList, ChunkTable, EntryInfo};
 pub use chunked::{ChunkedGeometry, ChunkedMemoryLayout};
 pub use conversion::Rename;
 pub use coords::{Coords, MAX_RANK, RowMajorIndices, for_each_row_major_index, row_major_strides};
+pub use dyn_mapping::DynMapping;
 pub use dyn_tensor::{DynTensor, IntoTypedError};
-pub use dynamic::{DynChunked, DynLayout, DynMapping};
+pub use dynamic::{DynChunked, DynLayout};
 pub use error::LayoutError;
 pub use layout::{Axes, Axis, Layout, MAX_AXES, SameRankAs};
 pub use listing::MemoryOrder;
 pub use mapping::Mapping;
 pub use storage::{AlignedBuffer, STORAGE_ALIGN, Storage, StorageMut};
 pub use strided::{Strided, StridedGeometry};
-pub use tensor::{
-    PositionalAxes, StorageChunk, StorageChunkMut, Tensor, TensorBase, TensorView, TensorViewMut,
-};
+pub use tensor::{StorageChunk, StorageChunkMut, Tensor, TensorBase, TensorView, TensorViewMut};
 pub use walk::Run;
 
 /// What the macros expand to; not part of the API.

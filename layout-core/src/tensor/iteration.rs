@@ -1,43 +1,10 @@
 //! Visiting elements: row-major iterators, memory-order visits and contiguous chunks.
 
-use super::TensorBase;
+use super::{StorageChunk, StorageChunkMut, TensorBase};
 use crate::odometer::{Odometer, logical};
 use crate::storage::{Storage, StorageMut};
 use crate::{Layout, Mapping, row_major_strides};
 use alloc::vec::Vec;
-
-/// One contiguous innermost chunk of a tensor's storage (HTP: a crouton).
-///
-/// ```
-/// use tensor_layout::prelude::*;
-/// let t = Tensor::<u8, htp::R4CroutonLayout>::zeros([1, 3, 5, 30]);
-/// let chunk = t.chunks().next().unwrap();
-/// assert_eq!((chunk.index, chunk.data.len()), ([0, 0, 0, 0], 2048));
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct StorageChunk<'a, T, I> {
-    /// The logical index of the chunk's first element (HTP's `get_raw` argument).
-    pub index: I,
-    /// The chunk's storage slots, padding included, in memory order.
-    pub data: &'a [T],
-}
-
-/// One contiguous innermost chunk of a tensor's storage, writable.
-///
-/// ```
-/// use tensor_layout::prelude::*;
-/// let mut t = Tensor::<u8, htp::R4CroutonLayout>::zeros([1, 3, 5, 30]);
-/// let chunk = t.chunks_mut().next().unwrap();
-/// chunk.data[0] = 5;
-/// assert_eq!(t[[0, 0, 0, 0]], 5);
-/// ```
-#[derive(Debug, PartialEq, Eq)]
-pub struct StorageChunkMut<'a, T, I> {
-    /// The logical index of the chunk's first element.
-    pub index: I,
-    /// The chunk's storage slots, padding included, in memory order.
-    pub data: &'a mut [T],
-}
 
 impl<S: Storage, L: Layout> TensorBase<S, L> {
     /// The logical elements in row-major order (last dim fastest).

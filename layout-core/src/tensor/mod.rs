@@ -1,15 +1,13 @@
 //! [`TensorBase`] and its three faces: [`Tensor`] (owned), [`TensorView`], [`TensorViewMut`].
 //!
-//! The type and its queries live here; the impl blocks are split by concern: building tensors
-//! (`constructors`), reading and writing elements (`access`), and visiting them (`iteration`).
+//! The types and the tensor's queries live here; the impl blocks are split by concern: building
+//! tensors (`constructors`), reading and writing elements (`access`), visiting them
+//! (`iteration`), and views that change shape (`views`).
 
 mod access;
 mod constructors;
 mod iteration;
 mod views;
-
-pub use iteration::{StorageChunk, StorageChunkMut};
-pub use views::PositionalAxes;
 
 use crate::storage::{AlignedBuffer, Storage};
 use crate::{Layout, Mapping};
@@ -65,6 +63,39 @@ pub type TensorView<'a, T, L> = TensorBase<&'a [T], L>;
 /// assert_eq!(t[[0, 0, 0, 0]], 1);
 /// ```
 pub type TensorViewMut<'a, T, L> = TensorBase<&'a mut [T], L>;
+
+/// One contiguous innermost chunk of a tensor's storage (HTP: a crouton).
+///
+/// ```
+/// use tensor_layout::prelude::*;
+/// let t = Tensor::<u8, htp::R4CroutonLayout>::zeros([1, 3, 5, 30]);
+/// let chunk = t.chunks().next().unwrap();
+/// assert_eq!((chunk.index, chunk.data.len()), ([0, 0, 0, 0], 2048));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StorageChunk<'a, T, I> {
+    /// The logical index of the chunk's first element (HTP's `get_raw` argument).
+    pub index: I,
+    /// The chunk's storage slots, padding included, in memory order.
+    pub data: &'a [T],
+}
+
+/// One contiguous innermost chunk of a tensor's storage, writable.
+///
+/// ```
+/// use tensor_layout::prelude::*;
+/// let mut t = Tensor::<u8, htp::R4CroutonLayout>::zeros([1, 3, 5, 30]);
+/// let chunk = t.chunks_mut().next().unwrap();
+/// chunk.data[0] = 5;
+/// assert_eq!(t[[0, 0, 0, 0]], 5);
+/// ```
+#[derive(Debug, PartialEq, Eq)]
+pub struct StorageChunkMut<'a, T, I> {
+    /// The logical index of the chunk's first element.
+    pub index: I,
+    /// The chunk's storage slots, padding included, in memory order.
+    pub data: &'a mut [T],
+}
 
 impl<S: Storage, L: Layout> TensorBase<S, L> {
     /// Assembles a tensor from parts the caller has checked (`storage` holds

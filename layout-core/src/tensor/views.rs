@@ -4,7 +4,7 @@
 use crate::axis_names::{check_convertible, positions};
 use crate::storage::{Storage, StorageMut};
 use crate::{
-    AxisNames, Layout, LayoutError, Mapping, Positional, Strided, TensorBase, TensorView,
+    AxisNames, Layout, LayoutError, Mapping, PositionalAxes, Strided, TensorBase, TensorView,
     TensorViewMut,
 };
 use core::ops::Range;
@@ -120,22 +120,6 @@ where
         sliced(dim, &range, dims, strides, offset)
     })
 }
-
-/// Holds for [`Positional`] axes only: the bound of the views that reorder dims by number.
-///
-/// ```
-/// use tensor_layout::prelude::*;
-/// let t = Tensor::<u8, chunked_layout![2; 0,0, 1,0]>::zeros([2, 3]);
-/// assert_eq!(t.permute([1, 0]).unwrap().dims(), [3, 2]);
-/// ```
-#[diagnostic::on_unimplemented(
-    message = "the axes of this tensor have names (`{Self}`), so its dims are reordered by name",
-    label = "`permute`, `permute_mut` and `transpose` take positional axes only",
-    note = "view the tensor in another axis order with `permuted::<names::NCHW>()` (any word of the same names)"
-)]
-pub trait PositionalAxes: AxisNames {}
-
-impl PositionalAxes for Positional {}
 
 impl<S: Storage, L: Layout<Index = [usize; RANK]>, const RANK: usize> TensorBase<S, L> {
     fn strided_view<N: AxisNames>(

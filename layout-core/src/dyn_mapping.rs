@@ -1,8 +1,42 @@
 //! [`DynMapping`]: a run-time layout bound to dims, and its contracts.
 
-use super::DynLayout;
-use crate::{Axes, ChunkTable, Layout, Mapping};
+use crate::dynamic::DynLayout;
+use crate::{Axes, ChunkTable, Layout, LayoutError, Mapping};
+use alloc::vec;
 use alloc::vec::Vec;
+
+impl DynLayout {
+    /// Binds the layout to logical `dims`.
+    ///
+    /// # Errors
+    /// [`LayoutError::Rank`] when `dims` has another length than the rank;
+    /// [`LayoutError::Overflow`] when the storage does not fit in `usize`.
+    ///
+    /// ```
+    /// let m = tensor_layout::DynLayout::parse("nChw8c").unwrap().bind(&[2, 17, 3, 5]).unwrap();
+    /// assert_eq!(m.padded_dims(), [2, 24, 3, 5]);
+    /// assert_eq!(m.offset(&[1, 9, 2, 4]), Some(24 * 15 + 120 + 2 * 40 + 4 * 8 + 1));
+    /// ```
+    pub fn bind(&self, dims: &[usize]) -> Result<DynMapping, LayoutError> {
+        if dims.len() != self.rank() {
+            return Err(LayoutError::Rank {
+                expected: self.rank(),
+                found: dims.len(),
+            });
+        }
+        let table = ChunkTable::new(self.entries());
+        let (mut rest_extents, mut rest_strides) = (vec![0; dims.len()], vec![0; dims.len()]);
+        let storage_len = table.bind(dims, &mut rest_extents, &mut rest_strides)?;
+        Ok(DynMapping {
+            layout: self.clone(),
+            table,
+            dims: dims.to_vec(),
+            rest_extents,
+            rest_strides,
+            storage_len,
+        })
+    }
+}
 
 /// A [`DynLayout`] bound to logical dims: the run-time twin of [`Mapping`].
 ///
@@ -15,12 +49,12 @@ use alloc::vec::Vec;
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DynMapping {
-    pub(super) layout: DynLayout,
-    pub(super) table: ChunkTable,
-    pub(super) dims: Vec<usize>,
-    pub(super) rest_extents: Vec<usize>,
-    pub(super) rest_strides: Vec<usize>,
-    pub(super) storage_len: usize,
+    layout: DynLayout,
+    table: ChunkTable,
+    dims: Vec<usize>,
+    rest_extents: Vec<usize>,
+    rest_strides: Vec<usize>,
+    storage_len: usize,
 }
 
 impl DynMapping {
