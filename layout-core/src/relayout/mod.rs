@@ -164,4 +164,23 @@ mod tests {
         check::<f32, Oihw, OIhw16i16o>([32, 17, 1, 2], |v| v as f32);
         check::<u8, Flat, Crouton2x2>([1, 8, 8, 40], |v| v as u8);
     }
+
+    /// A 4-byte type with three padding bytes: moved as `MaybeUninit<u32>`, its padding
+    /// copied as it is (Miri checks that no uninitialised byte is read as a value).
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    #[repr(C, align(4))]
+    struct Padded(u8);
+
+    /// Element types that are not plain numbers take the engine of their size (`MaybeUninit`
+    /// units), or, of another size or alignment, one of their own (`Opaque`); both move every
+    /// element and fill the padding like the plain ones.
+    #[test]
+    fn every_element_type_takes_an_engine_of_its_size() {
+        check::<Padded, Nchw, Nhwc>([1, 20, 3, 5], |v| Padded(v as u8));
+        check::<Padded, Nhwc, NChw16c>([1, 20, 3, 2], |v| Padded(v as u8));
+        check::<(u8, u16), Nchw, NChw8c>([1, 9, 2, 3], |v| (v as u8, v as u16));
+        check::<[u8; 3], NChw16c, Nhwc>([1, 17, 2, 3], |v| [v as u8, 1, 2]);
+        check::<(u64, u64), Oihw, OIhw16i16o>([17, 3, 1, 2], |v| (u64::from(v), 7));
+        check::<bool, Flat, Crouton2x2>([1, 3, 5, 33], |v| v % 3 == 0);
+    }
 }
