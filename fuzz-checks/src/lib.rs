@@ -104,4 +104,3 @@ fn list(bytes: &[u8]) -> Option<DynLayout> {
     }
     DynLayout::new(3, &entries).ok()
 }
-
