@@ -1,5 +1,6 @@
 //! The [`Layout`] trait: what every memory layout (chunked, strided, NPU-local) provides.
 
+use crate::fuse::fuse_neighbours;
 use crate::{AxisNames, AxisWord, Coords, LayoutError, RowMajorIndices};
 use alloc::vec::Vec;
 use core::fmt::{Debug, Display};
@@ -10,7 +11,7 @@ use core::ops::Deref;
 /// ```
 /// assert!(layout_core::MAX_AXES >= 16);
 /// ```
-pub const MAX_AXES: usize = 24;
+pub const MAX_AXES: usize = layout_notation::MAX_ENTRIES;
 
 /// A memory layout: a map from logical indices (`[usize; RANK]`, in the owning system's dimension
 /// order) to element offsets in storage.
@@ -316,23 +317,21 @@ impl Axes {
     /// ```
     pub fn canonical(&self) -> Axes {
         let mut out: [Axis; MAX_AXES] = [Axis::default(); MAX_AXES];
-        let mut len = 0usize;
-        for axis in self.iter().filter(|a| a.extent != 1) {
-            if let Some(outer) = len.checked_sub(1).map(|last| &mut out[last]) {
+        out[..self.len].copy_from_slice(self);
+        let len = fuse_neighbours(
+            &mut out,
+            self.len,
+            |axis| axis.extent,
+            |outer, axis| {
                 let continues = outer.dim == axis.dim
                     && outer.step == axis.step * axis.extent
                     && outer.stride == axis.stride * axis.extent;
-                if continues {
-                    *outer = Axis {
-                        extent: outer.extent * axis.extent,
-                        ..*axis
-                    };
-                    continue;
-                }
-            }
-            out[len] = *axis;
-            len += 1;
-        }
+                continues.then_some(Axis {
+                    extent: outer.extent * axis.extent,
+                    ..*axis
+                })
+            },
+        );
         Axes::from_slice(&out[..len])
     }
 }

@@ -33,6 +33,7 @@ mod dyn_mapping;
 mod dyn_tensor;
 mod dynamic;
 mod error;
+mod fuse;
 mod layout;
 mod listing;
 mod macros;

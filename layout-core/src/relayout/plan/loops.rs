@@ -4,6 +4,7 @@
 
 use super::axes::{coverage, exact_chain, renumbered, significant, src_stride, steps_divide};
 use super::pair::Pair;
+use crate::fuse::fuse_neighbours;
 use crate::relayout::tuning::{CACHE_LINE, MAX_LISTED, ROW_BLOCK_ENOUGH, TILE_BATCH_ENOUGH};
 use crate::{Axes, MAX_AXES, MAX_RANK};
 
@@ -264,30 +265,23 @@ impl Plan {
     fn fuse(&mut self, rank: usize) {
         self.free = core::array::from_fn(|d| d == FUSED || (d < rank && self.bound_free(d)));
         let free = self.free;
-        // In place: the loop written is never past the loop read.
-        let mut len = 0usize;
-        for k in 0..self.len {
-            let level = self.levels[k];
-            if level.extent == 1 {
-                continue;
-            }
-            if let Some(outer) = len.checked_sub(1).map(|last| &mut self.levels[last]) {
+        self.len = fuse_neighbours(
+            &mut self.levels,
+            self.len,
+            |level| level.extent,
+            |outer, level| {
                 let strides_continue =
                     outer.dst == level.dst * level.extent && outer.src == level.src * level.extent;
                 let same_dim = outer.dim == level.dim && outer.step == level.step * level.extent;
-                if strides_continue && (same_dim || (free[outer.dim] && free[level.dim])) {
-                    *outer = Level {
+                (strides_continue && (same_dim || (free[outer.dim] && free[level.dim]))).then_some(
+                    Level {
                         dim: if same_dim { level.dim } else { FUSED },
                         extent: outer.extent * level.extent,
-                        ..level
-                    };
-                    continue;
-                }
-            }
-            self.levels[len] = level;
-            len += 1;
-        }
-        self.len = len;
+                        ..*level
+                    },
+                )
+            },
+        );
     }
 
     /// Whether dimension `d` never needs a bound: no origin, and every slot the walk reaches
