@@ -8,7 +8,7 @@
 //! oneDNN NCHW one; relayouts move elements by name.
 
 use crate::LayoutError;
-use crate::coords::MAX_RANK;
+use crate::MAX_RANK;
 use alloc::string::ToString;
 use const_panic::concat_panic;
 use core::fmt;

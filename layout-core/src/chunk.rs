@@ -305,6 +305,11 @@ mod sealed {
 /// // [x0, x1] = [2, 5]: x1 = 1 * 4 + 1; rest strides are per dimension.
 /// assert_eq!(List::offset(&[2, 5], &[8, 4]), 2 * 8 + 4 + 1);
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a chunk list",
+    label = "a chunk list is a tuple of `Chunk<DIM, SIZE>`",
+    note = "write `(Chunk<0, 0>, Chunk<1, 0>, ...)`, or let `chunked_layout!` or `onednn_layout!` write the layout type"
+)]
 pub trait ChunkList: sealed::Sealed + Send + Sync + 'static {
     /// The entries, most major first.
     const ENTRIES: &'static [ChunkEntry];

@@ -23,6 +23,11 @@ pub use layout_notation::MAX_RANK;
 /// assert_eq!(<[usize; 3] as Coords>::RANK, 3);
 /// assert_eq!(dims.volume(), Some(64));
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a logical index",
+    label = "indices and dims are `[usize; RANK]`",
+    note = "write the index as an array of `usize`, one per axis: `t[[n, c, h, w]]`"
+)]
 pub trait Coords:
     Copy
     + Eq

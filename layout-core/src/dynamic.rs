@@ -9,7 +9,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::fmt;
 use core::str::FromStr;
-use layout_notation::{Entry, check_chunk_list, parse_layout};
+use layout_notation::{check_chunk_list, parse_layout};
 
 /// A chunked layout known only at run time: a rank, the names of its axes and a valid chunk
 /// list.
@@ -75,8 +75,7 @@ impl DynLayout {
     }
 
     fn checked(rank: usize, axes: AxisWord, entries: &[ChunkEntry]) -> Result<Self, LayoutError> {
-        let list: Vec<Entry> = entries.iter().map(|e| Entry::new(e.dim, e.size)).collect();
-        let problems = check_chunk_list(rank, &list);
+        let problems = check_chunk_list(rank, entries);
         let layout = Self {
             rank,
             axes,
@@ -195,15 +194,10 @@ impl DynLayout {
     /// assert_eq!(onednn::nChw16c::default().to_dyn().positional_tag(), "aBcd16b");
     /// ```
     pub fn positional_tag(&self) -> String {
-        let entries = self
-            .entries
-            .iter()
-            .map(|e| Entry::new(e.dim, e.size))
-            .collect();
         layout_notation::OnednnTag {
             rank: self.rank,
             axes: None,
-            entries,
+            entries: self.entries.clone(),
         }
         .canonical()
     }
