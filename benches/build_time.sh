@@ -8,19 +8,8 @@
 set -euo pipefail
 n=${1:-50}
 runs=${2:-3}
-library=$(cd "${3:-$(dirname "$0")/..}" && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/src"
-cat > "$work/Cargo.toml" <<TOML
-[package]
-name = "many-layouts"
-version = "0.1.0"
-edition = "2024"
-
-[dependencies]
-tensor-layout = { path = "$library" }
-TOML
+source "$(dirname "$0")/support/user_crate.sh"
+user_crate many-layouts "${3:-}"
 {
   echo 'use tensor_layout::prelude::*;'
   echo 'fn main() {'

@@ -9,19 +9,8 @@
 set -euo pipefail
 n=${1:-1}
 ty=${2:-f32}
-library=$(cd "${3:-$(dirname "$0")/..}" && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/src"
-cat > "$work/Cargo.toml" <<TOML
-[package]
-name = "first-relayout"
-version = "0.1.0"
-edition = "2024"
-
-[dependencies]
-tensor-layout = { path = "$library" }
-TOML
+source "$(dirname "$0")/support/user_crate.sh"
+user_crate first-relayout "${3:-}"
 
 # Source and destination of each relayout, all of NCHW axes so any pair converts.
 pairs=(
