@@ -100,7 +100,9 @@ mod tests {
         let slots = alloc::vec![value; len + 64];
         // `align_offset` may say it cannot (`usize::MAX`, as Miri does for odd sizes): then
         // the slots start where the vector does.
-        let start = Some(slots.as_ptr().align_offset(64)).filter(|&at| at < 64).unwrap_or(0);
+        let start = Some(slots.as_ptr().align_offset(64))
+            .filter(|&at| at < 64)
+            .unwrap_or(0);
         (slots, start)
     }
 
