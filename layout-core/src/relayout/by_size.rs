@@ -30,19 +30,24 @@ pub(crate) fn copy<T: Copy + Send + Sync + 'static>(
     // Each branch's condition is a constant of `T`, so only the taken branch is compiled for
     // `T`: the per-size engines are not generic, and `Opaque` is reached by other sizes only.
     if const { fits::<T, u8>() } {
-        let (src, dst, pad) = as_units(src, dst, pad);
+        // SAFETY: `MaybeUninit` of an integer holds any bytes of a `T`.
+        let (src, dst, pad) = unsafe { as_units(src, dst, pad) };
         by_1(pair, src, dst, pad, is_plain::<T>(), offsets, streaming);
     } else if const { fits::<T, u16>() } {
-        let (src, dst, pad) = as_units(src, dst, pad);
+        // SAFETY: `MaybeUninit` of an integer holds any bytes of a `T`.
+        let (src, dst, pad) = unsafe { as_units(src, dst, pad) };
         by_2(pair, src, dst, pad, is_plain::<T>(), offsets, streaming);
     } else if const { fits::<T, u32>() } {
-        let (src, dst, pad) = as_units(src, dst, pad);
+        // SAFETY: `MaybeUninit` of an integer holds any bytes of a `T`.
+        let (src, dst, pad) = unsafe { as_units(src, dst, pad) };
         by_4(pair, src, dst, pad, is_plain::<T>(), offsets, streaming);
     } else if const { fits::<T, u64>() } {
-        let (src, dst, pad) = as_units(src, dst, pad);
+        // SAFETY: `MaybeUninit` of an integer holds any bytes of a `T`.
+        let (src, dst, pad) = unsafe { as_units(src, dst, pad) };
         by_8(pair, src, dst, pad, is_plain::<T>(), offsets, streaming);
     } else {
-        let (src, dst, pad) = as_units::<T, Opaque<T>>(src, dst, pad);
+        // SAFETY: `Opaque<T>` is `T` (`repr(transparent)`).
+        let (src, dst, pad) = unsafe { as_units::<T, Opaque<T>>(src, dst, pad) };
         run(pair, src, dst, pad, offsets, streaming);
     }
 }
@@ -73,18 +78,24 @@ fn is_plain<T: 'static>() -> bool {
 }
 
 /// `src`, `dst` and `pad` as units `U` of `T`'s size and alignment.
+///
+/// # Safety
+///
+/// Every value of `T` these slots hold is a valid `U`, and every `U` the engine writes back is
+/// a valid `T`: `U` is `MaybeUninit` of an integer (any bytes), `Opaque<T>` (`T` itself,
+/// `repr(transparent)`), or the integer of a plain type's size viewed from `MaybeUninit` of it
+/// (initialised: a plain type has no padding bytes). The engine writes only units it read from
+/// `src` or `pad`.
 #[inline(always)]
-fn as_units<'a, T: Copy, U: Copy>(
+unsafe fn as_units<'a, T: Copy, U: Copy>(
     src: &'a [T],
     dst: &'a mut [T],
     pad: T,
 ) -> (&'a [U], &'a mut [U], U) {
     assert!(fits::<T, U>(), "a unit of the element's size and alignment");
-    // SAFETY: `U` has `T`'s size and alignment (checked just above), and every `U` here is
-    // either `MaybeUninit` of an integer, which holds any bytes, or `Opaque<T>`, `T` itself
-    // (`repr(transparent)`), so the slices are the same memory viewed as `U`s of the same
-    // length. What the engine writes through `dst` are units read from `src` or `pad`, whole:
-    // `T`s. `dst`'s exclusive borrow moves into the result.
+    // SAFETY: `U` has `T`'s size and alignment (checked just above), so the slices are the same
+    // memory viewed as `U`s of the same length; their values are valid both ways (the
+    // caller's promise); `dst`'s exclusive borrow moves into the result.
     unsafe {
         (
             core::slice::from_raw_parts(src.as_ptr().cast::<U>(), src.len()),
@@ -109,15 +120,9 @@ macro_rules! by_size {
             streaming: Option<Streaming>,
         ) {
             if plain {
-                // SAFETY: a plain type has no padding bytes, so every unit is initialised
-                // (`MaybeUninit<$int>` has `$int`'s layout), and `dst`'s borrow moves on.
-                let (src, dst, pad) = unsafe {
-                    (
-                        core::slice::from_raw_parts(src.as_ptr().cast::<$int>(), src.len()),
-                        core::slice::from_raw_parts_mut(dst.as_mut_ptr().cast::<$int>(), dst.len()),
-                        pad.assume_init(),
-                    )
-                };
+                // SAFETY: a plain type has no padding bytes, so every unit holds an
+                // initialised `$int`, and every `$int` is a value of the plain type.
+                let (src, dst, pad) = unsafe { as_units::<_, $int>(src, dst, pad) };
                 run(pair, src, dst, pad, offsets, streaming);
             } else {
                 run(pair, src, dst, pad, offsets, streaming);

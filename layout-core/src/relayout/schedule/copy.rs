@@ -18,12 +18,12 @@ pub(crate) fn run<E: Element>(
     if pair.dims[..pair.rank].contains(&0) {
         return;
     }
-    let streaming = streaming.unwrap_or_else(|| Streaming::for_destination(size_of_val(dst)));
     let plan = Plan::new(pair, size_of::<E>());
     if plan.len == 0 {
         dst[plan.dst_base] = src[offsets(&plan.origin)];
         return;
     }
+    let streaming = streaming.unwrap_or_else(|| Streaming::for_destination(size_of_val(dst)));
     let listings = plan.listings(size_of::<E>());
     let nest = Nest {
         plan: &plan,
