@@ -37,8 +37,9 @@ pub use layouts_catalog::{htp, megengine, onednn, sophgo};
 /// ```
 pub mod prelude {
     pub use layout_core::{
-        Chunk, ChunkedMemoryLayout, Layout, LayoutError, Mapping, Named, Positional, Tensor,
-        TensorView, TensorViewMut, chunked_layout, names, onednn_layout,
+        ChannelZeros, Chunk, ChunkedMemoryLayout, Interface, Layout, LayoutError, Mapping, Named,
+        Padding, PerChannel, Plain, Positional, RealValues, ScaleOffset, Tensor, TensorView,
+        TensorViewMut, chunked_layout, names, onednn_layout,
     };
     pub use layouts_catalog::{htp, megengine, onednn, sophgo};
 }

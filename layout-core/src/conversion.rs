@@ -2,6 +2,7 @@
 //! siblings move the data; [`TensorBase::with_axes`] only re-types it.
 
 use crate::axis_names::{check_convertible, check_rank, positions};
+use crate::interface::{ChannelZeros, Interface};
 use crate::relayout::{Renumbering, copy_into};
 use crate::storage::{Storage, StorageMut};
 use crate::{
@@ -24,10 +25,11 @@ fn renumbered_dims<I: Coords>(dims: &I, to: &Renumbering) -> I {
     out
 }
 
-impl<S: Storage, L: Layout> TensorBase<S, L> {
+impl<S: Storage, L: Layout, I: ChannelZeros<S::Elem>> TensorBase<S, L, I> {
     /// Converts into a new tensor of layout `L2`, moving each element by axis name: `L2`'s axes
-    /// are the same names in any order, its dims are this tensor's permuted into its order, and
-    /// its padding holds this tensor's pad value. Layouts with other names (activations and
+    /// are the same names in any order, its dims are this tensor's permuted into its order, its
+    /// interface is this tensor's, and its padding holds this tensor's pad value (the stored
+    /// zero). Layouts with other names (activations and
     /// weights, named and positional) do not compile.
     ///
     /// # Panics
@@ -44,7 +46,7 @@ impl<S: Storage, L: Layout> TensorBase<S, L> {
     /// assert_eq!(blocked.dims(), [1, 30, 3, 5]);
     /// assert_eq!(blocked[[0, 29, 2, 4]], crouton[[0, 2, 4, 29]]);
     /// ```
-    pub fn relayout<L2>(&self) -> Tensor<S::Elem, L2>
+    pub fn relayout<L2>(&self) -> Tensor<S::Elem, L2, I>
     where
         L2: SameRankAs<L> + Default,
         S::Elem: Send + Sync + 'static,
@@ -66,7 +68,7 @@ impl<S: Storage, L: Layout> TensorBase<S, L> {
     /// let t = Tensor::<u8, htp::R4CroutonLayout>::zeros([1, 3, 5, 30]);
     /// assert_eq!(t.try_relayout::<htp::R4FlatMemoryLayout>().unwrap().storage_len(), 450);
     /// ```
-    pub fn try_relayout<L2>(&self) -> Result<Tensor<S::Elem, L2>, LayoutError>
+    pub fn try_relayout<L2>(&self) -> Result<Tensor<S::Elem, L2, I>, LayoutError>
     where
         L2: SameRankAs<L> + Default,
         S::Elem: Send + Sync + 'static,
@@ -76,12 +78,15 @@ impl<S: Storage, L: Layout> TensorBase<S, L> {
     }
 
     /// Writes this tensor's logical elements into `dst`, by axis name (see
-    /// [`TensorBase::relayout`]), and `dst`'s own pad value into every padding slot of `dst`.
+    /// [`TensorBase::relayout`]), and `dst`'s own pad value (its stored zero) into every padding
+    /// slot of `dst`.
     ///
     /// # Errors
     /// [`LayoutError::ShapeMismatch`] when `dst`'s dims are not this tensor's in `dst`'s axis
     /// order (the error gives this tensor's dims in that order); [`LayoutError::AxisNames`] as
-    /// for [`TensorBase::try_relayout`]. `dst` is then left untouched.
+    /// for [`TensorBase::try_relayout`]; [`LayoutError::InterfaceMismatch`] when `dst`'s
+    /// interface has other parameters (stored values would change meaning). `dst` is then left
+    /// untouched.
     ///
     /// ```
     /// use tensor_layout::prelude::*;
@@ -92,7 +97,7 @@ impl<S: Storage, L: Layout> TensorBase<S, L> {
     /// let mut wrong = Tensor::<u8, htp::R4CroutonLayout>::zeros([1, 2, 2, 3]);
     /// assert!(src.relayout_into(&mut wrong).is_err());
     /// ```
-    pub fn relayout_into<S2, L2>(&self, dst: &mut TensorBase<S2, L2>) -> Result<(), LayoutError>
+    pub fn relayout_into<S2, L2>(&self, dst: &mut TensorBase<S2, L2, I>) -> Result<(), LayoutError>
     where
         S2: StorageMut<Elem = S::Elem>,
         L2: SameRankAs<L>,
@@ -105,20 +110,20 @@ impl<S: Storage, L: Layout> TensorBase<S, L> {
     /// [`TensorBase::try_relayout`] into the layout value `layout`, once the names were checked
     /// at compile time (each public conversion checks them itself, so that an error points at
     /// the caller's line); names known only at run time are checked here.
-    pub(crate) fn relayout_to<L2>(&self, layout: L2) -> Result<Tensor<S::Elem, L2>, LayoutError>
+    pub(crate) fn relayout_to<L2>(&self, layout: L2) -> Result<Tensor<S::Elem, L2, I>, LayoutError>
     where
         L2: SameRankAs<L>,
         S::Elem: Send + Sync + 'static,
     {
         let to = renumbering(self.mapping().layout(), &layout)?;
         let mapping = Mapping::with_layout(layout, renumbered_dims(&self.dims(), &to))?;
-        let mut out = Tensor::uninitialised(mapping, self.pad_value())?;
+        let mut out = Tensor::uninitialised(mapping, self.pad_value(), self.interface().clone())?;
         self.copy_renumbered(&mut out, &to);
         Ok(out)
     }
 
     /// [`TensorBase::relayout_into`] once the names were checked at compile time.
-    fn write_by_name<S2, L2>(&self, dst: &mut TensorBase<S2, L2>) -> Result<(), LayoutError>
+    fn write_by_name<S2, L2>(&self, dst: &mut TensorBase<S2, L2, I>) -> Result<(), LayoutError>
     where
         S2: StorageMut<Elem = S::Elem>,
         L2: SameRankAs<L>,
@@ -132,12 +137,18 @@ impl<S: Storage, L: Layout> TensorBase<S, L> {
                 destination: Vec::from(dst.dims().as_ref()),
             });
         }
+        if self.interface() != dst.interface() {
+            return Err(LayoutError::InterfaceMismatch {
+                source: alloc::format!("{:?}", self.interface()),
+                destination: alloc::format!("{:?}", dst.interface()),
+            });
+        }
         self.copy_renumbered(dst, &to);
         Ok(())
     }
 
     /// Copies into `dst`, whose dims are this tensor's renumbered by `to`.
-    fn copy_renumbered<S2, L2>(&self, dst: &mut TensorBase<S2, L2>, to: &Renumbering)
+    fn copy_renumbered<S2, L2>(&self, dst: &mut TensorBase<S2, L2, I>, to: &Renumbering)
     where
         S2: StorageMut<Elem = S::Elem>,
         L2: SameRankAs<L>,
@@ -152,6 +163,9 @@ impl<S: Storage, L: Layout> TensorBase<S, L> {
             pad,
             to,
         );
+        if dst.interface().channel_axis().is_some() {
+            dst.write_interface_padding();
+        }
     }
 }
 
@@ -200,7 +214,7 @@ impl<const RANK: usize, N0: AxisNames> Rename for Strided<RANK, N0> {
     }
 }
 
-impl<S: Storage, L: Rename> TensorBase<S, L> {
+impl<S: Storage, L: Rename, I: Interface> TensorBase<S, L, I> {
     /// The same tensor with its axes named `N` (or renamed): no data moves and nothing is
     /// copied, only the type says what each index means. For a buffer that you know holds, say,
     /// NCHW data in a positional layout; the names must have the layout's rank.
@@ -211,19 +225,23 @@ impl<S: Storage, L: Rename> TensorBase<S, L> {
     /// let abcd = Tensor::<f32, onednn_layout!("abcd")>::from_fn([1, 2, 1, 1], |[_, c, ..]| c as f32);
     /// assert_eq!(takes_nchw(&abcd.with_axes::<names::NCHW>()), 1.0);
     /// ```
-    pub fn with_axes<N: AxisNames>(self) -> TensorBase<S, L::Renamed<N>> {
+    pub fn with_axes<N: AxisNames>(self) -> TensorBase<S, L::Renamed<N>, I> {
         let () = const {
             check_rank::<N>(<L::Index as Coords>::RANK);
             if matches!(N::NAMING, AxisNaming::AtRunTime) {
                 panic!("`with_axes` names axes with names known at compile time");
             }
         };
-        let (mapping, storage, pad) = self.into_parts();
+        let position = self.channel_position();
+        let (mapping, storage, pad, interface) = self.into_parts();
         let renamed = Mapping::from_parts(
             mapping.layout().renamed::<N>(),
             mapping.dims(),
             *mapping.geometry(),
         );
-        TensorBase::from_parts(renamed, storage, pad)
+        // A per-channel interface keeps its axis: the one at the same place, by its new name.
+        let new_name = position.and_then(|p| renamed.layout().axis_word().as_str().chars().nth(p));
+        let interface = new_name.map_or(interface.clone(), |name| interface.on_axis(name));
+        TensorBase::from_parts(renamed, storage, pad, interface)
     }
 }

@@ -1,5 +1,6 @@
 //! [`DynTensor`]: a tensor whose layout is known only at run time.
 
+use crate::interface::{ChannelZeros, Interface, Plain};
 use crate::storage::{AlignedBuffer, Storage};
 use crate::{
     AxisNames, Coords, DynLayout, DynMapping, Layout, LayoutError, Mapping, Tensor, TensorBase,
@@ -12,8 +13,8 @@ use core::fmt;
 
 /// A tensor whose layout was chosen at run time (read from a model file, a command line).
 ///
-/// It holds its storage like a [`Tensor`]; [`DynTensor::into_typed`] turns it into a
-/// `Tensor<T, L>` without copying when its layout is `L` as a function on its dims and its axes
+/// It holds its storage and its [`Interface`] like a [`Tensor`]; [`DynTensor::into_typed`] turns
+/// it into a `Tensor<T, L, I>` without copying when its layout is `L` as a function on its dims and its axes
 /// have `L`'s names, and hands it back with the reason otherwise.
 ///
 /// ```
@@ -28,10 +29,11 @@ use core::fmt;
 /// assert_eq!(failed.tensor.as_raw().len(), 64); // nothing lost
 /// ```
 #[derive(Clone, Debug)]
-pub struct DynTensor<T: Copy> {
+pub struct DynTensor<T: Copy, I: Interface = Plain> {
     mapping: DynMapping,
     storage: AlignedBuffer<T>,
     pad: T,
+    interface: I,
 }
 
 impl<T: Copy> DynTensor<T> {
@@ -55,6 +57,7 @@ impl<T: Copy> DynTensor<T> {
             mapping,
             storage,
             pad: T::default(),
+            interface: Plain,
         })
     }
 
@@ -92,6 +95,20 @@ impl<T: Copy> DynTensor<T> {
             tensor.storage[offset] = data[k];
         });
         Ok(tensor)
+    }
+}
+
+impl<T: Copy, I: Interface> DynTensor<T, I> {
+    /// The interface: what the stored values mean (kept from the typed tensor it came from).
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let t = Tensor::<u8, htp::R4CroutonLayout, _>::zeros_with([1, 1, 1, 2], ScaleOffset::new(0.5, 3));
+    /// let d = tensor_layout::DynTensor::from(t);
+    /// assert_eq!(*d.interface(), ScaleOffset::new(0.5, 3));
+    /// ```
+    pub fn interface(&self) -> &I {
+        &self.interface
     }
 
     /// The layout bound to the dims.
@@ -152,9 +169,14 @@ impl<T: Copy> DynTensor<T> {
     // The error holds the tensor itself, so that nothing is lost; it is as large as the tensor's
     // header, and a failed conversion is the cold path.
     #[allow(clippy::result_large_err)]
-    pub fn into_typed<L: Layout + Default>(self) -> Result<Tensor<T, L>, IntoTypedError<T>> {
+    pub fn into_typed<L: Layout + Default>(self) -> Result<Tensor<T, L, I>, IntoTypedError<T, I>> {
         match self.typed_mapping::<L>() {
-            Ok(typed) => Ok(TensorBase::from_parts(typed, self.storage, self.pad)),
+            Ok(typed) => Ok(TensorBase::from_parts(
+                typed,
+                self.storage,
+                self.pad,
+                self.interface,
+            )),
             Err(error) => Err(IntoTypedError {
                 error,
                 tensor: self,
@@ -202,9 +224,10 @@ impl<T: Copy> DynTensor<T> {
     /// assert_eq!(blocked.as_raw()[..3], [0, 1, 2]); // the channels of pixel (0, 0) lie together
     /// assert!(t.relayout(&DynLayout::parse("oihw").unwrap()).is_err());
     /// ```
-    pub fn relayout(&self, layout: &DynLayout) -> Result<DynTensor<T>, LayoutError>
+    pub fn relayout(&self, layout: &DynLayout) -> Result<DynTensor<T, I>, LayoutError>
     where
         T: Send + Sync + 'static,
+        I: ChannelZeros<T>,
     {
         macro_rules! by_rank {
             ($($rank:literal)+) => {
@@ -220,9 +243,10 @@ impl<T: Copy> DynTensor<T> {
     fn relayout_ranked<const RANK: usize>(
         &self,
         layout: &DynLayout,
-    ) -> Result<DynTensor<T>, LayoutError>
+    ) -> Result<DynTensor<T, I>, LayoutError>
     where
         T: Send + Sync + 'static,
+        I: ChannelZeros<T>,
     {
         let (src_layout, dst_layout) = (self.mapping.layout().ranked::<RANK>()?, layout.ranked()?);
         let dims: [usize; RANK] = core::array::from_fn(|d| self.mapping.dims()[d]);
@@ -230,24 +254,33 @@ impl<T: Copy> DynTensor<T> {
             Mapping::with_layout(src_layout, dims)?,
             self.as_raw(),
             self.pad,
+            self.interface.clone(),
         );
         let out = src.relayout_to(dst_layout)?;
-        let (mapping, storage, pad) = out.into_parts();
+        let (mapping, storage, pad, interface) = out.into_parts();
         Ok(Self::rebound(
             mapping.layout().to_dyn(),
             &mapping.dims(),
             storage,
             pad,
+            interface,
         ))
     }
 
     /// The storage of a typed tensor, with its layout as a run-time value.
-    fn rebound(layout: DynLayout, dims: &[usize], storage: AlignedBuffer<T>, pad: T) -> Self {
+    fn rebound(
+        layout: DynLayout,
+        dims: &[usize],
+        storage: AlignedBuffer<T>,
+        pad: T,
+        interface: I,
+    ) -> Self {
         let mapping = layout.bind(dims).expect("a valid mapping binds again");
         Self {
             mapping,
             storage,
             pad,
+            interface,
         }
     }
 }
@@ -263,14 +296,14 @@ impl<T: Copy> DynTensor<T> {
 /// let t = failed.tensor; // use it as another layout
 /// assert!(t.into_typed::<onednn::nchw>().is_ok());
 /// ```
-pub struct IntoTypedError<T: Copy> {
+pub struct IntoTypedError<T: Copy, I: Interface = Plain> {
     /// Why the conversion failed.
     pub error: LayoutError,
     /// The tensor, as it was.
-    pub tensor: DynTensor<T>,
+    pub tensor: DynTensor<T, I>,
 }
 
-impl<T: Copy> fmt::Debug for IntoTypedError<T> {
+impl<T: Copy, I: Interface> fmt::Debug for IntoTypedError<T, I> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("IntoTypedError")
             .field("error", &self.error)
@@ -279,25 +312,25 @@ impl<T: Copy> fmt::Debug for IntoTypedError<T> {
     }
 }
 
-impl<T: Copy> fmt::Display for IntoTypedError<T> {
+impl<T: Copy, I: Interface> fmt::Display for IntoTypedError<T, I> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(&self.error, f)
     }
 }
 
-impl<T: Copy> core::error::Error for IntoTypedError<T> {}
+impl<T: Copy, I: Interface> core::error::Error for IntoTypedError<T, I> {}
 
-impl<T: Copy> From<IntoTypedError<T>> for LayoutError {
+impl<T: Copy, I: Interface> From<IntoTypedError<T, I>> for LayoutError {
     /// Keeps the reason, drops the tensor (for `?` in functions that return [`LayoutError`]).
-    fn from(failed: IntoTypedError<T>) -> Self {
+    fn from(failed: IntoTypedError<T, I>) -> Self {
         failed.error
     }
 }
 
-impl<T: Copy, const RANK: usize, C: crate::ChunkList, N: AxisNames>
-    From<Tensor<T, crate::ChunkedMemoryLayout<RANK, C, N>>> for DynTensor<T>
+impl<T: Copy, const RANK: usize, C: crate::ChunkList, N: AxisNames, I: Interface>
+    From<Tensor<T, crate::ChunkedMemoryLayout<RANK, C, N>, I>> for DynTensor<T, I>
 {
-    /// Forgets the layout type, keeping the storage and the axis names.
+    /// Forgets the layout type, keeping the storage, the axis names and the interface.
     ///
     /// ```
     /// use tensor_layout::prelude::*;
@@ -305,8 +338,14 @@ impl<T: Copy, const RANK: usize, C: crate::ChunkList, N: AxisNames>
     /// let d = tensor_layout::DynTensor::from(t);
     /// assert_eq!(d.mapping().layout().to_string(), "ChunkedMemoryLayout<NHWC, 0,0, 1,0, 2,0, 3,0, 1,8, 2,8, 3,32>");
     /// ```
-    fn from(tensor: Tensor<T, crate::ChunkedMemoryLayout<RANK, C, N>>) -> Self {
-        let (mapping, storage, pad) = tensor.into_parts();
-        Self::rebound(mapping.layout().to_dyn(), &mapping.dims(), storage, pad)
+    fn from(tensor: Tensor<T, crate::ChunkedMemoryLayout<RANK, C, N>, I>) -> Self {
+        let (mapping, storage, pad, interface) = tensor.into_parts();
+        Self::rebound(
+            mapping.layout().to_dyn(),
+            &mapping.dims(),
+            storage,
+            pad,
+            interface,
+        )
     }
 }

@@ -178,6 +178,44 @@ pub enum LayoutError {
         /// The element size it was given, in bytes.
         found: usize,
     },
+    /// An interface that does not fit a tensor (a per-channel interface along an axis the
+    /// layout does not have, or with another number of channels).
+    Interface {
+        /// What does not fit.
+        reason: String,
+    },
+    /// Two tensors whose stored values mean different real values (other scales or offsets), so
+    /// copying stored values between them would change the numbers.
+    InterfaceMismatch {
+        /// The interface of the tensor read from.
+        source: String,
+        /// The interface of the tensor written to.
+        destination: String,
+    },
+    /// A padding slot of a caller's buffer that does not hold the stored zero, found by a view
+    /// built with [`Padding::Check`](crate::Padding::Check).
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let m = Mapping::<htp::R4CroutonLayout>::new([1, 1, 1, 30]).unwrap();
+    /// let mut buffer = vec![128u8; 2048];
+    /// buffer[40] = 7;
+    /// let err = TensorView::from_slice_with(m, &buffer, ScaleOffset::new(0.1, 128), Padding::Check)
+    ///     .unwrap_err();
+    /// assert_eq!(err.to_string(), "padding slot 40 (padded index [0, 0, 1, 8]) holds 7, expected the stored zero 128");
+    /// ```
+    Padding {
+        /// The slot's offset in the storage.
+        slot: usize,
+        /// The slot's index in the padded dims.
+        index: Vec<usize>,
+        /// The value found there.
+        found: String,
+        /// The stored zero it should hold.
+        expected: String,
+    },
+    /// [`Padding::Fill`](crate::Padding::Fill) asked of a read-only view, which cannot write.
+    ReadOnlyPadding,
 }
 
 impl fmt::Display for LayoutError {
@@ -316,6 +354,29 @@ impl fmt::Display for LayoutError {
             } => write!(
                 f,
                 "{what} holds {expected}-byte elements, found {found}-byte elements"
+            ),
+            Self::Interface { reason } => f.write_str(reason),
+            Self::InterfaceMismatch {
+                source,
+                destination,
+            } => write!(
+                f,
+                "the source's stored values mean {source}, the destination's {destination}: \
+                 copying stored values would change the real ones (convert through real values)"
+            ),
+            Self::Padding {
+                slot,
+                index,
+                found,
+                expected,
+            } => write!(
+                f,
+                "padding slot {slot} (padded index {index:?}) holds {found}, expected the stored \
+                 zero {expected}"
+            ),
+            Self::ReadOnlyPadding => f.write_str(
+                "a read-only view cannot fill its padding: check it (Padding::Check) or trust it \
+                 (Padding::Trust), or build a writable view",
             ),
         }
     }

@@ -34,6 +34,7 @@ mod dyn_tensor;
 mod dynamic;
 mod error;
 mod fuse;
+mod interface;
 mod layout;
 mod listing;
 mod macros;
@@ -59,12 +60,15 @@ pub use dyn_mapping::DynMapping;
 pub use dyn_tensor::{DynTensor, IntoTypedError};
 pub use dynamic::{DynChunked, DynLayout};
 pub use error::LayoutError;
+pub use interface::{ChannelZeros, Interface, PerChannel, Plain, RealValues, ScaleOffset};
 pub use layout::{Axes, Axis, Layout, MAX_AXES, SameRankAs};
 pub use listing::MemoryOrder;
 pub use mapping::Mapping;
 pub use storage::{AlignedBuffer, STORAGE_ALIGN, Storage, StorageMut};
 pub use strided::{Strided, StridedGeometry};
-pub use tensor::{StorageChunk, StorageChunkMut, Tensor, TensorBase, TensorView, TensorViewMut};
+pub use tensor::{
+    IterMut, Padding, StorageChunk, StorageChunkMut, Tensor, TensorBase, TensorView, TensorViewMut,
+};
 pub use walk::Run;
 
 /// What the macros expand to; not part of the API.

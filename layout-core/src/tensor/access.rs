@@ -3,10 +3,11 @@
 
 use super::{TensorBase, TensorView, TensorViewMut};
 use crate::Layout;
+use crate::interface::Interface;
 use crate::storage::{Storage, StorageMut};
 use core::ops::{Index, IndexMut};
 
-impl<S: Storage, L: Layout> TensorBase<S, L> {
+impl<S: Storage, L: Layout, I: Interface> TensorBase<S, L, I> {
     /// The physical storage, padding included, in memory order.
     ///
     /// ```
@@ -41,16 +42,17 @@ impl<S: Storage, L: Layout> TensorBase<S, L> {
     /// let v = t.view();
     /// assert_eq!(v.dims(), t.dims());
     /// ```
-    pub fn view(&self) -> TensorView<'_, S::Elem, L> {
+    pub fn view(&self) -> TensorView<'_, S::Elem, L, I> {
         TensorBase {
             mapping: self.mapping,
             storage: self.storage.slots(),
             pad: self.pad,
+            interface: self.interface.clone(),
         }
     }
 }
 
-impl<S: StorageMut, L: Layout> TensorBase<S, L> {
+impl<S: StorageMut, L: Layout, I: Interface> TensorBase<S, L, I> {
     /// The physical storage, padding included, writable.
     ///
     /// ```
@@ -85,11 +87,12 @@ impl<S: StorageMut, L: Layout> TensorBase<S, L> {
     /// t.view_mut().fill_padding(9);
     /// assert_eq!(t.as_raw()[31], 9);
     /// ```
-    pub fn view_mut(&mut self) -> TensorViewMut<'_, S::Elem, L> {
+    pub fn view_mut(&mut self) -> TensorViewMut<'_, S::Elem, L, I> {
         TensorBase {
             mapping: self.mapping,
             storage: self.storage.slots_mut(),
             pad: self.pad,
+            interface: self.interface.clone(),
         }
     }
 
@@ -107,7 +110,7 @@ impl<S: StorageMut, L: Layout> TensorBase<S, L> {
         self.write_padding();
     }
 
-    fn write_padding(&mut self) {
+    pub(super) fn write_padding(&mut self) {
         let pad = self.pad;
         let mapping = self.mapping;
         let slots = self.storage.slots_mut();
@@ -115,7 +118,7 @@ impl<S: StorageMut, L: Layout> TensorBase<S, L> {
     }
 }
 
-impl<S: Storage, L: Layout> Index<L::Index> for TensorBase<S, L> {
+impl<S: Storage, L: Layout, I: Interface> Index<L::Index> for TensorBase<S, L, I> {
     type Output = S::Elem;
 
     /// # Panics
@@ -128,7 +131,7 @@ impl<S: Storage, L: Layout> Index<L::Index> for TensorBase<S, L> {
     }
 }
 
-impl<S: StorageMut, L: Layout> IndexMut<L::Index> for TensorBase<S, L> {
+impl<S: StorageMut, L: Layout, I: Interface> IndexMut<L::Index> for TensorBase<S, L, I> {
     /// # Panics
     /// When `index` lies outside the dims, naming both.
     fn index_mut(&mut self, index: L::Index) -> &mut S::Elem {

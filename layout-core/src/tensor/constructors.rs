@@ -1,6 +1,7 @@
 //! Building tensors: owned ones filled or computed, and views of storage the caller holds.
 
 use super::{Tensor, TensorView, TensorViewMut};
+use crate::interface::{Interface, Plain};
 use crate::storage::{AlignedBuffer, StorageMut};
 use crate::{Layout, LayoutError, Mapping, row_major_strides};
 use alloc::vec::Vec;
@@ -63,7 +64,7 @@ impl<T: Copy, L: Layout> Tensor<T, L> {
     /// assert!(Tensor::try_filled(diagonal, 1u8, 0).is_err());
     /// ```
     pub fn try_filled(mapping: Mapping<L>, value: T, pad: T) -> Result<Self, LayoutError> {
-        let mut tensor = Self::uninitialised(mapping, pad)?;
+        let mut tensor = Self::uninitialised(mapping, pad, Plain)?;
         let slots = tensor.storage.slots_mut();
         mapping.for_each_run(|run| fill_run(slots, run.offset, run.len, run.stride, value));
         Ok(tensor)
@@ -148,10 +149,17 @@ impl<T: Copy, L: Layout> Tensor<T, L> {
         });
         Ok(tensor)
     }
+}
 
-    /// Storage for `mapping` with only its padding written; the caller writes every logical slot.
-    /// An owned tensor is writable, so its mapping must be unique.
-    pub(crate) fn uninitialised(mapping: Mapping<L>, pad: T) -> Result<Self, LayoutError> {
+impl<T: Copy, L: Layout, I: Interface> Tensor<T, L, I> {
+    /// Storage for `mapping` with every slot `pad`; the caller writes every logical slot (and,
+    /// for a per-channel interface, the padding). An owned tensor is writable, so its mapping
+    /// must be unique.
+    pub(crate) fn uninitialised(
+        mapping: Mapping<L>,
+        pad: T,
+        interface: I,
+    ) -> Result<Self, LayoutError> {
         check_unique(&mapping)?;
         let storage = AlignedBuffer::filled(mapping.storage_len(), pad).map_err(|e| match e {
             LayoutError::Overflow { .. } => LayoutError::Overflow {
@@ -164,12 +172,15 @@ impl<T: Copy, L: Layout> Tensor<T, L> {
             mapping,
             storage,
             pad,
+            interface,
         })
     }
 }
 
 impl<'a, T: Copy + Default, L: Layout> TensorView<'a, T, L> {
-    /// A view of `storage` (padding included) through `mapping`; its pad value is `T::default()`.
+    /// A view of `storage` (padding included) through `mapping`; its pad value is `T::default()`
+    /// and its padding is trusted as it is. [`TensorView::from_slice_with`] reads the storage
+    /// through an interface and checks the padding.
     ///
     /// # Errors
     /// [`LayoutError::Length`] when `storage.len()` is not `mapping.storage_len()`.
@@ -187,12 +198,16 @@ impl<'a, T: Copy + Default, L: Layout> TensorView<'a, T, L> {
             mapping,
             storage,
             pad: T::default(),
+            interface: Plain,
         })
     }
 }
 
 impl<'a, T: Copy + Default, L: Layout> TensorViewMut<'a, T, L> {
-    /// A writable view of `storage` (padding included) through `mapping`; pad value `T::default()`.
+    /// A writable view of `storage` (padding included) through `mapping`; pad value
+    /// `T::default()`, which relayouts into the view write into its padding. Nothing is written
+    /// here: the padding is trusted as it is. [`TensorViewMut::from_slice_with`] reads the storage
+    /// through an interface and fills or checks the padding.
     ///
     /// # Errors
     /// [`LayoutError::Length`] when `storage.len()` is not `mapping.storage_len()`;
@@ -218,11 +233,12 @@ impl<'a, T: Copy + Default, L: Layout> TensorViewMut<'a, T, L> {
             mapping,
             storage,
             pad: T::default(),
+            interface: Plain,
         })
     }
 }
 
-fn check_len<L: Layout>(mapping: &Mapping<L>, found: usize) -> Result<(), LayoutError> {
+pub(super) fn check_len<L: Layout>(mapping: &Mapping<L>, found: usize) -> Result<(), LayoutError> {
     let expected = mapping.storage_len();
     if found == expected {
         Ok(())
@@ -232,7 +248,7 @@ fn check_len<L: Layout>(mapping: &Mapping<L>, found: usize) -> Result<(), Layout
 }
 
 /// Refuses a mapping in which two indices share a slot, naming a pair of them and the strides.
-fn check_unique<L: Layout>(mapping: &Mapping<L>) -> Result<(), LayoutError> {
+pub(super) fn check_unique<L: Layout>(mapping: &Mapping<L>) -> Result<(), LayoutError> {
     match mapping.shared_slot() {
         None => Ok(()),
         Some((first, second)) => Err(LayoutError::StridesOverlap {

@@ -1,12 +1,13 @@
 //! Visiting elements: row-major iterators, memory-order visits and contiguous chunks.
 
 use super::{StorageChunk, StorageChunkMut, TensorBase};
+use crate::interface::Interface;
 use crate::odometer::{Odometer, logical};
 use crate::storage::{Storage, StorageMut};
 use crate::{Layout, Mapping, row_major_strides};
 use alloc::vec::Vec;
 
-impl<S: Storage, L: Layout> TensorBase<S, L> {
+impl<S: Storage, L: Layout, I: Interface> TensorBase<S, L, I> {
     /// The logical elements in row-major order (last dim fastest).
     ///
     /// ```
@@ -94,7 +95,7 @@ impl<S: Storage, L: Layout> TensorBase<S, L> {
     }
 }
 
-impl<S: StorageMut, L: Layout> TensorBase<S, L> {
+impl<S: StorageMut, L: Layout, I: Interface> TensorBase<S, L, I> {
     /// Calls `visit(index, slot)` for every logical element in memory order, skipping padding.
     ///
     /// ```

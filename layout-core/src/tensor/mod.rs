@@ -2,19 +2,29 @@
 //!
 //! The types and the tensor's queries live here; the impl blocks are split by concern: building
 //! tensors (`constructors`), reading and writing elements (`access`), visiting them
-//! (`iteration`), and views that change shape (`views`).
+//! (`iteration`), element-wise work over logical elements (`elementwise`), real values through
+//! the interface (`real_values`), what padding holds (`padding`), and views that change shape
+//! (`views`).
 
 mod access;
 mod constructors;
+mod elementwise;
 mod iteration;
+mod padding;
+mod real_values;
 mod views;
 
+pub use elementwise::IterMut;
+pub use padding::Padding;
+
+use crate::interface::{Interface, Plain};
 use crate::storage::{AlignedBuffer, Storage};
 use crate::{Layout, Mapping};
 use core::fmt;
 
-/// Logical data in a layout: a [`Mapping`], storage holding `mapping.storage_len()` slots, and the
-/// value its padding slots hold.
+/// Logical data in a layout: a [`Mapping`], storage holding `mapping.storage_len()` slots, the
+/// value its padding slots hold, and the [`Interface`] that gives its stored values a real
+/// meaning ([`Plain`] unless said otherwise).
 ///
 /// Use it through its aliases: [`Tensor`] owns 128-byte aligned storage, [`TensorView`] and
 /// [`TensorViewMut`] borrow it. The layout is part of the type: a function taking
@@ -28,10 +38,11 @@ use core::fmt;
 /// assert_eq!(t.as_raw()[30], 0); // padding is zero
 /// ```
 #[derive(Clone, Copy)]
-pub struct TensorBase<S: Storage, L: Layout> {
+pub struct TensorBase<S: Storage, L: Layout, I: Interface = Plain> {
     mapping: Mapping<L>,
     storage: S,
     pad: S::Elem,
+    interface: I,
 }
 
 /// An owned tensor of `T` in layout `L`, its storage aligned to 128 bytes.
@@ -41,7 +52,7 @@ pub struct TensorBase<S: Storage, L: Layout> {
 /// let t: Tensor<f32, htp::R4FlatMemoryLayout> = Tensor::zeros([1, 2, 2, 4]);
 /// assert_eq!(t.as_raw().as_ptr() as usize % 128, 0);
 /// ```
-pub type Tensor<T, L> = TensorBase<AlignedBuffer<T>, L>;
+pub type Tensor<T, L, I = Plain> = TensorBase<AlignedBuffer<T>, L, I>;
 
 /// A read-only view of a tensor (or of any storage) of `T` in layout `L`.
 ///
@@ -51,7 +62,7 @@ pub type Tensor<T, L> = TensorBase<AlignedBuffer<T>, L>;
 /// let v: TensorView<'_, u8, htp::R4CroutonLayout> = t.view();
 /// assert_eq!(v.len(), 450);
 /// ```
-pub type TensorView<'a, T, L> = TensorBase<&'a [T], L>;
+pub type TensorView<'a, T, L, I = Plain> = TensorBase<&'a [T], L, I>;
 
 /// A writable view of a tensor (or of any storage) of `T` in layout `L`.
 ///
@@ -62,7 +73,7 @@ pub type TensorView<'a, T, L> = TensorBase<&'a [T], L>;
 /// v[[0, 0, 0, 0]] = 1;
 /// assert_eq!(t[[0, 0, 0, 0]], 1);
 /// ```
-pub type TensorViewMut<'a, T, L> = TensorBase<&'a mut [T], L>;
+pub type TensorViewMut<'a, T, L, I = Plain> = TensorBase<&'a mut [T], L, I>;
 
 /// One contiguous innermost chunk of a tensor's storage (HTP: a crouton).
 ///
@@ -97,21 +108,22 @@ pub struct StorageChunkMut<'a, T, I> {
     pub data: &'a mut [T],
 }
 
-impl<S: Storage, L: Layout> TensorBase<S, L> {
+impl<S: Storage, L: Layout, I: Interface> TensorBase<S, L, I> {
     /// Assembles a tensor from parts the caller has checked (`storage` holds
-    /// `mapping.storage_len()` slots).
-    pub(crate) fn from_parts(mapping: Mapping<L>, storage: S, pad: S::Elem) -> Self {
+    /// `mapping.storage_len()` slots; `interface` fits the dims).
+    pub(crate) fn from_parts(mapping: Mapping<L>, storage: S, pad: S::Elem, interface: I) -> Self {
         debug_assert_eq!(storage.slots().len(), mapping.storage_len());
         Self {
             mapping,
             storage,
             pad,
+            interface,
         }
     }
 
-    /// Takes the tensor apart into its mapping, storage and pad value.
-    pub(crate) fn into_parts(self) -> (Mapping<L>, S, S::Elem) {
-        (self.mapping, self.storage, self.pad)
+    /// Takes the tensor apart into its mapping, storage, pad value and interface.
+    pub(crate) fn into_parts(self) -> (Mapping<L>, S, S::Elem, I) {
+        (self.mapping, self.storage, self.pad, self.interface)
     }
 
     /// The layout bound to this tensor's dims.
@@ -193,7 +205,7 @@ impl<S: Storage, L: Layout> TensorBase<S, L> {
     }
 }
 
-impl<S: Storage, L: Layout> fmt::Debug for TensorBase<S, L>
+impl<S: Storage, L: Layout, I: Interface> fmt::Debug for TensorBase<S, L, I>
 where
     S::Elem: fmt::Debug,
 {
@@ -201,6 +213,7 @@ where
         f.debug_struct("Tensor")
             .field("layout", self.mapping.layout())
             .field("dims", &self.dims())
+            .field("interface", &self.interface)
             .field("row_major", &self.to_row_major())
             .finish()
     }

@@ -74,3 +74,23 @@ fn empty_and_zero_sized() {
     let t = Tensor::<u8, Blocked>::from_row_major([2, 3, 5], &data).unwrap();
     assert_eq!(t.as_raw().len(), 64);
 }
+
+/// `iter_mut` hands out each logical slot once, through a raw pointer: checked under Miri on a
+/// blocked layout (padding between elements) and on a strided view of a larger buffer.
+#[test]
+fn iter_mut_reaches_each_logical_slot_once() {
+    let mut t = Tensor::<u16, Blocked>::zeros([2, 3, 5]);
+    for (k, v) in t.iter_mut().enumerate() {
+        *v += k as u16 + 1;
+    }
+    assert_eq!(t.to_row_major(), (1..=30).collect::<alloc::vec::Vec<u16>>());
+    let padding = t.storage_len() - t.len();
+    assert_eq!(t.as_raw().iter().filter(|&&v| v == 0).count(), padding);
+
+    let mut flat = sample();
+    let mut middle = flat.slice_mut(1, 1..2).unwrap();
+    assert_eq!(middle.iter_mut().len(), 10);
+    middle.iter_mut().for_each(|v| *v = 0);
+    assert_eq!(flat[[1, 1, 4]], 0);
+    assert_eq!(flat[[1, 2, 4]], 124);
+}

@@ -2,12 +2,24 @@
 //! Each is a [`Strided`] mapping over the same storage.
 
 use crate::axis_names::{check_convertible, positions};
+use crate::interface::Interface;
 use crate::storage::{Storage, StorageMut};
 use crate::{
     AxisNames, Layout, LayoutError, Mapping, PositionalAxes, Strided, TensorBase, TensorView,
     TensorViewMut,
 };
 use core::ops::Range;
+
+/// A view through a strided mapping with axis names `N`.
+type StridedView<'a, T, const RANK: usize, N, I> = TensorView<'a, T, Strided<RANK, N>, I>;
+
+/// A writable view through a strided mapping with axis names `N`.
+type StridedViewMut<'a, T, const RANK: usize, N, I> = TensorViewMut<'a, T, Strided<RANK, N>, I>;
+
+/// The positional name of dimension `d`: `a`, `b`, ...
+fn positional_name(d: usize) -> char {
+    char::from(b'a' + d as u8)
+}
 
 /// The view's mapping with axis names `N`, or why the tensor has none.
 fn strided_mapping<L, N, const RANK: usize>(
@@ -121,16 +133,45 @@ where
     })
 }
 
-impl<S: Storage, L: Layout<Index = [usize; RANK]>, const RANK: usize> TensorBase<S, L> {
+impl<S: Storage, L: Layout<Index = [usize; RANK]>, const RANK: usize, I: Interface>
+    TensorBase<S, L, I>
+{
     fn strided_view<N: AxisNames>(
         &self,
         mapping: Mapping<Strided<RANK, N>>,
-    ) -> TensorView<'_, S::Elem, Strided<RANK, N>> {
+        interface: I,
+    ) -> TensorView<'_, S::Elem, Strided<RANK, N>, I> {
         TensorBase::from_parts(
             mapping,
             &self.as_raw()[..mapping.storage_len()],
             self.pad_value(),
+            interface,
         )
+    }
+
+    /// The interface of the part of this tensor with `range` of dimension `dim`.
+    fn sliced_interface(&self, dim: usize, range: &Range<usize>) -> I {
+        let word = self.mapping().layout().axis_word();
+        let on_dim = word.as_str().chars().nth(dim);
+        match self.interface().channel_axis() {
+            Some(axis) if on_dim == Some(axis) => self.interface().channels(range.clone()),
+            _ => self.interface().clone(),
+        }
+    }
+
+    /// The interface of a view whose dimension `i` is this tensor's `order[i]`, with positional
+    /// axes named by their new place.
+    fn permuted_interface(&self, order: &[usize; RANK]) -> I {
+        let interface = self.interface();
+        let Some(axis) = interface.channel_axis() else {
+            return interface.clone();
+        };
+        let word = self.mapping().layout().axis_word();
+        let from = word.as_str().chars().position(|name| name == axis);
+        match from.and_then(|from| order.iter().position(|&d| d == from)) {
+            Some(to) => interface.on_axis(positional_name(to)),
+            None => interface.clone(),
+        }
     }
 
     /// The same data seen with its axes in the order of `N`, a word of the same names: an NHWC
@@ -151,8 +192,8 @@ impl<S: Storage, L: Layout<Index = [usize; RANK]>, const RANK: usize> TensorBase
     /// ```
     pub fn permuted<N: AxisNames>(
         &self,
-    ) -> Result<TensorView<'_, S::Elem, Strided<RANK, N>>, LayoutError> {
-        Ok(self.strided_view(by_name_mapping(self.mapping())?))
+    ) -> Result<TensorView<'_, S::Elem, Strided<RANK, N>, I>, LayoutError> {
+        Ok(self.strided_view(by_name_mapping(self.mapping())?, self.interface().clone()))
     }
 
     /// The sub-tensor with `range` of dimension `dim` (a sub-tensor inside a bigger one, as in
@@ -175,8 +216,9 @@ impl<S: Storage, L: Layout<Index = [usize; RANK]>, const RANK: usize> TensorBase
         &self,
         dim: usize,
         range: Range<usize>,
-    ) -> Result<TensorView<'_, S::Elem, Strided<RANK, L::Names>>, LayoutError> {
-        Ok(self.strided_view(sliced_mapping(self.mapping(), dim, range)?))
+    ) -> Result<StridedView<'_, S::Elem, RANK, L::Names, I>, LayoutError> {
+        let interface = self.sliced_interface(dim, &range);
+        Ok(self.strided_view(sliced_mapping(self.mapping(), dim, range)?, interface))
     }
     /// The same data with its dims reordered: dimension `i` of the view is dimension `order[i]`
     /// of this tensor. No copy. For positional axes only: a tensor with named axes is reordered
@@ -196,11 +238,12 @@ impl<S: Storage, L: Layout<Index = [usize; RANK]>, const RANK: usize> TensorBase
     pub fn permute(
         &self,
         order: [usize; RANK],
-    ) -> Result<TensorView<'_, S::Elem, Strided<RANK>>, LayoutError>
+    ) -> Result<TensorView<'_, S::Elem, Strided<RANK>, I>, LayoutError>
     where
         L::Names: PositionalAxes,
     {
-        Ok(self.strided_view(permuted_mapping(self.mapping(), order)?))
+        let mapping = permuted_mapping(self.mapping(), order)?;
+        Ok(self.strided_view(mapping, self.permuted_interface(&order)))
     }
 
     /// The same data with dims `a` and `b` swapped. No copy. For positional axes only.
@@ -218,7 +261,7 @@ impl<S: Storage, L: Layout<Index = [usize; RANK]>, const RANK: usize> TensorBase
         &self,
         a: usize,
         b: usize,
-    ) -> Result<TensorView<'_, S::Elem, Strided<RANK>>, LayoutError>
+    ) -> Result<TensorView<'_, S::Elem, Strided<RANK>, I>, LayoutError>
     where
         L::Names: PositionalAxes,
     {
@@ -233,16 +276,20 @@ impl<S: Storage, L: Layout<Index = [usize; RANK]>, const RANK: usize> TensorBase
     }
 }
 
-impl<S: StorageMut, L: Layout<Index = [usize; RANK]>, const RANK: usize> TensorBase<S, L> {
+impl<S: StorageMut, L: Layout<Index = [usize; RANK]>, const RANK: usize, I: Interface>
+    TensorBase<S, L, I>
+{
     fn strided_view_mut<N: AxisNames>(
         &mut self,
         mapping: Mapping<Strided<RANK, N>>,
-    ) -> TensorViewMut<'_, S::Elem, Strided<RANK, N>> {
+        interface: I,
+    ) -> TensorViewMut<'_, S::Elem, Strided<RANK, N>, I> {
         let pad = self.pad_value();
         TensorBase::from_parts(
             mapping,
             &mut self.as_raw_mut()[..mapping.storage_len()],
             pad,
+            interface,
         )
     }
 
@@ -263,9 +310,10 @@ impl<S: StorageMut, L: Layout<Index = [usize; RANK]>, const RANK: usize> TensorB
         &mut self,
         dim: usize,
         range: Range<usize>,
-    ) -> Result<TensorViewMut<'_, S::Elem, Strided<RANK, L::Names>>, LayoutError> {
+    ) -> Result<StridedViewMut<'_, S::Elem, RANK, L::Names, I>, LayoutError> {
+        let interface = self.sliced_interface(dim, &range);
         let mapping = sliced_mapping(self.mapping(), dim, range)?;
-        Ok(self.strided_view_mut(mapping))
+        Ok(self.strided_view_mut(mapping, interface))
     }
 
     /// A writable view with its axes in the order of `N` (see [`TensorBase::permuted`]).
@@ -281,9 +329,10 @@ impl<S: StorageMut, L: Layout<Index = [usize; RANK]>, const RANK: usize> TensorB
     /// ```
     pub fn permuted_mut<N: AxisNames>(
         &mut self,
-    ) -> Result<TensorViewMut<'_, S::Elem, Strided<RANK, N>>, LayoutError> {
+    ) -> Result<TensorViewMut<'_, S::Elem, Strided<RANK, N>, I>, LayoutError> {
         let mapping = by_name_mapping(self.mapping())?;
-        Ok(self.strided_view_mut(mapping))
+        let interface = self.interface().clone();
+        Ok(self.strided_view_mut(mapping, interface))
     }
     /// A writable view with dims reordered by number (see [`TensorBase::permute`]).
     ///
@@ -299,11 +348,12 @@ impl<S: StorageMut, L: Layout<Index = [usize; RANK]>, const RANK: usize> TensorB
     pub fn permute_mut(
         &mut self,
         order: [usize; RANK],
-    ) -> Result<TensorViewMut<'_, S::Elem, Strided<RANK>>, LayoutError>
+    ) -> Result<TensorViewMut<'_, S::Elem, Strided<RANK>, I>, LayoutError>
     where
         L::Names: PositionalAxes,
     {
         let mapping = permuted_mapping(self.mapping(), order)?;
-        Ok(self.strided_view_mut(mapping))
+        let interface = self.permuted_interface(&order);
+        Ok(self.strided_view_mut(mapping, interface))
     }
 }
