@@ -2,13 +2,13 @@
 //! siblings move the data; [`TensorBase::with_axes`] only re-types it.
 
 use crate::axis_names::{check_convertible, check_rank, positions};
-use crate::interface::{ChannelZeros, Interface};
 use crate::relayout::{Renumbering, copy_into};
 use crate::storage::{Storage, StorageMut};
 use crate::{
     AxisNames, AxisNaming, ChunkList, ChunkedMemoryLayout, Coords, Layout, LayoutError, Mapping,
     SameRankAs, Strided, Tensor, TensorBase,
 };
+use crate::{ChannelZeros, Interface};
 use alloc::vec::Vec;
 
 /// Where each axis of `src` lands in `dst`, by name.

@@ -1,11 +1,11 @@
 //! [`DynTensor`]: a tensor whose layout is known only at run time.
 
-use crate::interface::{ChannelZeros, Interface, Plain};
 use crate::storage::{AlignedBuffer, Storage};
 use crate::{
     AxisNames, Coords, DynLayout, DynMapping, Layout, LayoutError, Mapping, Tensor, TensorBase,
     TensorView, for_each_row_major_index,
 };
+use crate::{ChannelZeros, Interface, Plain};
 use alloc::string::ToString;
 use alloc::vec;
 use alloc::vec::Vec;

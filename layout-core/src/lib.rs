@@ -60,15 +60,17 @@ pub use dyn_mapping::DynMapping;
 pub use dyn_tensor::{DynTensor, IntoTypedError};
 pub use dynamic::{DynChunked, DynLayout};
 pub use error::LayoutError;
-pub use interface::{ChannelZeros, Interface, PerChannel, Plain, RealValues, ScaleOffset};
+pub use interface::contract::{ChannelZeros, Interface, Plain, RealValues};
+pub use interface::per_channel::PerChannel;
+pub use interface::scale_offset::ScaleOffset;
 pub use layout::{Axes, Axis, Layout, MAX_AXES, SameRankAs};
 pub use listing::MemoryOrder;
 pub use mapping::Mapping;
 pub use storage::{AlignedBuffer, STORAGE_ALIGN, Storage, StorageMut};
 pub use strided::{Strided, StridedGeometry};
-pub use tensor::{
-    IterMut, Padding, StorageChunk, StorageChunkMut, Tensor, TensorBase, TensorView, TensorViewMut,
-};
+pub use tensor::elementwise::IterMut;
+pub use tensor::padding::Padding;
+pub use tensor::{StorageChunk, StorageChunkMut, Tensor, TensorBase, TensorView, TensorViewMut};
 pub use walk::Run;
 
 /// What the macros expand to; not part of the API.

@@ -5,7 +5,8 @@ use alloc::sync::Arc;
 use alloc::vec::Vec;
 use core::ops::Range;
 
-use super::{ChannelZeros, Interface, RealValues, ScaleOffset};
+use super::contract::{ChannelZeros, Interface, RealValues};
+use super::scale_offset::ScaleOffset;
 use crate::{AxisWord, LayoutError};
 
 /// A [`ScaleOffset`] per index of one named axis: the element at `[.., o, ..]` of axis `'O'`

@@ -1,7 +1,7 @@
 //! One scale and offset per tensor: `real = scale * (stored - offset)`.
 
+use super::contract::{ChannelZeros, Interface, RealValues};
 use super::rounding::quantize;
-use super::{Interface, RealValues};
 
 /// The Qualcomm HTP SDK's scale-offset interface: `real = scale * (stored - offset)`, one pair
 /// for the whole tensor.
@@ -72,6 +72,8 @@ impl ScaleOffset {
 }
 
 impl Interface for ScaleOffset {}
+
+impl<T: Copy> ChannelZeros<T> for ScaleOffset {}
 
 macro_rules! scale_offset_types {
     ($($t:ty),*) => {$(

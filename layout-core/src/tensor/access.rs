@@ -2,8 +2,8 @@
 //! padding.
 
 use super::{TensorBase, TensorView, TensorViewMut};
+use crate::Interface;
 use crate::Layout;
-use crate::interface::Interface;
 use crate::storage::{Storage, StorageMut};
 use core::ops::{Index, IndexMut};
 

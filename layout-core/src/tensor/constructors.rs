@@ -1,8 +1,8 @@
 //! Building tensors: owned ones filled or computed, and views of storage the caller holds.
 
 use super::{Tensor, TensorView, TensorViewMut};
-use crate::interface::{Interface, Plain};
 use crate::storage::{AlignedBuffer, StorageMut};
+use crate::{Interface, Plain};
 use crate::{Layout, LayoutError, Mapping, row_major_strides};
 use alloc::vec::Vec;
 

@@ -3,8 +3,8 @@
 //! leak into padding, as it can when a kernel runs over the whole storage.
 
 use super::{Tensor, TensorBase};
-use crate::interface::{ChannelZeros, Interface, Plain, RealValues};
 use crate::storage::{Storage, StorageMut};
+use crate::{ChannelZeros, Interface, Plain, RealValues};
 use crate::{Layout, LayoutError, Mapping, RowMajorIndices};
 use alloc::vec::Vec;
 use core::marker::PhantomData;

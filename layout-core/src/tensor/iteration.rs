@@ -1,7 +1,7 @@
 //! Visiting elements: row-major iterators, memory-order visits and contiguous chunks.
 
 use super::{StorageChunk, StorageChunkMut, TensorBase};
-use crate::interface::Interface;
+use crate::Interface;
 use crate::odometer::{Odometer, logical};
 use crate::storage::{Storage, StorageMut};
 use crate::{Layout, Mapping, row_major_strides};

@@ -8,17 +8,14 @@
 
 mod access;
 mod constructors;
-mod elementwise;
+pub(crate) mod elementwise;
 mod iteration;
-mod padding;
+pub(crate) mod padding;
 mod real_values;
 mod views;
 
-pub use elementwise::IterMut;
-pub use padding::Padding;
-
-use crate::interface::{Interface, Plain};
 use crate::storage::{AlignedBuffer, Storage};
+use crate::{Interface, Plain};
 use crate::{Layout, Mapping};
 use core::fmt;
 

@@ -3,8 +3,8 @@
 
 use super::constructors::{check_len, check_unique};
 use super::{TensorBase, TensorView, TensorViewMut};
-use crate::interface::{ChannelZeros, RealValues};
 use crate::storage::{Storage, StorageMut};
+use crate::{ChannelZeros, RealValues};
 use crate::{Layout, LayoutError, Mapping};
 use alloc::format;
 use alloc::vec::Vec;

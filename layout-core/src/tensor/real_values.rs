@@ -2,8 +2,8 @@
 //! one.
 
 use super::{Tensor, TensorBase};
-use crate::interface::{ChannelZeros, Interface, RealValues};
 use crate::storage::{Storage, StorageMut};
+use crate::{ChannelZeros, Interface, RealValues};
 use crate::{Layout, LayoutError, Mapping};
 
 impl<S: Storage, L: Layout, I: Interface> TensorBase<S, L, I> {

@@ -1,8 +1,8 @@
 //! Views that change shape without copying: slices, and dims reordered by name or by number.
 //! Each is a [`Strided`] mapping over the same storage.
 
+use crate::Interface;
 use crate::axis_names::{check_convertible, positions};
-use crate::interface::Interface;
 use crate::storage::{Storage, StorageMut};
 use crate::{
     AxisNames, Layout, LayoutError, Mapping, PositionalAxes, Strided, TensorBase, TensorView,
