@@ -125,5 +125,80 @@ fn main() {
         "| pair | bytes | calls | library µs per call | library GB/s | memcpy GB/s | ÷ memcpy |{head}"
     );
     println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: |{rule}");
-    each_pair(&mut Interleaved { filter });
+    each_pair(&mut Interleaved {
+        filter: filter.clone(),
+    });
+    chunk_table_rows(&filter);
+}
+
+/// HTP's indirect tensors: crouton chunks behind a table, relayout into and out of flat NHWC,
+/// each call alternating with the same relayout between contiguous tensors and with memcpy.
+/// The last column is the chunk table's time over the contiguous one's.
+fn chunk_table_rows(filter: &str) {
+    use tensor_layout::IndirectTensor;
+    for dims in [[1, 64, 64, 256], [1, 256, 256, 256]] {
+        let name = format!("u8 {}x{}x{}x{}", dims[0], dims[1], dims[2], dims[3]);
+        let (out, into) = (
+            format!("{name} crouton (chunk table)->flat"),
+            format!("{name} flat->crouton (chunk table)"),
+        );
+        if !out.contains(filter) && !into.contains(filter) {
+            continue;
+        }
+        let flat = Tensor::<u8, htp::R4FlatMemoryLayout>::from_fn(dims, |[n, h, w, c]| {
+            u8::of(n ^ h ^ w ^ c)
+        });
+        let crouton = flat.relayout::<htp::R4CroutonLayout>();
+        let mut table: IndirectTensor<u8, htp::R4CroutonLayout> = crouton.to_indirect();
+        let (mut flat_dst, mut crouton_dst) = (flat.clone(), crouton.clone());
+        let bytes = size_of_val(flat.as_raw()) + size_of_val(crouton.as_raw());
+        let copy_from = vec![1u8; size_of_val(crouton.as_raw())];
+        let mut copy_into = vec![0u8; copy_from.len()];
+        let calls = calls_for(bytes);
+        let mut memcpy =
+            || timed(|| black_box(&mut copy_into[..]).copy_from_slice(black_box(&copy_from[..])));
+        let (mut library, mut contiguous, mut copies) = (Vec::new(), Vec::new(), Vec::new());
+        for _ in 0..calls {
+            library.push(timed(|| {
+                black_box(&table).relayout_into(&mut flat_dst).unwrap()
+            }));
+            contiguous.push(timed(|| {
+                black_box(&crouton).relayout_into(&mut flat_dst).unwrap()
+            }));
+            copies.push(memcpy());
+        }
+        print_table_row(&out, bytes, calls, library, contiguous, copies, &copy_from);
+        let (mut library, mut contiguous, mut copies) = (Vec::new(), Vec::new(), Vec::new());
+        for _ in 0..calls {
+            library.push(timed(|| table.relayout_from(black_box(&flat)).unwrap()));
+            contiguous.push(timed(|| {
+                black_box(&flat).relayout_into(&mut crouton_dst).unwrap()
+            }));
+            copies.push(memcpy());
+        }
+        print_table_row(&into, bytes, calls, library, contiguous, copies, &copy_from);
+    }
+}
+
+/// One row of the chunk-table bench: the table's relayout as a ratio to memcpy, and to the
+/// same relayout between contiguous tensors.
+fn print_table_row(
+    name: &str,
+    bytes: usize,
+    calls: usize,
+    library: Vec<Duration>,
+    contiguous: Vec<Duration>,
+    copies: Vec<Duration>,
+    copy_from: &[u8],
+) {
+    let (library, contiguous, memcpy) = (median(library), median(contiguous), median(copies));
+    let library_gbps = bytes as f64 / library.as_secs_f64() / 1e9;
+    let memcpy_gbps = 2.0 * copy_from.len() as f64 / memcpy.as_secs_f64() / 1e9;
+    println!(
+        "| {name} | {:.1} M | {calls} | {:.2} | {library_gbps:.2} | {memcpy_gbps:.2} | {:.2} | contiguous ÷ table {:.2} |",
+        bytes as f64 / 1e6,
+        library.as_secs_f64() * 1e6,
+        library_gbps / memcpy_gbps,
+        contiguous.as_secs_f64() / library.as_secs_f64(),
+    );
 }

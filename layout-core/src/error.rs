@@ -216,6 +216,16 @@ pub enum LayoutError {
     },
     /// [`Padding::Fill`](crate::Padding::Fill) asked of a read-only view, which cannot write.
     ReadOnlyPadding,
+    /// A chunk handed to a chunk table ([`IndirectTensor::from_chunks`](crate::IndirectTensor::from_chunks))
+    /// whose length is not the layout's chunk volume.
+    ChunkLength {
+        /// The chunk's number (its place in the table).
+        chunk: usize,
+        /// Elements every chunk of the layout holds.
+        expected: usize,
+        /// Elements this chunk holds.
+        found: usize,
+    },
 }
 
 impl fmt::Display for LayoutError {
@@ -373,6 +383,14 @@ impl fmt::Display for LayoutError {
                 f,
                 "padding slot {slot} (padded index {index:?}) holds {found}, expected the stored \
                  zero {expected}"
+            ),
+            Self::ChunkLength {
+                chunk,
+                expected,
+                found,
+            } => write!(
+                f,
+                "chunk {chunk} holds {found} elements; every chunk of this layout holds {expected}"
             ),
             Self::ReadOnlyPadding => f.write_str(
                 "a read-only view cannot fill its padding: check it (Padding::Check) or trust it \

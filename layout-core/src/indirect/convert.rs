@@ -1,0 +1,141 @@
+//! Between chunk tables and contiguous storage: [`IndirectTensor::to_contiguous`],
+//! [`TensorBase::to_indirect`](crate::TensorBase::to_indirect), and relayouts both ways.
+//!
+//! A relayout gathers the chunks into one contiguous buffer (a copy per chunk, at memcpy
+//! speed) and runs the relayout engine from there, or runs it into a contiguous buffer and
+//! scatters that into the chunks: the engine's kernels stay the ones of contiguous tensors.
+
+use super::IndirectTensor;
+use crate::storage::{Storage, StorageMut};
+use crate::{
+    ChannelZeros, Coords, Interface, Layout, LayoutError, SameRankAs, Tensor, TensorBase,
+    check_convertible,
+};
+use alloc::boxed::Box;
+
+impl<T: Copy, L: Layout, I: Interface> IndirectTensor<T, L, I> {
+    /// The same tensor in one contiguous allocation (the chunks copied in chunk-number order).
+    ///
+    /// # Panics
+    /// When the allocator refuses the storage.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let t = tensor_layout::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 9, 8, 32]);
+    /// let c: Tensor<u8, htp::R4CroutonLayout> = t.to_contiguous();
+    /// assert_eq!(c.storage_len(), 2 * 2048);
+    /// ```
+    pub fn to_contiguous(&self) -> Tensor<T, L, I> {
+        let mut out = Tensor::uninitialised(self.mapping, self.pad, self.interface.clone())
+            .unwrap_or_else(|e| panic!("{e}"));
+        let volume = self.chunk_volume();
+        let slots = out.as_raw_mut();
+        for (n, chunk) in self.table.iter().enumerate() {
+            slots[n * volume..(n + 1) * volume].copy_from_slice(chunk);
+        }
+        out
+    }
+
+    /// Converts into a new contiguous tensor of layout `L2`, moving each element by axis name
+    /// as [`TensorBase::relayout`] does; the interface is kept.
+    ///
+    /// # Errors
+    /// As for [`TensorBase::try_relayout`].
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let flat = Tensor::<u8, htp::R4FlatMemoryLayout>::from_fn([1, 9, 8, 33], |i| i.iter().sum::<usize>() as u8);
+    /// let indirect = flat.relayout::<htp::R4CroutonLayout>().to_indirect();
+    /// let blocked = indirect.try_relayout::<onednn::nChw16c>().unwrap();
+    /// assert_eq!(blocked.to_row_major(), flat.relayout::<onednn::nChw16c>().to_row_major());
+    /// ```
+    pub fn try_relayout<L2>(&self) -> Result<Tensor<T, L2, I>, LayoutError>
+    where
+        L2: SameRankAs<L> + Default,
+        T: Send + Sync + 'static,
+        I: ChannelZeros<T>,
+    {
+        let () = const { check_convertible::<L::Names, L2::Names>(<L::Index as Coords>::RANK) };
+        let gathered = self.to_contiguous();
+        gathered.relayout_to(L2::default())
+    }
+
+    /// Writes this tensor's logical elements into `dst` by axis name, and `dst`'s stored zero
+    /// into its padding (see [`TensorBase::relayout_into`]).
+    ///
+    /// # Errors
+    /// As for [`TensorBase::relayout_into`]; `dst` is then left untouched.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let src = tensor_layout::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 2, 2, 3]);
+    /// let mut dst = Tensor::<u8, htp::R4FlatMemoryLayout>::from_fn([1, 2, 2, 3], |_| 9);
+    /// src.relayout_into(&mut dst).unwrap();
+    /// assert_eq!(dst.to_row_major(), [0; 12]);
+    /// ```
+    pub fn relayout_into<S2, L2>(&self, dst: &mut TensorBase<S2, L2, I>) -> Result<(), LayoutError>
+    where
+        S2: StorageMut<Elem = T>,
+        L2: SameRankAs<L>,
+        T: Send + Sync + 'static,
+        I: ChannelZeros<T>,
+    {
+        let () = const { check_convertible::<L::Names, L2::Names>(<L::Index as Coords>::RANK) };
+        let gathered = self.to_contiguous();
+        gathered.relayout_into(dst)
+    }
+
+    /// Overwrites this tensor with `src`'s logical elements, moved by axis name, and its padding
+    /// with the stored zero: a relayout into the chunk table.
+    ///
+    /// # Errors
+    /// As for [`TensorBase::relayout_into`] with this tensor as the destination; it is then
+    /// left untouched.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let src = Tensor::<u8, onednn::nchw>::from_fn([1, 3, 2, 2], |[_, c, h, w]| (c * 4 + h * 2 + w) as u8);
+    /// let mut dst = tensor_layout::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 2, 2, 3]);
+    /// dst.relayout_from(&src).unwrap();
+    /// assert_eq!(dst[[0, 1, 0, 2]], src[[0, 2, 1, 0]]);
+    /// ```
+    pub fn relayout_from<S0, L0>(&mut self, src: &TensorBase<S0, L0, I>) -> Result<(), LayoutError>
+    where
+        S0: Storage<Elem = T>,
+        L0: Layout,
+        L: SameRankAs<L0>,
+        T: Send + Sync + 'static,
+        I: ChannelZeros<T>,
+    {
+        let () = const { check_convertible::<L0::Names, L::Names>(<L0::Index as Coords>::RANK) };
+        let mut staged = Tensor::uninitialised(self.mapping, self.pad, self.interface.clone())?;
+        src.relayout_into(&mut staged)?;
+        let volume = self.chunk_volume();
+        for (n, chunk) in self.table.iter_mut().enumerate() {
+            chunk.copy_from_slice(&staged.as_raw()[n * volume..(n + 1) * volume]);
+        }
+        Ok(())
+    }
+}
+
+impl<S: Storage, L: Layout, I: Interface> TensorBase<S, L, I> {
+    /// The same tensor with each chunk in its own allocation (see [`IndirectTensor`]).
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let t = Tensor::<u8, htp::R4CroutonLayout>::from_fn([1, 9, 8, 32], |[_, h, ..]| h as u8);
+    /// let indirect = t.to_indirect();
+    /// assert_eq!((indirect.chunk_count(), indirect[[0, 8, 3, 3]]), (2, 8));
+    /// ```
+    pub fn to_indirect(&self) -> IndirectTensor<S::Elem, L, I> {
+        let mapping = *self.mapping();
+        let volume = mapping.chunk_volume();
+        let slots = &self.as_raw()[..mapping.storage_len()];
+        IndirectTensor {
+            mapping,
+            table: slots.chunks(volume).map(Box::<[S::Elem]>::from).collect(),
+            pad: self.pad_value(),
+            interface: self.interface().clone(),
+        }
+    }
+}

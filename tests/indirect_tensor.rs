@@ -1,0 +1,147 @@
+//! Chunk-table storage: the same index, iteration, relayout and interface as a contiguous
+//! tensor, over chunks that lie anywhere in memory.
+
+use tensor_layout::IndirectTensor;
+use tensor_layout::prelude::*;
+
+type Crouton = htp::R4CroutonLayout;
+type Flat = htp::R4FlatMemoryLayout;
+
+fn sample(dims: [usize; 4]) -> Tensor<u8, Crouton> {
+    Tensor::from_fn(dims, |[b, h, w, c]: [usize; 4]| {
+        (b * 101 + h * 31 + w * 7 + c) as u8
+    })
+}
+
+/// The chunks of `t`, each in its own allocation, made last chunk first with other allocations
+/// between them, so that their addresses are neither consecutive nor in chunk order.
+fn scattered_chunks(t: &Tensor<u8, Crouton>) -> Vec<Box<[u8]>> {
+    let volume = t.mapping().chunk_volume();
+    let count = t.storage_len() / volume;
+    let mut keep_apart = Vec::new();
+    let mut table: Vec<Option<Box<[u8]>>> = (0..count).map(|_| None).collect();
+    for n in (0..count).rev() {
+        keep_apart.push(vec![0u8; 3 * n + 1]);
+        table[n] = Some(t.as_raw()[n * volume..(n + 1) * volume].into());
+    }
+    table.into_iter().map(Option::unwrap).collect()
+}
+
+#[test]
+fn chunks_out_of_order_in_memory_read_as_the_contiguous_tensor() {
+    let dims = [2, 9, 17, 40];
+    let contiguous = sample(dims);
+    let chunks = scattered_chunks(&contiguous);
+    let addresses: Vec<usize> = chunks.iter().map(|c| c.as_ptr() as usize).collect();
+    assert!(
+        addresses.windows(2).any(|pair| pair[1] < pair[0]),
+        "the test's chunks lie out of order"
+    );
+    assert!(
+        addresses
+            .windows(2)
+            .any(|pair| pair[1].abs_diff(pair[0]) != 2048)
+    );
+    let indirect = IndirectTensor::<u8, Crouton>::from_chunks(dims, chunks).unwrap();
+    assert_eq!(indirect.to_row_major(), contiguous.to_row_major());
+    for index in [[0, 0, 0, 0], [1, 8, 16, 39], [1, 3, 9, 33], [0, 8, 8, 32]] {
+        assert_eq!(indirect[index], contiguous[index], "{index:?}");
+        let (chunk, at) = indirect.chunk_of(index);
+        let offset = contiguous.mapping().offset(index);
+        assert_eq!(chunk * 2048 + at, offset);
+    }
+    assert_eq!(indirect.to_contiguous().as_raw(), contiguous.as_raw());
+}
+
+#[test]
+fn relayouts_both_ways_equal_the_contiguous_ones() {
+    for dims in [[1, 3, 5, 30], [2, 9, 17, 40], [1, 8, 8, 32], [3, 1, 1, 1]] {
+        let contiguous = sample(dims);
+        let indirect =
+            IndirectTensor::<u8, Crouton>::from_chunks(dims, scattered_chunks(&contiguous))
+                .unwrap();
+        let flat: Tensor<u8, Flat> = indirect.try_relayout().unwrap();
+        assert_eq!(
+            flat.as_raw(),
+            contiguous.relayout::<Flat>().as_raw(),
+            "{dims:?}"
+        );
+        let blocked: Tensor<u8, onednn::nChw16c> = indirect.try_relayout().unwrap();
+        assert_eq!(
+            blocked.as_raw(),
+            contiguous.relayout::<onednn::nChw16c>().as_raw()
+        );
+        let mut into =
+            Tensor::<u8, onednn::nchw>::from_fn(flat.relayout::<onednn::nchw>().dims(), |_| 7);
+        indirect.relayout_into(&mut into).unwrap();
+        assert_eq!(
+            into.to_row_major(),
+            contiguous.relayout::<onednn::nchw>().to_row_major()
+        );
+
+        let mut back = IndirectTensor::<u8, Crouton>::zeros(dims);
+        back.chunk_slices_mut().for_each(|chunk| chunk.fill(0xEE));
+        back.relayout_from(&blocked).unwrap();
+        assert_eq!(
+            back.to_contiguous().as_raw(),
+            contiguous.as_raw(),
+            "padding rewritten too"
+        );
+    }
+}
+
+#[test]
+fn wrong_tables_and_shapes_are_errors() {
+    let dims = [1, 9, 8, 32];
+    let one = vec![vec![0u8; 2048].into_boxed_slice()];
+    assert_eq!(
+        IndirectTensor::<u8, Crouton>::from_chunks(dims, one).unwrap_err(),
+        LayoutError::Length {
+            expected: 2,
+            found: 1
+        }
+    );
+    let odd = vec![
+        vec![0u8; 2048].into_boxed_slice(),
+        vec![0u8; 2047].into_boxed_slice(),
+    ];
+    assert_eq!(
+        IndirectTensor::<u8, Crouton>::from_chunks(dims, odd).unwrap_err(),
+        LayoutError::ChunkLength {
+            chunk: 1,
+            expected: 2048,
+            found: 2047
+        }
+    );
+    let mut t = IndirectTensor::<u8, Crouton>::zeros(dims);
+    let other = Tensor::<u8, Flat>::zeros([1, 9, 8, 31]);
+    let before = t.to_contiguous();
+    assert!(matches!(
+        t.relayout_from(&other),
+        Err(LayoutError::ShapeMismatch { .. })
+    ));
+    assert_eq!(
+        t.to_contiguous().as_raw(),
+        before.as_raw(),
+        "untouched on error"
+    );
+}
+
+#[test]
+fn interfaces_and_padding_travel_through_the_table() {
+    let q = ScaleOffset::new(0.25, 100);
+    let mut t = IndirectTensor::<u8, Crouton, _>::try_zeros_with([1, 9, 3, 30], q).unwrap();
+    assert!(
+        t.chunk_slices()
+            .all(|chunk| chunk.iter().all(|&v| v == 100))
+    );
+    t.set_real([0, 8, 2, 29], 2.0);
+    assert_eq!((t[[0, 8, 2, 29]], t.real([0, 8, 2, 29])), (108, 2.0));
+    let blocked = t.try_relayout::<onednn::nChw32c>().unwrap();
+    assert_eq!(blocked.interface(), &q);
+    assert_eq!(blocked.real([0, 29, 8, 2]), 2.0);
+    assert_eq!(blocked.pad_value(), 100);
+    let again = blocked.to_indirect();
+    assert_eq!(again.interface(), &q);
+    assert_eq!(again.real([0, 29, 8, 2]), 2.0);
+}
