@@ -129,6 +129,42 @@ fn main() {
         filter: filter.clone(),
     });
     chunk_table_rows(&filter);
+    nibble_rows(&filter);
+}
+
+/// 4-bit elements (MegEngine's int4 `NCHW64`): packed tensors moved between plain and blocked
+/// layouts, against memcpy of the same bytes.
+fn nibble_rows(filter: &str) {
+    use tensor_layout::{PackedTensor, u4};
+    let dims = [8, 256, 56, 56];
+    let name = "u4 8x256x56x56 nchw->NCHW64";
+    if !name.contains(filter) {
+        return;
+    }
+    let src = PackedTensor::<u4, megengine::NCHW>::from_fn(dims, |[n, c, h, w]| {
+        u4::new(((n ^ c ^ h ^ w) % 16) as u8)
+    });
+    let mut dst = PackedTensor::<u4, megengine::NCHW64>::zeros(dims);
+    let bytes = src.as_bytes().len() + dst.as_bytes().len();
+    let copy_from = vec![1u8; src.as_bytes().len()];
+    let mut copy_into = vec![0u8; copy_from.len()];
+    let calls = calls_for(bytes);
+    let (mut library, mut copies) = (Vec::new(), Vec::new());
+    for _ in 0..calls {
+        library.push(timed(|| black_box(&src).relayout_into(&mut dst).unwrap()));
+        copies.push(timed(|| {
+            black_box(&mut copy_into[..]).copy_from_slice(black_box(&copy_from[..]))
+        }));
+    }
+    print_table_row(
+        name,
+        bytes,
+        calls,
+        library,
+        copies,
+        &copy_from,
+        String::new(),
+    );
 }
 
 /// HTP's indirect tensors: crouton chunks behind a table, relayout into and out of flat NHWC,
@@ -167,7 +203,8 @@ fn chunk_table_rows(filter: &str) {
             }));
             copies.push(memcpy());
         }
-        print_table_row(&out, bytes, calls, library, contiguous, copies, &copy_from);
+        let extra = ratio_to(&contiguous, &library);
+        print_table_row(&out, bytes, calls, library, copies, &copy_from, extra);
         let (mut library, mut contiguous, mut copies) = (Vec::new(), Vec::new(), Vec::new());
         for _ in 0..calls {
             library.push(timed(|| table.relayout_from(black_box(&flat)).unwrap()));
@@ -176,29 +213,38 @@ fn chunk_table_rows(filter: &str) {
             }));
             copies.push(memcpy());
         }
-        print_table_row(&into, bytes, calls, library, contiguous, copies, &copy_from);
+        let extra = ratio_to(&contiguous, &library);
+        print_table_row(&into, bytes, calls, library, copies, &copy_from, extra);
     }
 }
 
-/// One row of the chunk-table bench: the table's relayout as a ratio to memcpy, and to the
-/// same relayout between contiguous tensors.
+/// The cell that compares the chunk table's median time with the contiguous relayout's.
+fn ratio_to(contiguous: &[Duration], table: &[Duration]) -> String {
+    let (c, t) = (median(contiguous.to_vec()), median(table.to_vec()));
+    format!(
+        " contiguous ÷ table {:.2} |",
+        c.as_secs_f64() / t.as_secs_f64()
+    )
+}
+
+/// One row of the extra benches: the call's time as a ratio to memcpy of the same bytes, then
+/// `extra` cells.
 fn print_table_row(
     name: &str,
     bytes: usize,
     calls: usize,
     library: Vec<Duration>,
-    contiguous: Vec<Duration>,
     copies: Vec<Duration>,
     copy_from: &[u8],
+    extra: String,
 ) {
-    let (library, contiguous, memcpy) = (median(library), median(contiguous), median(copies));
+    let (library, memcpy) = (median(library), median(copies));
     let library_gbps = bytes as f64 / library.as_secs_f64() / 1e9;
     let memcpy_gbps = 2.0 * copy_from.len() as f64 / memcpy.as_secs_f64() / 1e9;
     println!(
-        "| {name} | {:.1} M | {calls} | {:.2} | {library_gbps:.2} | {memcpy_gbps:.2} | {:.2} | contiguous ÷ table {:.2} |",
+        "| {name} | {:.1} M | {calls} | {:.2} | {library_gbps:.2} | {memcpy_gbps:.2} | {:.2} |{extra}",
         bytes as f64 / 1e6,
         library.as_secs_f64() * 1e6,
         library_gbps / memcpy_gbps,
-        contiguous.as_secs_f64() / library.as_secs_f64(),
     );
 }
