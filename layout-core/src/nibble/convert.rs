@@ -2,7 +2,8 @@
 //! as bytes, packed again. Unpacking and packing are linear passes over the bytes; the
 //! engine's byte kernels do the reordering.
 
-use super::{Nibble, PackedTensor};
+use super::packed::PackedTensor;
+use super::values::Nibble;
 use crate::{Coords, Interface, Layout, LayoutError, Plain, SameRankAs, Tensor, check_convertible};
 use alloc::format;
 

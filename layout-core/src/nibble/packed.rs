@@ -1,6 +1,6 @@
 //! [`PackedTensor`]: 4-bit elements two per byte, in any layout.
 
-use super::Nibble;
+use super::values::Nibble;
 use crate::storage::{AlignedBuffer, Storage, StorageMut};
 use crate::{
     ChannelZeros, Interface, Layout, LayoutError, Mapping, Plain, RealValues, RowMajorIndices,
@@ -257,7 +257,11 @@ impl<E: Nibble, L: Layout, I: Interface> PackedTensor<E, L, I> {
     /// The element in storage slot `slot`.
     pub(super) fn slot(&self, slot: usize) -> E {
         let byte = self.bytes.slots()[slot / 2];
-        E::from_bits(if slot.is_multiple_of(2) { byte } else { byte >> 4 })
+        E::from_bits(if slot.is_multiple_of(2) {
+            byte
+        } else {
+            byte >> 4
+        })
     }
 
     /// Writes `value` into storage slot `slot`, keeping the other nibble of its byte.
