@@ -37,8 +37,8 @@ pub use layouts_catalog::{htp, megengine, onednn, sophgo};
 /// ```
 pub mod prelude {
     pub use layout_core::{
-        Chunk, ChunkedMemoryLayout, Layout, LayoutError, Mapping, Named, Positional, Tensor,
-        TensorView, TensorViewMut, chunked_layout, names, onednn_layout,
+        Chunk, ChunkView, ChunkViewMut, ChunkedMemoryLayout, Layout, LayoutError, Mapping, Named,
+        Positional, Tensor, TensorView, TensorViewMut, chunked_layout, names, onednn_layout,
     };
     pub use layouts_catalog::{htp, megengine, onednn, sophgo};
 }

@@ -5,6 +5,8 @@
 //! (`iteration`), and views that change shape (`views`).
 
 mod access;
+mod block_views;
+mod chunk_access;
 mod constructors;
 mod iteration;
 mod views;
