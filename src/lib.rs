@@ -58,6 +58,11 @@ pub struct MacrosGuideDoctests;
 #[doc = include_str!("../docs/concepts.md")]
 pub struct ConceptsGuideDoctests;
 
+/// The examples of `docs/htp.md`, compiled and run as doctests so the guide stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/htp.md")]
+pub struct HtpGuideDoctests;
+
 /// The examples of `docs/migration.md`, compiled and run as doctests so the guide stays true.
 #[cfg(doctest)]
 #[doc = include_str!("../docs/migration.md")]

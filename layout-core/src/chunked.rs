@@ -1,7 +1,7 @@
 //! `ChunkedMemoryLayout<RANK, (Chunk<d, s>, ...), Names>`: the HTP chunk-list layout as a type.
 
 use crate::axis_names::check_rank;
-use crate::chunk::{ChunkEntry, ChunkList};
+use crate::chunk::{ChunkEntry, ChunkList, ChunkTable};
 use crate::layout::{Axes, Layout};
 use crate::{AxisNames, LayoutError, Positional};
 use core::fmt;
@@ -125,9 +125,11 @@ impl<const RANK: usize, C: ChunkList, N: AxisNames> ChunkedMemoryLayout<RANK, C,
     #[inline(always)]
     pub const fn offset_in_chunk(local: [usize; RANK]) -> usize {
         let () = Self::CHECK;
-        let entries = C::TABLE.entries();
+        // The table as a constant, so that a call at run time unrolls over its entries.
+        let table: &ChunkTable = const { &C::TABLE };
+        let entries = table.entries();
         let mut offset = 0;
-        let mut i = C::TABLE.rest_entries;
+        let mut i = table.rest_entries;
         while i < entries.len() {
             let entry = entries[i];
             offset += entry.offset_term(local[entry.dim], 0);
