@@ -3,6 +3,7 @@
 
 use crate::{AxisNames, ChunkList, ChunkedMemoryLayout, Layout, LayoutError};
 use alloc::vec::Vec;
+use const_panic::concat_panic;
 use core::fmt;
 use core::marker::PhantomData;
 use core::ops::{Index, IndexMut};
@@ -87,6 +88,19 @@ fn out_of_chunk<const RANK: usize>(local: [usize; RANK], dims: [usize; RANK]) ->
         dims: Vec::from(dims),
     };
     panic!("{err} (coordinates inside a chunk)")
+}
+
+/// Stops the build when an array of `V` slots is asked of a chunk of `volume`.
+const fn check_array_length<const V: usize>(volume: usize) {
+    if V != volume {
+        concat_panic!(
+            "a chunk of this layout holds ",
+            volume,
+            " slots (its CHUNK_VOLUME), not ",
+            V,
+            ": write the array's length as the layout's CHUNK_VOLUME"
+        );
+    }
 }
 
 /// The calls [`ChunkView`] and [`ChunkViewMut`] share, written once over the slots.
@@ -188,12 +202,7 @@ macro_rules! chunk_reads {
             /// let wrong: &[u8; 1024] = t.chunk_view(0).unwrap().as_array(); // 2048 slots
             /// ```
             pub fn as_array<const V: usize>(&self) -> &$life [T; V] {
-                let () = const {
-                    assert!(
-                        V == ChunkedMemoryLayout::<RANK, C, N>::CHUNK_VOLUME,
-                        "the array's length is not the layout's CHUNK_VOLUME"
-                    )
-                };
+                let () = const { check_array_length::<V>(ChunkedMemoryLayout::<RANK, C, N>::CHUNK_VOLUME) };
                 match <&[T; V]>::try_from(self.as_raw()) {
                     Ok(array) => array,
                     Err(_) => unreachable!("a chunk holds CHUNK_VOLUME slots"),
@@ -284,12 +293,7 @@ impl<'a, T, const RANK: usize, C: ChunkList, N: AxisNames>
     /// assert_eq!(t[[0, 1, 0, 0]], 9);
     /// ```
     pub fn as_array_mut<const V: usize>(&mut self) -> &mut [T; V] {
-        let () = const {
-            assert!(
-                V == ChunkedMemoryLayout::<RANK, C, N>::CHUNK_VOLUME,
-                "the array's length is not the layout's CHUNK_VOLUME"
-            )
-        };
+        let () = const { check_array_length::<V>(ChunkedMemoryLayout::<RANK, C, N>::CHUNK_VOLUME) };
         match <&mut [T; V]>::try_from(&mut *self.data) {
             Ok(array) => array,
             Err(_) => unreachable!("a chunk holds CHUNK_VOLUME slots"),
