@@ -264,3 +264,29 @@ fn empty_ranges_give_empty_views() {
         assert_eq!(view.to_row_major(), Vec::<u8>::new());
     }
 }
+
+#[test]
+fn a_window_copies_into_the_same_window_of_another_tensor() {
+    // Same layout on both sides, gaps on both sides, different strides (other widths).
+    let src = numbered::<Crouton>([2, 24, 16, 64]);
+    let mut dst = Tensor::<u32, Crouton>::zeros([3, 24, 24, 64]);
+    let (src_rows, dst_before) = (src.slice_blocks(1, 8..24).unwrap(), dst.to_row_major());
+    let window = src_rows.slice_blocks(3, 32..64).unwrap();
+    {
+        let mut images = dst.slice_blocks_mut(0, 1..3).unwrap();
+        let mut rows = images.slice_blocks_mut(1, 8..24).unwrap();
+        let mut columns = rows.slice_blocks_mut(2, 8..24).unwrap();
+        let mut target = columns.slice_blocks_mut(3, 32..64).unwrap();
+        window.relayout_into(&mut target).unwrap();
+    }
+    for index in RowMajorIndices::new([3, 24, 24, 64]) {
+        let [n, h, w, c] = index;
+        let inside = n >= 1 && h >= 8 && (8..24).contains(&w) && c >= 32;
+        let want = if inside {
+            src[[n - 1, h, w - 8, c]]
+        } else {
+            dst_before[((n * 24 + h) * 24 + w) * 64 + c]
+        };
+        assert_eq!(dst[index], want, "{index:?}");
+    }
+}

@@ -31,7 +31,7 @@ fn check_elements<C: ChunkList, N: AxisNames>(dims: [usize; 4]) {
         let chunk = t.chunk_view(n).unwrap();
         let origin = chunk.origin();
         let local: [usize; 4] = std::array::from_fn(|d| index[d] - origin[d]);
-        assert!((0..4).all(|d| origin[d] % shape[d] == 0 && local[d] < shape[d]));
+        assert!((0..4).all(|d| origin[d].is_multiple_of(shape[d]) && local[d] < shape[d]));
         assert_eq!(chunk.tensor_index(local), index);
         assert_eq!(chunk[local], t[index], "{index:?}");
         assert_eq!(Layout4::<C, N>::offset_in_chunk(local), offset);
