@@ -60,6 +60,45 @@ pub fn conv_weight_by_hand(s: &Strides, index: [usize; 4]) -> usize {
     hand_written::conv_weight_by_hand(s, index)
 }
 
+/// The sum of column `col` of a crouton chunk (8 rows x 32 channels), read through the layout's
+/// in-chunk offsets from an array of the chunk's volume: the loops over the chunk's constant
+/// shape unroll, and every offset is a constant plus `col * 32`.
+#[unsafe(no_mangle)]
+#[inline(never)]
+pub fn crouton_chunk_column_sum(
+    chunk: &[u8; htp::R4CroutonLayout::CHUNK_VOLUME],
+    col: usize,
+) -> u32 {
+    const SHAPE: [usize; 4] = htp::R4CroutonLayout::CHUNK_SHAPE;
+    let mut sum = 0;
+    for row in 0..SHAPE[1] {
+        for ch in 0..SHAPE[3] {
+            let at = htp::R4CroutonLayout::offset_in_chunk([0, row, col % SHAPE[2], ch]);
+            sum += u32::from(chunk[at]);
+        }
+    }
+    sum
+}
+
+/// The same over a 2x2 crouton (`1,4, 2,4, 3,32, 1,2, 2,2`), whose rows and columns interleave
+/// inside the chunk: the in-chunk offsets are still constants and shifts.
+#[unsafe(no_mangle)]
+#[inline(never)]
+pub fn crouton2x2_chunk_column_sum(
+    chunk: &[u8; htp::R4Crouton2x2Layout::CHUNK_VOLUME],
+    col: usize,
+) -> u32 {
+    const SHAPE: [usize; 4] = htp::R4Crouton2x2Layout::CHUNK_SHAPE;
+    let mut sum = 0;
+    for row in 0..SHAPE[1] {
+        for ch in 0..SHAPE[3] {
+            let at = htp::R4Crouton2x2Layout::offset_in_chunk([0, row, col % SHAPE[2], ch]);
+            sum += u32::from(chunk[at]);
+        }
+    }
+    sum
+}
+
 fn main() {
     let dims = black_box([1, 64, 64, 256]);
     let a = crouton_offset(&Mapping::new(dims).unwrap(), black_box([0, 9, 17, 40]));
@@ -75,4 +114,13 @@ fn main() {
         + crouton2x2_by_hand(&s, black_box([0, 9, 17, 40]))
         + conv_weight_by_hand(&s, black_box([1, 2, 40, 99]));
     println!("crouton {a}, crouton2x2 {b}, conv weight {c}, by hand (dummy strides) {d}");
+    let t = Tensor::<u8, htp::R4CroutonLayout>::from_fn([1, 8, 8, 32], |[_, h, w, c]| {
+        (h + w + c) as u8
+    });
+    let chunk = t.chunk_view(0).unwrap();
+    let column = crouton_chunk_column_sum(chunk.as_array(), black_box(3));
+    let t2 = t.relayout::<htp::R4Crouton2x2Layout>();
+    let column2 = crouton2x2_chunk_column_sum(t2.chunk_view(0).unwrap().as_array(), black_box(3));
+    assert_eq!(column, column2);
+    println!("column 3 of a crouton chunk sums to {column} in both chunk orders");
 }

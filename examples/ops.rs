@@ -4,7 +4,8 @@
 //! - `add`: element-wise, generic over one layout (both inputs and the output share it);
 //! - `conv2d`: a reference 2-D convolution taking HTP crouton activations and HTP conv weights,
 //!   walking 8x8x32 output chunks and reading whole input and weight chunks, the way HTP kernels
-//!   do; it is tested against a naive convolution of row-major data.
+//!   do, through the tensors' chunk access (chunk numbers, coordinates inside a chunk); it is
+//!   tested against a naive convolution of row-major data.
 //!
 //! Run with `cargo run --release --example ops`; `cargo test --example ops` runs its tests.
 
@@ -40,38 +41,22 @@ where
     Ok(out)
 }
 
-/// The crouton's chunk: 8 rows x 8 columns x 32 channels, channels fastest.
-const ROWS: usize = 8;
-const COLS: usize = 8;
-const DEPTH: usize = 32;
+/// The crouton's chunk: 8 rows x 8 columns x 32 channels, as the layout says.
+const ROWS: usize = htp::R4CroutonLayout::CHUNK_SHAPE[1];
+const COLS: usize = htp::R4CroutonLayout::CHUNK_SHAPE[2];
+const DEPTH: usize = htp::R4CroutonLayout::CHUNK_SHAPE[3];
+// A weight chunk covers one activation chunk's channels (inputs) and one output chunk's.
 const _: () = assert!(matches!(
-    htp::R4CroutonLayout::BLOCKS,
-    [1, ROWS, COLS, DEPTH]
-));
-const _: () = assert!(matches!(
-    htp::R4ConvWeightLayout::BLOCKS,
+    htp::R4ConvWeightLayout::CHUNK_SHAPE,
     [1, 1, DEPTH, DEPTH]
 ));
-
-/// Offset inside an activation chunk of the element at (row, column, channel) of the chunk.
-fn in_activation_chunk(row: usize, col: usize, ch: usize) -> usize {
-    (row * COLS + col) * DEPTH + ch
-}
-
-/// Offset inside a weight chunk (entries `2,8, 3,32, 2,4`) of input `i`, output `o` of the chunk.
-fn in_weight_chunk(i: usize, o: usize) -> usize {
-    ((i / 4) * DEPTH + o) * 4 + i % 4
-}
-
-/// The chunk of `t` whose first element is `origin` (HTP's `get_raw`).
-fn chunk_at<L: Layout>(t: &Tensor<u8, L>, origin: L::Index, volume: usize) -> &[u8] {
-    let start = t.mapping().offset(origin);
-    &t.as_raw()[start..start + volume]
-}
 
 /// A stride-1, unpadded ("valid") 2-D convolution of NHWC activations `x` with
 /// `[filter height, filter width, in, out]` weights `w`; each sum of products, in `u32`, is
 /// shifted right by `shift` and saturated to `u8`.
+///
+/// It walks the output chunk by chunk and, for each output element, reads whole input and
+/// weight chunks by coordinates inside them: no offset arithmetic of its own.
 ///
 /// # Errors
 /// [`LayoutError::ShapeMismatch`] when the input channels differ or the filter is larger than
@@ -91,36 +76,30 @@ pub fn conv2d(
     }
     let out_dims = [batch, height - fh + 1, width - fw + 1, cout];
     let mut out = Tensor::<u8, htp::R4CroutonLayout>::try_zeros(out_dims)?;
-    let (x_volume, w_volume) = (
-        htp::R4CroutonLayout::CHUNK_VOLUME,
-        htp::R4ConvWeightLayout::CHUNK_VOLUME,
-    );
-    for chunk in out.chunks_mut() {
-        let [b, h0, w0, c0] = chunk.index;
-        for row in 0..ROWS.min(out_dims[1] - h0) {
-            for col in 0..COLS.min(out_dims[2] - w0) {
-                for ch in 0..DEPTH.min(cout - c0) {
+    for mut chunk in out.chunk_views_mut() {
+        let [b, h0, w0, c0] = chunk.origin();
+        // The chunk's elements; the rest of its 8x8x32 box is padding and stays zero.
+        let [_, rows, cols, channels] = chunk.dims();
+        for row in 0..rows {
+            for col in 0..cols {
+                for ch in 0..channels {
                     let (oh, ow, oc) = (h0 + row, w0 + col, c0 + ch);
                     let mut acc = 0u32;
                     for kh in 0..fh {
                         for kw in 0..fw {
                             let (ih, iw) = (oh + kh, ow + kw);
                             for ci0 in (0..cin).step_by(DEPTH) {
-                                let xs = chunk_at(
-                                    x,
-                                    [b, ih / ROWS * ROWS, iw / COLS * COLS, ci0],
-                                    x_volume,
-                                );
-                                let ws = chunk_at(w, [kh, kw, ci0, oc / DEPTH * DEPTH], w_volume);
-                                for ci in 0..DEPTH.min(cin - ci0) {
-                                    let xv = xs[in_activation_chunk(ih % ROWS, iw % COLS, ci)];
-                                    let wv = ws[in_weight_chunk(ci, oc % DEPTH)];
+                                let xs = x.chunk_view(x.chunk_of([b, ih, iw, ci0]).0)?;
+                                let ws = w.chunk_view(w.chunk_of([kh, kw, ci0, oc]).0)?;
+                                for ci in 0..xs.dims()[3] {
+                                    let xv = xs[[0, ih % ROWS, iw % COLS, ci]];
+                                    let wv = ws[[0, 0, ci, oc % DEPTH]];
                                     acc += u32::from(xv) * u32::from(wv);
                                 }
                             }
                         }
                     }
-                    chunk.data[in_activation_chunk(row, col, ch)] = (acc >> shift).min(255) as u8;
+                    chunk[[0, row, col, ch]] = (acc >> shift).min(255) as u8;
                 }
             }
         }

@@ -37,9 +37,9 @@ pub use layouts_catalog::{htp, megengine, onednn, sophgo};
 /// ```
 pub mod prelude {
     pub use layout_core::{
-        ChannelZeros, Chunk, ChunkedMemoryLayout, Interface, Layout, LayoutError, Mapping, Named,
-        Padding, PerChannel, Plain, Positional, RealValues, ScaleOffset, Tensor, TensorView,
-        TensorViewMut, chunked_layout, names, onednn_layout,
+        ChannelZeros, Chunk, ChunkView, ChunkViewMut, ChunkedMemoryLayout, Interface, Layout,
+        LayoutError, Mapping, Named, Padding, PerChannel, Plain, Positional, RealValues,
+        ScaleOffset, Tensor, TensorView, TensorViewMut, chunked_layout, names, onednn_layout,
     };
     pub use layouts_catalog::{htp, megengine, onednn, sophgo};
 }
@@ -58,6 +58,11 @@ pub struct MacrosGuideDoctests;
 #[cfg(doctest)]
 #[doc = include_str!("../docs/concepts.md")]
 pub struct ConceptsGuideDoctests;
+
+/// The examples of `docs/htp.md`, compiled and run as doctests so the guide stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/htp.md")]
+pub struct HtpGuideDoctests;
 
 /// The examples of `docs/migration.md`, compiled and run as doctests so the guide stays true.
 #[cfg(doctest)]

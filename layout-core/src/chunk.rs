@@ -258,6 +258,7 @@ impl ChunkTable {
     /// use layout_core::{Chunk, ChunkList};
     /// assert_eq!(<(Chunk<0, 0>, Chunk<1, 0>)>::TABLE.entries().len(), 2);
     /// ```
+    #[inline(always)]
     pub const fn entries(&self) -> &[EntryInfo] {
         self.entries.split_at(self.len).0
     }

@@ -1,7 +1,7 @@
 //! `ChunkedMemoryLayout<RANK, (Chunk<d, s>, ...), Names>`: the HTP chunk-list layout as a type.
 
 use crate::axis_names::check_rank;
-use crate::chunk::{ChunkEntry, ChunkList};
+use crate::chunk::{ChunkEntry, ChunkList, ChunkTable};
 use crate::layout::{Axes, Layout};
 use crate::{AxisNames, LayoutError, Positional};
 use core::fmt;
@@ -90,6 +90,53 @@ impl<const RANK: usize, C: ChunkList, N: AxisNames> ChunkedMemoryLayout<RANK, C,
         let () = Self::CHECK;
         C::TABLE.chunk_volume
     };
+
+    /// The logical shape of one chunk: how many coordinates of each dimension it covers. A
+    /// chunk is the box of [`Self::CHUNK_VOLUME`] elements that share the rest entries' digits;
+    /// along each dimension it covers one block, so this is [`Self::BLOCKS`] under the name that
+    /// chunk code reads best with (HTP's crouton: "a chunk size of 1x8x8x32").
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// assert_eq!(htp::R4CroutonLayout::CHUNK_SHAPE, [1, 8, 8, 32]);
+    /// assert_eq!(onednn::nChw16c::CHUNK_SHAPE, [1, 16, 1, 1]);
+    /// const ROWS: usize = htp::R4CroutonLayout::CHUNK_SHAPE[1];
+    /// let rows = [0u8; ROWS]; // a compile-time constant
+    /// assert_eq!(rows.len(), 8);
+    /// ```
+    pub const CHUNK_SHAPE: [usize; RANK] = Self::BLOCKS;
+
+    /// Where element `local` of a chunk lies inside it, in elements from the chunk's first slot:
+    /// the fixed entries' share of the offset. `local` counts from the chunk's first element,
+    /// each coordinate below [`Self::CHUNK_SHAPE`]; a tensor index gives the same answer as its
+    /// coordinates within its chunk (each modulo the block), since only the fixed entries see
+    /// them. Every number but `local` is a constant, so a call compiles to shifts, masks and
+    /// additions (for power-of-two sizes), and it can build tables at compile time.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// type Crouton = htp::R4CroutonLayout;
+    /// assert_eq!(Crouton::offset_in_chunk([0, 1, 2, 3]), 256 + 2 * 32 + 3);
+    /// // Two rows by two columns interleaved innermost (`1,4, 2,4, 3,32, 1,2, 2,2`):
+    /// assert_eq!(htp::R4Crouton2x2Layout::offset_in_chunk([0, 1, 1, 0]), 3);
+    /// const CORNER: usize = Crouton::offset_in_chunk([0, 7, 7, 31]);
+    /// assert_eq!(CORNER, Crouton::CHUNK_VOLUME - 1);
+    /// ```
+    #[inline(always)]
+    pub const fn offset_in_chunk(local: [usize; RANK]) -> usize {
+        let () = Self::CHECK;
+        // The table as a constant, so that a call at run time unrolls over its entries.
+        let table: &ChunkTable = const { &C::TABLE };
+        let entries = table.entries();
+        let mut offset = 0;
+        let mut i = table.rest_entries;
+        while i < entries.len() {
+            let entry = entries[i];
+            offset += entry.offset_term(local[entry.dim], 0);
+            i += 1;
+        }
+        offset
+    }
 }
 
 impl<const RANK: usize, C, N> Clone for ChunkedMemoryLayout<RANK, C, N> {
@@ -145,6 +192,20 @@ pub struct ChunkedGeometry<const RANK: usize> {
 }
 
 impl<const RANK: usize> ChunkedGeometry<RANK> {
+    /// A geometry from parts the caller has checked: a view of whole blocks keeps the rest
+    /// strides of the tensor it views and spans `storage_len` slots of it.
+    pub(crate) fn from_parts(
+        rest_extents: [usize; RANK],
+        rest_strides: [usize; RANK],
+        storage_len: usize,
+    ) -> Self {
+        Self {
+            rest_extents,
+            rest_strides,
+            storage_len,
+        }
+    }
+
     /// Binds `table` to `dims`.
     pub(crate) fn bind(
         table: &crate::ChunkTable,

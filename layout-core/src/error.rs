@@ -226,6 +226,64 @@ pub enum LayoutError {
         /// Elements this chunk holds.
         found: usize,
     },
+    /// A chunk number at or past the tensor's number of chunks.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let t = Tensor::<u8, htp::R4CroutonLayout>::zeros([1, 8, 8, 64]);
+    /// let err = t.chunk_view(2).unwrap_err();
+    /// assert_eq!(err.to_string(), "chunk 2 does not exist: the tensor has 2 chunks, numbered 0 to 1");
+    /// ```
+    ChunkOutOfRange {
+        /// The chunk number asked for.
+        chunk: usize,
+        /// How many chunks the tensor has.
+        count: usize,
+    },
+    /// A view that keeps a blocked layout, asked to start or end inside a block: the view's
+    /// padding would be the tensor's data. Its start must be a multiple of the block, its end
+    /// too or the dimension's end.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let t = Tensor::<u8, htp::R4CroutonLayout>::zeros([1, 20, 8, 32]);
+    /// let err = t.slice_blocks(1, 4..16).unwrap_err();
+    /// assert!(matches!(err, LayoutError::SliceCutsBlock { block: 8, .. }));
+    /// ```
+    SliceCutsBlock {
+        /// The dimension sliced.
+        dim: usize,
+        /// The range's start.
+        start: usize,
+        /// The range's end (exclusive).
+        end: usize,
+        /// The dimension's block: the view's start and end must be multiples of it.
+        block: usize,
+        /// The dimension's extent (an end there is allowed too).
+        extent: usize,
+    },
+    /// A view that keeps a layout without blocks, asked to leave gaps between its elements: such
+    /// a layout promises dense storage (`Layout::IS_ALWAYS_EXHAUSTIVE`), so the view is a strided
+    /// one (`slice`).
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let t = Tensor::<u8, onednn::nchw>::zeros([2, 3, 4, 4]);
+    /// assert!(t.slice_blocks(0, 1..2).is_ok()); // one image: contiguous
+    /// let err = t.slice_blocks(1, 1..2).unwrap_err(); // one channel of two images: gaps
+    /// assert!(matches!(err, LayoutError::ViewNotDense { dim: 1, .. }));
+    /// assert!(t.slice(1, 1..2).is_ok());
+    /// ```
+    ViewNotDense {
+        /// The layout.
+        layout: String,
+        /// The dimension sliced.
+        dim: usize,
+        /// The range's start.
+        start: usize,
+        /// The range's end (exclusive).
+        end: usize,
+    },
 }
 
 impl fmt::Display for LayoutError {
@@ -395,6 +453,38 @@ impl fmt::Display for LayoutError {
             Self::ReadOnlyPadding => f.write_str(
                 "a read-only view cannot fill its padding: check it (Padding::Check) or trust it \
                  (Padding::Trust), or build a writable view",
+            ),
+            Self::ChunkOutOfRange { chunk, count: 0 } => {
+                write!(f, "chunk {chunk} does not exist: the tensor has no chunks")
+            }
+            Self::ChunkOutOfRange { chunk, count } => write!(
+                f,
+                "chunk {chunk} does not exist: the tensor has {count} chunks, numbered 0 to {}",
+                count - 1
+            ),
+            Self::SliceCutsBlock {
+                dim,
+                start,
+                end,
+                block,
+                extent,
+            } => write!(
+                f,
+                "slice {start}..{end} of dimension {dim} cuts through a block of {block}: a view \
+                 that keeps the blocked layout starts at a multiple of {block} and ends at one or \
+                 at the dimension's end ({extent}); `slice` gives a strided view where one exists, \
+                 or relayout first"
+            ),
+            Self::ViewNotDense {
+                layout,
+                dim,
+                start,
+                end,
+            } => write!(
+                f,
+                "slice {start}..{end} of dimension {dim} would leave gaps between the view's \
+                 elements, and {layout} has no blocks and promises dense storage: `slice` gives \
+                 this view as a strided one"
             ),
         }
     }

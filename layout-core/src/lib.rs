@@ -24,8 +24,11 @@
 extern crate alloc;
 
 mod axis_names;
+mod block_slice;
 mod blocking;
 mod chunk;
+mod chunk_numbers;
+mod chunk_view;
 mod chunked;
 mod conversion;
 mod coords;
@@ -55,6 +58,7 @@ pub use axis_names::{
 };
 pub use blocking::BlockingDesc;
 pub use chunk::{Chunk, ChunkEntry, ChunkList, ChunkTable, EntryInfo};
+pub use chunk_view::{ChunkView, ChunkViewMut};
 pub use chunked::{ChunkedGeometry, ChunkedMemoryLayout};
 pub use conversion::Rename;
 pub use coords::{Coords, MAX_RANK, RowMajorIndices, for_each_row_major_index, row_major_strides};

@@ -110,8 +110,24 @@ impl<L: Layout> Mapping<L> {
     /// m.for_each_padding(|range| padding.push(range));
     /// assert_eq!(padding, [30..2048]);
     /// ```
+    ///
+    /// A view of whole blocks of a chunked tensor (`slice_blocks`) has gaps between its chunks,
+    /// the tensor's chunks outside the view: its padding lies inside its chunks, and only there.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let t = Tensor::<u8, onednn::nChw16c>::zeros([1, 40, 1, 1]); // chunks of 16 channels
+    /// let last = t.slice_blocks(1, 32..40).unwrap();
+    /// let mut padding = Vec::new();
+    /// last.mapping().for_each_padding(|range| padding.push(range));
+    /// assert_eq!(padding, [8..16]);
+    /// ```
     pub fn for_each_padding(&self, mut visit: impl FnMut(Range<usize>)) {
         if !self.layout().gaps_are_padding() {
+            return;
+        }
+        if self.chunks_leave_gaps() {
+            self.for_each_padding_in_chunks(visit);
             return;
         }
         let mut next = 0;
@@ -124,6 +140,40 @@ impl<L: Layout> Mapping<L> {
         });
         let end = self.storage_len();
         if end > next {
+            visit(next..end);
+        }
+    }
+
+    /// Whether the slots the axes address leave gaps in the storage (a view of whole blocks).
+    fn chunks_leave_gaps(&self) -> bool {
+        let addressed = self
+            .axes()
+            .iter()
+            .try_fold(1usize, |slots, axis| slots.checked_mul(axis.extent));
+        addressed.is_some_and(|slots| slots < self.storage_len().saturating_sub(self.base_offset()))
+    }
+
+    /// [`Mapping::for_each_padding`] chunk by chunk: in each chunk that holds a run, the slots
+    /// no run covers (every chunk of a chunked layout holds an element).
+    fn for_each_padding_in_chunks(&self, mut visit: impl FnMut(Range<usize>)) {
+        let (volume, base) = (self.chunk_volume(), self.base_offset());
+        // The current chunk's slots not yet visited.
+        let (mut next, mut end) = (0, 0);
+        self.for_each_run(|run| {
+            debug_assert!(run.stride == 1, "chunks are dense");
+            if run.offset >= end {
+                if next < end {
+                    visit(next..end);
+                }
+                next = run.offset - (run.offset - base) % volume;
+                end = next + volume;
+            }
+            if run.offset > next {
+                visit(next..run.offset);
+            }
+            next = run.offset + run.len;
+        });
+        if next < end {
             visit(next..end);
         }
     }

@@ -7,6 +7,8 @@
 //! (`views`).
 
 mod access;
+mod block_views;
+mod chunk_access;
 mod constructors;
 pub(crate) mod elementwise;
 mod iteration;

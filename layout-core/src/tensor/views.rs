@@ -150,7 +150,7 @@ impl<S: Storage, L: Layout<Index = [usize; RANK]>, const RANK: usize, I: Interfa
     }
 
     /// The interface of the part of this tensor with `range` of dimension `dim`.
-    fn sliced_interface(&self, dim: usize, range: &Range<usize>) -> I {
+    pub(super) fn sliced_interface(&self, dim: usize, range: &Range<usize>) -> I {
         let word = self.mapping().layout().axis_word();
         let on_dim = word.as_str().chars().nth(dim);
         match self.interface().channel_axis() {
