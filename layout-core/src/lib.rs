@@ -23,6 +23,7 @@
 
 extern crate alloc;
 
+mod any_mapping;
 mod axis_names;
 mod blocking;
 mod chunk;
@@ -46,11 +47,12 @@ mod strided;
 mod tensor;
 mod walk;
 
+pub use any_mapping::AnyMapping;
 pub use axis_names::{
     AxisNames, AxisNaming, AxisWord, Named, Positional, PositionalAxes, RunTimeNames,
     check_convertible,
 };
-pub use blocking::BlockingDesc;
+pub use blocking::{BlockingDesc, DynBlockingDesc};
 pub use chunk::{Chunk, ChunkEntry, ChunkList, ChunkTable, EntryInfo};
 pub use chunked::{ChunkedGeometry, ChunkedMemoryLayout};
 pub use conversion::Rename;
