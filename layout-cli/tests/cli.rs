@@ -504,22 +504,67 @@ fn every_subcommand_documents_its_arguments_with_an_example() {
     }
 }
 
-/// Splits a command line at spaces outside double quotes.
+/// Splits a command line at spaces outside double quotes (`""` is one empty word).
 fn shell_words(line: &str) -> Vec<String> {
-    let (mut words, mut word, mut quoted) = (Vec::new(), String::new(), false);
+    let (mut words, mut word, mut quoted, mut started) = (Vec::new(), String::new(), false, false);
     for c in line.chars() {
         match c {
-            '"' => quoted = !quoted,
+            '"' => (quoted, started) = (!quoted, true),
             ' ' if !quoted => {
-                if !word.is_empty() {
+                if started {
                     words.push(std::mem::take(&mut word));
+                    started = false;
                 }
             }
-            _ => word.push(c),
+            _ => {
+                word.push(c);
+                started = true;
+            }
         }
     }
-    if !word.is_empty() {
+    if started {
         words.push(word);
     }
     words
+}
+
+#[test]
+fn docs_cli_md_shows_real_runs_and_the_pictures_draw_writes() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+    let doc = std::fs::read_to_string(format!("{root}/docs/cli.md")).unwrap();
+    let dir = std::env::temp_dir().join(format!("layout-cli-docs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut blocks = 0;
+    for block in doc.split("```text\n$ ").skip(1) {
+        let block = &block[..block.find("```").unwrap()];
+        let (command, shown) = block.split_once('\n').unwrap();
+        let mut words = shell_words(command);
+        // Pictures go to a scratch directory, then compare with the committed ones.
+        let mut picture = None;
+        for word in &mut words {
+            if let Some(name) = word.strip_prefix("docs/images/") {
+                picture = Some((name.to_string(), word.clone()));
+                *word = dir.join(name).display().to_string();
+            }
+        }
+        let out = layout(&words[1..].iter().map(String::as_str).collect::<Vec<_>>());
+        let mut text = String::from_utf8_lossy(&out.stdout).to_string();
+        text += &String::from_utf8_lossy(&out.stderr);
+        if !out.status.success() {
+            text += &format!("(exit code {})\n", out.status.code().unwrap());
+        }
+        if let Some((name, shown_path)) = &picture {
+            text = text.replace(&dir.join(name).display().to_string(), shown_path);
+            let committed = std::fs::read(format!("{root}/{shown_path}")).unwrap();
+            assert_eq!(
+                std::fs::read(dir.join(name)).unwrap(),
+                committed,
+                "{shown_path} is not what `{command}` draws"
+            );
+        }
+        assert_eq!(text, shown, "docs/cli.md: `{command}` prints otherwise");
+        blocks += 1;
+    }
+    assert!(blocks > 20);
+    std::fs::remove_dir_all(&dir).ok();
 }
