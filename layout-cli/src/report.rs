@@ -95,7 +95,7 @@ pub fn explain(m: &DynMapping, element_bytes: usize) -> String {
     let _ = writeln!(out, "layout         {layout}");
     let _ = writeln!(out, "axes           {}", describe_axes(&word));
     let _ = writeln!(out, "positional tag {}", layout.positional_tag());
-    let _ = writeln!(out, "logical dims   {}  ({len} elements)", by_x(&dims));
+    let _ = writeln!(out, "logical dims   {}  ({len} elements)", by_x(dims));
     let _ = writeln!(out, "padded dims    {}", by_x(&padded));
     let chunk: Vec<String> = blocks(layout)
         .iter()
@@ -221,10 +221,10 @@ pub fn diff(a: &DynMapping, b: &DynMapping, at: &[usize]) -> Result<String, Stri
     let _ = writeln!(
         out,
         "dims: A {wa} {}, padded {} ({} slots)\n      B {wb} {}, padded {} ({} slots)",
-        by_x(&a.dims()),
+        by_x(a.dims()),
         by_x(&a.padded_dims()),
         a.storage_len(),
-        by_x(&b.dims()),
+        by_x(b.dims()),
         by_x(&b.padded_dims()),
         b.storage_len()
     );
