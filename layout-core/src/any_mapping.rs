@@ -129,7 +129,7 @@ pub trait AnyMapping {
     /// ```
     /// use tensor_layout::{AnyMapping, DynLayout};
     /// let m = DynLayout::parse("nhwc").unwrap().bind(&[1, 2, 1, 3]).unwrap();
-    /// assert_eq!(m.memory_order_text(false, 1), "(0,0,0,0) ... (0,1,0,0)\n... 2 more lines\n");
+    /// assert_eq!(m.memory_order_text(false, 1), "(0,0,0,0), (0,1,0,0)\n... 2 more lines\n");
     /// ```
     fn memory_order_text(&self, folded: bool, max_lines: usize) -> String;
 
