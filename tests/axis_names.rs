@@ -159,10 +159,10 @@ fn every_catalog_name_prints_a_form_that_reads_back() {
         let text = layout.to_string();
         assert_eq!(DynLayout::parse(&text).unwrap(), layout, "{text}");
         assert!(
-            !layout.axes().is_positional(),
+            !layout.axis_word().is_positional(),
             "{} names its axes",
             entry.name
         );
-        assert!(text.contains(layout.axes().as_str()), "{text}");
+        assert!(text.contains(layout.axis_word().as_str()), "{text}");
     }
 }

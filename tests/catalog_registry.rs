@@ -30,22 +30,120 @@ fn every_name_is_found_bare_and_qualified() {
     assert_eq!(registry::all().len(), 13 + 31 + 6 + 2);
 }
 
+/// Every typed layout of the catalog with the name it goes by, `module::Name` and its layout.
+macro_rules! typed_catalog {
+    ($($module:ident :: $name:ident),+ $(,)?) => {
+        vec![$((concat!(stringify!($module), "::", stringify!($name)), tensor_layout::$module::$name::default().to_dyn())),+]
+    };
+}
+
 #[test]
 fn every_type_is_the_layout_its_name_reads_as() {
-    // `DynLayout::parse` knows the catalog's names from a table of spellings; each typed layout
-    // and its name there are one layout, axis names included, and both lists name the same
-    // layouts.
-    for entry in registry::all() {
-        for name in [entry.qualified_name(), entry.name.to_string()] {
-            assert_eq!(DynLayout::parse(&name).unwrap(), entry.layout(), "{name}");
+    // The catalog's names live in one table (layout_notation::CATALOG); the types are spelled
+    // in their modules. Each type and its name there are one layout, axis names included, and
+    // every name has its type.
+    let typed = typed_catalog![
+        htp::R4FlatMemoryLayout,
+        htp::R4NCHWMemoryLayout,
+        htp::R4NHWCAsNCHWLayout,
+        htp::R4Depth32MemoryLayout,
+        htp::R4CroutonLayout,
+        htp::R4Crouton4x1Layout,
+        htp::R4Crouton2x2Layout,
+        htp::R4Crouton2Layout,
+        htp::R4Crouton4Layout,
+        htp::R4ConvWeightLayout,
+        htp::SpatialXMajor,
+        htp::ChannelMajorCrouton,
+        htp::SpatialXYMajor,
+        onednn::ncw,
+        onednn::nwc,
+        onednn::nCw8c,
+        onednn::nCw16c,
+        onednn::nchw,
+        onednn::nhwc,
+        onednn::chwn,
+        onednn::nChw4c,
+        onednn::nChw8c,
+        onednn::nChw16c,
+        onednn::nChw32c,
+        onednn::NChw16n16c,
+        onednn::ncdhw,
+        onednn::ndhwc,
+        onednn::nCdhw16c,
+        onednn::oiw,
+        onednn::oihw,
+        onednn::hwio,
+        onednn::ohwi,
+        onednn::iohw,
+        onednn::OIhw8i8o,
+        onednn::OIhw16i16o,
+        onednn::OIhw16o16i,
+        onednn::IOhw16o16i,
+        onednn::OIhw4i16o4i,
+        onednn::OIhw8i16o2i,
+        onednn::Ohwi16o,
+        onednn::oidhw,
+        onednn::OIdhw16i16o,
+        onednn::goihw,
+        onednn::gOIhw16i16o,
+        megengine::NCHW,
+        megengine::NHWC,
+        megengine::NCHW4,
+        megengine::NCHW32,
+        megengine::NCHW64,
+        megengine::CHWN4,
+        sophgo::Continuous,
+        sophgo::ContinuousWeights,
+    ];
+    for (name, layout) in &typed {
+        let entry = registry::lookup(name).unwrap_or_else(|| panic!("{name} is not in the table"));
+        assert_eq!(entry.layout(), *layout, "{name}");
+        let bare = name.split_once("::").unwrap().1;
+        for spelling in [*name, bare] {
+            assert_eq!(DynLayout::parse(spelling).unwrap(), *layout, "{spelling}");
         }
     }
-    let typed: HashSet<String> = registry::all().iter().map(|e| e.qualified_name()).collect();
-    let spelled: HashSet<String> = layout_notation::catalog_names()
-        .iter()
-        .map(|n| format!("{}::{}", n.module, n.name))
-        .collect();
-    assert_eq!(typed, spelled);
+    let typed: HashSet<&str> = typed.iter().map(|(name, _)| *name).collect();
+    let named: HashSet<String> = registry::all().iter().map(|e| e.qualified_name()).collect();
+    assert_eq!(
+        typed.len(),
+        named.len(),
+        "a name without a type, or a type listed twice"
+    );
+    assert!(named.iter().all(|n| typed.contains(n.as_str())));
+}
+
+#[test]
+fn misspelt_names_are_answered_with_the_nearest() {
+    for (text, position, nearest) in [
+        ("R4CrotonLayout", 0, "htp::R4CroutonLayout"),
+        ("htp::R4CroutonLayot", 5, "htp::R4CroutonLayout"),
+        ("megengine::NCHW33", 11, "megengine::NCHW32"),
+        ("sophgo::Continous", 8, "sophgo::Continuous"),
+    ] {
+        let error = DynLayout::parse(text).unwrap_err();
+        let tensor_layout::LayoutError::Parse {
+            position: at,
+            expected,
+            ..
+        } = &error
+        else {
+            panic!("{text}: {error}")
+        };
+        assert_eq!(*at, position, "{text}: {error}");
+        assert!(
+            expected.contains(&format!("did you mean {nearest}")),
+            "{text}: {error}"
+        );
+    }
+    let error = DynLayout::parse("tflite::NHWC").unwrap_err().to_string();
+    assert!(
+        error.contains(
+            "expected a module (htp, onednn, megengine or sophgo) before `::`, found `tflite`"
+        ),
+        "{error}"
+    );
 }
 
 #[test]
@@ -104,7 +202,7 @@ fn catalog_table() -> String {
             "| `{}` | {} | `{}` | {} | `{}` | `{}` | {} | {} |\n",
             entry.name,
             entry.system,
-            layout.axes(),
+            layout.axis_word(),
             entry.dims.join(", "),
             list(layout.entries()),
             layout.positional_tag(),

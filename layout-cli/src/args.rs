@@ -1,32 +1,28 @@
 //! Reading the command's arguments: layouts, dims, indices, axes, element types, and how the
 //! axes of two layouts correspond.
 
-use crate::any_mapping::{AnyMapping, bind};
-use tensor_layout::layouts_catalog::registry;
-use tensor_layout::{AxisWord, DynLayout};
+use tensor_layout::{AxisWord, DynLayout, DynMapping};
 
-/// A catalog name (bare or `module::Name`) or any spelling `DynLayout` reads.
+/// Any spelling `DynLayout::parse` reads: a catalog name (bare or `module::Name`), the long or
+/// short form, a oneDNN tag.
 pub fn layout(text: &str) -> Result<DynLayout, String> {
-    if let Some(entry) = registry::lookup(text) {
-        return Ok(entry.layout());
-    }
-    DynLayout::parse(text).map_err(|e| match e {
-        tensor_layout::LayoutError::Parse { .. } => {
-            format!("{text:?} is neither a catalog layout (`layout list` shows them) nor a layout spelling: {e}")
-        }
-        other => other.to_string(),
-    })
+    DynLayout::parse(text).map_err(|e| e.to_string())
 }
 
 /// `1x3x5x30` (or `1,3,5,30`).
 pub fn numbers(text: &str, what: &str) -> Result<Vec<usize>, String> {
-    text.split(['x', ','])
-        .map(|part| {
-            part.trim().parse::<usize>().map_err(|_| {
-                format!("{what} {text:?}: {part:?} is not a whole number (expected e.g. 1x3x5x30)")
-            })
-        })
-        .collect()
+    let mut at = 0;
+    let mut out = Vec::new();
+    for part in text.split(['x', ',']) {
+        let number = part.trim().parse::<usize>().map_err(|_| {
+            format!(
+                "{what} {text:?}: at character {at}, expected a whole number (as in 1x3x5x30), found {part:?}"
+            )
+        })?;
+        out.push(number);
+        at += part.chars().count() + 1;
+    }
+    Ok(out)
 }
 
 /// Bytes per element of a type name.
@@ -44,26 +40,37 @@ pub fn element_size(name: &str) -> Result<usize, String> {
     })
 }
 
-/// Binds `layout` to `dims` at the layout's rank, and runs `work` on the mapping.
-pub fn with_layout<T>(
-    layout_text: &str,
-    dims_text: &str,
-    work: impl FnOnce(&dyn AnyMapping) -> Result<T, String>,
-) -> Result<T, String> {
+/// `layout` bound to `dims`; one line saying why not when the dims have another length or do
+/// not fit.
+pub fn bind_layout(layout: &DynLayout, dims: &[usize]) -> Result<DynMapping, String> {
+    if dims.len() != layout.rank() {
+        return Err(format!(
+            "dims {} have {} coordinates but {layout} has rank {}",
+            dims.iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("x"),
+            dims.len(),
+            layout.rank()
+        ));
+    }
+    layout.bind(dims).map_err(|e| e.to_string())
+}
+
+/// The layout spelled `layout_text` bound to the dims spelled `dims_text`.
+pub fn bind(layout_text: &str, dims_text: &str) -> Result<DynMapping, String> {
     let layout = layout(layout_text)?;
     let dims = numbers(dims_text, "dims")?;
-    bind(&layout, &dims, work)
+    bind_layout(&layout, &dims)
 }
 
 /// Binds layout A to `dims` and layout B to the same dims permuted by axis name (B's dims are
-/// A's in B's axis order), and runs `work` on both with the correspondence: for each axis of A,
-/// its position in B.
-pub fn with_two_layouts<T>(
+/// A's in B's axis order); with both, the correspondence: for each axis of A, its position in B.
+pub fn bind_two(
     a: &str,
     b: &str,
     dims_text: &str,
-    work: impl FnOnce(&dyn AnyMapping, &dyn AnyMapping, &[usize]) -> Result<T, String>,
-) -> Result<T, String> {
+) -> Result<(DynMapping, DynMapping, Vec<usize>), String> {
     let (la, lb) = (layout(a)?, layout(b)?);
     let at = correspondence(a, &la, b, &lb)?;
     let dims = numbers(dims_text, "dims")?;
@@ -73,7 +80,7 @@ pub fn with_two_layouts<T>(
             b_dims[p] = dims[d];
         }
     }
-    bind(&la, &dims, |ma| bind(&lb, &b_dims, |mb| work(ma, mb, &at)))
+    Ok((bind_layout(&la, &dims)?, bind_layout(&lb, &b_dims)?, at))
 }
 
 /// How the axes of layout A correspond to those of layout B: for each axis of A, where the axis
@@ -88,7 +95,7 @@ pub fn correspondence(
     b_text: &str,
     b: &DynLayout,
 ) -> Result<Vec<usize>, String> {
-    let (wa, wb) = (a.axes(), b.axes());
+    let (wa, wb) = (a.axis_word(), b.axis_word());
     if a.rank() != b.rank() {
         return Err(format!(
             "{a_text} has rank {} but {b_text} has rank {} (axes {wa} and {wb}): only layouts of one rank compare",

@@ -1,9 +1,9 @@
 //! `layout draw`: the memory order as a picture: one cell per storage slot, labelled with its
 //! logical index, the caption naming the axes.
 
-use crate::any_mapping::AnyMapping;
 use std::fmt::Write;
 use std::path::Path;
+use tensor_layout::AnyMapping;
 
 /// The most cells a drawing shows; larger storage is refused with advice.
 const MAX_CELLS: usize = 16_384;
@@ -16,7 +16,8 @@ const CAPTION: usize = 14;
 /// letter such as `C` or a position; the last axis by default), labelled with the logical index,
 /// padding hatched, chunk boundaries drawn thick, and a caption naming the axes.
 pub fn draw(m: &dyn AnyMapping, color_by: Option<&str>, output: &Path) -> Result<String, String> {
-    let word = m.layout().axes();
+    let format = Format::of(output)?;
+    let word = m.axis_word();
     let color_dim = match color_by {
         Some(text) => crate::args::axis(text, &word).map_err(|e| format!("--color-by {e}"))?,
         None => word.rank() - 1,
@@ -28,10 +29,10 @@ pub fn draw(m: &dyn AnyMapping, color_by: Option<&str>, output: &Path) -> Result
         ));
     }
     let svg = svg(m, color_dim);
-    let is_png = output
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("png"));
-    let written = if is_png { png(&svg)? } else { svg.into_bytes() };
+    let written = match format {
+        Format::Png => png(&svg)?,
+        Format::Svg => svg.into_bytes(),
+    };
     std::fs::write(output, &written)
         .map_err(|e| format!("cannot write {}: {e}", output.display()))?;
     Ok(format!(
@@ -40,6 +41,34 @@ pub fn draw(m: &dyn AnyMapping, color_by: Option<&str>, output: &Path) -> Result
         storage,
         written.len()
     ))
+}
+
+/// The picture formats `draw` writes, named by the output's extension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// `.svg`: the drawing as SVG text.
+    Svg,
+    /// `.png`: the SVG rendered by `resvg`.
+    Png,
+}
+
+impl Format {
+    /// The format `path`'s extension names (in either case), or why there is none.
+    pub fn of(path: &Path) -> Result<Self, String> {
+        let extension = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+        match extension.to_ascii_lowercase().as_str() {
+            "svg" => Ok(Self::Svg),
+            "png" => Ok(Self::Png),
+            "" => Err(format!(
+                "-o {}: expected a file name ending in .svg or .png, found no extension",
+                path.display()
+            )),
+            other => Err(format!(
+                "-o {}: expected a file name ending in .svg or .png, found .{other} (a format draw does not write)",
+                path.display()
+            )),
+        }
+    }
 }
 
 fn svg(m: &dyn AnyMapping, color_dim: usize) -> String {
@@ -59,7 +88,7 @@ fn svg(m: &dyn AnyMapping, color_dim: usize) -> String {
     let chunk = m.chunk_volume().max(1);
     let extent = m.padded_dims()[color_dim].max(1);
     let (width, height) = (row * CELL + 2, CAPTION + rows * CELL + 2);
-    let word = m.layout().axes();
+    let word = m.axis_word();
     let names: Vec<String> = word.as_str().chars().map(String::from).collect();
     let caption = format!(
         "index ({})  colour: {}",
@@ -81,9 +110,10 @@ fn svg(m: &dyn AnyMapping, color_dim: usize) -> String {
             1 + (offset % row) * CELL,
             CAPTION + 1 + (offset / row) * CELL,
         );
-        let Some((index, padding)) = m.slot(offset) else {
+        let Some(index) = m.padded_index_of(offset) else {
             continue;
         };
+        let padding = m.is_padding(offset);
         let fill = if padding {
             "url(#hatch)".to_string()
         } else {

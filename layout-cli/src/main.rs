@@ -3,7 +3,6 @@
 //!
 //! Every failure prints one line to stderr saying what was expected, and exits with code 2.
 
-mod any_mapping;
 mod args;
 mod draw;
 mod report;
@@ -29,6 +28,9 @@ struct Cli {
 enum Command {
     /// Axis names, dims, padding, chunks, per-entry extents and strides, storage size, oneDNN
     /// description.
+    #[command(
+        after_help = "Examples:\n  layout explain R4CroutonLayout 1x3x5x30 --type u8\n  layout explain nChw8c 2x17x3x5\n  layout explain \"NHWC: 0,0 1,0 2,0 3,0 1,8 2,8 3,32\" 1x3x5x30"
+    )]
     Explain {
         /// The layout: a catalog name (`layout list`), `ChunkedMemoryLayout<NHWC, 0,0, ...>`,
         /// `NHWC: 0,0 ...` or a oneDNN tag.
@@ -40,6 +42,9 @@ enum Command {
         element: String,
     },
     /// The memory order as runs of logical indices: padding marked, chunk ends marked.
+    #[command(
+        after_help = "Examples:\n  layout order R4CroutonLayout 2x9x20x50 --max-lines 12\n  layout order nChw4c 1x6x1x2"
+    )]
     Order {
         /// The layout: a catalog name (`layout list`), `ChunkedMemoryLayout<NHWC, 0,0, ...>`,
         /// `NHWC: 0,0 ...` or a oneDNN tag.
@@ -51,6 +56,9 @@ enum Command {
         max_lines: usize,
     },
     /// The storage offset of a logical index such as `0,2,4,29` or `N=0,H=2,W=4,C=29`.
+    #[command(
+        after_help = "Examples:\n  layout where R4CroutonLayout 1x3x5x30 0,2,4,29\n  layout where R4CroutonLayout 1x3x5x30 N=0,H=2,W=4,C=29"
+    )]
     Where {
         /// The layout: a catalog name (`layout list`), `ChunkedMemoryLayout<NHWC, 0,0, ...>`,
         /// `NHWC: 0,0 ...` or a oneDNN tag.
@@ -62,6 +70,9 @@ enum Command {
         index: String,
     },
     /// The logical index stored at a storage offset (or that it is padding).
+    #[command(
+        after_help = "Examples:\n  layout at R4CroutonLayout 1x3x5x30 607\n  layout at nChw16c 1x3x2x2 5"
+    )]
     At {
         /// The layout: a catalog name (`layout list`), `ChunkedMemoryLayout<NHWC, 0,0, ...>`,
         /// `NHWC: 0,0 ...` or a oneDNN tag.
@@ -74,6 +85,9 @@ enum Command {
     /// Whether two layouts are the same function on these dims, where an element moves, and what
     /// a relayout from A to B does. Elements correspond by axis name: B's dims are A's in B's
     /// axis order.
+    #[command(
+        after_help = "Examples:\n  layout diff nChw8c nChw16c 1x16x1x1\n  layout diff R4CroutonLayout nchw 1x5x6x40"
+    )]
     Diff {
         /// The layout converted from: a catalog name (`layout list`),
         /// `ChunkedMemoryLayout<NHWC, 0,0, ...>`, `NHWC: 0,0 ...` or a oneDNN tag.
@@ -85,6 +99,9 @@ enum Command {
         dims: String,
     },
     /// Draw the memory order as SVG or PNG: cells coloured by one coordinate, padding hatched.
+    #[command(
+        after_help = "Examples:\n  layout draw nChw4c 1x6x2x3 -o nChw4c.svg --color-by C\n  layout draw R4Crouton2x2Layout 1x4x4x2 -o crouton.png"
+    )]
     Draw {
         /// The layout: a catalog name (`layout list`), `ChunkedMemoryLayout<NHWC, 0,0, ...>`,
         /// `NHWC: 0,0 ...` or a oneDNN tag.
@@ -100,6 +117,7 @@ enum Command {
         color_by: Option<String>,
     },
     /// Every catalog layout with its axis word, its logical dims and what it is for.
+    #[command(after_help = "Example:\n  layout list")]
     List,
 }
 
@@ -112,32 +130,36 @@ fn run(cli: Cli) -> Result<String, String> {
             element,
         } => {
             let bytes = args::element_size(&element)?;
-            args::with_layout(&layout, &dims, |m| Ok(report::explain(m, bytes)))
+            Ok(report::explain(&args::bind(&layout, &dims)?, bytes))
         }
         Command::Order {
             layout,
             dims,
             max_lines,
-        } => args::with_layout(&layout, &dims, |m| Ok(m.order(max_lines))),
+        } => Ok(args::bind(&layout, &dims)?.memory_order_text(true, max_lines)),
         Command::Where {
             layout,
             dims,
             index,
-        } => args::with_layout(&layout, &dims, |m| report::where_is(m, &index)),
+        } => report::where_is(&args::bind(&layout, &dims)?, &index),
         Command::At {
             layout,
             dims,
             offset,
-        } => args::with_layout(&layout, &dims, |m| report::at(m, offset)),
-        Command::Diff { a, b, dims } => args::with_two_layouts(&a, &b, &dims, report::diff),
+        } => report::at(&args::bind(&layout, &dims)?, offset),
+        Command::Diff { a, b, dims } => {
+            let (ma, mb, at) = args::bind_two(&a, &b, &dims)?;
+            report::diff(&ma, &mb, &at)
+        }
         Command::Draw {
             layout,
             dims,
             output,
             color_by,
-        } => args::with_layout(&layout, &dims, |m| {
-            draw::draw(m, color_by.as_deref(), &output)
-        }),
+        } => {
+            draw::Format::of(&output)?;
+            draw::draw(&args::bind(&layout, &dims)?, color_by.as_deref(), &output)
+        }
     }
 }
 

@@ -1,9 +1,8 @@
 //! The text reports: list, explain, where, at, diff.
 
-use crate::any_mapping::AnyMapping;
 use std::fmt::Write;
 use tensor_layout::layouts_catalog::registry;
-use tensor_layout::{Axes, Axis, AxisWord, DynLayout};
+use tensor_layout::{AnyMapping, Axes, Axis, AxisWord, DynLayout, DynMapping};
 
 /// An index with its axis names: `(N=0, H=2, W=4, C=29)`.
 fn named(index: &[usize], word: &AxisWord) -> String {
@@ -63,7 +62,7 @@ pub fn list() -> String {
             out,
             "{:width$}  {:5}  [{}]  {}",
             entry.qualified_name(),
-            entry.layout().axes().as_str(),
+            entry.layout().axis_word().as_str(),
             entry.dims.join(", "),
             entry.used_for
         );
@@ -86,9 +85,9 @@ fn blocks(layout: &DynLayout) -> Vec<usize> {
 }
 
 /// `layout explain`.
-pub fn explain(m: &dyn AnyMapping, element_bytes: usize) -> String {
+pub fn explain(m: &DynMapping, element_bytes: usize) -> String {
     let layout = m.layout();
-    let word = layout.axes();
+    let word = layout.axis_word();
     let (dims, padded) = (m.dims(), m.padded_dims());
     let len: usize = dims.iter().product();
     let storage = m.storage_len();
@@ -96,9 +95,9 @@ pub fn explain(m: &dyn AnyMapping, element_bytes: usize) -> String {
     let _ = writeln!(out, "layout         {layout}");
     let _ = writeln!(out, "axes           {}", describe_axes(&word));
     let _ = writeln!(out, "positional tag {}", layout.positional_tag());
-    let _ = writeln!(out, "logical dims   {}  ({len} elements)", by_x(&dims));
+    let _ = writeln!(out, "logical dims   {}  ({len} elements)", by_x(dims));
     let _ = writeln!(out, "padded dims    {}", by_x(&padded));
-    let chunk: Vec<String> = blocks(&layout)
+    let chunk: Vec<String> = blocks(layout)
         .iter()
         .enumerate()
         .filter(|(_, b)| **b > 1)
@@ -138,30 +137,27 @@ pub fn explain(m: &dyn AnyMapping, element_bytes: usize) -> String {
         "padding        {} slots, {overhead:.1}% over the logical size",
         storage - len
     );
-    // oneDNN's description: the outer stride of each dimension and the inner blocks.
-    let mut strides = vec![0; layout.rank()];
-    for (entry, axis) in layout.entries().iter().zip(m.axes().iter()) {
-        if entry.size == 0 {
-            strides[entry.dim] = axis.stride;
-        }
-    }
-    let inner: Vec<&tensor_layout::ChunkEntry> =
-        layout.entries().iter().filter(|e| e.size > 0).collect();
+    let desc = m.blocking_desc();
     let _ = writeln!(
         out,
-        "oneDNN         padded_dims {padded:?}, strides {strides:?}, inner_nblks {}, inner_blks {:?}, inner_idxs {:?}",
-        inner.len(),
-        inner.iter().map(|e| e.size).collect::<Vec<_>>(),
-        inner.iter().map(|e| e.dim).collect::<Vec<_>>()
+        "oneDNN         padded_dims {:?}, strides {:?}, inner_nblks {}, inner_blks {:?}, inner_idxs {:?}",
+        desc.padded_dims,
+        desc.strides,
+        desc.inner_nblks(),
+        desc.inner_blks,
+        desc.inner_idxs
     );
     out
 }
 
 /// `layout where`.
 pub fn where_is(m: &dyn AnyMapping, index_text: &str) -> Result<String, String> {
-    let word = m.layout().axes();
+    let word = m.axis_word();
     let index = crate::args::index(index_text, &word)?;
-    let offset = m.offset(&index)?;
+    let offset = m.try_offset(&index).map_err(|e| match e {
+        tensor_layout::LayoutError::Rank { .. } => format!("index {index:?}: {e}"),
+        other => other.to_string(),
+    })?;
     let chunk = m.chunk_volume().max(1);
     Ok(format!(
         "{} -> offset {offset} (chunk {}, position {} in it)\n",
@@ -173,10 +169,12 @@ pub fn where_is(m: &dyn AnyMapping, index_text: &str) -> Result<String, String> 
 
 /// `layout at`.
 pub fn at(m: &dyn AnyMapping, offset: usize) -> Result<String, String> {
-    let word = m.layout().axes();
-    match m.slot(offset) {
-        Some((index, false)) => Ok(format!("offset {offset} -> {}\n", named(&index, &word))),
-        Some((index, true)) => Ok(format!(
+    let word = m.axis_word();
+    match m.padded_index_of(offset) {
+        Some(index) if !m.is_padding(offset) => {
+            Ok(format!("offset {offset} -> {}\n", named(&index, &word)))
+        }
+        Some(index) => Ok(format!(
             "offset {offset} -> padding (padded coordinates {})\n",
             named(&index, &word)
         )),
@@ -199,9 +197,9 @@ fn innermost(axes: &Axes) -> Option<(usize, usize)> {
 
 /// `layout diff`: `at[d]` is where A's axis `d` stands in B (see
 /// [`correspondence`](crate::args::correspondence)); B's dims are A's in that order.
-pub fn diff(a: &dyn AnyMapping, b: &dyn AnyMapping, at: &[usize]) -> Result<String, String> {
+pub fn diff(a: &DynMapping, b: &DynMapping, at: &[usize]) -> Result<String, String> {
     let (la, lb) = (a.layout(), b.layout());
-    let (wa, wb) = (la.axes(), lb.axes());
+    let (wa, wb) = (la.axis_word(), lb.axis_word());
     let rank = la.rank();
     // B's axes renumbered as A's, to compare the two storage walks.
     let mut a_of_b = vec![0; rank];
@@ -223,10 +221,10 @@ pub fn diff(a: &dyn AnyMapping, b: &dyn AnyMapping, at: &[usize]) -> Result<Stri
     let _ = writeln!(
         out,
         "dims: A {wa} {}, padded {} ({} slots)\n      B {wb} {}, padded {} ({} slots)",
-        by_x(&a.dims()),
+        by_x(a.dims()),
         by_x(&a.padded_dims()),
         a.storage_len(),
-        by_x(&b.dims()),
+        by_x(b.dims()),
         by_x(&b.padded_dims()),
         b.storage_len()
     );
@@ -252,7 +250,7 @@ pub fn diff(a: &dyn AnyMapping, b: &dyn AnyMapping, at: &[usize]) -> Result<Stri
         for (d, &p) in at.iter().enumerate() {
             last_in_b[p] = last[d];
         }
-        if let (Ok(from), Ok(to)) = (a.offset(&last), b.offset(&last_in_b)) {
+        if let (Some(from), Some(to)) = (a.checked_offset(&last), b.checked_offset(&last_in_b)) {
             let _ = writeln!(
                 out,
                 "  e.g. the last element: A {} at offset {from} -> B {} at offset {to}",
@@ -269,7 +267,7 @@ pub fn diff(a: &dyn AnyMapping, b: &dyn AnyMapping, at: &[usize]) -> Result<Stri
         return Ok(out);
     }
     let _ = writeln!(out, "different functions on these dims");
-    let (ba, bb) = (blocks(&la), blocks(&lb));
+    let (ba, bb) = (blocks(la), blocks(lb));
     for d in 0..rank {
         let (na, nb) = (ba[d], bb[at[d]]);
         let how = match (na > 1, nb > 1) {

@@ -321,7 +321,7 @@ fn bad_input_is_one_line_and_exit_code_2() {
     let cases: &[(&[&str], &str)] = &[
         (
             &["explain", "NoSuchLayout", "1x2x3x4"],
-            "\"NoSuchLayout\" is neither a catalog layout (`layout list` shows them) nor a layout spelling",
+            "cannot read layout \"NoSuchLayout\": at character 0, expected a catalog name (such as R4CroutonLayout or megengine::NCHW4) or a oneDNN tag, found `NoSuchLayout`; did you mean",
         ),
         (
             &["explain", "nchw", "1x2x3"],
@@ -329,7 +329,7 @@ fn bad_input_is_one_line_and_exit_code_2() {
         ),
         (
             &["explain", "nchw", "1x2xthreex4"],
-            "\"three\" is not a whole number",
+            "dims \"1x2xthreex4\": at character 4, expected a whole number (as in 1x3x5x30), found \"three\"",
         ),
         (
             &["explain", "nChx8c", "1x2x3x4"],
@@ -345,7 +345,7 @@ fn bad_input_is_one_line_and_exit_code_2() {
         ),
         (
             &["where", "nchw", "1x2x3x4", "0,1,0"],
-            "index [0, 1, 0] has 3 coordinates but the layout has rank 4",
+            "index [0, 1, 0]: expected 4 coordinates (the layout's rank), found 3",
         ),
         (
             &["where", "nchw", "1x2x3x4", "N=0,C=1,H=0"],
@@ -400,6 +400,38 @@ fn bad_input_is_one_line_and_exit_code_2() {
             "a drawing shows at most 16384",
         ),
         (
+            &["explain", "nChw16q", "1x2x3x4"],
+            "cannot read layout \"nChw16q\": at character 6, unknown dimension letter 'q': expected one of n, c, d, h, w",
+        ),
+        (
+            &["explain", "nChw0c", "1x2x3x4"],
+            "cannot read layout \"nChw0c\": at character 4, expected a positive block size, found 0",
+        ),
+        (
+            &["explain", "nChw99999999999999999999c", "1x2x3x4"],
+            "at character 4, expected a block size of at most",
+        ),
+        (
+            &["explain", "", "1x2x3x4"],
+            "cannot read layout \"\": at character 0, expected `ChunkedMemoryLayout<...>`, `RANK: dim,size ...`, `NHWC: dim,size ...`, a oneDNN tag or a catalog name, found the end",
+        ),
+        (
+            &["explain", "R4CrotonLayout", "1x2x3x4"],
+            "at character 0, expected a catalog name (such as R4CroutonLayout or megengine::NCHW4) or a oneDNN tag, found `R4CrotonLayout`; did you mean htp::R4CroutonLayout,",
+        ),
+        (
+            &["explain", "megengine::NCHW33", "1x2x3x4"],
+            "at character 11, expected the name of a megengine layout (`layout list` shows them), found `NCHW33`; did you mean megengine::NCHW32,",
+        ),
+        (
+            &["draw", "nchw", "1x2x3x4", "-o", "/tmp/picture.jpg"],
+            "-o /tmp/picture.jpg: expected a file name ending in .svg or .png, found .jpg",
+        ),
+        (
+            &["draw", "nchw", "1x2x3x4", "-o", "/tmp/picture"],
+            "-o /tmp/picture: expected a file name ending in .svg or .png, found no extension",
+        ),
+        (
             &["explain", "2: 0,0", "1x2"],
             "invalid layout ChunkedMemoryLayout<2, 0,0>: dimension 1 has no (1, 0) entry",
         ),
@@ -419,4 +451,120 @@ fn bad_input_is_one_line_and_exit_code_2() {
     // Usage errors come from clap, also with exit code 2.
     let usage = layout(&["explain"]);
     assert_eq!(usage.status.code(), Some(2));
+}
+
+#[test]
+fn every_subcommand_documents_its_arguments_with_an_example() {
+    for (command, arguments) in [
+        ("explain", &["<LAYOUT>", "<DIMS>", "--type"][..]),
+        ("order", &["<LAYOUT>", "<DIMS>", "--max-lines"]),
+        ("where", &["<LAYOUT>", "<DIMS>", "<INDEX>"]),
+        ("at", &["<LAYOUT>", "<DIMS>", "<OFFSET>"]),
+        ("diff", &["<A>", "<B>", "<DIMS>"]),
+        ("draw", &["<LAYOUT>", "<DIMS>", "--output", "--color-by"]),
+        ("list", &[]),
+    ] {
+        let help = ok(&[command, "--help"]);
+        for argument in arguments {
+            assert!(
+                help.contains(argument),
+                "{command} --help: {argument}\n{help}"
+            );
+        }
+        // The examples run as printed.
+        let examples: Vec<&str> = help
+            .lines()
+            .skip_while(|l| !l.starts_with("Example"))
+            .skip(1)
+            .map(str::trim)
+            .filter(|l| l.starts_with("layout "))
+            .collect();
+        assert!(
+            !examples.is_empty(),
+            "{command} --help has no example\n{help}"
+        );
+        let dir = std::env::temp_dir().join(format!("layout-cli-help-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for example in examples {
+            let words = shell_words(example);
+            let words: Vec<String> = words
+                .into_iter()
+                .map(|w| {
+                    if w.ends_with(".svg") || w.ends_with(".png") {
+                        dir.join(&w).display().to_string()
+                    } else {
+                        w
+                    }
+                })
+                .collect();
+            let args: Vec<&str> = words[1..].iter().map(String::as_str).collect();
+            ok(&args);
+        }
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}
+
+/// Splits a command line at spaces outside double quotes (`""` is one empty word).
+fn shell_words(line: &str) -> Vec<String> {
+    let (mut words, mut word, mut quoted, mut started) = (Vec::new(), String::new(), false, false);
+    for c in line.chars() {
+        match c {
+            '"' => (quoted, started) = (!quoted, true),
+            ' ' if !quoted => {
+                if started {
+                    words.push(std::mem::take(&mut word));
+                    started = false;
+                }
+            }
+            _ => {
+                word.push(c);
+                started = true;
+            }
+        }
+    }
+    if started {
+        words.push(word);
+    }
+    words
+}
+
+#[test]
+fn docs_cli_md_shows_real_runs_and_the_pictures_draw_writes() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+    let doc = std::fs::read_to_string(format!("{root}/docs/cli.md")).unwrap();
+    let dir = std::env::temp_dir().join(format!("layout-cli-docs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut blocks = 0;
+    for block in doc.split("```text\n$ ").skip(1) {
+        let block = &block[..block.find("```").unwrap()];
+        let (command, shown) = block.split_once('\n').unwrap();
+        let mut words = shell_words(command);
+        // Pictures go to a scratch directory, then compare with the committed ones.
+        let mut picture = None;
+        for word in &mut words {
+            if let Some(name) = word.strip_prefix("docs/images/") {
+                picture = Some((name.to_string(), word.clone()));
+                *word = dir.join(name).display().to_string();
+            }
+        }
+        let out = layout(&words[1..].iter().map(String::as_str).collect::<Vec<_>>());
+        let mut text = String::from_utf8_lossy(&out.stdout).to_string();
+        text += &String::from_utf8_lossy(&out.stderr);
+        if !out.status.success() {
+            text += &format!("(exit code {})\n", out.status.code().unwrap());
+        }
+        if let Some((name, shown_path)) = &picture {
+            text = text.replace(&dir.join(name).display().to_string(), shown_path);
+            let committed = std::fs::read(format!("{root}/{shown_path}")).unwrap();
+            assert_eq!(
+                std::fs::read(dir.join(name)).unwrap(),
+                committed,
+                "{shown_path} is not what `{command}` draws"
+            );
+        }
+        assert_eq!(text, shown, "docs/cli.md: `{command}` prints otherwise");
+        blocks += 1;
+    }
+    assert!(blocks > 20);
+    std::fs::remove_dir_all(&dir).ok();
 }

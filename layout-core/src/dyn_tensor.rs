@@ -91,7 +91,7 @@ impl<T: Copy> DynTensor<T> {
         }
         let mapping = tensor.mapping.clone();
         for_each_row_major_index(dims, |k, index| {
-            let offset = mapping.offset(index).expect("index within dims");
+            let offset = mapping.offset(index);
             tensor.storage[offset] = data[k];
         });
         Ok(tensor)
@@ -142,7 +142,7 @@ impl<T: Copy, I: Interface> DynTensor<T, I> {
         let dims = self.mapping.dims().to_vec();
         let mut out = vec![self.pad; dims.iter().product()];
         for_each_row_major_index(&dims, |k, index| {
-            out[k] = self.storage[self.mapping.offset(index).expect("index within dims")];
+            out[k] = self.storage[self.mapping.offset(index)];
         });
         out
     }
@@ -196,7 +196,7 @@ impl<T: Copy, I: Interface> DynTensor<T, I> {
         let mut typed_dims = L::Index::splat(0);
         typed_dims.as_mut().copy_from_slice(dims);
         let typed = Mapping::<L>::new(typed_dims)?;
-        let same_names = typed.layout().axis_word() == self.mapping.layout().axes();
+        let same_names = typed.layout().axis_word() == self.mapping.layout().axis_word();
         if !same_names || !self.mapping.same_function_as(&typed) {
             return Err(LayoutError::Mismatch {
                 expected: typed.layout().to_string(),

@@ -132,10 +132,10 @@ impl DynLayout {
     /// The names of the axes, in logical order (positional `abcd` when the layout states none).
     ///
     /// ```
-    /// assert_eq!(tensor_layout::DynLayout::parse("hwio").unwrap().axes().as_str(), "OIHW");
-    /// assert_eq!(tensor_layout::DynLayout::parse("aBcd16b").unwrap().axes().as_str(), "abcd");
+    /// assert_eq!(tensor_layout::DynLayout::parse("hwio").unwrap().axis_word().as_str(), "OIHW");
+    /// assert_eq!(tensor_layout::DynLayout::parse("aBcd16b").unwrap().axis_word().as_str(), "abcd");
     /// ```
-    pub fn axes(&self) -> AxisWord {
+    pub fn axis_word(&self) -> AxisWord {
         self.axes
     }
 

@@ -23,6 +23,7 @@
 
 extern crate alloc;
 
+mod any_mapping;
 mod axis_names;
 mod block_slice;
 mod blocking;
@@ -52,11 +53,12 @@ mod strided;
 mod tensor;
 mod walk;
 
+pub use any_mapping::AnyMapping;
 pub use axis_names::{
     AxisNames, AxisNaming, AxisWord, Named, Positional, PositionalAxes, RunTimeNames,
     check_convertible,
 };
-pub use blocking::BlockingDesc;
+pub use blocking::{BlockingDesc, DynBlockingDesc};
 pub use chunk::{Chunk, ChunkEntry, ChunkList, ChunkTable, EntryInfo};
 pub use chunk_view::{ChunkView, ChunkViewMut};
 pub use chunked::{ChunkedGeometry, ChunkedMemoryLayout};

@@ -72,6 +72,11 @@ impl<L: Layout> Mapping<L> {
         })
     }
 
+    /// The logical dims, borrowed (for the rank-free face, [`AnyMapping`](crate::AnyMapping)).
+    pub(crate) fn dims_ref(&self) -> &L::Index {
+        &self.dims
+    }
+
     /// The layout.
     ///
     /// ```

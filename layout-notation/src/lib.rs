@@ -25,7 +25,9 @@ mod sentence;
 mod text;
 
 pub use axis_word::{AxisWordProblem, axis_word_problem, is_positional, positional_word};
-pub use catalog::{CatalogName, catalog_names, find_catalog_name};
+pub use catalog::{
+    CATALOG, CatalogName, catalog_names, find_catalog_name, is_module, nearest_catalog_names,
+};
 pub use chunk_rules::{ListProblem, MAX_ENTRIES, MAX_RANK, assert_chunk_list, check_chunk_list};
 pub use onednn::{OnednnTag, TextProblem, onednn_tag};
 pub use text::{TextLayout, parse_layout};

@@ -11,6 +11,7 @@ use crate::Entry;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
+use core::cell::RefCell;
 
 /// A parsed tag: its rank, the names of its axes and its chunk list.
 ///
@@ -104,8 +105,9 @@ struct Item {
 /// ]);
 /// ```
 pub fn onednn_tag(tag: &str) -> Result<OnednnTag, Vec<TextProblem>> {
-    let mut problems = Vec::new();
-    let mut problem = |at: usize, message: String| problems.push(TextProblem { at, message });
+    let problems = RefCell::new(Vec::new());
+    let problem =
+        |at: usize, message: String| problems.borrow_mut().push(TextProblem { at, message });
     if tag.is_empty() {
         problem(0, "the tag is empty: expected letters such as nchw".into());
     }
@@ -154,11 +156,18 @@ pub fn onednn_tag(tag: &str) -> Result<OnednnTag, Vec<TextProblem>> {
         let block = match number.take() {
             None => None,
             Some((start, None)) => {
-                problem(start, "the block size does not fit in usize".into());
+                let digits: String = tag.chars().skip(start).take(at - start).collect();
+                problem(
+                    start,
+                    format!(
+                        "expected a block size of at most {}, found {digits}",
+                        usize::MAX
+                    ),
+                );
                 continue;
             }
             Some((start, Some(0))) => {
-                problem(start, "a block size must be positive".into());
+                problem(start, "expected a positive block size, found 0".into());
                 continue;
             }
             Some((_, Some(size))) => Some(size),
@@ -173,9 +182,14 @@ pub fn onednn_tag(tag: &str) -> Result<OnednnTag, Vec<TextProblem>> {
     if let Some((start, _)) = number {
         problem(
             start,
-            "a block size must be followed by the letter of the dimension it blocks".into(),
+            "expected the letter of the dimension a block size blocks after it, found the end"
+                .into(),
         );
     }
+
+    // A block lost to a problem above also leaves its dimension without one: say so only when
+    // nothing above explains it.
+    let blocks_lost = !problems.borrow().is_empty();
 
     // Outer letters: each once, all before the blocks; they fix the rank and the numbering.
     let mut outer: Vec<&Item> = Vec::new();
@@ -268,6 +282,7 @@ pub fn onednn_tag(tag: &str) -> Result<OnednnTag, Vec<TextProblem>> {
                 );
             }
         } else if item.upper
+            && !blocks_lost
             && !items
                 .iter()
                 .any(|b| b.block.is_some() && b.letter == item.letter)
@@ -293,6 +308,7 @@ pub fn onednn_tag(tag: &str) -> Result<OnednnTag, Vec<TextProblem>> {
             .map(|f| f.to_ascii_uppercase())
             .collect()
     });
+    let mut problems = problems.into_inner();
     if problems.is_empty() {
         Ok(OnednnTag {
             rank,

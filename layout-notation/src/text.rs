@@ -217,6 +217,10 @@ fn short_form(cursor: &mut Cursor) -> Result<TextLayout, TextProblem> {
 /// assert_eq!((problems[0].at, problems[0].message.as_str()), (29, "expected `,` and the size of the entry, found `>`"));
 /// let problems = parse_layout("4: 0,0 x").unwrap_err();
 /// assert_eq!(problems[0].message, "expected a dimension, found `x`");
+/// let problems = parse_layout("htp::R4CrotonLayout").unwrap_err();
+/// assert_eq!((problems[0].at, problems[0].message.as_str()), (5, "expected the name of a htp layout \
+///     (`layout list` shows them), found `R4CrotonLayout`; did you mean htp::R4CroutonLayout, \
+///     htp::R4Crouton2Layout or htp::R4Crouton4Layout?"));
 /// ```
 pub fn parse_layout(text: &str) -> Result<TextLayout, Vec<TextProblem>> {
     let text = find_catalog_name(text.trim()).map_or(text, |entry| entry.spelling);
@@ -230,10 +234,72 @@ pub fn parse_layout(text: &str) -> Result<TextLayout, Vec<TextProblem>> {
         Token::Word(w) if w == "ChunkedMemoryLayout" => long_form(&mut cursor),
         Token::Number(_) => short_form(&mut cursor),
         Token::Word(_) if word_then_colon => short_form(&mut cursor),
-        Token::Word(_) => return onednn_tag(text.trim()).map(TextLayout::from),
+        Token::Word(_) => return name_or_tag(text),
         _ => cursor.fail(
             "`ChunkedMemoryLayout<...>`, `RANK: dim,size ...`, `NHWC: dim,size ...`, a oneDNN tag or a catalog name",
         ),
     };
     result.map_err(|problem| vec![problem])
+}
+
+/// A word that is not a catalog name: a oneDNN tag, or a misspelt name answered with the
+/// nearest names.
+fn name_or_tag(text: &str) -> Result<TextLayout, Vec<TextProblem>> {
+    let word = text.trim();
+    let lead = text.chars().count() - text.trim_start().chars().count();
+    let suggest = |name: &str| {
+        let nearest = crate::nearest_catalog_names(name, 3);
+        match nearest.as_slice() {
+            [] => String::new(),
+            [one] => format!("; did you mean {one}?"),
+            [first @ .., last] => format!("; did you mean {} or {last}?", first.join(", ")),
+        }
+    };
+    if let Some((module, name)) = word.split_once("::") {
+        if !crate::is_module(module) {
+            return Err(vec![TextProblem {
+                at: lead,
+                message: format!(
+                    "expected a module (htp, onednn, megengine or sophgo) before `::`, found `{module}`"
+                ),
+            }]);
+        }
+        return Err(vec![TextProblem {
+            at: lead + module.chars().count() + 2,
+            message: format!(
+                "expected the name of a {module} layout (`layout list` shows them), found `{name}`{}",
+                suggest(word)
+            ),
+        }]);
+    }
+    onednn_tag(word).map(TextLayout::from).map_err(|problems| {
+        if looks_like_a_name(word) {
+            vec![TextProblem {
+                at: lead,
+                message: format!(
+                    "expected a catalog name (such as R4CroutonLayout or megengine::NCHW4) or a oneDNN tag, found `{word}`{}",
+                    suggest(word)
+                ),
+            }]
+        } else {
+            problems
+                .into_iter()
+                .map(|p| TextProblem {
+                    at: p.at + lead,
+                    ..p
+                })
+                .collect()
+        }
+    })
+}
+
+/// Whether a word that is no oneDNN tag was meant as a name: it has an underscore, or two or
+/// more characters that no tag uses (a tag with one wrong letter, `nChx8c`, is answered as a
+/// tag, naming that letter).
+fn looks_like_a_name(word: &str) -> bool {
+    let foreign = word
+        .chars()
+        .filter(|c| !(c.is_ascii_digit() || "abcdefghnoiw".contains(c.to_ascii_lowercase())))
+        .count();
+    word.contains('_') || foreign >= 2
 }

@@ -139,28 +139,29 @@ fn bad_tags_name_the_position_and_what_was_expected() {
             )],
         ),
         ("ncchw", &[(2, "dimension letter 'c' appears twice")]),
-        (
-            "nChw0c",
-            &[
-                (
-                    1,
-                    "dimension C is upper-case (blocked) but has no block such as 16c",
-                ),
-                (4, "a block size must be positive"),
-            ],
-        ),
+        // A block lost to a bad size or letter is the one problem: its dimension's missing block
+        // follows from it.
+        ("nChw0c", &[(4, "expected a positive block size, found 0")]),
         (
             "nChw16",
-            &[
-                (
-                    1,
-                    "dimension C is upper-case (blocked) but has no block such as 16c",
-                ),
-                (
-                    4,
-                    "a block size must be followed by the letter of the dimension it blocks",
-                ),
-            ],
+            &[(
+                4,
+                "expected the letter of the dimension a block size blocks after it, found the end",
+            )],
+        ),
+        (
+            "nChw16q",
+            &[(
+                6,
+                "unknown dimension letter 'q': expected one of n, c, d, h, w",
+            )],
+        ),
+        (
+            "nChw99999999999999999999c",
+            &[(
+                4,
+                "expected a block size of at most 18446744073709551615, found 99999999999999999999",
+            )],
         ),
         (
             "nCh16cw",

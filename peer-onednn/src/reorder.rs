@@ -22,6 +22,83 @@ unsafe extern "C" {
     fn peer_dst_bytes(p: *mut PeerReorder) -> usize;
     fn peer_run(p: *mut PeerReorder);
     fn peer_free(p: *mut PeerReorder);
+    fn peer_blocking(
+        tag: *const c_char,
+        ndims: i32,
+        dims: *const i64,
+        padded: *mut i64,
+        strides: *mut i64,
+        inner_blks: *mut i64,
+        inner_idxs: *mut i64,
+        inner_nblks: *mut i32,
+        offset0: *mut i64,
+        padded_offsets_zero: *mut bool,
+    ) -> bool;
+}
+
+/// The most dims oneDNN describes (`DNNL_MAX_NDIMS`).
+const MAX_NDIMS: usize = 12;
+
+/// oneDNN's own blocking descriptor of a tag on some dims, as its memory descriptor holds it.
+#[derive(Debug, PartialEq, Eq)]
+pub struct OnednnBlocking {
+    /// `padded_dims`.
+    pub padded_dims: Vec<usize>,
+    /// `format_desc.blocking.strides`.
+    pub strides: Vec<usize>,
+    /// `format_desc.blocking.inner_blks`, `inner_nblks` of them.
+    pub inner_blks: Vec<usize>,
+    /// `format_desc.blocking.inner_idxs`.
+    pub inner_idxs: Vec<usize>,
+    /// `offset0`.
+    pub offset0: usize,
+    /// Whether every `padded_offsets` entry is zero.
+    pub padded_offsets_zero: bool,
+}
+
+/// oneDNN's blocking descriptor of `tag` on `dims` (f32 elements), or `None` where oneDNN does
+/// not know the tag or does not describe it as blocked.
+pub fn blocking(tag: &str, dims: &[usize]) -> Option<OnednnBlocking> {
+    let tag = CString::new(tag).ok()?;
+    if dims.is_empty() || dims.len() > MAX_NDIMS {
+        return None;
+    }
+    let dims: Vec<i64> = dims
+        .iter()
+        .map(|&d| i64::try_from(d).ok())
+        .collect::<Option<_>>()?;
+    let (mut padded, mut strides) = ([0i64; MAX_NDIMS], [0i64; MAX_NDIMS]);
+    let (mut blks, mut idxs) = ([0i64; MAX_NDIMS], [0i64; MAX_NDIMS]);
+    let (mut nblks, mut offset0, mut zero) = (0i32, 0i64, false);
+    // SAFETY: `tag` is NUL-terminated; `dims` holds `ndims` entries and every output array
+    // holds DNNL_MAX_NDIMS, as many as the C side writes at most; all outlive the call.
+    let known = unsafe {
+        peer_blocking(
+            tag.as_ptr(),
+            dims.len() as i32,
+            dims.as_ptr(),
+            padded.as_mut_ptr(),
+            strides.as_mut_ptr(),
+            blks.as_mut_ptr(),
+            idxs.as_mut_ptr(),
+            &mut nblks,
+            &mut offset0,
+            &mut zero,
+        )
+    };
+    if !known {
+        return None;
+    }
+    let to_usize = |values: &[i64]| values.iter().map(|&v| v as usize).collect::<Vec<_>>();
+    let (n, blocks) = (dims.len(), nblks as usize);
+    Some(OnednnBlocking {
+        padded_dims: to_usize(&padded[..n]),
+        strides: to_usize(&strides[..n]),
+        inner_blks: to_usize(&blks[..blocks]),
+        inner_idxs: to_usize(&idxs[..blocks]),
+        offset0: offset0 as usize,
+        padded_offsets_zero: zero,
+    })
 }
 
 /// Makes oneDNN's primitives use `n` threads (OpenMP's count, which otherwise comes from
