@@ -145,3 +145,22 @@ fn interfaces_and_padding_travel_through_the_table() {
     assert_eq!(again.interface(), &q);
     assert_eq!(again.real([0, 29, 8, 2]), 2.0);
 }
+
+#[test]
+fn chunk_views_are_the_contiguous_tensors_chunks() {
+    let contiguous = sample([2, 9, 17, 40]);
+    let table = contiguous.to_indirect();
+    assert_eq!(table.chunk_views().len(), contiguous.chunk_count());
+    for (ours, theirs) in table.chunk_views().zip(contiguous.chunk_views()) {
+        assert_eq!(
+            (ours.number(), ours.origin(), ours.dims()),
+            (theirs.number(), theirs.origin(), theirs.dims())
+        );
+        assert_eq!(ours.as_raw(), theirs.as_raw());
+        assert_eq!(
+            table.chunk(ours.number()),
+            contiguous.chunk(theirs.number())
+        );
+    }
+    assert!(table.chunk_view(table.chunk_count()).is_err());
+}

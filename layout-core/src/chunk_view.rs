@@ -1,7 +1,7 @@
 //! One chunk of a chunked tensor, addressed by coordinates inside the chunk: [`ChunkView`] and
 //! [`ChunkViewMut`].
 
-use crate::{AxisNames, ChunkList, ChunkedMemoryLayout, Layout, LayoutError};
+use crate::{AxisNames, ChunkList, ChunkedMemoryLayout, Layout, LayoutError, Mapping};
 use alloc::vec::Vec;
 use const_panic::concat_panic;
 use core::fmt;
@@ -79,6 +79,23 @@ impl<'a, T, L: Layout> ChunkViewMut<'a, T, L> {
             layout: PhantomData,
         }
     }
+}
+
+/// Where chunk `number` of `mapping` starts in storage, and its place in the tensor.
+pub(crate) fn chunk_place<const RANK: usize, C: ChunkList, N: AxisNames>(
+    mapping: &Mapping<ChunkedMemoryLayout<RANK, C, N>>,
+    number: usize,
+) -> Result<(usize, ChunkPlace<[usize; RANK]>), LayoutError> {
+    let (start, origin) = mapping.chunk_start(number)?;
+    let dims = mapping.chunk_dims(origin);
+    Ok((
+        start,
+        ChunkPlace {
+            number,
+            origin,
+            dims,
+        },
+    ))
 }
 
 /// The panic of an index outside a chunk's elements.

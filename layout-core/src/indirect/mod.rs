@@ -2,6 +2,7 @@
 //! Qualcomm HTP SDK's indirect tensors), with the typed index, iteration, relayout and
 //! interface of a [`Tensor`].
 
+mod chunks;
 mod convert;
 
 use crate::{ChannelZeros, Interface, Layout, LayoutError, Mapping, Plain, RealValues, Tensor};

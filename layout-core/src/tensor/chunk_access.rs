@@ -4,28 +4,11 @@
 //! What a chunk is and how chunks are numbered: `chunk_numbers`.
 
 use super::TensorBase;
-use crate::chunk_view::{ChunkPlace, ChunkView, ChunkViewMut};
+use crate::chunk_view::{ChunkView, ChunkViewMut, chunk_place as place};
 use crate::storage::{Storage, StorageMut};
-use crate::{AxisNames, ChunkList, ChunkedMemoryLayout, Interface, LayoutError, Mapping};
+use crate::{AxisNames, ChunkList, ChunkedMemoryLayout, Interface, LayoutError};
 
 type Chunked<const RANK: usize, C, N> = ChunkedMemoryLayout<RANK, C, N>;
-
-/// Where chunk `number` of `mapping` starts in storage, and its place in the tensor.
-fn place<const RANK: usize, C: ChunkList, N: AxisNames>(
-    mapping: &Mapping<Chunked<RANK, C, N>>,
-    number: usize,
-) -> Result<(usize, ChunkPlace<[usize; RANK]>), LayoutError> {
-    let (start, origin) = mapping.chunk_start(number)?;
-    let dims = mapping.chunk_dims(origin);
-    Ok((
-        start,
-        ChunkPlace {
-            number,
-            origin,
-            dims,
-        },
-    ))
-}
 
 impl<S: Storage, const RANK: usize, C: ChunkList, N: AxisNames, I: Interface>
     TensorBase<S, Chunked<RANK, C, N>, I>
