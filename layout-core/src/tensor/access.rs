@@ -34,6 +34,21 @@ impl<S: Storage, L: Layout, I: Interface> TensorBase<S, L, I> {
             .map(|offset| &self.as_raw()[offset])
     }
 
+    /// The element at logical `index`, by value (as for 4-bit elements, which a
+    /// [`PackedTensor`](crate::PackedTensor) gives by value only).
+    ///
+    /// # Panics
+    /// When `index` is out of bounds, naming the index and the dims.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let t = Tensor::<f32, htp::R4CroutonLayout>::from_fn([1, 1, 1, 3], |[.., c]| c as f32);
+    /// assert_eq!(t.value([0, 0, 0, 2]), 2.0);
+    /// ```
+    pub fn value(&self, index: L::Index) -> S::Elem {
+        self[index]
+    }
+
     /// A read-only view of this tensor.
     ///
     /// ```
@@ -94,6 +109,21 @@ impl<S: StorageMut, L: Layout, I: Interface> TensorBase<S, L, I> {
             pad: self.pad,
             interface: self.interface.clone(),
         }
+    }
+
+    /// Writes `value` at logical `index` (the by-value twin of `t[index] = value`).
+    ///
+    /// # Panics
+    /// When `index` is out of bounds, naming the index and the dims.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let mut t = Tensor::<u8, onednn::nChw16c>::zeros([1, 3, 1, 1]);
+    /// t.set([0, 2, 0, 0], 7);
+    /// assert_eq!(t.as_raw()[2], 7);
+    /// ```
+    pub fn set(&mut self, index: L::Index, value: S::Elem) {
+        self[index] = value;
     }
 
     /// Makes `value` this tensor's pad value and writes it into every padding slot.
