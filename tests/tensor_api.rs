@@ -344,7 +344,7 @@ fn clones_are_independent() {
     assert_eq!(a[[0, 0, 0, 0]], 0);
     assert_eq!(
         format!("{a:?}"),
-        "Tensor { layout: ChunkedMemoryLayout<NHWC, 0,0, 1,0, 2,0, 3,0>, dims: [1, 2, 2, 2], row_major: [0, 1, 10, 11, 100, 101, 110, 111] }"
+        "Tensor { layout: ChunkedMemoryLayout<NHWC, 0,0, 1,0, 2,0, 3,0>, dims: [1, 2, 2, 2], interface: Plain, row_major: [0, 1, 10, 11, 100, 101, 110, 111] }"
     );
 }
 
