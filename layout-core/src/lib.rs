@@ -34,6 +34,7 @@ mod dyn_tensor;
 mod dynamic;
 mod error;
 mod fuse;
+mod interop;
 mod layout;
 mod listing;
 mod macros;
@@ -59,6 +60,7 @@ pub use dyn_mapping::DynMapping;
 pub use dyn_tensor::{DynTensor, IntoTypedError};
 pub use dynamic::{DynChunked, DynLayout};
 pub use error::LayoutError;
+pub use interop::StridedForm;
 pub use layout::{Axes, Axis, Layout, MAX_AXES, SameRankAs};
 pub use listing::MemoryOrder;
 pub use mapping::Mapping;
@@ -66,6 +68,16 @@ pub use storage::{AlignedBuffer, STORAGE_ALIGN, Storage, StorageMut};
 pub use strided::{Strided, StridedGeometry};
 pub use tensor::{StorageChunk, StorageChunkMut, Tensor, TensorBase, TensorView, TensorViewMut};
 pub use walk::Run;
+
+/// bytemuck, whose `Pod` and `NoUninit` bound the byte views ([`TensorView::from_bytes`],
+/// [`TensorBase::as_bytes`]).
+pub use bytemuck;
+/// dlpark, DLPack's ABI and managed-tensor handles (feature `dlpack`).
+#[cfg(feature = "dlpack")]
+pub use dlpark;
+/// ndarray, whose views [`TensorBase::as_ndarray`] gives (feature `ndarray`).
+#[cfg(feature = "ndarray")]
+pub use ndarray;
 
 /// What the macros expand to; not part of the API.
 #[doc(hidden)]

@@ -5,6 +5,7 @@
 //! (`iteration`), and views that change shape (`views`).
 
 mod access;
+mod buffers;
 mod constructors;
 mod iteration;
 mod views;
