@@ -73,7 +73,7 @@ fn other_vecs_are_copied_into_aligned_storage() {
         let t = Tensor::<u8, chunked_layout![1; 0,0]>::from_vec([len], storage).unwrap();
         let kept = t.as_raw().as_ptr() as usize == address;
         // Kept exactly when the Vec happened to be aligned; aligned in either case.
-        assert_eq!(kept, address % STORAGE_ALIGN == 0, "len {len}");
+        assert_eq!(kept, address.is_multiple_of(STORAGE_ALIGN), "len {len}");
         assert_eq!(t.as_raw().as_ptr() as usize % STORAGE_ALIGN, 0);
         assert_eq!(
             t.to_row_major(),

@@ -118,7 +118,7 @@ impl<T: Copy> AlignedBuffer<T> {
     /// assert_eq!((&buf[..], buf.as_ptr() as usize % 128), (&[1, 2, 3][..], 0));
     /// ```
     pub fn from_vec(vec: Vec<T>) -> Self {
-        let aligned = vec.as_ptr() as usize % STORAGE_ALIGN.max(align_of::<T>()) == 0;
+        let aligned = (vec.as_ptr() as usize).is_multiple_of(STORAGE_ALIGN.max(align_of::<T>()));
         if size_of::<T>() == 0 || vec.is_empty() {
             // No bytes to keep: the values of a zero-sized type are all alike, and an empty
             // buffer needs no memory.
@@ -381,7 +381,10 @@ mod tests {
             let vec: Vec<u16> = (0..len as u16).collect();
             let address = vec.as_ptr() as usize;
             let buffer = AlignedBuffer::from_vec(vec);
-            assert_eq!(buffer.is_vec_memory(), address % STORAGE_ALIGN == 0);
+            assert_eq!(
+                buffer.is_vec_memory(),
+                address.is_multiple_of(STORAGE_ALIGN)
+            );
             assert_eq!(buffer.as_ptr() as usize % STORAGE_ALIGN, 0);
             assert!(buffer.iter().copied().eq(0..len as u16));
             let copy = AlignedBuffer::filled(len, 9u16).unwrap().into_vec();

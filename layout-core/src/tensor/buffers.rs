@@ -172,7 +172,7 @@ fn check_bytes<T>(slots: usize, address: usize, len: usize) -> Result<(), Layout
             found: len,
         });
     }
-    if address % align_of::<T>() != 0 {
+    if !address.is_multiple_of(align_of::<T>()) {
         return Err(LayoutError::ByteAlignment {
             address,
             alignment: align_of::<T>(),
