@@ -1,9 +1,10 @@
 //! ndarray views of tensors (zero-copy, in their strided form) and tensors from ndarray views.
 
 use crate::storage::{Storage, StorageMut};
-use crate::{Layout, LayoutError, StridedForm, Tensor, TensorBase};
+use crate::{Layout, LayoutError, Mapping, StridedForm, Tensor, TensorBase};
 use ::ndarray::{ArrayView, ArrayViewD, ArrayViewMutD, Dimension, IxDyn, ShapeBuilder, ShapeError};
 use alloc::format;
+use alloc::vec::Vec;
 
 impl<S: Storage, L: Layout> TensorBase<S, L> {
     /// The tensor as an ndarray view of its storage, without a copy, in its strided form
@@ -32,7 +33,7 @@ impl<S: Storage, L: Layout> TensorBase<S, L> {
         let form = self.mapping().strided_form()?;
         let slots = &self.as_raw()[form.offset.min(self.storage_len())..];
         let slots = if form.span() == 0 { &slots[..0] } else { slots };
-        ArrayView::from_shape(shape_of(&form), slots).map_err(|e| refused(&form, &e))
+        ArrayView::from_shape(shape_of(&form), slots).map_err(|e| refused(self.mapping(), &e))
     }
 }
 
@@ -52,7 +53,8 @@ impl<S: StorageMut, L: Layout> TensorBase<S, L> {
     /// assert_eq!(t[[0, 1, 0, 1]], 5.0);
     /// ```
     pub fn as_ndarray_mut(&mut self) -> Result<ArrayViewMutD<'_, S::Elem>, LayoutError> {
-        let form = self.mapping().strided_form()?;
+        let mapping = *self.mapping();
+        let form = mapping.strided_form()?;
         let start = form.offset.min(self.storage_len());
         let slots = &mut self.as_raw_mut()[start..];
         let slots = if form.span() == 0 {
@@ -60,7 +62,8 @@ impl<S: StorageMut, L: Layout> TensorBase<S, L> {
         } else {
             slots
         };
-        ArrayViewMutD::from_shape(shape_of(&form), slots).map_err(|e| refused(&form, &e))
+        let refusal = |e: ShapeError| refused(&mapping, &e);
+        ArrayViewMutD::from_shape(shape_of(&form), slots).map_err(refusal)
     }
 }
 
@@ -112,10 +115,10 @@ fn shape_of(form: &StridedForm) -> ::ndarray::StrideShape<IxDyn> {
 }
 
 /// ndarray refusing a form (only a writable view whose strides it cannot prove apart does).
-fn refused(form: &StridedForm, error: &ShapeError) -> LayoutError {
+fn refused<L: Layout>(mapping: &Mapping<L>, error: &ShapeError) -> LayoutError {
     LayoutError::NoStridedForm {
-        layout: format!("shape {:?} strides {:?}", form.shape, form.strides),
-        dims: form.shape.clone(),
-        reason: format!("ndarray refuses these strides ({error})"),
+        layout: format!("{}", mapping.layout()),
+        dims: Vec::from(mapping.dims().as_ref()),
+        reason: format!("ndarray refuses its strides ({error})"),
     }
 }
