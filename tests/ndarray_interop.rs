@@ -1,7 +1,7 @@
 //! ndarray views of tensors (zero-copy, plain layouts as their logical dims, blocked ones in
 //! blocked form) and tensors from ndarray views of any strides, on odd shapes.
 
-use tensor_layout::ndarray::{Array, Array4, ArrayViewD, Axis, IxDyn, s};
+use tensor_layout::ndarray::{Array, Array4, ArrayViewD, Axis, Dimension, IxDyn, s};
 use tensor_layout::prelude::*;
 use tensor_layout::{Layout, RowMajorIndices, Strided, TensorBase};
 
@@ -217,4 +217,43 @@ fn wrong_rank_and_layouts_without_strided_form_are_errors() {
     let row = [5u16, 6];
     let v = TensorView::from_slice(broadcast, &row).unwrap();
     assert_eq!(v.as_ndarray().unwrap().sum(), 33);
+}
+
+#[test]
+fn every_catalog_layout_has_a_strided_form_covering_its_storage_once() {
+    use tensor_layout::layouts_catalog::registry;
+    let mut checked = 0;
+    for entry in registry::all() {
+        let layout = entry.layout();
+        let Ok(layout) = layout.ranked::<4>() else {
+            continue;
+        };
+        let fixed = layout
+            .to_dyn()
+            .entries()
+            .iter()
+            .filter(|e| e.size > 0)
+            .count();
+        for dims in SHAPES {
+            let mapping = Mapping::with_layout(layout, dims).unwrap();
+            let form = mapping.strided_form().unwrap();
+            let name = entry.qualified_name();
+            assert_eq!(form.shape.len(), 4 + fixed, "{name}");
+            if fixed == 0 {
+                assert_eq!(form.shape, dims, "{name}");
+            }
+            let mut slots: Vec<usize> = tensor_layout::ndarray::indices(IxDyn(&form.shape))
+                .into_iter()
+                .map(|i| {
+                    let i = i.slice();
+                    (0..i.len()).map(|k| i[k] * form.strides[k]).sum::<usize>() + form.offset
+                })
+                .collect();
+            slots.sort_unstable();
+            let every: Vec<usize> = (0..mapping.storage_len()).collect();
+            assert_eq!(slots, every, "{name} on {dims:?}");
+        }
+        checked += 1;
+    }
+    assert!(checked >= 30, "only {checked} catalog layouts of rank 4");
 }
