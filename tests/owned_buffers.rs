@@ -79,12 +79,16 @@ fn other_vecs_are_copied_into_aligned_storage() {
             t.to_row_major(),
             (0..len).map(|i| i as u8).collect::<Vec<_>>()
         );
-        // Memory taken from a Vec goes back to a Vec as it is.
+        // Memory taken from a Vec goes back to a Vec as it is; a copy goes wherever the
+        // allocator puts it (perhaps where the first Vec was), kept next time if aligned.
         let back = t.into_vec();
-        assert_eq!(back.as_ptr() as usize == address, kept, "len {len}");
+        let back_address = back.as_ptr() as usize;
+        if kept {
+            assert_eq!(back_address, address, "len {len}");
+        }
         assert_eq!(
             AlignedBuffer::from_vec(back).is_vec_memory(),
-            kept,
+            back_address.is_multiple_of(STORAGE_ALIGN),
             "len {len}"
         );
     }
