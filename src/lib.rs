@@ -68,3 +68,8 @@ pub struct HtpGuideDoctests;
 #[cfg(doctest)]
 #[doc = include_str!("../docs/migration.md")]
 pub struct MigrationGuideDoctests;
+
+/// The examples of `docs/interop.md`, compiled and run as doctests so the guide stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/interop.md")]
+pub struct InteropGuideDoctests;

@@ -284,6 +284,63 @@ pub enum LayoutError {
         /// The range's end (exclusive).
         end: usize,
     },
+    /// A tensor whose storage is not one strided array, asked for as one (an ndarray view, a
+    /// DLPack tensor): neither one stride per dimension nor a blocked form of its own storage.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let local = Mapping::with_layout(sophgo::Compact::<sophgo::BM1684X>::new(0, 4), [1, 100, 2, 2]).unwrap();
+    /// let err = local.strided_form().unwrap_err();
+    /// assert!(err.to_string().contains("has no strided form"));
+    /// ```
+    NoStridedForm {
+        /// The layout.
+        layout: String,
+        /// The logical dims.
+        dims: Vec<usize>,
+        /// Why no strided form exists.
+        reason: String,
+    },
+    /// A byte buffer whose length is not that of the elements asked for.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let m = Mapping::<onednn::nchw>::new([1, 1, 2, 2]).unwrap();
+    /// let err = TensorView::<u16, _>::from_bytes(m, &[0u8; 7]).unwrap_err();
+    /// assert_eq!(err.to_string(), "expected 8 bytes (4 elements of 2 bytes), found 7 bytes");
+    /// ```
+    ByteLength {
+        /// The number of bytes needed.
+        expected: usize,
+        /// The size of one element in bytes.
+        element_size: usize,
+        /// The number of bytes given.
+        found: usize,
+    },
+    /// A byte buffer that does not start on a multiple of its element type's alignment.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let bytes = [0u32; 3];
+    /// let bytes: &[u8] = tensor_layout::bytemuck::cast_slice(&bytes);
+    /// let m = Mapping::<onednn::nchw>::new([1, 1, 1, 2]).unwrap();
+    /// let err = TensorView::<u32, _>::from_bytes(m, &bytes[1..9]).unwrap_err();
+    /// assert!(matches!(err, LayoutError::ByteAlignment { alignment: 4, .. }));
+    /// ```
+    ByteAlignment {
+        /// The address of the buffer's first byte.
+        address: usize,
+        /// The alignment the element type needs, in bytes.
+        alignment: usize,
+        /// The element type.
+        element: String,
+    },
+    /// A DLPack tensor that cannot be exported or imported as asked (its device, element type,
+    /// rank or strides), or a descriptor DLPack's own checks refuse.
+    Dlpack {
+        /// What is wrong, and what was expected.
+        reason: String,
+    },
 }
 
 impl fmt::Display for LayoutError {
@@ -486,6 +543,35 @@ impl fmt::Display for LayoutError {
                  elements, and {layout} has no blocks and promises dense storage: `slice` gives \
                  this view as a strided one"
             ),
+            Self::NoStridedForm {
+                layout,
+                dims,
+                reason,
+            } => write!(
+                f,
+                "{layout} on dims {dims:?} has no strided form (what ndarray and DLPack \
+                 describe): {reason}; relayout to a plain or blocked layout first"
+            ),
+            Self::ByteLength {
+                expected,
+                element_size,
+                found,
+            } => write!(
+                f,
+                "expected {expected} bytes ({} elements of {element_size} bytes), found {found} \
+                 bytes",
+                expected.checked_div(*element_size).unwrap_or(0)
+            ),
+            Self::ByteAlignment {
+                address,
+                alignment,
+                element,
+            } => write!(
+                f,
+                "a byte buffer at address {address:#x} is not aligned for {element}, which needs \
+                 a multiple of {alignment} bytes"
+            ),
+            Self::Dlpack { reason } => write!(f, "DLPack: {reason}"),
         }
     }
 }

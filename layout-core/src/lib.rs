@@ -40,6 +40,7 @@ mod error;
 mod fuse;
 mod indirect;
 mod interface;
+mod interop;
 mod layout;
 mod listing;
 mod macros;
@@ -72,6 +73,7 @@ pub use indirect::IndirectTensor;
 pub use interface::contract::{ChannelZeros, Interface, Plain, RealValues};
 pub use interface::per_channel::PerChannel;
 pub use interface::scale_offset::ScaleOffset;
+pub use interop::StridedForm;
 pub use layout::{Axes, Axis, Layout, MAX_AXES, SameRankAs};
 pub use listing::MemoryOrder;
 pub use mapping::Mapping;
@@ -83,6 +85,16 @@ pub use tensor::elementwise::IterMut;
 pub use tensor::padding::Padding;
 pub use tensor::{StorageChunk, StorageChunkMut, Tensor, TensorBase, TensorView, TensorViewMut};
 pub use walk::Run;
+
+/// bytemuck, whose `Pod` and `NoUninit` bound the byte views ([`TensorView::from_bytes`],
+/// [`TensorBase::as_bytes`]).
+pub use bytemuck;
+/// dlpark, DLPack's ABI and managed-tensor handles (feature `dlpack`).
+#[cfg(feature = "dlpack")]
+pub use dlpark;
+/// ndarray, whose views [`TensorBase::as_ndarray`] gives (feature `ndarray`).
+#[cfg(feature = "ndarray")]
+pub use ndarray;
 
 /// What the macros expand to; not part of the API.
 #[doc(hidden)]

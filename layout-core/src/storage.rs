@@ -26,6 +26,10 @@ pub const STORAGE_ALIGN: usize = 128;
 pub struct AlignedBuffer<T: Copy> {
     ptr: NonNull<T>,
     len: usize,
+    /// `Some(capacity)` when the memory is a `Vec<T>`'s allocation, taken over without a copy
+    /// because it was aligned: it is freed as that `Vec` (its capacity and `T`'s alignment).
+    /// `None` when it was allocated here, with [`STORAGE_ALIGN`].
+    vec_capacity: Option<usize>,
 }
 
 // SAFETY: the buffer owns its elements exactly like a `Vec<T>` does.
@@ -99,12 +103,85 @@ impl<T: Copy> AlignedBuffer<T> {
                 bytes: layout.size(),
             })?
         };
-        Ok(Self { ptr, len })
+        Ok(Self {
+            ptr,
+            len,
+            vec_capacity: None,
+        })
+    }
+
+    /// The elements of `vec`, in its memory when that is aligned to [`STORAGE_ALIGN`] (or
+    /// holds no bytes), else copied into new aligned memory (and `vec` freed).
+    ///
+    /// ```
+    /// let buf = layout_core::AlignedBuffer::from_vec(vec![1u16, 2, 3]);
+    /// assert_eq!((&buf[..], buf.as_ptr() as usize % 128), (&[1, 2, 3][..], 0));
+    /// ```
+    pub fn from_vec(vec: Vec<T>) -> Self {
+        let aligned = (vec.as_ptr() as usize).is_multiple_of(STORAGE_ALIGN.max(align_of::<T>()));
+        if size_of::<T>() == 0 || vec.is_empty() {
+            // No bytes to keep: the values of a zero-sized type are all alike, and an empty
+            // buffer needs no memory.
+            let len = vec.len();
+            return Self::uninit(len).expect("zero bytes always fit");
+        }
+        if !aligned {
+            return Self::from_slice(&vec);
+        }
+        let mut vec = core::mem::ManuallyDrop::new(vec);
+        Self {
+            // SAFETY: a Vec's pointer is never null.
+            ptr: unsafe { NonNull::new_unchecked(vec.as_mut_ptr()) },
+            len: vec.len(),
+            vec_capacity: Some(vec.capacity()),
+        }
+    }
+
+    /// The elements as a `Vec<T>`: the same memory when it came from [`AlignedBuffer::from_vec`]
+    /// without a copy (a `Vec` frees it as it was allocated), else a copy.
+    ///
+    /// ```
+    /// let buf = layout_core::AlignedBuffer::filled(3, 7u8).unwrap();
+    /// assert_eq!(buf.into_vec(), [7, 7, 7]);
+    /// ```
+    pub fn into_vec(self) -> Vec<T> {
+        match self.vec_capacity {
+            Some(capacity) => {
+                let this = core::mem::ManuallyDrop::new(self);
+                // SAFETY: `ptr`, `len` and `capacity` are those of the Vec `from_vec` took apart
+                // (the elements stay initialised and `len` never changes), and `this` is not
+                // dropped, so the memory has one owner again.
+                unsafe { Vec::from_raw_parts(this.ptr.as_ptr(), this.len, capacity) }
+            }
+            None => Vec::from(&self[..]),
+        }
+    }
+
+    /// Whether the memory is a `Vec`'s, taken over by [`AlignedBuffer::from_vec`] without a copy
+    /// (and so handed back by [`AlignedBuffer::into_vec`] without one).
+    ///
+    /// ```
+    /// let buf = layout_core::AlignedBuffer::filled(3, 7u8).unwrap();
+    /// assert!(!buf.is_vec_memory());
+    /// ```
+    pub fn is_vec_memory(&self) -> bool {
+        self.vec_capacity.is_some()
+    }
+
+    /// The first element's address, for handing the memory to code outside Rust (DLPack).
+    #[cfg_attr(not(feature = "dlpack"), allow(dead_code))]
+    pub(crate) fn as_mut_ptr(&mut self) -> *mut T {
+        self.ptr.as_ptr()
     }
 }
 
 impl<T: Copy> Drop for AlignedBuffer<T> {
     fn drop(&mut self) {
+        if let Some(capacity) = self.vec_capacity {
+            // SAFETY: as in `into_vec`; `drop` runs once.
+            drop(unsafe { Vec::from_raw_parts(self.ptr.as_ptr(), self.len, capacity) });
+            return;
+        }
         let layout = Self::alloc_layout(self.len).expect("the layout was valid at allocation");
         if layout.size() != 0 {
             // SAFETY: `ptr` was returned by `alloc` with this very layout (same `len`, same `T`).
@@ -273,6 +350,51 @@ mod tests {
         assert_eq!(&a[..], &[9, 2, 3]);
         assert_eq!(&b[..], &[1, 2, 3]);
         assert_eq!(alloc::format!("{b:?}"), "[1, 2, 3]");
+    }
+
+    #[test]
+    fn aligned_vecs_are_kept_and_handed_back_as_they_are() {
+        #[derive(Clone, Copy, PartialEq, Debug)]
+        #[repr(align(128))]
+        struct Line(u32);
+        let mut vec = Vec::with_capacity(5);
+        vec.extend([Line(1), Line(2), Line(3)]);
+        let address = vec.as_ptr();
+        let buffer = AlignedBuffer::from_vec(vec);
+        assert!(buffer.is_vec_memory());
+        assert_eq!(
+            (buffer.as_ptr(), &buffer[..]),
+            (address, &[Line(1), Line(2), Line(3)][..])
+        );
+        let back = buffer.into_vec();
+        assert_eq!(
+            (back.as_ptr(), back.capacity(), back.len()),
+            (address, 5, 3)
+        );
+        // Dropped without `into_vec`, the memory is freed as the Vec's (miri checks the layout).
+        drop(AlignedBuffer::from_vec(back));
+    }
+
+    #[test]
+    fn other_vecs_are_copied_or_kept_by_their_alignment() {
+        for len in [1usize, 3, 200] {
+            let vec: Vec<u16> = (0..len as u16).collect();
+            let address = vec.as_ptr() as usize;
+            let buffer = AlignedBuffer::from_vec(vec);
+            assert_eq!(
+                buffer.is_vec_memory(),
+                address.is_multiple_of(STORAGE_ALIGN)
+            );
+            assert_eq!(buffer.as_ptr() as usize % STORAGE_ALIGN, 0);
+            assert!(buffer.iter().copied().eq(0..len as u16));
+            let copy = AlignedBuffer::filled(len, 9u16).unwrap().into_vec();
+            assert_eq!(copy, alloc::vec![9; len]);
+            drop(buffer);
+        }
+        let empty = AlignedBuffer::from_vec(Vec::<u64>::new());
+        assert!(empty.is_empty() && !empty.is_vec_memory());
+        let units = AlignedBuffer::from_vec(alloc::vec![(); 7]);
+        assert_eq!(units.into_vec().len(), 7);
     }
 
     #[test]

@@ -13,7 +13,7 @@ type Chunked<const RANK: usize, C, N> = ChunkedMemoryLayout<RANK, C, N>;
 impl<S: Storage, const RANK: usize, C: ChunkList, N: AxisNames, I: Interface>
     TensorBase<S, Chunked<RANK, C, N>, I>
 {
-    /// Number of chunks (see [`Mapping::chunk_count`]); on a view, of the view's chunks.
+    /// Number of chunks (see [`Mapping::chunk_count`](crate::Mapping::chunk_count)); on a view, of the view's chunks.
     ///
     /// ```
     /// use tensor_layout::prelude::*;

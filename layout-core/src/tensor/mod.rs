@@ -8,6 +8,7 @@
 
 mod access;
 mod block_views;
+mod buffers;
 mod chunk_access;
 mod constructors;
 pub(crate) mod elementwise;
