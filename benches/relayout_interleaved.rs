@@ -9,7 +9,14 @@
 //! round also runs the library and memcpy (each half on its own thread) on two threads, and
 //! the table adds how much faster each is on two threads than on one.
 //!
-//! `cargo bench --bench relayout_interleaved [--features parallel] [-- FILTER]`
+//! On the plain transposes (`nchw->nhwc`, `nhwc->nchw`) the Rust peers join each round, one
+//! call each between the library's and memcpy: strided-perm's `copy_into`, ndarray's
+//! `as_standard_layout` of a permuted view and its `assign` into a preallocated array
+//! (`support/peers.rs`), each checked against the library's destination first.
+//!
+//! `cargo bench --bench relayout_interleaved [--features parallel] [-- FILTER...]`: with
+//! filters, only the pairs whose name contains one of them (quote them in a shell:
+//! `-- 'nchw->nhwc' 'nhwc->nchw'` runs the plain transposes).
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -17,11 +24,32 @@ use tensor_layout::prelude::*;
 
 mod support;
 use support::alternating::{calls_for, median, timed};
+use support::peers::{PeerTimes, Peers, Permutation};
 use support::relayout_pairs::{Element, Measure, copy_halves, each_pair, on_one_thread, pool};
 
-/// Measures each pair whose name contains `filter`, printing a Markdown row.
+/// The pairs asked for: each argument other than cargo's flags is part of a pair's name; no
+/// argument asks for every pair.
+struct Filter(Vec<String>);
+
+impl Filter {
+    fn from_args() -> Self {
+        // `cargo bench` passes `--bench`.
+        Filter(
+            std::env::args()
+                .skip(1)
+                .filter(|a| !a.starts_with("--"))
+                .collect(),
+        )
+    }
+
+    fn wants(&self, name: &str) -> bool {
+        self.0.is_empty() || self.0.iter().any(|part| name.contains(part.as_str()))
+    }
+}
+
+/// Measures each pair the filter wants, printing a Markdown row.
 struct Interleaved {
-    filter: String,
+    filter: Filter,
 }
 
 impl Measure for Interleaved {
@@ -30,12 +58,20 @@ impl Measure for Interleaved {
         A: Layout<Index = [usize; 4]> + Default,
         B: Layout<Index = [usize; 4]> + Default,
     {
-        if !name.contains(&self.filter) {
+        if !self.filter.wants(name) {
             return;
         }
-        let src = Tensor::<T, A>::from_fn(dims, |[n, c, h, w]| T::of(n ^ c ^ h ^ w));
+        // Each element's row-major number: values that differ along every axis, so the peers'
+        // check below sees a swapped axis.
+        let number = |[n, c, h, w]: [usize; 4]| ((n * dims[1] + c) * dims[2] + h) * dims[3] + w;
+        let src = Tensor::<T, A>::from_fn(dims, |index| T::of(number(index)));
         // The destination's dims are the source's in `B`'s axis order.
         let mut dst = src.relayout::<B>();
+        let permutation = Permutation::of(&src, &dst);
+        let mut peers = permutation.map(|p| Peers::new(p, src.as_raw()));
+        if let Some(peers) = &mut peers {
+            peers.check(name, dst.as_raw());
+        }
         let copy_from = vec![1u8; size_of_val(src.as_raw())];
         let mut copy_into = vec![0u8; copy_from.len()];
         let bytes = size_of_val(src.as_raw()) + size_of_val(dst.as_raw());
@@ -47,6 +83,9 @@ impl Measure for Interleaved {
             times.library.push(on_one_thread(&one, || {
                 timed(|| black_box(&src).relayout_into(black_box(&mut dst)).unwrap())
             }));
+            if let Some(peers) = &mut peers {
+                peers.time_round(&mut times.peers);
+            }
             times.memcpy.push(timed(|| {
                 black_box(&mut copy_into[..]).copy_from_slice(black_box(&copy_from[..]))
             }));
@@ -68,9 +107,10 @@ impl Measure for Interleaved {
             format!("{bytes} B")
         };
         let mut row = format!(
-            "| {name} | {size} | {calls} | {:.2} | {library_gbps:.2} | {memcpy_gbps:.2} | {:.2} |",
+            "| {name} | {size} | {calls} | {:.2} | {library_gbps:.2} | {memcpy_gbps:.2} | {:.2} |{}",
             library.as_secs_f64() * 1e6,
-            library_gbps / memcpy_gbps
+            library_gbps / memcpy_gbps,
+            times.peers.cells(bytes, memcpy_gbps),
         );
         if cfg!(feature = "parallel") {
             let library_2 = median(times.library_2);
@@ -86,13 +126,14 @@ impl Measure for Interleaved {
     }
 }
 
-/// Call times of one pair: the library and memcpy on one thread, and (with `parallel`) on
-/// two.
+/// Call times of one pair: the library, its peers and memcpy on one thread, and (with
+/// `parallel`) the library and memcpy on two.
 struct Times {
     library: Vec<Duration>,
     memcpy: Vec<Duration>,
     library_2: Vec<Duration>,
     memcpy_2: Vec<Duration>,
+    peers: PeerTimes,
 }
 
 impl Times {
@@ -103,16 +144,13 @@ impl Times {
             memcpy: list(),
             library_2: list(),
             memcpy_2: list(),
+            peers: PeerTimes::default(),
         }
     }
 }
 
 fn main() {
-    // `cargo bench` passes `--bench`; the first other argument filters the pairs by name.
-    let filter = std::env::args()
-        .skip(1)
-        .find(|a| !a.starts_with("--"))
-        .unwrap_or_default();
+    let filter = Filter::from_args();
     let (head, rule) = if cfg!(feature = "parallel") {
         (
             " library 2 threads ÷ 1 | memcpy 2 threads ÷ 1 |",
@@ -122,23 +160,26 @@ fn main() {
         ("", "")
     };
     println!(
-        "| pair | bytes | calls | library µs per call | library GB/s | memcpy GB/s | ÷ memcpy |{head}"
+        "| pair | bytes | calls | library µs per call | library GB/s | memcpy GB/s | ÷ memcpy |{}{head}",
+        PeerTimes::HEADER
     );
-    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: |{rule}");
-    each_pair(&mut Interleaved {
-        filter: filter.clone(),
-    });
-    chunk_table_rows(&filter);
-    nibble_rows(&filter);
+    println!(
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |{}{rule}",
+        PeerTimes::RULE
+    );
+    let mut interleaved = Interleaved { filter };
+    each_pair(&mut interleaved);
+    chunk_table_rows(&interleaved.filter);
+    nibble_rows(&interleaved.filter);
 }
 
 /// 4-bit elements (MegEngine's int4 `NCHW64`): packed tensors moved between plain and blocked
 /// layouts, against memcpy of the same bytes.
-fn nibble_rows(filter: &str) {
+fn nibble_rows(filter: &Filter) {
     use tensor_layout::{PackedTensor, u4};
     let dims = [8, 256, 56, 56];
     let name = "u4 8x256x56x56 nchw->NCHW64";
-    if !name.contains(filter) {
+    if !filter.wants(name) {
         return;
     }
     let src = PackedTensor::<u4, megengine::NCHW>::from_fn(dims, |[n, c, h, w]| {
@@ -170,7 +211,7 @@ fn nibble_rows(filter: &str) {
 /// HTP's indirect tensors: crouton chunks behind a table, relayout into and out of flat NHWC,
 /// each call alternating with the same relayout between contiguous tensors and with memcpy.
 /// The last column is the chunk table's time over the contiguous one's.
-fn chunk_table_rows(filter: &str) {
+fn chunk_table_rows(filter: &Filter) {
     use tensor_layout::IndirectTensor;
     for dims in [[1, 64, 64, 256], [1, 256, 256, 256]] {
         let name = format!("u8 {}x{}x{}x{}", dims[0], dims[1], dims[2], dims[3]);
@@ -178,7 +219,7 @@ fn chunk_table_rows(filter: &str) {
             format!("{name} crouton (chunk table)->flat"),
             format!("{name} flat->crouton (chunk table)"),
         );
-        if !out.contains(filter) && !into.contains(filter) {
+        if !filter.wants(&out) && !filter.wants(&into) {
             continue;
         }
         let flat = Tensor::<u8, htp::R4FlatMemoryLayout>::from_fn(dims, |[n, h, w, c]| {
@@ -227,8 +268,8 @@ fn ratio_to(contiguous: &[Duration], table: &[Duration]) -> String {
     )
 }
 
-/// One row of the extra benches: the call's time as a ratio to memcpy of the same bytes, then
-/// `extra` cells.
+/// One row of the extra benches: the call's time as a ratio to memcpy of the same bytes, no
+/// peers, then `extra` cells.
 fn print_table_row(
     name: &str,
     bytes: usize,
@@ -242,9 +283,10 @@ fn print_table_row(
     let library_gbps = bytes as f64 / library.as_secs_f64() / 1e9;
     let memcpy_gbps = 2.0 * copy_from.len() as f64 / memcpy.as_secs_f64() / 1e9;
     println!(
-        "| {name} | {:.1} M | {calls} | {:.2} | {library_gbps:.2} | {memcpy_gbps:.2} | {:.2} |{extra}",
+        "| {name} | {:.1} M | {calls} | {:.2} | {library_gbps:.2} | {memcpy_gbps:.2} | {:.2} |{}{extra}",
         bytes as f64 / 1e6,
         library.as_secs_f64() * 1e6,
         library_gbps / memcpy_gbps,
+        PeerTimes::NONE,
     );
 }

@@ -1,9 +1,11 @@
 //! Code the benches share: the relayout pairs with their pools and memcpy
-//! (`relayout_pairs`), the timing of alternating calls (`alternating`), and the hand-written
-//! offset formulas (`hand_written`). Each bench declares `mod support;` and uses its part.
+//! (`relayout_pairs`), the timing of alternating calls (`alternating`), the Rust peers on the
+//! plain transposes (`peers`), and the hand-written offset formulas (`hand_written`). Each bench
+//! declares `mod support;` and uses its part.
 // Every bench compiles all of it, so what one bench leaves unused is not dead code.
 #![allow(dead_code)]
 
 pub mod alternating;
 pub mod hand_written;
+pub mod peers;
 pub mod relayout_pairs;

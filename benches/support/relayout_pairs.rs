@@ -5,23 +5,34 @@
 use half::f16;
 use tensor_layout::prelude::*;
 
-/// A value per element that is not a constant (so no copy can be folded away).
+/// A value per element that is not a constant (so no copy can be folded away), and its bits
+/// (every byte of the element: two destinations compare byte for byte through them).
 pub trait Element: Copy + Default + Send + Sync + 'static {
     fn of(i: usize) -> Self;
+    fn bits(self) -> u64;
 }
 impl Element for f32 {
     fn of(i: usize) -> Self {
         i as f32
+    }
+    fn bits(self) -> u64 {
+        self.to_bits().into()
     }
 }
 impl Element for f16 {
     fn of(i: usize) -> Self {
         f16::from_f32((i % 2048) as f32)
     }
+    fn bits(self) -> u64 {
+        self.to_bits().into()
+    }
 }
 impl Element for u8 {
     fn of(i: usize) -> Self {
         i as u8
+    }
+    fn bits(self) -> u64 {
+        self.into()
     }
 }
 
@@ -51,6 +62,7 @@ pub fn each_pair(m: &mut impl Measure) {
     );
     m.pair::<f16, onednn::nchw, onednn::nChw16c>("f16 8x256x56x56 nchw->nChw16c", act, false);
     m.pair::<u8, onednn::nchw, onednn::nhwc>("u8 8x256x56x56 nchw->nhwc", act, false);
+    m.pair::<u8, onednn::nhwc, onednn::nchw>("u8 8x256x56x56 nhwc->nchw", act, false);
     // One image (3.2 MB each side): the transposes written through the cache on every machine
     // (under the 4 MiB from which the smallest-cache machines stream).
     let image = [1, 256, 56, 56];

@@ -5,7 +5,10 @@
 //! ratios to memcpy come from different minutes. Here the three calls alternate — the
 //! library's `relayout_into`, oneDNN's reorder, memcpy of the source's bytes — each on buffers
 //! of its own, over and over, and the table divides their medians. The pairs are the benches'
-//! (`benches/support/relayout_pairs.rs`) that oneDNN has tags for, on one thread.
+//! (`benches/support/relayout_pairs.rs`) that oneDNN has tags for, on one thread. On the plain
+//! transposes (`nchw->nhwc`, `nhwc->nchw`) the Rust peers join each round
+//! (`benches/support/peers.rs`: strided-perm's `copy_into`, ndarray's `as_standard_layout` of a
+//! permuted view and its `assign`), checked against the library's destination before timing.
 //!
 //! Before timing, oneDNN's source is filled with the library's source bytes, and after it the
 //! two destinations must be equal byte for byte (padding included): the catalog's `onednn`
@@ -15,7 +18,8 @@
 //! Needs Debian's libdnnl-dev (`../shared/peers/run-onednn.sh` installs it):
 //!
 //! ```sh
-//! cargo run --release --manifest-path peer-onednn/Cargo.toml [-- FILTER]
+//! cargo run --release --manifest-path peer-onednn/Cargo.toml [-- FILTER...]
+//! cargo run --release --manifest-path peer-onednn/Cargo.toml -- 'nchw->nhwc' 'nhwc->nchw'
 //! cargo run --release --manifest-path peer-onednn/Cargo.toml -- check
 //! ```
 
@@ -34,6 +38,10 @@ use relayout_pairs::{Element, Measure, each_pair};
 #[path = "../../benches/support/alternating.rs"]
 mod alternating;
 use alternating::{calls_for, median, timed};
+
+#[path = "../../benches/support/peers.rs"]
+mod peers;
+use peers::{PeerTimes, Peers, Permutation};
 
 /// The element type, the source's tag and the destination's, from a pair's name
 /// (`"f32 8x256x56x56 nchw->nhwc"`).
@@ -68,7 +76,10 @@ where
     fn new(name: &str, dims: [usize; 4]) -> Option<Self> {
         let (ty, from, to) = onednn_names(name)?;
         let mut peer = Reorder::new(from, to, dims, ty)?;
-        let src = Tensor::<T, A>::from_fn(dims, |[n, c, h, w]| T::of(n ^ c ^ h ^ w));
+        // Each element's row-major number: values that differ along every axis, so that a
+        // destination with two axes swapped differs from the library's.
+        let number = |[n, c, h, w]: [usize; 4]| ((n * dims[1] + c) * dims[2] + h) * dims[3] + w;
+        let src = Tensor::<T, A>::from_fn(dims, |index| T::of(number(index)));
         let source = bytes_of(src.as_raw());
         let peer_source = peer.src_mut();
         assert_eq!(
@@ -98,9 +109,10 @@ where
     }
 }
 
-/// Times each pair whose name contains `filter`, printing a Markdown row.
+/// Times each pair whose name contains one of `filters` (every pair without one), printing a
+/// Markdown row.
 struct SideBySide {
-    filter: String,
+    filters: Vec<String>,
 }
 
 impl Measure for SideBySide {
@@ -109,20 +121,35 @@ impl Measure for SideBySide {
         A: Layout<Index = [usize; 4]> + Default,
         B: Layout<Index = [usize; 4]> + Default,
     {
-        if !name.contains(&self.filter) {
+        if !self.filters.is_empty() && !self.filters.iter().any(|f| name.contains(f.as_str())) {
             return;
         }
         let Some(mut both) = Both::<T, A, B>::new(name, dims) else {
             return;
         };
+        let src = both.src.as_raw();
+        let permutation = Permutation::of(&both.src, &both.dst);
+        let mut rust_peers = permutation.map(|p| Peers::new(p, src));
+        if let Some(rust_peers) = &mut rust_peers {
+            rust_peers.check(name, both.dst.as_raw());
+        }
         let copy_from = vec![1u8; size_of_val(both.src.as_raw())];
         let mut copy_into = vec![0u8; copy_from.len()];
         let bytes = size_of_val(both.src.as_raw()) + size_of_val(both.dst.as_raw());
         let calls = calls_for(bytes);
         let (mut library, mut onednn, mut memcpy) = (vec![], vec![], vec![]);
+        let mut rust = PeerTimes::default();
         for _ in 0..calls {
-            library.push(timed(|| both.relayout()));
+            // The fields one by one: the Rust peers hold the source.
+            library.push(timed(|| {
+                black_box(&both.src)
+                    .relayout_into(black_box(&mut both.dst))
+                    .unwrap()
+            }));
             onednn.push(timed(|| both.peer.run()));
+            if let Some(rust_peers) = &mut rust_peers {
+                rust_peers.time_round(&mut rust);
+            }
             memcpy.push(timed(|| {
                 black_box(&mut copy_into[..]).copy_from_slice(black_box(&copy_from[..]))
             }));
@@ -133,18 +160,21 @@ impl Measure for SideBySide {
         let onednn = gbps(median(onednn), bytes);
         let memcpy = gbps(median(memcpy), 2 * copy_from.len());
         println!(
-            "| {name} | {:.1} M | {calls} | {library:.2} | {onednn:.2} | {memcpy:.2} | {:.2} | {:.2} | {:.2}x |",
+            "| {name} | {:.1} M | {calls} | {library:.2} | {onednn:.2} | {memcpy:.2} | {:.2} | {:.2} | {:.2}x |{}",
             bytes as f64 / 1e6,
             library / memcpy,
             onednn / memcpy,
             library / onednn,
+            rust.cells(bytes, memcpy),
         );
     }
 }
 
-/// Compares the two destinations on odd shapes of every pair oneDNN has.
+/// Compares the two destinations on odd shapes of every pair oneDNN has, and the Rust peers'
+/// on the plain transposes.
 struct Check {
     pairs: usize,
+    rust_pairs: usize,
 }
 
 impl Measure for Check {
@@ -164,6 +194,10 @@ impl Measure for Check {
                 both.peer.run();
                 both.assert_equal(name, dims);
                 self.pairs += 1;
+                if let Some(permutation) = Permutation::of(&both.src, &both.dst) {
+                    Peers::new(permutation, both.src.as_raw()).check(name, both.dst.as_raw());
+                    self.rust_pairs += 1;
+                }
             }
         }
     }
@@ -218,22 +252,31 @@ fn main() {
         println!(
             "{described} layout-dims pairs: the library's blocking descriptor equals oneDNN's"
         );
-        let mut check = Check { pairs: 0 };
+        let mut check = Check {
+            pairs: 0,
+            rust_pairs: 0,
+        };
         each_pair(&mut check);
         assert!(check.pairs > 0, "oneDNN made no reorder");
+        assert!(check.rust_pairs > 0, "no plain transpose");
         println!(
             "{} pair-shapes: the library's destination equals oneDNN's",
             check.pairs
         );
+        println!(
+            "{} plain-transpose shapes: the library's destination equals strided-perm's and ndarray's",
+            check.rust_pairs
+        );
         return;
     }
-    let filter = args
-        .into_iter()
-        .find(|a| !a.starts_with("--"))
-        .unwrap_or_default();
+    let filters = args.into_iter().filter(|a| !a.starts_with("--")).collect();
     println!(
-        "| pair | bytes | calls | library GB/s | oneDNN GB/s | memcpy GB/s | library ÷ memcpy | oneDNN ÷ memcpy | library ÷ oneDNN |"
+        "| pair | bytes | calls | library GB/s | oneDNN GB/s | memcpy GB/s | library ÷ memcpy | oneDNN ÷ memcpy | library ÷ oneDNN |{}",
+        PeerTimes::HEADER
     );
-    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
-    each_pair(&mut SideBySide { filter });
+    println!(
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |{}",
+        PeerTimes::RULE
+    );
+    each_pair(&mut SideBySide { filters });
 }
