@@ -128,15 +128,11 @@ fn explain_places_the_documented_aligned_tensor() {
             typed.reserved_bytes() * 4
         )
     );
-    for npu in 0..4 {
+    for (npu, row) in rows.iter().enumerate() {
         let span = typed
             .npu_span(npu)
             .map_or("-".to_string(), |s| format!("{}..{}", s.start, s.end));
-        assert!(
-            rows[npu].contains(&span),
-            "NPU {npu}: {span} in {:?}",
-            rows[npu]
-        );
+        assert!(row.contains(&span), "NPU {npu}: {span} in {row:?}");
     }
     let m = DynLocalLayout::new(LocalKind::EuAligned, ChipName::ExampleChip, 2048, 4)
         .bind(&[2, 3, 4, 5])

@@ -6,7 +6,7 @@ use crate::helpers::documented_location;
 use tensor_layout::prelude::*;
 use tensor_layout::sophgo::{
     BM1688, ChipName, Compact, DynLocalLayout, EuAligned, ExampleChip, FourN, FreeStrides,
-    LineAligned, LocalKind, LocalLayout, LocalMemory, Matrix, StorageModeName, TwoIC, TwoN,
+    LineAligned, LocalKind, LocalMemory, Matrix, StorageModeName, TwoIC, TwoN,
 };
 use tensor_layout::{AnyMapping, RowMajorIndices};
 
@@ -206,4 +206,21 @@ fn per_npu_counts_match_a_count_of_every_slot() {
         let total: usize = found.iter().map(|c| c.0).sum();
         assert_eq!(total, dims.iter().product::<usize>(), "{layout}");
     }
+}
+
+/// The example of docs/sophgo.md ("Chosen at run time"): the documentation's 4N tensor by name.
+#[test]
+fn the_documented_4n_tensor_by_name() -> Result<(), LayoutError> {
+    let layout = DynLocalLayout::new(LocalKind::EuAligned, ChipName::parse("ExampleChip")?, 0, 1)
+        .with_mode(StorageModeName::parse("4N")?);
+    let m = layout.bind(&[6, 5, 4, 5])?;
+    assert_eq!(m.local_geometry().packed_dims(), [2, 5, 4, 5]);
+    assert_eq!(
+        m.location(&[5, 4, 3, 4])?,
+        tensor_layout::sophgo::LocalAddress {
+            npu: 0,
+            offset: 461
+        }
+    );
+    Ok(())
 }
