@@ -37,18 +37,55 @@ use layout_core::{AnyMapping, Coords, LayoutError, Mapping};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct DynLocalLayout {
     /// Which layout.
+    ///
+    /// ```
+    /// use tensor_layout::sophgo::{ChipName, DynLocalLayout, LocalKind};
+    /// assert_eq!(DynLocalLayout::new(LocalKind::Compact, ChipName::BM1684, 0, 4).kind, LocalKind::Compact);
+    /// ```
     pub kind: LocalKind,
     /// Which chip's memory.
+    ///
+    /// ```
+    /// use tensor_layout::sophgo::{ChipName, DynLocalLayout, LocalKind};
+    /// assert_eq!(DynLocalLayout::new(LocalKind::Compact, ChipName::BM1684, 0, 4).chip.npus(), 64);
+    /// ```
     pub chip: ChipName,
     /// The storage mode ([`StorageModeName::Normal`] for none; a matrix takes none).
+    ///
+    /// ```
+    /// use tensor_layout::sophgo::{ChipName, DynLocalLayout, LocalKind, StorageModeName};
+    /// let layout = DynLocalLayout::new(LocalKind::Compact, ChipName::BM1684, 0, 2).with_mode(StorageModeName::TwoN);
+    /// assert_eq!(layout.mode.pack(), 2);
+    /// ```
     pub mode: StorageModeName,
     /// The start address in bytes.
+    ///
+    /// ```
+    /// use tensor_layout::sophgo::{ChipName, DynLocalLayout, LocalKind};
+    /// assert_eq!(DynLocalLayout::new(LocalKind::Compact, ChipName::BM1684, 64, 4).address, 64);
+    /// ```
     pub address: usize,
     /// Bytes per element (of the unpacked type: 1 for 4N's int8).
+    ///
+    /// ```
+    /// use tensor_layout::sophgo::{ChipName, DynLocalLayout, LocalKind};
+    /// assert_eq!(DynLocalLayout::new(LocalKind::Compact, ChipName::BM1684, 0, 2).element_bytes, 2);
+    /// ```
     pub element_bytes: usize,
     /// The `[N, C, H, W]` strides in (packed) elements: [`LocalKind::FreeStrides`] only.
+    ///
+    /// ```
+    /// use tensor_layout::sophgo::{ChipName, DynLocalLayout, LocalKind};
+    /// let layout = DynLocalLayout::new(LocalKind::FreeStrides, ChipName::BM1684, 0, 4).with_strides([8, 4, 2, 1]);
+    /// assert_eq!(layout.strides, Some([8, 4, 2, 1]));
+    /// ```
     pub strides: Option<[usize; 4]>,
     /// The channel width W: [`LocalKind::Matrix`] only.
+    ///
+    /// ```
+    /// use tensor_layout::sophgo::{ChipName, DynLocalLayout, LocalKind};
+    /// assert_eq!(DynLocalLayout::new(LocalKind::Matrix, ChipName::BM1684, 0, 4).with_width(8).width, Some(8));
+    /// ```
     pub width: Option<usize>,
 }
 
