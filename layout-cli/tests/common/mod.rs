@@ -35,3 +35,10 @@ pub fn fails(args: &[&str]) -> String {
     assert!(out.stdout.is_empty());
     stderr
 }
+
+/// The value after `label` (padded to explain's 15 columns) on its line.
+pub fn field<'a>(out: &'a str, label: &str) -> &'a str {
+    out.lines()
+        .find_map(|l| l.strip_prefix(&format!("{label:15}")))
+        .unwrap_or_else(|| panic!("no {label:?} line in\n{out}"))
+}
