@@ -1,6 +1,7 @@
 //! Reading the command's arguments: layouts, dims, indices, axes, element types, and how the
 //! axes of two layouts correspond.
 
+use tensor_layout::sophgo::{DynLocalLayout, DynLocalMapping};
 use tensor_layout::{AxisWord, DynLayout, DynMapping};
 
 /// Any spelling `DynLayout::parse` reads: a catalog name (bare or `module::Name`), the long or
@@ -62,6 +63,20 @@ pub fn bind(layout_text: &str, dims_text: &str) -> Result<DynMapping, String> {
     let layout = layout(layout_text)?;
     let dims = numbers(dims_text, "dims")?;
     bind_layout(&layout, &dims)
+}
+
+/// The local layout `layout` bound to the dims spelled `dims_text`; the library's error (a
+/// misaligned address, an NPU overflowed, ...) as one line otherwise.
+pub fn bind_local(layout: &DynLocalLayout, dims_text: &str) -> Result<DynLocalMapping, String> {
+    let dims = numbers(dims_text, "dims")?;
+    if dims.len() != layout.rank() {
+        return Err(format!(
+            "dims {dims_text} have {} coordinates but {layout} has rank {}",
+            dims.len(),
+            layout.rank()
+        ));
+    }
+    layout.bind(&dims).map_err(|e| e.to_string())
 }
 
 /// Binds layout A to `dims` and layout B to the same dims permuted by axis name (B's dims are

@@ -6,8 +6,9 @@ use std::path::Path;
 use tensor_layout::AnyMapping;
 
 /// The most cells a drawing shows; larger storage is refused with advice.
-const MAX_CELLS: usize = 16_384;
-const CELL: usize = 28;
+pub(crate) const MAX_CELLS: usize = 16_384;
+/// Side of one cell, in pixels.
+pub(crate) const CELL: usize = 28;
 /// Height of the caption above the cells.
 const CAPTION: usize = 14;
 
@@ -99,10 +100,11 @@ fn svg(m: &dyn AnyMapping, color_dim: usize) -> String {
     let _ = write!(
         out,
         r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="DejaVu Sans Mono, monospace" font-size="6">
-<defs><pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" fill="#f4f4f4"/><line x1="0" y1="0" x2="0" y2="6" stroke="#999" stroke-width="2"/></pattern></defs>
+<defs>{}</defs>
 <rect width="{width}" height="{height}" fill="white"/>
 <text x="2" y="{}" font-size="9">{caption}</text>
 "##,
+        hatch_defs(),
         CAPTION - 4
     );
     for offset in 0..storage {
@@ -149,7 +151,13 @@ fn svg(m: &dyn AnyMapping, color_dim: usize) -> String {
     out
 }
 
-fn png(svg: &str) -> Result<Vec<u8>, String> {
+/// The hatch pattern padding is filled with (`url(#hatch)`), for a drawing's `<defs>`.
+pub(crate) fn hatch_defs() -> &'static str {
+    r##"<pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" fill="#f4f4f4"/><line x1="0" y1="0" x2="0" y2="6" stroke="#999" stroke-width="2"/></pattern>"##
+}
+
+/// `svg` rendered by resvg as PNG bytes.
+pub(crate) fn png(svg: &str) -> Result<Vec<u8>, String> {
     let mut options = resvg::usvg::Options::default();
     options.fontdb_mut().load_system_fonts();
     let tree = resvg::usvg::Tree::from_str(svg, &options)

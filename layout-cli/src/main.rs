@@ -5,9 +5,13 @@
 
 mod args;
 mod draw;
+mod draw_local;
+mod local_args;
 mod report;
+mod report_local;
 
 use clap::{Parser, Subcommand};
+use local_args::LocalOptions;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -15,8 +19,9 @@ use std::process::ExitCode;
 ///
 /// LAYOUT is a catalog name (`R4CroutonLayout`, `htp::R4CroutonLayout`, `nChw16c`, `NCHW4`), the
 /// long form `ChunkedMemoryLayout<NHWC, 0,0, 1,0, ...>` (or `ChunkedMemoryLayout<4, ...>` for
-/// positional axes), the short form `NHWC: 0,0 1,0 ...` (or `4: 0,0 1,0 ...`) or a oneDNN tag.
-/// DIMS are logical dims in the layout's axis order, like `1x3x5x30`.
+/// positional axes), the short form `NHWC: 0,0 1,0 ...` (or `4: 0,0 1,0 ...`) or a oneDNN tag;
+/// `explain` and `draw` also take Sophgo's local-memory layouts (`sophgo::EuAligned --chip
+/// BM1684X`). DIMS are logical dims in the layout's axis order, like `1x3x5x30`.
 #[derive(Parser)]
 #[command(name = "layout", version, about)]
 struct Cli {
@@ -27,19 +32,23 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Axis names, dims, padding, chunks, per-entry extents and strides, storage size, oneDNN
-    /// description.
+    /// description; for a Sophgo local-memory layout, the chip, the start, which NPU holds each
+    /// channel, the strides, and the bytes each NPU holds, reserves and leaves as padding.
     #[command(
-        after_help = "Examples:\n  layout explain R4CroutonLayout 1x3x5x30 --type u8\n  layout explain nChw8c 2x17x3x5\n  layout explain \"NHWC: 0,0 1,0 2,0 3,0 1,8 2,8 3,32\" 1x3x5x30"
+        after_help = "Examples:\n  layout explain R4CroutonLayout 1x3x5x30 --type u8\n  layout explain nChw8c 2x17x3x5\n  layout explain \"NHWC: 0,0 1,0 2,0 3,0 1,8 2,8 3,32\" 1x3x5x30\n  layout explain sophgo::EuAligned 2x3x4x5 --chip ExampleChip --address 2048\n  layout explain sophgo::EuAligned 6x5x4x5 --chip ExampleChip --mode 4N --type i8\n  layout explain sophgo::Matrix 2x40 --chip ExampleChip --width 15\n  layout explain sophgo::FreeStrides 2x3x1x10 --chip ExampleChip --address 1024 --strides 120,0,0,2\n  layout explain sophgo::Compact 1x64x56x56 --chip BM1684X --type f16"
     )]
     Explain {
         /// The layout: a catalog name (`layout list`), `ChunkedMemoryLayout<NHWC, 0,0, ...>`,
-        /// `NHWC: 0,0 ...` or a oneDNN tag.
+        /// `NHWC: 0,0 ...`, a oneDNN tag, or a Sophgo local-memory layout (with --chip).
         layout: String,
         /// Logical dims in the layout's axis order (`layout explain` shows it), e.g. 1x3x5x30.
         dims: String,
-        /// Element type for byte counts: u8 i8 u16 i16 f16 bf16 u32 i32 f32 u64 i64 f64.
+        /// Element type for byte counts (and a local layout's placement): u8 i8 u16 i16 f16
+        /// bf16 u32 i32 f32 u64 i64 f64.
         #[arg(long = "type", default_value = "f32")]
         element: String,
+        #[command(flatten)]
+        local: LocalOptions,
     },
     /// The memory order as runs of logical indices: padding marked, chunk ends marked.
     #[command(
@@ -98,13 +107,14 @@ enum Command {
         /// Logical dims in A's axis order, e.g. 1x5x6x40.
         dims: String,
     },
-    /// Draw the memory order as SVG or PNG: cells coloured by one coordinate, padding hatched.
+    /// Draw the memory order as SVG or PNG: cells coloured by one coordinate, padding hatched; a
+    /// Sophgo local-memory layout as one lane per NPU.
     #[command(
-        after_help = "Examples:\n  layout draw nChw4c 1x6x2x3 -o nChw4c.svg --color-by C\n  layout draw R4Crouton2x2Layout 1x4x4x2 -o crouton.png"
+        after_help = "Examples:\n  layout draw nChw4c 1x6x2x3 -o nChw4c.svg --color-by C\n  layout draw R4Crouton2x2Layout 1x4x4x2 -o crouton.png\n  layout draw sophgo::EuAligned 2x3x4x5 --chip ExampleChip --address 2048 -o aligned.svg\n  layout draw sophgo::Compact 6x5x1x2 --chip ExampleChip --mode 4N --type i8 -o four-n.png"
     )]
     Draw {
         /// The layout: a catalog name (`layout list`), `ChunkedMemoryLayout<NHWC, 0,0, ...>`,
-        /// `NHWC: 0,0 ...` or a oneDNN tag.
+        /// `NHWC: 0,0 ...`, a oneDNN tag, or a Sophgo local-memory layout (with --chip).
         layout: String,
         /// Logical dims in the layout's axis order (`layout explain` shows it), e.g. 1x3x5x30.
         dims: String,
@@ -112,9 +122,15 @@ enum Command {
         #[arg(short, long)]
         output: PathBuf,
         /// The axis whose coordinate colours each cell, by letter (`C`) or position (`1`);
-        /// default: the last axis.
+        /// default: the last axis (the channels for a Sophgo local-memory layout).
         #[arg(long)]
         color_by: Option<String>,
+        /// Sophgo local-memory layouts only: the element type, which sets the bytes per cell
+        /// (u8 i8 u16 i16 f16 bf16 u32 i32 f32 u64 i64 f64) [default: f32].
+        #[arg(long = "type")]
+        element: Option<String>,
+        #[command(flatten)]
+        local: LocalOptions,
     },
     /// Every catalog layout with its axis word, its logical dims and what it is for.
     #[command(after_help = "Example:\n  layout list")]
@@ -128,9 +144,13 @@ fn run(cli: Cli) -> Result<String, String> {
             layout,
             dims,
             element,
+            local,
         } => {
             let bytes = args::element_size(&element)?;
-            Ok(report::explain(&args::bind(&layout, &dims)?, bytes))
+            match local.layout(&layout, bytes)? {
+                Some(local) => Ok(report_local::explain(&args::bind_local(&local, &dims)?)),
+                None => Ok(report::explain(&args::bind(&layout, &dims)?, bytes)),
+            }
         }
         Command::Order {
             layout,
@@ -156,9 +176,28 @@ fn run(cli: Cli) -> Result<String, String> {
             dims,
             output,
             color_by,
+            element,
+            local,
         } => {
             draw::Format::of(&output)?;
-            draw::draw(&args::bind(&layout, &dims)?, color_by.as_deref(), &output)
+            let bytes = args::element_size(element.as_deref().unwrap_or("f32"))?;
+            match local.layout(&layout, bytes)? {
+                Some(local) => {
+                    let m = args::bind_local(&local, &dims)?;
+                    let word = m.mapping().axis_word();
+                    let color_dim = match color_by.as_deref() {
+                        Some(text) => {
+                            args::axis(text, &word).map_err(|e| format!("--color-by {e}"))?
+                        }
+                        None => 1,
+                    };
+                    draw_local::draw(&m, color_dim, &output)
+                }
+                None if element.is_some() => Err(format!(
+                    "--type sets the bytes of a Sophgo local-memory layout's cells; {layout} is drawn in elements, whatever their type"
+                )),
+                None => draw::draw(&args::bind(&layout, &dims)?, color_by.as_deref(), &output),
+            }
         }
     }
 }

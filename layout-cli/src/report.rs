@@ -2,10 +2,11 @@
 
 use std::fmt::Write;
 use tensor_layout::layouts_catalog::registry;
+use tensor_layout::sophgo::LocalKind;
 use tensor_layout::{AnyMapping, Axes, Axis, AxisWord, DynLayout, DynMapping};
 
 /// An index with its axis names: `(N=0, H=2, W=4, C=29)`.
-fn named(index: &[usize], word: &AxisWord) -> String {
+pub(crate) fn named(index: &[usize], word: &AxisWord) -> String {
     let parts: Vec<String> = index
         .iter()
         .enumerate()
@@ -30,7 +31,7 @@ fn meaning(letter: char) -> Option<&'static str> {
 }
 
 /// `NHWC (batch, height, width, channels)`, or `abcd (positional: the layout names no axes)`.
-fn describe_axes(word: &AxisWord) -> String {
+pub(crate) fn describe_axes(word: &AxisWord) -> String {
     if word.is_positional() {
         return format!("{word} (positional: the layout names no axes)");
     }
@@ -42,14 +43,16 @@ fn describe_axes(word: &AxisWord) -> String {
     format!("{word} ({})", meanings.join(", "))
 }
 
-fn by_x(dims: &[usize]) -> String {
+/// Dims as `2x3x4x5`.
+pub(crate) fn by_x(dims: &[usize]) -> String {
     dims.iter()
         .map(ToString::to_string)
         .collect::<Vec<_>>()
         .join("x")
 }
 
-/// `layout list`.
+/// `layout list`: the catalog's chunk lists, then Sophgo's local-memory layouts (which need
+/// `--chip`).
 pub fn list() -> String {
     let mut out = String::new();
     let width = registry::all()
@@ -65,6 +68,19 @@ pub fn list() -> String {
             entry.layout().axis_word().as_str(),
             entry.dims.join(", "),
             entry.used_for
+        );
+    }
+    for kind in LocalKind::ALL {
+        let (word, dims) = if kind == LocalKind::Matrix {
+            ("ab", "rows, columns")
+        } else {
+            ("NCHW", "n, c, h, w")
+        };
+        let _ = writeln!(
+            out,
+            "{:width$}  {word:5}  [{dims}]  {} (--chip)",
+            kind.to_string(),
+            kind.used_for()
         );
     }
     out

@@ -1,37 +1,9 @@
 //! The `layout` command run as a process: every subcommand, and bad input answered with one
 //! line on stderr and exit code 2.
 
-use std::process::{Command, Output};
+mod common;
 
-fn layout(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_layout"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = layout(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
-/// Runs a bad command: exit code 2, nothing on stdout, one line on stderr, no panic.
-fn fails(args: &[&str]) -> String {
-    let out = layout(args);
-    assert_eq!(out.status.code(), Some(2), "{args:?}");
-    let stderr = String::from_utf8(out.stderr).unwrap();
-    assert!(
-        !stderr.contains("panicked") && !stderr.contains("backtrace"),
-        "{stderr}"
-    );
-    assert!(out.stdout.is_empty());
-    stderr
-}
+use common::{fails, layout, ok};
 
 #[test]
 fn list_shows_every_catalog_layout() {
@@ -42,8 +14,15 @@ fn list_shows_every_catalog_layout() {
     assert!(out.contains("onednn::gOIhw16i16o"));
     assert!(out.contains("megengine::CHWN4"));
     assert!(out.contains("sophgo::Continuous"));
+    // Then Sophgo's local-memory layouts, which need a chip.
+    assert!(out.contains(
+        "sophgo::EuAligned           NCHW   [n, c, h, w]  local memory, C stride rounded up"
+    ));
+    assert!(out.contains("sophgo::Matrix              ab     [rows, columns]"));
     let catalog = tensor_layout::layouts_catalog::registry::all();
-    assert_eq!(out.lines().count(), catalog.len());
+    let local = tensor_layout::sophgo::LocalKind::ALL;
+    assert_eq!(out.lines().count(), catalog.len() + local.len());
+    assert_eq!(out.matches("(--chip)").count(), local.len());
 }
 
 #[test]
@@ -456,12 +435,38 @@ fn bad_input_is_one_line_and_exit_code_2() {
 #[test]
 fn every_subcommand_documents_its_arguments_with_an_example() {
     for (command, arguments) in [
-        ("explain", &["<LAYOUT>", "<DIMS>", "--type"][..]),
+        (
+            "explain",
+            &[
+                "<LAYOUT>",
+                "<DIMS>",
+                "--type",
+                "--chip",
+                "--address",
+                "--mode",
+                "--strides",
+                "--width",
+            ][..],
+        ),
         ("order", &["<LAYOUT>", "<DIMS>", "--max-lines"]),
         ("where", &["<LAYOUT>", "<DIMS>", "<INDEX>"]),
         ("at", &["<LAYOUT>", "<DIMS>", "<OFFSET>"]),
         ("diff", &["<A>", "<B>", "<DIMS>"]),
-        ("draw", &["<LAYOUT>", "<DIMS>", "--output", "--color-by"]),
+        (
+            "draw",
+            &[
+                "<LAYOUT>",
+                "<DIMS>",
+                "--output",
+                "--color-by",
+                "--type",
+                "--chip",
+                "--address",
+                "--mode",
+                "--strides",
+                "--width",
+            ],
+        ),
         ("list", &[]),
     ] {
         let help = ok(&[command, "--help"]);

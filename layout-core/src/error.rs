@@ -148,6 +148,26 @@ pub enum LayoutError {
         /// Bytes the NPU has from the start offset to its end.
         available: usize,
     },
+    /// A name read at run time (a Sophgo chip, storage mode or local layout) that names nothing
+    /// of its kind.
+    ///
+    /// ```
+    /// use tensor_layout::LayoutError;
+    /// let err = LayoutError::UnknownName {
+    ///     kind: "Sophgo chip".into(),
+    ///     found: "BM1690".into(),
+    ///     expected: "BM1684, BM1684X, BM1688 or ExampleChip".into(),
+    /// };
+    /// assert_eq!(err.to_string(), "unknown Sophgo chip `BM1690`: expected BM1684, BM1684X, BM1688 or ExampleChip");
+    /// ```
+    UnknownName {
+        /// What kind of thing the name should name.
+        kind: String,
+        /// The name given.
+        found: String,
+        /// The names there are.
+        expected: String,
+    },
     /// A mapping in which two logical indices share a storage slot (a strided view with stride 0,
     /// or strides that reach one slot two ways), asked for writable storage: a write to one
     /// element would change another. Read-only views may overlap.
@@ -450,6 +470,11 @@ impl fmt::Display for LayoutError {
                 "the tensor needs {needed} bytes on NPU {npu} from its start offset, but only \
                  {available} bytes are left there"
             ),
+            Self::UnknownName {
+                kind,
+                found,
+                expected,
+            } => write!(f, "unknown {kind} `{found}`: expected {expected}"),
             Self::StridesOverlap {
                 strides,
                 dims,

@@ -15,6 +15,7 @@ mod axis_model;
 mod layouts;
 mod matrix;
 mod placement_errors;
+mod run_time;
 mod scatter_features;
 mod storage_modes;
 mod store_load;

@@ -169,6 +169,81 @@ impl LocalGeometry {
         (first_slot <= last_slot).then_some(first_slot as usize..last_slot as usize + 1)
     }
 
+    /// The NPU and channel slot of channel `channel`: `((Q + c) % X, (Q + c) / X)`; `None` past
+    /// the last channel.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// use tensor_layout::sophgo::{Compact, ExampleChip};
+    /// // The TPU-Kernel documentation: C = X + 2 = 6 channels from NPU 3 of 4.
+    /// let m = Mapping::with_layout(Compact::<ExampleChip>::new(3 * 1024, 4), [1, 6, 1, 1]).unwrap();
+    /// assert_eq!(m.geometry().channel_slot(0), Some((3, 0)));
+    /// assert_eq!(m.geometry().channel_slot(5), Some((0, 2)));
+    /// assert_eq!(m.geometry().channel_slot(6), None);
+    /// ```
+    pub fn channel_slot(&self, channel: usize) -> Option<(usize, usize)> {
+        if channel >= self.dims[1] {
+            return None;
+        }
+        // In u128, as in `npu_slots`: Q + c may pass usize for absurd channel counts.
+        let virtual_channel = self.start.npu as u128 + channel as u128;
+        let npus = self.npus as u128;
+        Some((
+            (virtual_channel % npus) as usize,
+            (virtual_channel / npus) as usize,
+        ))
+    }
+
+    /// How many of the tensor's elements NPU `npu` holds (dummy elements not counted): `N*H*W`
+    /// per channel there, a matrix's last channel counting only its remaining columns.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// use tensor_layout::sophgo::{ExampleChip, Matrix};
+    /// // The TPU-Kernel documentation: a 2 x 40 matrix with W = 15 keeps 15 columns on NPUs 0 and 1, 10 on NPU 2.
+    /// let m = Mapping::with_layout(Matrix::<ExampleChip>::new(0, 4, 15), [2, 40]).unwrap();
+    /// let g = m.geometry().as_4d();
+    /// assert_eq!((0..4).map(|npu| g.npu_element_count(npu)).collect::<Vec<_>>(), [30, 30, 20, 0]);
+    /// ```
+    pub fn npu_element_count(&self, npu: usize) -> usize {
+        let [n, _, _, w] = self.dims;
+        self.npu_count(npu, n, w, self.last_channel_width)
+    }
+
+    /// How many dummy elements (the tail of a storage mode's last pack) NPU `npu` holds:
+    /// `(N rounded up to the pack - N) * H * W` per channel there.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// use tensor_layout::sophgo::{EuAligned, ExampleChip, FourN};
+    /// // The TPU-Kernel documentation's 4N example: N = 6 int8 gets 2 dummies per (c, h, w).
+    /// let m = Mapping::with_layout(EuAligned::<ExampleChip, FourN>::new(0, 1), [6, 5, 4, 5]).unwrap();
+    /// assert_eq!(m.geometry().npu_dummy_count(0), 2 * 2 * 4 * 5); // channels 0 and 4
+    /// assert_eq!(m.geometry().npu_dummy_count(1), 2 * 4 * 5);
+    /// ```
+    pub fn npu_dummy_count(&self, npu: usize) -> usize {
+        let [n, _, h, w] = self.dims;
+        let dummies = n.next_multiple_of(self.pack) - n;
+        if dummies == 0 || h == 0 {
+            return 0;
+        }
+        self.npu_count(npu, dummies, w, w)
+    }
+
+    /// `rows * H * (W per channel on npu)`, the last channel counting `last_w` columns.
+    fn npu_count(&self, npu: usize, rows: usize, w: usize, last_w: usize) -> usize {
+        let Some(slots) = self.npu_slots(npu) else {
+            return 0;
+        };
+        if self.dims.contains(&0) {
+            return 0;
+        }
+        let holds_last = self.channel_slot(self.dims[1] - 1) == Some((npu, slots.end - 1));
+        let columns = slots.len() * w - if holds_last { w - last_w } else { 0 };
+        // Placement checked that this NPU's elements fit in its bytes: no overflow.
+        rows * self.dims[2] * columns
+    }
+
     /// The bytes of NPU `npu` (offsets within that NPU) from the tensor's first slot there to
     /// its last, dummy elements included; `None` when the NPU holds none of it.
     ///

@@ -154,7 +154,7 @@ impl<C: ChipSpec, M: StorageMode> Local<C, UserStrides, M> {
 }
 
 impl<C: ChipSpec, R: StrideRule, M: StorageMode> Local<C, R, M> {
-    fn with_params(address: usize, element_bytes: usize, params: R::Params) -> Self {
+    pub(crate) fn with_params(address: usize, element_bytes: usize, params: R::Params) -> Self {
         Self {
             address,
             element_bytes,
@@ -201,6 +201,20 @@ impl<C: ChipSpec, R: StrideRule, M: StorageMode> Local<C, R, M> {
         Local::with_params(self.address, self.element_bytes * M::PACK, self.params)
     }
 
+    /// The alignment in bytes the start address must have: the rule's, rounded up to a
+    /// multiple of the packed element (see [`LocalLayout::alignment`]). Saturates at
+    /// `usize::MAX` for element sizes no placement accepts.
+    ///
+    /// ```
+    /// use tensor_layout::sophgo::{BM1688, FourN, FreeStrides, LineAligned};
+    /// assert_eq!(LineAligned::<BM1688>::new(0, 4).alignment(), 16);
+    /// assert_eq!(FreeStrides::<BM1688, FourN>::new(0, 1, [1, 1, 1, 1]).alignment(), 4); // int8x4
+    /// ```
+    pub fn alignment(&self) -> usize {
+        let packed_bytes = self.element_bytes.saturating_mul(M::PACK);
+        lcm(R::alignment(C::EU_BYTES), packed_bytes)
+    }
+
     /// Binds the layout to 4-D `dims`; a matrix passes the columns of its last channel.
     pub(crate) fn build(
         &self,
@@ -240,7 +254,7 @@ impl<C: ChipSpec, R: StrideRule, M: StorageMode> Local<C, R, M> {
                 C::EU_BYTES
             )));
         }
-        let alignment = lcm(R::alignment(C::EU_BYTES), packed_bytes);
+        let alignment = self.alignment();
         if !self.address.is_multiple_of(alignment) {
             return Err(LayoutError::Misaligned {
                 address: self.address,
@@ -292,9 +306,12 @@ fn gcd(a: usize, b: usize) -> usize {
     if b == 0 { a } else { gcd(b, a % b) }
 }
 
-/// Least common multiple of two positive numbers (alignments are small: no overflow).
+/// Least common multiple of two numbers, saturating at `usize::MAX` (0 when `b` is 0).
 fn lcm(a: usize, b: usize) -> usize {
-    a / gcd(a, b) * b
+    match gcd(a, b) {
+        0 => 0,
+        g => (a / g).saturating_mul(b),
+    }
 }
 
 impl<C: ChipSpec, R: StrideRule, M: StorageMode> fmt::Display for Local<C, R, M> {
@@ -379,6 +396,10 @@ impl<C: ChipSpec, R: StrideRule, M: StorageMode> LocalLayout for Local<C, R, M> 
 
     fn element_bytes(&self) -> usize {
         Local::element_bytes(self)
+    }
+
+    fn alignment(&self) -> usize {
+        Local::alignment(self)
     }
 
     fn local_geometry(&self, geometry: &LocalGeometry) -> LocalGeometry {

@@ -45,6 +45,19 @@ pub trait LocalLayout: Layout + sealed::Sealed {
     /// ```
     fn element_bytes(&self) -> usize;
 
+    /// The alignment in bytes the start address must have: the rule's (4 bytes for compact, the
+    /// EU width for the aligned layouts and a matrix, the element for free strides) rounded up
+    /// to a multiple of the (packed) element size. Binding refuses other addresses with
+    /// [`LayoutError::Misaligned`](layout_core::LayoutError::Misaligned).
+    ///
+    /// ```
+    /// use tensor_layout::sophgo::{Compact, EuAligned, ExampleChip, LocalLayout, TwoIC};
+    /// assert_eq!(LocalLayout::alignment(&EuAligned::<ExampleChip>::new(0, 4)), 128);
+    /// assert_eq!(LocalLayout::alignment(&Compact::<ExampleChip>::new(0, 1)), 4);
+    /// assert_eq!(LocalLayout::alignment(&Compact::<ExampleChip, TwoIC>::new(0, 4)), 8); // fp32x2
+    /// ```
+    fn alignment(&self) -> usize;
+
     /// The 4-D placement behind `geometry` (a matrix's is its `(N, ceil(M / W), 1, W)` view):
     /// strides, start, channels per NPU, what each NPU holds.
     ///

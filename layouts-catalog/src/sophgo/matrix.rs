@@ -217,6 +217,11 @@ impl<C: ChipSpec> LocalLayout for Matrix<C> {
         self.element_bytes
     }
 
+    /// The EU-aligned 4-D view's: the EU width, rounded up to the element size.
+    fn alignment(&self) -> usize {
+        EuAligned::<C>::new(self.address, self.element_bytes).alignment()
+    }
+
     fn local_geometry(&self, geometry: &MatrixGeometry) -> LocalGeometry {
         geometry.frame
     }

@@ -21,6 +21,10 @@
 //! [`LocalMemory`] views its bytes through it and every generic call works on a placed tensor.
 //! `docs/sophgo.md` explains the model with pictures.
 //!
+//! Chosen at run time (a command line, a file), a local layout is a [`DynLocalLayout`]: the
+//! layout, chip and storage mode by name ([`LocalKind`], [`ChipName`], [`StorageModeName`]),
+//! bound to dims as a [`DynLocalMapping`] that answers like the typed mapping.
+//!
 //! ```
 //! use tensor_layout::prelude::*;
 //! use tensor_layout::sophgo::{EuAligned, LocalAddress, LocalMemory, ExampleChip};
@@ -36,23 +40,27 @@
 
 mod address;
 mod chip;
+mod dyn_local;
 mod geometry;
 mod local;
 mod local_layout;
 mod local_memory;
 mod local_tensor;
 mod matrix;
+mod names;
 mod storage_mode;
 mod strides;
 
 pub use address::LocalAddress;
 pub use chip::{BM1684, BM1684X, BM1688, Chip, ChipSpec, ExampleChip};
+pub use dyn_local::{DynLocalLayout, DynLocalMapping};
 pub use geometry::LocalGeometry;
 pub use local::{Compact, EuAligned, FreeStrides, LineAligned, Local};
 pub use local_layout::LocalLayout;
 pub use local_memory::LocalMemory;
 pub use local_tensor::LocalTensor;
 pub use matrix::{Matrix, MatrixGeometry};
+pub use names::{ChipName, LocalKind, StorageModeName};
 pub use storage_mode::{
     FourN, Fp32x2, Int8x4, Int16x2, Normal, StorageMode, TwoIC, TwoN, Uint8x4, Uint16x2,
 };

@@ -1,0 +1,44 @@
+//! Running the `layout` binary from the tests: its output, or its one-line failure.
+
+#![allow(dead_code)] // each test binary uses its own part
+
+use std::process::{Command, Output};
+
+/// Runs `layout` with `args`.
+pub fn layout(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_layout"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+/// Runs a good command: its stdout (fails the test, showing stderr, on an error).
+pub fn ok(args: &[&str]) -> String {
+    let out = layout(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Runs a bad command: exit code 2, nothing on stdout, one line on stderr, no panic.
+pub fn fails(args: &[&str]) -> String {
+    let out = layout(args);
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        !stderr.contains("panicked") && !stderr.contains("backtrace"),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty());
+    stderr
+}
+
+/// The value after `label` (padded to explain's 15 columns) on its line.
+pub fn field<'a>(out: &'a str, label: &str) -> &'a str {
+    out.lines()
+        .find_map(|l| l.strip_prefix(&format!("{label:15}")))
+        .unwrap_or_else(|| panic!("no {label:?} line in\n{out}"))
+}
