@@ -115,40 +115,65 @@ fn svg(m: &dyn AnyMapping, color_dim: usize) -> String {
         let Some(index) = m.padded_index_of(offset) else {
             continue;
         };
-        let padding = m.is_padding(offset);
-        let fill = if padding {
-            "url(#hatch)".to_string()
+        let (fill, label) = if m.is_padding(offset) {
+            (HATCH.to_string(), String::new())
         } else {
-            format!("hsl({}, 70%, 75%)", index[color_dim] * 300 / extent)
+            (colour(index[color_dim], extent), index_label(&index))
         };
-        let _ = writeln!(
-            out,
-            r##"<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{fill}" stroke="#555" stroke-width="0.3"/>"##
-        );
-        if !padding {
-            let label = index
-                .iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join(",");
-            let _ = writeln!(
-                out,
-                r#"<text x="{}" y="{}" text-anchor="middle">{label}</text>"#,
-                x + CELL / 2,
-                y + CELL / 2 + 2
-            );
-        }
-        if chunk > 1 && (offset + 1) % chunk == 0 {
-            // A thick bar after the last slot of each chunk.
-            let _ = writeln!(
-                out,
-                r#"<rect x="{}" y="{y}" width="2" height="{CELL}" fill="black"/>"#,
-                x + CELL - 1
-            );
-        }
+        // A thick bar after the last slot of each chunk.
+        let chunk_ends = chunk > 1 && (offset + 1) % chunk == 0;
+        cell(&mut out, (x, y), &fill, &label, chunk_ends);
     }
     out.push_str("</svg>\n");
     out
+}
+
+/// The fill of padding and of slots that hold nothing: the hatch of [`hatch_defs`].
+pub(crate) const HATCH: &str = "url(#hatch)";
+
+/// The fill of an element whose coloured coordinate is `value` of `extent`.
+pub(crate) fn colour(value: usize, extent: usize) -> String {
+    format!("hsl({}, 70%, 75%)", value * 300 / extent)
+}
+
+/// An index as a cell's label: `0,1,2,3`.
+pub(crate) fn index_label(index: &[usize]) -> String {
+    index
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// One slot of a drawing with its top-left corner at `(x, y)`: a cell filled with `fill`,
+/// `label` in its middle (none when empty), and a thick bar on its right edge when it ends a
+/// group of slots (a chunk, a channel slot).
+pub(crate) fn cell(
+    out: &mut String,
+    (x, y): (usize, usize),
+    fill: &str,
+    label: &str,
+    ends_group: bool,
+) {
+    let _ = writeln!(
+        out,
+        r##"<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{fill}" stroke="#555" stroke-width="0.3"/>"##
+    );
+    if !label.is_empty() {
+        let _ = writeln!(
+            out,
+            r#"<text x="{}" y="{}" text-anchor="middle">{label}</text>"#,
+            x + CELL / 2,
+            y + CELL / 2 + 2
+        );
+    }
+    if ends_group {
+        let _ = writeln!(
+            out,
+            r#"<rect x="{}" y="{y}" width="2" height="{CELL}" fill="black"/>"#,
+            x + CELL - 1
+        );
+    }
 }
 
 /// The hatch pattern padding is filled with (`url(#hatch)`), for a drawing's `<defs>`.

@@ -1,7 +1,7 @@
 //! `layout draw` for Sophgo local-memory layouts: one lane per NPU, each the bytes the tensor
 //! reserves there (from its start offset), one cell per element slot.
 
-use crate::draw::{CELL, Format, MAX_CELLS, hatch_defs, png};
+use crate::draw::{CELL, Format, HATCH, MAX_CELLS, cell, colour, hatch_defs, index_label, png};
 use std::fmt::Write;
 use std::path::Path;
 use tensor_layout::AnyMapping;
@@ -171,40 +171,13 @@ fn svg(m: &DynLocalMapping, color_dim: usize, row: usize, rows: usize) -> String
             } else {
                 Slot::Gap
             };
-            let fill = match &held {
-                Slot::Element(index) => {
-                    format!("hsl({}, 70%, 75%)", index[color_dim] * 300 / extent)
-                }
-                Slot::Dummy | Slot::Gap => "url(#hatch)".to_string(),
+            let (fill, label) = match &held {
+                Slot::Element(index) => (colour(index[color_dim], extent), index_label(index)),
+                Slot::Dummy => (HATCH.to_string(), "dummy".to_string()),
+                Slot::Gap => (HATCH.to_string(), String::new()),
             };
-            let _ = writeln!(
-                out,
-                r##"<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{fill}" stroke="#555" stroke-width="0.3"/>"##
-            );
-            let label = match &held {
-                Slot::Element(index) => index
-                    .iter()
-                    .map(ToString::to_string)
-                    .collect::<Vec<_>>()
-                    .join(","),
-                Slot::Dummy => "dummy".to_string(),
-                Slot::Gap => String::new(),
-            };
-            if !label.is_empty() {
-                let _ = writeln!(
-                    out,
-                    r#"<text x="{}" y="{}" text-anchor="middle">{label}</text>"#,
-                    x + CELL / 2,
-                    y + CELL / 2 + 2
-                );
-            }
-            if slot_stride > 0 && (k + 1) % slot_stride == 0 {
-                let _ = writeln!(
-                    out,
-                    r#"<rect x="{}" y="{y}" width="2" height="{CELL}" fill="black"/>"#,
-                    x + CELL - 1
-                );
-            }
+            let slot_ends = slot_stride > 0 && (k + 1) % slot_stride == 0;
+            cell(&mut out, (x, y), &fill, &label, slot_ends);
         }
         let _ = writeln!(
             out,
