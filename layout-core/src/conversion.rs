@@ -240,7 +240,7 @@ impl<S: Storage, L: Rename, I: Interface> TensorBase<S, L, I> {
             *mapping.geometry(),
         );
         // A per-channel interface keeps its axis: the one at the same place, by its new name.
-        let new_name = position.and_then(|p| renamed.layout().axis_word().as_str().chars().nth(p));
+        let new_name = position.map(|p| renamed.layout().axis_word().letter(p));
         let interface = new_name.map_or(interface.clone(), |name| interface.on_axis(name));
         TensorBase::from_parts(renamed, storage, pad, interface)
     }

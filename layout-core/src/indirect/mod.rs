@@ -5,6 +5,7 @@
 mod chunks;
 mod convert;
 
+use crate::interface::contract::channel_position;
 use crate::{ChannelZeros, Interface, Layout, LayoutError, Mapping, Plain, RealValues, Tensor};
 use alloc::boxed::Box;
 use alloc::vec::Vec;
@@ -425,14 +426,8 @@ impl<T: Copy, L: Layout, I: Interface> IndirectTensor<T, L, I> {
 
     /// The index along the interface's channel axis of `index` (0 for per-tensor interfaces).
     fn channel_of(&self, index: &L::Index) -> usize {
-        let Some(axis) = self.interface.channel_axis() else {
-            return 0;
-        };
-        let word = self.mapping.layout().axis_word();
-        word.as_str()
-            .chars()
-            .position(|name| name == axis)
-            .map_or(0, |d| index[d])
+        let axes = self.mapping.layout().axis_word();
+        channel_position(&self.interface, &axes).map_or(0, |d| index[d])
     }
 }
 

@@ -51,6 +51,12 @@ pub trait Interface: Clone + Debug + PartialEq + Send + Sync + 'static {
     }
 }
 
+/// Where `interface`'s channel axis stands among `axes`: `None` for a per-tensor interface (or
+/// axes without that name, which [`Interface::check`] refuses where it matters).
+pub(crate) fn channel_position<I: Interface>(interface: &I, axes: &AxisWord) -> Option<usize> {
+    axes.position_of(interface.channel_axis()?)
+}
+
 /// The real values of stored `T`: `real(stored)` and, rounding to nearest with ties to even and
 /// saturating to `T`, `stored(real)`.
 ///

@@ -89,7 +89,7 @@ impl Interface for PerChannel {
 
     fn check(&self, axes: &AxisWord, dims: &[usize]) -> Result<(), LayoutError> {
         let word = axes.as_str();
-        let Some(position) = word.chars().position(|name| name == self.axis) else {
+        let Some(position) = axes.position_of(self.axis) else {
             return Err(LayoutError::Interface {
                 reason: alloc::format!(
                     "a per-channel interface along axis `{}` needs a layout with that axis; \

@@ -2,6 +2,7 @@
 //! one.
 
 use super::{Tensor, TensorBase};
+use crate::interface::contract::channel_position;
 use crate::storage::{Storage, StorageMut};
 use crate::{ChannelZeros, Interface, RealValues};
 use crate::{Layout, LayoutError, Mapping};
@@ -25,9 +26,7 @@ impl<S: Storage, L: Layout, I: Interface> TensorBase<S, L, I> {
 
     /// Where the interface's channel axis lies among the dims, if it has one.
     pub(crate) fn channel_position(&self) -> Option<usize> {
-        let axis = self.interface.channel_axis()?;
-        let word = self.mapping.layout().axis_word();
-        word.as_str().chars().position(|name| name == axis)
+        channel_position(&self.interface, &self.mapping.layout().axis_word())
     }
 
     /// The real value of the element at `index`.

@@ -1,13 +1,14 @@
 //! Views that change shape without copying: slices, and dims reordered by name or by number.
 //! Each is a [`Strided`] mapping over the same storage.
 
-use crate::Interface;
 use crate::axis_names::{check_convertible, positions};
+use crate::interface::contract::channel_position;
 use crate::storage::{Storage, StorageMut};
 use crate::{
     AxisNames, Layout, LayoutError, Mapping, PositionalAxes, Strided, TensorBase, TensorView,
     TensorViewMut,
 };
+use crate::{AxisWord, Interface};
 use core::ops::Range;
 
 /// A view through a strided mapping with axis names `N`.
@@ -15,11 +16,6 @@ type StridedView<'a, T, const RANK: usize, N, I> = TensorView<'a, T, Strided<RAN
 
 /// A writable view through a strided mapping with axis names `N`.
 type StridedViewMut<'a, T, const RANK: usize, N, I> = TensorViewMut<'a, T, Strided<RANK, N>, I>;
-
-/// The positional name of dimension `d`: `a`, `b`, ...
-fn positional_name(d: usize) -> char {
-    char::from(b'a' + d as u8)
-}
 
 /// The view's mapping with axis names `N`, or why the tensor has none.
 fn strided_mapping<L, N, const RANK: usize>(
@@ -152,7 +148,7 @@ impl<S: Storage, L: Layout<Index = [usize; RANK]>, const RANK: usize, I: Interfa
     /// The interface of the part of this tensor with `range` of dimension `dim`.
     pub(super) fn sliced_interface(&self, dim: usize, range: &Range<usize>) -> I {
         let word = self.mapping().layout().axis_word();
-        let on_dim = word.as_str().chars().nth(dim);
+        let on_dim = (dim < word.rank()).then(|| word.letter(dim));
         match self.interface().channel_axis() {
             Some(axis) if on_dim == Some(axis) => self.interface().channels(range.clone()),
             _ => self.interface().clone(),
@@ -163,13 +159,9 @@ impl<S: Storage, L: Layout<Index = [usize; RANK]>, const RANK: usize, I: Interfa
     /// axes named by their new place.
     fn permuted_interface(&self, order: &[usize; RANK]) -> I {
         let interface = self.interface();
-        let Some(axis) = interface.channel_axis() else {
-            return interface.clone();
-        };
-        let word = self.mapping().layout().axis_word();
-        let from = word.as_str().chars().position(|name| name == axis);
+        let from = channel_position(interface, &self.mapping().layout().axis_word());
         match from.and_then(|from| order.iter().position(|&d| d == from)) {
-            Some(to) => interface.on_axis(positional_name(to)),
+            Some(to) => interface.on_axis(AxisWord::positional(RANK).letter(to)),
             None => interface.clone(),
         }
     }
