@@ -41,10 +41,28 @@ pub(crate) const TILE_BATCH_ENOUGH: usize = 64 << 10;
 /// 256 and 512 bytes, u8 nchw->nhwc 1.27-1.31x, f32 nchw->nhwc 1.12x (Intel, 105 MiB L3).
 pub(crate) const PREFETCH_BYTES: usize = 4 * CACHE_LINE;
 
+/// How far ahead a transpose whose source is one run (each column's source line right after
+/// the previous column's, as nChw16c's 16 channels per position) prefetches it: the best of 1,
+/// 2, 4, 8 and 16 KiB, f32 8x256x56x56 nChw16c->nchw 0.97-1.02x memcpy, 0.58-0.64x with no
+/// prefetch (AMD EPYC, 32 MiB L3).
+pub(crate) const RUN_PREFETCH_BYTES: usize = 8 << 10;
+
 /// Most source bytes a group of column blocks written in one visit may span, so that the group
 /// reads one compact region: f32 1x256x56x56 nhwc->nchw 0.67x memcpy with two lines per visit
 /// within it, 0.60x with one (Intel, 480 MiB L3).
 pub(crate) const GROUP_SOURCE_BYTES: usize = 64 << 10;
+
+/// Longest destination row of a transpose written whole in one visit (every column block in
+/// turn, [`WHOLE_ROW_SOURCE_LINES`] permitting): f32 8x256x56x56 nchw->nhwc (1 KiB rows)
+/// 1.0-1.1x memcpy so, 0.58x one line per row and visit; u8 (256-byte rows) 0.77-0.86x,
+/// 0.60x (AMD EPYC, 32 MiB L3).
+pub(crate) const WHOLE_ROW_BYTES: usize = 4 << 10;
+
+/// Most columns of a row written whole in one visit: each visit reads a line of each column's
+/// source, 16 KiB of lines at 256 columns, which stay in L1 for the next rows of those lines
+/// (u8 nhwc->nchw's 3136-byte rows of 3136 columns: 0.94x memcpy one line per visit, 0.71x
+/// sixteen; AMD EPYC, 32 MiB L3).
+pub(crate) const WHOLE_ROW_SOURCE_LINES: usize = 256;
 
 /// Destination bytes one band of a transpose written through the cache covers: a few times L1,
 /// well inside L2; f32 1x256x56x56 nchw->nhwc 0.83x memcpy, 0.64x with 1 MiB bands (Intel,

@@ -2,8 +2,8 @@
 //! prefetches, and the pitch that places a block's destination lines.
 
 use crate::relayout::tuning::{
-    BAND_BYTES, BAND_SOURCE_RUN_BYTES, CACHE_LINE, GROUP_SOURCE_BYTES, ROWS,
-    WHOLE_BAND_SOURCE_BYTES,
+    BAND_BYTES, BAND_SOURCE_RUN_BYTES, CACHE_LINE, GROUP_SOURCE_BYTES, PREFETCH_BYTES, ROWS,
+    RUN_PREFETCH_BYTES, WHOLE_BAND_SOURCE_BYTES, WHOLE_ROW_BYTES, WHOLE_ROW_SOURCE_LINES,
 };
 
 /// The destination pitch of every whole block of [`ROWS`] rows (counted from the first), where
@@ -29,6 +29,7 @@ pub(super) fn pitched(rows: &[(usize, usize)], row_pitch: Option<usize>) -> Opti
 /// [`GROUP_SOURCE_BYTES`]).
 pub(super) fn lines_per_visit<T, const COLS: usize>(cols: &[(usize, usize)], most: usize) -> usize {
     match cols.get(..COLS) {
+        Some(_) if writes_whole_rows::<T>(cols) => cols.len().div_ceil(COLS),
         Some([first, .., last]) if COLS * size_of::<T>() == CACHE_LINE => {
             let span = (last.0.abs_diff(first.0) + ROWS) * size_of::<T>();
             (GROUP_SOURCE_BYTES / span).clamp(1, most.max(1))
@@ -37,25 +38,59 @@ pub(super) fn lines_per_visit<T, const COLS: usize>(cols: &[(usize, usize)], mos
     }
 }
 
-/// Whether blocks prefetch their source lines
-/// ([`PREFETCH_BYTES`](crate::relayout::tuning::PREFETCH_BYTES) ahead): blocks written through
-/// the cache always; streamed blocks only where their source lines lie at least
-/// `apart_at_least` bytes apart (the processor family's
+/// Whether every column block of a tile goes in one visit, so that each destination row is
+/// written whole and the destination in one sequential sweep: where a row is short
+/// ([`WHOLE_ROW_BYTES`]) and its columns' source lines, one per column in each visit, stay in
+/// L1 ([`WHOLE_ROW_SOURCE_LINES`]). NCHW -> NHWC's rows are one position's channels: 256 of
+/// them, each from its own channel plane.
+pub(super) fn writes_whole_rows<T>(cols: &[(usize, usize)]) -> bool {
+    cols.len() * size_of::<T>() <= WHOLE_ROW_BYTES && cols.len() <= WHOLE_ROW_SOURCE_LINES
+}
+
+/// How far ahead, in elements, blocks prefetch their source lines, if at all. A source that is
+/// one run (each column's line right after the previous one's: nChw16c->nchw reads 1 KiB of
+/// positions per block, then the next) is prefetched [`RUN_PREFETCH_BYTES`] ahead on its own
+/// lines, far enough to cover memory's latency at the speed the blocks consume it. Lines in
+/// separate places (channel planes of nchw->nhwc) are prefetched [`PREFETCH_BYTES`] ahead on
+/// each: blocks written through the cache always; streamed blocks only where their source
+/// lines lie at least `apart_at_least` bytes apart (the processor family's
 /// [`Tuning::prefetch_apart`](crate::relayout::tuning::Tuning::prefetch_apart)): more separate
 /// streams than the hardware prefetcher follows (u8 nchw->nhwc: planes 3136 bytes apart).
 /// Where they are closer (f32 nhwc->nchw: positions 1 KiB apart), the prefetches take fill
 /// buffers from the streaming stores on Intel cores and still help on AMD ones, hence a
 /// distance per processor family ([`tuning`](crate::relayout::tuning) has the measurements).
-pub(super) fn prefetches_source<T>(
+pub(super) fn source_prefetch<T>(
     cols: &[(usize, usize)],
     apart_at_least: usize,
     streams: bool,
-) -> bool {
+) -> Option<SourcePrefetch> {
+    let element = size_of::<T>().max(1);
     let apart = match cols {
-        [first, next, ..] => next.0.abs_diff(first.0) * size_of::<T>(),
+        [first, next, ..] => next.0.abs_diff(first.0),
         _ => 0,
     };
-    !streams || apart >= apart_at_least
+    if apart == ROWS {
+        Some(SourcePrefetch {
+            ahead: RUN_PREFETCH_BYTES / element,
+            every: (CACHE_LINE / (ROWS * element)).max(1),
+        })
+    } else if !streams || apart * element >= apart_at_least {
+        Some(SourcePrefetch {
+            ahead: PREFETCH_BYTES / element,
+            every: 1,
+        })
+    } else {
+        None
+    }
+}
+
+/// Where a block's source prefetches go: `ahead` elements past each of its columns' lines, for
+/// every `every`-th column (a run of lines shorter than a cache line takes one prefetch per
+/// cache line, not one per column).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct SourcePrefetch {
+    pub ahead: usize,
+    pub every: usize,
 }
 
 /// How many of a tile's `rows` (of `cols` columns) [`plane_body`](super::tiles::plane_body)
@@ -127,8 +162,23 @@ mod tests {
     /// lines stay close.
     #[test]
     fn whole_lines_group_while_their_source_is_compact() {
-        let cols =
-            |pitch: usize| -> Vec<(usize, usize)> { (0..64).map(|c| (c * pitch, c)).collect() };
+        let columns = |count: usize, pitch: usize| -> Vec<(usize, usize)> {
+            (0..count).map(|c| (c * pitch, c)).collect()
+        };
+        // Rows of at most 4 KiB and 256 columns go whole in one visit, whatever the tuning:
+        // NCHW -> NHWC's 256 channels of f32 (16 blocks) or of u8 (4 blocks of 64).
+        assert_eq!(lines_per_visit::<u32, 16>(&columns(256, 3136), 1), 16);
+        assert_eq!(lines_per_visit::<u8, 64>(&columns(256, 3136), 1), 4);
+        assert_eq!(lines_per_visit::<u32, 16>(&columns(250, 3136), 1), 16);
+        assert_eq!(lines_per_visit::<u32, 8>(&columns(24, 3136), 1), 3);
+        // Longer rows (u8 NHWC -> NCHW's 3136 positions) or more columns: the tuning's rule.
+        assert_eq!(lines_per_visit::<u8, 64>(&columns(3136, 256), 1), 1);
+        assert_eq!(lines_per_visit::<u16, 32>(&columns(512, 3136), 1), 1);
+        assert!(writes_whole_rows::<u32>(&columns(256, 1)));
+        assert!(!writes_whole_rows::<u32>(&columns(257, 1)));
+        assert!(writes_whole_rows::<u64>(&columns(256, 1)));
+        assert!(!writes_whole_rows::<[u64; 4]>(&columns(256, 1)));
+        let cols = |pitch: usize| columns(2048, pitch);
         // 16 columns 256 elements apart span 15 KiB of u32: four blocks would fit in 64 KiB,
         // as many as the tuning allows go together.
         assert_eq!(lines_per_visit::<u32, 16>(&cols(256), 2), 2);
@@ -140,15 +190,31 @@ mod tests {
         assert_eq!(lines_per_visit::<u32, 16>(&cols(3136), 2), 1);
         // Blocks narrower than a line never group.
         assert_eq!(lines_per_visit::<u32, 8>(&cols(256), 2), 1);
-        // Streamed blocks prefetch their source only where its lines are at least the
-        // tuning's distance apart (2 KiB on Intel, 512 bytes on AMD); other blocks always.
-        assert!(!prefetches_source::<u32>(&cols(256), 2048, true));
-        assert!(!prefetches_source::<u32>(&cols(511), 2048, true));
-        assert!(prefetches_source::<u32>(&cols(512), 2048, true));
-        assert!(prefetches_source::<u32>(&cols(3136), 2048, true));
-        assert!(prefetches_source::<u32>(&cols(256), 1024, true));
-        assert!(!prefetches_source::<u32>(&cols(255), 1024, true));
-        assert!(prefetches_source::<u32>(&cols(256), 2048, false));
-        assert!(prefetches_source::<u32>(&cols(16), 2048, false));
+        // Streamed blocks prefetch their separate source lines only where they are at least
+        // the tuning's distance apart (2 KiB on Intel, 512 bytes on AMD); other blocks always.
+        let near = Some(SourcePrefetch {
+            ahead: PREFETCH_BYTES / 4,
+            every: 1,
+        });
+        assert_eq!(source_prefetch::<u32>(&cols(256), 2048, true), None);
+        assert_eq!(source_prefetch::<u32>(&cols(511), 2048, true), None);
+        assert_eq!(source_prefetch::<u32>(&cols(512), 2048, true), near);
+        assert_eq!(source_prefetch::<u32>(&cols(3136), 2048, true), near);
+        assert_eq!(source_prefetch::<u32>(&cols(256), 1024, true), near);
+        assert_eq!(source_prefetch::<u32>(&cols(255), 1024, true), None);
+        assert_eq!(source_prefetch::<u32>(&cols(256), 2048, false), near);
+        assert_eq!(source_prefetch::<u32>(&cols(17), 2048, false), near);
+        // A source that is one run (lines of ROWS elements end to end) is prefetched far
+        // ahead, streamed or not, once per cache line: every column's line for f32 (64
+        // bytes), every fourth for u8 (16 bytes).
+        let far = |element: usize, every: usize| {
+            Some(SourcePrefetch {
+                ahead: RUN_PREFETCH_BYTES / element,
+                every,
+            })
+        };
+        assert_eq!(source_prefetch::<u32>(&cols(ROWS), 2048, true), far(4, 1));
+        assert_eq!(source_prefetch::<u32>(&cols(ROWS), 2048, false), far(4, 1));
+        assert_eq!(source_prefetch::<u8>(&cols(ROWS), 2048, true), far(1, 4));
     }
 }

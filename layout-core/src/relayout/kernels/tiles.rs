@@ -7,9 +7,9 @@ use super::element::Element;
 use super::prefetch::prefetch;
 use super::reach::Reach;
 use super::tile_batch::TileBatch;
-use super::tile_shape::{band_rows, lines_per_visit, pitched, prefetches_source};
+use super::tile_shape::{SourcePrefetch, band_rows, lines_per_visit, pitched, source_prefetch};
 use crate::relayout::lines::{Lines, Pitch};
-use crate::relayout::tuning::{CACHE_LINE, PREFETCH_BYTES, ROWS, Tuning};
+use crate::relayout::tuning::{CACHE_LINE, ROWS, Tuning};
 
 /// Whether a block of `ROWS` rows of `cols` one-byte elements is exactly one 64-byte line.
 pub(crate) const fn block_is_line(cols: usize) -> bool {
@@ -199,7 +199,7 @@ pub(crate) fn plane_body<T: Copy, B: BlockMove<T>, const COLS: usize>(
     let band = band_rows::<T>(rows.len(), cols.len(), B::streams::<COLS>());
     let tuning = Tuning::current();
     let group = COLS * lines_per_visit::<T, COLS>(cols, tuning.lines_per_visit);
-    let prefetch_source = prefetches_source::<T>(cols, tuning.prefetch_apart, B::streams::<COLS>());
+    let source_ahead = source_prefetch::<T>(cols, tuning.prefetch_apart, B::streams::<COLS>());
     let pitch = pitched(rows, batch.row_pitch);
     for &(tile_s, tile_d) in origins {
         let (s, d) = (s + tile_s, d + tile_d);
@@ -219,13 +219,15 @@ pub(crate) fn plane_body<T: Copy, B: BlockMove<T>, const COLS: usize>(
                         }
                     }
                     let row = row_block[0].0;
-                    if prefetch_source && (row * size_of::<T>()).is_multiple_of(CACHE_LINE) {
+                    if let Some(SourcePrefetch { ahead, every }) = source_ahead
+                        && (row * size_of::<T>()).is_multiple_of(CACHE_LINE)
+                    {
                         // A block reads more source lines at once than the hardware prefetcher
-                        // follows (16 to 64: channel planes of u8 nchw->nhwc, positions of
-                        // nChw16c->nchw): as the blocks enter a new cache line of them, ask for
-                        // the lines further on.
-                        for col in col_group {
-                            B::prefetch(src, s + row + col.0 + PREFETCH_BYTES / size_of::<T>());
+                        // follows (16 to 64: channel planes of u8 nchw->nhwc), or one run
+                        // faster than it ramps up (positions of nChw16c->nchw): as the blocks
+                        // enter a new cache line of them, ask for the lines further on.
+                        for col in col_group.iter().step_by(every) {
+                            B::prefetch(src, s + row + col.0 + ahead);
                         }
                     }
                     if group == COLS {
