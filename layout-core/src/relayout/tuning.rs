@@ -3,9 +3,9 @@
 //!
 //! The machines: an Intel Xeon of the Sapphire Rapids class with a 105 MiB L3 shared with other
 //! tenants (2026-11-21/22), an AMD EPYC Zen 4 with a 32 MiB L3 (2026-11-23), and an Intel Xeon
-//! with a 480 MiB L3 (2026-11-24); docs/performance.md has their tables. Every choice here
-//! only picks between kernels that are correct either way, so a wrong guess costs speed, never
-//! results.
+//! with a 480 MiB L3 (2026-11-24); docs/performance.md has the AMD machine's current table and
+//! a summary of the 480 MiB one's. Every choice here only picks between kernels that are
+//! correct either way, so a wrong guess costs speed, never results.
 //!
 //! Three choices measured differently on the Intel and AMD cores, so they are made per vendor
 //! ([`Tuning`]): on the Intel core, writing two destination lines per row on each visit of a
