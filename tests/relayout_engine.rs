@@ -189,6 +189,26 @@ fn element_types_of_every_width_relayout_alike() {
     }
 }
 
+/// Tiles one to three channels wide (RGB images: planes interleaved into rows of three, and
+/// split out again), with runs of positions longer than one tile may list: split in two
+/// (130 x 130 = 2 x 8450 positions; 131 x 131 = 131 x 131), or not at all (16411 is prime).
+#[test]
+fn narrow_tiles_and_long_runs_relayout_alike() {
+    for dims in [
+        [1, 3, 130, 130],
+        [2, 2, 131, 131],
+        [1, 3, 1, 16411],
+        [3, 1, 7, 9],
+        [2, 3, 5, 37],
+        [1, 2, 16, 16],
+    ] {
+        check_typed::<onednn::nchw, onednn::nhwc>(dims);
+        check_typed::<onednn::nhwc, onednn::nchw>(dims);
+        every_width_alike::<onednn::nchw, onednn::nhwc>(dims);
+        every_width_alike::<onednn::nhwc, onednn::nchw>(dims);
+    }
+}
+
 #[test]
 fn padding_gets_the_destination_pad_value_in_the_same_pass() {
     let src = Tensor::<u8, htp::R4FlatMemoryLayout>::from_fn([1, 3, 5, 30], |_| 7);

@@ -81,20 +81,37 @@ pub fn each_pair(m: &mut impl Measure) {
     // (the same bytes move as crouton->flat; the permutation is folded into the plan).
     let to_onednn = "u8 1x64x64x256 crouton->nChw32c";
     m.pair::<u8, htp::R4CroutonLayout, onednn::nChw32c>(to_onednn, nhwc, false);
-    // The same pairs on a tensor larger than the caches (16 MiB each side), where memcpy runs
+    // The same pairs on a batch larger than the caches (16 MiB each side), where memcpy runs
     // at memory speed as it does for the pairs above it; the 1 MiB ones compare with a memcpy
     // inside the L2 and L3 (docs/performance.md).
-    let large = [1, 256, 256, 256];
+    let large = [4, 128, 128, 256];
     let (flat, crouton, flat_2x2) = (
-        "u8 1x256x256x256 flat->crouton",
-        "u8 1x256x256x256 crouton->flat",
-        "u8 1x256x256x256 flat->crouton2x2",
+        "u8 4x128x128x256 flat->crouton",
+        "u8 4x128x128x256 crouton->flat",
+        "u8 4x128x128x256 flat->crouton2x2",
     );
     m.pair::<u8, htp::R4FlatMemoryLayout, htp::R4CroutonLayout>(flat, large, false);
     m.pair::<u8, htp::R4CroutonLayout, htp::R4FlatMemoryLayout>(crouton, large, false);
     m.pair::<u8, htp::R4FlatMemoryLayout, htp::R4Crouton2x2Layout>(flat_2x2, large, false);
-    let to_onednn = "u8 1x256x256x256 crouton->nChw32c";
+    let to_onednn = "u8 4x128x128x256 crouton->nChw32c";
     m.pair::<u8, htp::R4CroutonLayout, onednn::nChw32c>(to_onednn, large, false);
+    // Odd shapes of the plain transposes, each beside its round shape above: few channels
+    // (C = 3, an RGB input; C = 17), one short of a block (C = 255), W = 1, and H * W not a
+    // multiple of 8 (55 x 55).
+    for (dims, name) in [
+        ([8, 3, 224, 224], "8x3x224x224"),
+        ([8, 17, 56, 56], "8x17x56x56"),
+        ([8, 255, 56, 56], "8x255x56x56"),
+        ([8, 256, 56, 1], "8x256x56x1"),
+        ([8, 256, 55, 55], "8x256x55x55"),
+    ] {
+        let (there, back) = (
+            format!("f32 {name} nchw->nhwc (odd)"),
+            format!("f32 {name} nhwc->nchw (odd)"),
+        );
+        m.pair::<f32, onednn::nchw, onednn::nhwc>(&there, dims, false);
+        m.pair::<f32, onednn::nhwc, onednn::nchw>(&back, dims, false);
+    }
     let tiny = "u8 1x3x5x30 flat->crouton (tiny)";
     m.pair::<u8, htp::R4FlatMemoryLayout, htp::R4CroutonLayout>(tiny, [1, 3, 5, 30], true);
 }

@@ -9,6 +9,7 @@
 //! blocks, which supply vector primitives and the functions compiled with their features.
 
 mod element;
+mod narrow;
 mod prefetch;
 mod reach;
 mod rows;

@@ -17,4 +17,10 @@ pub(crate) struct TileBatch<'a> {
     /// multiple of `ROWS` rows (or one run) with destination offsets `p` apart
     /// ([`Plan::listings`](crate::relayout::plan::Plan::listings) finds it from the loops).
     pub row_pitch: Option<usize>,
+    /// `Some(p)` when all the rows' destination offsets are `p` apart, one run from the first
+    /// to the last.
+    pub rows_run: Option<usize>,
+    /// `Some(p)` when all the columns' source offsets are `p` apart, one run from the first to
+    /// the last.
+    pub cols_run: Option<usize>,
 }

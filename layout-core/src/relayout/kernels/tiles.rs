@@ -4,6 +4,7 @@
 #![allow(clippy::too_many_arguments)] // the kernel's arguments stay in registers
 
 use super::element::Element;
+use super::narrow::narrow_transpose;
 use super::prefetch::prefetch;
 use super::reach::Reach;
 use super::tile_batch::TileBatch;
@@ -31,6 +32,9 @@ pub(crate) fn transpose<T: Element>(
     stream: bool,
 ) {
     if T::vector_transpose(dst, d, src, s, batch, reach, stream) {
+        return;
+    }
+    if narrow_transpose(dst, d, src, s, batch) {
         return;
     }
     portable_planes(dst, d, src, s, batch, reach);

@@ -19,6 +19,12 @@ pub(crate) struct Listings {
     /// A transpose's rows' destination pitch within blocks
     /// ([`TileBatch::row_pitch`](crate::relayout::kernels::TileBatch::row_pitch)).
     pub row_pitch: Option<usize>,
+    /// A transpose's rows' destination pitch where all of them are one run
+    /// ([`TileBatch::rows_run`](crate::relayout::kernels::TileBatch::rows_run)).
+    pub rows_run: Option<usize>,
+    /// A transpose's columns' source pitch where all of them are one run
+    /// ([`TileBatch::cols_run`](crate::relayout::kernels::TileBatch::cols_run)).
+    pub cols_run: Option<usize>,
     /// How the row block's rows fill 64-byte destination lines ([`Plan::rows_fill_lines`]).
     pub line_rows: LineRows,
 }
@@ -59,6 +65,8 @@ impl Plan {
                     rows: list(by_source),
                     cols: list(&self.levels[cols..self.len]),
                     row_pitch: row_pitch(by_source),
+                    rows_run: run_pitch(by_source, |l| l.dst),
+                    cols_run: run_pitch(&self.levels[cols..self.len], |l| l.src),
                     ..Listings::default()
                 }
             }
@@ -110,6 +118,25 @@ fn list(levels: &[Level]) -> Listing {
             .collect();
     }
     out
+}
+
+/// The distance between neighbouring entries of the listing of `levels` on one side (`side`
+/// picks a loop's stride there), where it is the same for all of them: each loop's stride is
+/// the span of the loops inside it (loops of one digit aside).
+fn run_pitch(levels: &[Level], side: impl Fn(&Level) -> usize) -> Option<usize> {
+    let mut looping = levels.iter().rev().filter(|l| l.extent > 1);
+    let Some(innermost) = looping.next() else {
+        return Some(1);
+    };
+    let pitch = side(innermost);
+    let mut span = pitch.checked_mul(innermost.extent)?;
+    for level in looping {
+        if side(level) != span {
+            return None;
+        }
+        span = span.checked_mul(level.extent)?;
+    }
+    Some(pitch)
 }
 
 /// The destination pitch of rows listed from `levels` (outermost first) within every block of

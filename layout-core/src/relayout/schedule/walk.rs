@@ -149,6 +149,8 @@ impl<T: Element> Nest<'_, T> {
             rows: &listings.rows[row_digits.clone()],
             cols: &listings.cols[col_digits.clone()],
             row_pitch: listings.row_pitch,
+            rows_run: listings.rows_run,
+            cols_run: listings.cols_run,
         };
         transpose(
             dst,

@@ -47,6 +47,8 @@ fn every_tile_of_a_batch_moves() {
         rows: &rows,
         cols: &cols,
         row_pitch: Some(24),
+        rows_run: None,
+        cols_run: None,
     };
     let mut got = alloc::vec![0u32; len];
     portable_planes(&mut got, d, &src, s, batch, reach);
@@ -85,6 +87,8 @@ fn packed_blocks_move_as_listed() {
             rows,
             cols: &cols,
             row_pitch: Some(4),
+            rows_run: None,
+            cols_run: None,
         };
         let too_far = Reach {
             src: reach.src,
@@ -115,6 +119,8 @@ fn blocks_outside_the_reach_take_the_checked_path() {
         rows,
         cols: &cols,
         row_pitch: Some(20),
+        rows_run: None,
+        cols_run: None,
     };
     for reach in [
         Reach::of(&rows, &cols),

@@ -9,6 +9,7 @@
 //! of a line fills at once (f32 nhwc->nchw: docs/performance.md). Detection as in
 //! [`super::avx2`]: once, with `cpuid`, by `cpufeatures`.
 
+use super::super::narrow;
 use super::super::reach::Reach;
 use super::super::tile_batch::TileBatch;
 use super::super::tiles::{self, BlockMove};
@@ -51,6 +52,24 @@ pub(crate) unsafe fn plane<T: Copy, B: BlockMove<T>, const COLS: usize>(
     reach: Reach,
 ) {
     tiles::plane_body::<T, B, COLS>(dst, d, src, s, batch, reach);
+}
+
+/// [`narrow::narrow_transpose`] compiled with AVX-512 F and BW, whose shuffles interleave
+/// (and split) the narrow tiles' fixed-size pieces.
+///
+/// # Safety
+///
+/// The CPU runs AVX-512 F and BW instructions ([`available`]).
+#[target_feature(enable = "avx2,avx512f,avx512bw")]
+#[inline(never)]
+pub(crate) unsafe fn narrow_transpose<T: Copy>(
+    dst: &mut [T],
+    d: usize,
+    src: &[T],
+    s: usize,
+    batch: TileBatch<'_>,
+) -> bool {
+    narrow::narrow_transpose(dst, d, src, s, batch)
 }
 
 /// Blocks moved through 512-bit registers, each transposed register `4N` consecutive elements

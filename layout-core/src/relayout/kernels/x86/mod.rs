@@ -113,6 +113,10 @@ fn transpose_as<E: avx512::Broad>(
     reach: Reach,
     stream: bool,
 ) {
+    // SAFETY: the CPU runs AVX-512 F and BW instructions (checked first).
+    if avx512::available() && unsafe { avx512::narrow_transpose(dst, d, src, s, batch) } {
+        return;
+    }
     // Streaming needs whole destination lines (a line of columns, or half of one with the
     // next row after it).
     let line = CACHE_LINE / size_of::<E>();
@@ -233,6 +237,8 @@ mod tests {
                     rows: &rows,
                     cols: &cols,
                     row_pitch,
+                    rows_run: None,
+                    cols_run: None,
                 };
                 let case = alloc::format!("{n_rows} x {n_cols}, pitch {row_pitch:?}, +{misalign}");
                 each_build_agrees(&src, batch, reach, 2 * tile_dst, misalign, make, &case);

@@ -1,0 +1,269 @@
+//! Transposes of tiles one to three columns or rows wide, too narrow for a block of [`ROWS`]
+//! rows by four or more columns: NCHW -> NHWC of an RGB image interleaves three channel planes
+//! into rows of three, NHWC -> NCHW splits them out again. Where a tile's long side is one
+//! run on both sides, the tile becomes `N` runs zipped into one (or one unzipped into `N`),
+//! loops LLVM unrolls; other tiles move element by element.
+//!
+//! [`ROWS`]: crate::relayout::tuning::ROWS
+
+use super::tile_batch::TileBatch;
+
+/// Transposes every tile of `batch` from `src` (at `s`) into `dst` (at `d`) if its tiles are at
+/// most three columns or rows wide; `false`, nothing written, otherwise. Always inlined, so
+/// that a function compiled for more CPU features (the AVX-512 build on x86-64) compiles the
+/// loops with them.
+#[inline(always)]
+pub(crate) fn narrow_transpose<T: Copy>(
+    dst: &mut [T],
+    d: usize,
+    src: &[T],
+    s: usize,
+    batch: TileBatch<'_>,
+) -> bool {
+    match (batch.cols.len(), batch.rows.len()) {
+        (1, _) => tiles_of::<T, 1>(dst, d, src, s, batch),
+        (2, _) => tiles_of::<T, 2>(dst, d, src, s, batch),
+        (3, _) => tiles_of::<T, 3>(dst, d, src, s, batch),
+        (_, 1) => short_tiles_of::<T, 1>(dst, d, src, s, batch),
+        (_, 2) => short_tiles_of::<T, 2>(dst, d, src, s, batch),
+        (_, 3) => short_tiles_of::<T, 3>(dst, d, src, s, batch),
+        _ => return false,
+    }
+    true
+}
+
+/// The tiles of `batch`, `N` rows each (and more than three columns).
+#[inline(always)]
+fn short_tiles_of<T: Copy, const N: usize>(
+    dst: &mut [T],
+    d: usize,
+    src: &[T],
+    s: usize,
+    batch: TileBatch<'_>,
+) {
+    let rows: &[(usize, usize); N] = batch.rows.try_into().expect("N rows");
+    let cols = batch.cols;
+    let len = cols.len();
+    // One run on both sides: the columns' source lines N apart (their destination offsets
+    // count up by one, as every tile's do), and the rows' source offsets one apart (each
+    // column's N elements together).
+    let rows_follow = rows.iter().zip(0..).all(|(row, r)| row.0 == rows[0].0 + r);
+    let run = (batch.cols_run == Some(N) && rows_follow)
+        .then(|| cols.first().copied())
+        .flatten();
+    for &(tile_s, tile_d) in batch.origins {
+        let (s, d) = (s + tile_s, d + tile_d);
+        let starts = rows.map(|row| d + row.1 + cols[0].1);
+        match run.and_then(|(col_s, _)| Some((col_s, disjoint_runs(dst, starts, len)?))) {
+            Some((col_s, planes)) => {
+                unzip_planes(&src[s + rows[0].0 + col_s..][..len * N], planes);
+            }
+            None => {
+                for &(row_s, row_d) in rows {
+                    for &(col_s, col_d) in cols {
+                        dst[d + row_d + col_d] = src[s + row_s + col_s];
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `N` runs of `len` slots of `slots`, starting at `starts`, if they lie in increasing order
+/// without overlapping and inside `slots`.
+fn disjoint_runs<T, const N: usize>(
+    mut slots: &mut [T],
+    starts: [usize; N],
+    len: usize,
+) -> Option<[&mut [T]; N]> {
+    let mut runs: [Option<&mut [T]>; N] = [(); N].map(|_| None);
+    let mut taken = 0;
+    for (run, start) in runs.iter_mut().zip(starts) {
+        let rest = core::mem::take(&mut slots);
+        let rest = rest.get_mut(start.checked_sub(taken)?..)?;
+        let (this, after) = rest.split_at_mut_checked(len)?;
+        *run = Some(this);
+        slots = after;
+        taken = start + len;
+    }
+    Some(runs.map(|run| run.expect("every run taken")))
+}
+
+/// The tiles of `batch`, `N` columns each.
+#[inline(always)]
+fn tiles_of<T: Copy, const N: usize>(
+    dst: &mut [T],
+    d: usize,
+    src: &[T],
+    s: usize,
+    batch: TileBatch<'_>,
+) {
+    let cols: &[(usize, usize); N] = batch.cols.try_into().expect("N columns");
+    // One run on both sides: the rows' source offsets count up by one (as every tile's do),
+    // their destination offsets N apart, and the columns' destination offsets `0..N`.
+    let columns_follow = cols.iter().zip(0..).all(|(col, c)| col.1 == c);
+    let run = (batch.rows_run == Some(N) && columns_follow)
+        .then(|| batch.rows.first().copied())
+        .flatten();
+    for &(tile_s, tile_d) in batch.origins {
+        let (s, d) = (s + tile_s, d + tile_d);
+        match run {
+            Some((first_s, first_d)) => {
+                let rows = batch.rows.len();
+                let out = &mut dst[d + first_d..][..rows * N];
+                let planes: [&[T]; N] =
+                    core::array::from_fn(|c| &src[s + first_s + cols[c].0..][..rows]);
+                zip_planes(out, planes);
+            }
+            None => {
+                for &(row_s, row_d) in batch.rows {
+                    for &(col_s, col_d) in cols {
+                        dst[d + row_d + col_d] = src[s + row_s + col_s];
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Rows interleaved per step of [`zip_planes`]: a whole number of 64-byte lines of output
+/// for every `N` and element size up to 4 bytes.
+const STEP: usize = 16;
+
+/// `out[k * N + c] = planes[c][k]`: `N` runs of equal length interleaved, [`STEP`] rows at a
+/// time from fixed-size pieces of each plane, which LLVM turns into vector loads and shuffles.
+#[inline(always)]
+fn zip_planes<T: Copy, const N: usize>(out: &mut [T], planes: [&[T]; N]) {
+    let rows = out.len() / N;
+    let whole = rows / STEP * STEP;
+    let (head, tail) = out.split_at_mut(whole * N);
+    for (i, chunk) in head.chunks_exact_mut(STEP * N).enumerate() {
+        let pieces: [&[T; STEP]; N] =
+            core::array::from_fn(|c| planes[c][i * STEP..][..STEP].try_into().expect("STEP rows"));
+        for k in 0..STEP {
+            for c in 0..N {
+                chunk[k * N + c] = pieces[c][k];
+            }
+        }
+    }
+    for (k, row) in tail.chunks_exact_mut(N).enumerate() {
+        for (slot, plane) in row.iter_mut().zip(planes) {
+            *slot = plane[whole + k];
+        }
+    }
+}
+
+/// `planes[c][k] = input[k * N + c]`: one run split into `N` runs of equal length, [`STEP`]
+/// rows at a time as [`zip_planes`].
+#[inline(always)]
+fn unzip_planes<T: Copy, const N: usize>(input: &[T], planes: [&mut [T]; N]) {
+    let rows = input.len() / N;
+    let whole = rows / STEP * STEP;
+    let mut planes = planes.map(|plane| &mut plane[..rows]);
+    let (head, tail) = input.split_at(whole * N);
+    for (i, chunk) in head.chunks_exact(STEP * N).enumerate() {
+        for (c, plane) in planes.iter_mut().enumerate() {
+            let piece: &mut [T; STEP] = (&mut plane[i * STEP..][..STEP])
+                .try_into()
+                .expect("STEP rows");
+            for (k, slot) in piece.iter_mut().enumerate() {
+                *slot = chunk[k * N + c];
+            }
+        }
+    }
+    for (k, row) in tail.chunks_exact(N).enumerate() {
+        for (plane, &value) in planes.iter_mut().zip(row) {
+            plane[whole + k] = value;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::relayout::tuning::ROWS;
+    use alloc::vec;
+    use alloc::vec::Vec;
+
+    /// The batch by its definition, element by element.
+    fn reference(dst: &mut [u32], src: &[u32], batch: TileBatch<'_>) {
+        for &(ts, td) in batch.origins {
+            for &(rs, rd) in batch.rows {
+                for &(cs, cd) in batch.cols {
+                    dst[td + rd + cd] = src[ts + rs + cs];
+                }
+            }
+        }
+    }
+
+    fn check(batch: TileBatch<'_>, src_len: usize, dst_len: usize) {
+        let src: Vec<u32> = (0..src_len as u32).collect();
+        let (mut got, mut expected) = (vec![u32::MAX; dst_len], vec![u32::MAX; dst_len]);
+        assert!(narrow_transpose(&mut got, 0, &src, 0, batch));
+        reference(&mut expected, &src, batch);
+        assert_eq!(got, expected);
+    }
+
+    /// Planes of 37 rows (two steps of 16 and a tail) into rows of one, two and three, as one
+    /// run and as listed rows; rows whose blocks jump; two tiles; four columns are not narrow.
+    #[test]
+    fn narrow_tiles_interleave_their_planes() {
+        for n in 1..=3 {
+            let cols: Vec<(usize, usize)> = (0..n).map(|c| (c * 37, c)).collect();
+            let rows: Vec<(usize, usize)> = (0..37).map(|r| (r, r * n)).collect();
+            for pitch in [Some(n), None] {
+                let batch = TileBatch {
+                    origins: &[(0, 0), (37 * n, 37 * n)],
+                    rows: &rows,
+                    cols: &cols,
+                    row_pitch: pitch,
+                    rows_run: pitch,
+                    cols_run: None,
+                };
+                check(batch, 2 * 37 * n, 2 * 37 * n);
+            }
+            // Two blocks of ROWS rows whose second block starts further on than the first
+            // one's rows reach: pitched within each block, but not one run.
+            let jumping: Vec<(usize, usize)> = (0..2 * ROWS)
+                .map(|r| (r, r * n + if r >= ROWS { 5 } else { 0 }))
+                .collect();
+            let batch = TileBatch {
+                origins: &[(0, 0)],
+                rows: &jumping,
+                cols: &cols[..n],
+                row_pitch: Some(n),
+                rows_run: None,
+                cols_run: None,
+            };
+            check(batch, 37 * n, 2 * ROWS * n + 5);
+        }
+        // The other way: rows of one, two and three (a column's elements together in the
+        // source) split into planes 40 apart, listed in order and out of order.
+        for n in 1..=3 {
+            let cols: Vec<(usize, usize)> = (0..37).map(|k| (k * n, k)).collect();
+            let rows: Vec<(usize, usize)> = (0..n).map(|r| (r, r * 40)).collect();
+            let reversed: Vec<(usize, usize)> = rows.iter().rev().copied().collect();
+            for (rows, cols_run) in [(&rows, Some(n)), (&rows, None), (&reversed, Some(n))] {
+                let batch = TileBatch {
+                    origins: &[(0, 0), (37 * n, 40 * n)],
+                    rows,
+                    cols: &cols,
+                    row_pitch: None,
+                    rows_run: None,
+                    cols_run,
+                };
+                check(batch, 2 * 37 * n, 80 * n);
+            }
+        }
+        let four_by_four = [(0, 0), (1, 4), (2, 8), (3, 12)];
+        let wide = TileBatch {
+            origins: &[(0, 0)],
+            rows: &four_by_four,
+            cols: &[(0, 0), (5, 1), (10, 2), (15, 3)],
+            row_pitch: None,
+            rows_run: Some(4),
+            cols_run: Some(5),
+        };
+        assert!(!narrow_transpose(&mut [0u32; 16], 0, &[0u32; 19], 0, wide));
+    }
+}
