@@ -7,14 +7,18 @@
 //! a summary of the 480 MiB one's. Every choice here only picks between kernels that are
 //! correct either way, so a wrong guess costs speed, never results.
 //!
-//! Three choices measured differently on the Intel and AMD cores, so they are made per vendor
+//! Four choices measured differently on the Intel and AMD cores, so they are made per vendor
 //! ([`Tuning`]): on the Intel core, writing two destination lines per row on each visit of a
 //! streamed transpose was 1.08-1.10x faster than one, streaming tiles of exactly one 16-row
 //! block (f32 nChw16c->nchw) 0.81-0.95x of writing them through the cache, and streamed blocks
 //! whose source lines are under 2 KiB apart 1.09-1.19x faster without a source prefetch. On
 //! the AMD core, one line per visit was 1.24-1.36x faster than two (f32 nhwc->nchw), streaming
 //! those tiles 1.38-1.76x faster (f32 nChw16c->nchw), and prefetching the source of blocks
-//! whose lines are 1 KiB apart 1.11x faster (f32 nhwc->nchw).
+//! whose lines are 1 KiB apart 1.11x faster (f32 nhwc->nchw). Row copies of half-line rows
+//! into a destination past the caches ran faster streamed on the Intel core (the streaming
+//! thresholds' measurements); on the AMD core through the cache, at every size measured up to
+//! twice its L3: u8 flat->crouton 0.70-0.78x memcpy against 0.52-0.57x streamed, crouton->flat
+//! 0.68-0.76x against 0.48-0.52x (8x and 16x128x128x256, 32 and 64 MiB each side).
 
 /// Bytes of a cache line, the unit of every streamed store and prefetch.
 pub(crate) const CACHE_LINE: usize = 64;
@@ -121,6 +125,10 @@ pub(crate) struct Tuning {
     /// Least distance in bytes between a streamed block's source lines for the block to
     /// prefetch them (the `apart_at_least` of `kernels::tile_shape::prefetches_source`).
     pub prefetch_apart: usize,
+    /// Whether row copies of rows shorter than a line, into a destination past the caches,
+    /// stream their paired rows and prefetch their other destination lines
+    /// ([`Streaming::short_rows`](crate::relayout::schedule::Streaming::short_rows)).
+    pub stream_short_rows: bool,
 }
 
 impl Tuning {
@@ -130,6 +138,7 @@ impl Tuning {
         lines_per_visit: 2,
         stream_one_block_tiles: false,
         prefetch_apart: 2048,
+        stream_short_rows: true,
     };
 
     /// AMD cores (Zen 4 measured).
@@ -137,6 +146,7 @@ impl Tuning {
         lines_per_visit: 1,
         stream_one_block_tiles: true,
         prefetch_apart: 512,
+        stream_short_rows: false,
     };
 
     /// The tuning of the CPU this runs on: found with `cpuid` on the first call, then cached.

@@ -9,10 +9,11 @@
 //! cache, from [`STREAM_FLOOR_BYTES`] (past a core's L2, where writing through the cache first
 //! reads every line it overwrites):
 //!
-//! - transposes (and row copies that pair two half-line rows into each line, and the
-//!   destination prefetch of other far row copies) stream from a small share of the last-level
-//!   cache ([`STREAM_BLOCKS_FROM_CACHE_SHARE`]): a transpose through the cache writes lines in
-//!   many places at once and keeps paying for it, so the break-even comes early;
+//! - transposes (and, on the processor families that gain by it, row copies that pair two
+//!   half-line rows into each line and the destination prefetch of other far row copies)
+//!   stream from a small share of the last-level cache ([`STREAM_BLOCKS_FROM_CACHE_SHARE`]): a
+//!   transpose through the cache writes lines in many places at once and keeps paying for it,
+//!   so the break-even comes early;
 //! - row copies whose every row is one whole 64-byte line, which through the cache are a plain
 //!   memcpy, stream from a larger share of it ([`STREAM_LINE_ROWS_FROM_CACHE_SHARE`]).
 //!
@@ -22,7 +23,7 @@
 //! either way, so a wrong guess costs speed, never results.
 
 use crate::relayout::tuning::{
-    STREAM_BLOCKS_FROM_CACHE_SHARE, STREAM_FLOOR_BYTES, STREAM_LINE_ROWS_FROM_CACHE_SHARE,
+    STREAM_BLOCKS_FROM_CACHE_SHARE, STREAM_FLOOR_BYTES, STREAM_LINE_ROWS_FROM_CACHE_SHARE, Tuning,
 };
 use core::sync::atomic::{AtomicUsize, Ordering};
 
@@ -35,6 +36,10 @@ pub(crate) struct Streaming {
     pub blocks: bool,
     /// Row copies whose every row is one whole 64-byte line write it past the caches.
     pub line_rows: bool,
+    /// Row copies of rows shorter than a line stream each pair of rows that makes a line, and
+    /// ask for the destination lines of other rows ahead: `blocks`, where the processor
+    /// family gains by it ([`Tuning::stream_short_rows`]).
+    pub short_rows: bool,
 }
 
 impl Streaming {
@@ -43,6 +48,7 @@ impl Streaming {
     pub(crate) const NONE: Streaming = Streaming {
         blocks: false,
         line_rows: false,
+        short_rows: false,
     };
 
     /// Every kernel that can stream does: what a destination far larger than any cache gets.
@@ -50,11 +56,16 @@ impl Streaming {
     pub(crate) const ALL: Streaming = Streaming {
         blocks: true,
         line_rows: true,
+        short_rows: true,
     };
 
     /// The streaming of a destination of `bytes` on this CPU.
     pub(crate) fn for_destination(bytes: usize) -> Streaming {
-        Self::with_cache(bytes, last_level_cache_bytes())
+        let streaming = Self::with_cache(bytes, last_level_cache_bytes());
+        Streaming {
+            short_rows: streaming.short_rows && Tuning::current().stream_short_rows,
+            ..streaming
+        }
     }
 
     /// The streaming of a destination of `bytes` under a last-level cache of `cache` bytes
@@ -63,9 +74,11 @@ impl Streaming {
         let from = |share: usize| {
             cache.map_or(STREAM_FLOOR_BYTES, |c| (c / share).max(STREAM_FLOOR_BYTES))
         };
+        let blocks = bytes >= from(STREAM_BLOCKS_FROM_CACHE_SHARE);
         Streaming {
-            blocks: bytes >= from(STREAM_BLOCKS_FROM_CACHE_SHARE),
+            blocks,
             line_rows: bytes >= from(STREAM_LINE_ROWS_FROM_CACHE_SHARE),
+            short_rows: blocks,
         }
     }
 }
@@ -152,7 +165,8 @@ mod tests {
                 Streaming::with_cache(5 * MIB, Some(cache)),
                 Streaming {
                     blocks: true,
-                    line_rows: cache == 32 * MIB
+                    line_rows: cache == 32 * MIB,
+                    short_rows: true,
                 }
             );
             for bytes in [9_437_184, 25_690_112] {

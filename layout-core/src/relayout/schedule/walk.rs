@@ -236,8 +236,8 @@ fn row_destination(streaming: Streaming, lines: LineRows) -> Destination {
     match lines {
         LineRows::Whole if streaming.line_rows => Destination::FarLines,
         LineRows::Whole => Destination::Cached,
-        LineRows::Pairs if streaming.blocks => Destination::FarLines,
-        _ if streaming.blocks => Destination::Far,
+        LineRows::Pairs if streaming.short_rows => Destination::FarLines,
+        _ if streaming.short_rows => Destination::Far,
         _ => Destination::Cached,
     }
 }
