@@ -1,5 +1,6 @@
 //! The element types the kernels move, and the hooks by which a type brings vector kernels.
 
+use super::ahead::Ahead;
 use super::reach::Reach;
 use super::tile_batch::TileBatch;
 use core::ops::Range;
@@ -54,9 +55,9 @@ pub(crate) trait Element: Copy + Send + Sync + 'static {
         rows: &[(usize, usize)],
         cols: Range<usize>,
         reach: Reach,
-        far: bool,
+        ahead: Ahead,
     ) -> bool {
-        let _ = (dst, d, src, s, rows, cols, reach, far);
+        let _ = (dst, d, src, s, rows, cols, reach, ahead);
         false
     }
 }

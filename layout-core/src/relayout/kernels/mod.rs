@@ -8,6 +8,7 @@
 //! through the hooks of [`Element`]; on x86-64 ([`x86`]) those are SSE2, AVX2 and AVX-512
 //! blocks, which supply vector primitives and the functions compiled with their features.
 
+mod ahead;
 mod element;
 mod narrow;
 mod prefetch;

@@ -2,6 +2,7 @@
 //! <-> blocked layouts, flat <-> crouton), copying a listed block of rows per call.
 #![allow(clippy::too_many_arguments)] // the kernel's arguments stay in registers
 
+use super::ahead::Ahead;
 use super::element::Element;
 use super::prefetch::prefetch;
 use super::reach::Reach;
@@ -25,8 +26,9 @@ pub(crate) enum Destination {
 /// Copies elements `cols` of each listed row: source row at `s + row.0`, destination row at
 /// `d + row.1`. `reach` bounds the rows' offsets ([`Reach::of`] the whole listing); one check of
 /// it per call lets the rows be copied without a bounds check each. `into` says where the
-/// destination lies ([`Destination`]). Runs the element type's vector build of [`copy_rows`]
-/// where it has one ([`Element::vector_copy_rows`]).
+/// destination lies ([`Destination`]), `source_ahead` where the next call's rows start in the
+/// source ([`Ahead::src`]). Runs the element type's vector build of [`copy_rows`] where it has
+/// one ([`Element::vector_copy_rows`]).
 pub(crate) fn copy_listed_rows<T: Element>(
     dst: &mut [T],
     d: usize,
@@ -36,13 +38,17 @@ pub(crate) fn copy_listed_rows<T: Element>(
     cols: Range<usize>,
     reach: Reach,
     into: Destination,
+    source_ahead: usize,
 ) {
     if into == Destination::FarLines && T::stream_rows(dst, d, src, s, rows, cols.clone(), reach) {
         return;
     }
-    let far = into != Destination::Cached;
-    if !T::vector_copy_rows(dst, d, src, s, rows, cols.clone(), reach, far) {
-        copy_rows(dst, d, src, s, rows, cols, reach, far);
+    let ahead = Ahead {
+        dst_rows: into != Destination::Cached,
+        src: source_ahead,
+    };
+    if !T::vector_copy_rows(dst, d, src, s, rows, cols.clone(), reach, ahead) {
+        copy_rows(dst, d, src, s, rows, cols, reach, ahead);
     }
 }
 
@@ -56,7 +62,7 @@ pub(crate) fn copy_rows<T: Copy>(
     rows: &[(usize, usize)],
     cols: Range<usize>,
     reach: Reach,
-    far: bool,
+    ahead: Ahead,
 ) {
     let (s, d, n) = (s + cols.start, d + cols.start, cols.len());
     // Every row's last element is at most `reach` past `s + n - 1` (or `d + n - 1`).
@@ -73,20 +79,21 @@ pub(crate) fn copy_rows<T: Copy>(
     // copies each row with a few vector moves instead of calling memcpy.
     unsafe {
         match n {
-            4 => rows_of(dst, d, src, s, rows, 4, far),
-            8 => rows_of(dst, d, src, s, rows, 8, far),
-            16 => rows_of(dst, d, src, s, rows, 16, far),
-            32 => rows_of(dst, d, src, s, rows, 32, far),
-            64 => rows_of(dst, d, src, s, rows, 64, far),
-            n => rows_of(dst, d, src, s, rows, n, far),
+            4 => rows_of(dst, d, src, s, rows, 4, ahead),
+            8 => rows_of(dst, d, src, s, rows, 8, ahead),
+            16 => rows_of(dst, d, src, s, rows, 16, ahead),
+            32 => rows_of(dst, d, src, s, rows, 32, ahead),
+            64 => rows_of(dst, d, src, s, rows, 64, ahead),
+            n => rows_of(dst, d, src, s, rows, n, ahead),
         }
     }
 }
 
-/// Rows of `n` elements, copied without bounds checks; with `far`, each asks for the
-/// destination line [`PREFETCH_ROWS`] rows on (a loop of its own, so that row copies through
+/// Rows of `n` elements, copied without bounds checks, asking for what `ahead` says: with
+/// `dst_rows`, each row the destination line [`PREFETCH_ROWS`] rows on; with `src`, each row
+/// its source that far on. Each combination is a loop of its own, so that row copies through
 /// the cache keep the plain loop, with no test per row: short rows such as u8 crouton->flat's
-/// would feel it).
+/// would feel it.
 ///
 /// # Safety
 ///
@@ -100,18 +107,27 @@ unsafe fn rows_of<T: Copy>(
     s: usize,
     rows: &[(usize, usize)],
     n: usize,
-    far: bool,
+    ahead: Ahead,
 ) {
-    if far {
-        let ahead = rows
+    if ahead.dst_rows {
+        let next = rows
             .iter()
             .skip(PREFETCH_ROWS)
             .map(Some)
             .chain(core::iter::repeat(None));
-        for (&(from, to), ahead) in rows.iter().zip(ahead) {
-            if let Some(&(_, ahead)) = ahead {
-                prefetch(dst, d + ahead);
+        for (&(from, to), next) in rows.iter().zip(next) {
+            if let Some(&(_, next)) = next {
+                prefetch(dst, d + next);
             }
+            if ahead.src != 0 {
+                prefetch(src, s + from + ahead.src);
+            }
+            // SAFETY: passed on from the caller.
+            unsafe { row_of(dst, d + to, src, s + from, n) };
+        }
+    } else if ahead.src != 0 {
+        for &(from, to) in rows {
+            prefetch(src, s + from + ahead.src);
             // SAFETY: passed on from the caller.
             unsafe { row_of(dst, d + to, src, s + from, n) };
         }
@@ -165,17 +181,33 @@ mod tests {
                 dst: 0,
             };
             for (reach, far) in [(fitting, false), (fitting, true), (too_far, false)] {
-                let mut got = alloc::vec![0u32; 9 * 65 + 70];
                 let into = if far {
                     Destination::Far
                 } else {
                     Destination::Cached
                 };
-                copy_listed_rows(&mut got, 1, &src, 5, &rows, cols.clone(), reach, into);
-                assert_eq!(got, want, "rows of {n}, {reach:?}, far {far}");
-                let mut got = alloc::vec![0u32; 9 * 65 + 70];
-                copy_rows(&mut got, 1, &src, 5, &rows, cols.clone(), reach, far);
-                assert_eq!(got, want, "rows of {n}, {reach:?}, far {far}, without AVX2");
+                for source_ahead in [0, 70, 1 << 20] {
+                    let mut got = alloc::vec![0u32; 9 * 65 + 70];
+                    copy_listed_rows(
+                        &mut got,
+                        1,
+                        &src,
+                        5,
+                        &rows,
+                        cols.clone(),
+                        reach,
+                        into,
+                        source_ahead,
+                    );
+                    assert_eq!(got, want, "rows of {n}, {reach:?}, far {far}");
+                    let mut got = alloc::vec![0u32; 9 * 65 + 70];
+                    let ahead = Ahead {
+                        dst_rows: far,
+                        src: source_ahead,
+                    };
+                    copy_rows(&mut got, 1, &src, 5, &rows, cols.clone(), reach, ahead);
+                    assert_eq!(got, want, "rows of {n}, {reach:?}, {ahead:?}, without AVX2");
+                }
             }
         }
     }
@@ -225,6 +257,7 @@ mod tests {
                         cols.clone(),
                         reach,
                         Destination::Cached,
+                        0,
                     );
                     copy_listed_rows(
                         &mut streamed,
@@ -235,6 +268,7 @@ mod tests {
                         cols.clone(),
                         reach,
                         Destination::FarLines,
+                        0,
                     );
                     assert_eq!(
                         streamed,

@@ -2,7 +2,7 @@
 //! combination of the loops one call covers, made once per relayout.
 
 use super::loops::{Kernel, Level, MAX_LEVELS, Plan};
-use crate::relayout::tuning::{CACHE_LINE, ROWS};
+use crate::relayout::tuning::{CACHE_LINE, ROW_SOURCE_AHEAD_BYTES, ROW_SOURCE_SPREAD, ROWS};
 
 /// `(source, destination)` offsets of every digit combination of some loops.
 pub(crate) type Listing = alloc::vec::Vec<(usize, usize)>;
@@ -27,6 +27,9 @@ pub(crate) struct Listings {
     pub cols_run: Option<usize>,
     /// How the row block's rows fill 64-byte destination lines ([`Plan::rows_fill_lines`]).
     pub line_rows: LineRows,
+    /// How far on in the source the next row block's rows lie, where the rows are gathered
+    /// from far apart ([`Plan::row_source_ahead`]); 0 otherwise.
+    pub row_source_ahead: usize,
 }
 
 /// How a row block's rows fill 64-byte destination lines ([`Plan::rows_fill_lines`]), which
@@ -53,6 +56,7 @@ impl Plan {
             Kernel::Rows => Listings {
                 rows: list(&self.levels[self.kernel_from..self.len - 1]),
                 line_rows: self.rows_fill_lines(element_bytes),
+                row_source_ahead: self.row_source_ahead(element_bytes),
                 ..Listings::default()
             },
             Kernel::Transpose { rows, cols } => {
@@ -71,6 +75,34 @@ impl Plan {
                 }
             }
             Kernel::Strided | Kernel::Indexed => Listings::default(),
+        }
+    }
+
+    /// For a row block whose rows come from a source region more than [`ROW_SOURCE_SPREAD`]
+    /// times the size of the rows themselves (u8 flat->crouton: each 2 KiB chunk from eight
+    /// image rows 32 KiB apart), the source stride of the loop right outside the listed rows,
+    /// where each row's counterpart in the next row block lies, for the kernel to ask for
+    /// ahead, if that is at least [`ROW_SOURCE_AHEAD_BYTES`] on; 0 for any other plan (the
+    /// hardware prefetchers follow rows whose next block lies right after them, such as
+    /// crouton->flat's, 256 bytes on).
+    pub(crate) fn row_source_ahead(&self, element_bytes: usize) -> usize {
+        if self.kernel != Kernel::Rows || self.kernel_from == 0 || self.len < 2 {
+            return 0;
+        }
+        let row = self.levels[self.len - 1];
+        let listed = &self.levels[self.kernel_from..self.len - 1];
+        let rows: usize = listed.iter().map(|l| l.extent).product();
+        let span = listed
+            .iter()
+            .map(|l| (l.extent - 1).saturating_mul(l.src))
+            .fold(row.extent, usize::saturating_add);
+        let data = rows.saturating_mul(row.extent);
+        let spread = span > data.saturating_mul(ROW_SOURCE_SPREAD);
+        let next = self.levels[self.kernel_from - 1].src;
+        if spread && next.saturating_mul(element_bytes) >= ROW_SOURCE_AHEAD_BYTES {
+            next
+        } else {
+            0
         }
     }
 

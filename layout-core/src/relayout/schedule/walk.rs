@@ -116,7 +116,14 @@ impl<T: Element> Nest<'_, T> {
         let rows = &self.listings.rows;
         let into = row_destination(self.streaming, self.listings.line_rows);
         let cols = first..data_end;
-        copy_listed_rows(dst, d, self.src, s, rows, cols, self.reach, into);
+        // Only into a destination past the caches: through them, the prefetches cost more
+        // than they save.
+        let ahead = if self.streaming.blocks {
+            self.listings.row_source_ahead
+        } else {
+            0
+        };
+        copy_listed_rows(dst, d, self.src, s, rows, cols, self.reach, into, ahead);
         if self.plan.fills && slot_end > data_end {
             for &(_, row) in rows {
                 dst[d + row + data_end..d + row + slot_end].fill(self.pad);

@@ -8,6 +8,7 @@
 //! runs AVX2 is found once, with `cpuid`, by the `cpufeatures` crate (`layout-core` is
 //! `no_std`, so `std::is_x86_feature_detected!` is not available).
 
+use super::super::ahead::Ahead;
 use super::super::reach::Reach;
 use super::super::tile_batch::TileBatch;
 use super::super::tiles::{self, BlockMove};
@@ -66,9 +67,9 @@ pub(crate) unsafe fn copy_rows<T: Copy>(
     rows: &[(usize, usize)],
     cols: Range<usize>,
     reach: Reach,
-    far: bool,
+    ahead: Ahead,
 ) {
-    super::super::rows::copy_rows(dst, d, src, s, rows, cols, reach, far);
+    super::super::rows::copy_rows(dst, d, src, s, rows, cols, reach, ahead);
 }
 
 /// Copies elements `cols` of each listed row (as

@@ -10,6 +10,7 @@ mod avx512;
 mod shuffle;
 mod sse2;
 
+use super::ahead::Ahead;
 use super::element::Element;
 use super::reach::Reach;
 use super::tile_batch::TileBatch;
@@ -75,13 +76,13 @@ macro_rules! row_copies_in_avx2 {
             rows: &[(usize, usize)],
             cols: Range<usize>,
             reach: Reach,
-            far: bool,
+            ahead: Ahead,
         ) -> bool {
             if !avx2::available() {
                 return false;
             }
             // SAFETY: the CPU runs AVX2 instructions (checked just above).
-            unsafe { avx2::copy_rows(dst, d, src, s, rows, cols, reach, far) };
+            unsafe { avx2::copy_rows(dst, d, src, s, rows, cols, reach, ahead) };
             true
         }
     };
