@@ -95,14 +95,14 @@ pub fn each_pair(m: &mut impl Measure) {
     m.pair::<u8, htp::R4FlatMemoryLayout, htp::R4Crouton2x2Layout>(flat_2x2, large, false);
     let to_onednn = "u8 4x128x128x256 crouton->nChw32c";
     m.pair::<u8, htp::R4CroutonLayout, onednn::nChw32c>(to_onednn, large, false);
-    // Odd shapes of the plain transposes, each beside its round shape above: few channels
-    // (C = 3, an RGB input; C = 17), one short of a block (C = 255), W = 1, and H * W not a
-    // multiple of 8 (55 x 55).
+    // Odd shapes of the plain transposes, each about the size of the round 8x256x56x56 (19 to
+    // 27 MB a side, past the caches as it is): few channels (C = 3, an RGB input; C = 17), one
+    // short of a block (C = 255), W = 1, and H * W not a multiple of 8 (55 x 55).
     for (dims, name) in [
-        ([8, 3, 224, 224], "8x3x224x224"),
-        ([8, 17, 56, 56], "8x17x56x56"),
+        ([32, 3, 224, 224], "32x3x224x224"),
+        ([8, 17, 224, 224], "8x17x224x224"),
         ([8, 255, 56, 56], "8x255x56x56"),
-        ([8, 256, 56, 1], "8x256x56x1"),
+        ([8, 256, 3136, 1], "8x256x3136x1"),
         ([8, 256, 55, 55], "8x256x55x55"),
     ] {
         let (there, back) = (
