@@ -4,7 +4,7 @@
 //! The loops themselves are the generic ones of [`kernels`](super::super), always inlined, so
 //! that these wrappers compile them whole with AVX2: the transposes of plain 1-, 2- and 4-byte
 //! types move their blocks through 256-bit registers ([`Avx2Blocks`]) and the row copies get
-//! 32-byte moves (docs/performance.md has what that measured). Whether the CPU (and its OS)
+//! 32-byte moves. Whether the CPU (and its OS)
 //! runs AVX2 is found once, with `cpuid`, by the `cpufeatures` crate (`layout-core` is
 //! `no_std`, so `std::is_x86_feature_detected!` is not available).
 

@@ -6,7 +6,7 @@
 //! work), so that after the perfect-shuffle rounds a register is one destination line's 64
 //! bytes: each line leaves in one store, streamed or not, instead of two (AVX2) or four
 //! (SSE2). That doubles as the best order for streaming stores, as the write-combining buffer
-//! of a line fills at once (f32 nhwc->nchw: docs/performance.md). Detection as in
+//! of a line fills at once (f32 nhwc->nchw). Detection as in
 //! [`super::avx2`]: once, with `cpuid`, by `cpufeatures`.
 
 use super::super::narrow;

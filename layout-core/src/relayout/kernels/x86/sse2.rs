@@ -119,7 +119,8 @@ unsafe fn micro_blocks<
         }
         // Every column block of these rows is transposed first, then each destination line is
         // written by back-to-back stores: a line leaves the write-combining buffer whole, which
-        // streams far faster than storing block by block (docs/performance.md).
+        // streams far faster than storing block by block (docs/concepts.md, "Non-temporal
+        // stores in relayout").
         let mut lines = [[zero(); LINE_REGISTERS]; N];
         for (b, c) in (0..COLS).step_by(N).enumerate() {
             // SAFETY: as above.
