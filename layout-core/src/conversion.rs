@@ -25,6 +25,56 @@ fn renumbered_dims<I: Coords>(dims: &I, to: &Renumbering) -> I {
     out
 }
 
+/// A tensor of `layout` to relayout a source of mapping `src` into: the source's dims in
+/// `layout`'s order, every slot `pad`; and where each source axis lands in it.
+pub(crate) fn new_destination<T, L1, L2, I>(
+    src: &Mapping<L1>,
+    layout: L2,
+    pad: T,
+    interface: I,
+) -> Result<(Tensor<T, L2, I>, Renumbering), LayoutError>
+where
+    T: Copy,
+    L1: Layout,
+    L2: SameRankAs<L1>,
+    I: Interface,
+{
+    let to = renumbering(src.layout(), &layout)?;
+    let mapping = Mapping::with_layout(layout, renumbered_dims(&src.dims(), &to))?;
+    Ok((Tensor::uninitialised(mapping, pad, interface)?, to))
+}
+
+/// Where each axis of `src` (read through `src_interface`) lands in `dst` (read through
+/// `dst_interface`), once the checks of [`TensorBase::relayout_into`] pass: the names, the
+/// dims in `dst`'s order, the interfaces.
+pub(crate) fn checked_renumbering<L1, L2, I>(
+    src: &Mapping<L1>,
+    src_interface: &I,
+    dst: &Mapping<L2>,
+    dst_interface: &I,
+) -> Result<Renumbering, LayoutError>
+where
+    L1: Layout,
+    L2: SameRankAs<L1>,
+    I: Interface,
+{
+    let to = renumbering(src.layout(), dst.layout())?;
+    let expected = renumbered_dims(&src.dims(), &to);
+    if expected != dst.dims() {
+        return Err(LayoutError::ShapeMismatch {
+            source: Vec::from(expected.as_ref()),
+            destination: Vec::from(dst.dims().as_ref()),
+        });
+    }
+    if src_interface != dst_interface {
+        return Err(LayoutError::InterfaceMismatch {
+            source: alloc::format!("{src_interface:?}"),
+            destination: alloc::format!("{dst_interface:?}"),
+        });
+    }
+    Ok(to)
+}
+
 impl<S: Storage, L: Layout, I: ChannelZeros<S::Elem>> TensorBase<S, L, I> {
     /// Converts into a new tensor of layout `L2`, moving each element by axis name: `L2`'s axes
     /// are the same names in any order, its dims are this tensor's permuted into its order, its
@@ -115,9 +165,12 @@ impl<S: Storage, L: Layout, I: ChannelZeros<S::Elem>> TensorBase<S, L, I> {
         L2: SameRankAs<L>,
         S::Elem: Send + Sync + 'static,
     {
-        let to = renumbering(self.mapping().layout(), &layout)?;
-        let mapping = Mapping::with_layout(layout, renumbered_dims(&self.dims(), &to))?;
-        let mut out = Tensor::uninitialised(mapping, self.pad_value(), self.interface().clone())?;
+        let (mut out, to) = new_destination(
+            self.mapping(),
+            layout,
+            self.pad_value(),
+            self.interface().clone(),
+        )?;
         self.copy_renumbered(&mut out, &to);
         Ok(out)
     }
@@ -129,26 +182,18 @@ impl<S: Storage, L: Layout, I: ChannelZeros<S::Elem>> TensorBase<S, L, I> {
         L2: SameRankAs<L>,
         S::Elem: Send + Sync + 'static,
     {
-        let to = renumbering(self.mapping().layout(), dst.mapping().layout())?;
-        let expected = renumbered_dims(&self.dims(), &to);
-        if expected != dst.dims() {
-            return Err(LayoutError::ShapeMismatch {
-                source: Vec::from(expected.as_ref()),
-                destination: Vec::from(dst.dims().as_ref()),
-            });
-        }
-        if self.interface() != dst.interface() {
-            return Err(LayoutError::InterfaceMismatch {
-                source: alloc::format!("{:?}", self.interface()),
-                destination: alloc::format!("{:?}", dst.interface()),
-            });
-        }
+        let to = checked_renumbering(
+            self.mapping(),
+            self.interface(),
+            dst.mapping(),
+            dst.interface(),
+        )?;
         self.copy_renumbered(dst, &to);
         Ok(())
     }
 
     /// Copies into `dst`, whose dims are this tensor's renumbered by `to`.
-    fn copy_renumbered<S2, L2>(&self, dst: &mut TensorBase<S2, L2, I>, to: &Renumbering)
+    pub(crate) fn copy_renumbered<S2, L2>(&self, dst: &mut TensorBase<S2, L2, I>, to: &Renumbering)
     where
         S2: StorageMut<Elem = S::Elem>,
         L2: SameRankAs<L>,

@@ -1,11 +1,17 @@
 //! Between chunk tables and contiguous storage: [`IndirectTensor::to_contiguous`],
 //! [`TensorBase::to_indirect`](crate::TensorBase::to_indirect), and relayouts both ways.
 //!
-//! A relayout gathers the chunks into one contiguous buffer (a copy per chunk, at memcpy
-//! speed) and runs the relayout engine from there, or runs it into a contiguous buffer and
-//! scatters that into the chunks: the engine's kernels stay the ones of contiguous tensors.
+//! A relayout moves the table without a contiguous copy of it (`relayout::chunk_table`): chunks
+//! of 512 bytes or more one at a time, straight between the chunk and its box in the other
+//! tensor, and smaller ones in bands of consecutive chunks that are whole blocks of the outer
+//! dimensions, through a buffer that stays in the caches. The engine's kernels stay the ones of
+//! contiguous tensors, and each element crosses memory once. Where the other layout has blocks
+//! that straddle a chunk's or band's box, the whole table goes through one contiguous buffer
+//! instead, as it does into a table whose interface is per channel.
 
 use super::IndirectTensor;
+use crate::conversion::{checked_renumbering, new_destination};
+use crate::relayout::{Renumbering, copy_from_chunks, copy_into_chunks};
 use crate::storage::{Storage, StorageMut};
 use crate::{
     ChannelZeros, Coords, Interface, Layout, LayoutError, SameRankAs, Tensor, TensorBase,
@@ -56,8 +62,14 @@ impl<T: Copy, L: Layout, I: Interface> IndirectTensor<T, L, I> {
         I: ChannelZeros<T>,
     {
         let () = const { check_convertible::<L::Names, L2::Names>(<L::Index as Coords>::RANK) };
-        let gathered = self.to_contiguous();
-        gathered.relayout_to(L2::default())
+        let (mut out, to) = new_destination(
+            &self.mapping,
+            L2::default(),
+            self.pad,
+            self.interface.clone(),
+        )?;
+        self.write_renumbered(&mut out, &to);
+        Ok(out)
     }
 
     /// Writes this tensor's logical elements into `dst` by axis name, and `dst`'s stored zero
@@ -81,8 +93,38 @@ impl<T: Copy, L: Layout, I: Interface> IndirectTensor<T, L, I> {
         I: ChannelZeros<T>,
     {
         let () = const { check_convertible::<L::Names, L2::Names>(<L::Index as Coords>::RANK) };
-        let gathered = self.to_contiguous();
-        gathered.relayout_into(dst)
+        let to = checked_renumbering(
+            &self.mapping,
+            &self.interface,
+            dst.mapping(),
+            dst.interface(),
+        )?;
+        self.write_renumbered(dst, &to);
+        Ok(())
+    }
+
+    /// Writes into `dst`, whose dims are this tensor's renumbered by `to`: straight from the
+    /// chunks where the table moves that way, else from one contiguous copy of it.
+    fn write_renumbered<S2, L2>(&self, dst: &mut TensorBase<S2, L2, I>, to: &Renumbering)
+    where
+        S2: StorageMut<Elem = T>,
+        L2: SameRankAs<L>,
+        T: Send + Sync + 'static,
+        I: ChannelZeros<T>,
+    {
+        let (mapping, pad) = (*dst.mapping(), dst.pad_value());
+        if !copy_from_chunks(
+            &self.mapping,
+            &self.table,
+            &mapping,
+            dst.as_raw_mut(),
+            pad,
+            to,
+        ) {
+            self.to_contiguous().copy_renumbered(dst, to);
+        } else if dst.interface().channel_axis().is_some() {
+            dst.write_interface_padding();
+        }
     }
 
     /// Overwrites this tensor with `src`'s logical elements, moved by axis name, and its padding
@@ -108,8 +150,30 @@ impl<T: Copy, L: Layout, I: Interface> IndirectTensor<T, L, I> {
         I: ChannelZeros<T>,
     {
         let () = const { check_convertible::<L0::Names, L::Names>(<L0::Index as Coords>::RANK) };
+        let to = checked_renumbering(
+            src.mapping(),
+            src.interface(),
+            &self.mapping,
+            &self.interface,
+        )?;
+        // A per-channel interface's padding is written on a whole tensor, so such tables take
+        // the contiguous buffer.
+        let per_channel = self.interface.channel_axis().is_some();
+        let (mapping, pad) = (*src.mapping(), self.pad);
+        if !per_channel
+            && copy_into_chunks(
+                &mapping,
+                src.as_raw(),
+                &self.mapping,
+                &mut self.table,
+                pad,
+                &to,
+            )
+        {
+            return Ok(());
+        }
         let mut staged = Tensor::uninitialised(self.mapping, self.pad, self.interface.clone())?;
-        src.relayout_into(&mut staged)?;
+        src.copy_renumbered(&mut staged, &to);
         let volume = self.chunk_volume();
         for (n, chunk) in self.table.iter_mut().enumerate() {
             chunk.copy_from_slice(&staged.as_raw()[n * volume..(n + 1) * volume]);

@@ -12,6 +12,7 @@
 //! once per element size ([`by_size`]); every tuned number is in [`tuning`].
 
 mod by_size;
+mod chunk_table;
 mod kernels;
 mod lines;
 mod plan;
@@ -21,6 +22,7 @@ mod stores;
 mod tuning;
 
 use crate::{Coords, Layout, Mapping};
+pub(crate) use chunk_table::{copy_from_chunks, copy_into_chunks};
 pub(crate) use plan::Renumbering;
 #[cfg(test)]
 use plan::SAME_ORDER;

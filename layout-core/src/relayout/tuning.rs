@@ -94,6 +94,22 @@ pub(crate) const BAND_SOURCE_RUN_BYTES: usize = 8 * CACHE_LINE;
 /// (1 KiB) read in order; u8 nchw->nhwc 0.68x memcpy, 0.63x with 4 KiB (Intel, 480 MiB L3).
 pub(crate) const WHOLE_BAND_SOURCE_BYTES: usize = 2 << 10;
 
+/// Least bytes of a chunk that a chunk table's relayout moves on its own, straight between the
+/// chunk and the other tensor; smaller chunks go in bands through a buffer. u8 1x64x64x256 out
+/// of and into flat NHWC, repeated with warm caches, as a share of the contiguous relayout's
+/// speed, chunk by chunk against bands of 256 KiB: 2 KiB croutons 0.93 / 0.78 against
+/// 0.50 / 0.48; 512-byte ones (`R4Crouton4Layout`) 0.49 / 0.82 against 0.47 / 0.42; 128-byte
+/// ones (`R4Depth32MemoryLayout`) 0.22 / 0.22 against 0.49 / 0.44 (AMD EPYC Zen 4, 32 MiB L3).
+pub(crate) const CHUNK_ALONE_BYTES: usize = 512;
+
+/// Most bytes of one band of a chunk table's relayout: the chunks gathered (or scattered) at a
+/// time, in a buffer that stays in L2 beside the kernels' other lines while the band moves.
+/// Each band is planned on its own, so smaller bands cost more than they save: u8 crouton
+/// 1x64x64x256 out of a table into flat NHWC, repeated with warm caches, ran at 0.20 of the
+/// contiguous relayout's speed with bands of 64 KiB, 0.41 with 128 KiB, 0.46-0.52 with 256 KiB
+/// to 1 MiB (AMD EPYC Zen 4, 32 MiB L3).
+pub(crate) const CHUNK_BAND_BYTES: usize = 256 << 10;
+
 /// Rows ahead whose destination line a row copy into a far destination asks for: 256 bytes of
 /// 32-byte rows, f32 nChw8c->nChw16c 1.07-1.16x; through the cache u8 crouton->flat lost up to
 /// 0.74x, hence far destinations only (Intel, 105 MiB L3).

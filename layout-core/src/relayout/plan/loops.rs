@@ -82,6 +82,26 @@ pub(crate) struct Plan {
     pub kernel_from: usize,
 }
 
+impl Pair {
+    /// Whether the source offset follows the destination's walk by additions: both sides start
+    /// at their axes' origin, count each dimension as one mixed-radix number, and their blocks
+    /// of each dimension divide one another.
+    pub(crate) fn follows_by_additions(&self) -> bool {
+        let dst_axes = significant(&self.dst.axes);
+        let src_axes = significant(&renumbered(&self.src.axes, &self.to));
+        self.affine(&dst_axes, &src_axes)
+    }
+
+    /// [`Pair::follows_by_additions`], given both sides' significant axes in the destination's
+    /// numbering.
+    fn affine(&self, dst_axes: &Axes, src_axes: &Axes) -> bool {
+        self.src.origin.iter().all(|&o| o == 0)
+            && self.dst.origin.iter().all(|&o| o == 0)
+            && (0..self.rank).all(|d| exact_chain(dst_axes, d) && exact_chain(src_axes, d))
+            && (0..self.rank).all(|d| steps_divide(dst_axes, src_axes, d))
+    }
+}
+
 impl Plan {
     /// Plans the copy `pair` describes for elements of `element_bytes` bytes. The plan counts
     /// every dimension in the destination's numbering, so a conversion between axis orders
@@ -105,10 +125,7 @@ impl Plan {
                 data_end[d]
             };
         }
-        let affine = src.origin.iter().all(|&o| o == 0)
-            && dst_origin.iter().all(|&o| o == 0)
-            && (0..rank).all(|d| exact_chain(&dst_axes, d) && exact_chain(&src_axes, d))
-            && (0..rank).all(|d| steps_divide(&dst_axes, &src_axes, d));
+        let affine = pair.affine(&dst_axes, &src_axes);
         let mut plan = Plan {
             levels: [Level::default(); MAX_LEVELS],
             len: 0,
@@ -144,6 +161,37 @@ impl Plan {
         plan.mark_flat_fill(rank);
         plan.kernel_from = plan.kernel_start(element_bytes);
         plan
+    }
+
+    /// Digit ranges of loop `k` at point `p` of the walk: `(first, data_end, slot_end)`, the
+    /// digits before `first` lying before the destination's origin, those from `data_end` in
+    /// its padding, and those from `slot_end` past its padded extent.
+    #[inline]
+    pub(crate) fn bounds(&self, k: usize, p: &Point) -> (usize, usize, usize) {
+        let level = &self.levels[k];
+        if self.free[level.dim] {
+            // Every digit is data (the fused pseudo-dimension is always free).
+            return (0, level.extent, level.extent);
+        }
+        let at = p[level.dim];
+        let digits_below = |end: usize| {
+            let gap = end.saturating_sub(at);
+            let digits = if level.step == 1 {
+                gap
+            } else {
+                gap.div_ceil(level.step)
+            };
+            digits.min(level.extent)
+        };
+        let slot_end = digits_below(self.slot_end[level.dim]);
+        let data_end = digits_below(self.data_end[level.dim]);
+        let origin = self.origin[level.dim];
+        let first = if level.last_of_dim && at < origin {
+            (origin - at).div_ceil(level.step).min(slot_end)
+        } else {
+            0
+        };
+        (first, data_end.max(first), slot_end)
     }
 
     /// The first loop one kernel call covers ([`Plan::kernel_from`]).

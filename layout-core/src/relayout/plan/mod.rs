@@ -11,6 +11,8 @@ mod axes;
 mod listings;
 mod loops;
 mod pair;
+mod part;
+mod table;
 
 pub(crate) use listings::{LineRows, Listings};
 #[cfg(feature = "parallel")]
@@ -18,4 +20,6 @@ pub(crate) use loops::MAX_LEVELS;
 pub(crate) use loops::{Kernel, Plan, Point};
 #[cfg(test)]
 pub(crate) use pair::SAME_ORDER;
-pub(crate) use pair::{Pair, Renumbering};
+pub(crate) use pair::{Pair, Renumbering, Side};
+pub(crate) use part::Part;
+pub(crate) use table::Grid;

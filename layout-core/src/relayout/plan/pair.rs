@@ -22,7 +22,7 @@ pub(crate) const SAME_ORDER: Renumbering = {
 
 /// One side of a relayout in numbers: what the plan needs to know of a mapping, with no type
 /// parameter left, so that the engine is compiled once in this crate whatever the layouts.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Side {
     /// The mapping's storage walk, in its own numbering of the dimensions.
     pub axes: Axes,
@@ -49,7 +49,7 @@ impl Side {
 
 /// A relayout in numbers: both sides, the dims (in the destination's numbering) and where each
 /// source dimension lands.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Pair {
     pub rank: usize,
     pub dims: [usize; MAX_RANK],

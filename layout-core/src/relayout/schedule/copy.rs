@@ -1,10 +1,82 @@
 //! A whole relayout: the plan, its listings, and the walk of the destination, on the calling
-//! thread or split across threads.
+//! thread or split across threads; and plans made once ([`Prepared`]) and run from many
+//! bases, such as each chunk of a chunk table.
 
 use super::streaming::Streaming;
 use super::walk::{Nest, SourceOffsets};
+use crate::MAX_RANK;
 use crate::relayout::kernels::{Element, Reach};
-use crate::relayout::plan::{Pair, Plan, Point};
+use crate::relayout::plan::{Kernel, Listings, Pair, Plan, Point};
+use core::ops::Range;
+
+/// A plan and its listings, made once for a relayout whose offsets follow the walk by additions
+/// and then run from any bases: the same copy between other slots of the same shape.
+#[derive(Clone, Debug)]
+pub(crate) struct Prepared {
+    plan: Plan,
+    listings: Listings,
+    reach: Reach,
+    /// For a plan that is one row block (every loop listed in one kernel call): the innermost
+    /// loop's data digits and the end of its padding, the same at every base.
+    one_block: Option<(Range<usize>, usize)>,
+}
+
+impl Prepared {
+    /// The copy `pair` describes for elements of `element_bytes` bytes; `None` when it has no
+    /// element or its source offsets cannot follow the walk by additions.
+    pub(crate) fn new(pair: &Pair, element_bytes: usize) -> Option<Prepared> {
+        if pair.dims[..pair.rank].contains(&0) {
+            return None;
+        }
+        let plan = Plan::new(pair, element_bytes);
+        if plan.kernel == Kernel::Indexed {
+            return None;
+        }
+        let listings = plan.listings(element_bytes);
+        let reach = Reach::of(&listings.rows, &listings.cols);
+        let one_block = (plan.kernel == Kernel::Rows && plan.len >= 2 && plan.kernel_from == 0)
+            .then(|| {
+                let (first, data_end, slot_end) = plan.bounds(plan.len - 1, &[0; MAX_RANK + 1]);
+                (first..data_end, slot_end)
+            });
+        Some(Prepared {
+            plan,
+            listings,
+            reach,
+            one_block,
+        })
+    }
+
+    /// Runs the plan from source offset `s` of `src` and destination offset `d` of `dst`.
+    #[inline(always)]
+    fn run<E: Element>(
+        &self,
+        src: &[E],
+        s: usize,
+        dst: &mut [E],
+        d: usize,
+        pad: E,
+        streaming: Streaming,
+    ) {
+        if self.plan.len == 0 {
+            dst[d] = src[s];
+            return;
+        }
+        let nest = Nest {
+            plan: &self.plan,
+            reach: self.reach,
+            listings: &self.listings,
+            src,
+            pad,
+            streaming,
+            src_offset_of: &|_: &Point| unreachable!("a prepared plan follows by additions"),
+        };
+        match &self.one_block {
+            Some((cols, slot_end)) => nest.rows(dst, s, d, cols.clone(), *slot_end),
+            None => nest.data(dst, 0, s, d, &mut [0; MAX_RANK + 1]),
+        }
+    }
+}
 
 /// The engine: plans the copy `pair` describes for elements `E`, then walks the destination.
 pub(crate) fn run<E: Element>(
@@ -40,4 +112,32 @@ pub(crate) fn run<E: Element>(
     }
     let mut point: Point = [0; crate::MAX_RANK + 1];
     nest.data(dst, 0, plan.src_base, plan.dst_base, &mut point);
+}
+
+/// Runs `prepared` once for each `(chunk, d)` of `batch`: from the chunk's first slot into
+/// `dst` from offset `d`.
+pub(crate) fn run_from_chunks<E: Element>(
+    prepared: &Prepared,
+    batch: &[(&[E], usize)],
+    dst: &mut [E],
+    pad: E,
+    streaming: Streaming,
+) {
+    for &(chunk, d) in batch {
+        prepared.run(chunk, 0, dst, d, pad, streaming);
+    }
+}
+
+/// Runs `prepared` once for each `(s, chunk)` of `batch`: from offset `s` of `src` into the
+/// chunk from its first slot.
+pub(crate) fn run_into_chunks<E: Element>(
+    prepared: &Prepared,
+    src: &[E],
+    batch: &mut [(usize, &mut [E])],
+    pad: E,
+    streaming: Streaming,
+) {
+    for (s, chunk) in batch {
+        prepared.run(src, *s, chunk, 0, pad, streaming);
+    }
 }

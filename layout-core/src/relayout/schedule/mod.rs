@@ -8,6 +8,6 @@ mod parallel;
 mod streaming;
 mod walk;
 
-pub(crate) use copy::run;
+pub(crate) use copy::{Prepared, run, run_from_chunks, run_into_chunks};
 pub(crate) use streaming::Streaming;
 pub(crate) use walk::SourceOffsets;

@@ -44,7 +44,6 @@ pub(crate) struct Streaming {
 
 impl Streaming {
     /// Every store through the caches.
-    #[cfg(test)]
     pub(crate) const NONE: Streaming = Streaming {
         blocks: false,
         line_rows: false,

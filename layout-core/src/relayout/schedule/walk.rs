@@ -36,30 +36,7 @@ impl<T: Element> Nest<'_, T> {
     /// Digit ranges of loop `k` at point `p`: `(first, data_end, slot_end)`.
     #[inline]
     pub(crate) fn bounds(&self, k: usize, p: &Point) -> (usize, usize, usize) {
-        let level = &self.plan.levels[k];
-        if self.plan.free[level.dim] {
-            // Every digit is data (the fused pseudo-dimension is always free).
-            return (0, level.extent, level.extent);
-        }
-        let at = p[level.dim];
-        let digits_below = |end: usize| {
-            let gap = end.saturating_sub(at);
-            let digits = if level.step == 1 {
-                gap
-            } else {
-                gap.div_ceil(level.step)
-            };
-            digits.min(level.extent)
-        };
-        let slot_end = digits_below(self.plan.slot_end[level.dim]);
-        let data_end = digits_below(self.plan.data_end[level.dim]);
-        let origin = self.plan.origin[level.dim];
-        let first = if level.last_of_dim && at < origin {
-            (origin - at).div_ceil(level.step).min(slot_end)
-        } else {
-            0
-        };
-        (first, data_end.max(first), slot_end)
+        self.plan.bounds(k, p)
     }
 
     /// Copies the subtree of loop `k` (source offset `s`, destination offset `d`).
@@ -111,11 +88,23 @@ impl<T: Element> Nest<'_, T> {
     /// The row block of a contiguous-row plan: every listed row, copied with the innermost
     /// loop's bounds (the same for all of them), then its padding tail.
     fn row_block(&self, dst: &mut [T], s: usize, d: usize, p: &mut Point) {
-        let k = self.plan.len - 1;
-        let (first, data_end, slot_end) = self.bounds(k, p);
+        let (first, data_end, slot_end) = self.bounds(self.plan.len - 1, p);
+        self.rows(dst, s, d, first..data_end, slot_end);
+    }
+
+    /// Every listed row's elements `cols` (the innermost loop's data digits), then its padding
+    /// up to `slot_end`.
+    pub(crate) fn rows(
+        &self,
+        dst: &mut [T],
+        s: usize,
+        d: usize,
+        cols: core::ops::Range<usize>,
+        slot_end: usize,
+    ) {
         let rows = &self.listings.rows;
         let into = row_destination(self.streaming, self.listings.line_rows);
-        let cols = first..data_end;
+        let data_end = cols.end;
         // Only into a destination past the caches: through them, the prefetches cost more
         // than they save.
         let ahead = if self.streaming.blocks {

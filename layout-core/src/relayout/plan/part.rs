@@ -1,0 +1,232 @@
+//! A part of a relayout: both sides cut to one box of logical coordinates, so that one chunk of
+//! a chunk table, or a band of its chunks, moves on its own, out of or into the matching part
+//! of the other tensor.
+//!
+//! A side's axes of one dimension write its coordinate as a mixed-radix number. A range of
+//! that dimension is a part of the storage walk when it is a run of digits of one axis, every
+//! finer axis of the dimension whole and every coarser one at a single digit: then the cut
+//! side is the same walk with those extents and a base moved to the range's first slot, and
+//! the plan treats it as a tensor of the box's dims. A range that ends where the dimension
+//! ends reaches on to the padded extent, so a cut destination still fills its padding there.
+
+use super::axes::{coverage, exact_chain};
+use super::pair::{Pair, Side};
+use crate::{MAX_AXES, MAX_RANK};
+use core::ops::Range;
+
+/// A box of logical coordinates: per dimension `d`, the range `start[d]..end[d]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Part {
+    pub start: [usize; MAX_RANK],
+    pub end: [usize; MAX_RANK],
+}
+
+impl Part {
+    /// The range of dimension `d`.
+    pub(crate) fn range(&self, d: usize) -> Range<usize> {
+        self.start[d]..self.end[d]
+    }
+
+    /// The same box in another numbering of the dimensions: dimension `d` becomes `to[d]`.
+    pub(crate) fn renumbered(&self, rank: usize, to: &[usize; MAX_RANK]) -> Part {
+        let mut out = *self;
+        for (d, &at) in to.iter().enumerate().take(rank) {
+            out.start[at] = self.start[d];
+            out.end[at] = self.end[d];
+        }
+        out
+    }
+}
+
+impl Pair {
+    /// The relayout of the box `part` (in the destination's numbering) alone: both sides cut to
+    /// it, the dims its extents. `None` when the box holds no element or leaves the dims, or a
+    /// side cannot be cut there (see [`Side::cut`]).
+    pub(crate) fn part(&self, part: &Part) -> Option<Pair> {
+        let rank = self.rank;
+        let inside = (0..rank).all(|d| part.start[d] < part.end[d] && part.end[d] <= self.dims[d]);
+        if !inside {
+            return None;
+        }
+        let mut dims = [0; MAX_RANK];
+        let mut src_part = *part;
+        let mut src_dims = [0; MAX_RANK];
+        for d in 0..rank {
+            let at = self.to[d];
+            (src_part.start[d], src_part.end[d]) = (part.start[at], part.end[at]);
+            src_dims[d] = self.dims[at];
+            dims[d] = part.end[d] - part.start[d];
+        }
+        Some(Pair {
+            dims,
+            src: self.src.cut(&src_dims[..rank], &src_part)?,
+            dst: self.dst.cut(&self.dims[..rank], part)?,
+            ..*self
+        })
+    }
+}
+
+impl Side {
+    /// One past the largest coordinate of dimension `d` the axes reach: its padded extent.
+    pub(crate) fn reach(&self, d: usize) -> usize {
+        coverage(&self.axes, d)
+    }
+
+    /// This side, of `dims` (in its own numbering), cut to the box `part`; `None` when some
+    /// range of the box is not a run of digits of one axis with the finer axes of its dimension
+    /// whole, or when the side starts part-way into its axes.
+    pub(crate) fn cut(&self, dims: &[usize], part: &Part) -> Option<Side> {
+        if self.origin.iter().any(|&o| o != 0) {
+            return None;
+        }
+        let mut side = *self;
+        for (d, &dim) in dims.iter().enumerate() {
+            if part.range(d) != (0..dim) {
+                side.cut_dim(d, dim, part.range(d))?;
+            }
+        }
+        Some(side)
+    }
+
+    /// Cuts dimension `d` (of extent `dim`) to `range`.
+    fn cut_dim(&mut self, d: usize, dim: usize, range: Range<usize>) -> Option<()> {
+        if !exact_chain(&self.axes, d) {
+            return None;
+        }
+        // The axes of `d`, finest first.
+        let mut of_d = [0usize; MAX_AXES];
+        let mut n = 0;
+        for (k, axis) in self.axes.iter().enumerate() {
+            if axis.dim == d {
+                of_d[n] = k;
+                n += 1;
+            }
+        }
+        let of_d = &mut of_d[..n];
+        of_d.sort_unstable_by_key(|&k| self.axes[k].step);
+        let coarsest = self.axes[*of_d.last()?];
+        let padded = coarsest.step * coarsest.extent;
+        let end = if range.end == dim { padded } else { range.end };
+        // The finest axis whose digits run over exactly the range, inside one digit of the
+        // coarser axes.
+        let pick = (0..n).find(|&i| {
+            let axis = self.axes[of_d[i]];
+            let span = axis.step * axis.extent;
+            range.start.is_multiple_of(axis.step)
+                && end.is_multiple_of(axis.step)
+                && range.start / span == (end - 1) / span
+        })?;
+        let mut axes = [crate::Axis::default(); MAX_AXES];
+        axes[..self.axes.len()].copy_from_slice(&self.axes);
+        for (i, &k) in of_d.iter().enumerate().skip(pick) {
+            let axis = &mut axes[k];
+            let digit = range.start / axis.step % axis.extent;
+            self.base += digit * axis.stride;
+            axis.extent = if i == pick {
+                (end - range.start) / axis.step
+            } else {
+                1
+            };
+        }
+        self.axes = crate::Axes::from_slice(&axes[..self.axes.len()]);
+        Some(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::relayout::plan::SAME_ORDER;
+    use crate::{Layout, Mapping};
+
+    type Crouton = crate::chunked_layout![NHWC; 0,0, 1,0, 2,0, 3,0, 1,8, 2,8, 3,32];
+    type NChw16c = crate::onednn_layout!("nChw16c");
+
+    fn part(start: [usize; 4], end: [usize; 4]) -> Part {
+        let mut p = Part {
+            start: [0; MAX_RANK],
+            end: [0; MAX_RANK],
+        };
+        p.start[..4].copy_from_slice(&start);
+        p.end[..4].copy_from_slice(&end);
+        p
+    }
+
+    /// The slots of a side's walk, in walk order.
+    fn slots(side: &Side) -> alloc::vec::Vec<usize> {
+        let mut out = alloc::vec![side.base];
+        for axis in side.axes.iter().rev() {
+            out = (0..axis.extent)
+                .flat_map(|i| out.iter().map(move |s| s + i * axis.stride))
+                .collect();
+        }
+        out.sort_unstable();
+        out
+    }
+
+    /// The storage slots of `mapping` whose padded coordinates lie in the box, the box's last
+    /// range of a dimension reaching to the padded extent where it ends at the dims.
+    fn slots_in_box<L: Layout<Index = [usize; 4]>>(
+        m: &Mapping<L>,
+        p: &Part,
+    ) -> alloc::vec::Vec<usize> {
+        let (dims, padded) = (m.dims(), m.padded_dims());
+        let mut out = alloc::vec::Vec::new();
+        for slot in 0..m.storage_len() {
+            let i = m.padded_index_of(slot).unwrap();
+            let inside = (0..4).all(|d| {
+                let end = if p.end[d] == dims[d] {
+                    padded[d]
+                } else {
+                    p.end[d]
+                };
+                (p.start[d]..end).contains(&i[d])
+            });
+            if inside {
+                out.push(slot);
+            }
+        }
+        out
+    }
+
+    /// Safe code only, and slow under Miri (every slot's padded index).
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn a_cut_side_walks_the_slots_of_its_box() {
+        let m = Mapping::<Crouton>::new([2, 11, 9, 40]).unwrap();
+        let side = Side::of(&m);
+        let dims = m.dims();
+        for p in [
+            part([1, 0, 0, 0], [2, 11, 9, 40]),
+            part([0, 8, 0, 0], [1, 11, 9, 40]),
+            part([1, 8, 8, 0], [2, 11, 9, 40]),
+            part([0, 0, 8, 32], [1, 8, 9, 40]),
+            part([0, 0, 0, 0], [2, 8, 9, 40]),
+            part([0, 0, 0, 0], [1, 8, 8, 32]),
+        ] {
+            let cut = side.cut(&dims, &p).unwrap();
+            assert_eq!(slots(&cut), slots_in_box(&m, &p), "{p:?}");
+        }
+        let n = Mapping::<NChw16c>::new([2, 40, 3, 5]).unwrap();
+        let p = part([0, 16, 1, 0], [2, 40, 3, 5]);
+        let cut = Side::of(&n).cut(&n.dims(), &p).unwrap();
+        assert_eq!(slots(&cut), slots_in_box(&n, &p));
+    }
+
+    #[test]
+    fn ranges_across_blocks_do_not_cut() {
+        let m = Mapping::<Crouton>::new([1, 19, 17, 70]).unwrap();
+        let side = Side::of(&m);
+        let dims = m.dims();
+        for p in [
+            part([0, 4, 0, 0], [1, 12, 17, 70]),
+            part([0, 0, 0, 16], [1, 19, 17, 48]),
+            part([0, 0, 0, 0], [1, 12, 17, 70]),
+        ] {
+            assert!(side.cut(&dims, &p).is_none(), "{p:?}");
+        }
+        let pair = Pair::of(&m, &m, &SAME_ORDER);
+        assert!(pair.part(&part([0, 8, 0, 0], [1, 20, 17, 70])).is_none());
+        assert!(pair.part(&part([0, 8, 0, 0], [1, 8, 17, 70])).is_none());
+    }
+}

@@ -1,0 +1,362 @@
+//! A chunk table's grid: its chunks by number as boxes of logical coordinates, one at a time
+//! ([`Grid::each_chunk`]) or in bands of consecutive numbers ([`Grid::bands`]).
+//!
+//! A chunked layout numbers its chunks by the digits of its outer (rest) axes, row-major. When
+//! each outer axis is the coarsest of its dimension, chunk `n` is the box that starts at each
+//! outer digit times its step, and a run of consecutive numbers with the digits of the
+//! outermost axes fixed and a run of digits of the next one is one box too: for HTP's crouton
+//! (outer axes `N`, `H/8`, `W/8`, `C/32`), one or more 8-row bands of one image.
+
+use super::axes::exact_chain;
+use super::pair::Side;
+use super::part::Part;
+use crate::{Axis, MAX_AXES, MAX_RANK};
+use core::ops::Range;
+
+/// The chunks of a chunk table as boxes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Grid {
+    /// The outer axes, outermost first.
+    outer: [Axis; MAX_AXES],
+    len: usize,
+    /// The table's dims, in its own numbering (zero past its rank).
+    dims: [usize; MAX_RANK],
+}
+
+/// Where a chunk lies: the corner of its box, and which outer axes are at their last digit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Corner {
+    pub origin: [usize; MAX_RANK],
+    /// Bit `i` set when outer axis `i` is at its last digit (chunks with the same bits have
+    /// boxes of the same shape).
+    pub last: u32,
+}
+
+impl Grid {
+    /// The grid of `side`, a chunk table's layout bound to `dims` (in its own numbering) whose
+    /// innermost `chunk_axes` axes are one chunk. `None` when the table has no chunk, or its
+    /// chunks are not numbered densely by outer axes that are each the coarsest of their
+    /// dimension.
+    pub(crate) fn of(side: &Side, dims: &[usize], chunk_axes: usize) -> Option<Grid> {
+        let axes = &side.axes;
+        let len = axes.len().checked_sub(chunk_axes)?;
+        let plain = side.base == 0 && side.origin.iter().all(|&o| o == 0);
+        if len == 0 || len > 32 || !plain {
+            return None;
+        }
+        let volume: usize = axes[len..].iter().map(|a| a.extent).product();
+        let mut chunks = 1usize;
+        for (i, axis) in axes[..len].iter().enumerate().rev() {
+            let coarsest = axes
+                .iter()
+                .all(|a| a.dim != axis.dim || a.step <= axis.step);
+            let alone = axes[..len]
+                .iter()
+                .enumerate()
+                .all(|(k, a)| k == i || a.dim != axis.dim);
+            let dense = axis.stride == chunks.checked_mul(volume)?;
+            if axis.extent == 0 || !coarsest || !alone || !dense || !exact_chain(axes, axis.dim) {
+                return None;
+            }
+            chunks = chunks.checked_mul(axis.extent)?;
+        }
+        let mut outer = [Axis::default(); MAX_AXES];
+        outer[..len].copy_from_slice(&axes[..len]);
+        let mut all_dims = [0; MAX_RANK];
+        all_dims[..dims.len()].copy_from_slice(dims);
+        Some(Grid {
+            outer,
+            len,
+            dims: all_dims,
+        })
+    }
+
+    /// The outer axes, outermost first.
+    #[inline]
+    fn outer(&self) -> &[Axis] {
+        &self.outer[..self.len]
+    }
+
+    /// Number of chunks.
+    pub(crate) fn count(&self) -> usize {
+        self.outer().iter().map(|a| a.extent).product()
+    }
+
+    /// Calls `visit` with each chunk's number and corner, in order of number.
+    #[inline]
+    pub(crate) fn each_chunk(&self, mut visit: impl FnMut(usize, &Corner)) {
+        let (outer, inner) = self.outer().split_at(self.len - 1);
+        let inner = inner[0];
+        let inner_bit = 1 << (self.len - 1);
+        let mut corner = Corner {
+            origin: [0; MAX_RANK],
+            last: 0,
+        };
+        for (i, axis) in outer.iter().enumerate() {
+            if axis.extent == 1 {
+                corner.last |= 1 << i;
+            }
+        }
+        let mut digits = [0usize; MAX_AXES];
+        let rows: usize = outer.iter().map(|a| a.extent).product();
+        for row in 0..rows {
+            corner.last &= !inner_bit;
+            for digit in 0..inner.extent {
+                corner.origin[inner.dim] = digit * inner.step;
+                if digit + 1 == inner.extent {
+                    corner.last |= inner_bit;
+                }
+                visit(row * inner.extent + digit, &corner);
+            }
+            corner.origin[inner.dim] = 0;
+            // The next row: the outer digits counted up by one.
+            for (i, axis) in outer.iter().enumerate().rev() {
+                digits[i] += 1;
+                if digits[i] < axis.extent {
+                    corner.origin[axis.dim] += axis.step;
+                    if digits[i] + 1 == axis.extent {
+                        corner.last |= 1 << i;
+                    }
+                    break;
+                }
+                digits[i] = 0;
+                corner.origin[axis.dim] = 0;
+                if axis.extent > 1 {
+                    corner.last &= !(1 << i);
+                }
+            }
+        }
+    }
+
+    /// One chunk of each pattern of last digits that occurs, with its number: the outer axes
+    /// of the pattern at their last digit, the others at their first. `None` when there would
+    /// be more than `most`.
+    pub(crate) fn each_pattern(
+        &self,
+        most: usize,
+    ) -> Option<impl Iterator<Item = (usize, Corner)> + '_> {
+        let outer = self.outer();
+        let free = outer.iter().filter(|a| a.extent > 1).count();
+        if free >= usize::BITS as usize || 1usize << free > most {
+            return None;
+        }
+        Some((0..1usize << free).map(move |pattern| {
+            let mut corner = Corner {
+                origin: [0; MAX_RANK],
+                last: 0,
+            };
+            let (mut number, mut bit) = (0, 0);
+            for (i, axis) in outer.iter().enumerate() {
+                let at_last = axis.extent == 1 || {
+                    bit += 1;
+                    pattern >> (bit - 1) & 1 == 1
+                };
+                let digit = if at_last { axis.extent - 1 } else { 0 };
+                corner.origin[axis.dim] = digit * axis.step;
+                corner.last |= u32::from(at_last) << i;
+                number = number * axis.extent + digit;
+            }
+            (number, corner)
+        }))
+    }
+
+    /// The box of the chunk at `corner`.
+    pub(crate) fn part(&self, corner: &Corner) -> Part {
+        let mut part = Part {
+            start: corner.origin,
+            end: self.dims,
+        };
+        for axis in self.outer() {
+            let d = axis.dim;
+            part.end[d] = (corner.origin[d] + axis.step).min(self.dims[d]);
+        }
+        part
+    }
+
+    /// Bands of at most `bytes` of chunks of `chunk_bytes` (at least one chunk each).
+    pub(crate) fn bands(&self, chunk_bytes: usize, bytes: usize) -> Bands {
+        let outer = self.outer();
+        // The outermost axis one of whose digits fits in `bytes`, the innermost if none does.
+        let mut per_digit = self.count();
+        let mut level = 0;
+        loop {
+            per_digit /= outer[level].extent;
+            if per_digit.saturating_mul(chunk_bytes) <= bytes || level + 1 == outer.len() {
+                break;
+            }
+            level += 1;
+        }
+        let extent = outer[level].extent;
+        let fit = (bytes / per_digit.saturating_mul(chunk_bytes).max(1)).clamp(1, extent);
+        Bands {
+            grid: *self,
+            level,
+            digits: extent.div_ceil(extent.div_ceil(fit)),
+            per_digit,
+        }
+    }
+}
+
+/// One band: its chunk numbers and its box.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Band {
+    pub chunks: Range<usize>,
+    pub part: Part,
+}
+
+/// The bands of a chunk table, in chunk-number order ([`Bands::iter`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Bands {
+    grid: Grid,
+    /// The outer axis whose digits a band runs over; the ones outside it are one digit per
+    /// band.
+    level: usize,
+    /// Digits of that axis per band (the last band of each run may have fewer).
+    digits: usize,
+    /// Chunks per digit of that axis.
+    per_digit: usize,
+}
+
+impl Bands {
+    /// Chunks in the largest band.
+    pub(crate) fn most_chunks(&self) -> usize {
+        self.digits * self.per_digit
+    }
+
+    /// The bands in order of their chunk numbers: together every chunk once.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = Band> + '_ {
+        let extent = self.grid.outer[self.level].extent;
+        let runs: usize = self.grid.outer[..self.level]
+            .iter()
+            .map(|a| a.extent)
+            .product();
+        (0..runs).flat_map(move |run| {
+            (0..extent)
+                .step_by(self.digits)
+                .map(move |first| self.band(run, first))
+        })
+    }
+
+    /// The band of run `run` (the digits of the axes outside the level, as one number) that
+    /// starts at digit `first` of the level's axis.
+    fn band(&self, run: usize, first: usize) -> Band {
+        let (grid, axis) = (&self.grid, self.grid.outer[self.level]);
+        let last = (first + self.digits).min(axis.extent);
+        let mut part = grid.part(&Corner {
+            origin: [0; MAX_RANK],
+            last: 0,
+        });
+        let mut set = |outer: &Axis, from: usize, to: usize| {
+            part.start[outer.dim] = from * outer.step;
+            part.end[outer.dim] = (to * outer.step).min(grid.dims[outer.dim]);
+        };
+        for outer in &grid.outer[self.level + 1..grid.len] {
+            set(outer, 0, outer.extent);
+        }
+        set(&axis, first, last);
+        let mut rest = run;
+        for outer in grid.outer[..self.level].iter().rev() {
+            let digit = rest % outer.extent;
+            rest /= outer.extent;
+            set(outer, digit, digit + 1);
+        }
+        let at = run * axis.extent;
+        Band {
+            chunks: (at + first) * self.per_digit..(at + last) * self.per_digit,
+            part,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Mapping;
+    use alloc::vec::Vec;
+
+    type Crouton = crate::chunked_layout![NHWC; 0,0, 1,0, 2,0, 3,0, 1,8, 2,8, 3,32];
+    type ChannelsFirst = crate::chunked_layout![NHWC; 3,0, 0,0, 1,0, 2,0, 1,8, 2,8, 3,32];
+
+    fn grid_of(m: &Mapping<Crouton>) -> Grid {
+        Grid::of(&Side::of(m), &m.dims(), 3).unwrap()
+    }
+
+    /// The box of chunk `n` by the mapping's own chunk numbering.
+    fn chunk_box(m: &Mapping<Crouton>, n: usize) -> ([usize; 4], [usize; 4]) {
+        let (_, origin) = m.chunk_start(n).unwrap();
+        let dims = m.chunk_dims(origin);
+        (origin, core::array::from_fn(|d| origin[d] + dims[d]))
+    }
+
+    #[test]
+    fn corners_are_the_chunks_in_order() {
+        let m = Mapping::<Crouton>::new([2, 19, 17, 70]).unwrap();
+        let grid = grid_of(&m);
+        assert_eq!(grid.count(), m.chunk_count());
+        let mut corners: Vec<Corner> = Vec::new();
+        grid.each_chunk(|n, corner| {
+            assert_eq!(n, corners.len());
+            corners.push(*corner);
+        });
+        assert_eq!(corners.len(), m.chunk_count());
+        for (n, corner) in corners.iter().enumerate() {
+            let part = grid.part(corner);
+            let (start, end) = chunk_box(&m, n);
+            assert_eq!(
+                (&part.start[..4], &part.end[..4]),
+                (&start[..], &end[..]),
+                "{n}"
+            );
+            let last = [start[0] == 1, end[1] == 19, end[2] == 17, end[3] == 70];
+            for (i, is_last) in last.into_iter().enumerate() {
+                assert_eq!(corner.last >> i & 1 == 1, is_last, "{n} axis {i}");
+            }
+        }
+    }
+
+    /// Every chunk in exactly one band, in order, and each band's box the union of its chunks'.
+    #[test]
+    fn bands_are_runs_of_chunks_and_their_boxes() {
+        let m = Mapping::<Crouton>::new([2, 19, 17, 70]).unwrap();
+        for bytes in [1, 2048, 3 * 2048, 9 * 2048, 20 * 2048, 1 << 20] {
+            let bands: Vec<Band> = grid_of(&m).bands(2048, bytes).iter().collect();
+            let mut next = 0;
+            for band in &bands {
+                assert_eq!(band.chunks.start, next, "{bytes}");
+                next = band.chunks.end;
+                assert!(band.chunks.len() * 2048 <= bytes.max(2048));
+                let (start, end) = (band.part.start, band.part.end);
+                let mut held = 0;
+                for n in band.chunks.clone() {
+                    let (from, to) = chunk_box(&m, n);
+                    assert!((0..4).all(|d| start[d] <= from[d] && to[d] <= end[d]));
+                    held += (0..4).map(|d| to[d] - from[d]).product::<usize>();
+                }
+                let covered: usize = (0..4).map(|d| end[d] - start[d]).product();
+                assert_eq!(covered, held, "{bytes} {band:?}");
+            }
+            assert_eq!(next, m.chunk_count());
+        }
+        assert_eq!(grid_of(&m).bands(2048, 1 << 20).iter().count(), 1);
+        let images: Vec<Band> = grid_of(&m).bands(2048, 27 * 2048).iter().collect();
+        assert_eq!(images.len(), 2);
+        assert_eq!(
+            (images[1].chunks.clone(), images[1].part.start[0]),
+            (27..54, 1)
+        );
+    }
+
+    #[test]
+    fn grids_of_other_tables() {
+        let empty = Mapping::<Crouton>::new([1, 0, 8, 32]).unwrap();
+        assert!(Grid::of(&Side::of(&empty), &empty.dims(), 3).is_none());
+        // Channel blocks outermost: still whole blocks of the outer dimensions.
+        let m = Mapping::<ChannelsFirst>::new([1, 9, 9, 40]).unwrap();
+        let grid = Grid::of(&Side::of(&m), &m.dims(), 3).unwrap();
+        let first = grid.bands(2048, 2048).iter().next().unwrap();
+        assert_eq!((first.part.start[3], first.part.end[3]), (0, 32));
+        let mut origins = Vec::new();
+        grid.each_chunk(|_, corner| origins.push(corner.origin));
+        assert_eq!(origins[4][..4], [0, 0, 0, 32]);
+    }
+}

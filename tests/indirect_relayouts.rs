@@ -1,0 +1,134 @@
+//! Relayouts out of and into chunk tables, against the same relayouts between contiguous
+//! tensors: storage compared whole, padding included, over chunks that lie out of order in
+//! memory. Tables of chunks of 512 bytes and more move chunk by chunk, smaller ones in bands
+//! (128-byte chunks of `R4Depth32MemoryLayout`, several bands in the largest shape), and to
+//! or from layouts whose blocks do not divide the table's through one contiguous buffer.
+
+use tensor_layout::prelude::*;
+use tensor_layout::{IndirectTensor, PerChannel};
+
+/// HTP's crouton with channel blocks of 24, which do not divide the crouton's 32.
+type Channels24 = chunked_layout![NHWC; 0,0, 1,0, 2,0, 3,0, 3,24];
+
+/// Blocks coarser than the crouton's: 16 rows, 2 columns, 64 channels, so that a chunk's box
+/// is part of a block and the last one reaches into this layout's padding.
+type Coarse = chunked_layout![NHWC; 0,0, 1,0, 2,0, 3,0, 1,16, 2,2, 3,64];
+
+/// Odd shapes: rows and columns past a block of 8, channels past a block of 32, batches; and
+/// 24 rows, whose last block of 8 is whole but reaches into [`Coarse`]'s padding.
+const SHAPES: [[usize; 4]; 5] = [
+    [2, 9, 17, 40],
+    [3, 20, 5, 70],
+    [1, 1, 1, 1],
+    [2, 8, 8, 32],
+    [1, 24, 4, 64],
+];
+
+/// A tensor of `L` whose every element is different from its neighbours.
+fn sample<L: Layout<Index = [usize; 4]> + Default>(dims: [usize; 4]) -> Tensor<u8, L> {
+    Tensor::from_fn(dims, |[n, h, w, c]: [usize; 4]| {
+        (n * 101 + h * 31 + w * 7 + c) as u8
+    })
+}
+
+/// `t`'s chunks, each in its own allocation, made last chunk first with other allocations
+/// between them, so that their addresses are neither consecutive nor in chunk order.
+fn scattered<L: Layout<Index = [usize; 4]> + Default>(t: &Tensor<u8, L>) -> IndirectTensor<u8, L> {
+    let volume = t.mapping().chunk_volume();
+    let count = t.storage_len() / volume;
+    let mut keep_apart = Vec::new();
+    let mut table: Vec<Option<Box<[u8]>>> = (0..count).map(|_| None).collect();
+    for n in (0..count).rev() {
+        keep_apart.push(vec![0u8; 5 * n + 3]);
+        table[n] = Some(t.as_raw()[n * volume..(n + 1) * volume].into());
+    }
+    let chunks = table.into_iter().map(Option::unwrap).collect();
+    IndirectTensor::from_chunks(t.dims(), chunks).unwrap()
+}
+
+/// Out of a table of `A` into `B` and back, against the contiguous relayouts: a new tensor,
+/// a tensor written over (its padding too), and a table written over.
+fn check<A, B>(dims: [usize; 4])
+where
+    A: Layout<Index = [usize; 4]> + Default,
+    B: Layout<Index = [usize; 4]> + Default,
+{
+    let contiguous = sample::<A>(dims);
+    let table = scattered(&contiguous);
+    let want = contiguous.relayout::<B>();
+    let made: Tensor<u8, B> = table.try_relayout().unwrap();
+    assert_eq!(made.as_raw(), want.as_raw(), "new {dims:?}");
+    let mut into = Tensor::<u8, B>::zeros(want.dims());
+    into.as_raw_mut().fill(0xAB);
+    table.relayout_into(&mut into).unwrap();
+    assert_eq!(into.as_raw(), want.as_raw(), "into {dims:?}");
+
+    let mut back = scattered(&contiguous);
+    back.chunk_slices_mut().for_each(|chunk| chunk.fill(0xEE));
+    back.relayout_from(&want).unwrap();
+    assert_eq!(
+        back.to_contiguous().as_raw(),
+        contiguous.as_raw(),
+        "back {dims:?}"
+    );
+}
+
+/// Every table layout against every other layout, on every shape.
+fn check_all<A: Layout<Index = [usize; 4]> + Default>(dims: [usize; 4]) {
+    check::<A, htp::R4FlatMemoryLayout>(dims);
+    check::<A, htp::R4CroutonLayout>(dims);
+    check::<A, htp::R4Crouton2x2Layout>(dims);
+    check::<A, onednn::nChw32c>(dims);
+    check::<A, onednn::nChw16c>(dims);
+    check::<A, onednn::nchw>(dims);
+    check::<A, Channels24>(dims);
+    check::<A, Coarse>(dims);
+}
+
+#[test]
+fn crouton_tables_move_chunk_by_chunk_like_contiguous_tensors() {
+    for dims in SHAPES {
+        check_all::<htp::R4CroutonLayout>(dims);
+    }
+}
+
+#[test]
+fn tables_of_512_byte_chunks_move_like_contiguous_tensors() {
+    for dims in SHAPES {
+        check_all::<htp::R4Crouton4Layout>(dims);
+    }
+}
+
+#[test]
+fn tables_of_small_chunks_move_in_bands_like_contiguous_tensors() {
+    for dims in SHAPES {
+        check_all::<htp::R4Depth32MemoryLayout>(dims);
+    }
+    // 4788 chunks of 128 bytes: each image in two bands of 10 and 9 rows.
+    let dims = [2, 19, 70, 200];
+    check::<htp::R4Depth32MemoryLayout, htp::R4FlatMemoryLayout>(dims);
+    check::<htp::R4Depth32MemoryLayout, onednn::nChw16c>(dims);
+    check::<htp::R4Depth32MemoryLayout, Channels24>(dims);
+}
+
+#[test]
+fn per_channel_interfaces_fill_padding_as_contiguous_tensors_do() {
+    let dims = [2, 9, 5, 40];
+    let pairs: Vec<(f32, i32)> = (0..40).map(|c| (0.5, 100 + c)).collect();
+    let q = PerChannel::new('C', pairs);
+    let contiguous =
+        Tensor::<u8, htp::R4CroutonLayout, _>::try_from_real_fn(dims, q.clone(), |[n, h, w, c]| {
+            (n + h + w + c) as f32 * 0.5
+        })
+        .unwrap();
+    let table = contiguous.to_indirect();
+    let want = contiguous.relayout::<onednn::nChw32c>();
+    let mut into = Tensor::<u8, onednn::nChw32c, _>::try_zeros_with(want.dims(), q).unwrap();
+    into.as_raw_mut().fill(0xAB);
+    table.relayout_into(&mut into).unwrap();
+    assert_eq!(into.as_raw(), want.as_raw());
+    let mut back = table.clone();
+    back.chunk_slices_mut().for_each(|chunk| chunk.fill(0xEE));
+    back.relayout_from(&want).unwrap();
+    assert_eq!(back.to_contiguous().as_raw(), contiguous.as_raw());
+}
