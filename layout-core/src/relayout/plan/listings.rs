@@ -30,6 +30,9 @@ pub(crate) struct Listings {
     /// How far on in the source the next row block's rows lie, where the rows are gathered
     /// from far apart ([`Plan::row_source_ahead`]); 0 otherwise.
     pub row_source_ahead: usize,
+    /// Whether the row block's rows are gathered from far apart in the source
+    /// ([`Plan::rows_spread`]).
+    pub rows_spread: bool,
 }
 
 /// How a row block's rows fill 64-byte destination lines ([`Plan::rows_fill_lines`]), which
@@ -57,6 +60,7 @@ impl Plan {
                 rows: list(&self.levels[self.kernel_from..self.len - 1]),
                 line_rows: self.rows_fill_lines(element_bytes),
                 row_source_ahead: self.row_source_ahead(element_bytes),
+                rows_spread: self.rows_spread(),
                 ..Listings::default()
             },
             Kernel::Transpose { rows, cols } => {
@@ -78,16 +82,12 @@ impl Plan {
         }
     }
 
-    /// For a row block whose rows come from a source region more than [`ROW_SOURCE_SPREAD`]
+    /// Whether a row block's rows come from a source region more than [`ROW_SOURCE_SPREAD`]
     /// times the size of the rows themselves (u8 flat->crouton: each 2 KiB chunk from eight
-    /// image rows 32 KiB apart), the source stride of the loop right outside the listed rows,
-    /// where each row's counterpart in the next row block lies, for the kernel to ask for
-    /// ahead, if that is at least [`ROW_SOURCE_AHEAD_BYTES`] on; 0 for any other plan (the
-    /// hardware prefetchers follow rows whose next block lies right after them, such as
-    /// crouton->flat's, 256 bytes on).
-    pub(crate) fn row_source_ahead(&self, element_bytes: usize) -> usize {
-        if self.kernel != Kernel::Rows || self.kernel_from == 0 || self.len < 2 {
-            return 0;
+    /// image rows 32 KiB apart): more separate places than the hardware prefetchers follow.
+    pub(crate) fn rows_spread(&self) -> bool {
+        if self.kernel != Kernel::Rows || self.len < 2 {
+            return false;
         }
         let row = self.levels[self.len - 1];
         let listed = &self.levels[self.kernel_from..self.len - 1];
@@ -96,10 +96,22 @@ impl Plan {
             .iter()
             .map(|l| (l.extent - 1).saturating_mul(l.src))
             .fold(row.extent, usize::saturating_add);
-        let data = rows.saturating_mul(row.extent);
-        let spread = span > data.saturating_mul(ROW_SOURCE_SPREAD);
+        span > rows
+            .saturating_mul(row.extent)
+            .saturating_mul(ROW_SOURCE_SPREAD)
+    }
+
+    /// For a row block whose rows are [spread](Plan::rows_spread), the source stride of the
+    /// loop right outside the listed rows, where each row's counterpart in the next row block
+    /// lies, for the kernel to ask for ahead, if that is at least [`ROW_SOURCE_AHEAD_BYTES`]
+    /// on; 0 for any other plan (the hardware prefetchers follow rows whose next block lies
+    /// right after them, such as crouton->flat's, 256 bytes on).
+    pub(crate) fn row_source_ahead(&self, element_bytes: usize) -> usize {
+        if self.kernel_from == 0 || !self.rows_spread() {
+            return 0;
+        }
         let next = self.levels[self.kernel_from - 1].src;
-        if spread && next.saturating_mul(element_bytes) >= ROW_SOURCE_AHEAD_BYTES {
+        if next.saturating_mul(element_bytes) >= ROW_SOURCE_AHEAD_BYTES {
             next
         } else {
             0

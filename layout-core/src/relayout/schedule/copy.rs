@@ -7,6 +7,7 @@ use super::walk::{Nest, SourceOffsets};
 use crate::MAX_RANK;
 use crate::relayout::kernels::{Element, Reach};
 use crate::relayout::plan::{Kernel, Listings, Pair, Plan, Point};
+use crate::relayout::tuning::ROW_SOURCE_AHEAD_BYTES;
 use core::ops::Range;
 
 /// A plan and its listings, made once for a relayout whose offsets follow the walk by additions
@@ -49,6 +50,7 @@ impl Prepared {
 
     /// Runs the plan from source offset `s` of `src` and destination offset `d` of `dst`.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)] // both sides' slots and bases, and what the walk needs
     fn run<E: Element>(
         &self,
         src: &[E],
@@ -57,6 +59,7 @@ impl Prepared {
         d: usize,
         pad: E,
         streaming: Streaming,
+        source_ahead: usize,
     ) {
         if self.plan.len == 0 {
             dst[d] = src[s];
@@ -70,6 +73,7 @@ impl Prepared {
             pad,
             streaming,
             src_offset_of: &|_: &Point| unreachable!("a prepared plan follows by additions"),
+            source_ahead,
         };
         match &self.one_block {
             Some((cols, slot_end)) => nest.rows(dst, s, d, cols.clone(), *slot_end),
@@ -105,6 +109,13 @@ pub(crate) fn run<E: Element>(
         pad,
         streaming,
         src_offset_of: offsets,
+        // Only into a destination past the caches: through them, the prefetches cost more
+        // than they save.
+        source_ahead: if streaming.blocks {
+            listings.row_source_ahead
+        } else {
+            0
+        },
     };
     #[cfg(feature = "parallel")]
     if super::parallel::run(&nest, dst) {
@@ -124,7 +135,7 @@ pub(crate) fn run_from_chunks<E: Element>(
     streaming: Streaming,
 ) {
     for &(chunk, d) in batch {
-        prepared.run(chunk, 0, dst, d, pad, streaming);
+        prepared.run(chunk, 0, dst, d, pad, streaming, 0);
     }
 }
 
@@ -137,7 +148,20 @@ pub(crate) fn run_into_chunks<E: Element>(
     pad: E,
     streaming: Streaming,
 ) {
-    for (s, chunk) in batch {
-        prepared.run(src, *s, chunk, 0, pad, streaming);
+    // A source past the caches whose chunks gather rows from far apart (flat NHWC into
+    // croutons): each chunk's rows ask for the next chunk's, as a row block of a contiguous
+    // relayout asks for the next block's.
+    let far_source = Streaming::for_destination(size_of_val(src)).blocks;
+    let spread = far_source && prepared.listings.rows_spread;
+    for k in 0..batch.len() {
+        let s = batch[k].0;
+        let next = batch.get(k + 1).map_or(s, |next| next.0);
+        let ahead = next.saturating_sub(s);
+        let ahead = if spread && ahead * size_of::<E>() >= ROW_SOURCE_AHEAD_BYTES {
+            ahead
+        } else {
+            0
+        };
+        prepared.run(src, s, batch[k].1, 0, pad, streaming, ahead);
     }
 }

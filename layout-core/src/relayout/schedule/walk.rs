@@ -30,6 +30,9 @@ pub(crate) struct Nest<'a, T> {
     /// Which stores go past the caches ([`Streaming::for_destination`]).
     pub streaming: Streaming,
     pub src_offset_of: &'a SourceOffsets<'a>,
+    /// How far on in the source each row of a row block asks for its counterpart in the next
+    /// block ([`Listings::row_source_ahead`]; 0: not at all).
+    pub source_ahead: usize,
 }
 
 impl<T: Element> Nest<'_, T> {
@@ -105,13 +108,7 @@ impl<T: Element> Nest<'_, T> {
         let rows = &self.listings.rows;
         let into = row_destination(self.streaming, self.listings.line_rows);
         let data_end = cols.end;
-        // Only into a destination past the caches: through them, the prefetches cost more
-        // than they save.
-        let ahead = if self.streaming.blocks {
-            self.listings.row_source_ahead
-        } else {
-            0
-        };
+        let ahead = self.source_ahead;
         copy_listed_rows(dst, d, self.src, s, rows, cols, self.reach, into, ahead);
         if self.plan.fills && slot_end > data_end {
             for &(_, row) in rows {
