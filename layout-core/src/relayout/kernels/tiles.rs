@@ -212,7 +212,15 @@ pub(crate) fn plane_body<T: Copy, B: BlockMove<T>, const COLS: usize>(
             for (g, col_group) in cols.chunks(group).enumerate() {
                 // Where the next column group's destination lines start in each row.
                 let next_group = cols.get((g + 1) * group).map(|col| col.1);
-                for row_block in band.chunks(ROWS) {
+                for (b, row_block) in band.chunks(ROWS).enumerate() {
+                    // The last rows of a band, fewer than a block: the block of `ROWS` rows
+                    // ending with them, found from the listing (not the pitch, which holds
+                    // for blocks counted from the band's first row only).
+                    let (row_block, pitch) =
+                        match overlapping::<ROWS>(band, b * ROWS, row_block.len()) {
+                            Some(rows) => (rows, None),
+                            None => (row_block, pitch),
+                        };
                     if let Some(next) = next_group.filter(|_| !B::streams::<COLS>()) {
                         // Lines written through the cache are read first (their other bytes
                         // must be kept): ask for the lines these rows write next, so that
@@ -238,9 +246,14 @@ pub(crate) fn plane_body<T: Copy, B: BlockMove<T>, const COLS: usize>(
                         // One block per visit (all but grouped streaming; known at compile
                         // time there): no inner loop, which would slow the smallest blocks (u8
                         // flat->crouton2x2).
-                        move_block::<T, B, COLS>(dst, d, row_block, src, s, col_group, fits, pitch);
+                        let col_block = overlapping::<COLS>(cols, g * group, col_group.len());
+                        let col_block = col_block.unwrap_or(col_group);
+                        move_block::<T, B, COLS>(dst, d, row_block, src, s, col_block, fits, pitch);
                     } else {
-                        for col_block in col_group.chunks(COLS) {
+                        for (c, col_block) in col_group.chunks(COLS).enumerate() {
+                            let at = g * group + c * COLS;
+                            let col_block =
+                                overlapping::<COLS>(cols, at, col_block.len()).unwrap_or(col_block);
                             move_block::<T, B, COLS>(
                                 dst, d, row_block, src, s, col_block, fits, pitch,
                             );
@@ -250,6 +263,23 @@ pub(crate) fn plane_body<T: Copy, B: BlockMove<T>, const COLS: usize>(
             }
         }
     }
+}
+
+/// For a last block of at least half but fewer than `N` lines (`len` of `lines` from `start`),
+/// the `N` lines ending with it: the block overlaps the one before, writing a few of its slots
+/// again with the same values, and moves through the vector block instead of element by
+/// element (f32 nhwc->nchw of 255 channels: the last 15 rows of every tile, 0.85 -> 0.93x
+/// memcpy). `None` for a whole block, for fewer than half a block (rewriting most of the
+/// block before, whose lines may just have been streamed, cost f32 nchw->nhwc of 17 channels
+/// 0.66 -> 0.19x), or where the lines are fewer than `N`.
+#[inline(always)]
+fn overlapping<const N: usize>(
+    lines: &[(usize, usize)],
+    start: usize,
+    len: usize,
+) -> Option<&[(usize, usize)]> {
+    let end = start + len;
+    (len < N && 2 * len >= N && end >= N).then(|| &lines[end - N..end])
 }
 
 /// Whether a tile one block wide has packed blocks: `COLS` columns whose destination offsets
