@@ -246,14 +246,9 @@ pub(crate) fn plane_body<T: Copy, B: BlockMove<T>, const COLS: usize>(
                         // One block per visit (all but grouped streaming; known at compile
                         // time there): no inner loop, which would slow the smallest blocks (u8
                         // flat->crouton2x2).
-                        let col_block = overlapping::<COLS>(cols, g * group, col_group.len());
-                        let col_block = col_block.unwrap_or(col_group);
-                        move_block::<T, B, COLS>(dst, d, row_block, src, s, col_block, fits, pitch);
+                        move_block::<T, B, COLS>(dst, d, row_block, src, s, col_group, fits, pitch);
                     } else {
-                        for (c, col_block) in col_group.chunks(COLS).enumerate() {
-                            let at = g * group + c * COLS;
-                            let col_block =
-                                overlapping::<COLS>(cols, at, col_block.len()).unwrap_or(col_block);
+                        for col_block in col_group.chunks(COLS) {
                             move_block::<T, B, COLS>(
                                 dst, d, row_block, src, s, col_block, fits, pitch,
                             );
@@ -265,13 +260,15 @@ pub(crate) fn plane_body<T: Copy, B: BlockMove<T>, const COLS: usize>(
     }
 }
 
-/// For a last block of at least half but fewer than `N` lines (`len` of `lines` from `start`),
-/// the `N` lines ending with it: the block overlaps the one before, writing a few of its slots
+/// For a last block of at least half but fewer than `N` rows (`len` of `lines` from `start`),
+/// the `N` rows ending with it: the block overlaps the one before, writing a few of its slots
 /// again with the same values, and moves through the vector block instead of element by
-/// element (f32 nhwc->nchw of 255 channels: the last 15 rows of every tile, 0.85 -> 0.93x
-/// memcpy). `None` for a whole block, for fewer than half a block (rewriting most of the
-/// block before, whose lines may just have been streamed, cost f32 nchw->nhwc of 17 channels
-/// 0.66 -> 0.19x), or where the lines are fewer than `N`.
+/// element (f32 nhwc->nchw of 255 channels: the last 15 rows of every tile, 0.85-0.91 ->
+/// 0.96-1.06x memcpy). `None` for a whole block, for fewer than half a block (rewriting most
+/// of the block before, whose lines may just have been streamed, cost f32 nchw->nhwc of 17
+/// channels 0.66 -> 0.19x when columns overlapped so), or where the rows are fewer than `N`.
+/// Rows only: checking every column block for it slowed u8 nchw->nhwc, whose columns are
+/// whole blocks, from 0.89 to 0.72x.
 #[inline(always)]
 fn overlapping<const N: usize>(
     lines: &[(usize, usize)],
