@@ -6,7 +6,7 @@
 //!
 //! [`ROWS`]: crate::relayout::tuning::ROWS
 
-use super::tile_batch::TileBatch;
+use super::tile_batch::{TileBatch, move_elements};
 
 /// Transposes every tile of `batch` from `src` (at `s`) into `dst` (at `d`) if its tiles are at
 /// most three columns or rows wide; `false`, nothing written, otherwise. Always inlined, so
@@ -58,13 +58,7 @@ fn short_tiles_of<T: Copy, const N: usize>(
             Some((col_s, planes)) => {
                 unzip_planes(&src[s + rows[0].0 + col_s..][..len * N], planes);
             }
-            None => {
-                for &(row_s, row_d) in rows {
-                    for &(col_s, col_d) in cols {
-                        dst[d + row_d + col_d] = src[s + row_s + col_s];
-                    }
-                }
-            }
+            None => move_elements(dst, d, src, s, rows, cols),
         }
     }
 }
@@ -115,13 +109,7 @@ fn tiles_of<T: Copy, const N: usize>(
                     core::array::from_fn(|c| &src[s + first_s + cols[c].0..][..rows]);
                 zip_planes(out, planes);
             }
-            None => {
-                for &(row_s, row_d) in batch.rows {
-                    for &(col_s, col_d) in cols {
-                        dst[d + row_d + col_d] = src[s + row_s + col_s];
-                    }
-                }
-            }
+            None => move_elements(dst, d, src, s, batch.rows, cols),
         }
     }
 }

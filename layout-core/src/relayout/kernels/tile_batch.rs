@@ -24,3 +24,22 @@ pub(crate) struct TileBatch<'a> {
     /// the last.
     pub cols_run: Option<usize>,
 }
+
+/// One tile of listed `rows` by listed `cols` at `s` and `d`, element by element, each index
+/// checked: `dst[d + row.1 + col.1] = src[s + row.0 + col.0]`. The fallback of every transpose
+/// kernel for the blocks its fast paths do not take.
+#[inline(always)]
+pub(crate) fn move_elements<T: Copy>(
+    dst: &mut [T],
+    d: usize,
+    src: &[T],
+    s: usize,
+    rows: &[(usize, usize)],
+    cols: &[(usize, usize)],
+) {
+    for &(row_s, row_d) in rows {
+        for &(col_s, col_d) in cols {
+            dst[d + row_d + col_d] = src[s + row_s + col_s];
+        }
+    }
+}

@@ -7,7 +7,7 @@ use super::element::Element;
 use super::narrow::narrow_transpose;
 use super::prefetch::prefetch;
 use super::reach::Reach;
-use super::tile_batch::TileBatch;
+use super::tile_batch::{TileBatch, move_elements};
 use super::tile_shape::{SourcePrefetch, band_rows, lines_per_visit, pitched, source_prefetch};
 use crate::relayout::lines::{Lines, Pitch};
 use crate::relayout::tuning::{CACHE_LINE, ROWS, Tuning};
@@ -422,13 +422,8 @@ fn move_block<T: Copy, B: BlockMove<T>, const COLS: usize>(
             }
         }
         _ => {
-            // Partial blocks at the edges (and any block the checks above refuse):
-            // element by element, each index checked.
-            for &(row_src, row_dst) in row_block {
-                for &(col_src, col_dst) in col_block {
-                    dst[d + row_dst + col_dst] = src[s + row_src + col_src];
-                }
-            }
+            // Partial blocks at the edges (and any block the checks above refuse).
+            move_elements(dst, d, src, s, row_block, col_block);
         }
     }
 }

@@ -56,13 +56,16 @@ impl Plan {
     /// in destination order (likewise).
     pub(crate) fn listings(&self, element_bytes: usize) -> Listings {
         match self.kernel {
-            Kernel::Rows => Listings {
-                rows: list(&self.levels[self.kernel_from..self.len - 1]),
-                line_rows: self.rows_fill_lines(element_bytes),
-                row_source_ahead: self.row_source_ahead(element_bytes),
-                rows_spread: self.rows_spread(),
-                ..Listings::default()
-            },
+            Kernel::Rows => {
+                let rows_spread = self.rows_spread();
+                Listings {
+                    rows: list(&self.levels[self.kernel_from..self.len - 1]),
+                    line_rows: self.rows_fill_lines(element_bytes),
+                    row_source_ahead: self.row_source_ahead(element_bytes, rows_spread),
+                    rows_spread,
+                    ..Listings::default()
+                }
+            }
             Kernel::Transpose { rows, cols } => {
                 let mut by_source = [Level::default(); MAX_LEVELS];
                 let by_source = &mut by_source[..cols - rows];
@@ -101,21 +104,15 @@ impl Plan {
             .saturating_mul(ROW_SOURCE_SPREAD)
     }
 
-    /// For a row block whose rows are [spread](Plan::rows_spread), the source stride of the
-    /// loop right outside the listed rows, where each row's counterpart in the next row block
-    /// lies, for the kernel to ask for ahead, if that is at least [`ROW_SOURCE_AHEAD_BYTES`]
-    /// on; 0 for any other plan (the hardware prefetchers follow rows whose next block lies
-    /// right after them, such as crouton->flat's, 256 bytes on).
-    pub(crate) fn row_source_ahead(&self, element_bytes: usize) -> usize {
-        if self.kernel_from == 0 || !self.rows_spread() {
+    /// For a row block whose rows are [spread](Plan::rows_spread) (`spread`), the source stride
+    /// of the loop right outside the listed rows, where each row's counterpart in the next row
+    /// block lies, for the kernel to ask for ahead, if [far enough](ahead_if_far); 0 for any
+    /// other plan.
+    fn row_source_ahead(&self, element_bytes: usize, spread: bool) -> usize {
+        if self.kernel_from == 0 || !spread {
             return 0;
         }
-        let next = self.levels[self.kernel_from - 1].src;
-        if next.saturating_mul(element_bytes) >= ROW_SOURCE_AHEAD_BYTES {
-            next
-        } else {
-            0
-        }
+        ahead_if_far(self.levels[self.kernel_from - 1].src, element_bytes)
     }
 
     /// How a row block's rows fill whole 64-byte destination lines, as listed:
@@ -147,6 +144,17 @@ impl Plan {
             (32, Some(split)) if pairs(split) => LineRows::Pairs,
             _ => LineRows::Partial,
         }
+    }
+}
+
+/// `next`, the distance in elements to the rows a row block asks for ahead, if it is at least
+/// [`ROW_SOURCE_AHEAD_BYTES`]; else 0 (the hardware prefetchers follow rows whose next block
+/// lies right after them, such as crouton->flat's, 256 bytes on).
+pub(crate) fn ahead_if_far(next: usize, element_bytes: usize) -> usize {
+    if next.saturating_mul(element_bytes) >= ROW_SOURCE_AHEAD_BYTES {
+        next
+    } else {
+        0
     }
 }
 

@@ -14,7 +14,7 @@ mod pair;
 mod part;
 mod table;
 
-pub(crate) use listings::{LineRows, Listings};
+pub(crate) use listings::{LineRows, Listings, ahead_if_far};
 #[cfg(feature = "parallel")]
 pub(crate) use loops::MAX_LEVELS;
 pub(crate) use loops::{Kernel, Plan, Point};

@@ -6,8 +6,7 @@ use super::streaming::Streaming;
 use super::walk::{Nest, SourceOffsets};
 use crate::MAX_RANK;
 use crate::relayout::kernels::{Element, Reach};
-use crate::relayout::plan::{Kernel, Listings, Pair, Plan, Point};
-use crate::relayout::tuning::ROW_SOURCE_AHEAD_BYTES;
+use crate::relayout::plan::{Kernel, Listings, Pair, Plan, Point, ahead_if_far};
 use core::ops::Range;
 
 /// A plan and its listings, made once for a relayout whose offsets follow the walk by additions
@@ -156,9 +155,8 @@ pub(crate) fn run_into_chunks<E: Element>(
     for k in 0..batch.len() {
         let s = batch[k].0;
         let next = batch.get(k + 1).map_or(s, |next| next.0);
-        let ahead = next.saturating_sub(s);
-        let ahead = if spread && ahead * size_of::<E>() >= ROW_SOURCE_AHEAD_BYTES {
-            ahead
+        let ahead = if spread {
+            ahead_if_far(next.saturating_sub(s), size_of::<E>())
         } else {
             0
         };
