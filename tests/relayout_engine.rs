@@ -209,6 +209,25 @@ fn narrow_tiles_and_long_runs_relayout_alike() {
     }
 }
 
+/// Destination rows whose pitch is a multiple of 512 bytes for some element width (384, 512 and
+/// 1024 channels of NHWC; planes of 512 and 1024 positions of NCHW), which the transposes visit
+/// several lines per row at a time, with tiles that end part-way into a row block.
+#[test]
+fn rows_on_pitches_that_crowd_the_cache_relayout_alike() {
+    for dims in [
+        [1, 384, 5, 7],
+        [2, 1024, 3, 3],
+        [1, 512, 1, 19],
+        [2, 3, 16, 32],
+        [1, 21, 32, 32],
+    ] {
+        check_typed::<onednn::nchw, onednn::nhwc>(dims);
+        check_typed::<onednn::nhwc, onednn::nchw>(dims);
+        every_width_alike::<onednn::nchw, onednn::nhwc>(dims);
+        every_width_alike::<onednn::nhwc, onednn::nchw>(dims);
+    }
+}
+
 #[test]
 fn padding_gets_the_destination_pad_value_in_the_same_pass() {
     let src = Tensor::<u8, htp::R4FlatMemoryLayout>::from_fn([1, 3, 5, 30], |_| 7);

@@ -112,6 +112,15 @@ pub fn each_pair(m: &mut impl Measure) {
         m.pair::<f32, onednn::nchw, onednn::nhwc>(&there, dims, false);
         m.pair::<f32, onednn::nhwc, onednn::nchw>(&back, dims, false);
     }
+    // Destination rows a power-of-two number of bytes apart, which crowd a few cache sets:
+    // 1024 channels of NHWC (4 KiB rows of f32), planes of 32 x 32 positions (4 KiB of f32,
+    // 1 KiB of u8).
+    let pow2 = "f32 8x1024x32x32 nchw->nhwc (pitch 4 KiB)";
+    m.pair::<f32, onednn::nchw, onednn::nhwc>(pow2, [8, 1024, 32, 32], false);
+    let pow2 = "f32 8x256x32x32 nhwc->nchw (pitch 4 KiB)";
+    m.pair::<f32, onednn::nhwc, onednn::nchw>(pow2, [8, 256, 32, 32], false);
+    let pow2 = "u8 8x256x32x32 nhwc->nchw (pitch 1 KiB)";
+    m.pair::<u8, onednn::nhwc, onednn::nchw>(pow2, [8, 256, 32, 32], false);
     let tiny = "u8 1x3x5x30 flat->crouton (tiny)";
     m.pair::<u8, htp::R4FlatMemoryLayout, htp::R4CroutonLayout>(tiny, [1, 3, 5, 30], true);
 }

@@ -80,6 +80,22 @@ pub(crate) const WHOLE_ROW_BYTES: usize = 4 << 10;
 /// sixteen; AMD EPYC, 32 MiB L3).
 pub(crate) const WHOLE_ROW_SOURCE_LINES: usize = 256;
 
+/// Destination row pitches that are a multiple of this many bytes put a block's 16 rows into at
+/// most 8 of the 64 line slots of a 4 KiB L1 way (every x86 L1 data cache measured has 64
+/// sets): the rows' lines crowd a few sets. Their visits write [`ALIASED_VISIT_BYTES`] per row
+/// instead of one line. Measured one visit of 256 bytes per row against one line (AMD EPYC,
+/// 32 MiB L3, GB/s of each call alone): f32 8x256x32x32 nhwc->nchw (4 KiB pitch) 29 -> 82, f32
+/// 8x1024x32x32 nchw->nhwc 26 -> 43, f32 1x512x12x12 nchw->nhwc (2 KiB) 24 -> 66, u8
+/// 8x1024x28x28 nchw->nhwc (1 KiB) 26 -> 63, u8 8x512x28x28 (512 B) 42 -> 48; pitches off
+/// these multiples gain nothing or lose (f32 8x512x28x28 nhwc->nchw, 3136 B: 85 -> 78).
+pub(crate) const ALIASED_PITCH_BYTES: usize = 512;
+
+/// Destination bytes per row that a visit writes where the rows' pitch crowds the L1 sets
+/// ([`ALIASED_PITCH_BYTES`]): four lines, against sixteen (f32 8x1024x32x32 nchw->nhwc 43
+/// against 36 GB/s; u8 8x256x32x32 nhwc->nchw 35 against 50 at two lines, u8 8x256x64x64 57
+/// against 49).
+pub(crate) const ALIASED_VISIT_BYTES: usize = 4 * CACHE_LINE;
+
 /// Destination bytes one band of a transpose written through the cache covers: a few times L1,
 /// well inside L2; f32 1x256x56x56 nchw->nhwc 0.83x memcpy, 0.64x with 1 MiB bands (Intel,
 /// 480 MiB L3).

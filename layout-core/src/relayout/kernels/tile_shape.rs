@@ -2,8 +2,9 @@
 //! prefetches, and the pitch that places a block's destination lines.
 
 use crate::relayout::tuning::{
-    BAND_BYTES, BAND_SOURCE_RUN_BYTES, CACHE_LINE, GROUP_SOURCE_BYTES, PREFETCH_BYTES, ROWS,
-    RUN_PREFETCH_BYTES, WHOLE_BAND_SOURCE_BYTES, WHOLE_ROW_BYTES, WHOLE_ROW_SOURCE_LINES,
+    ALIASED_PITCH_BYTES, ALIASED_VISIT_BYTES, BAND_BYTES, BAND_SOURCE_RUN_BYTES, CACHE_LINE,
+    GROUP_SOURCE_BYTES, PREFETCH_BYTES, ROWS, RUN_PREFETCH_BYTES, WHOLE_BAND_SOURCE_BYTES,
+    WHOLE_ROW_BYTES, WHOLE_ROW_SOURCE_LINES,
 };
 
 /// The destination pitch of every whole block of [`ROWS`] rows (counted from the first), where
@@ -26,16 +27,35 @@ pub(super) fn pitched(rows: &[(usize, usize)], row_pitch: Option<usize>) -> Opti
 /// source, not more separate streams); narrower blocks one at a time. Streamed or written
 /// through the cache alike: the longer runs pay through the cache too, where many channel
 /// planes each take a line per visit (f32 1x256x56x56 nhwc->nchw; the measurement is at
-/// [`GROUP_SOURCE_BYTES`]).
-pub(super) fn lines_per_visit<T, const COLS: usize>(cols: &[(usize, usize)], most: usize) -> usize {
+/// [`GROUP_SOURCE_BYTES`]). Rows whose destination `pitch` (in elements, where the plan found
+/// one) crowds a few L1 sets ([`ALIASED_PITCH_BYTES`]) take [`ALIASED_VISIT_BYTES`] per row on
+/// each visit, whatever their source.
+pub(super) fn lines_per_visit<T, const COLS: usize>(
+    cols: &[(usize, usize)],
+    pitch: Option<usize>,
+    most: usize,
+) -> usize {
+    let block_bytes = COLS * size_of::<T>();
     match cols.get(..COLS) {
         Some(_) if writes_whole_rows::<T>(cols) => cols.len().div_ceil(COLS),
-        Some([first, .., last]) if COLS * size_of::<T>() == CACHE_LINE => {
+        Some(_) if crowds_sets::<T>(pitch) => {
+            (ALIASED_VISIT_BYTES / block_bytes.max(1)).clamp(1, cols.len().div_ceil(COLS))
+        }
+        Some([first, .., last]) if block_bytes == CACHE_LINE => {
             let span = (last.0.abs_diff(first.0) + ROWS) * size_of::<T>();
             (GROUP_SOURCE_BYTES / span).clamp(1, most.max(1))
         }
         _ => 1,
     }
+}
+
+/// Whether destination rows `pitch` elements apart crowd a few sets of the L1 cache: their
+/// pitch is a multiple of [`ALIASED_PITCH_BYTES`], so the 16 rows of a block land in at most
+/// 8 of a 4 KiB way's 64 line slots (at 4 KiB, all in one).
+fn crowds_sets<T>(pitch: Option<usize>) -> bool {
+    pitch
+        .map(|p| p.saturating_mul(size_of::<T>()))
+        .is_some_and(|bytes| bytes != 0 && bytes.is_multiple_of(ALIASED_PITCH_BYTES))
 }
 
 /// Whether every column block of a tile goes in one visit, so that each destination row is
@@ -167,13 +187,13 @@ mod tests {
         };
         // Rows of at most 4 KiB and 256 columns go whole in one visit, whatever the tuning:
         // NCHW -> NHWC's 256 channels of f32 (16 blocks) or of u8 (4 blocks of 64).
-        assert_eq!(lines_per_visit::<u32, 16>(&columns(256, 3136), 1), 16);
-        assert_eq!(lines_per_visit::<u8, 64>(&columns(256, 3136), 1), 4);
-        assert_eq!(lines_per_visit::<u32, 16>(&columns(250, 3136), 1), 16);
-        assert_eq!(lines_per_visit::<u32, 8>(&columns(24, 3136), 1), 3);
+        assert_eq!(lines_per_visit::<u32, 16>(&columns(256, 3136), None, 1), 16);
+        assert_eq!(lines_per_visit::<u8, 64>(&columns(256, 3136), None, 1), 4);
+        assert_eq!(lines_per_visit::<u32, 16>(&columns(250, 3136), None, 1), 16);
+        assert_eq!(lines_per_visit::<u32, 8>(&columns(24, 3136), None, 1), 3);
         // Longer rows (u8 NHWC -> NCHW's 3136 positions) or more columns: the tuning's rule.
-        assert_eq!(lines_per_visit::<u8, 64>(&columns(3136, 256), 1), 1);
-        assert_eq!(lines_per_visit::<u16, 32>(&columns(512, 3136), 1), 1);
+        assert_eq!(lines_per_visit::<u8, 64>(&columns(3136, 256), None, 1), 1);
+        assert_eq!(lines_per_visit::<u16, 32>(&columns(512, 3136), None, 1), 1);
         assert!(writes_whole_rows::<u32>(&columns(256, 1)));
         assert!(!writes_whole_rows::<u32>(&columns(257, 1)));
         assert!(writes_whole_rows::<u64>(&columns(256, 1)));
@@ -181,15 +201,41 @@ mod tests {
         let cols = |pitch: usize| columns(2048, pitch);
         // 16 columns 256 elements apart span 15 KiB of u32: four blocks would fit in 64 KiB,
         // as many as the tuning allows go together.
-        assert_eq!(lines_per_visit::<u32, 16>(&cols(256), 2), 2);
-        assert_eq!(lines_per_visit::<u32, 16>(&cols(256), 1), 1);
-        assert_eq!(lines_per_visit::<u32, 16>(&cols(256), 8), 4);
-        assert_eq!(lines_per_visit::<u32, 16>(&cols(512), 2), 2);
-        assert_eq!(lines_per_visit::<u32, 16>(&cols(2048), 2), 1);
+        assert_eq!(lines_per_visit::<u32, 16>(&cols(256), None, 2), 2);
+        assert_eq!(lines_per_visit::<u32, 16>(&cols(256), None, 1), 1);
+        assert_eq!(lines_per_visit::<u32, 16>(&cols(256), None, 8), 4);
+        assert_eq!(lines_per_visit::<u32, 16>(&cols(512), None, 2), 2);
+        assert_eq!(lines_per_visit::<u32, 16>(&cols(2048), None, 2), 1);
         // 3136 apart (NCHW planes of 56x56) span 184 KiB: one block at a time.
-        assert_eq!(lines_per_visit::<u32, 16>(&cols(3136), 2), 1);
+        assert_eq!(lines_per_visit::<u32, 16>(&cols(3136), None, 2), 1);
+        // Rows whose pitch is a multiple of 512 bytes: 256 bytes per row and visit, whatever
+        // the source, but never more blocks than the tile has.
+        assert_eq!(lines_per_visit::<u32, 16>(&cols(3136), Some(1024), 1), 4);
+        assert_eq!(
+            lines_per_visit::<u8, 64>(&columns(1024, 1), Some(512), 1),
+            4
+        );
+        assert_eq!(
+            lines_per_visit::<u8, 64>(&columns(4096, 1), Some(4096), 2),
+            4
+        );
+        assert_eq!(lines_per_visit::<u32, 8>(&cols(3136), Some(128), 1), 8);
+        assert_eq!(
+            lines_per_visit::<u32, 16>(&columns(300, 3136), Some(128), 1),
+            4
+        );
+        assert_eq!(
+            lines_per_visit::<u32, 16>(&columns(290, 1), Some(128), 1),
+            4
+        );
+        assert_eq!(lines_per_visit::<u32, 16>(&cols(3136), Some(3136), 1), 1);
+        assert_eq!(lines_per_visit::<u32, 16>(&cols(3136), Some(100), 1), 1);
+        assert_eq!(
+            lines_per_visit::<u8, 64>(&columns(3136, 256), Some(3136), 1),
+            1
+        );
         // Blocks narrower than a line never group.
-        assert_eq!(lines_per_visit::<u32, 8>(&cols(256), 2), 1);
+        assert_eq!(lines_per_visit::<u32, 8>(&cols(256), None, 2), 1);
         // Streamed blocks prefetch their separate source lines only where they are at least
         // the tuning's distance apart (2 KiB on Intel, 512 bytes on AMD); other blocks always.
         let near = Some(SourcePrefetch {

@@ -202,9 +202,9 @@ pub(crate) fn plane_body<T: Copy, B: BlockMove<T>, const COLS: usize>(
     }
     let band = band_rows::<T>(rows.len(), cols.len(), B::streams::<COLS>());
     let tuning = Tuning::current();
-    let group = COLS * lines_per_visit::<T, COLS>(cols, tuning.lines_per_visit);
-    let source_ahead = source_prefetch::<T>(cols, tuning.prefetch_apart, B::streams::<COLS>());
     let pitch = pitched(rows, batch.row_pitch);
+    let group = COLS * lines_per_visit::<T, COLS>(cols, pitch, tuning.lines_per_visit);
+    let source_ahead = source_prefetch::<T>(cols, tuning.prefetch_apart, B::streams::<COLS>());
     for &(tile_s, tile_d) in origins {
         let (s, d) = (s + tile_s, d + tile_d);
         let fits = reach.fits(dst.len(), d, src.len(), s);
