@@ -209,8 +209,9 @@ fn nibble_rows(filter: &Filter) {
 }
 
 /// HTP's indirect tensors: crouton chunks behind a table, relayout into and out of flat NHWC,
-/// each call alternating with the same relayout between contiguous tensors and with memcpy.
-/// The last column is the chunk table's time over the contiguous one's.
+/// each call alternating with the same relayout between contiguous tensors and with memcpy,
+/// on one thread and (with `parallel`) on two. The last cells are the chunk table's time over
+/// the contiguous one's, on one thread and on two.
 fn chunk_table_rows(filter: &Filter) {
     use tensor_layout::IndirectTensor;
     for dims in [[1, 64, 64, 256], [1, 256, 256, 256]] {
@@ -229,41 +230,103 @@ fn chunk_table_rows(filter: &Filter) {
         let mut table: IndirectTensor<u8, htp::R4CroutonLayout> = crouton.to_indirect();
         let (mut flat_dst, mut crouton_dst) = (flat.clone(), crouton.clone());
         let bytes = size_of_val(flat.as_raw()) + size_of_val(crouton.as_raw());
-        let copy_from = vec![1u8; size_of_val(crouton.as_raw())];
-        let mut copy_into = vec![0u8; copy_from.len()];
-        let calls = calls_for(bytes);
-        let mut memcpy =
-            || timed(|| black_box(&mut copy_into[..]).copy_from_slice(black_box(&copy_from[..])));
-        let (mut library, mut contiguous, mut copies) = (Vec::new(), Vec::new(), Vec::new());
-        for _ in 0..calls {
-            library.push(timed(|| {
-                black_box(&table).relayout_into(&mut flat_dst).unwrap()
-            }));
-            contiguous.push(timed(|| {
-                black_box(&crouton).relayout_into(&mut flat_dst).unwrap()
-            }));
-            copies.push(memcpy());
-        }
-        let extra = ratio_to(&contiguous, &library);
-        print_table_row(&out, bytes, calls, library, copies, &copy_from, extra);
-        let (mut library, mut contiguous, mut copies) = (Vec::new(), Vec::new(), Vec::new());
-        for _ in 0..calls {
-            library.push(timed(|| table.relayout_from(black_box(&flat)).unwrap()));
-            contiguous.push(timed(|| {
-                black_box(&flat).relayout_into(&mut crouton_dst).unwrap()
-            }));
-            copies.push(memcpy());
-        }
-        let extra = ratio_to(&contiguous, &library);
-        print_table_row(&into, bytes, calls, library, copies, &copy_from, extra);
+        let rounds = TableRounds::new(bytes, size_of_val(crouton.as_raw()));
+        rounds.row(
+            &out,
+            (&table, &mut flat_dst),
+            |(table, flat)| black_box(&**table).relayout_into(flat).unwrap(),
+            |(_, flat)| black_box(&crouton).relayout_into(flat).unwrap(),
+        );
+        rounds.row(
+            &into,
+            (&mut table, &mut crouton_dst),
+            |(table, _)| table.relayout_from(black_box(&flat)).unwrap(),
+            |(_, crouton)| black_box(&flat).relayout_into(crouton).unwrap(),
+        );
     }
 }
 
-/// The cell that compares the chunk table's median time with the contiguous relayout's.
-fn ratio_to(contiguous: &[Duration], table: &[Duration]) -> String {
+/// Alternating rounds of a chunk table's relayout, the same relayout between contiguous
+/// tensors, and memcpy of the same bytes.
+struct TableRounds {
+    bytes: usize,
+    calls: usize,
+    copy_from: Vec<u8>,
+    one: rayon::ThreadPool,
+    two: rayon::ThreadPool,
+}
+
+impl TableRounds {
+    /// Rounds for relayouts that move `bytes` (both sides), memcpy copying `copy_bytes`.
+    fn new(bytes: usize, copy_bytes: usize) -> Self {
+        TableRounds {
+            bytes,
+            calls: calls_for(bytes),
+            copy_from: vec![1u8; copy_bytes],
+            one: pool(1),
+            two: pool(2),
+        }
+    }
+
+    /// Times `table` (the chunk table's relayout), `contiguous` and memcpy in turn, each on one
+    /// thread and (with `parallel`) on two, and prints the row named `name`. The two relayouts
+    /// write into `tensors`, which they share.
+    fn row<D: Send>(
+        &self,
+        name: &str,
+        mut tensors: D,
+        table: impl Fn(&mut D) + Sync,
+        contiguous: impl Fn(&mut D) + Sync,
+    ) {
+        let mut copy_into = vec![0u8; self.copy_from.len()];
+        let copy_from = &self.copy_from[..];
+        let mut one_thread = [Vec::new(), Vec::new(), Vec::new()];
+        let mut two_threads = [Vec::new(), Vec::new(), Vec::new()];
+        for _ in 0..self.calls {
+            let [library, contiguous_1, copies] = &mut one_thread;
+            library.push(on_one_thread(&self.one, || timed(|| table(&mut tensors))));
+            contiguous_1.push(on_one_thread(&self.one, || {
+                timed(|| contiguous(&mut tensors))
+            }));
+            copies.push(timed(|| {
+                black_box(&mut copy_into[..]).copy_from_slice(black_box(copy_from))
+            }));
+            if cfg!(feature = "parallel") {
+                let [library, contiguous_2, copies] = &mut two_threads;
+                library.push(self.two.install(|| timed(|| table(&mut tensors))));
+                contiguous_2.push(self.two.install(|| timed(|| contiguous(&mut tensors))));
+                copies.push(
+                    self.two
+                        .install(|| timed(|| copy_halves(copy_from, &mut copy_into))),
+                );
+            }
+        }
+        let [library, contiguous_1, copies] = one_thread;
+        let mut extra = ratio_to(&contiguous_1, &library, "");
+        if cfg!(feature = "parallel") {
+            let [library_2, contiguous_2, copies_2] = two_threads;
+            extra += &ratio_to(&contiguous_2, &library_2, " 2 threads");
+            let scale = |one: &[Duration], two: Vec<Duration>| {
+                median(one.to_vec()).as_secs_f64() / median(two).as_secs_f64()
+            };
+            extra = format!(
+                " {:.2} | {:.2} |{extra}",
+                scale(&library, library_2),
+                scale(&copies, copies_2)
+            );
+        }
+        print_table_row(
+            name, self.bytes, self.calls, library, copies, copy_from, extra,
+        );
+    }
+}
+
+/// The cell that compares the chunk table's median time with the contiguous relayout's
+/// (`threads` says on how many, if not one).
+fn ratio_to(contiguous: &[Duration], table: &[Duration], threads: &str) -> String {
     let (c, t) = (median(contiguous.to_vec()), median(table.to_vec()));
     format!(
-        " contiguous ÷ table {:.2} |",
+        " contiguous ÷ table{threads} {:.2} |",
         c.as_secs_f64() / t.as_secs_f64()
     )
 }

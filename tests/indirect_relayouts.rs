@@ -111,6 +111,27 @@ fn tables_of_small_chunks_move_in_bands_like_contiguous_tensors() {
     check::<htp::R4Depth32MemoryLayout, Channels24>(dims);
 }
 
+/// Tables past the size from which relayouts are shared among threads, on two and three
+/// threads (with the `parallel` feature; on the calling thread without it): chunk by chunk and
+/// in bands, to a layout whose storage the halves' boxes cut into ranges of their own (flat
+/// NHWC) and to one where they do not (oneDNN's `nChw32c`, channel blocks outermost).
+#[test]
+fn large_tables_move_on_several_threads_like_contiguous_tensors() {
+    // 4.4 MB of flat NHWC: three images, no extent a multiple of a block.
+    let dims = [3, 75, 65, 300];
+    for threads in [2, 3] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            check::<htp::R4CroutonLayout, htp::R4FlatMemoryLayout>(dims);
+            check::<htp::R4CroutonLayout, onednn::nChw32c>(dims);
+            check::<htp::R4Depth32MemoryLayout, htp::R4FlatMemoryLayout>(dims);
+        });
+    }
+}
+
 #[test]
 fn per_channel_interfaces_fill_padding_as_contiguous_tensors_do() {
     let dims = [2, 9, 5, 40];

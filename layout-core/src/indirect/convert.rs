@@ -11,7 +11,7 @@
 
 use super::IndirectTensor;
 use crate::conversion::{checked_renumbering, new_destination};
-use crate::relayout::{Renumbering, copy_from_chunks, copy_into_chunks};
+use crate::relayout::{Renumbering, TableMove, copy_table};
 use crate::storage::{Storage, StorageMut};
 use crate::{
     ChannelZeros, Coords, Interface, Layout, LayoutError, SameRankAs, Tensor, TensorBase,
@@ -113,14 +113,11 @@ impl<T: Copy, L: Layout, I: Interface> IndirectTensor<T, L, I> {
         I: ChannelZeros<T>,
     {
         let (mapping, pad) = (*dst.mapping(), dst.pad_value());
-        if !copy_from_chunks(
-            &self.mapping,
-            &self.table,
-            &mapping,
-            dst.as_raw_mut(),
-            pad,
-            to,
-        ) {
+        let moves = TableMove::Out {
+            chunks: &self.table,
+            dst_slots: dst.as_raw_mut(),
+        };
+        if !copy_table(&self.mapping, &mapping, to, moves, pad) {
             self.to_contiguous().copy_renumbered(dst, to);
         } else if dst.interface().channel_axis().is_some() {
             dst.write_interface_padding();
@@ -160,17 +157,14 @@ impl<T: Copy, L: Layout, I: Interface> IndirectTensor<T, L, I> {
         // the contiguous buffer.
         let per_channel = self.interface.channel_axis().is_some();
         let (mapping, pad) = (*src.mapping(), self.pad);
-        if !per_channel
-            && copy_into_chunks(
-                &mapping,
-                src.as_raw(),
-                &self.mapping,
-                &mut self.table,
-                pad,
-                &to,
-            )
-        {
-            return Ok(());
+        if !per_channel {
+            let moves = TableMove::In {
+                src_slots: src.as_raw(),
+                chunks: &mut self.table,
+            };
+            if copy_table(&mapping, &self.mapping, &to, moves, pad) {
+                return Ok(());
+            }
         }
         let mut staged = Tensor::uninitialised(self.mapping, self.pad, self.interface.clone())?;
         src.copy_renumbered(&mut staged, &to);

@@ -15,6 +15,31 @@ use super::schedule::{Prepared, SourceOffsets, Streaming, run, run_from_chunks, 
 use core::any::TypeId;
 use core::mem::MaybeUninit;
 
+/// Runs `$to!(unit, engines)` with the unit elements of type `$T` move as and the module of
+/// the engines compiled for that unit: the integer of `$T`'s size for a plain type,
+/// `MaybeUninit` of it for any other type of that size and alignment, `Opaque<$T>` for the
+/// rest. Each size's condition is a constant of `$T`, so only the taken branch is compiled for
+/// `$T`: the per-unit engines are not generic, and `Opaque` is reached by other sizes only.
+macro_rules! by_unit {
+    ($T:ty, $to:ident) => {
+        by_unit!(@ $T, $to; u8, plain_1, bytes_1; u16, plain_2, bytes_2; u32, plain_4, bytes_4;
+            u64, plain_8, bytes_8)
+    };
+    (@ $T:ty, $to:ident; $($int:ty, $plain:ident, $bytes:ident);*) => {
+        $(
+            if const { fits::<$T, $int>() } {
+                if is_plain::<$T>() {
+                    $to!($int, $plain)
+                } else {
+                    $to!(MaybeUninit<$int>, $bytes)
+                }
+            } else
+        )* {
+            $to!(Opaque<$T>, opaque)
+        }
+    };
+}
+
 /// Copies every element `pair` describes from `src` into `dst` and `pad` into every padding
 /// slot of `dst`, through the engine compiled for `T`'s size. `streaming` overrides the choice
 /// of stores past the caches (by default from the destination's size).
@@ -27,29 +52,16 @@ pub(crate) fn copy<T: Copy + Send + Sync + 'static>(
     offsets: &SourceOffsets<'_>,
     streaming: Option<Streaming>,
 ) {
-    // Each branch's condition is a constant of `T`, so only the taken branch is compiled for
-    // `T`: the per-size engines are not generic, and `Opaque` is reached by other sizes only.
-    if const { fits::<T, u8>() } {
-        // SAFETY: `MaybeUninit` of an integer holds any bytes of a `T`.
-        let (src, dst, pad) = unsafe { as_units(src, dst, pad) };
-        by_1(pair, src, dst, pad, is_plain::<T>(), offsets, streaming);
-    } else if const { fits::<T, u16>() } {
-        // SAFETY: `MaybeUninit` of an integer holds any bytes of a `T`.
-        let (src, dst, pad) = unsafe { as_units(src, dst, pad) };
-        by_2(pair, src, dst, pad, is_plain::<T>(), offsets, streaming);
-    } else if const { fits::<T, u32>() } {
-        // SAFETY: `MaybeUninit` of an integer holds any bytes of a `T`.
-        let (src, dst, pad) = unsafe { as_units(src, dst, pad) };
-        by_4(pair, src, dst, pad, is_plain::<T>(), offsets, streaming);
-    } else if const { fits::<T, u64>() } {
-        // SAFETY: `MaybeUninit` of an integer holds any bytes of a `T`.
-        let (src, dst, pad) = unsafe { as_units(src, dst, pad) };
-        by_8(pair, src, dst, pad, is_plain::<T>(), offsets, streaming);
-    } else {
-        // SAFETY: `Opaque<T>` is `T` (`repr(transparent)`).
-        let (src, dst, pad) = unsafe { as_units::<T, Opaque<T>>(src, dst, pad) };
-        run(pair, src, dst, pad, offsets, streaming);
+    macro_rules! to {
+        ($unit:ty, $engines:ident) => {{
+            // SAFETY: a plain type has no padding bytes and every integer of its size is one
+            // of its values; `MaybeUninit` of an integer holds any bytes of a `T`; `Opaque<T>`
+            // is `T` (`repr(transparent)`).
+            let (src, dst, pad) = unsafe { as_units::<T, $unit>(src, dst, pad) };
+            $engines::copy(pair, src, dst, pad, offsets, streaming);
+        }};
     }
+    by_unit!(T, to)
 }
 
 /// Most chunks one engine call moves out of or into a chunk table ([`copy_from_chunks`],
@@ -67,46 +79,15 @@ pub(crate) fn copy_from_chunks<T: Copy + Send + Sync + 'static>(
     streaming: Streaming,
 ) {
     let n = batch.len();
-    // The units of a plain type are its integers (as in `by_1` and its siblings), the others'
-    // `MaybeUninit` of them, cast once.
     macro_rules! to {
-        ($unit:ty, $by:ident) => {{
-            // SAFETY: a plain type has no padding bytes and every integer of its size is one
-            // of its values; `MaybeUninit` of an integer holds any bytes of a `T`.
+        ($unit:ty, $engines:ident) => {{
+            // SAFETY: as in `copy`.
             let (batch, dst, pad) =
                 unsafe { (from_units::<T, $unit>(batch), units_mut(dst), units_of(pad)) };
-            $by(prepared, &batch[..n], dst, pad, streaming);
+            $engines::from_chunks(prepared, &batch[..n], dst, pad, streaming);
         }};
     }
-    let plain = is_plain::<T>();
-    if const { fits::<T, u8>() } {
-        if plain {
-            to!(u8, from_1)
-        } else {
-            to!(MaybeUninit<u8>, from_1_bytes)
-        }
-    } else if const { fits::<T, u16>() } {
-        if plain {
-            to!(u16, from_2)
-        } else {
-            to!(MaybeUninit<u16>, from_2_bytes)
-        }
-    } else if const { fits::<T, u32>() } {
-        if plain {
-            to!(u32, from_4)
-        } else {
-            to!(MaybeUninit<u32>, from_4_bytes)
-        }
-    } else if const { fits::<T, u64>() } {
-        if plain {
-            to!(u64, from_8)
-        } else {
-            to!(MaybeUninit<u64>, from_8_bytes)
-        }
-    } else {
-        // `Opaque<T>` is `T` (`repr(transparent)`).
-        to!(Opaque<T>, run_from_chunks);
-    }
+    by_unit!(T, to)
 }
 
 /// Runs `prepared` once for each `(s, chunk)` of `batch` (at most [`BATCH`]): from offset `s`
@@ -120,45 +101,15 @@ pub(crate) fn copy_into_chunks<T: Copy + Send + Sync + 'static>(
     streaming: Streaming,
 ) {
     let n = batch.len();
-    // As in `copy_from_chunks`.
     macro_rules! to {
-        ($unit:ty, $by:ident) => {{
-            // SAFETY: a plain type has no padding bytes and every integer of its size is one
-            // of its values; `MaybeUninit` of an integer holds any bytes of a `T`.
+        ($unit:ty, $engines:ident) => {{
+            // SAFETY: as in `copy`.
             let (src, mut batch, pad) =
                 unsafe { (units::<T, $unit>(src), into_units(batch), units_of(pad)) };
-            $by(prepared, src, &mut batch[..n], pad, streaming);
+            $engines::into_chunks(prepared, src, &mut batch[..n], pad, streaming);
         }};
     }
-    let plain = is_plain::<T>();
-    if const { fits::<T, u8>() } {
-        if plain {
-            to!(u8, into_1)
-        } else {
-            to!(MaybeUninit<u8>, into_1_bytes)
-        }
-    } else if const { fits::<T, u16>() } {
-        if plain {
-            to!(u16, into_2)
-        } else {
-            to!(MaybeUninit<u16>, into_2_bytes)
-        }
-    } else if const { fits::<T, u32>() } {
-        if plain {
-            to!(u32, into_4)
-        } else {
-            to!(MaybeUninit<u32>, into_4_bytes)
-        }
-    } else if const { fits::<T, u64>() } {
-        if plain {
-            to!(u64, into_8)
-        } else {
-            to!(MaybeUninit<u64>, into_8_bytes)
-        }
-    } else {
-        // `Opaque<T>` is `T` (`repr(transparent)`).
-        to!(Opaque<T>, run_into_chunks);
-    }
+    by_unit!(T, to)
 }
 
 /// Whether `T` has the size and alignment of `U`.
@@ -192,9 +143,9 @@ fn is_plain<T: 'static>() -> bool {
 ///
 /// Every value of `T` these slots hold is a valid `U`, and every `U` the engine writes back is
 /// a valid `T`: `U` is `MaybeUninit` of an integer (any bytes), `Opaque<T>` (`T` itself,
-/// `repr(transparent)`), or the integer of a plain type's size viewed from `MaybeUninit` of it
-/// (initialised: a plain type has no padding bytes). The engine writes only units it read from
-/// `src` or `pad`.
+/// `repr(transparent)`), or the integer of a plain type's size (a plain type has no padding
+/// bytes, and every integer of its size is one of its values). The engine writes only units it
+/// read from `src` or `pad`.
 #[inline(always)]
 unsafe fn as_units<'a, T: Copy, U: Copy>(
     src: &'a [T],
@@ -279,73 +230,68 @@ unsafe fn into_units<'a, T: Copy, U: Copy>(
     out
 }
 
-/// The engine for one unit size: the integer `$int` for plain types, `MaybeUninit<$int>` for
-/// the others.
-macro_rules! by_size {
-    ($($name:ident: $int:ty),*) => {$(
-        #[inline(never)]
-        fn $name(
-            pair: &Pair,
-            src: &[MaybeUninit<$int>],
-            dst: &mut [MaybeUninit<$int>],
-            pad: MaybeUninit<$int>,
-            plain: bool,
-            offsets: &SourceOffsets<'_>,
-            streaming: Option<Streaming>,
-        ) {
-            if plain {
-                // SAFETY: a plain type has no padding bytes, so every unit holds an
-                // initialised `$int`, and every `$int` is a value of the plain type.
-                let (src, dst, pad) = unsafe { as_units::<_, $int>(src, dst, pad) };
-                run(pair, src, dst, pad, offsets, streaming);
-            } else {
+/// The engines for one unit type, each compiled once in this crate: the integers for plain
+/// types, `MaybeUninit` of them for the others.
+macro_rules! engines {
+    ($($name:ident: $unit:ty),*) => {$(
+        mod $name {
+            use super::*;
+
+            #[inline(never)]
+            pub(super) fn copy(
+                pair: &Pair,
+                src: &[$unit],
+                dst: &mut [$unit],
+                pad: $unit,
+                offsets: &SourceOffsets<'_>,
+                streaming: Option<Streaming>,
+            ) {
                 run(pair, src, dst, pad, offsets, streaming);
             }
-        }
 
-    )*};
-}
+            #[inline(never)]
+            pub(super) fn from_chunks(
+                prepared: &Prepared,
+                batch: &[(&[$unit], usize)],
+                dst: &mut [$unit],
+                pad: $unit,
+                streaming: Streaming,
+            ) {
+                run_from_chunks(prepared, batch, dst, pad, streaming);
+            }
 
-/// The chunk-table engines for one unit type, which the batch's chunks are cast to once: the
-/// integers for plain types, `MaybeUninit` of them for the others.
-macro_rules! chunks_by_unit {
-    ($($from:ident, $into:ident: $unit:ty),*) => {$(
-        #[inline(never)]
-        fn $from(
-            prepared: &Prepared,
-            batch: &[(&[$unit], usize)],
-            dst: &mut [$unit],
-            pad: $unit,
-            streaming: Streaming,
-        ) {
-            run_from_chunks(prepared, batch, dst, pad, streaming);
-        }
-
-        #[inline(never)]
-        fn $into(
-            prepared: &Prepared,
-            src: &[$unit],
-            batch: &mut [(usize, &mut [$unit])],
-            pad: $unit,
-            streaming: Streaming,
-        ) {
-            run_into_chunks(prepared, src, batch, pad, streaming);
+            #[inline(never)]
+            pub(super) fn into_chunks(
+                prepared: &Prepared,
+                src: &[$unit],
+                batch: &mut [(usize, &mut [$unit])],
+                pad: $unit,
+                streaming: Streaming,
+            ) {
+                run_into_chunks(prepared, src, batch, pad, streaming);
+            }
         }
     )*};
 }
 
-by_size!(by_1: u8, by_2: u16, by_4: u32, by_8: u64);
-
-chunks_by_unit!(
-    from_1, into_1: u8,
-    from_2, into_2: u16,
-    from_4, into_4: u32,
-    from_8, into_8: u64,
-    from_1_bytes, into_1_bytes: MaybeUninit<u8>,
-    from_2_bytes, into_2_bytes: MaybeUninit<u16>,
-    from_4_bytes, into_4_bytes: MaybeUninit<u32>,
-    from_8_bytes, into_8_bytes: MaybeUninit<u64>
+engines!(
+    plain_1: u8,
+    plain_2: u16,
+    plain_4: u32,
+    plain_8: u64,
+    bytes_1: MaybeUninit<u8>,
+    bytes_2: MaybeUninit<u16>,
+    bytes_4: MaybeUninit<u32>,
+    bytes_8: MaybeUninit<u64>
 );
+
+/// The engines for elements of no unit size, as `Opaque` of themselves: generic, so compiled
+/// in the caller's crate.
+mod opaque {
+    pub(super) use super::super::schedule::{
+        run as copy, run_from_chunks as from_chunks, run_into_chunks as into_chunks,
+    };
+}
 
 #[cfg(test)]
 mod tests {

@@ -22,7 +22,7 @@ mod stores;
 mod tuning;
 
 use crate::{Coords, Layout, Mapping};
-pub(crate) use chunk_table::{copy_from_chunks, copy_into_chunks};
+pub(crate) use chunk_table::{TableMove, copy_table};
 pub(crate) use plan::Renumbering;
 #[cfg(test)]
 use plan::SAME_ORDER;

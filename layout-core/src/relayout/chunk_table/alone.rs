@@ -1,114 +1,64 @@
 //! Chunk by chunk: each chunk moves straight between its allocation and its box in the other
 //! tensor. The plan of each chunk shape (inner chunks, and those cut by the dims' ends) is made
 //! once per relayout and run from each chunk's own offsets, chunks going to the engine in
-//! batches of one plan.
+//! batches of one plan. Runs of chunks go to different threads ([`split`]).
 
-use super::{Table, walks_chunks};
+use super::{Table, TableMove, split};
+use crate::MAX_RANK;
 use crate::relayout::by_size::{self, BATCH};
-use crate::relayout::plan::{Grid, Pair, Part};
+use crate::relayout::plan::{Band, Grid, Pair, Part};
 use crate::relayout::schedule::{Prepared, Streaming};
-use crate::{Coords, Layout, MAX_RANK, Mapping};
-use alloc::boxed::Box;
 use alloc::vec::Vec;
+use core::ops::Range;
 
-/// Out of the table `chunks` (the pair's source) into `dst_slots` (of mapping `dst`), chunk
-/// by chunk; `false`, with nothing written, when a chunk's box cannot be planned on its own.
-pub(super) fn from_chunks<T, I, L2>(
+/// The relayout `moves` chunk by chunk, `other_offset` the offset in the tensor that is not
+/// the table of a chunk's corner (in the table's numbering); `false`, with nothing written,
+/// when a chunk's box cannot be planned on its own.
+pub(super) fn move_chunks<T: Copy + Send + Sync + 'static>(
     table: &Table<'_>,
-    chunks: &[Box<[T]>],
-    dst: &Mapping<L2>,
-    dst_slots: &mut [T],
+    moves: TableMove<'_, T>,
     pad: T,
-) -> bool
-where
-    T: Copy + Send + Sync + 'static,
-    I: Coords,
-    L2: Layout<Index = I>,
-{
-    let to = &table.pair.to;
-    let dst_offset = |origin: &[usize; MAX_RANK]| {
-        let mut index = I::splat(0);
-        for d in 0..I::RANK {
-            index[to[d]] = origin[d];
-        }
-        dst.offset(index)
-    };
-    let Some(shapes) = Shapes::new(table, true, size_of::<T>(), dst_offset) else {
+    other_offset: impl Fn(&[usize; MAX_RANK]) -> usize + Copy + Sync,
+) -> bool {
+    let Some(shapes) = Shapes::new(table, size_of::<T>(), other_offset) else {
         return false;
     };
-    let streaming = Streaming::for_destination(size_of_val(dst_slots));
-    let (mut recent, mut plan) = ((u32::MAX, 0), 0);
-    let mut batch: [(&[T], usize); BATCH] = [(&[], 0); BATCH];
-    let mut held = 0;
-    table.grid.each_chunk(|n, corner| {
-        if corner.last != recent.0 {
-            recent = (corner.last, shapes.index(corner.last));
+    let chunk_bytes = table.volume * size_of::<T>();
+    match moves {
+        TableMove::Out { chunks, dst_slots } => {
+            let streaming = Streaming::for_destination(size_of_val(dst_slots));
+            let pieces = split::pieces(table, chunk_bytes, size_of_val(dst_slots));
+            split::out_of_table(table, &pieces, dst_slots, &|pieces, dst_slots, at| {
+                let chunk = |n: usize, origin: &[usize; MAX_RANK]| {
+                    (&chunks[n][..], other_offset(origin) - at)
+                };
+                shapes.in_batches(table, split::chunks_of(pieces), chunk, |plan, batch| {
+                    by_size::copy_from_chunks(plan, batch, dst_slots, pad, streaming);
+                });
+                true
+            })
         }
-        if held == BATCH || (held > 0 && recent.1 != plan) {
-            let batch = &batch[..held];
-            by_size::copy_from_chunks(&shapes.plans[plan], batch, dst_slots, pad, streaming);
-            held = 0;
+        TableMove::In { src_slots, chunks } => {
+            // Through the caches: the chunks are separate allocations whose lines need not lie
+            // on the 64-byte grid, and a kernel call that streams some of them ends with a
+            // fence that waits for every store before it, once per chunk.
+            let streaming = Streaming::NONE;
+            let pieces = split::pieces(table, chunk_bytes, chunk_bytes * chunks.len());
+            split::into_table(table, &pieces, chunks, &|pieces, chunks| {
+                let mut unwritten = chunks.iter_mut();
+                let chunk = |_, origin: &[usize; MAX_RANK]| {
+                    let Some(chunk) = unwritten.next() else {
+                        unreachable!("the table holds a chunk for every corner")
+                    };
+                    (other_offset(origin), &mut chunk[..])
+                };
+                shapes.in_batches(table, split::chunks_of(pieces), chunk, |plan, batch| {
+                    by_size::copy_into_chunks(plan, src_slots, batch, pad, streaming);
+                });
+                true
+            })
         }
-        plan = recent.1;
-        batch[held] = (&chunks[n], dst_offset(&corner.origin));
-        held += 1;
-    });
-    let batch = &batch[..held];
-    by_size::copy_from_chunks(&shapes.plans[plan], batch, dst_slots, pad, streaming);
-    true
-}
-
-/// Out of `src_slots` (the pair's source, of mapping `src`) into the table `chunks`, chunk by
-/// chunk; `false`, with nothing written, when a chunk's box cannot be planned on its own.
-pub(super) fn into_chunks<T, L1>(
-    table: &Table<'_>,
-    src: &Mapping<L1>,
-    src_slots: &[T],
-    chunks: &mut [Box<[T]>],
-    pad: T,
-) -> bool
-where
-    T: Copy + Send + Sync + 'static,
-    L1: Layout,
-{
-    let to = &table.pair.to;
-    let src_offset = |origin: &[usize; MAX_RANK]| {
-        let mut index = L1::Index::splat(0);
-        for d in 0..<L1::Index as Coords>::RANK {
-            index[d] = origin[to[d]];
-        }
-        src.offset(index)
-    };
-    let Some(shapes) = Shapes::new(table, false, size_of::<T>(), src_offset) else {
-        return false;
-    };
-    // Through the caches: the chunks are separate allocations whose lines need not lie on the
-    // 64-byte grid, and a kernel call that streams some of them ends with a fence that waits
-    // for every store before it, once per chunk.
-    let streaming = Streaming::NONE;
-    let (mut recent, mut plan) = ((u32::MAX, 0), 0);
-    let mut batch: [(usize, &mut [T]); BATCH] = core::array::from_fn(|_| (0, Default::default()));
-    let mut held = 0;
-    let mut unwritten = chunks.iter_mut();
-    table.grid.each_chunk(|_, corner| {
-        if corner.last != recent.0 {
-            recent = (corner.last, shapes.index(corner.last));
-        }
-        if held == BATCH || (held > 0 && recent.1 != plan) {
-            let batch = &mut batch[..held];
-            by_size::copy_into_chunks(&shapes.plans[plan], src_slots, batch, pad, streaming);
-            held = 0;
-        }
-        plan = recent.1;
-        let Some(chunk) = unwritten.next() else {
-            unreachable!("the table holds a chunk for every corner")
-        };
-        batch[held] = (src_offset(&corner.origin), &mut chunk[..]);
-        held += 1;
-    });
-    let batch = &mut batch[..held];
-    by_size::copy_into_chunks(&shapes.plans[plan], src_slots, batch, pad, streaming);
-    true
+    }
 }
 
 /// Most patterns of last digits a table may have to move chunk by chunk (each is looked at
@@ -132,17 +82,16 @@ struct Shapes {
 type Shape = [usize; 2 * MAX_RANK];
 
 impl Shapes {
-    /// The plans of `table`'s chunk shapes, the table the pair's source (`table_is_src`) or
-    /// destination, of elements of `element_bytes`; `other_base` is the offset in the other
-    /// tensor of a box's corner. `None` when the pair's offsets do
-    /// not follow by additions, a box does not cut, or there are too many patterns.
+    /// The plans of `table`'s chunk shapes, of elements of `element_bytes`; `other_base` is
+    /// the offset in the other tensor of a box's corner. `None` when the pair's offsets do not
+    /// follow by additions, a box does not cut, or there are too many patterns.
     fn new(
         table: &Table<'_>,
-        table_is_src: bool,
         element_bytes: usize,
         other_base: impl Fn(&[usize; MAX_RANK]) -> usize,
     ) -> Option<Shapes> {
-        let (pair, grid, volume): (&Pair, &Grid, usize) = (table.pair, table.grid, table.volume);
+        let (pair, grid, table_is_src): (&Pair, &Grid, bool) =
+            (table.pair, &table.grid, table.is_src);
         if !pair.follows_by_additions() {
             return None;
         }
@@ -180,23 +129,15 @@ impl Shapes {
             let at = match planned.iter().position(|p| *p == shape) {
                 Some(at) => at,
                 None => {
-                    let part = if table_is_src {
-                        part.renumbered(rank, to)
-                    } else {
-                        part
-                    };
-                    let mut cut = pair.part(&part)?;
-                    let (table, other) = if table_is_src {
-                        (&mut cut.src, &mut cut.dst)
-                    } else {
-                        (&mut cut.dst, &mut cut.src)
-                    };
-                    if !walks_chunks(table, n, 1, volume)
-                        || other.base != other_base(&corner.origin)
-                    {
+                    let mut cut = table.cut(&Band {
+                        chunks: n..n + 1,
+                        part,
+                    })?;
+                    let (_, other) = table.sides(&mut cut);
+                    if other.base != other_base(&corner.origin) {
                         return None;
                     }
-                    (table.base, other.base) = (0, 0);
+                    other.base = 0;
                     shapes.plans.push(Prepared::new(&cut, element_bytes)?);
                     planned.push(shape);
                     planned.len() - 1
@@ -205,6 +146,34 @@ impl Shapes {
             shapes.by_bits.push((corner.last, at));
         }
         Some(shapes)
+    }
+
+    /// Runs the chunks `chunks` of `table` in batches of one plan: `item(n, origin)` is what
+    /// the engine needs of chunk `n` at `origin`, and `run(plan, batch)` moves a batch of at
+    /// most [`BATCH`] of them.
+    fn in_batches<B: Default>(
+        &self,
+        table: &Table<'_>,
+        chunks: Range<usize>,
+        mut item: impl FnMut(usize, &[usize; MAX_RANK]) -> B,
+        mut run: impl FnMut(&Prepared, &mut [B]),
+    ) {
+        let (mut recent, mut plan) = ((u32::MAX, 0), 0);
+        let mut batch: [B; BATCH] = core::array::from_fn(|_| B::default());
+        let mut held = 0;
+        table.grid.each_chunk(chunks, |n, corner| {
+            if corner.last != recent.0 {
+                recent = (corner.last, self.index(corner.last));
+            }
+            if held == BATCH || (held > 0 && recent.1 != plan) {
+                run(&self.plans[plan], &mut batch[..held]);
+                held = 0;
+            }
+            plan = recent.1;
+            batch[held] = item(n, &corner.origin);
+            held += 1;
+        });
+        run(&self.plans[plan], &mut batch[..held]);
     }
 
     /// The index of the plan of chunks with last-digit bits `bits`.

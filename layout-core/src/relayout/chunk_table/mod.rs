@@ -4,149 +4,184 @@
 //! Chunks of at least [`CHUNK_ALONE_BYTES`] move one at a time, straight between the chunk and
 //! its box in the other tensor ([`alone`]). Smaller chunks move in bands of consecutive chunks
 //! that form whole blocks of the outer dimensions ([`bands`]), through a buffer that stays in
-//! the caches. Either way the kernels are the engine's own.
+//! the caches. Either way the kernels are the engine's own, and with the `parallel` feature
+//! large tables move on several threads, runs of chunks or bands each ([`split`]).
 //!
 //! Where the chunks are not numbered by whole blocks, or the other tensor cannot be cut to a
-//! chunk's or band's box (its blocks straddle the box's edges), the functions answer `false`
+//! chunk's or band's box (its blocks straddle the box's edges), [`copy_table`] answers `false`
 //! and the caller moves the table through one contiguous buffer instead.
 
 mod alone;
 mod bands;
+mod split;
 
-use super::plan::{Grid, Pair, Renumbering, Side};
+use super::plan::{Band, Grid, Pair, Renumbering, Side};
 use super::tuning::{CHUNK_ALONE_BYTES, CHUNK_BAND_BYTES};
-use crate::{Layout, Mapping};
+use crate::{Coords, Layout, MAX_RANK, Mapping};
 use alloc::boxed::Box;
 
-/// Writes every logical element of the chunk table `chunks` (laid out by `src`) into
-/// `dst_slots` (laid out by `dst`) as [`copy_into`](super::copy_into) does, and `pad` into
-/// every padding slot of `dst`. `false` when the table cannot move this way; `dst_slots` may
-/// then hold part of the copy, and the caller writes all of it another way.
-pub(crate) fn copy_from_chunks<T, L1, L2>(
+/// Which way a relayout moves a chunk table (its chunks in chunk-number order), with the slots
+/// of both sides.
+pub(crate) enum TableMove<'s, T> {
+    /// Out of the table `chunks` (the source) into `dst_slots`.
+    Out {
+        chunks: &'s [Box<[T]>],
+        dst_slots: &'s mut [T],
+    },
+    /// Out of `src_slots` into the table `chunks` (the destination).
+    In {
+        src_slots: &'s [T],
+        chunks: &'s mut [Box<[T]>],
+    },
+}
+
+/// Writes every logical element of the source (laid out by `src`) into the destination (laid
+/// out by `dst`) as [`copy_into`](super::copy_into) does, and `pad` into every padding slot of
+/// the destination, one side a chunk table as `moves` says. `false` when the table cannot move
+/// this way; the destination may then hold part of the copy, and the caller writes all of it
+/// another way.
+pub(crate) fn copy_table<T, L1, L2>(
     src: &Mapping<L1>,
-    chunks: &[Box<[T]>],
     dst: &Mapping<L2>,
-    dst_slots: &mut [T],
-    pad: T,
     to: &Renumbering,
+    moves: TableMove<'_, T>,
+    pad: T,
 ) -> bool
 where
     T: Copy + Send + Sync + 'static,
     L1: Layout,
     L2: Layout<Index = L1::Index>,
 {
-    let band_bytes = band_bytes::<T>(src.chunk_volume());
-    from_chunks_in(src, chunks, dst, dst_slots, pad, to, band_bytes)
+    move_table(src, dst, to, moves, pad, None)
 }
 
-/// Writes every logical element of `src_slots` (laid out by `src`) into the chunk table
-/// `chunks` (laid out by `dst`) as [`copy_into`](super::copy_into) does, and `pad` into every
-/// padding slot of the table. `false` when the table cannot move this way; the chunks may then
-/// hold part of the copy, and the caller writes all of them another way.
-pub(crate) fn copy_into_chunks<T, L1, L2>(
+/// [`copy_table`] one chunk at a time (`band_bytes` 0) or in bands of at most `band_bytes`; by
+/// the chunks' size where `None`.
+fn move_table<T, L1, L2>(
     src: &Mapping<L1>,
-    src_slots: &[T],
     dst: &Mapping<L2>,
-    chunks: &mut [Box<[T]>],
-    pad: T,
     to: &Renumbering,
+    moves: TableMove<'_, T>,
+    pad: T,
+    band_bytes: Option<usize>,
 ) -> bool
 where
     T: Copy + Send + Sync + 'static,
     L1: Layout,
     L2: Layout<Index = L1::Index>,
 {
-    let band_bytes = band_bytes::<T>(dst.chunk_volume());
-    into_chunks_in(src, src_slots, dst, chunks, pad, to, band_bytes)
-}
-
-/// The bands chunks of `volume` elements move in: 0 for one chunk at a time.
-fn band_bytes<T>(volume: usize) -> usize {
-    if volume.saturating_mul(size_of::<T>()) >= CHUNK_ALONE_BYTES {
+    let pair = Pair::of(src, dst, to);
+    let table = match &moves {
+        TableMove::Out { chunks, .. } => Table::of(&pair, src, true, chunks.len()),
+        TableMove::In { chunks, .. } => Table::of(&pair, dst, false, chunks.len()),
+    };
+    let Some(table) = table else {
+        return false;
+    };
+    let chunk_bytes = table.volume.saturating_mul(size_of::<T>());
+    let band_bytes = band_bytes.unwrap_or(if chunk_bytes >= CHUNK_ALONE_BYTES {
         0
     } else {
         CHUNK_BAND_BYTES
-    }
-}
-
-/// [`copy_from_chunks`] one chunk at a time (`band_bytes` 0) or in bands of at most
-/// `band_bytes`.
-fn from_chunks_in<T, L1, L2>(
-    src: &Mapping<L1>,
-    chunks: &[Box<[T]>],
-    dst: &Mapping<L2>,
-    dst_slots: &mut [T],
-    pad: T,
-    to: &Renumbering,
-    band_bytes: usize,
-) -> bool
-where
-    T: Copy + Send + Sync + 'static,
-    L1: Layout,
-    L2: Layout<Index = L1::Index>,
-{
-    let pair = Pair::of(src, dst, to);
-    let grid = Grid::of(&pair.src, src.dims().as_ref(), src.layout().chunk_axes());
-    let Some(grid) = grid.filter(|grid| grid.count() == chunks.len()) else {
-        return false;
-    };
-    let table = Table {
-        pair: &pair,
-        grid: &grid,
-        volume: src.chunk_volume(),
-    };
+    });
     if band_bytes == 0 {
-        alone::from_chunks(&table, chunks, dst, dst_slots, pad)
+        let other_offset = |origin: &[usize; MAX_RANK]| {
+            let index = table.other_index(origin);
+            if table.is_src {
+                dst.offset(index)
+            } else {
+                src.offset(index)
+            }
+        };
+        alone::move_chunks(&table, moves, pad, other_offset)
     } else {
-        bands::from_chunks(&table, src, chunks, dst_slots, pad, band_bytes)
+        bands::move_bands(&table, src, moves, pad, band_bytes)
     }
 }
 
-/// [`copy_into_chunks`] one chunk at a time (`band_bytes` 0) or in bands of at most
-/// `band_bytes`.
-fn into_chunks_in<T, L1, L2>(
-    src: &Mapping<L1>,
-    src_slots: &[T],
-    dst: &Mapping<L2>,
-    chunks: &mut [Box<[T]>],
-    pad: T,
-    to: &Renumbering,
-    band_bytes: usize,
-) -> bool
-where
-    T: Copy + Send + Sync + 'static,
-    L1: Layout,
-    L2: Layout<Index = L1::Index>,
-{
-    let pair = Pair::of(src, dst, to);
-    let grid = Grid::of(&pair.dst, dst.dims().as_ref(), dst.layout().chunk_axes());
-    let Some(grid) = grid.filter(|grid| grid.count() == chunks.len()) else {
-        return false;
-    };
-    let table = Table {
-        pair: &pair,
-        grid: &grid,
-        volume: dst.chunk_volume(),
-    };
-    if band_bytes == 0 {
-        alone::into_chunks(&table, src, src_slots, chunks, pad)
-    } else {
-        bands::into_chunks(&table, src, src_slots, chunks, pad, band_bytes)
-    }
-}
-
-/// A relayout with a chunk table on one side: the pair (the table its source or destination),
-/// the table's chunks as boxes, and their volume.
+/// A relayout with a chunk table on one side: the pair, the grid of the table's chunks (as
+/// boxes in the table's numbering of the dimensions), their volume, and which side the table
+/// is.
 struct Table<'a> {
     pair: &'a Pair,
-    grid: &'a Grid,
+    grid: Grid,
     volume: usize,
+    /// Whether the table is the pair's source (else its destination).
+    is_src: bool,
+    /// Per dimension of the other tensor, the table's dimension it is.
+    other_dims: [usize; MAX_RANK],
 }
 
-/// Whether a cut table side walks exactly the slots of the `count` chunks from chunk `first`.
-fn walks_chunks(side: &Side, first: usize, count: usize, volume: usize) -> bool {
-    let reach: usize = side.axes.iter().map(|a| (a.extent - 1) * a.stride).sum();
-    side.base == first * volume && reach + 1 == count * volume
+impl<'a> Table<'a> {
+    /// The table of `count` chunks laid out by `table`, the source of `pair` (`is_src`) or its
+    /// destination; `None` when its chunks are not whole blocks of the outer dimensions
+    /// numbered in order, or there are not `count` of them.
+    fn of<L: Layout>(
+        pair: &'a Pair,
+        table: &Mapping<L>,
+        is_src: bool,
+        count: usize,
+    ) -> Option<Table<'a>> {
+        let side = if is_src { &pair.src } else { &pair.dst };
+        let grid = Grid::of(side, table.dims().as_ref(), table.layout().chunk_axes())?;
+        let mut other_dims = [0; MAX_RANK];
+        for (d, &at) in pair.to.iter().enumerate().take(pair.rank) {
+            // Source dimension `d` is the destination's `at`.
+            if is_src {
+                other_dims[at] = d;
+            } else {
+                other_dims[d] = at;
+            }
+        }
+        (grid.count() == count).then(|| Table {
+            pair,
+            grid,
+            volume: table.chunk_volume(),
+            is_src,
+            other_dims,
+        })
+    }
+
+    /// The relayout of the chunks of `band` alone: both sides cut to its box, the table's side
+    /// from the band's first chunk (base 0), the other tensor's at the box's place in it.
+    /// `None` when a side cannot be cut to the box or the table's cut side does not walk
+    /// exactly the band's chunks.
+    fn cut(&self, band: &Band) -> Option<Pair> {
+        let (rank, to) = (self.pair.rank, &self.pair.to);
+        let part = if self.is_src {
+            band.part.renumbered(rank, to)
+        } else {
+            band.part
+        };
+        let mut pair = self.pair.part(&part)?;
+        let (table, _) = self.sides(&mut pair);
+        let chunks = &band.chunks;
+        let slots = chunks.start * self.volume..chunks.end * self.volume;
+        if table.slots() != slots {
+            return None;
+        }
+        table.base = 0;
+        Some(pair)
+    }
+
+    /// The index in the other tensor (of rank `I::RANK`) of `origin`, in the table's numbering.
+    #[inline]
+    fn other_index<I: Coords>(&self, origin: &[usize; MAX_RANK]) -> I {
+        let mut index = I::splat(0);
+        for d in 0..I::RANK {
+            index[d] = origin[self.other_dims[d]];
+        }
+        index
+    }
+
+    /// The table's side of `pair` (a part of this table's relayout), then the other tensor's.
+    fn sides<'p>(&self, pair: &'p mut Pair) -> (&'p mut Side, &'p mut Side) {
+        if self.is_src {
+            (&mut pair.src, &mut pair.dst)
+        } else {
+            (&mut pair.dst, &mut pair.src)
+        }
+    }
 }
 
 #[cfg(test)]
@@ -188,7 +223,11 @@ mod tests {
         let mut want = alloc::vec![of(7); other.storage_len()];
         copy_into(&table, &slots, &other, &mut want, of(0), &to);
         let mut got = alloc::vec![of(9); other.storage_len()];
-        if !from_chunks_in(&table, &chunks, &other, &mut got, of(0), &to, band_bytes) {
+        let moves = TableMove::Out {
+            chunks: &chunks,
+            dst_slots: &mut got,
+        };
+        if !move_table(&table, &other, &to, moves, of(0), Some(band_bytes)) {
             return false;
         }
         assert_eq!(got, want, "out of the table, bands of {band_bytes}");
@@ -199,14 +238,17 @@ mod tests {
             .chunks(volume)
             .map(|c| alloc::vec![of(9); c.len()].into())
             .collect();
-        assert!(into_chunks_in(
+        let moves = TableMove::In {
+            src_slots: &want,
+            chunks: &mut chunks,
+        };
+        assert!(move_table(
             &other,
-            &want,
             &table,
-            &mut chunks,
-            of(0),
             &to,
-            band_bytes
+            moves,
+            of(0),
+            Some(band_bytes)
         ));
         assert_eq!(
             chunks.concat(),

@@ -22,4 +22,4 @@ pub(crate) use loops::{Kernel, Plan, Point};
 pub(crate) use pair::SAME_ORDER;
 pub(crate) use pair::{Pair, Renumbering, Side};
 pub(crate) use part::Part;
-pub(crate) use table::Grid;
+pub(crate) use table::{Band, Grid};

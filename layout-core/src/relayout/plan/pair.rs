@@ -2,6 +2,7 @@
 //! left.
 
 use crate::{Axes, Coords, Layout, MAX_RANK, Mapping};
+use core::ops::Range;
 
 /// Where each source dimension lands in the destination: `to[d]` is the destination dimension
 /// of source dimension `d` (the same axis name). The identity for layouts with the same names
@@ -34,6 +35,12 @@ pub(crate) struct Side {
 }
 
 impl Side {
+    /// The storage offsets the walk lies within: from its base to its last slot.
+    pub(crate) fn slots(&self) -> Range<usize> {
+        let reach: usize = self.axes.iter().map(|a| (a.extent - 1) * a.stride).sum();
+        self.base..self.base + reach + 1
+    }
+
     /// `mapping` as numbers.
     pub(crate) fn of<L: Layout>(mapping: &Mapping<L>) -> Self {
         let mut origin = [0; MAX_RANK];

@@ -82,9 +82,13 @@ impl Grid {
         self.outer().iter().map(|a| a.extent).product()
     }
 
-    /// Calls `visit` with each chunk's number and corner, in order of number.
+    /// Calls `visit` with the number and corner of each chunk of `chunks` (numbers below
+    /// [`count`](Self::count)), in order of number.
     #[inline]
-    pub(crate) fn each_chunk(&self, mut visit: impl FnMut(usize, &Corner)) {
+    pub(crate) fn each_chunk(&self, chunks: Range<usize>, mut visit: impl FnMut(usize, &Corner)) {
+        if chunks.is_empty() {
+            return;
+        }
         let (outer, inner) = self.outer().split_at(self.len - 1);
         let inner = inner[0];
         let inner_bit = 1 << (self.len - 1);
@@ -92,21 +96,29 @@ impl Grid {
             origin: [0; MAX_RANK],
             last: 0,
         };
-        for (i, axis) in outer.iter().enumerate() {
-            if axis.extent == 1 {
+        // A row: the chunks of one combination of the outer digits, the innermost aside.
+        let rows = chunks.start / inner.extent..(chunks.end - 1) / inner.extent + 1;
+        let mut digits = [0usize; MAX_AXES];
+        let mut rest = rows.start;
+        for (i, axis) in outer.iter().enumerate().rev() {
+            digits[i] = rest % axis.extent;
+            rest /= axis.extent;
+            corner.origin[axis.dim] = digits[i] * axis.step;
+            if digits[i] + 1 == axis.extent {
                 corner.last |= 1 << i;
             }
         }
-        let mut digits = [0usize; MAX_AXES];
-        let rows: usize = outer.iter().map(|a| a.extent).product();
-        for row in 0..rows {
+        for row in rows {
             corner.last &= !inner_bit;
-            for digit in 0..inner.extent {
+            let first = row * inner.extent;
+            let digits_here =
+                chunks.start.max(first) - first..chunks.end.min(first + inner.extent) - first;
+            for digit in digits_here {
                 corner.origin[inner.dim] = digit * inner.step;
                 if digit + 1 == inner.extent {
                     corner.last |= inner_bit;
                 }
-                visit(row * inner.extent + digit, &corner);
+                visit(first + digit, &corner);
             }
             corner.origin[inner.dim] = 0;
             // The next row: the outer digits counted up by one.
@@ -218,11 +230,6 @@ pub(crate) struct Bands {
 }
 
 impl Bands {
-    /// Chunks in the largest band.
-    pub(crate) fn most_chunks(&self) -> usize {
-        self.digits * self.per_digit
-    }
-
     /// The bands in order of their chunk numbers: together every chunk once.
     pub(crate) fn iter(&self) -> impl Iterator<Item = Band> + '_ {
         let extent = self.grid.outer[self.level].extent;
@@ -294,7 +301,7 @@ mod tests {
         let grid = grid_of(&m);
         assert_eq!(grid.count(), m.chunk_count());
         let mut corners: Vec<Corner> = Vec::new();
-        grid.each_chunk(|n, corner| {
+        grid.each_chunk(0..grid.count(), |n, corner| {
             assert_eq!(n, corners.len());
             corners.push(*corner);
         });
@@ -311,6 +318,14 @@ mod tests {
             for (i, is_last) in last.into_iter().enumerate() {
                 assert_eq!(corner.last >> i & 1 == 1, is_last, "{n} axis {i}");
             }
+        }
+        // Any run of numbers: the same chunks, starting and ending inside rows or on their
+        // edges (a row is 3 chunks here).
+        for chunks in [0..1, 2..3, 1..8, 3..9, 5..40, 50..corners.len(), 7..7] {
+            let mut visited = Vec::new();
+            grid.each_chunk(chunks.clone(), |n, corner| visited.push((n, *corner)));
+            let want: Vec<(usize, Corner)> = chunks.clone().map(|n| (n, corners[n])).collect();
+            assert_eq!(visited, want, "{chunks:?}");
         }
     }
 
@@ -356,7 +371,7 @@ mod tests {
         let first = grid.bands(2048, 2048).iter().next().unwrap();
         assert_eq!((first.part.start[3], first.part.end[3]), (0, 32));
         let mut origins = Vec::new();
-        grid.each_chunk(|_, corner| origins.push(corner.origin));
+        grid.each_chunk(0..grid.count(), |_, corner| origins.push(corner.origin));
         assert_eq!(origins[4][..4], [0, 0, 0, 32]);
     }
 }
