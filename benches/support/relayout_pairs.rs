@@ -121,6 +121,9 @@ pub fn each_pair(m: &mut impl Measure) {
     m.pair::<f32, onednn::nhwc, onednn::nchw>(pow2, [8, 256, 32, 32], false);
     let pow2 = "u8 8x256x32x32 nhwc->nchw (pitch 1 KiB)";
     m.pair::<u8, onednn::nhwc, onednn::nchw>(pow2, [8, 256, 32, 32], false);
+    // A tile narrower than two blocks: 7 x 7 positions, 49 bytes of u8 per destination row.
+    let late = "u8 32x2048x7x7 nhwc->nchw (7x7)";
+    m.pair::<u8, onednn::nhwc, onednn::nchw>(late, [32, 2048, 7, 7], false);
     let tiny = "u8 1x3x5x30 flat->crouton (tiny)";
     m.pair::<u8, htp::R4FlatMemoryLayout, htp::R4CroutonLayout>(tiny, [1, 3, 5, 30], true);
 }

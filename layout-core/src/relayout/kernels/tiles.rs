@@ -119,7 +119,9 @@ pub(crate) trait BlockMove<T: Copy> {
 /// cache line of `T` (fewer when there are fewer columns), each width through
 /// [`BlockMove::plane`]. Within each tile, column blocks go outermost within a band of rows, so
 /// the source is read as a few sequential streams and every destination line is written
-/// whole; partial blocks at the edges move element by element.
+/// whole. Four or more columns past the last whole block follow as a batch of their own in
+/// narrower blocks; rows past the last whole block (under half a block), and fewer columns,
+/// move element by element.
 ///
 /// # Safety
 ///
@@ -133,15 +135,43 @@ pub(crate) unsafe fn planes<T: Copy, B: BlockMove<T>>(
     reach: Reach,
 ) {
     let line = CACHE_LINE / size_of::<T>().max(1);
-    let columns = match batch.cols.len() {
-        // A whole line of bytes per block only where lines bypass the cache (64 columns of
-        // registers in flight cost more than they save in cache).
-        n if n >= 64 && B::streams::<64>() => 64,
-        n if n >= 32 && line >= 32 => 32,
-        n if n >= 16 && line >= 16 => 16,
-        n if n >= 8 => 8,
-        _ => 4,
-    };
+    let columns = block_columns::<T, B>(batch.cols.len(), line);
+    // Four or more columns past the last whole block move as a batch of their own, in
+    // narrower blocks, not element by element: NHWC -> NCHW of 7 x 7 positions (49 bytes of u8
+    // per row: 32 + 16 + 1) or NCHW -> NHWC of 255 channels (f32: 15 x 16 + 8 + 4 + 3). Fewer
+    // stay with the blocks' pass, element by element: a pass of their own would come back to
+    // destination lines already written (f32 NCHW -> NHWC of 17 channels, 31 -> 25 GB/s).
+    let whole = batch.cols.len() / columns * columns;
+    if columns > 4 && whole > 0 && batch.cols.len() - whole >= 4 {
+        let (blocks, rest) = batch.cols.split_at(whole);
+        // SAFETY (both): passed on from the caller; the columns are a part of the batch's, so
+        // the call's `reach` bounds them too.
+        unsafe {
+            planes::<T, B>(
+                dst,
+                d,
+                src,
+                s,
+                TileBatch {
+                    cols: blocks,
+                    ..batch
+                },
+                reach,
+            );
+            planes::<T, B>(
+                dst,
+                d,
+                src,
+                s,
+                TileBatch {
+                    cols: rest,
+                    ..batch
+                },
+                reach,
+            );
+        }
+        return;
+    }
     // SAFETY (each arm): passed on from the caller.
     unsafe {
         match columns {
@@ -151,6 +181,20 @@ pub(crate) unsafe fn planes<T: Copy, B: BlockMove<T>>(
             8 => B::plane::<8>(dst, d, src, s, batch, reach),
             _ => B::plane::<4>(dst, d, src, s, batch, reach),
         }
+    }
+}
+
+/// The columns per block of a tile of `cols` columns: as many as fill a cache line of `line`
+/// elements, fewer when the tile has fewer.
+fn block_columns<T: Copy, B: BlockMove<T>>(cols: usize, line: usize) -> usize {
+    match cols {
+        // A whole line of bytes per block only where lines bypass the cache (64 columns of
+        // registers in flight cost more than they save in cache).
+        n if n >= 64 && B::streams::<64>() => 64,
+        n if n >= 32 && line >= 32 => 32,
+        n if n >= 16 && line >= 16 => 16,
+        n if n >= 8 => 8,
+        _ => 4,
     }
 }
 
