@@ -189,6 +189,15 @@ fn element_types_of_every_width_relayout_alike() {
     }
 }
 
+/// NCHW -> NHWC and back on `dims`, against the element-by-element relayout and in every
+/// element width.
+fn plain_transposes_alike(dims: [usize; 4]) {
+    check_typed::<onednn::nchw, onednn::nhwc>(dims);
+    check_typed::<onednn::nhwc, onednn::nchw>(dims);
+    every_width_alike::<onednn::nchw, onednn::nhwc>(dims);
+    every_width_alike::<onednn::nhwc, onednn::nchw>(dims);
+}
+
 /// Tiles one to three channels wide (RGB images: planes interleaved into rows of three, and
 /// split out again), with runs of positions longer than one tile may list: split in two
 /// (130 x 130 = 2 x 8450 positions; 131 x 131 = 131 x 131), or not at all (16411 is prime).
@@ -202,10 +211,7 @@ fn narrow_tiles_and_long_runs_relayout_alike() {
         [2, 3, 5, 37],
         [1, 2, 16, 16],
     ] {
-        check_typed::<onednn::nchw, onednn::nhwc>(dims);
-        check_typed::<onednn::nhwc, onednn::nchw>(dims);
-        every_width_alike::<onednn::nchw, onednn::nhwc>(dims);
-        every_width_alike::<onednn::nhwc, onednn::nchw>(dims);
+        plain_transposes_alike(dims);
     }
 }
 
@@ -221,10 +227,7 @@ fn rows_on_pitches_that_crowd_the_cache_relayout_alike() {
         [2, 3, 16, 32],
         [1, 21, 32, 32],
     ] {
-        check_typed::<onednn::nchw, onednn::nhwc>(dims);
-        check_typed::<onednn::nhwc, onednn::nchw>(dims);
-        every_width_alike::<onednn::nchw, onednn::nhwc>(dims);
-        every_width_alike::<onednn::nhwc, onednn::nchw>(dims);
+        plain_transposes_alike(dims);
     }
 }
 
