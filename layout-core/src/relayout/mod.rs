@@ -156,7 +156,7 @@ mod tests {
     /// blocks (4, 2 and 1-byte elements; through the cache, one in more than one band and one
     /// in groups of two column blocks), one-block tiles (nChw16c -> nchw), half-line rows in
     /// pairs (16 u16 channels), sequential lines (oihw -> OIhw16i16o), one-line blocks (u8
-    /// flat -> crouton2x2); odd shapes leave partial blocks and padding.
+    /// flat -> crouton2x2), narrow tiles' pieces; odd shapes leave partial blocks and padding.
     #[test]
     fn streamed_relayouts_equal_the_definition() {
         check::<f32, Nhwc, NChw16c>([1, 32, 3, 5], |v| v as f32);
@@ -177,6 +177,12 @@ mod tests {
         check::<u16, Nchw, NChw16c>([1, 32, 4, 9], |v| v as u16);
         check::<f32, Oihw, OIhw16i16o>([32, 17, 1, 2], |v| v as f32);
         check::<u8, Flat, Crouton2x2>([1, 8, 8, 40], |v| v as u8);
+        // Narrow tiles (1-3 planes zipped or split), their pieces streamed where whole lines.
+        check::<f32, Nchw, Nhwc>([2, 3, 5, 37], |v| v as f32);
+        check::<f32, Nhwc, Nchw>([2, 3, 5, 37], |v| v as f32);
+        check::<u32, Nchw, Nhwc>([1, 2, 4, 20], |v| v);
+        check::<u32, Nhwc, Nchw>([1, 1, 3, 33], |v| v);
+        check::<u8, Nchw, Nhwc>([1, 3, 4, 40], |v| v as u8);
     }
 
     /// A 4-byte type with three padding bytes: moved as `MaybeUninit<u32>`, its padding

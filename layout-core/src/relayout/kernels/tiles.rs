@@ -4,7 +4,7 @@
 #![allow(clippy::too_many_arguments)] // the kernel's arguments stay in registers
 
 use super::element::Element;
-use super::narrow::narrow_transpose;
+use super::narrow::{Cached, narrow_transpose};
 use super::prefetch::prefetch;
 use super::reach::Reach;
 use super::tile_batch::{TileBatch, move_elements};
@@ -34,7 +34,8 @@ pub(crate) fn transpose<T: Element>(
     if T::vector_transpose(dst, d, src, s, batch, reach, stream) {
         return;
     }
-    if narrow_transpose(dst, d, src, s, batch) {
+    // SAFETY: plain copies run on any CPU.
+    if unsafe { narrow_transpose::<T, Cached>(dst, d, src, s, batch) } {
         return;
     }
     portable_planes(dst, d, src, s, batch, reach);

@@ -16,8 +16,8 @@ use super::super::tiles::{self, BlockMove};
 use super::avx2::{Avx2Blocks, Wide};
 use super::shuffle::{Interleave, interleave_for, load_register, shuffle_rounds, zero};
 use crate::relayout::lines::Lines;
-use crate::relayout::stores::{one_per_line, store_lines};
-use crate::relayout::tuning::ROWS;
+use crate::relayout::stores::{one_per_line, store_line, store_lines};
+use crate::relayout::tuning::{CACHE_LINE, ROWS};
 use bytemuck::Pod;
 use core::arch::x86_64::{
     __m128i, __m512i, _mm512_castsi128_si512, _mm512_inserti32x4, _mm512_stream_si512,
@@ -55,21 +55,55 @@ pub(crate) unsafe fn plane<T: Copy, B: BlockMove<T>, const COLS: usize>(
 }
 
 /// [`narrow::narrow_transpose`] compiled with AVX-512 F and BW, whose shuffles interleave
-/// (and split) the narrow tiles' fixed-size pieces.
+/// (and split) the narrow tiles' fixed-size pieces, each written by `P` ([`narrow::Cached`],
+/// or [`StreamedPieces`] for a destination past the caches).
 ///
 /// # Safety
 ///
 /// The CPU runs AVX-512 F and BW instructions ([`available`]).
 #[target_feature(enable = "avx2,avx512f,avx512bw")]
 #[inline(never)]
-pub(crate) unsafe fn narrow_transpose<T: Copy>(
+pub(crate) unsafe fn narrow_transpose<T: Copy, P: narrow::Pieces<T>>(
     dst: &mut [T],
     d: usize,
     src: &[T],
     s: usize,
     batch: TileBatch<'_>,
 ) -> bool {
-    narrow::narrow_transpose(dst, d, src, s, batch)
+    // SAFETY: `P`'s instructions are AVX-512 F ones at most (the caller's promise covers them).
+    unsafe { narrow::narrow_transpose::<T, P>(dst, d, src, s, batch) }
+}
+
+/// Narrow tiles' pieces written past the caches: each whole 64 bytes of a piece that start a
+/// cache line of the destination by a streaming store, the rest through the caches. RGB
+/// images zipped into NHWC write 192 bytes (three lines) of f32 per step, and split out of it
+/// 64 bytes (one line) per plane: streamed, a line is not read before it is overwritten.
+pub(crate) struct StreamedPieces;
+
+impl<E: Pod> narrow::Pieces<E> for StreamedPieces {
+    const IN_PLACE: bool = false;
+
+    /// # Safety
+    ///
+    /// The CPU runs AVX-512 F instructions.
+    #[inline(always)]
+    unsafe fn put(out: &mut [E], piece: &[E]) {
+        assert_eq!(out.len(), piece.len(), "a piece fills its place");
+        let per_line = CACHE_LINE / size_of::<E>().max(1);
+        if !size_of_val(piece).is_multiple_of(CACHE_LINE) {
+            out.copy_from_slice(piece);
+            return;
+        }
+        for (k, line) in piece.chunks_exact(per_line).enumerate() {
+            // SAFETY: the line's 64 bytes lie inside `piece` and, at `k * per_line`, inside
+            // `out` (the same length, a whole number of lines); AVX-512 F runs (the caller's
+            // promise). `store_line` streams only a line that starts on 64 bytes.
+            unsafe {
+                let register: __m512i = load_register(line, 0);
+                store_line(out, k * per_line, &[register], _mm512_stream_si512);
+            }
+        }
+    }
 }
 
 /// Blocks moved through 512-bit registers, each transposed register `4N` consecutive elements

@@ -12,6 +12,7 @@ mod sse2;
 
 use super::ahead::Ahead;
 use super::element::Element;
+use super::narrow;
 use super::reach::Reach;
 use super::tile_batch::TileBatch;
 use super::tiles::{self, block_is_line};
@@ -114,9 +115,18 @@ fn transpose_as<E: avx512::Broad>(
     reach: Reach,
     stream: bool,
 ) {
-    // SAFETY: the CPU runs AVX-512 F and BW instructions (checked first).
-    if avx512::available() && unsafe { avx512::narrow_transpose(dst, d, src, s, batch) } {
-        return;
+    // SAFETY (both): the CPU runs AVX-512 F and BW instructions (checked first).
+    if avx512::available() {
+        if stream {
+            if unsafe {
+                avx512::narrow_transpose::<E, avx512::StreamedPieces>(dst, d, src, s, batch)
+            } {
+                end_streaming();
+                return;
+            }
+        } else if unsafe { avx512::narrow_transpose::<E, narrow::Cached>(dst, d, src, s, batch) } {
+            return;
+        }
     }
     // Streaming needs whole destination lines (a line of columns, or half of one with the
     // next row after it).
