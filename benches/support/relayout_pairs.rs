@@ -121,6 +121,10 @@ pub fn each_pair(m: &mut impl Measure) {
     m.pair::<f32, onednn::nhwc, onednn::nchw>(pow2, [8, 256, 32, 32], false);
     let pow2 = "u8 8x256x32x32 nhwc->nchw (pitch 1 KiB)";
     m.pair::<u8, onednn::nhwc, onednn::nchw>(pow2, [8, 256, 32, 32], false);
+    // An RGB image batch of bytes, as a decoder hands it over, into NHWC and back.
+    let rgb = [32, 3, 224, 224];
+    m.pair::<u8, onednn::nchw, onednn::nhwc>("u8 32x3x224x224 nchw->nhwc (RGB)", rgb, false);
+    m.pair::<u8, onednn::nhwc, onednn::nchw>("u8 32x3x224x224 nhwc->nchw (RGB)", rgb, false);
     // A tile narrower than two blocks: 7 x 7 positions, 49 bytes of u8 per destination row.
     let late = "u8 32x2048x7x7 nhwc->nchw (7x7)";
     m.pair::<u8, onednn::nhwc, onednn::nchw>(late, [32, 2048, 7, 7], false);

@@ -95,8 +95,14 @@ unsafe fn short_tiles_of<T: Copy, P: Pieces<T>, const N: usize>(
         match run.and_then(|(col_s, _)| Some((col_s, disjoint_runs(dst, starts, len)?))) {
             Some((col_s, planes)) => {
                 let input = &src[s + rows[0].0 + col_s..][..len * N];
-                // SAFETY: passed on from the caller.
-                unsafe { unzip_planes::<T, P, N>(input, planes) };
+                // SAFETY (each arm): passed on from the caller.
+                unsafe {
+                    match size_of::<T>() {
+                        1 => unzip_planes::<T, P, N, 64>(input, planes),
+                        2 => unzip_planes::<T, P, N, 32>(input, planes),
+                        _ => unzip_planes::<T, P, N, 16>(input, planes),
+                    }
+                }
             }
             None => move_elements(dst, d, src, s, rows, cols),
         }
@@ -151,30 +157,40 @@ unsafe fn tiles_of<T: Copy, P: Pieces<T>, const N: usize>(
                 let out = &mut dst[d + first_d..][..rows * N];
                 let planes: [&[T]; N] =
                     core::array::from_fn(|c| &src[s + first_s + cols[c].0..][..rows]);
-                // SAFETY: passed on from the caller.
-                unsafe { zip_planes::<T, P, N>(out, planes) };
+                // SAFETY (each arm): passed on from the caller.
+                unsafe {
+                    match size_of::<T>() {
+                        1 => zip_planes::<T, P, N, 64, 192>(out, planes),
+                        2 => zip_planes::<T, P, N, 32, 96>(out, planes),
+                        _ => zip_planes::<T, P, N, 16, 48>(out, planes),
+                    }
+                }
             }
             None => move_elements(dst, d, src, s, batch.rows, cols),
         }
     }
 }
 
-/// Rows interleaved per step of [`zip_planes`]: a whole number of 64-byte lines of output
-/// for every `N` and element size up to 4 bytes.
-const STEP: usize = 16;
-
-/// The most elements one step of [`zip_planes`] writes: [`STEP`] rows of three.
-const MOST_PER_STEP: usize = 3 * STEP;
-
-/// `out[k * N + c] = planes[c][k]`: `N` runs of equal length interleaved, [`STEP`] rows at a
+/// `out[k * N + c] = planes[c][k]`: `N` runs of equal length interleaved, `STEP` rows at a
 /// time from fixed-size pieces of each plane, which LLVM turns into vector loads and shuffles;
-/// each step's `STEP * N` elements written by `P`.
+/// each step's `STEP * N` elements written by `P`. The callers take `STEP` rows of 64 bytes,
+/// so that every step writes whole lines (`N` of them) and u8 planes zip 64 bytes at a time;
+/// `MOST` is `3 * STEP`.
 ///
 /// # Safety
 ///
 /// The CPU runs `P`'s instructions.
 #[inline(always)]
-unsafe fn zip_planes<T: Copy, P: Pieces<T>, const N: usize>(out: &mut [T], planes: [&[T]; N]) {
+unsafe fn zip_planes<
+    T: Copy,
+    P: Pieces<T>,
+    const N: usize,
+    const STEP: usize,
+    const MOST: usize,
+>(
+    out: &mut [T],
+    planes: [&[T]; N],
+) {
     let rows = out.len() / N;
     let whole = rows / STEP * STEP;
     let (head, tail) = out.split_at_mut(whole * N);
@@ -189,9 +205,13 @@ unsafe fn zip_planes<T: Copy, P: Pieces<T>, const N: usize>(out: &mut [T], plane
             }
             continue;
         }
-        // Past `STEP * N`, a filler never written.
-        let zipped: [T; MOST_PER_STEP] =
-            core::array::from_fn(|at| pieces[at % N][(at / N).min(STEP - 1)]);
+        // The same loops into a local piece (past `STEP * N`, a filler never written).
+        let mut zipped = [pieces[0][0]; MOST];
+        for k in 0..STEP {
+            for c in 0..N {
+                zipped[k * N + c] = pieces[c][k];
+            }
+        }
         // SAFETY: passed on from the caller.
         unsafe { P::put(chunk, &zipped[..STEP * N]) };
     }
@@ -202,14 +222,17 @@ unsafe fn zip_planes<T: Copy, P: Pieces<T>, const N: usize>(out: &mut [T], plane
     }
 }
 
-/// `planes[c][k] = input[k * N + c]`: one run split into `N` runs of equal length, [`STEP`]
+/// `planes[c][k] = input[k * N + c]`: one run split into `N` runs of equal length, `STEP`
 /// rows at a time as [`zip_planes`], each plane's `STEP` elements written by `P`.
 ///
 /// # Safety
 ///
 /// The CPU runs `P`'s instructions.
 #[inline(always)]
-unsafe fn unzip_planes<T: Copy, P: Pieces<T>, const N: usize>(input: &[T], planes: [&mut [T]; N]) {
+unsafe fn unzip_planes<T: Copy, P: Pieces<T>, const N: usize, const STEP: usize>(
+    input: &[T],
+    planes: [&mut [T]; N],
+) {
     let rows = input.len() / N;
     let whole = rows / STEP * STEP;
     let mut planes = planes.map(|plane| &mut plane[..rows]);
@@ -226,7 +249,10 @@ unsafe fn unzip_planes<T: Copy, P: Pieces<T>, const N: usize>(input: &[T], plane
                 }
                 continue;
             }
-            let piece: [T; STEP] = core::array::from_fn(|k| chunk[k * N + c]);
+            let mut piece = [chunk[c]; STEP];
+            for (k, slot) in piece.iter_mut().enumerate() {
+                *slot = chunk[k * N + c];
+            }
             // SAFETY: passed on from the caller.
             unsafe { P::put(&mut plane[i * STEP..][..STEP], &piece) };
         }

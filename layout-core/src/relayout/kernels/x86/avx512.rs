@@ -78,10 +78,12 @@ pub(crate) unsafe fn narrow_transpose<T: Copy, P: narrow::Pieces<T>>(
 /// cache line of the destination by a streaming store, the rest through the caches. RGB
 /// images zipped into NHWC write 192 bytes (three lines) of f32 per step, and split out of it
 /// 64 bytes (one line) per plane: streamed, a line is not read before it is overwritten.
+/// Elements under 4 bytes stay in place, through the caches: u8 RGB zipped 80-84 GB/s so,
+/// 10 GB/s streamed from a local piece (32x3x224x224, one relayout in a loop, AMD EPYC).
 pub(crate) struct StreamedPieces;
 
 impl<E: Pod> narrow::Pieces<E> for StreamedPieces {
-    const IN_PLACE: bool = false;
+    const IN_PLACE: bool = size_of::<E>() < 4;
 
     /// # Safety
     ///
