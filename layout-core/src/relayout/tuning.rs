@@ -167,7 +167,7 @@ pub(crate) struct Tuning {
     /// more rows always do, once the destination is past the caches).
     pub stream_one_block_tiles: bool,
     /// Least distance in bytes between a streamed block's source lines for the block to
-    /// prefetch them (the `apart_at_least` of `kernels::tile_shape::prefetches_source`).
+    /// prefetch them (the `apart_at_least` of `kernels::tile_shape::source_prefetch`).
     pub prefetch_apart: usize,
     /// Whether row copies of rows shorter than a line, into a destination past the caches,
     /// stream their paired rows and prefetch their other destination lines

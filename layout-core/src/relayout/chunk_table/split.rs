@@ -10,7 +10,9 @@
 use super::Table;
 use crate::relayout::plan::Band;
 #[cfg(feature = "parallel")]
-use crate::relayout::tuning::{MIN_PARALLEL_BYTES, PIECES_PER_THREAD};
+use crate::relayout::schedule::threads_for;
+#[cfg(feature = "parallel")]
+use crate::relayout::tuning::PIECES_PER_THREAD;
 use alloc::boxed::Box;
 use alloc::vec::Vec;
 use core::ops::Range;
@@ -20,7 +22,7 @@ use core::ops::Range;
 /// them balance; one band of every chunk where the relayout stays on one thread.
 pub(super) fn pieces(table: &Table<'_>, chunk_bytes: usize, dst_bytes: usize) -> Vec<Band> {
     #[cfg(feature = "parallel")]
-    let bytes = match threads(dst_bytes) {
+    let bytes = match threads_for(dst_bytes) {
         1 => usize::MAX,
         n => (table.grid.count() * chunk_bytes).div_ceil(n * PIECES_PER_THREAD),
     };
@@ -56,7 +58,7 @@ where
 {
     #[cfg(feature = "parallel")]
     {
-        let threads = threads(size_of_val(dst));
+        let threads = threads_for(size_of_val(dst));
         if threads > 1 && pieces.len() > 1 {
             let reaches: Option<Vec<Range<usize>>> = pieces
                 .iter()
@@ -91,7 +93,7 @@ where
 {
     #[cfg(feature = "parallel")]
     {
-        let threads = threads(table.volume * chunks.len() * size_of::<T>());
+        let threads = threads_for(table.volume * chunks.len() * size_of::<T>());
         if threads > 1 && pieces.len() > 1 {
             return into_halves(pieces, chunks, threads, leaf);
         }
@@ -99,16 +101,6 @@ where
     #[cfg(not(feature = "parallel"))]
     let _ = table;
     leaf(pieces, chunks)
-}
-
-/// The threads a relayout writing `dst_bytes` is shared among.
-#[cfg(feature = "parallel")]
-fn threads(dst_bytes: usize) -> usize {
-    if dst_bytes < MIN_PARALLEL_BYTES {
-        1
-    } else {
-        rayon::current_num_threads()
-    }
 }
 
 /// [`out_of_table`] over `pieces` with `threads` threads, `dst` the slots from offset `at`

@@ -9,5 +9,7 @@ mod streaming;
 mod walk;
 
 pub(crate) use copy::{Prepared, run, run_from_chunks, run_into_chunks};
+#[cfg(feature = "parallel")]
+pub(crate) use parallel::threads_for;
 pub(crate) use streaming::Streaming;
 pub(crate) use walk::SourceOffsets;

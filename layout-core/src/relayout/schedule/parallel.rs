@@ -12,11 +12,21 @@ use crate::relayout::plan::{Kernel, MAX_LEVELS, Point};
 use crate::relayout::tuning::{MIN_PARALLEL_BYTES, PIECES_PER_THREAD};
 use rayon::prelude::*;
 
+/// The threads a relayout writing `dst_bytes` is shared among: rayon's, from
+/// [`MIN_PARALLEL_BYTES`] on; one below.
+pub(crate) fn threads_for(dst_bytes: usize) -> usize {
+    if dst_bytes < MIN_PARALLEL_BYTES {
+        1
+    } else {
+        rayon::current_num_threads()
+    }
+}
+
 /// Runs the nest on rayon's threads; `false` (nothing written) when it should not be split.
 pub(crate) fn run<T: Element>(nest: &Nest<'_, T>, dst: &mut [T]) -> bool {
     let plan = nest.plan;
-    let threads = rayon::current_num_threads();
-    if threads < 2 || core::mem::size_of_val(dst) < MIN_PARALLEL_BYTES {
+    let threads = threads_for(core::mem::size_of_val(dst));
+    if threads < 2 {
         return false;
     }
     // The innermost loops a kernel needs whole.
