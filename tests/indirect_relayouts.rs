@@ -4,6 +4,8 @@
 //! (128-byte chunks of `R4Depth32MemoryLayout`, several bands in the largest shape), and to
 //! or from layouts whose blocks do not divide the table's through one contiguous buffer.
 
+mod common;
+
 use tensor_layout::prelude::*;
 use tensor_layout::{IndirectTensor, PerChannel};
 
@@ -31,19 +33,9 @@ fn sample<L: Layout<Index = [usize; 4]> + Default>(dims: [usize; 4]) -> Tensor<u
     })
 }
 
-/// `t`'s chunks, each in its own allocation, made last chunk first with other allocations
-/// between them, so that their addresses are neither consecutive nor in chunk order.
+/// `t`'s chunks as a table whose chunks lie neither consecutive nor in order in memory.
 fn scattered<L: Layout<Index = [usize; 4]> + Default>(t: &Tensor<u8, L>) -> IndirectTensor<u8, L> {
-    let volume = t.mapping().chunk_volume();
-    let count = t.storage_len() / volume;
-    let mut keep_apart = Vec::new();
-    let mut table: Vec<Option<Box<[u8]>>> = (0..count).map(|_| None).collect();
-    for n in (0..count).rev() {
-        keep_apart.push(vec![0u8; 5 * n + 3]);
-        table[n] = Some(t.as_raw()[n * volume..(n + 1) * volume].into());
-    }
-    let chunks = table.into_iter().map(Option::unwrap).collect();
-    IndirectTensor::from_chunks(t.dims(), chunks).unwrap()
+    IndirectTensor::from_chunks(t.dims(), common::scattered_chunks(t)).unwrap()
 }
 
 /// Out of a table of `A` into `B` and back, against the contiguous relayouts: a new tensor,

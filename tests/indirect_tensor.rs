@@ -1,6 +1,9 @@
 //! Chunk-table storage: the same index, iteration, relayout and interface as a contiguous
 //! tensor, over chunks that lie anywhere in memory.
 
+mod common;
+
+use common::scattered_chunks;
 use tensor_layout::IndirectTensor;
 use tensor_layout::prelude::*;
 
@@ -11,20 +14,6 @@ fn sample(dims: [usize; 4]) -> Tensor<u8, Crouton> {
     Tensor::from_fn(dims, |[b, h, w, c]: [usize; 4]| {
         (b * 101 + h * 31 + w * 7 + c) as u8
     })
-}
-
-/// The chunks of `t`, each in its own allocation, made last chunk first with other allocations
-/// between them, so that their addresses are neither consecutive nor in chunk order.
-fn scattered_chunks(t: &Tensor<u8, Crouton>) -> Vec<Box<[u8]>> {
-    let volume = t.mapping().chunk_volume();
-    let count = t.storage_len() / volume;
-    let mut keep_apart = Vec::new();
-    let mut table: Vec<Option<Box<[u8]>>> = (0..count).map(|_| None).collect();
-    for n in (0..count).rev() {
-        keep_apart.push(vec![0u8; 3 * n + 1]);
-        table[n] = Some(t.as_raw()[n * volume..(n + 1) * volume].into());
-    }
-    table.into_iter().map(Option::unwrap).collect()
 }
 
 #[test]
