@@ -197,23 +197,23 @@ unsafe fn zip_planes<
     for (i, chunk) in head.chunks_exact_mut(STEP * N).enumerate() {
         let pieces: [&[T; STEP]; N] =
             core::array::from_fn(|c| planes[c][i * STEP..][..STEP].try_into().expect("STEP rows"));
-        if P::IN_PLACE {
-            for k in 0..STEP {
-                for c in 0..N {
-                    chunk[k * N + c] = pieces[c][k];
-                }
-            }
-            continue;
-        }
-        // The same loops into a local piece (past `STEP * N`, a filler never written).
-        let mut zipped = [pieces[0][0]; MOST];
+        // In place, or into a local piece that `P` then writes (past `STEP * N`, a filler
+        // never written).
+        let mut local = [pieces[0][0]; MOST];
+        let zipped: &mut [T] = if P::IN_PLACE {
+            chunk
+        } else {
+            &mut local[..STEP * N]
+        };
         for k in 0..STEP {
             for c in 0..N {
                 zipped[k * N + c] = pieces[c][k];
             }
         }
-        // SAFETY: passed on from the caller.
-        unsafe { P::put(chunk, &zipped[..STEP * N]) };
+        if !P::IN_PLACE {
+            // SAFETY: passed on from the caller.
+            unsafe { P::put(chunk, &local[..STEP * N]) };
+        }
     }
     for (k, row) in tail.chunks_exact_mut(N).enumerate() {
         for (slot, plane) in row.iter_mut().zip(planes) {
@@ -240,21 +240,19 @@ unsafe fn unzip_planes<T: Copy, P: Pieces<T>, const N: usize, const STEP: usize>
     for (i, chunk) in head.chunks_exact(STEP * N).enumerate() {
         let chunk: &[T] = chunk;
         for (c, plane) in planes.iter_mut().enumerate() {
-            if P::IN_PLACE {
-                let piece: &mut [T; STEP] = (&mut plane[i * STEP..][..STEP])
-                    .try_into()
-                    .expect("STEP rows");
-                for (k, slot) in piece.iter_mut().enumerate() {
-                    *slot = chunk[k * N + c];
-                }
-                continue;
-            }
-            let mut piece = [chunk[c]; STEP];
+            let out: &mut [T; STEP] = (&mut plane[i * STEP..][..STEP])
+                .try_into()
+                .expect("STEP rows");
+            // In place, or into a local piece that `P` then writes.
+            let mut local = [chunk[c]; STEP];
+            let piece = if P::IN_PLACE { &mut *out } else { &mut local };
             for (k, slot) in piece.iter_mut().enumerate() {
                 *slot = chunk[k * N + c];
             }
-            // SAFETY: passed on from the caller.
-            unsafe { P::put(&mut plane[i * STEP..][..STEP], &piece) };
+            if !P::IN_PLACE {
+                // SAFETY: passed on from the caller.
+                unsafe { P::put(out, &local) };
+            }
         }
     }
     for (k, row) in tail.chunks_exact(N).enumerate() {
