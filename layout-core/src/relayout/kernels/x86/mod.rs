@@ -115,18 +115,29 @@ fn transpose_as<E: avx512::Broad>(
     reach: Reach,
     stream: bool,
 ) {
-    // SAFETY (both): the CPU runs AVX-512 F and BW instructions (checked first).
-    if avx512::available() {
-        if stream {
-            if unsafe {
-                avx512::narrow_transpose::<E, avx512::StreamedPieces>(dst, d, src, s, batch)
-            } {
-                end_streaming();
-                return;
-            }
-        } else if unsafe { avx512::narrow_transpose::<E, narrow::Cached>(dst, d, src, s, batch) } {
-            return;
+    // Tiles one to three wide: the AVX-512 build of the narrow kernels, streaming where asked,
+    // or their portable build (the blocks below would move them element by element).
+    // SAFETY (all three): the AVX-512 builds only where the CPU runs AVX-512 F and BW (checked
+    // first); plain copies run on any CPU.
+    let (narrow, streamed) = match (avx512::available(), stream) {
+        (true, true) => (
+            unsafe { avx512::narrow_transpose::<E, avx512::StreamedPieces>(dst, d, src, s, batch) },
+            true,
+        ),
+        (true, false) => (
+            unsafe { avx512::narrow_transpose::<E, narrow::Cached>(dst, d, src, s, batch) },
+            false,
+        ),
+        (false, _) => (
+            unsafe { narrow::narrow_transpose::<E, narrow::Cached>(dst, d, src, s, batch) },
+            false,
+        ),
+    };
+    if narrow {
+        if streamed {
+            end_streaming();
         }
+        return;
     }
     // Streaming needs whole destination lines (a line of columns, or half of one with the
     // next row after it).
