@@ -81,7 +81,7 @@ fn run_piece<T: Element>(nest: &Nest<'_, T>, out: &mut [T], k: usize, piece: usi
     // data digit, padding if some digit is past the data but none past the padded extent.
     let mut data = true;
     for (j, level) in levels[..=k].iter().enumerate() {
-        let (_, data_end, slot_end) = nest.bounds(j, &point);
+        let (_, data_end, slot_end) = nest.plan.bounds(j, &point);
         let digit = digits[j];
         if digit >= slot_end {
             return;

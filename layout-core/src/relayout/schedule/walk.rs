@@ -36,12 +36,6 @@ pub(crate) struct Nest<'a, T> {
 }
 
 impl<T: Element> Nest<'_, T> {
-    /// Digit ranges of loop `k` at point `p`: `(first, data_end, slot_end)`.
-    #[inline]
-    pub(crate) fn bounds(&self, k: usize, p: &Point) -> (usize, usize, usize) {
-        self.plan.bounds(k, p)
-    }
-
     /// Copies the subtree of loop `k` (source offset `s`, destination offset `d`).
     pub(crate) fn data(&self, dst: &mut [T], k: usize, s: usize, d: usize, p: &mut Point) {
         let plan = self.plan;
@@ -56,7 +50,7 @@ impl<T: Element> Nest<'_, T> {
             _ => {}
         }
         let level = plan.levels[k];
-        let (first, data_end, slot_end) = self.bounds(k, p);
+        let (first, data_end, slot_end) = self.plan.bounds(k, p);
         for i in first..data_end {
             p[level.dim] += i * level.step;
             self.data(dst, k + 1, s + i * level.src, d + i * level.dst, p);
@@ -69,7 +63,7 @@ impl<T: Element> Nest<'_, T> {
     fn innermost(&self, dst: &mut [T], s: usize, d: usize, p: &mut Point) {
         let k = self.plan.len - 1;
         let level = self.plan.levels[k];
-        let (first, data_end, slot_end) = self.bounds(k, p);
+        let (first, data_end, slot_end) = self.plan.bounds(k, p);
         match self.plan.kernel {
             Kernel::Rows => {
                 dst[d + first..d + data_end].copy_from_slice(&self.src[s + first..s + data_end])
@@ -91,7 +85,7 @@ impl<T: Element> Nest<'_, T> {
     /// The row block of a contiguous-row plan: every listed row, copied with the innermost
     /// loop's bounds (the same for all of them), then its padding tail.
     fn row_block(&self, dst: &mut [T], s: usize, d: usize, p: &mut Point) {
-        let (first, data_end, slot_end) = self.bounds(self.plan.len - 1, p);
+        let (first, data_end, slot_end) = self.plan.bounds(self.plan.len - 1, p);
         self.rows(dst, s, d, first..data_end, slot_end);
     }
 
@@ -178,7 +172,7 @@ impl<T: Element> Nest<'_, T> {
         p: &Point,
     ) -> (core::ops::Range<usize>, usize) {
         if to - from == 1 {
-            let (first, data_end, slot_end) = self.bounds(from, p);
+            let (first, data_end, slot_end) = self.plan.bounds(from, p);
             (first..data_end, slot_end)
         } else {
             (0..listed, listed)
@@ -216,7 +210,7 @@ impl<T: Element> Nest<'_, T> {
             dst[d] = self.pad;
             return;
         }
-        let (first, _, slot_end) = self.bounds(k, p);
+        let (first, _, slot_end) = self.plan.bounds(k, p);
         self.fill_digits(dst, k, d, p, first..slot_end);
     }
 }
