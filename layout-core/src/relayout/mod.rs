@@ -183,6 +183,14 @@ mod tests {
         check::<u32, Nchw, Nhwc>([1, 2, 4, 20], |v| v);
         check::<u32, Nhwc, Nchw>([1, 1, 3, 33], |v| v);
         check::<u8, Nchw, Nhwc>([1, 3, 4, 40], |v| v as u8);
+        // Rows back to back off the line grid, staged: 17 f32 channels (the last column
+        // element by element, 3 rows past the last group), 29 (the last 13 columns as a block
+        // overlapping the one before), two images; u8 and u16 rows of 17 and 7 columns (groups
+        // of 64 rows).
+        check::<f32, Nchw, Nhwc>([2, 17, 5, 7], |v| v as f32);
+        check::<f32, Nchw, Nhwc>([1, 29, 4, 9], |v| v as f32);
+        check::<u8, Nchw, Nhwc>([1, 17, 8, 9], |v| v as u8);
+        check::<u16, Nchw, Nhwc>([1, 7, 8, 9], |v| v as u16);
     }
 
     /// A 4-byte type with three padding bytes: moved as `MaybeUninit<u32>`, its padding

@@ -57,6 +57,12 @@ pub(crate) const TILE_BATCH_ENOUGH: usize = 64 << 10;
 /// 256 and 512 bytes, u8 nchw->nhwc 1.27-1.31x, f32 nchw->nhwc 1.12x (Intel, 105 MiB L3).
 pub(crate) const PREFETCH_BYTES: usize = 4 * CACHE_LINE;
 
+/// The most source lines a staged transpose's group of rows reads that it leaves to the
+/// hardware prefetcher; more, and each block prefetches its lines [`PREFETCH_BYTES`] ahead:
+/// f32 NCHW -> NHWC of 255 channels 37-39 -> 43-45 GB/s, of 17 channels 44 -> 41 GB/s with the
+/// prefetches (one relayout in a loop, AMD EPYC, 32 MiB L3).
+pub(crate) const PREFETCHED_STREAMS: usize = 32;
+
 /// How far ahead a transpose whose source is one run (each column's source line right after
 /// the previous column's, as nChw16c's 16 channels per position) prefetches it: the best of 1,
 /// 2, 4, 8 and 16 KiB, f32 8x256x56x56 nChw16c->nchw 0.97-1.02x memcpy, 0.58-0.64x with no

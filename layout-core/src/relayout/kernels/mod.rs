@@ -14,6 +14,7 @@ mod narrow;
 mod prefetch;
 mod reach;
 mod rows;
+mod staged;
 mod strided;
 mod tile_batch;
 mod tile_shape;

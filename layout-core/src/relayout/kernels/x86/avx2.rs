@@ -10,6 +10,7 @@
 
 use super::super::ahead::Ahead;
 use super::super::reach::Reach;
+use super::super::staged;
 use super::super::tile_batch::TileBatch;
 use super::super::tiles::{self, BlockMove};
 use super::shuffle::{Interleave, interleave_for, load_register, shuffle_rounds, zero};
@@ -50,6 +51,32 @@ pub(crate) unsafe fn plane<T: Copy, B: BlockMove<T>, const COLS: usize>(
     reach: Reach,
 ) {
     tiles::plane_body::<T, B, COLS>(dst, d, src, s, batch, reach);
+}
+
+/// [`staged::staged_widths`] compiled with AVX2, the blocks [`Avx2Blocks`] writing through the
+/// caches into the local buffer.
+///
+/// # Safety
+///
+/// The CPU runs AVX2 instructions ([`available`]); `stages` is
+/// [`Stages::of`](staged::Stages::of) the batch.
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+pub(crate) unsafe fn staged<E: Wide>(
+    dst: &mut [E],
+    d: usize,
+    src: &[E],
+    s: usize,
+    batch: TileBatch<'_>,
+    reach: Reach,
+    stages: staged::Stages,
+) {
+    // SAFETY: passed on from the caller.
+    unsafe {
+        staged::staged_widths::<E, Avx2Blocks<false>>(
+            dst, d, src, s, batch, reach, stages, stream_run,
+        )
+    }
 }
 
 /// [`rows::copy_rows`](super::super::rows::copy_rows) compiled with AVX2.
@@ -177,6 +204,37 @@ pub(crate) unsafe fn stream_line_rows<E: Pod>(
         }
     }
     end_streaming();
+}
+
+/// Copies `run` into `out` (of the same length), each 64 bytes of `out` that are a whole
+/// cache line written past the caches, the partial lines at either end through them: a
+/// staged transpose's rows, back to back in the destination, leave so
+/// ([`staged`](super::staged)). Does not end the streaming ([`end_streaming`]).
+///
+/// # Safety
+///
+/// The CPU runs AVX2 instructions ([`available`]).
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn stream_run<E: Pod>(out: &mut [E], run: &[E]) {
+    assert_eq!(out.len(), run.len(), "a run fills its place");
+    let per_line = CACHE_LINE / size_of::<E>();
+    let half = per_line / 2;
+    // Elements before the first line boundary of `out`: its address is a multiple of the
+    // element's size, which divides 64.
+    let head = (out.as_ptr().addr().wrapping_neg() % CACHE_LINE / size_of::<E>()).min(out.len());
+    let lines = (out.len() - head) / per_line;
+    let tail = head + lines * per_line;
+    out[..head].copy_from_slice(&run[..head]);
+    for at in (head..tail).step_by(per_line) {
+        // SAFETY: the line's `per_line` elements from `at` lie inside both slices (`at + per_line
+        // <= tail <= len`); AVX2 runs (the caller's promise). `store_line` streams only a line
+        // that starts on 64 bytes, as every one here does.
+        unsafe {
+            let line: [__m256i; 2] = [load_register(run, at), load_register(run, at + half)];
+            store_line(out, at, &line, _mm256_stream_si256);
+        }
+    }
+    out[tail..].copy_from_slice(&run[tail..]);
 }
 
 /// Blocks moved through 256-bit registers: two SSE2 micro-blocks side by side, one per 128-bit

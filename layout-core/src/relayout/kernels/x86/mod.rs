@@ -14,6 +14,7 @@ use super::ahead::Ahead;
 use super::element::Element;
 use super::narrow;
 use super::reach::Reach;
+use super::staged::Stages;
 use super::tile_batch::TileBatch;
 use super::tiles::{self, block_is_line};
 use crate::relayout::stores::end_streaming;
@@ -138,6 +139,21 @@ fn transpose_as<E: avx512::Broad>(
             end_streaming();
         }
         return;
+    }
+    // Rows back to back in the destination but off its line grid: staged, so that whole lines
+    // stream.
+    if stream && let Some(stages) = Stages::of::<E>(&batch) {
+        // SAFETY (both): the CPU runs the instructions (checked first); `stages` are the
+        // batch's.
+        if avx512::available() {
+            unsafe { avx512::staged(dst, d, src, s, batch, reach, stages) };
+            end_streaming();
+            return;
+        } else if avx2::available() {
+            unsafe { avx2::staged(dst, d, src, s, batch, reach, stages) };
+            end_streaming();
+            return;
+        }
     }
     // Streaming needs whole destination lines (a line of columns, or half of one with the
     // next row after it).
@@ -340,6 +356,61 @@ mod tests {
             agrees_with_portable::<u8>(|i| (i * 7) as u8);
             agrees_with_portable::<u16>(|i| (i * 7) as u16);
             agrees_with_portable::<u32>(|i| (i * 7) as u32);
+        };
+        let on_small_stack = std::thread::Builder::new().stack_size(1 << 20);
+        on_small_stack.spawn(each_type).unwrap().join().unwrap();
+    }
+
+    /// Staged transposes (rows back to back off the line grid) through the AVX2 and AVX-512
+    /// builds, where the CPU runs them, equal the portable tile: a column left past the
+    /// blocks, columns enough for an overlapping block, rows past the last group, two tiles a
+    /// call (the second off the line grid), each element size.
+    #[test]
+    fn staged_transposes_of_each_build_equal_the_portable_tile() {
+        fn check<E: avx512::Broad + core::fmt::Debug + PartialEq>(
+            make: fn(usize) -> E,
+            shapes: &[(usize, usize)],
+        ) {
+            for &(n_rows, n_cols) in shapes {
+                let (rows, cols) = listings(n_rows, n_cols, 0);
+                let (tile_src, tile_dst) = ((n_rows + 5) * n_cols + 7, n_rows * n_cols + 9);
+                let origins = [(0, 0), (tile_src, tile_dst)];
+                let src: Vec<E> = (0..2 * tile_src + 1).map(make).collect();
+                let reach = Reach::of(&rows, &cols);
+                let batch = TileBatch {
+                    origins: &origins,
+                    rows: &rows,
+                    cols: &cols,
+                    row_pitch: Some(n_cols),
+                    rows_run: Some(n_cols),
+                    cols_run: None,
+                };
+                let stages = Stages::of::<E>(&batch).expect("a staged batch");
+                let mut want = alloc::vec![make(0); 2 * tile_dst];
+                portable_planes(&mut want, 0, &src, 1, batch, reach);
+                for build in ["AVX2", "AVX-512"] {
+                    let mut got = alloc::vec![make(0); 2 * tile_dst];
+                    // SAFETY: each build runs only where the CPU has its features.
+                    unsafe {
+                        match build {
+                            "AVX2" if avx2::available() => {
+                                avx2::staged(&mut got, 0, &src, 1, batch, reach, stages)
+                            }
+                            "AVX-512" if avx512::available() => {
+                                avx512::staged(&mut got, 0, &src, 1, batch, reach, stages)
+                            }
+                            _ => continue,
+                        }
+                    }
+                    assert_eq!(got, want, "{n_rows} x {n_cols}, {build}");
+                }
+            }
+        }
+        extern crate std;
+        let each_type = || {
+            check::<u32>(|i| (i * 7) as u32, &[(35, 17), (40, 29)]);
+            check::<u16>(|i| (i * 7) as u16, &[(72, 7), (40, 6)]);
+            check::<u8>(|i| (i * 7) as u8, &[(72, 17), (70, 5)]);
         };
         let on_small_stack = std::thread::Builder::new().stack_size(1 << 20);
         on_small_stack.spawn(each_type).unwrap().join().unwrap();

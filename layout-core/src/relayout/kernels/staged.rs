@@ -1,0 +1,299 @@
+//! Transposes whose destination rows lie back to back but are not whole cache lines (NCHW ->
+//! NHWC of 17 or 255 f32 channels: rows of 68 or 1020 bytes), staged: a group of rows that
+//! makes whole lines (16 rows of 4-byte elements) is transposed into a local buffer, then
+//! leaves it as one run, each whole destination line written past the caches. Written
+//! directly, no destination line starts where a block writes it, so nothing streams and every
+//! line is read before it is written. One relayout in a loop (source in the L3 cache), AMD
+//! EPYC: f32 8x17x224x224 32 -> 44 GB/s, 8x255x56x56 37 -> 49 GB/s; alternating with memcpy
+//! (source from memory), 8x255x56x56 0.78-0.80 -> 0.80-0.89x of memcpy, 8x17x224x224 unchanged
+//! (0.65-0.68 and 0.60-0.78: its 17 source planes 49 x 4 KiB apart).
+
+use super::prefetch::prefetch;
+use super::reach::Reach;
+use super::tile_batch::{TileBatch, move_elements};
+use super::tiles::BlockMove;
+use crate::relayout::lines::Pitch;
+use crate::relayout::tuning::{CACHE_LINE, PREFETCH_BYTES, PREFETCHED_STREAMS, ROWS};
+use alloc::vec::Vec;
+use bytemuck::Pod;
+
+/// Bytes of the local buffer a group of rows is transposed into, the most a group may take:
+/// half of a 32 KiB L1 data cache, so that the buffer and the source lines a group reads stay
+/// in it (255 f32 channels: 16 rows of 1020 bytes).
+pub(crate) const STAGE_BYTES: usize = 16 * 1024;
+
+/// How a batch is staged: rows of `cols` elements, `rows` of them (a multiple of [`ROWS`]) per
+/// group, which are whole destination lines; column blocks `width` wide.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Stages {
+    pub cols: usize,
+    pub rows: usize,
+    pub width: usize,
+}
+
+impl Stages {
+    /// The stages of `batch`, where staging pays: its tiles' destination rows lie back to
+    /// back (each row's columns one run, the rows `cols` apart, one run), a row is not a
+    /// multiple of half a line (those stream as they are), at least a block wide, and a group
+    /// of rows that makes whole lines fits the buffer. The source rows count up by one
+    /// ([`TileBatch`]).
+    pub(crate) fn of<T>(batch: &TileBatch<'_>) -> Option<Self> {
+        let (rows, cols) = (batch.rows, batch.cols);
+        let (first_col, last_col) = (cols.first()?, cols.last()?);
+        let (first_row, last_row) = (rows.first()?, rows.last()?);
+        let n = cols.len();
+        let row_bytes = n * size_of::<T>();
+        let back_to_back = batch.rows_run == Some(n)
+            && last_col.1 == first_col.1 + (n - 1)
+            && last_row.0 == first_row.0 + (rows.len() - 1);
+        if !back_to_back || row_bytes.is_multiple_of(CACHE_LINE / 2) {
+            return None;
+        }
+        // The fewest rows, a multiple of a block, that make whole lines.
+        let mut group = ROWS;
+        while !(group * row_bytes).is_multiple_of(CACHE_LINE) {
+            group += ROWS;
+        }
+        let line = CACHE_LINE / size_of::<T>().max(1);
+        let width = [32, 16, 8, 4].into_iter().find(|&w| w <= n && w <= line)?;
+        (group * row_bytes <= STAGE_BYTES && rows.len() >= group).then_some(Stages {
+            cols: n,
+            rows: group,
+            width,
+        })
+    }
+}
+
+/// Transposes every tile of `batch` (as [`tiles::transpose`](super::tiles::transpose)) group
+/// by group of `stages.rows` rows: each group's blocks of `COLS` columns ([`BlockMove::block`]
+/// of `B`) into `buffer`, then the group out of it as one run by `stream_run`. Columns past the
+/// last whole block go as one more block ending with the last column where they are at least
+/// half a block (it writes some of the block before it again, in the buffer, where that costs
+/// little), element by element where fewer (f32 NCHW -> NHWC of 17 channels: 44 GB/s so, 38
+/// with a second block of 16). Where a group reads more source lines than the hardware
+/// prefetcher follows ([`PREFETCHED_STREAMS`]), each block asks for its lines
+/// [`PREFETCH_BYTES`] ahead. Rows past the last whole group, and tiles that `reach` does not
+/// fit, move element by element. Always inlined, so that the functions compiled with the
+/// blocks' CPU features (`avx512::staged`) compile it whole.
+///
+/// # Safety
+///
+/// The CPU runs `B`'s instructions and `stream_run`'s; `stages` is [`Stages::of`] the batch,
+/// with `width == COLS`.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)] // the kernel's arguments stay in registers
+pub(crate) unsafe fn staged_body<T: Pod, B: BlockMove<T>, const COLS: usize>(
+    dst: &mut [T],
+    d: usize,
+    src: &[T],
+    s: usize,
+    batch: TileBatch<'_>,
+    reach: Reach,
+    stages: Stages,
+    buffer: &mut [T],
+    stream_run: unsafe fn(&mut [T], &[T]),
+) {
+    let Stages {
+        cols: n,
+        rows: group,
+        ..
+    } = stages;
+    let buffer = &mut buffer[..group * n];
+    // The columns within the buffer: at `0..n`, from the same source offsets.
+    let cols: Vec<(usize, usize)> = batch
+        .cols
+        .iter()
+        .enumerate()
+        .map(|(j, col)| (col.0, j))
+        .collect();
+    let mut blocks: Vec<[(usize, usize); COLS]> = cols
+        .chunks_exact(COLS)
+        .map(|block| block.try_into().expect("a block of COLS columns"))
+        .collect();
+    let mut left = &cols[n / COLS * COLS..];
+    if 2 * left.len() >= COLS {
+        blocks.push(
+            cols[n - COLS..]
+                .try_into()
+                .expect("a block of COLS columns"),
+        );
+        left = &[];
+    }
+    let ahead = (n > PREFETCHED_STREAMS).then_some(PREFETCH_BYTES / size_of::<T>());
+    // Rows per source line: one prefetch per line.
+    let line_rows = (CACHE_LINE / size_of::<T>()).max(ROWS);
+    let rows = batch.rows;
+    let (first_row, first_col) = (rows[0], batch.cols[0]);
+    let whole = rows.len() / group * group;
+    for &(tile_s, tile_d) in batch.origins {
+        let (s, d) = (s + tile_s, d + tile_d);
+        if !reach.fits(dst.len(), d, src.len(), s) {
+            move_elements(dst, d, src, s, rows, batch.cols);
+            continue;
+        }
+        let run_d = d + first_row.1 + first_col.1;
+        for start in (0..whole).step_by(group) {
+            let group_s = s + first_row.0 + start;
+            for block in &blocks {
+                if let Some(ahead) = ahead {
+                    for r in (0..group).step_by(line_rows) {
+                        for col in block {
+                            prefetch(src, group_s + r + col.0 + ahead);
+                        }
+                    }
+                }
+                for r in (0..group).step_by(ROWS) {
+                    // SAFETY: the block's source lines start at `group_s + r + col.0` and are
+                    // `ROWS` long: they end at `s + rows[start + r + ROWS - 1].0 + col.0 + 1`
+                    // (the source rows count up by one), at most `s + reach.src + 1 <=
+                    // src.len()` (`Reach::fits` above). Its destination lines start at
+                    // `r * n + block[0].1 + k * n` in the buffer and end by
+                    // `(r + ROWS) * n <= group * n` (`block[0].1 + COLS <= n`). The CPU runs
+                    // `B`'s instructions (the caller's promise).
+                    unsafe {
+                        B::block::<COLS, _>(
+                            buffer,
+                            r * n + block[0].1,
+                            Pitch(n),
+                            src,
+                            group_s + r,
+                            block,
+                        );
+                    }
+                }
+            }
+            for r in 0..group {
+                for &(col_s, j) in left {
+                    buffer[r * n + j] = src[group_s + r + col_s];
+                }
+            }
+            let out = &mut dst[run_d + start * n..][..group * n];
+            // SAFETY: the CPU runs `stream_run` (the caller's promise).
+            unsafe { stream_run(out, buffer) };
+        }
+        if whole < rows.len() {
+            move_elements(dst, d, src, s, &rows[whole..], batch.cols);
+        }
+    }
+}
+
+/// [`staged_body`] with blocks `stages.width` columns wide, through a buffer on the stack.
+/// Always inlined, as [`staged_body`].
+///
+/// # Safety
+///
+/// As [`staged_body`].
+#[inline(always)]
+#[allow(clippy::too_many_arguments)] // the kernel's arguments, as in `staged_body`
+pub(crate) unsafe fn staged_widths<T: Pod, B: BlockMove<T>>(
+    dst: &mut [T],
+    d: usize,
+    src: &[T],
+    s: usize,
+    batch: TileBatch<'_>,
+    reach: Reach,
+    stages: Stages,
+    stream_run: unsafe fn(&mut [T], &[T]),
+) {
+    let mut stage = Stage::new();
+    let buffer = stage.slots::<T>();
+    // SAFETY (each arm): passed on from the caller, with `COLS == stages.width`.
+    unsafe {
+        match stages.width {
+            32 => staged_body::<T, B, 32>(dst, d, src, s, batch, reach, stages, buffer, stream_run),
+            16 => staged_body::<T, B, 16>(dst, d, src, s, batch, reach, stages, buffer, stream_run),
+            8 => staged_body::<T, B, 8>(dst, d, src, s, batch, reach, stages, buffer, stream_run),
+            _ => staged_body::<T, B, 4>(dst, d, src, s, batch, reach, stages, buffer, stream_run),
+        }
+    }
+}
+
+/// The local buffer of a group of rows, aligned to a cache line.
+#[repr(C, align(64))]
+pub(crate) struct Stage(pub [u64; STAGE_BYTES / 8]);
+
+impl Stage {
+    /// A buffer of zeros.
+    pub(crate) fn new() -> Self {
+        Stage([0; STAGE_BYTES / 8])
+    }
+
+    /// The buffer as elements of `T`.
+    pub(crate) fn slots<T: Pod>(&mut self) -> &mut [T] {
+        bytemuck::cast_slice_mut(&mut self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn batch<'a>(
+        rows: &'a [(usize, usize)],
+        cols: &'a [(usize, usize)],
+        run: usize,
+    ) -> TileBatch<'a> {
+        TileBatch {
+            origins: &[(0, 0)],
+            rows,
+            cols,
+            row_pitch: Some(run),
+            rows_run: Some(run),
+            cols_run: None,
+        }
+    }
+
+    #[test]
+    fn rows_back_to_back_off_the_line_grid_are_staged_in_groups_of_whole_lines() {
+        // 17 f32 channels a row: 16 rows make 17 lines; blocks of 16 columns.
+        let rows: Vec<_> = (0..1000).map(|i| (i, i * 17)).collect();
+        let cols: Vec<_> = (0..17).map(|j| (j * 1000, j)).collect();
+        let staged = |rows, cols, run| Stages::of::<f32>(&batch(rows, cols, run));
+        assert_eq!(
+            staged(&rows, &cols, 17),
+            Some(Stages {
+                cols: 17,
+                rows: 16,
+                width: 16
+            })
+        );
+        // u8 rows of 17 bytes: 64 rows make 17 lines; u16 rows of 6 columns: 16 rows, 3 lines.
+        assert_eq!(
+            Stages::of::<u8>(&batch(&rows, &cols, 17)),
+            Some(Stages {
+                cols: 17,
+                rows: 64,
+                width: 16
+            })
+        );
+        let rows6: Vec<_> = (0..1000).map(|i| (i, i * 6)).collect();
+        assert_eq!(
+            Stages::of::<u16>(&batch(&rows6, &cols[..6], 6)),
+            Some(Stages {
+                cols: 6,
+                rows: 16,
+                width: 4
+            })
+        );
+        // 255 f32 channels: one group of 16 rows is 16320 bytes, inside the buffer; 257 are
+        // not.
+        let wide: Vec<_> = (0..257).map(|j| (j * 1000, j)).collect();
+        let rows255: Vec<_> = (0..100).map(|i| (i, i * 255)).collect();
+        assert_eq!(
+            staged(&rows255, &wide[..255], 255).map(|s| s.rows),
+            Some(16)
+        );
+        let rows257: Vec<_> = (0..100).map(|i| (i, i * 257)).collect();
+        assert_eq!(staged(&rows257, &wide, 257), None);
+        // Rows of 16 or 8 f32 stream as they are; rows not back to back are not staged; nor
+        // fewer rows than a group, or fewer columns than a block.
+        let rows16: Vec<_> = (0..1000).map(|i| (i, i * 16)).collect();
+        assert_eq!(staged(&rows16, &cols[..16], 16), None);
+        let rows8: Vec<_> = (0..1000).map(|i| (i, i * 8)).collect();
+        assert_eq!(staged(&rows8, &cols[..8], 8), None);
+        assert_eq!(staged(&rows, &cols, 18), None);
+        assert_eq!(Stages::of::<u8>(&batch(&rows[..40], &cols, 17)), None);
+        let rows3: Vec<_> = (0..1000).map(|i| (i, i * 3)).collect();
+        assert_eq!(staged(&rows3, &cols[..3], 3), None);
+    }
+}
