@@ -7,6 +7,12 @@
 //! EPYC: f32 8x17x224x224 32 -> 44 GB/s, 8x255x56x56 37 -> 49 GB/s; alternating with memcpy
 //! (source from memory), 8x255x56x56 0.78-0.80 -> 0.80-0.89x of memcpy, 8x17x224x224 unchanged
 //! (0.65-0.68 and 0.60-0.78: its 17 source planes 49 x 4 KiB apart).
+//!
+//! Long rows apart (NHWC -> NCHW of 55 x 55 positions: planes of 12100 bytes) are not staged:
+//! a chunk of columns per visit, each row leaving in pieces between its own line boundaries,
+//! ran at 0.61-0.73x of memcpy against 0.77-0.79 written directly (bands of 16 rows read the
+//! source 64 bytes a position, 1 KiB apart); bands of 128 rows with one line per row and visit
+//! spent the time in the per-row copies (0.28).
 
 use super::prefetch::prefetch;
 use super::reach::Reach;
