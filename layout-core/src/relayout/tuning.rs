@@ -7,7 +7,7 @@
 //! a summary of the 480 MiB one's. Every choice here only picks between kernels that are
 //! correct either way, so a wrong guess costs speed, never results.
 //!
-//! Four choices measured differently on the Intel and AMD cores, so they are made per vendor
+//! Five choices measured differently on the Intel and AMD cores, so they are made per vendor
 //! ([`Tuning`]): on the Intel core, writing two destination lines per row on each visit of a
 //! streamed transpose was 1.08-1.10x faster than one, streaming tiles of exactly one 16-row
 //! block (f32 nChw16c->nchw) 0.81-0.95x of writing them through the cache, and streamed blocks
@@ -18,7 +18,15 @@
 //! into a destination past the caches ran faster streamed on the Intel core (the streaming
 //! thresholds' measurements); on the AMD core through the cache, at every size measured up to
 //! twice its L3: u8 flat->crouton 0.70-0.78x memcpy against 0.52-0.57x streamed, crouton->flat
-//! 0.68-0.76x against 0.48-0.52x (8x and 16x128x128x256, 32 and 64 MiB each side).
+//! 0.68-0.76x against 0.48-0.52x (8x and 16x128x128x256, 32 and 64 MiB each side). Blocks
+//! written through the cache gained by prefetching their separate source lines on the Intel
+//! core (u8 nchw->nhwc 1.27-1.31x, [`PREFETCH_BYTES`]); on the AMD core, whose transposes
+//! through the cache are the ones whose data fits its L3, those whose source lines lie 1 KiB
+//! or more apart ran faster without: f32 1x256x56x56 nchw->nhwc (channel planes 12.5 KiB
+//! apart) 0.56-0.58 -> 0.65-0.69x memcpy, u8 32x2048x7x7 nhwc->nchw (2 KiB) 0.26-0.28 ->
+//! 0.29-0.30x; with no prefetch at all, also u8 8x256x32x32 nhwc->nchw (256 bytes) 0.31 ->
+//! 0.33-0.34x, but the u8 1x64x64x256 crouton pairs lost 0.03-0.06x (the same bench binary with
+//! and without, in turn, three times, 2026-11-26).
 
 /// Bytes of a cache line, the unit of every streamed store and prefetch.
 pub(crate) const CACHE_LINE: usize = 64;
@@ -175,6 +183,10 @@ pub(crate) struct Tuning {
     /// Least distance in bytes between a streamed block's source lines for the block to
     /// prefetch them (the `apart_at_least` of `kernels::tile_shape::source_prefetch`).
     pub prefetch_apart: usize,
+    /// Blocks written through the cache prefetch their separate source lines where these lie
+    /// less than this many bytes apart (a source that is one run is prefetched in any case;
+    /// `kernels::tile_shape::source_prefetch`).
+    pub cached_prefetch_below: usize,
     /// Whether row copies of rows shorter than a line, into a destination past the caches,
     /// stream their paired rows and prefetch their other destination lines
     /// ([`Streaming::short_rows`](crate::relayout::schedule::Streaming::short_rows)).
@@ -188,6 +200,7 @@ impl Tuning {
         lines_per_visit: 2,
         stream_one_block_tiles: false,
         prefetch_apart: 2048,
+        cached_prefetch_below: usize::MAX,
         stream_short_rows: true,
     };
 
@@ -196,6 +209,7 @@ impl Tuning {
         lines_per_visit: 1,
         stream_one_block_tiles: true,
         prefetch_apart: 512,
+        cached_prefetch_below: 1024,
         stream_short_rows: false,
     };
 

@@ -3,7 +3,7 @@
 
 use crate::relayout::tuning::{
     ALIASED_PITCH_BYTES, ALIASED_VISIT_BYTES, BAND_BYTES, BAND_SOURCE_RUN_BYTES, CACHE_LINE,
-    GROUP_SOURCE_BYTES, PREFETCH_BYTES, ROWS, RUN_PREFETCH_BYTES, WHOLE_BAND_SOURCE_BYTES,
+    GROUP_SOURCE_BYTES, PREFETCH_BYTES, ROWS, RUN_PREFETCH_BYTES, Tuning, WHOLE_BAND_SOURCE_BYTES,
     WHOLE_ROW_BYTES, WHOLE_ROW_SOURCE_LINES,
 };
 
@@ -67,21 +67,22 @@ pub(super) fn writes_whole_rows<T>(cols: &[(usize, usize)]) -> bool {
     cols.len() * size_of::<T>() <= WHOLE_ROW_BYTES && cols.len() <= WHOLE_ROW_SOURCE_LINES
 }
 
-/// How far ahead, in elements, blocks prefetch their source lines, if at all. A source that is
-/// one run (each column's line right after the previous one's: nChw16c->nchw reads 1 KiB of
-/// positions per block, then the next) is prefetched [`RUN_PREFETCH_BYTES`] ahead on its own
-/// lines, far enough to cover memory's latency at the speed the blocks consume it. Lines in
-/// separate places (channel planes of nchw->nhwc) are prefetched [`PREFETCH_BYTES`] ahead on
-/// each: blocks written through the cache always; streamed blocks only where their source
-/// lines lie at least `apart_at_least` bytes apart (the processor family's
-/// [`Tuning::prefetch_apart`](crate::relayout::tuning::Tuning::prefetch_apart)): more separate
+/// How far ahead, in elements, blocks prefetch their source lines, if at all, on a processor
+/// family tuned as `tuning`. A source that is one run (each column's line right after the
+/// previous one's: nChw16c->nchw reads 1 KiB of positions per block, then the next) is
+/// prefetched [`RUN_PREFETCH_BYTES`] ahead on its own lines, far enough to cover memory's
+/// latency at the speed the blocks consume it. Lines in separate places (channel planes of
+/// nchw->nhwc) are prefetched [`PREFETCH_BYTES`] ahead on each: streamed blocks only where
+/// their source lines lie at least [`Tuning::prefetch_apart`] bytes apart: more separate
 /// streams than the hardware prefetcher follows (u8 nchw->nhwc: planes 3136 bytes apart).
 /// Where they are closer (f32 nhwc->nchw: positions 1 KiB apart), the prefetches take fill
 /// buffers from the streaming stores on Intel cores and still help on AMD ones, hence a
-/// distance per processor family ([`tuning`](crate::relayout::tuning) has the measurements).
+/// distance per processor family. Blocks written through the cache where their lines lie less
+/// than [`Tuning::cached_prefetch_below`] bytes apart: always on Intel cores, under 1 KiB on
+/// AMD ones ([`tuning`](crate::relayout::tuning) has the measurements).
 pub(super) fn source_prefetch<T>(
     cols: &[(usize, usize)],
-    apart_at_least: usize,
+    tuning: Tuning,
     streams: bool,
 ) -> Option<SourcePrefetch> {
     let element = size_of::<T>().max(1);
@@ -89,12 +90,17 @@ pub(super) fn source_prefetch<T>(
         [first, next, ..] => next.0.abs_diff(first.0),
         _ => 0,
     };
+    let separate = if streams {
+        apart * element >= tuning.prefetch_apart
+    } else {
+        apart * element < tuning.cached_prefetch_below
+    };
     if apart == ROWS {
         Some(SourcePrefetch {
             ahead: RUN_PREFETCH_BYTES / element,
             every: (CACHE_LINE / (ROWS * element)).max(1),
         })
-    } else if !streams || apart * element >= apart_at_least {
+    } else if separate {
         Some(SourcePrefetch {
             ahead: PREFETCH_BYTES / element,
             every: 1,
@@ -237,19 +243,24 @@ mod tests {
         // Blocks narrower than a line never group.
         assert_eq!(lines_per_visit::<u32, 8>(&cols(256), None, 2), 1);
         // Streamed blocks prefetch their separate source lines only where they are at least
-        // the tuning's distance apart (2 KiB on Intel, 512 bytes on AMD); other blocks always.
+        // the tuning's distance apart (2 KiB on Intel, 512 bytes on AMD); blocks through the
+        // cache on Intel always, on AMD where they are under 1 KiB apart.
         let near = Some(SourcePrefetch {
             ahead: PREFETCH_BYTES / 4,
             every: 1,
         });
-        assert_eq!(source_prefetch::<u32>(&cols(256), 2048, true), None);
-        assert_eq!(source_prefetch::<u32>(&cols(511), 2048, true), None);
-        assert_eq!(source_prefetch::<u32>(&cols(512), 2048, true), near);
-        assert_eq!(source_prefetch::<u32>(&cols(3136), 2048, true), near);
-        assert_eq!(source_prefetch::<u32>(&cols(256), 1024, true), near);
-        assert_eq!(source_prefetch::<u32>(&cols(255), 1024, true), None);
-        assert_eq!(source_prefetch::<u32>(&cols(256), 2048, false), near);
-        assert_eq!(source_prefetch::<u32>(&cols(17), 2048, false), near);
+        let (intel, amd) = (Tuning::INTEL, Tuning::AMD);
+        assert_eq!(source_prefetch::<u32>(&cols(127), intel, true), None);
+        assert_eq!(source_prefetch::<u32>(&cols(128), amd, true), near);
+        assert_eq!(source_prefetch::<u32>(&cols(511), intel, true), None);
+        assert_eq!(source_prefetch::<u32>(&cols(512), intel, true), near);
+        assert_eq!(source_prefetch::<u32>(&cols(3136), intel, true), near);
+        assert_eq!(source_prefetch::<u32>(&cols(3136), amd, true), near);
+        assert_eq!(source_prefetch::<u32>(&cols(256), intel, false), near);
+        assert_eq!(source_prefetch::<u32>(&cols(17), intel, false), near);
+        assert_eq!(source_prefetch::<u32>(&cols(3136), amd, false), None);
+        assert_eq!(source_prefetch::<u32>(&cols(256), amd, false), None);
+        assert_eq!(source_prefetch::<u32>(&cols(255), amd, false), near);
         // A source that is one run (lines of ROWS elements end to end) is prefetched far
         // ahead, streamed or not, once per cache line: every column's line for f32 (64
         // bytes), every fourth for u8 (16 bytes).
@@ -259,8 +270,8 @@ mod tests {
                 every,
             })
         };
-        assert_eq!(source_prefetch::<u32>(&cols(ROWS), 2048, true), far(4, 1));
-        assert_eq!(source_prefetch::<u32>(&cols(ROWS), 2048, false), far(4, 1));
-        assert_eq!(source_prefetch::<u8>(&cols(ROWS), 2048, true), far(1, 4));
+        assert_eq!(source_prefetch::<u32>(&cols(ROWS), intel, true), far(4, 1));
+        assert_eq!(source_prefetch::<u32>(&cols(ROWS), amd, false), far(4, 1));
+        assert_eq!(source_prefetch::<u8>(&cols(ROWS), intel, true), far(1, 4));
     }
 }

@@ -249,7 +249,7 @@ pub(crate) fn plane_body<T: Copy, B: BlockMove<T>, const COLS: usize>(
     let tuning = Tuning::current();
     let pitch = pitched(rows, batch.row_pitch);
     let group = COLS * lines_per_visit::<T, COLS>(cols, pitch, tuning.lines_per_visit);
-    let source_ahead = source_prefetch::<T>(cols, tuning.prefetch_apart, B::streams::<COLS>());
+    let source_ahead = source_prefetch::<T>(cols, tuning, B::streams::<COLS>());
     for &(tile_s, tile_d) in origins {
         let (s, d) = (s + tile_s, d + tile_d);
         let fits = reach.fits(dst.len(), d, src.len(), s);
