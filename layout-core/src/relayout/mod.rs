@@ -183,6 +183,9 @@ mod tests {
         check::<u32, Nchw, Nhwc>([1, 2, 4, 20], |v| v);
         check::<u32, Nhwc, Nchw>([1, 1, 3, 33], |v| v);
         check::<u8, Nchw, Nhwc>([1, 3, 4, 40], |v| v as u8);
+        // Rows of three bytes split into planes (with VBMI where the CPU, or the build under
+        // Miri, has it): two steps of 64 pixels and a tail, two images.
+        check::<u8, Nhwc, Nchw>([2, 3, 5, 37], |v| v as u8);
         // Rows back to back off the line grid, staged: 17 f32 channels (the last column
         // element by element, 3 rows past the last group), 29 (the last 13 columns as a block
         // overlapping the one before), two images; u8 and u16 rows of 17 and 7 columns (groups

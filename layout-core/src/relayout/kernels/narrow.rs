@@ -21,6 +21,19 @@ pub(crate) trait Pieces<T> {
     ///
     /// The CPU runs the implementation's instructions.
     unsafe fn put(out: &mut [T], piece: &[T]);
+
+    /// Splits `input`, rows of `planes.len()` interleaved elements, into `planes` (each as long
+    /// as the rows) by a kernel of the implementation's own, where it has one for them;
+    /// `false`, nothing written, where it does not, and the loops split them.
+    ///
+    /// # Safety
+    ///
+    /// The CPU runs the implementation's instructions.
+    #[inline(always)]
+    unsafe fn split(input: &[T], planes: &mut [&mut [T]]) -> bool {
+        let _ = (input, planes);
+        false
+    }
 }
 
 /// Pieces written through the caches, as plain copies: any CPU.
@@ -93,10 +106,13 @@ unsafe fn short_tiles_of<T: Copy, P: Pieces<T>, const N: usize>(
         let (s, d) = (s + tile_s, d + tile_d);
         let starts = rows.map(|row| d + row.1 + cols[0].1);
         match run.and_then(|(col_s, _)| Some((col_s, disjoint_runs(dst, starts, len)?))) {
-            Some((col_s, planes)) => {
+            Some((col_s, mut planes)) => {
                 let input = &src[s + rows[0].0 + col_s..][..len * N];
                 // SAFETY (each arm): passed on from the caller.
                 unsafe {
+                    if P::split(input, &mut planes) {
+                        continue;
+                    }
                     match size_of::<T>() {
                         1 => unzip_planes::<T, P, N, 64>(input, planes),
                         2 => unzip_planes::<T, P, N, 32>(input, planes),

@@ -9,6 +9,7 @@ mod avx2;
 mod avx512;
 mod shuffle;
 mod sse2;
+mod vbmi;
 
 use super::ahead::Ahead;
 use super::element::Element;
@@ -22,6 +23,7 @@ use crate::relayout::tuning::{CACHE_LINE, ROWS, Tuning};
 use core::mem::MaybeUninit;
 use core::ops::Range;
 use sse2::Sse2;
+use vbmi::SplitBytes;
 
 /// The plain integers' vector kernels: transposes in SSE2, AVX2 or AVX-512 blocks (1-, 2- and
 /// 4-byte elements), rows streamed past the caches with AVX2 (all four sizes).
@@ -120,13 +122,20 @@ fn transpose_as<E: avx512::Broad>(
     // or their portable build (the blocks below would move them element by element).
     // SAFETY (all three): the AVX-512 builds only where the CPU runs AVX-512 F and BW (checked
     // first); plain copies run on any CPU.
+    // Rows of three bytes split into planes with VBMI where the CPU has it (`SplitBytes`).
     let (narrow, streamed) = match (avx512::available(), stream) {
         (true, true) => (
-            unsafe { avx512::narrow_transpose::<E, avx512::StreamedPieces>(dst, d, src, s, batch) },
+            unsafe {
+                avx512::narrow_transpose::<E, SplitBytes<avx512::StreamedPieces>>(
+                    dst, d, src, s, batch,
+                )
+            },
             true,
         ),
         (true, false) => (
-            unsafe { avx512::narrow_transpose::<E, narrow::Cached>(dst, d, src, s, batch) },
+            unsafe {
+                avx512::narrow_transpose::<E, SplitBytes<narrow::Cached>>(dst, d, src, s, batch)
+            },
             false,
         ),
         (false, _) => (
