@@ -69,6 +69,7 @@ pub(crate) const PREFETCH_BYTES: usize = 4 * CACHE_LINE;
 /// hardware prefetcher; more, and each block prefetches its lines [`PREFETCH_BYTES`] ahead:
 /// f32 NCHW -> NHWC of 255 channels 37-39 -> 43-45 GB/s, of 17 channels 44 -> 41 GB/s with the
 /// prefetches (one relayout in a loop, AMD EPYC, 32 MiB L3).
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 pub(crate) const PREFETCHED_STREAMS: usize = 32;
 
 /// How far ahead a transpose whose source is one run (each column's source line right after

@@ -14,6 +14,7 @@ mod narrow;
 mod prefetch;
 mod reach;
 mod rows;
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod staged;
 mod strided;
 mod tile_batch;
