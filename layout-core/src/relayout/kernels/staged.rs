@@ -18,7 +18,7 @@
 use super::prefetch::prefetch;
 use super::reach::Reach;
 use super::tile_batch::{TileBatch, move_elements};
-use super::tiles::BlockMove;
+use super::tiles::{BlockMove, block_columns};
 use crate::relayout::lines::Pitch;
 use crate::relayout::tuning::{CACHE_LINE, PREFETCH_BYTES, PREFETCHED_STREAMS, ROWS};
 use alloc::vec::Vec;
@@ -27,7 +27,7 @@ use bytemuck::Pod;
 /// Bytes of the local buffer a group of rows is transposed into, the most a group may take:
 /// half of a 32 KiB L1 data cache, so that the buffer and the source lines a group reads stay
 /// in it (255 f32 channels: 16 rows of 1020 bytes).
-pub(crate) const STAGE_BYTES: usize = 16 * 1024;
+const STAGE_BYTES: usize = 16 * 1024;
 
 /// How a batch is staged: rows of `cols` elements, `rows` of them (a multiple of [`ROWS`]) per
 /// group, which are whole destination lines; column blocks `width` wide.
@@ -61,9 +61,9 @@ impl Stages {
         while !(group * row_bytes).is_multiple_of(CACHE_LINE) {
             group += ROWS;
         }
-        let line = CACHE_LINE / size_of::<T>().max(1);
-        let width = [32, 16, 8, 4].into_iter().find(|&w| w <= n && w <= line)?;
-        (group * row_bytes <= STAGE_BYTES && rows.len() >= group).then_some(Stages {
+        // Blocks as the tiles' through the cache, into the buffer.
+        let width = block_columns(n, CACHE_LINE / size_of::<T>().max(1), false);
+        (n >= width && group * row_bytes <= STAGE_BYTES && rows.len() >= group).then_some(Stages {
             cols: n,
             rows: group,
             width,
@@ -217,16 +217,16 @@ pub(crate) unsafe fn staged_widths<T: Pod, B: BlockMove<T>>(
 
 /// The local buffer of a group of rows, aligned to a cache line.
 #[repr(C, align(64))]
-pub(crate) struct Stage(pub [u64; STAGE_BYTES / 8]);
+struct Stage([u64; STAGE_BYTES / 8]);
 
 impl Stage {
     /// A buffer of zeros.
-    pub(crate) fn new() -> Self {
+    fn new() -> Self {
         Stage([0; STAGE_BYTES / 8])
     }
 
     /// The buffer as elements of `T`.
-    pub(crate) fn slots<T: Pod>(&mut self) -> &mut [T] {
+    fn slots<T: Pod>(&mut self) -> &mut [T] {
         bytemuck::cast_slice_mut(&mut self.0)
     }
 }

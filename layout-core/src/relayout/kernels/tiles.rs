@@ -136,7 +136,7 @@ pub(crate) unsafe fn planes<T: Copy, B: BlockMove<T>>(
     reach: Reach,
 ) {
     let line = CACHE_LINE / size_of::<T>().max(1);
-    let columns = block_columns::<T, B>(batch.cols.len(), line);
+    let columns = block_columns(batch.cols.len(), line, B::streams::<64>());
     // Four or more columns past the last whole block move as a batch of their own, in
     // narrower blocks, not element by element: NHWC -> NCHW of 7 x 7 positions (49 bytes of u8
     // per row: 32 + 16 + 1) or NCHW -> NHWC of 255 channels (f32: 15 x 16 + 8 + 4 + 3). Fewer
@@ -186,12 +186,13 @@ pub(crate) unsafe fn planes<T: Copy, B: BlockMove<T>>(
 }
 
 /// The columns per block of a tile of `cols` columns: as many as fill a cache line of `line`
-/// elements, fewer when the tile has fewer.
-fn block_columns<T: Copy, B: BlockMove<T>>(cols: usize, line: usize) -> usize {
+/// elements, fewer when the tile has fewer (4 at the least); 64 only where `byte_lines` (the
+/// blocks stream lines of 64 one-byte columns).
+pub(crate) fn block_columns(cols: usize, line: usize, byte_lines: bool) -> usize {
     match cols {
         // A whole line of bytes per block only where lines bypass the cache (64 columns of
         // registers in flight cost more than they save in cache).
-        n if n >= 64 && B::streams::<64>() => 64,
+        n if n >= 64 && byte_lines => 64,
         n if n >= 32 && line >= 32 => 32,
         n if n >= 16 && line >= 16 => 16,
         n if n >= 8 => 8,
