@@ -118,11 +118,11 @@ fn transpose_as<E: avx512::Broad>(
     reach: Reach,
     stream: bool,
 ) {
-    // Tiles one to three wide: the AVX-512 build of the narrow kernels, streaming where asked,
-    // or their portable build (the blocks below would move them element by element).
+    // Tiles one to three wide: the AVX-512 build of the narrow kernels, streaming where asked
+    // and splitting rows of three bytes with VBMI where the CPU has it (`SplitBytes`), or their
+    // portable build (the blocks below would move them element by element).
     // SAFETY (all three): the AVX-512 builds only where the CPU runs AVX-512 F and BW (checked
     // first); plain copies run on any CPU.
-    // Rows of three bytes split into planes with VBMI where the CPU has it (`SplitBytes`).
     let (narrow, streamed) = match (avx512::available(), stream) {
         (true, true) => (
             unsafe {
@@ -151,18 +151,21 @@ fn transpose_as<E: avx512::Broad>(
     }
     // Rows back to back in the destination but off its line grid: staged, so that whole lines
     // stream.
-    if stream && let Some(stages) = Stages::of::<E>(&batch) {
-        // SAFETY (both): the CPU runs the instructions (checked first); `stages` are the
+    if stream
+        && (avx512::available() || avx2::available())
+        && let Some(stages) = Stages::of::<E>(&batch)
+    {
+        // SAFETY (both): the CPU runs the instructions (checked just before); `stages` are the
         // batch's.
-        if avx512::available() {
-            unsafe { avx512::staged(dst, d, src, s, batch, reach, stages) };
-            end_streaming();
-            return;
-        } else if avx2::available() {
-            unsafe { avx2::staged(dst, d, src, s, batch, reach, stages) };
-            end_streaming();
-            return;
+        unsafe {
+            if avx512::available() {
+                avx512::staged(dst, d, src, s, batch, reach, stages);
+            } else {
+                avx2::staged(dst, d, src, s, batch, reach, stages);
+            }
         }
+        end_streaming();
+        return;
     }
     // Streaming needs whole destination lines (a line of columns, or half of one with the
     // next row after it).
