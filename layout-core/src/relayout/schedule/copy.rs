@@ -148,18 +148,86 @@ pub(crate) fn run_into_chunks<E: Element>(
     streaming: Streaming,
 ) {
     // A source past the caches whose chunks gather rows from far apart (flat NHWC into
-    // croutons): each chunk's rows ask for the next chunk's, as a row block of a contiguous
-    // relayout asks for the next block's.
+    // croutons): each chunk's rows ask for their counterparts in a chunk further on, as a row
+    // block of a contiguous relayout asks for the next block's.
     let far_source = Streaming::for_destination(size_of_val(src)).blocks;
-    let spread = far_source && prepared.listings.rows_spread;
+    let period = if far_source && prepared.listings.rows_spread {
+        source_period(batch)
+    } else {
+        None
+    };
     for k in 0..batch.len() {
-        let s = batch[k].0;
-        let next = batch.get(k + 1).map_or(s, |next| next.0);
-        let ahead = if spread {
-            ahead_if_far(next.saturating_sub(s), size_of::<E>())
-        } else {
-            0
-        };
-        prepared.run(src, s, batch[k].1, 0, pad, streaming, ahead);
+        let ahead = period.map_or(0, |period| source_ahead(batch, k, period));
+        let (s, chunk) = &mut batch[k];
+        prepared.run(src, *s, chunk, 0, pad, streaming, ahead);
+    }
+}
+
+/// The distance from chunk `from`'s rows in the source to chunk `to`'s, if it is
+/// [far enough](ahead_if_far) to ask for ahead.
+fn far<E>(batch: &[(usize, &mut [E])], from: usize, to: usize) -> usize {
+    ahead_if_far(batch[to].0.saturating_sub(batch[from].0), size_of::<E>())
+}
+
+/// How many chunks on a batch's chunks ask for their rows: as many as to the first chunk whose
+/// rows lie far enough from the first chunk's. The chunks in between read the lines that one
+/// reads (croutons of one pixel block, channel blocks side by side in flat NHWC): their rows
+/// would ask again for lines already asked for, and the lines a period on would come late.
+/// `None` when no chunk lies far enough.
+fn source_period<E>(batch: &[(usize, &mut [E])]) -> Option<usize> {
+    (1..batch.len()).find(|&k| far(batch, 0, k) > 0)
+}
+
+/// How far on in the source chunk `k` asks for its rows: the distance to the chunk a period
+/// on, or for the last period's chunks the distance from the chunk a period back.
+fn source_ahead<E>(batch: &[(usize, &mut [E])], k: usize, period: usize) -> usize {
+    if k + period < batch.len() {
+        far(batch, k, k + period)
+    } else if k >= period {
+        far(batch, k - period, k)
+    } else {
+        0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::relayout::tuning::ROW_SOURCE_AHEAD_BYTES;
+    use alloc::vec::Vec;
+
+    /// The rows of a batch of chunks starting at `starts`, with chunks of one slot each.
+    fn batch_at<'a>(starts: &[usize], slots: &'a mut [u8]) -> Vec<(usize, &'a mut [u8])> {
+        starts.iter().copied().zip(slots.chunks_mut(1)).collect()
+    }
+
+    /// Croutons out of flat NHWC: eight channel blocks of 32 bytes side by side, then the
+    /// next pixel block 2 KiB on. Each chunk asks for the one eight on (the same channel block
+    /// of the next pixel block), the last eight by the stride before them.
+    #[test]
+    fn chunks_ask_a_period_ahead() {
+        let far = ROW_SOURCE_AHEAD_BYTES;
+        let starts: Vec<usize> = (0..20).map(|k| k / 8 * 2 * far + k % 8 * 32).collect();
+        let mut slots = [0u8; 20];
+        let batch = batch_at(&starts, &mut slots);
+        assert_eq!(source_period(&batch), Some(8));
+        let ahead: Vec<usize> = (0..20).map(|k| source_ahead(&batch, k, 8)).collect();
+        assert!(ahead.iter().all(|&a| a == 2 * far), "{ahead:?}");
+
+        // Each chunk far from the last: a period of one.
+        let starts: Vec<usize> = (0..4).map(|k| k * 3 * far).collect();
+        let batch = batch_at(&starts, &mut slots);
+        assert_eq!(source_period(&batch), Some(1));
+        assert_eq!(source_ahead(&batch, 0, 1), 3 * far);
+        assert_eq!(source_ahead(&batch, 3, 1), 3 * far);
+
+        // No chunk far enough, or a period longer than the batch: nothing asked for.
+        let batch = batch_at(&[0, 32, 64], &mut slots);
+        assert_eq!(source_period(&batch), None);
+        let batch = batch_at(&[0, 32, 2 * far], &mut slots);
+        assert_eq!(source_period(&batch), Some(2));
+        assert_eq!(source_ahead(&batch, 0, 2), 2 * far);
+        assert_eq!(source_ahead(&batch, 1, 2), 0);
+        assert_eq!(source_ahead(&batch, 2, 2), 2 * far);
     }
 }
