@@ -126,11 +126,11 @@ pub(crate) const BAND_SOURCE_RUN_BYTES: usize = 8 * CACHE_LINE;
 pub(crate) const WHOLE_BAND_SOURCE_BYTES: usize = 2 << 10;
 
 /// Least bytes of a chunk that a chunk table's relayout moves on its own, straight between the
-/// chunk and the other tensor; smaller chunks go in bands through a buffer. u8 1x64x64x256 out
-/// of and into flat NHWC, repeated with warm caches, as a share of the contiguous relayout's
-/// speed, chunk by chunk against bands of 256 KiB: 2 KiB croutons 0.93 / 0.78 against
-/// 0.50 / 0.48; 512-byte ones (`R4Crouton4Layout`) 0.49 / 0.82 against 0.47 / 0.42; 128-byte
-/// ones (`R4Depth32MemoryLayout`) 0.22 / 0.22 against 0.49 / 0.44 (AMD EPYC Zen 4, 32 MiB L3).
+/// chunk and the other tensor (a batch of chunks per kernel call); smaller chunks go in bands
+/// through a buffer. u8 1x64x64x256 out of and into flat NHWC, repeated with warm caches, as a
+/// share of the contiguous relayout's speed, chunk by chunk against bands of 256 KiB: 512-byte
+/// chunks (`R4Crouton4Layout`) 0.68 / 0.94 against 0.49 / 0.42; 128-byte ones
+/// (`R4Depth32MemoryLayout`) 0.36 / 0.34 against 0.49 / 0.48 (AMD EPYC Zen 4, 32 MiB L3).
 pub(crate) const CHUNK_ALONE_BYTES: usize = 512;
 
 /// Most bytes of one band of a chunk table's relayout: the chunks gathered (or scattered) at a

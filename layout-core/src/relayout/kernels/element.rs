@@ -1,7 +1,7 @@
 //! The element types the kernels move, and the hooks by which a type brings vector kernels.
 
-use super::ahead::Ahead;
 use super::reach::Reach;
+use super::row_blocks::RowBlocks;
 use super::tile_batch::TileBatch;
 use core::ops::Range;
 
@@ -43,21 +43,17 @@ pub(crate) trait Element: Copy + Send + Sync + 'static {
         false
     }
 
-    /// Copies elements `cols` of each listed row as [`copy_rows`](super::rows::copy_rows) does,
-    /// compiled with the CPU features of this type's vector kernels; `false` (nothing written)
-    /// where it has none.
-    #[allow(clippy::too_many_arguments)] // the kernel's arguments
+    /// Copies elements `cols` of each listed row of each block as
+    /// [`copy_rows_of_blocks`](super::rows::copy_rows_of_blocks) does, compiled with the CPU
+    /// features of this type's vector kernels; `false` (nothing written) where it has none.
     fn vector_copy_rows(
-        dst: &mut [Self],
-        d: usize,
-        src: &[Self],
-        s: usize,
+        blocks: &mut impl RowBlocks<Self>,
         rows: &[(usize, usize)],
         cols: Range<usize>,
         reach: Reach,
-        ahead: Ahead,
+        dst_rows: bool,
     ) -> bool {
-        let _ = (dst, d, src, s, rows, cols, reach, ahead);
+        let _ = (blocks, rows, cols, reach, dst_rows);
         false
     }
 }

@@ -13,6 +13,7 @@ mod element;
 mod narrow;
 mod prefetch;
 mod reach;
+mod row_blocks;
 mod rows;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod staged;
@@ -25,7 +26,8 @@ mod x86;
 
 pub(crate) use element::{Element, Opaque};
 pub(crate) use reach::Reach;
-pub(crate) use rows::{Destination, copy_listed_rows};
+pub(crate) use row_blocks::{OneBlock, RowBlock, RowBlocks};
+pub(crate) use rows::{Destination, copy_listed_blocks};
 pub(crate) use strided::copy_strided;
 pub(crate) use tile_batch::TileBatch;
 pub(crate) use tiles::transpose;

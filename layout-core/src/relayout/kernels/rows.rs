@@ -6,6 +6,7 @@ use super::ahead::Ahead;
 use super::element::Element;
 use super::prefetch::prefetch;
 use super::reach::Reach;
+use super::row_blocks::{OneBlock, RowBlock, RowBlocks};
 use crate::relayout::tuning::PREFETCH_ROWS;
 use core::ops::Range;
 
@@ -23,36 +24,78 @@ pub(crate) enum Destination {
     FarLines,
 }
 
-/// Copies elements `cols` of each listed row: source row at `s + row.0`, destination row at
-/// `d + row.1`. `reach` bounds the rows' offsets ([`Reach::of`] the whole listing); one check of
-/// it per call lets the rows be copied without a bounds check each. `into` says where the
-/// destination lies ([`Destination`]), `source_ahead` where the next call's rows start in the
-/// source ([`Ahead::src`]). Runs the element type's vector build of [`copy_rows`] where it has
-/// one ([`Element::vector_copy_rows`]).
-pub(crate) fn copy_listed_rows<T: Element>(
-    dst: &mut [T],
-    d: usize,
-    src: &[T],
-    s: usize,
+/// Copies elements `cols` of each listed row of each block of `blocks`: source row at
+/// `s + row.0`, destination row at `d + row.1` of the block's own slots. `reach` bounds the
+/// rows' offsets ([`Reach::of`] the whole listing); one check of it per block lets the rows be
+/// copied without a bounds check each. `into` says where the destinations lie
+/// ([`Destination`]). Runs the element type's vector build of [`copy_rows`] where it has one
+/// ([`Element::vector_copy_rows`]), once for all the blocks.
+pub(crate) fn copy_listed_blocks<T: Element>(
+    blocks: &mut impl RowBlocks<T>,
     rows: &[(usize, usize)],
     cols: Range<usize>,
     reach: Reach,
     into: Destination,
-    source_ahead: usize,
 ) {
-    if into == Destination::FarLines && T::stream_rows(dst, d, src, s, rows, cols.clone(), reach) {
-        return;
+    if into != Destination::FarLines {
+        return copy_blocks(blocks, rows, cols, reach, into != Destination::Cached);
     }
-    let ahead = Ahead {
-        dst_rows: into != Destination::Cached,
-        src: source_ahead,
-    };
-    if !T::vector_copy_rows(dst, d, src, s, rows, cols.clone(), reach, ahead) {
-        copy_rows(dst, d, src, s, rows, cols, reach, ahead);
+    for k in 0..blocks.count() {
+        let RowBlock {
+            dst,
+            d,
+            src,
+            s,
+            source_ahead,
+        } = blocks.block(k);
+        if !T::stream_rows(dst, d, src, s, rows, cols.clone(), reach) {
+            let mut one = OneBlock(RowBlock {
+                dst,
+                d,
+                src,
+                s,
+                source_ahead,
+            });
+            copy_blocks(&mut one, rows, cols.clone(), reach, true);
+        }
     }
 }
 
-/// [`copy_listed_rows`]' work, always inlined (into the AVX2 build too).
+/// [`copy_listed_blocks`] through the caches, each row asking for its destination line ahead
+/// where `dst_rows`.
+fn copy_blocks<T: Element>(
+    blocks: &mut impl RowBlocks<T>,
+    rows: &[(usize, usize)],
+    cols: Range<usize>,
+    reach: Reach,
+    dst_rows: bool,
+) {
+    if !T::vector_copy_rows(blocks, rows, cols.clone(), reach, dst_rows) {
+        copy_rows_of_blocks(blocks, rows, cols, reach, dst_rows);
+    }
+}
+
+/// [`copy_rows`] for each block of `blocks`, always inlined (into the AVX2 build too).
+#[inline(always)]
+pub(crate) fn copy_rows_of_blocks<T: Copy>(
+    blocks: &mut impl RowBlocks<T>,
+    rows: &[(usize, usize)],
+    cols: Range<usize>,
+    reach: Reach,
+    dst_rows: bool,
+) {
+    for k in 0..blocks.count() {
+        let block = blocks.block(k);
+        let ahead = Ahead {
+            dst_rows,
+            src: block.source_ahead,
+        };
+        let (dst, d, src, s) = (block.dst, block.d, block.src, block.s);
+        copy_rows(dst, d, src, s, rows, cols.clone(), reach, ahead);
+    }
+}
+
+/// One block's row copies, always inlined (into the AVX2 build too).
 #[inline(always)]
 pub(crate) fn copy_rows<T: Copy>(
     dst: &mut [T],
@@ -159,6 +202,77 @@ unsafe fn row_of<T: Copy>(dst: &mut [T], to: usize, src: &[T], from: usize, n: u
 mod tests {
     use super::*;
     use alloc::vec::Vec;
+
+    /// [`copy_listed_blocks`] for one block: `dst` from `d`, `src` from `s`, its rows asking for
+    /// their counterparts `source_ahead` on in the source.
+    #[allow(clippy::too_many_arguments)] // the kernel's arguments
+    fn copy_listed_rows<T: Element>(
+        dst: &mut [T],
+        d: usize,
+        src: &[T],
+        s: usize,
+        rows: &[(usize, usize)],
+        cols: Range<usize>,
+        reach: Reach,
+        into: Destination,
+        source_ahead: usize,
+    ) {
+        let mut one = OneBlock(RowBlock {
+            dst,
+            d,
+            src,
+            s,
+            source_ahead,
+        });
+        copy_listed_blocks(&mut one, rows, cols, reach, into);
+    }
+
+    /// Blocks of their own slots, each a chunk's rows into its place in one destination, in
+    /// one call: the same as copying them one at a time, whatever the destination.
+    #[test]
+    fn blocks_of_one_call_copy_as_one_block_each() {
+        struct Chunks<'a> {
+            chunks: &'a [Vec<u16>],
+            dst: &'a mut [u16],
+            at: [usize; 3],
+        }
+        impl RowBlocks<u16> for Chunks<'_> {
+            fn count(&self) -> usize {
+                self.chunks.len()
+            }
+            fn block(&mut self, k: usize) -> RowBlock<'_, u16> {
+                RowBlock {
+                    dst: &mut *self.dst,
+                    d: self.at[k],
+                    src: &self.chunks[k],
+                    s: 0,
+                    source_ahead: 0,
+                }
+            }
+        }
+        let rows: Vec<(usize, usize)> = (0..4).map(|r| (r * 32, r * 256)).collect();
+        let chunks: Vec<Vec<u16>> = (0..3u16)
+            .map(|k| (0..128).map(|i| k * 1000 + i).collect())
+            .collect();
+        let reach = Reach::of(&rows, &[]);
+        let at = [0, 32, 100];
+        for into in [Destination::Cached, Destination::Far, Destination::FarLines] {
+            let mut one_each = alloc::vec![0u16; 4 * 256 + 64];
+            for (chunk, &d) in chunks.iter().zip(&at) {
+                copy_listed_rows(&mut one_each, d, chunk, 0, &rows, 0..32, reach, into, 0);
+            }
+            let mut together = alloc::vec![0u16; 4 * 256 + 64];
+            let mut blocks = Chunks {
+                chunks: &chunks,
+                dst: &mut together,
+                at,
+            };
+            copy_listed_blocks(&mut blocks, &rows, 0..32, reach, into);
+            assert_eq!(together, one_each, "{into:?}");
+            assert_eq!(together[256 + 32..256 + 64], chunks[1][32..64]);
+            assert_eq!(together[3 * 256 + 100..3 * 256 + 132], chunks[2][96..]);
+        }
+    }
 
     /// Row copies: unchecked where the reach fits (with and without prefetching the lines
     /// ahead), checked where it does not (a conservative reach), with the same result; every

@@ -5,7 +5,7 @@
 use super::streaming::Streaming;
 use super::walk::{Nest, SourceOffsets};
 use crate::MAX_RANK;
-use crate::relayout::kernels::{Element, Reach};
+use crate::relayout::kernels::{Element, Reach, RowBlock, RowBlocks};
 use crate::relayout::plan::{Kernel, Listings, Pair, Plan, Point, ahead_if_far};
 use core::ops::Range;
 
@@ -79,6 +79,31 @@ impl Prepared {
             None => nest.data(dst, 0, s, d, &mut [0; MAX_RANK + 1]),
         }
     }
+
+    /// Runs a plan that is one row block for each block of `blocks`, in one kernel call;
+    /// `false` (nothing written) for any other plan.
+    fn run_blocks<E: Element>(
+        &self,
+        blocks: &mut impl RowBlocks<E>,
+        pad: E,
+        streaming: Streaming,
+    ) -> bool {
+        let Some((cols, slot_end)) = &self.one_block else {
+            return false;
+        };
+        let nest = Nest {
+            plan: &self.plan,
+            reach: self.reach,
+            listings: &self.listings,
+            src: &[],
+            pad,
+            streaming,
+            src_offset_of: &|_: &Point| unreachable!("a prepared plan follows by additions"),
+            source_ahead: 0,
+        };
+        nest.rows_of_blocks(blocks, cols.clone(), *slot_end);
+        true
+    }
 }
 
 /// The engine: plans the copy `pair` describes for elements `E`, then walks the destination.
@@ -133,8 +158,67 @@ pub(crate) fn run_from_chunks<E: Element>(
     pad: E,
     streaming: Streaming,
 ) {
+    if prepared.run_blocks(&mut FromChunks { batch, dst }, pad, streaming) {
+        return;
+    }
     for &(chunk, d) in batch {
         prepared.run(chunk, 0, dst, d, pad, streaming, 0);
+    }
+}
+
+/// A batch of chunks out of a chunk table (each chunk from its first slot, into `dst` from
+/// its offset) as row blocks.
+struct FromChunks<'a, 'c, E> {
+    batch: &'a [(&'c [E], usize)],
+    dst: &'a mut [E],
+}
+
+impl<E> RowBlocks<E> for FromChunks<'_, '_, E> {
+    #[inline(always)]
+    fn count(&self) -> usize {
+        self.batch.len()
+    }
+
+    #[inline(always)]
+    fn block(&mut self, k: usize) -> RowBlock<'_, E> {
+        let (src, d) = self.batch[k];
+        RowBlock {
+            dst: &mut *self.dst,
+            d,
+            src,
+            s: 0,
+            source_ahead: 0,
+        }
+    }
+}
+
+/// A batch of chunks into a chunk table (each from its offset in `src`, into the chunk from
+/// its first slot) as row blocks, each asking for its source rows `period` chunks on.
+struct IntoChunks<'a, 'c, E> {
+    src: &'a [E],
+    batch: &'a mut [(usize, &'c mut [E])],
+    period: Option<usize>,
+}
+
+impl<E> RowBlocks<E> for IntoChunks<'_, '_, E> {
+    #[inline(always)]
+    fn count(&self) -> usize {
+        self.batch.len()
+    }
+
+    #[inline(always)]
+    fn block(&mut self, k: usize) -> RowBlock<'_, E> {
+        let source_ahead = self
+            .period
+            .map_or(0, |period| source_ahead(self.batch, k, period));
+        let (s, ref mut chunk) = self.batch[k];
+        RowBlock {
+            dst: chunk,
+            d: 0,
+            src: self.src,
+            s,
+            source_ahead,
+        }
     }
 }
 
@@ -156,10 +240,14 @@ pub(crate) fn run_into_chunks<E: Element>(
     } else {
         None
     };
-    for k in 0..batch.len() {
-        let ahead = period.map_or(0, |period| source_ahead(batch, k, period));
-        let (s, chunk) = &mut batch[k];
-        prepared.run(src, *s, chunk, 0, pad, streaming, ahead);
+    let mut blocks = IntoChunks { src, batch, period };
+    if prepared.run_blocks(&mut blocks, pad, streaming) {
+        return;
+    }
+    for k in 0..blocks.count() {
+        let block = blocks.block(k);
+        let (s, ahead) = (block.s, block.source_ahead);
+        prepared.run(src, s, block.dst, 0, pad, streaming, ahead);
     }
 }
 

@@ -8,7 +8,8 @@
 
 use super::streaming::Streaming;
 use crate::relayout::kernels::{
-    Destination, Element, Reach, TileBatch, copy_listed_rows, copy_strided, transpose,
+    Destination, Element, OneBlock, Reach, RowBlock, RowBlocks, TileBatch, copy_listed_blocks,
+    copy_strided, transpose,
 };
 use crate::relayout::plan::{Kernel, LineRows, Listings, Plan, Point};
 
@@ -99,14 +100,35 @@ impl<T: Element> Nest<'_, T> {
         cols: core::ops::Range<usize>,
         slot_end: usize,
     ) {
+        let mut one = OneBlock(RowBlock {
+            dst,
+            d,
+            src: self.src,
+            s,
+            source_ahead: self.source_ahead,
+        });
+        self.rows_of_blocks(&mut one, cols, slot_end);
+    }
+
+    /// [`rows`](Self::rows) for each block of `blocks`, in one kernel call: the blocks bring
+    /// their own slots on both sides and their own rows ahead (this nest's source and
+    /// `source_ahead` are not read).
+    pub(crate) fn rows_of_blocks(
+        &self,
+        blocks: &mut impl RowBlocks<T>,
+        cols: core::ops::Range<usize>,
+        slot_end: usize,
+    ) {
         let rows = &self.listings.rows;
         let into = row_destination(self.streaming, self.listings.line_rows);
         let data_end = cols.end;
-        let ahead = self.source_ahead;
-        copy_listed_rows(dst, d, self.src, s, rows, cols, self.reach, into, ahead);
+        copy_listed_blocks(blocks, rows, cols, self.reach, into);
         if self.plan.fills && slot_end > data_end {
-            for &(_, row) in rows {
-                dst[d + row + data_end..d + row + slot_end].fill(self.pad);
+            for k in 0..blocks.count() {
+                let RowBlock { dst, d, .. } = blocks.block(k);
+                for &(_, row) in rows {
+                    dst[d + row + data_end..d + row + slot_end].fill(self.pad);
+                }
             }
         }
     }

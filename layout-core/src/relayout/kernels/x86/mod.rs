@@ -11,10 +11,10 @@ mod shuffle;
 mod sse2;
 mod vbmi;
 
-use super::ahead::Ahead;
 use super::element::Element;
 use super::narrow;
 use super::reach::Reach;
+use super::row_blocks::RowBlocks;
 use super::staged::Stages;
 use super::tile_batch::TileBatch;
 use super::tiles::{self, block_is_line};
@@ -73,20 +73,17 @@ macro_rules! bytes_element {
 macro_rules! row_copies_in_avx2 {
     () => {
         fn vector_copy_rows(
-            dst: &mut [Self],
-            d: usize,
-            src: &[Self],
-            s: usize,
+            blocks: &mut impl RowBlocks<Self>,
             rows: &[(usize, usize)],
             cols: Range<usize>,
             reach: Reach,
-            ahead: Ahead,
+            dst_rows: bool,
         ) -> bool {
             if !avx2::available() {
                 return false;
             }
             // SAFETY: the CPU runs AVX2 instructions (checked just above).
-            unsafe { avx2::copy_rows(dst, d, src, s, rows, cols, reach, ahead) };
+            unsafe { avx2::copy_rows(blocks, rows, cols, reach, dst_rows) };
             true
         }
     };

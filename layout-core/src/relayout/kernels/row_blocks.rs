@@ -1,0 +1,47 @@
+//! Row blocks that one row-copy call moves with one listing, each between slots of its own:
+//! the chunks of a chunk table (each its own allocation) and their boxes in the other tensor.
+//! One call for a batch of them keeps the kernel's set-up (its vector build, its bounds check)
+//! off the per-chunk path, which small chunks would feel.
+
+/// The row blocks of one row-copy call ([`copy_listed_blocks`](super::rows::copy_listed_blocks)):
+/// the same listed rows from and to other slots, block by block.
+pub(crate) trait RowBlocks<T> {
+    /// How many blocks.
+    fn count(&self) -> usize;
+
+    /// Block `k` (below [`count`](Self::count)).
+    fn block(&mut self, k: usize) -> RowBlock<'_, T>;
+}
+
+/// One row block: the slots its rows are written into and where it starts there, the slots
+/// they are read from and where it starts there, and how far on in the source its rows ask
+/// for their counterparts ([`Ahead::src`](super::ahead::Ahead); 0: not at all).
+pub(crate) struct RowBlock<'a, T> {
+    pub dst: &'a mut [T],
+    pub d: usize,
+    pub src: &'a [T],
+    pub s: usize,
+    pub source_ahead: usize,
+}
+
+/// A single row block as [`RowBlocks`]: a relayout's row block of the walk.
+pub(crate) struct OneBlock<'a, T>(pub RowBlock<'a, T>);
+
+impl<T> RowBlocks<T> for OneBlock<'_, T> {
+    #[inline(always)]
+    fn count(&self) -> usize {
+        1
+    }
+
+    #[inline(always)]
+    fn block(&mut self, _: usize) -> RowBlock<'_, T> {
+        let block = &mut self.0;
+        RowBlock {
+            dst: &mut *block.dst,
+            d: block.d,
+            src: block.src,
+            s: block.s,
+            source_ahead: block.source_ahead,
+        }
+    }
+}
