@@ -75,8 +75,10 @@ fn copy_blocks<T: Element>(
     }
 }
 
-/// [`copy_rows`] for each block of `blocks`, always inlined (into the AVX2 build too).
-#[inline(always)]
+/// Copies elements `cols` of each listed row of each block of `blocks` (as
+/// [`copy_listed_blocks`] does, through the caches), one block at a time with [`copy_rows`].
+/// With `dst_rows`, each row asks for its destination line ahead; each block's rows ask for
+/// their source `source_ahead` on.
 pub(crate) fn copy_rows_of_blocks<T: Copy>(
     blocks: &mut impl RowBlocks<T>,
     rows: &[(usize, usize)],
@@ -85,18 +87,41 @@ pub(crate) fn copy_rows_of_blocks<T: Copy>(
     dst_rows: bool,
 ) {
     for k in 0..blocks.count() {
-        let block = blocks.block(k);
+        let RowBlock {
+            dst,
+            d,
+            src,
+            s,
+            source_ahead,
+        } = blocks.block(k);
         let ahead = Ahead {
             dst_rows,
-            src: block.source_ahead,
+            src: source_ahead,
         };
-        let (dst, d, src, s) = (block.dst, block.d, block.src, block.s);
-        copy_rows(dst, d, src, s, rows, cols.clone(), reach, ahead);
+        copy_block(dst, d, src, s, rows, cols.clone(), reach, ahead);
     }
+}
+
+/// [`copy_rows`] out of line: the loop over blocks around it would otherwise hold its row
+/// pointer on the stack.
+#[inline(never)]
+#[allow(clippy::too_many_arguments)] // the kernel's arguments
+fn copy_block<T: Copy>(
+    dst: &mut [T],
+    d: usize,
+    src: &[T],
+    s: usize,
+    rows: &[(usize, usize)],
+    cols: Range<usize>,
+    reach: Reach,
+    ahead: Ahead,
+) {
+    copy_rows(dst, d, src, s, rows, cols, reach, ahead);
 }
 
 /// One block's row copies, always inlined (into the AVX2 build too).
 #[inline(always)]
+#[allow(clippy::too_many_arguments)] // the kernel's arguments
 pub(crate) fn copy_rows<T: Copy>(
     dst: &mut [T],
     d: usize,

@@ -8,8 +8,8 @@
 //! runs AVX2 is found once, with `cpuid`, by the `cpufeatures` crate (`layout-core` is
 //! `no_std`, so `std::is_x86_feature_detected!` is not available).
 
+use super::super::ahead::Ahead;
 use super::super::reach::Reach;
-use super::super::row_blocks::RowBlocks;
 use super::super::staged;
 use super::super::tile_batch::TileBatch;
 use super::super::tiles::{self, BlockMove};
@@ -79,20 +79,24 @@ pub(crate) unsafe fn staged<E: Wide>(
     }
 }
 
-/// [`rows::copy_rows_of_blocks`](super::super::rows::copy_rows_of_blocks) compiled with AVX2.
+/// [`rows::copy_rows`](super::super::rows::copy_rows) compiled with AVX2.
 ///
 /// # Safety
 ///
 /// The CPU runs AVX2 instructions ([`available`]).
 #[target_feature(enable = "avx2")]
+#[allow(clippy::too_many_arguments)] // the kernel's arguments, as in `rows::copy_rows`
 pub(crate) unsafe fn copy_rows<T: Copy>(
-    blocks: &mut impl RowBlocks<T>,
+    dst: &mut [T],
+    d: usize,
+    src: &[T],
+    s: usize,
     rows: &[(usize, usize)],
     cols: Range<usize>,
     reach: Reach,
-    dst_rows: bool,
+    ahead: Ahead,
 ) {
-    super::super::rows::copy_rows_of_blocks(blocks, rows, cols, reach, dst_rows);
+    super::super::rows::copy_rows(dst, d, src, s, rows, cols, reach, ahead);
 }
 
 /// Copies elements `cols` of each listed row (as

@@ -11,6 +11,7 @@ mod shuffle;
 mod sse2;
 mod vbmi;
 
+use super::ahead::Ahead;
 use super::element::Element;
 use super::narrow;
 use super::reach::Reach;
@@ -82,8 +83,18 @@ macro_rules! row_copies_in_avx2 {
             if !avx2::available() {
                 return false;
             }
-            // SAFETY: the CPU runs AVX2 instructions (checked just above).
-            unsafe { avx2::copy_rows(blocks, rows, cols, reach, dst_rows) };
+            // One call a block: the AVX2 build is never inlined here, so its row loop keeps
+            // its registers.
+            for k in 0..blocks.count() {
+                let block = blocks.block(k);
+                let ahead = Ahead {
+                    dst_rows,
+                    src: block.source_ahead,
+                };
+                let (dst, d, src, s) = (block.dst, block.d, block.src, block.s);
+                // SAFETY: the CPU runs AVX2 instructions (checked just above).
+                unsafe { avx2::copy_rows(dst, d, src, s, rows, cols.clone(), reach, ahead) };
+            }
             true
         }
     };
