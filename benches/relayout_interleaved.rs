@@ -208,42 +208,50 @@ fn nibble_rows(filter: &Filter) {
     );
 }
 
-/// HTP's indirect tensors: crouton chunks behind a table, relayout into and out of flat NHWC,
-/// each call alternating with the same relayout between contiguous tensors and with memcpy,
-/// on one thread and (with `parallel`) on two. The last cells are the chunk table's time over
-/// the contiguous one's, on one thread and on two.
+/// HTP's indirect tensors: crouton chunks (2 KiB) and depth-32 chunks (128 bytes) behind a
+/// table, relayout into and out of flat NHWC, each call alternating with the same relayout
+/// between contiguous tensors and with memcpy, on one thread and (with `parallel`) on two. The
+/// last cells are the chunk table's time over the contiguous one's, on one thread and on two.
 fn chunk_table_rows(filter: &Filter) {
-    use tensor_layout::IndirectTensor;
     for dims in [[1, 64, 64, 256], [1, 256, 256, 256]] {
-        let name = format!("u8 {}x{}x{}x{}", dims[0], dims[1], dims[2], dims[3]);
-        let (out, into) = (
-            format!("{name} crouton (chunk table)->flat"),
-            format!("{name} flat->crouton (chunk table)"),
-        );
-        if !filter.wants(&out) && !filter.wants(&into) {
-            continue;
-        }
-        let flat = Tensor::<u8, htp::R4FlatMemoryLayout>::from_fn(dims, |[n, h, w, c]| {
-            u8::of(n ^ h ^ w ^ c)
-        });
-        let crouton = flat.relayout::<htp::R4CroutonLayout>();
-        let mut table: IndirectTensor<u8, htp::R4CroutonLayout> = crouton.to_indirect();
-        let (mut flat_dst, mut crouton_dst) = (flat.clone(), crouton.clone());
-        let bytes = size_of_val(flat.as_raw()) + size_of_val(crouton.as_raw());
-        let rounds = TableRounds::new(bytes, size_of_val(crouton.as_raw()));
-        rounds.row(
-            &out,
-            (&table, &mut flat_dst),
-            |(table, flat)| black_box(&**table).relayout_into(flat).unwrap(),
-            |(_, flat)| black_box(&crouton).relayout_into(flat).unwrap(),
-        );
-        rounds.row(
-            &into,
-            (&mut table, &mut crouton_dst),
-            |(table, _)| table.relayout_from(black_box(&flat)).unwrap(),
-            |(_, crouton)| black_box(&flat).relayout_into(crouton).unwrap(),
-        );
+        chunk_table_row::<htp::R4CroutonLayout>(filter, dims, "crouton");
     }
+    chunk_table_row::<htp::R4Depth32MemoryLayout>(filter, [1, 256, 256, 256], "d32");
+}
+
+/// The two rows of `L`'s chunk tables of `dims`, `L` named `layout`.
+fn chunk_table_row<L>(filter: &Filter, dims: [usize; 4], layout: &str)
+where
+    L: tensor_layout::Layout<Index = [usize; 4]> + Default + Copy,
+{
+    use tensor_layout::IndirectTensor;
+    let name = format!("u8 {}x{}x{}x{}", dims[0], dims[1], dims[2], dims[3]);
+    let (out, into) = (
+        format!("{name} {layout} (chunk table)->flat"),
+        format!("{name} flat->{layout} (chunk table)"),
+    );
+    if !filter.wants(&out) && !filter.wants(&into) {
+        return;
+    }
+    let flat =
+        Tensor::<u8, htp::R4FlatMemoryLayout>::from_fn(dims, |[n, h, w, c]| u8::of(n ^ h ^ w ^ c));
+    let chunked = flat.relayout::<L>();
+    let mut table: IndirectTensor<u8, L> = chunked.to_indirect();
+    let (mut flat_dst, mut chunked_dst) = (flat.clone(), chunked.clone());
+    let bytes = size_of_val(flat.as_raw()) + size_of_val(chunked.as_raw());
+    let rounds = TableRounds::new(bytes, size_of_val(chunked.as_raw()));
+    rounds.row(
+        &out,
+        (&table, &mut flat_dst),
+        |(table, flat)| black_box(&**table).relayout_into(flat).unwrap(),
+        |(_, flat)| black_box(&chunked).relayout_into(flat).unwrap(),
+    );
+    rounds.row(
+        &into,
+        (&mut table, &mut chunked_dst),
+        |(table, _)| table.relayout_from(black_box(&flat)).unwrap(),
+        |(_, chunked)| black_box(&flat).relayout_into(chunked).unwrap(),
+    );
 }
 
 /// Alternating rounds of a chunk table's relayout, the same relayout between contiguous
