@@ -214,13 +214,13 @@ fn nibble_rows(filter: &Filter) {
 /// last cells are the chunk table's time over the contiguous one's, on one thread and on two.
 fn chunk_table_rows(filter: &Filter) {
     for dims in [[1, 64, 64, 256], [1, 256, 256, 256]] {
-        chunk_table_row::<htp::R4CroutonLayout>(filter, dims, "crouton");
+        chunk_table_pair::<htp::R4CroutonLayout>(filter, dims, "crouton");
     }
-    chunk_table_row::<htp::R4Depth32MemoryLayout>(filter, [1, 256, 256, 256], "d32");
+    chunk_table_pair::<htp::R4Depth32MemoryLayout>(filter, [1, 256, 256, 256], "d32");
 }
 
 /// The two rows of `L`'s chunk tables of `dims`, `L` named `layout`.
-fn chunk_table_row<L>(filter: &Filter, dims: [usize; 4], layout: &str)
+fn chunk_table_pair<L>(filter: &Filter, dims: [usize; 4], layout: &str)
 where
     L: tensor_layout::Layout<Index = [usize; 4]> + Default + Copy,
 {

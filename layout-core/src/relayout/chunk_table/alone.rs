@@ -27,13 +27,13 @@ pub(super) fn move_chunks<T: Copy + Send + Sync + 'static>(
     match moves {
         TableMove::Out { chunks, dst_slots } => {
             // Into a destination past the caches, row copies ask for their destination lines
-            // ahead on every processor family: a chunk's rows land in lines that the chunks
-            // after it complete (croutons in flat NHWC: 32 of each pixel's 256 bytes, in eight
-            // image rows), a pattern of stores the hardware prefetchers do not follow as they
-            // follow the contiguous relayout's, which writes those lines in order.
+            // ahead on every processor family ([`Streaming::far_rows`]): a chunk's rows land in
+            // lines that the chunks after it complete (croutons in flat NHWC: 32 of each
+            // pixel's 256 bytes, in eight image rows), where the contiguous relayout writes
+            // those lines in order.
             let streaming = Streaming::for_destination(size_of_val(dst_slots));
             let streaming = Streaming {
-                short_rows: streaming.blocks,
+                far_rows: streaming.blocks,
                 ..streaming
             };
             let pieces = split::pieces(table, chunk_bytes, size_of_val(dst_slots));

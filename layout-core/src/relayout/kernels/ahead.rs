@@ -6,8 +6,9 @@ pub(crate) struct Ahead {
     /// Each row asks for the destination line [`PREFETCH_ROWS`](crate::relayout::tuning::PREFETCH_ROWS) rows on (a destination larger
     /// than the caches).
     pub dst_rows: bool,
-    /// Each row asks for its source this many elements further on, where its counterpart in
-    /// the next call's block lies (0: none): rows gathered from far apart in the source (u8
+    /// Each row asks for its source this many elements further on, where its counterpart in a
+    /// block further on lies (the next row block of a walk; in a chunk table, the chunk a
+    /// period of chunks on) (0: none): rows gathered from far apart in the source (u8
     /// flat->crouton reads each chunk from eight image rows) come from more places than the
     /// hardware prefetchers follow.
     pub src: usize,

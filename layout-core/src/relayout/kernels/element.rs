@@ -27,7 +27,7 @@ pub(crate) trait Element: Copy + Send + Sync + 'static {
     }
 
     /// Copies elements `cols` of each listed row as
-    /// [`copy_listed_rows`](super::rows::copy_listed_rows) does, each destination line written
+    /// [`copy_listed_blocks`](super::rows::copy_listed_blocks) does, each destination line written
     /// past the caches; `false` (nothing written) where this type has no such kernel or the
     /// rows do not fill whole lines.
     fn stream_rows(
@@ -44,8 +44,8 @@ pub(crate) trait Element: Copy + Send + Sync + 'static {
     }
 
     /// Copies elements `cols` of each listed row of each block as
-    /// [`copy_rows_of_blocks`](super::rows::copy_rows_of_blocks) does, compiled with the CPU
-    /// features of this type's vector kernels; `false` (nothing written) where it has none.
+    /// [`copy_rows`](super::rows::copy_rows) does for one, compiled with the CPU features of
+    /// this type's vector kernels; `false` (nothing written) where it has none.
     fn vector_copy_rows(
         blocks: &mut impl RowBlocks<Self>,
         rows: &[(usize, usize)],

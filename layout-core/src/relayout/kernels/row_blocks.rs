@@ -24,6 +24,20 @@ pub(crate) struct RowBlock<'a, T> {
     pub source_ahead: usize,
 }
 
+impl<T> RowBlock<'_, T> {
+    /// This block, borrowed again for a shorter while.
+    #[inline(always)]
+    pub(crate) fn reborrow(&mut self) -> RowBlock<'_, T> {
+        RowBlock {
+            dst: &mut *self.dst,
+            d: self.d,
+            src: self.src,
+            s: self.s,
+            source_ahead: self.source_ahead,
+        }
+    }
+}
+
 /// A single row block as [`RowBlocks`]: a relayout's row block of the walk.
 pub(crate) struct OneBlock<'a, T>(pub RowBlock<'a, T>);
 
@@ -35,13 +49,6 @@ impl<T> RowBlocks<T> for OneBlock<'_, T> {
 
     #[inline(always)]
     fn block(&mut self, _: usize) -> RowBlock<'_, T> {
-        let block = &mut self.0;
-        RowBlock {
-            dst: &mut *block.dst,
-            d: block.d,
-            src: block.src,
-            s: block.s,
-            source_ahead: block.source_ahead,
-        }
+        self.0.reborrow()
     }
 }

@@ -29,7 +29,8 @@ pub(crate) enum Destination {
 /// rows' offsets ([`Reach::of`] the whole listing); one check of it per block lets the rows be
 /// copied without a bounds check each. `into` says where the destinations lie
 /// ([`Destination`]). Runs the element type's vector build of [`copy_rows`] where it has one
-/// ([`Element::vector_copy_rows`]), once for all the blocks.
+/// ([`Element::vector_copy_rows`]): once for all the blocks through the caches, once for each
+/// block whose lines do not stream into a far destination.
 pub(crate) fn copy_listed_blocks<T: Element>(
     blocks: &mut impl RowBlocks<T>,
     rows: &[(usize, usize)],
@@ -41,22 +42,10 @@ pub(crate) fn copy_listed_blocks<T: Element>(
         return copy_blocks(blocks, rows, cols, reach, into != Destination::Cached);
     }
     for k in 0..blocks.count() {
-        let RowBlock {
-            dst,
-            d,
-            src,
-            s,
-            source_ahead,
-        } = blocks.block(k);
-        if !T::stream_rows(dst, d, src, s, rows, cols.clone(), reach) {
-            let mut one = OneBlock(RowBlock {
-                dst,
-                d,
-                src,
-                s,
-                source_ahead,
-            });
-            copy_blocks(&mut one, rows, cols.clone(), reach, true);
+        let block = blocks.block(k);
+        let (d, src, s) = (block.d, block.src, block.s);
+        if !T::stream_rows(&mut *block.dst, d, src, s, rows, cols.clone(), reach) {
+            copy_blocks(&mut OneBlock(block), rows, cols.clone(), reach, true);
         }
     }
 }
@@ -71,20 +60,19 @@ fn copy_blocks<T: Element>(
     dst_rows: bool,
 ) {
     if !T::vector_copy_rows(blocks, rows, cols.clone(), reach, dst_rows) {
-        copy_rows_of_blocks(blocks, rows, cols, reach, dst_rows);
+        each_block(blocks, dst_rows, |dst, d, src, s, ahead| {
+            copy_block(dst, d, src, s, rows, cols.clone(), reach, ahead);
+        });
     }
 }
 
-/// Copies elements `cols` of each listed row of each block of `blocks` (as
-/// [`copy_listed_blocks`] does, through the caches), one block at a time with [`copy_rows`].
-/// With `dst_rows`, each row asks for its destination line ahead; each block's rows ask for
-/// their source `source_ahead` on.
-pub(crate) fn copy_rows_of_blocks<T: Copy>(
+/// Calls `copy(dst, d, src, s, ahead)` for each block of `blocks`: its slots and bases, and
+/// what its rows ask for ahead (their destination lines where `dst_rows`).
+#[inline(always)]
+pub(crate) fn each_block<T>(
     blocks: &mut impl RowBlocks<T>,
-    rows: &[(usize, usize)],
-    cols: Range<usize>,
-    reach: Reach,
     dst_rows: bool,
+    mut copy: impl FnMut(&mut [T], usize, &[T], usize, Ahead),
 ) {
     for k in 0..blocks.count() {
         let RowBlock {
@@ -98,14 +86,13 @@ pub(crate) fn copy_rows_of_blocks<T: Copy>(
             dst_rows,
             src: source_ahead,
         };
-        copy_block(dst, d, src, s, rows, cols.clone(), reach, ahead);
+        copy(dst, d, src, s, ahead);
     }
 }
 
 /// [`copy_rows`] out of line: the loop over blocks around it would otherwise hold its row
 /// pointer on the stack.
 #[inline(never)]
-#[allow(clippy::too_many_arguments)] // the kernel's arguments
 fn copy_block<T: Copy>(
     dst: &mut [T],
     d: usize,
@@ -121,7 +108,6 @@ fn copy_block<T: Copy>(
 
 /// One block's row copies, always inlined (into the AVX2 build too).
 #[inline(always)]
-#[allow(clippy::too_many_arguments)] // the kernel's arguments
 pub(crate) fn copy_rows<T: Copy>(
     dst: &mut [T],
     d: usize,
@@ -230,7 +216,6 @@ mod tests {
 
     /// [`copy_listed_blocks`] for one block: `dst` from `d`, `src` from `s`, its rows asking for
     /// their counterparts `source_ahead` on in the source.
-    #[allow(clippy::too_many_arguments)] // the kernel's arguments
     fn copy_listed_rows<T: Element>(
         dst: &mut [T],
         d: usize,

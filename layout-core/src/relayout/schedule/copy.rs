@@ -47,6 +47,26 @@ impl Prepared {
         })
     }
 
+    /// This plan bound to `src`, its rows asking for their source `source_ahead` on.
+    fn nest<'n, E: Element>(
+        &'n self,
+        src: &'n [E],
+        pad: E,
+        streaming: Streaming,
+        source_ahead: usize,
+    ) -> Nest<'n, E> {
+        Nest {
+            plan: &self.plan,
+            reach: self.reach,
+            listings: &self.listings,
+            src,
+            pad,
+            streaming,
+            src_offset_of: &|_: &Point| unreachable!("a prepared plan follows by additions"),
+            source_ahead,
+        }
+    }
+
     /// Runs the plan from source offset `s` of `src` and destination offset `d` of `dst`.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)] // both sides' slots and bases, and what the walk needs
@@ -64,45 +84,35 @@ impl Prepared {
             dst[d] = src[s];
             return;
         }
-        let nest = Nest {
-            plan: &self.plan,
-            reach: self.reach,
-            listings: &self.listings,
-            src,
-            pad,
-            streaming,
-            src_offset_of: &|_: &Point| unreachable!("a prepared plan follows by additions"),
-            source_ahead,
-        };
+        let nest = self.nest(src, pad, streaming, source_ahead);
         match &self.one_block {
             Some((cols, slot_end)) => nest.rows(dst, s, d, cols.clone(), *slot_end),
             None => nest.data(dst, 0, s, d, &mut [0; MAX_RANK + 1]),
         }
     }
 
-    /// Runs a plan that is one row block for each block of `blocks`, in one kernel call;
-    /// `false` (nothing written) for any other plan.
-    fn run_blocks<E: Element>(
-        &self,
-        blocks: &mut impl RowBlocks<E>,
-        pad: E,
-        streaming: Streaming,
-    ) -> bool {
-        let Some((cols, slot_end)) = &self.one_block else {
-            return false;
-        };
-        let nest = Nest {
-            plan: &self.plan,
-            reach: self.reach,
-            listings: &self.listings,
-            src: &[],
-            pad,
-            streaming,
-            src_offset_of: &|_: &Point| unreachable!("a prepared plan follows by additions"),
-            source_ahead: 0,
-        };
-        nest.rows_of_blocks(blocks, cols.clone(), *slot_end);
-        true
+    /// Runs the plan for each block of `blocks`: a plan that is one row block in one kernel
+    /// call, any other block by block.
+    fn run_each<E: Element>(&self, blocks: &mut impl RowBlocks<E>, pad: E, streaming: Streaming) {
+        match &self.one_block {
+            Some((cols, slot_end)) => {
+                // The blocks bring their own source slots and rows ahead.
+                let nest = self.nest(&[], pad, streaming, 0);
+                nest.rows_of_blocks(blocks, cols.clone(), *slot_end);
+            }
+            None => {
+                for k in 0..blocks.count() {
+                    let RowBlock {
+                        dst,
+                        d,
+                        src,
+                        s,
+                        source_ahead,
+                    } = blocks.block(k);
+                    self.run(src, s, dst, d, pad, streaming, source_ahead);
+                }
+            }
+        }
     }
 }
 
@@ -158,12 +168,7 @@ pub(crate) fn run_from_chunks<E: Element>(
     pad: E,
     streaming: Streaming,
 ) {
-    if prepared.run_blocks(&mut FromChunks { batch, dst }, pad, streaming) {
-        return;
-    }
-    for &(chunk, d) in batch {
-        prepared.run(chunk, 0, dst, d, pad, streaming, 0);
-    }
+    prepared.run_each(&mut FromChunks { batch, dst }, pad, streaming);
 }
 
 /// A batch of chunks out of a chunk table (each chunk from its first slot, into `dst` from
@@ -193,11 +198,11 @@ impl<E> RowBlocks<E> for FromChunks<'_, '_, E> {
 }
 
 /// A batch of chunks into a chunk table (each from its offset in `src`, into the chunk from
-/// its first slot) as row blocks, each asking for its source rows `period` chunks on.
+/// its first slot) as row blocks, each asking for its source rows `source_ahead` on.
 struct IntoChunks<'a, 'c, E> {
     src: &'a [E],
     batch: &'a mut [(usize, &'c mut [E])],
-    period: Option<usize>,
+    source_ahead: usize,
 }
 
 impl<E> RowBlocks<E> for IntoChunks<'_, '_, E> {
@@ -208,16 +213,13 @@ impl<E> RowBlocks<E> for IntoChunks<'_, '_, E> {
 
     #[inline(always)]
     fn block(&mut self, k: usize) -> RowBlock<'_, E> {
-        let source_ahead = self
-            .period
-            .map_or(0, |period| source_ahead(self.batch, k, period));
         let (s, ref mut chunk) = self.batch[k];
         RowBlock {
             dst: chunk,
             d: 0,
             src: self.src,
             s,
-            source_ahead,
+            source_ahead: self.source_ahead,
         }
     }
 }
@@ -235,47 +237,36 @@ pub(crate) fn run_into_chunks<E: Element>(
     // croutons): each chunk's rows ask for their counterparts in a chunk further on, as a row
     // block of a contiguous relayout asks for the next block's.
     let far_source = Streaming::for_destination(size_of_val(src)).blocks;
-    let period = if far_source && prepared.listings.rows_spread {
-        source_period(batch)
-    } else {
-        None
-    };
-    let mut blocks = IntoChunks { src, batch, period };
-    if prepared.run_blocks(&mut blocks, pad, streaming) {
-        return;
-    }
-    for k in 0..blocks.count() {
-        let block = blocks.block(k);
-        let (s, ahead) = (block.s, block.source_ahead);
-        prepared.run(src, s, block.dst, 0, pad, streaming, ahead);
-    }
-}
-
-/// The distance from chunk `from`'s rows in the source to chunk `to`'s, if it is
-/// [far enough](ahead_if_far) to ask for ahead.
-fn far<E>(batch: &[(usize, &mut [E])], from: usize, to: usize) -> usize {
-    ahead_if_far(batch[to].0.saturating_sub(batch[from].0), size_of::<E>())
-}
-
-/// How many chunks on a batch's chunks ask for their rows: as many as to the first chunk whose
-/// rows lie far enough from the first chunk's. The chunks in between read the lines that one
-/// reads (croutons of one pixel block, channel blocks side by side in flat NHWC): their rows
-/// would ask again for lines already asked for, and the lines a period on would come late.
-/// `None` when no chunk lies far enough.
-fn source_period<E>(batch: &[(usize, &mut [E])]) -> Option<usize> {
-    (1..batch.len()).find(|&k| far(batch, 0, k) > 0)
-}
-
-/// How far on in the source chunk `k` asks for its rows: the distance to the chunk a period
-/// on, or for the last period's chunks the distance from the chunk a period back.
-fn source_ahead<E>(batch: &[(usize, &mut [E])], k: usize, period: usize) -> usize {
-    if k + period < batch.len() {
-        far(batch, k, k + period)
-    } else if k >= period {
-        far(batch, k - period, k)
+    let source_ahead = if far_source && prepared.listings.rows_spread {
+        source_stride(batch)
     } else {
         0
-    }
+    };
+    let mut blocks = IntoChunks {
+        src,
+        batch,
+        source_ahead,
+    };
+    prepared.run_each(&mut blocks, pad, streaming);
+}
+
+/// How far on in the source each chunk of `batch` asks for its rows: the step by which the
+/// chunks' rows advance every `p` chunks, for the fewest `p` (at most half the batch) with one
+/// such step over the whole batch that is [far enough](ahead_if_far) to ask for. Croutons out
+/// of flat NHWC: the next pixel block's, `p` the channel blocks of a pixel. Nearer chunks (the
+/// other channel blocks) lie where the hardware prefetchers already are, and asking for them
+/// would leave the next pixel block's lines to come late. 0 when no step holds for the whole
+/// batch (a batch across the end of an image row, or shorter than two periods).
+fn source_stride<E>(batch: &[(usize, &mut [E])]) -> usize {
+    let start = |k: usize| batch[k].0;
+    (1..=batch.len() / 2)
+        .find_map(|p| {
+            let step = start(p).checked_sub(start(0))?;
+            let steady = (p..batch.len()).all(|k| start(k).checked_sub(start(k - p)) == Some(step));
+            let far = ahead_if_far(step, size_of::<E>());
+            (steady && far > 0).then_some(far)
+        })
+        .unwrap_or(0)
 }
 
 #[cfg(test)]
@@ -289,33 +280,40 @@ mod tests {
         starts.iter().copied().zip(slots.chunks_mut(1)).collect()
     }
 
-    /// Croutons out of flat NHWC: eight channel blocks of 32 bytes side by side, then the
-    /// next pixel block 2 KiB on. Each chunk asks for the one eight on (the same channel block
-    /// of the next pixel block), the last eight by the stride before them.
-    #[test]
-    fn chunks_ask_a_period_ahead() {
+    /// Croutons out of flat NHWC, `blocks` channel blocks of 32 bytes side by side, then the
+    /// next pixel block 2 KiB on: chunks `first..first + len` in order.
+    fn croutons(blocks: usize, first: usize, len: usize) -> Vec<usize> {
         let far = ROW_SOURCE_AHEAD_BYTES;
-        let starts: Vec<usize> = (0..20).map(|k| k / 8 * 2 * far + k % 8 * 32).collect();
-        let mut slots = [0u8; 20];
-        let batch = batch_at(&starts, &mut slots);
-        assert_eq!(source_period(&batch), Some(8));
-        let ahead: Vec<usize> = (0..20).map(|k| source_ahead(&batch, k, 8)).collect();
-        assert!(ahead.iter().all(|&a| a == 2 * far), "{ahead:?}");
+        (first..first + len)
+            .map(|k| k / blocks * 2 * far + k % blocks * 32)
+            .collect()
+    }
 
-        // Each chunk far from the last: a period of one.
+    /// Each chunk asks for the same channel block of the next pixel block, however the batch
+    /// starts; nothing where no step holds for the whole batch or none is far enough.
+    #[test]
+    fn chunks_ask_for_the_next_pixel_block() {
+        let far = ROW_SOURCE_AHEAD_BYTES;
+        let mut slots = [0u8; 64];
+        for (blocks, first) in [(8, 0), (10, 0), (10, 4), (10, 17), (1, 3)] {
+            let starts = croutons(blocks, first, 40);
+            let batch = batch_at(&starts, &mut slots);
+            assert_eq!(
+                source_stride(&batch),
+                2 * far,
+                "{blocks} blocks from {first}"
+            );
+        }
+        // Each chunk far from the last: the step to the next one.
         let starts: Vec<usize> = (0..4).map(|k| k * 3 * far).collect();
-        let batch = batch_at(&starts, &mut slots);
-        assert_eq!(source_period(&batch), Some(1));
-        assert_eq!(source_ahead(&batch, 0, 1), 3 * far);
-        assert_eq!(source_ahead(&batch, 3, 1), 3 * far);
-
-        // No chunk far enough, or a period longer than the batch: nothing asked for.
-        let batch = batch_at(&[0, 32, 64], &mut slots);
-        assert_eq!(source_period(&batch), None);
-        let batch = batch_at(&[0, 32, 2 * far], &mut slots);
-        assert_eq!(source_period(&batch), Some(2));
-        assert_eq!(source_ahead(&batch, 0, 2), 2 * far);
-        assert_eq!(source_ahead(&batch, 1, 2), 0);
-        assert_eq!(source_ahead(&batch, 2, 2), 2 * far);
+        assert_eq!(source_stride(&batch_at(&starts, &mut slots)), 3 * far);
+        // No chunk far enough; a step that breaks (the next image row); too short a batch.
+        assert_eq!(source_stride(&batch_at(&[0, 32, 64], &mut slots)), 0);
+        let mut broken = croutons(8, 0, 24);
+        for start in &mut broken[16..] {
+            *start += 5 * far;
+        }
+        assert_eq!(source_stride(&batch_at(&broken, &mut slots)), 0);
+        assert_eq!(source_stride(&batch_at(&croutons(8, 0, 8), &mut slots)), 0);
     }
 }

@@ -40,6 +40,11 @@ pub(crate) struct Streaming {
     /// ask for the destination lines of other rows ahead: `blocks`, where the processor
     /// family gains by it ([`Tuning::stream_short_rows`]).
     pub short_rows: bool,
+    /// Row copies of rows that do not fill lines ask for their destination lines ahead
+    /// whatever `short_rows` says (pairs of rows stay as it says): set out of a chunk table
+    /// into a destination past the caches, where each chunk's rows land in lines its
+    /// neighbours complete, a pattern of stores the hardware prefetchers do not follow.
+    pub far_rows: bool,
 }
 
 impl Streaming {
@@ -48,6 +53,7 @@ impl Streaming {
         blocks: false,
         line_rows: false,
         short_rows: false,
+        far_rows: false,
     };
 
     /// Every kernel that can stream does: what a destination far larger than any cache gets.
@@ -56,6 +62,7 @@ impl Streaming {
         blocks: true,
         line_rows: true,
         short_rows: true,
+        far_rows: false,
     };
 
     /// The streaming of a destination of `bytes` on this CPU.
@@ -78,6 +85,7 @@ impl Streaming {
             blocks,
             line_rows: bytes >= from(STREAM_LINE_ROWS_FROM_CACHE_SHARE),
             short_rows: blocks,
+            far_rows: false,
         }
     }
 }
@@ -166,6 +174,7 @@ mod tests {
                     blocks: true,
                     line_rows: cache == 32 * MIB,
                     short_rows: true,
+                    far_rows: false,
                 }
             );
             for bytes in [9_437_184, 25_690_112] {

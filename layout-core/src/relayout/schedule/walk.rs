@@ -246,7 +246,8 @@ fn row_destination(streaming: Streaming, lines: LineRows) -> Destination {
         LineRows::Whole if streaming.line_rows => Destination::FarLines,
         LineRows::Whole => Destination::Cached,
         LineRows::Pairs if streaming.short_rows => Destination::FarLines,
-        _ if streaming.short_rows => Destination::Far,
+        LineRows::Pairs => Destination::Cached,
+        LineRows::Partial if streaming.short_rows || streaming.far_rows => Destination::Far,
         _ => Destination::Cached,
     }
 }

@@ -100,7 +100,7 @@ pub(crate) unsafe fn copy_rows<T: Copy>(
 }
 
 /// Copies elements `cols` of each listed row (as
-/// [`rows::copy_listed_rows`](super::super::rows::copy_listed_rows)) with each destination line
+/// [`rows::copy_listed_blocks`](super::super::rows::copy_listed_blocks)) with each destination line
 /// written past the caches, when the rows are 32 bytes (two to a line) or 64 (one), `reach`
 /// fits and the CPU runs AVX2 ([`available`]); `false` (nothing written) otherwise.
 ///

@@ -11,11 +11,11 @@ mod shuffle;
 mod sse2;
 mod vbmi;
 
-use super::ahead::Ahead;
 use super::element::Element;
 use super::narrow;
 use super::reach::Reach;
 use super::row_blocks::RowBlocks;
+use super::rows::each_block;
 use super::staged::Stages;
 use super::tile_batch::TileBatch;
 use super::tiles::{self, block_is_line};
@@ -85,16 +85,10 @@ macro_rules! row_copies_in_avx2 {
             }
             // One call a block: the AVX2 build is never inlined here, so its row loop keeps
             // its registers.
-            for k in 0..blocks.count() {
-                let block = blocks.block(k);
-                let ahead = Ahead {
-                    dst_rows,
-                    src: block.source_ahead,
-                };
-                let (dst, d, src, s) = (block.dst, block.d, block.src, block.s);
+            each_block(blocks, dst_rows, |dst, d, src, s, ahead| {
                 // SAFETY: the CPU runs AVX2 instructions (checked just above).
                 unsafe { avx2::copy_rows(dst, d, src, s, rows, cols.clone(), reach, ahead) };
-            }
+            });
             true
         }
     };
