@@ -12,6 +12,10 @@ use tensor_layout::{IndirectTensor, PerChannel};
 /// HTP's crouton with channel blocks of 24, which do not divide the crouton's 32.
 type Channels24 = chunked_layout![NHWC; 0,0, 1,0, 2,0, 3,0, 3,24];
 
+/// Channel blocks of 24 in oneDNN's axis order (`n, c, h, w`): the table's dimensions renumbered
+/// and its boxes straddled, so that bands go through the engine's index-driven walk.
+type NChw24c = onednn_layout!("nChw24c");
+
 /// Blocks coarser than the crouton's: 16 rows, 2 columns, 64 channels, so that a chunk's box
 /// is part of a block and the last one reaches into this layout's padding.
 type Coarse = chunked_layout![NHWC; 0,0, 1,0, 2,0, 3,0, 1,16, 2,2, 3,64];
@@ -101,6 +105,7 @@ fn tables_of_small_chunks_move_in_bands_like_contiguous_tensors() {
     check::<htp::R4Depth32MemoryLayout, htp::R4FlatMemoryLayout>(dims);
     check::<htp::R4Depth32MemoryLayout, onednn::nChw16c>(dims);
     check::<htp::R4Depth32MemoryLayout, Channels24>(dims);
+    check::<htp::R4Depth32MemoryLayout, NChw24c>(dims);
 }
 
 /// Tables past the size from which relayouts are shared among threads, on two and three

@@ -3,7 +3,7 @@
 //! once per relayout and run from each chunk's own offsets, chunks going to the engine in
 //! batches of one plan. Runs of chunks go to different threads ([`split`]).
 
-use super::{Table, TableMove, split};
+use super::{Dim, Table, TableMove, split};
 use crate::MAX_RANK;
 use crate::relayout::by_size::{self, BATCH};
 use crate::relayout::plan::{Band, Grid, Pair, Part};
@@ -104,15 +104,13 @@ impl Shapes {
         if !pair.follows_by_additions() {
             return None;
         }
-        let (rank, to) = (pair.rank, &pair.to);
+        let rank = pair.rank;
         let other = if table_is_src { &pair.dst } else { &pair.src };
         // The table's dims, and the other tensor's padded extents, in the table's numbering.
         let (mut dims, mut padded) = ([0; MAX_RANK], [0; MAX_RANK]);
-        for (d, &at) in to.iter().enumerate().take(rank) {
-            // Table dimension `t` is the other tensor's `o`.
-            let (t, o) = if table_is_src { (d, at) } else { (at, d) };
-            dims[t] = pair.dims[at];
-            padded[t] = other.reach(o).max(dims[t]);
+        for dim in Dim::each(pair, table_is_src) {
+            dims[dim.table] = pair.dims[dim.dst];
+            padded[dim.table] = other.reach(dim.other).max(dims[dim.table]);
         }
         let shape_of = |part: &Part| {
             let mut shape: Shape = [0; 2 * MAX_RANK];

@@ -4,11 +4,11 @@
 //! chunks. For chunks too small to move one at a time. Runs of bands go to different threads
 //! ([`split`]).
 
-use super::{Table, TableMove, split};
+use super::{Dim, Table, TableMove, split};
 use crate::relayout::by_size;
 use crate::relayout::plan::{Band, Point};
 use crate::relayout::schedule::Streaming;
-use crate::{Coords, Layout, MAX_RANK, Mapping};
+use crate::{Coords, Layout, Mapping};
 use alloc::vec::Vec;
 
 /// The relayout `moves` (its source of mapping `src`) in bands of at most `band_bytes`;
@@ -24,24 +24,18 @@ where
     T: Copy + Send + Sync + 'static,
     L1: Layout,
 {
-    let (to, volume) = (&table.pair.to, table.volume);
+    let volume = table.volume;
     let chunk_bytes = volume * size_of::<T>();
     let bands: Vec<Band> = table.grid.bands(chunk_bytes, band_bytes).iter().collect();
     // The source offsets of the points of `band`'s box, less `first`: in the source tensor,
     // or in the buffer of the band's chunks (`first` the band's first slot in the table).
+    let dims: Vec<Dim> = Dim::each(table.pair, table.is_src).collect();
     let offsets = |band: &Band, first: usize| {
-        let mut start = [0; MAX_RANK];
-        for (d, at) in start
-            .iter_mut()
-            .enumerate()
-            .take(<L1::Index as Coords>::RANK)
-        {
-            *at = band.part.start[if table.is_src { d } else { to[d] }];
-        }
+        let (dims, start) = (&dims, band.part.start);
         move |p: &Point| {
             let mut index = L1::Index::splat(0);
-            for d in 0..<L1::Index as Coords>::RANK {
-                index[d] = start[d] + p[to[d]];
+            for dim in dims {
+                index[dim.src] = start[dim.table] + p[dim.dst];
             }
             src.offset(index) - first
         }
