@@ -5,7 +5,7 @@
 use super::streaming::Streaming;
 use super::walk::{Nest, SourceOffsets};
 use crate::MAX_RANK;
-use crate::relayout::kernels::{Element, Reach, RowBlock, RowBlocks};
+use crate::relayout::kernels::{Element, Reach, RowBlock, RowBlocks, each_block};
 use crate::relayout::plan::{Kernel, Listings, Pair, Plan, Point, ahead_if_far};
 use core::ops::Range;
 
@@ -100,18 +100,9 @@ impl Prepared {
                 let nest = self.nest(&[], pad, streaming, 0);
                 nest.rows_of_blocks(blocks, cols.clone(), *slot_end);
             }
-            None => {
-                for k in 0..blocks.count() {
-                    let RowBlock {
-                        dst,
-                        d,
-                        src,
-                        s,
-                        source_ahead,
-                    } = blocks.block(k);
-                    self.run(src, s, dst, d, pad, streaming, source_ahead);
-                }
-            }
+            None => each_block(blocks, false, |dst, d, src, s, ahead| {
+                self.run(src, s, dst, d, pad, streaming, ahead.src);
+            }),
         }
     }
 }
