@@ -133,12 +133,13 @@ pub(crate) const WHOLE_BAND_SOURCE_BYTES: usize = 2 << 10;
 /// (`R4Depth32MemoryLayout`) 0.36 / 0.34 against 0.49 / 0.48 (AMD EPYC Zen 4, 32 MiB L3).
 pub(crate) const CHUNK_ALONE_BYTES: usize = 512;
 
-/// Most bytes of one band of a chunk table's relayout: the chunks gathered (or scattered) at a
-/// time, in a buffer that stays in L2 beside the kernels' other lines while the band moves.
-/// Each band is planned on its own, so smaller bands cost more than they save: u8 crouton
-/// 1x64x64x256 out of a table into flat NHWC, repeated with warm caches, ran at 0.20 of the
-/// contiguous relayout's speed with bands of 64 KiB, 0.41 with 128 KiB, 0.46-0.52 with 256 KiB
-/// to 1 MiB (AMD EPYC Zen 4, 32 MiB L3).
+/// Most bytes of one band of a chunk table's relayout: the chunks moved at a time, straight
+/// where each row of the band's plan lies in one chunk, else gathered (or scattered) through a
+/// buffer that stays in L2 beside the kernels' other lines while the band moves. Bands of one
+/// shape share a plan, yet smaller bands still cost more than they save: u8 depth-32
+/// (128-byte chunks) 1x64x64x256 and 1x256x256x256 out of and into flat NHWC through the buffer,
+/// repeated with warm caches, ran 10-70% longer with bands of 8 to 64 KiB than with 256 KiB
+/// (AMD EPYC, 48 KiB L1, 1 MiB L2, 32 MiB L3).
 pub(crate) const CHUNK_BAND_BYTES: usize = 256 << 10;
 
 /// Rows ahead whose destination line a row copy into a far destination asks for: 256 bytes of

@@ -1,13 +1,16 @@
-//! In bands: runs of consecutive chunks that form whole blocks of the outer dimensions, each
-//! gathered into a buffer that stays in the caches and relayouted from there into its box of
-//! the other tensor, or relayouted from that box into the buffer and scattered into its
-//! chunks. For chunks too small to move one at a time. Runs of bands go to different threads
-//! ([`split`]).
+//! In bands: runs of consecutive chunks that form whole blocks of the outer dimensions, for
+//! chunks too small to move one at a time. Where each row the band's plan copies lies in one
+//! chunk, the rows move straight between the chunks and the band's box in the other tensor
+//! ([`TableRows`]); otherwise the band is gathered into a buffer that stays in the caches and
+//! relayouted from there into its box, or relayouted from that box into the buffer and
+//! scattered into its chunks. Bands of one shape share one plan ([`BandPlans`]). Runs of bands
+//! go to different threads ([`split`]).
 
+use super::table_rows::TableRows;
 use super::{Dim, Table, TableMove, split};
 use crate::relayout::by_size;
-use crate::relayout::plan::{Band, Point};
-use crate::relayout::schedule::Streaming;
+use crate::relayout::plan::{Band, Pair, Point};
+use crate::relayout::schedule::{Prepared, Streaming};
 use crate::{Coords, Layout, Mapping};
 use alloc::vec::Vec;
 
@@ -44,20 +47,41 @@ where
         TableMove::Out { chunks, dst_slots } => {
             // Stores past the caches as for the whole destination, whatever part a thread
             // writes.
-            let streaming = Some(Streaming::for_destination(size_of_val(dst_slots)));
+            let streaming = Streaming::for_destination(size_of_val(dst_slots));
             split::out_of_table(table, &bands, dst_slots, &|bands, dst_slots, at| {
                 let mut buffer = Vec::with_capacity(most_chunks(bands) * volume);
+                let mut plans = BandPlans::default();
                 bands.iter().all(|band| {
                     let Some(mut pair) = table.cut(band) else {
                         return false;
                     };
                     pair.dst.base -= at;
+                    let plan = plans.of(&pair, size_of::<T>(), volume, true);
+                    if let Some(rows) = &plan.rows {
+                        rows.copy_out(&chunks[band.chunks.clone()], dst_slots, pair.dst.base, pad);
+                        return true;
+                    }
                     buffer.clear();
                     for chunk in &chunks[band.chunks.clone()] {
                         buffer.extend_from_slice(chunk);
                     }
-                    let offsets = offsets(band, band.chunks.start * volume);
-                    by_size::copy(&pair, &buffer, dst_slots, pad, &offsets, streaming);
+                    match &plan.prepared {
+                        Some(prepared) => {
+                            let batch = [(&buffer[..], pair.dst.base)];
+                            by_size::copy_from_chunks(prepared, &batch, dst_slots, pad, streaming);
+                        }
+                        None => {
+                            let offsets = offsets(band, band.chunks.start * volume);
+                            by_size::copy(
+                                &pair,
+                                &buffer,
+                                dst_slots,
+                                pad,
+                                &offsets,
+                                Some(streaming),
+                            );
+                        }
+                    }
                     true
                 })
             })
@@ -65,20 +89,91 @@ where
         TableMove::In { src_slots, chunks } => {
             split::into_table(table, &bands, chunks, &|bands, chunks| {
                 let mut buffer = alloc::vec![pad; most_chunks(bands) * volume];
+                let mut plans = BandPlans::default();
                 let first = split::chunks_of(bands).start;
                 bands.iter().all(|band| {
                     let Some(pair) = table.cut(band) else {
                         return false;
                     };
+                    let plan = plans.of(&pair, size_of::<T>(), volume, false);
+                    let band_chunks = band.chunks.start - first..band.chunks.end - first;
+                    if let Some(rows) = &plan.rows {
+                        rows.copy_in(src_slots, pair.src.base, &mut chunks[band_chunks], pad);
+                        return true;
+                    }
                     let slots = &mut buffer[..band.chunks.len() * volume];
-                    by_size::copy(&pair, src_slots, slots, pad, &offsets(band, 0), None);
-                    let chunks = &mut chunks[band.chunks.start - first..band.chunks.end - first];
+                    match &plan.prepared {
+                        Some(prepared) => {
+                            let streaming = Streaming::for_destination(size_of_val(slots));
+                            let batch = &mut [(pair.src.base, &mut slots[..])];
+                            by_size::copy_into_chunks(prepared, src_slots, batch, pad, streaming);
+                        }
+                        None => {
+                            let offsets = offsets(band, 0);
+                            by_size::copy(&pair, src_slots, slots, pad, &offsets, None);
+                        }
+                    }
+                    let chunks = &mut chunks[band_chunks];
                     for (chunk, from) in chunks.iter_mut().zip(slots.chunks(volume)) {
                         chunk.copy_from_slice(from);
                     }
                     true
                 })
             })
+        }
+    }
+}
+
+/// Most shapes of bands whose plans [`BandPlans`] keeps: a table has one shape of inner bands
+/// and a few cut by the dims' ends.
+const MOST_SHAPES: usize = 16;
+
+/// How the bands of one shape move, run from each band's bases.
+struct BandPlan {
+    /// The plan of the band's relayout from (or into) a buffer of its chunks; `None` when its
+    /// offsets do not follow the walk by additions (each such band is planned on its own,
+    /// index-driven).
+    prepared: Option<Prepared>,
+    /// Its rows, straight out of (or into) the chunks, where the plan copies rows that each
+    /// lie in one chunk.
+    rows: Option<TableRows>,
+}
+
+/// The plans of the bands' boxes made so far, each kept with its cut relayout less its bases:
+/// bands whose cuts agree but for where they start on each side run one plan from their own
+/// bases.
+#[derive(Default)]
+struct BandPlans {
+    plans: Vec<(Pair, BandPlan)>,
+    /// A band of a shape past [`MOST_SHAPES`]: planned on its own.
+    unkept: Option<BandPlan>,
+}
+
+impl BandPlans {
+    /// The plan of the band whose cut relayout is `pair`, whose source (`table_is_src`) or
+    /// destination is the band's chunks of `volume` elements, run from `pair`'s bases.
+    fn of(
+        &mut self,
+        pair: &Pair,
+        element_bytes: usize,
+        volume: usize,
+        table_is_src: bool,
+    ) -> &BandPlan {
+        let mut shape = *pair;
+        (shape.src.base, shape.dst.base) = (0, 0);
+        let plan = || {
+            let prepared = Prepared::new(&shape, element_bytes);
+            let walk = prepared.as_ref().and_then(Prepared::row_walk);
+            let rows = walk.and_then(|walk| TableRows::of(&walk, volume, table_is_src));
+            BandPlan { prepared, rows }
+        };
+        match self.plans.iter().position(|(known, _)| *known == shape) {
+            Some(at) => &self.plans[at].1,
+            None if self.plans.len() < MOST_SHAPES => {
+                self.plans.push((shape, plan()));
+                &self.plans[self.plans.len() - 1].1
+            }
+            None => self.unkept.insert(plan()),
         }
     }
 }
@@ -90,4 +185,63 @@ fn most_chunks(bands: &[Band]) -> usize {
         .map(|band| band.chunks.len())
         .max()
         .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{Depth, Flat};
+    use super::*;
+    use crate::relayout::plan::SAME_ORDER;
+
+    /// The plan of `from`'s first band into `to` (the table `from` if `table_is_src`, else
+    /// `to`), as bands keep it.
+    fn first_band<L1, L2>(dims: [usize; 4], table_is_src: bool) -> BandPlan
+    where
+        L1: Layout<Index = [usize; 4]> + Default,
+        L2: Layout<Index = [usize; 4]> + Default,
+    {
+        let (src, dst) = (
+            Mapping::<L1>::new(dims).unwrap(),
+            Mapping::<L2>::new(dims).unwrap(),
+        );
+        let pair = Pair::of(&src, &dst, &SAME_ORDER);
+        let (volume, count) = if table_is_src {
+            (src.chunk_volume(), src.storage_len() / src.chunk_volume())
+        } else {
+            (dst.chunk_volume(), dst.storage_len() / dst.chunk_volume())
+        };
+        let table = if table_is_src {
+            Table::of(&pair, &src, true, count)
+        } else {
+            Table::of(&pair, &dst, false, count)
+        };
+        let table = table.unwrap();
+        let band = table.grid.bands(volume, 1 << 20).iter().next().unwrap();
+        let cut = table.cut(&band).unwrap();
+        let mut plans = BandPlans::default();
+        let plan = plans.of(&cut, 1, volume, table_is_src);
+        BandPlan {
+            prepared: plan.prepared.clone(),
+            rows: plan.rows.clone(),
+        }
+    }
+
+    /// Rows that each lie in one chunk move straight, both ways; a row that runs on past a
+    /// chunk's end goes through the buffer.
+    #[test]
+    fn rows_inside_chunks_move_without_a_buffer() {
+        assert!(
+            first_band::<Depth, Flat>([1, 3, 8, 16], true)
+                .rows
+                .is_some()
+        );
+        assert!(
+            first_band::<Flat, Depth>([1, 3, 8, 16], false)
+                .rows
+                .is_some()
+        );
+        // Between two depth tensors the plan copies rows longer than a chunk.
+        let same = first_band::<Depth, Depth>([1, 3, 8, 16], true);
+        assert!(same.prepared.is_some() && same.rows.is_none());
+    }
 }

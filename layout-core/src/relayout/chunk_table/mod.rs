@@ -3,8 +3,9 @@
 //!
 //! Chunks of at least [`CHUNK_ALONE_BYTES`] move one at a time, straight between the chunk and
 //! its box in the other tensor ([`alone`]). Smaller chunks move in bands of consecutive chunks
-//! that form whole blocks of the outer dimensions ([`bands`]), through a buffer that stays in
-//! the caches. Either way the kernels are the engine's own, and with the `parallel` feature
+//! that form whole blocks of the outer dimensions ([`bands`]): row by row straight between the
+//! chunks and the other tensor where each row of the band's plan lies in one chunk
+//! ([`table_rows`]), through a buffer that stays in the caches otherwise. Either way the kernels are the engine's own, and with the `parallel` feature
 //! large tables move on several threads, runs of chunks or bands each ([`split`]).
 //!
 //! Where the chunks are not numbered by whole blocks, or the other tensor cannot be cut to a
@@ -14,6 +15,7 @@
 mod alone;
 mod bands;
 mod split;
+mod table_rows;
 
 use super::plan::{Band, Grid, Pair, Renumbering, Side};
 use super::tuning::{CHUNK_ALONE_BYTES, CHUNK_BAND_BYTES};
@@ -213,7 +215,7 @@ impl<'a> Table<'a> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::relayout::copy_into;
     use alloc::vec::Vec;
@@ -228,6 +230,11 @@ mod tests {
     type NChw8c = crate::chunked_layout![NHWC; 0,0, 3,0, 1,0, 2,0, 3,8];
     /// Channel blocks of 3, which the table's 4 do not divide.
     type NChw3c = crate::chunked_layout![NHWC; 0,0, 3,0, 1,0, 2,0, 3,3];
+    /// Chunks of 2 pixels of a row by 4 channels, channel blocks outside pixel blocks, as HTP's
+    /// depth-32 layout: each chunk's rows land in pixels of their own in flat NHWC.
+    pub(super) type Depth = crate::chunked_layout![NHWC; 0,0, 1,0, 3,0, 2,0, 2,2, 3,4];
+    /// Flat NHWC.
+    pub(super) type Flat = crate::chunked_layout![NHWC; 0,0, 1,0, 2,0, 3,0];
 
     const DIMS: [usize; 4] = [2, 5, 3, 6];
 
@@ -297,6 +304,16 @@ mod tests {
             assert!(moves::<bool, Small, NChw8c>(|v| v % 3 == 0, bytes));
             assert!(moves::<(u64, u64), Small, Nchw>(
                 |v| (u64::from(v), 1),
+                bytes * 16
+            ));
+        }
+        // Bands whose rows each lie in one chunk, copied straight between the chunks and the
+        // other tensor (its padding, and the chunks' past the dims, written as well).
+        for bytes in [1, 8, 5 * 8, 1 << 20] {
+            assert!(moves::<u8, Depth, Flat>(|v| v as u8, bytes));
+            assert!(moves::<u16, Depth, NChw8c>(|v| v as u16, bytes * 2));
+            assert!(moves::<(u64, u64), Depth, Flat>(
+                |v| (u64::from(v), 2),
                 bytes * 16
             ));
         }

@@ -15,9 +15,7 @@ mod part;
 mod table;
 
 pub(crate) use listings::{LineRows, Listings, ahead_if_far};
-#[cfg(feature = "parallel")]
-pub(crate) use loops::MAX_LEVELS;
-pub(crate) use loops::{Kernel, Plan, Point};
+pub(crate) use loops::{Kernel, MAX_LEVELS, Plan, Point};
 #[cfg(test)]
 pub(crate) use pair::SAME_ORDER;
 pub(crate) use pair::{Pair, Renumbering, Side};

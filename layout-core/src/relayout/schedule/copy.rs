@@ -13,8 +13,8 @@ use core::ops::Range;
 /// and then run from any bases: the same copy between other slots of the same shape.
 #[derive(Clone, Debug)]
 pub(crate) struct Prepared {
-    plan: Plan,
-    listings: Listings,
+    pub(super) plan: Plan,
+    pub(super) listings: Listings,
     reach: Reach,
     /// For a plan that is one row block (every loop listed in one kernel call): the innermost
     /// loop's data digits and the end of its padding, the same at every base.

@@ -5,11 +5,13 @@
 mod copy;
 #[cfg(feature = "parallel")]
 mod parallel;
+mod row_walk;
 mod streaming;
 mod walk;
 
 pub(crate) use copy::{Prepared, run, run_from_chunks, run_into_chunks};
 #[cfg(feature = "parallel")]
 pub(crate) use parallel::threads_for;
+pub(crate) use row_walk::RowWalk;
 pub(crate) use streaming::Streaming;
 pub(crate) use walk::SourceOffsets;
