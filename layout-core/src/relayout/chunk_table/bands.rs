@@ -49,7 +49,7 @@ where
             // writes.
             let streaming = Streaming::for_destination(size_of_val(dst_slots));
             split::out_of_table(table, &bands, dst_slots, &|bands, dst_slots, at| {
-                let mut buffer = Vec::with_capacity(most_chunks(bands) * volume);
+                let mut buffer = Vec::new();
                 let mut plans = BandPlans::default();
                 bands.iter().all(|band| {
                     let Some(mut pair) = table.cut(band) else {
@@ -61,7 +61,9 @@ where
                         rows.copy_out(&chunks[band.chunks.clone()], dst_slots, pair.dst.base, pad);
                         return true;
                     }
+                    // Made on the first band that needs it, as large as the largest band.
                     buffer.clear();
+                    buffer.reserve(most_chunks(bands) * volume);
                     for chunk in &chunks[band.chunks.clone()] {
                         buffer.extend_from_slice(chunk);
                     }
@@ -88,7 +90,7 @@ where
         }
         TableMove::In { src_slots, chunks } => {
             split::into_table(table, &bands, chunks, &|bands, chunks| {
-                let mut buffer = alloc::vec![pad; most_chunks(bands) * volume];
+                let mut buffer = Vec::new();
                 let mut plans = BandPlans::default();
                 let first = split::chunks_of(bands).start;
                 bands.iter().all(|band| {
@@ -100,6 +102,11 @@ where
                     if let Some(rows) = &plan.rows {
                         rows.copy_in(src_slots, pair.src.base, &mut chunks[band_chunks], pad);
                         return true;
+                    }
+                    // The buffer is made on the first band that needs it, as large as the
+                    // largest band.
+                    if buffer.is_empty() {
+                        buffer = alloc::vec![pad; most_chunks(bands) * volume];
                     }
                     let slots = &mut buffer[..band.chunks.len() * volume];
                     match &plan.prepared {
