@@ -135,20 +135,19 @@ impl TableRows {
         let (cols, n) = (&self.cols, if N == 0 { self.cols.len() } else { N });
         let dst = dst.as_mut_ptr();
         for &(first, other) in &self.blocks {
-            // SAFETY (all three): each row's chunk `first + row.chunk` is below
+            // SAFETY (both): each row's chunk `first + row.chunk` is below
             // `chunks_reached`, inside `chunks`; its `n` slots from `row.at + cols.start` end at
             // `row.at + cols.end <= volume`, the chunk's length (`TableRows::of`); its slots
             // in `dst` end below `d + other_reach <= dst.len()` (all from the caller's `fit`).
             // The chunks are allocations of their own, apart from `dst`, borrowed exclusively.
             let (chunks, dst) =
                 unsafe { (chunks.as_ptr().add(first), dst.add(d + other + cols.start)) };
-            for row in &self.rows {
-                unsafe {
-                    let chunk = &*chunks.add(row.chunk as usize);
-                    let src = chunk.as_ptr().add(row.at as usize + cols.start);
-                    core::ptr::copy_nonoverlapping(src, dst.add(row.other), n);
-                }
-            }
+            let row = |row: &TableRow| unsafe {
+                let chunk = &*chunks.add(row.chunk as usize);
+                let src = chunk.as_ptr().add(row.at as usize + cols.start);
+                core::ptr::copy_nonoverlapping(src, dst.add(row.other), n);
+            };
+            four_at_a_time(&self.rows, row);
         }
     }
 
@@ -168,16 +167,15 @@ impl TableRows {
         let (cols, n) = (&self.cols, if N == 0 { self.cols.len() } else { N });
         let (src, table) = (src.as_ptr(), chunks.as_mut_ptr());
         for &(first, other) in &self.blocks {
-            // SAFETY (all three): as in `rows_out`, with the chunks written (each borrowed
+            // SAFETY (both): as in `rows_out`, with the chunks written (each borrowed
             // exclusively through `chunks`, one at a time) and `src` read.
             let (chunks, src) = unsafe { (table.add(first), src.add(s + other + cols.start)) };
-            for row in &self.rows {
-                unsafe {
-                    let chunk = &mut *chunks.add(row.chunk as usize);
-                    let dst = chunk.as_mut_ptr().add(row.at as usize + cols.start);
-                    core::ptr::copy_nonoverlapping(src.add(row.other), dst, n);
-                }
-            }
+            let row = |row: &TableRow| unsafe {
+                let chunk = &mut *chunks.add(row.chunk as usize);
+                let dst = chunk.as_mut_ptr().add(row.at as usize + cols.start);
+                core::ptr::copy_nonoverlapping(src.add(row.other), dst, n);
+            };
+            four_at_a_time(&self.rows, row);
         }
     }
 
@@ -219,4 +217,20 @@ impl TableRows {
             }
         }
     }
+}
+
+/// Calls `row` with each of `rows`, four to a loop step, so that the copies of four rows go
+/// out together: u8 depth-32 chunks to and from flat NHWC (1x256x256x256, AMD EPYC) ran at
+/// 0.50-0.52 and 0.61-0.62 of the contiguous relayout's speed, against 0.47-0.48 and
+/// 0.54-0.55 with one row a step (which the compiler keeps as it is).
+#[inline(always)]
+fn four_at_a_time(rows: &[TableRow], row: impl Fn(&TableRow)) {
+    let mut fours = rows.chunks_exact(4);
+    for four in &mut fours {
+        row(&four[0]);
+        row(&four[1]);
+        row(&four[2]);
+        row(&four[3]);
+    }
+    fours.remainder().iter().for_each(row);
 }
