@@ -66,11 +66,14 @@ pub(crate) const TILE_BATCH_ENOUGH: usize = 64 << 10;
 pub(crate) const PREFETCH_BYTES: usize = 4 * CACHE_LINE;
 
 /// The most source lines a staged transpose's group of rows reads that it leaves to the
-/// hardware prefetcher; more, and each block prefetches its lines [`PREFETCH_BYTES`] ahead:
-/// f32 NCHW -> NHWC of 255 channels 37-39 -> 43-45 GB/s, of 17 channels 44 -> 41 GB/s with the
-/// prefetches (one relayout in a loop, AMD EPYC, 32 MiB L3).
+/// hardware prefetcher; more, and each block prefetches its lines [`PREFETCH_BYTES`] ahead.
+/// f32 NCHW -> NHWC of 255 channels: 37-39 -> 43-45 GB/s with the prefetches (one relayout in
+/// a loop, AMD EPYC, 32 MiB L3). Of 17 channels the hardware keeps up only where the planes
+/// lie a multiple of 4 KiB apart: alternating with memcpy (AMD EPYC, `cpu family` 26),
+/// 8x17x224x224 ran at 0.82-0.90x of memcpy without the prefetches and 0.80 with them, but
+/// 8x17x224x225 at 0.57-0.65 against 0.77-0.79, 8x17x230x230 at 0.40-0.49 against 0.76-0.78.
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-pub(crate) const PREFETCHED_STREAMS: usize = 32;
+pub(crate) const PREFETCHED_STREAMS: usize = 16;
 
 /// How far ahead a transpose whose source is one run (each column's source line right after
 /// the previous column's, as nChw16c's 16 channels per position) prefetches it: the best of 1,

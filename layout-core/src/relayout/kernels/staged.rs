@@ -6,7 +6,9 @@
 //! line is read before it is written. One relayout in a loop (source in the L3 cache), AMD
 //! EPYC: f32 8x17x224x224 32 -> 44 GB/s, 8x255x56x56 37 -> 49 GB/s; alternating with memcpy
 //! (source from memory), 8x255x56x56 0.78-0.80 -> 0.80-0.89x of memcpy, 8x17x224x224 unchanged
-//! (0.65-0.68 and 0.60-0.78: its 17 source planes 49 x 4 KiB apart). Built on x86-64 only,
+//! (0.65-0.68 and 0.60-0.78). Seventeen source planes are more than the hardware prefetcher
+//! follows unless they lie a multiple of 4 KiB apart: their blocks prefetch their lines
+//! ([`PREFETCHED_STREAMS`]). Built on x86-64 only,
 //! where the vector blocks and the streamed copy out (`x86/avx2.rs::stream_run`) are.
 //!
 //! Long rows apart (NHWC -> NCHW of 55 x 55 positions: planes of 12100 bytes) are not staged:
