@@ -106,6 +106,10 @@ fn tables_of_small_chunks_move_in_bands_like_contiguous_tensors() {
     check::<htp::R4Depth32MemoryLayout, onednn::nChw16c>(dims);
     check::<htp::R4Depth32MemoryLayout, Channels24>(dims);
     check::<htp::R4Depth32MemoryLayout, NChw24c>(dims);
+    // Whole blocks, image rows of 64 KiB: bands of four rows and one of two, each band's plan
+    // a loop over its rows around one row block, moved straight between chunks and the other
+    // tensor.
+    check::<htp::R4Depth32MemoryLayout, htp::R4FlatMemoryLayout>([1, 6, 256, 256]);
 }
 
 /// Tables past the size from which relayouts are shared among threads, on two and three
