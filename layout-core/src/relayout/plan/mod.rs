@@ -15,7 +15,7 @@ mod part;
 mod table;
 
 pub(crate) use listings::{LineRows, Listings, ahead_if_far};
-pub(crate) use loops::{Kernel, MAX_LEVELS, Plan, Point};
+pub(crate) use loops::{Kernel, Level, MAX_LEVELS, Plan, Point};
 #[cfg(test)]
 pub(crate) use pair::SAME_ORDER;
 pub(crate) use pair::{Pair, Renumbering, Side};
