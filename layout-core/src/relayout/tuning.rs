@@ -81,6 +81,15 @@ pub(crate) const PREFETCHED_STREAMS: usize = 16;
 /// prefetch (AMD EPYC, 32 MiB L3).
 pub(crate) const RUN_PREFETCH_BYTES: usize = 8 << 10;
 
+/// Farthest apart two columns' source lines may start for a transpose to read its source as
+/// one run and prefetch it so ([`RUN_PREFETCH_BYTES`]): two lines, so that every source line is
+/// at least half used. f32 NHWC -> NCHW of 17 channels (source lines 68 bytes apart) ran at
+/// 0.47-0.53x of memcpy at 8x17x230x230 and 8x17x224x225 without the prefetch, 0.73-0.81 with
+/// it; 8x17x224x224 0.79-0.81 -> 0.88-0.93, 8x24x230x230 0.44 -> 0.60, u8 8x32x230x230 0.35
+/// -> 0.60-0.64 (one relayout in a loop alternating with memcpy, AMD EPYC, `cpu family` 26).
+/// Four lines gained nothing further (f32 8x32x230x230 0.63-0.65 at two, four and eight).
+pub(crate) const NEAR_RUN_BYTES: usize = 2 * CACHE_LINE;
+
 /// Most source bytes a group of column blocks written in one visit may span, so that the group
 /// reads one compact region: f32 1x256x56x56 nhwc->nchw 0.67x memcpy with two lines per visit
 /// within it, 0.60x with one (Intel, 480 MiB L3).

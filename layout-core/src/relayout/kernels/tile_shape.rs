@@ -3,8 +3,8 @@
 
 use crate::relayout::tuning::{
     ALIASED_PITCH_BYTES, ALIASED_VISIT_BYTES, BAND_BYTES, BAND_SOURCE_RUN_BYTES, CACHE_LINE,
-    GROUP_SOURCE_BYTES, PREFETCH_BYTES, ROWS, RUN_PREFETCH_BYTES, Tuning, WHOLE_BAND_SOURCE_BYTES,
-    WHOLE_ROW_BYTES, WHOLE_ROW_SOURCE_LINES,
+    GROUP_SOURCE_BYTES, NEAR_RUN_BYTES, PREFETCH_BYTES, ROWS, RUN_PREFETCH_BYTES, Tuning,
+    WHOLE_BAND_SOURCE_BYTES, WHOLE_ROW_BYTES, WHOLE_ROW_SOURCE_LINES,
 };
 
 /// The destination pitch of every whole block of [`ROWS`] rows (counted from the first), where
@@ -69,7 +69,8 @@ pub(super) fn writes_whole_rows<T>(cols: &[(usize, usize)]) -> bool {
 
 /// How far ahead, in elements, blocks prefetch their source lines, if at all, on a processor
 /// family tuned as `tuning`. A source that is one run (each column's line right after the
-/// previous one's: nChw16c->nchw reads 1 KiB of positions per block, then the next) is
+/// previous one's: nChw16c->nchw reads 1 KiB of positions per block, then the next), or nearly
+/// one (lines at most [`NEAR_RUN_BYTES`] apart: NHWC -> NCHW of 17 f32 channels), is
 /// prefetched [`RUN_PREFETCH_BYTES`] ahead on its own lines, far enough to cover memory's
 /// latency at the speed the blocks consume it. Lines in separate places (channel planes of
 /// nchw->nhwc) are prefetched [`PREFETCH_BYTES`] ahead on each: streamed blocks only where
@@ -95,10 +96,10 @@ pub(super) fn source_prefetch<T>(
     } else {
         apart * element < tuning.cached_prefetch_below
     };
-    if apart == ROWS {
+    if apart == ROWS || (apart > ROWS && apart * element <= NEAR_RUN_BYTES) {
         Some(SourcePrefetch {
             ahead: RUN_PREFETCH_BYTES / element,
-            every: (CACHE_LINE / (ROWS * element)).max(1),
+            every: (CACHE_LINE / (apart * element)).max(1),
         })
     } else if separate {
         Some(SourcePrefetch {
@@ -257,7 +258,7 @@ mod tests {
         assert_eq!(source_prefetch::<u32>(&cols(3136), intel, true), near);
         assert_eq!(source_prefetch::<u32>(&cols(3136), amd, true), near);
         assert_eq!(source_prefetch::<u32>(&cols(256), intel, false), near);
-        assert_eq!(source_prefetch::<u32>(&cols(17), intel, false), near);
+        assert_eq!(source_prefetch::<u32>(&cols(33), intel, false), near);
         assert_eq!(source_prefetch::<u32>(&cols(3136), amd, false), None);
         assert_eq!(source_prefetch::<u32>(&cols(256), amd, false), None);
         assert_eq!(source_prefetch::<u32>(&cols(255), amd, false), near);
@@ -273,5 +274,14 @@ mod tests {
         assert_eq!(source_prefetch::<u32>(&cols(ROWS), intel, true), far(4, 1));
         assert_eq!(source_prefetch::<u32>(&cols(ROWS), amd, false), far(4, 1));
         assert_eq!(source_prefetch::<u8>(&cols(ROWS), intel, true), far(1, 4));
+        // Lines at most two cache lines apart count as one run too (f32 NHWC -> NCHW of 17
+        // to 32 channels; u8 of 17 to 128), one prefetch per column or per cache line.
+        assert_eq!(source_prefetch::<u32>(&cols(17), amd, true), far(4, 1));
+        assert_eq!(source_prefetch::<u32>(&cols(17), intel, false), far(4, 1));
+        assert_eq!(source_prefetch::<u32>(&cols(32), intel, true), far(4, 1));
+        assert_eq!(source_prefetch::<u32>(&cols(33), amd, true), None);
+        assert_eq!(source_prefetch::<u8>(&cols(32), amd, true), far(1, 2));
+        assert_eq!(source_prefetch::<u8>(&cols(128), intel, true), far(1, 1));
+        assert_eq!(source_prefetch::<u8>(&cols(129), amd, true), None);
     }
 }
