@@ -1,0 +1,191 @@
+//! The in-cache f32 transposes (NCHW <-> NHWC of 1x256x56x56: 3.2 MB a side, inside a 32 MiB
+//! L3) against a transpose written by hand for that one shape and memcpy of the same bytes,
+//! the three calls alternating (one call each per round, medians compared, as in
+//! `relayout_interleaved.rs`).
+//!
+//! The hand-written transpose is what a kernel author would write with AVX-512 for this
+//! shape: 16 x 16 blocks of 4-byte elements, sixteen loads, four rounds of `vpermt2d`, sixteen
+//! stores, in one of two loop orders: each destination row written whole before the next
+//! (the order the library takes for these rows), or bands of 64 source rows swept across
+//! all columns. It says how close to memcpy a transpose of this shape gets on the machine at
+//! hand: the library's ratio is to be read against it.
+//!
+//! `cargo bench --bench transpose_by_hand` (x86-64 with AVX-512 F; elsewhere it says so and
+//! measures nothing).
+
+use std::hint::black_box;
+use tensor_layout::onednn;
+use tensor_layout::prelude::*;
+
+mod support;
+use support::alternating::{calls_for, median, timed};
+
+fn main() {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx512f") {
+        by_hand::run();
+        return;
+    }
+    println!("transpose_by_hand: needs an x86-64 CPU with AVX-512 F; nothing measured");
+}
+
+#[cfg(target_arch = "x86_64")]
+mod by_hand {
+    use super::*;
+    use std::arch::x86_64::{
+        __m512i, _mm512_loadu_si512, _mm512_permutex2var_epi32, _mm512_setr_epi32,
+        _mm512_setzero_si512, _mm512_storeu_si512,
+    };
+
+    /// How the hand-written transpose visits its 16 x 16 blocks.
+    #[derive(Clone, Copy, Debug)]
+    enum Order {
+        /// Each destination row whole: every column block of a row block in turn.
+        RowsWhole,
+        /// Bands of 64 source rows, each swept across all the columns.
+        Bands64,
+    }
+
+    /// `dst` (`cols` rows of `rows`) = the transpose of `src` (`rows` rows of `cols`), both
+    /// multiples of 16, in 16 x 16 blocks.
+    ///
+    /// # Safety
+    ///
+    /// The CPU runs AVX-512 F; `src` and `dst` hold `rows * cols` elements.
+    #[target_feature(enable = "avx512f")]
+    unsafe fn transpose(src: &[f32], dst: &mut [f32], rows: usize, cols: usize, order: Order) {
+        assert!(src.len() >= rows * cols && dst.len() >= rows * cols);
+        assert!(rows.is_multiple_of(16) && cols.is_multiple_of(16));
+        let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
+        let firsts = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+        let seconds =
+            _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+        // Block at source row `r` and column `c`: row `r + i` in register `i`; four rounds of
+        // the perfect shuffle make register `j` the block's column `c + j`.
+        let block = |r: usize, c: usize| {
+            let mut v = [_mm512_setzero_si512(); 16];
+            for (i, register) in v.iter_mut().enumerate() {
+                // SAFETY: row `r + i`, columns `c .. c + 16`, inside `src` (asserted above).
+                *register = unsafe { _mm512_loadu_si512(s.add((r + i) * cols + c).cast()) };
+            }
+            for _ in 0..4 {
+                let mut shuffled = [_mm512_setzero_si512(); 16];
+                for k in 0..8 {
+                    shuffled[2 * k] = _mm512_permutex2var_epi32(v[k], firsts, v[k + 8]);
+                    shuffled[2 * k + 1] = _mm512_permutex2var_epi32(v[k], seconds, v[k + 8]);
+                }
+                v = shuffled;
+            }
+            for (j, register) in v.iter().enumerate() {
+                // SAFETY: destination row `c + j`, columns `r .. r + 16`, inside `dst`.
+                unsafe {
+                    _mm512_storeu_si512(d.add((c + j) * rows + r).cast::<__m512i>(), *register)
+                };
+            }
+        };
+        match order {
+            Order::RowsWhole => {
+                for c in (0..cols).step_by(16) {
+                    for r in (0..rows).step_by(16) {
+                        block(r, c);
+                    }
+                }
+            }
+            Order::Bands64 => {
+                for band in (0..rows).step_by(64) {
+                    for c in (0..cols).step_by(16) {
+                        for r in (band..(band + 64).min(rows)).step_by(16) {
+                            block(r, c);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Each pair: the library, the hand-written transpose in each order, and memcpy, in turn.
+    pub fn run() {
+        let dims = [1, 256, 56, 56];
+        let nchw = Tensor::<f32, onednn::nchw>::from_fn(dims, |[n, c, h, w]| {
+            (n * 1_000_000 + c * 10_000 + h * 100 + w) as f32
+        });
+        let nhwc: Tensor<f32, onednn::nhwc> = nchw.relayout();
+        let (planes, positions) = (256, 56 * 56);
+        println!(
+            "| pair | library ÷ memcpy | by hand, rows whole ÷ memcpy | by hand, bands of 64 ÷ memcpy |"
+        );
+        println!("| --- | ---: | ---: | ---: |");
+        measure(
+            "f32 1x256x56x56 nchw->nhwc",
+            &nchw,
+            nhwc.clone(),
+            planes,
+            positions,
+        );
+        measure(
+            "f32 1x256x56x56 nhwc->nchw",
+            &nhwc,
+            nchw.clone(),
+            positions,
+            planes,
+        );
+    }
+
+    /// Times `src.relayout_into(dst)` against the hand-written transpose of `src`'s storage
+    /// (`rows` rows of `cols`) in each order and memcpy of its bytes, after checking that
+    /// the hand-written transposes write the library's bytes.
+    fn measure<L1: Layout, L2: Layout<Index = L1::Index>>(
+        name: &str,
+        src: &Tensor<f32, L1>,
+        mut dst: Tensor<f32, L2>,
+        rows: usize,
+        cols: usize,
+    ) {
+        let orders = [Order::RowsWhole, Order::Bands64];
+        let source = src.as_raw();
+        let mut by_hand = vec![0f32; source.len()];
+        for order in orders {
+            by_hand.fill(0.0);
+            // SAFETY: AVX-512 F runs (`main` checked); both buffers hold `rows * cols`.
+            unsafe { transpose(source, &mut by_hand, rows, cols, order) };
+            assert_eq!(
+                by_hand,
+                dst.as_raw(),
+                "{name}: the hand-written transpose ({order:?})"
+            );
+        }
+        let (from, mut to) = (vec![1u8; source.len() * 4], vec![0u8; source.len() * 4]);
+        let calls = calls_for(2 * source.len() * 4);
+        let (mut library, mut memcpy) = (Vec::new(), Vec::new());
+        let mut hand = [Vec::new(), Vec::new()];
+        for _ in 0..calls {
+            library.push(timed(|| {
+                black_box(src).relayout_into(black_box(&mut dst)).unwrap()
+            }));
+            for (times, order) in hand.iter_mut().zip(orders) {
+                // SAFETY: as above.
+                times.push(timed(|| unsafe {
+                    transpose(
+                        black_box(source),
+                        black_box(&mut by_hand),
+                        rows,
+                        cols,
+                        order,
+                    )
+                }));
+            }
+            memcpy.push(timed(|| {
+                black_box(&mut to[..]).copy_from_slice(black_box(&from[..]))
+            }));
+        }
+        let memcpy = median(memcpy).as_secs_f64();
+        let ratio = |times: Vec<_>| memcpy / median(times).as_secs_f64();
+        let [rows_whole, bands] = hand;
+        println!(
+            "| {name} | {:.2} | {:.2} | {:.2} |",
+            ratio(library),
+            ratio(rows_whole),
+            ratio(bands)
+        );
+    }
+}
