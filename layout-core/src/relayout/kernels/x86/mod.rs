@@ -7,6 +7,7 @@
 
 mod avx2;
 mod avx512;
+mod pitched;
 mod shuffle;
 mod sse2;
 mod vbmi;
@@ -211,8 +212,17 @@ fn planes<E: avx512::Broad, const STREAM: bool>(
     reach: Reach,
 ) {
     if avx512::available() {
-        // SAFETY: the CPU runs AVX-512 F and BW instructions (checked just above).
-        unsafe { tiles::planes::<E, avx512::Avx512Blocks<STREAM>>(dst, d, src, s, batch, reach) }
+        // SAFETY (both): the CPU runs AVX-512 F and BW instructions (checked just above); 4-byte
+        // elements for `pitched_plane`.
+        unsafe {
+            if !STREAM
+                && size_of::<E>() == 4
+                && pitched::pitched_plane(dst, d, src, s, batch, reach)
+            {
+                return;
+            }
+            tiles::planes::<E, avx512::Avx512Blocks<STREAM>>(dst, d, src, s, batch, reach)
+        }
     } else if avx2::available() {
         // SAFETY: the CPU runs AVX2 instructions (checked just above).
         unsafe { tiles::planes::<E, avx2::Avx2Blocks<STREAM>>(dst, d, src, s, batch, reach) }

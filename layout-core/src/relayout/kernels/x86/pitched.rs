@@ -1,0 +1,195 @@
+//! Transposes of 4-byte elements written through the caches whose columns are evenly spaced
+//! in the source and whose rows are evenly spaced in the destination (plain NCHW <-> NHWC of
+//! data that fits the caches): each block's sixteen source lines and sixteen destination lines
+//! found by additions from the block's corner, not read from the listings, each block one
+//! load per line and four rounds of `vpermt2d`, and the row blocks outermost, each through
+//! every column block. With the data in the caches the blocks' own work is what a transpose
+//! costs, and the general blocks ([`tiles::plane_body`]: listed lines, lane-by-lane loads,
+//! bands and groups of blocks) spent a fifth more on it. f32 1x256x56x56 nchw->nhwc 0.63-0.64x
+//! of memcpy -> 0.77-0.80, nhwc->nchw 0.63-0.66 -> 0.71-0.73 (`cargo bench --bench
+//! relayout_interleaved`, the previous build and this one alternating, three runs each, AMD
+//! EPYC, `cpu family` 26); the same blocks in the general bands and groups ran 0.69-0.70 and
+//! 0.59-0.60, and a transpose written by hand for the one shape 0.86-0.90 and 0.74-0.79
+//! (`cargo bench --bench transpose_by_hand`).
+
+use super::super::reach::Reach;
+use super::super::tile_batch::TileBatch;
+use super::super::tile_shape::pitched;
+use super::super::tiles;
+use super::avx512::{Avx512Blocks, Broad, Whole32};
+use super::shuffle::{load_register, shuffle_rounds, zero};
+use crate::relayout::stores::store;
+use crate::relayout::tuning::ROWS;
+use core::arch::x86_64::__m512i;
+
+/// Columns of a block: one 64-byte line of 4-byte elements.
+const COLS: usize = 16;
+
+/// The batch's transposes as described in the module docs, where its columns are one run in
+/// the source (`cols_run`) and every whole block's rows one pitch apart in the destination
+/// ([`pitched`]), with at least one whole block: `true`, all written. Each tile's rows and
+/// columns past its whole blocks, and every tile that `reach` does not fit, go through
+/// [`tiles::planes`] with [`Avx512Blocks`] (narrower blocks, elements). `false`,
+/// nothing written, for other batches.
+///
+/// # Safety
+///
+/// `size_of::<E>() == 4`; the CPU runs AVX-512 F and BW; `reach` bounds the batch's rows and
+/// columns ([`Reach::of`]).
+#[target_feature(enable = "avx2,avx512f,avx512bw")]
+#[inline(never)]
+pub(super) unsafe fn pitched_plane<E: Broad>(
+    dst: &mut [E],
+    d: usize,
+    src: &[E],
+    s: usize,
+    batch: TileBatch<'_>,
+    reach: Reach,
+) -> bool {
+    debug_assert_eq!(size_of::<E>(), 4, "4-byte elements");
+    let TileBatch {
+        origins,
+        rows,
+        cols,
+        ..
+    } = batch;
+    let (Some(col_pitch), Some(row_pitch)) = (batch.cols_run, pitched(rows, batch.row_pitch))
+    else {
+        return false;
+    };
+    let (whole_rows, whole_cols) = (rows.len() / ROWS * ROWS, cols.len() / COLS * COLS);
+    if whole_rows == 0 || whole_cols == 0 {
+        return false;
+    }
+    let (first_col_s, first_col_d) = cols[0];
+    let rest = |dst: &mut [E], d, src: &[E], s, part, reach| {
+        // SAFETY: AVX-512 F and BW run (the caller's promise).
+        unsafe { tiles::planes::<E, Avx512Blocks<false>>(dst, d, src, s, part, reach) }
+    };
+    for origin in origins {
+        let tile = TileBatch {
+            origins: core::slice::from_ref(origin),
+            ..batch
+        };
+        let (tile_s, tile_d) = (s + origin.0, d + origin.1);
+        if !reach.fits(dst.len(), tile_d, src.len(), tile_s) {
+            rest(dst, d, src, s, tile, reach);
+            continue;
+        }
+        // Row blocks outermost, each through every column block: in the caches this simple
+        // order ran faster than the general blocks' bands and groups (see the module docs).
+        for &(row_s, row_d) in rows[..whole_rows].iter().step_by(ROWS) {
+            let (block_s, block_d) = (tile_s + row_s + first_col_s, tile_d + row_d + first_col_d);
+            for c0 in (0..whole_cols).step_by(COLS) {
+                let mut v = [zero::<__m512i>(); COLS];
+                for (j, register) in v.iter_mut().enumerate() {
+                    // SAFETY: column `c0 + j` starts `(c0 + j) * col_pitch` after the first
+                    // (`cols_run`), so this is its line of the block's `ROWS` rows (whose
+                    // source offsets count up by one): listed elements, inside `src`
+                    // (`Reach::fits` above). AVX-512 F runs (the caller's promise).
+                    *register = unsafe { load_register(src, block_s + (c0 + j) * col_pitch) };
+                }
+                // SAFETY: AVX-512 F runs (the caller's promise).
+                let lines = unsafe { shuffle_rounds::<Whole32, __m512i, COLS>(v) };
+                for (k, &line) in lines.iter().enumerate() {
+                    // SAFETY: row `k` of the block lies `k * row_pitch` after its first
+                    // (`pitched`); its columns `c0 ..` count up by one from `first_col_d + c0`
+                    // (a batch's columns do in the destination): listed elements, inside `dst`
+                    // (`Reach::fits`).
+                    unsafe { store(dst, block_d + k * row_pitch + c0, line) };
+                }
+            }
+        }
+        if whole_cols < cols.len() {
+            let part = TileBatch {
+                rows: &rows[..whole_rows],
+                cols: &cols[whole_cols..],
+                ..tile
+            };
+            rest(dst, d, src, s, part, reach);
+        }
+        if whole_rows < rows.len() {
+            let part = TileBatch {
+                rows: &rows[whole_rows..],
+                ..tile
+            };
+            rest(dst, d, src, s, part, reach);
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::tiles::portable_planes;
+    use super::super::avx512;
+    use super::*;
+    use alloc::vec::Vec;
+
+    /// Evenly spaced batches (columns `rows + 5` apart in the source, rows `cols + gap` apart in
+    /// the destination, two tiles a call, the destination on a cache line or one element past
+    /// it) move as the portable tile moves them: whole blocks only, rows and columns left past
+    /// them (under half a block of rows: elements; four or more columns: narrower blocks), and
+    /// batches that are not evenly spaced left alone.
+    #[test]
+    fn evenly_spaced_transposes_equal_the_portable_tile() {
+        if !avx512::available() {
+            return;
+        }
+        let shapes: &[(usize, usize, usize)] = if cfg!(miri) {
+            &[(33, 37, 3), (16, 16, 0)]
+        } else {
+            &[
+                (16, 16, 0),
+                (33, 37, 3),
+                (48, 64, 1),
+                (20, 18, 3),
+                (64, 21, 0),
+            ]
+        };
+        for &(n_rows, n_cols, gap) in shapes {
+            let (row_pitch, col_pitch) = (n_cols + gap, n_rows + 5);
+            let rows: Vec<(usize, usize)> = (0..n_rows).map(|r| (r, r * row_pitch)).collect();
+            let cols: Vec<(usize, usize)> = (0..n_cols).map(|c| (c * col_pitch, c)).collect();
+            let (tile_src, tile_dst) = (col_pitch * n_cols + 7, n_rows * row_pitch + 9);
+            let origins = [(0, 0), (tile_src, tile_dst)];
+            let src: Vec<u32> = (0..2 * tile_src + 1).map(|i| i as u32 * 7 + 1).collect();
+            let reach = Reach::of(&rows, &cols);
+            let batch = TileBatch {
+                origins: &origins,
+                rows: &rows,
+                cols: &cols,
+                row_pitch: Some(row_pitch),
+                rows_run: None,
+                cols_run: Some(col_pitch),
+            };
+            for misalign in [0, 1] {
+                let len = 2 * tile_dst + 32;
+                // Each destination from `misalign` elements past its first cache line.
+                let start = |v: &[u32]| {
+                    (v.as_ptr().addr().next_multiple_of(64) - v.as_ptr().addr()) / 4 + misalign
+                };
+                let mut want = alloc::vec![0u32; len];
+                let d = start(&want);
+                portable_planes(&mut want, d, &src, 1, batch, reach);
+                let want = &want[d..d + 2 * tile_dst];
+                let mut got = alloc::vec![0u32; len];
+                let d = start(&got);
+                // SAFETY: 4-byte elements; AVX-512 runs (checked first); `reach` is the batch's.
+                let moved = unsafe { pitched_plane(&mut got, d, &src, 1, batch, reach) };
+                assert!(moved, "{n_rows} x {n_cols}: evenly spaced");
+                let case = alloc::format!("{n_rows} x {n_cols}, gap {gap}, +{misalign}");
+                assert_eq!(&got[d..d + 2 * tile_dst], want, "{case}");
+            }
+            // Columns not one run: not this kernel's.
+            let uneven = TileBatch {
+                cols_run: None,
+                ..batch
+            };
+            let mut untouched = alloc::vec![0u32; 2 * tile_dst + 32];
+            // SAFETY: as above.
+            let moved = unsafe { pitched_plane(&mut untouched, 0, &src, 1, uneven, reach) };
+            assert!(!moved && untouched.iter().all(|&x| x == 0));
+        }
+    }
+}
