@@ -238,11 +238,11 @@ mod tests {
     use super::*;
     use alloc::vec::Vec;
 
-    type Listing = Vec<(usize, usize)>;
+    pub(super) type Listing = Vec<(usize, usize)>;
 
     /// Listed rows (source offsets counting up) and columns (destination offsets counting up)
     /// with gaps between lines, as a transpose of loops with padding sees them.
-    fn listings(rows: usize, cols: usize, gap: usize) -> (Listing, Listing) {
+    pub(super) fn listings(rows: usize, cols: usize, gap: usize) -> (Listing, Listing) {
         let row_pitch = cols + gap;
         let col_pitch = rows + 5;
         let rows = (0..rows).map(|r| (r, r * row_pitch)).collect();

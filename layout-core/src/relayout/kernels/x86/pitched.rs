@@ -123,14 +123,15 @@ pub(super) unsafe fn pitched_plane<E: Broad>(
 mod tests {
     use super::super::super::tiles::portable_planes;
     use super::super::avx512;
+    use super::super::tests::listings;
     use super::*;
     use alloc::vec::Vec;
 
-    /// Evenly spaced batches (columns `rows + 5` apart in the source, rows `cols + gap` apart in
-    /// the destination, two tiles a call, the destination on a cache line or one element past
-    /// it) move as the portable tile moves them: whole blocks only, rows and columns left past
-    /// them (under half a block of rows: elements; four or more columns: narrower blocks), and
-    /// batches that are not evenly spaced left alone.
+    /// Evenly spaced batches (listed as the other kernels' tests list them, two tiles a call,
+    /// the destination on a cache line or one element past it) move as the portable tile moves
+    /// them: whole blocks only, rows and columns left past them (under half a block of rows:
+    /// elements; four or more columns: narrower blocks); batches that are not evenly spaced
+    /// are left alone.
     #[test]
     fn evenly_spaced_transposes_equal_the_portable_tile() {
         if !avx512::available() {
@@ -148,9 +149,9 @@ mod tests {
             ]
         };
         for &(n_rows, n_cols, gap) in shapes {
+            // Rows `n_cols + gap` apart in the destination, columns `n_rows + 5` in the source.
+            let (rows, cols) = listings(n_rows, n_cols, gap);
             let (row_pitch, col_pitch) = (n_cols + gap, n_rows + 5);
-            let rows: Vec<(usize, usize)> = (0..n_rows).map(|r| (r, r * row_pitch)).collect();
-            let cols: Vec<(usize, usize)> = (0..n_cols).map(|c| (c * col_pitch, c)).collect();
             let (tile_src, tile_dst) = (col_pitch * n_cols + 7, n_rows * row_pitch + 9);
             let origins = [(0, 0), (tile_src, tile_dst)];
             let src: Vec<u32> = (0..2 * tile_src + 1).map(|i| i as u32 * 7 + 1).collect();
