@@ -62,8 +62,10 @@ where
                         return true;
                     }
                     // Made on the first band that needs it, as large as the largest band.
+                    if buffer.capacity() == 0 {
+                        buffer.reserve(most_chunks(bands) * volume);
+                    }
                     buffer.clear();
-                    buffer.reserve(most_chunks(bands) * volume);
                     for chunk in &chunks[band.chunks.clone()] {
                         buffer.extend_from_slice(chunk);
                     }

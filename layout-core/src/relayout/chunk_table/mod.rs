@@ -5,8 +5,9 @@
 //! its box in the other tensor ([`alone`]). Smaller chunks move in bands of consecutive chunks
 //! that form whole blocks of the outer dimensions ([`bands`]): row by row straight between the
 //! chunks and the other tensor where each row of the band's plan lies in one chunk
-//! ([`table_rows`]), through a buffer that stays in the caches otherwise. Either way the kernels are the engine's own, and with the `parallel` feature
-//! large tables move on several threads, runs of chunks or bands each ([`split`]).
+//! ([`table_rows`]), through a buffer that stays in the caches otherwise. Either way the
+//! kernels are the engine's own, and with the `parallel` feature large tables move on several
+//! threads, runs of chunks or bands each ([`split`]).
 //!
 //! Where the chunks are not numbered by whole blocks, or the other tensor cannot be cut to a
 //! chunk's or band's box (its blocks straddle the box's edges), [`copy_table`] answers `false`
