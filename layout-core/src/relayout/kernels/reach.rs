@@ -27,6 +27,21 @@ impl Reach {
         }
     }
 
+    /// The reach of listings that each hold every digit combination of some loops, the last
+    /// loop fastest, as [`Plan::listings`](crate::relayout::plan::Plan::listings) makes them:
+    /// with strides that never go down, each listing's last entry is its largest on both
+    /// sides, so this reads two entries where [`Reach::of`] reads them all.
+    pub(crate) fn of_listed(rows: &[(usize, usize)], cols: &[(usize, usize)]) -> Self {
+        let last = |listing: &[(usize, usize)]| listing.last().copied().unwrap_or((0, 0));
+        let (row, col) = (last(rows), last(cols));
+        let reach = Reach {
+            src: row.0.saturating_add(col.0),
+            dst: row.1.saturating_add(col.1),
+        };
+        debug_assert_eq!(reach, Reach::of(rows, cols), "listings of whole loops");
+        reach
+    }
+
     /// Whether every offset reached from `s` and `d` lies inside slices of these lengths.
     pub(crate) fn fits(self, dst_len: usize, d: usize, src_len: usize, s: usize) -> bool {
         let inside = |start: usize, past: usize, len: usize| {

@@ -159,15 +159,28 @@ pub(crate) fn ahead_if_far(next: usize, element_bytes: usize) -> usize {
 }
 
 /// Offsets of every digit combination of `levels` (outermost first), the last loop fastest.
+/// Made in one allocation of the final length, each loop spreading the entries so far in
+/// place, since a relayout lists its loops on every call (3136 rows for f32 1x256x56x56
+/// nchw->nhwc: the list grown level by level through iterator adapters took 5% of that
+/// relayout).
 fn list(levels: &[Level]) -> Listing {
-    let mut out = alloc::vec![(0usize, 0usize)];
+    let len = levels.iter().map(|l| l.extent).product();
+    let mut out = Listing::with_capacity(len);
+    out.push((0usize, 0usize));
     for level in levels {
-        out = out
-            .iter()
-            .flat_map(|&(s, d)| {
-                (0..level.extent).map(move |i| (s + i * level.src, d + i * level.dst))
-            })
-            .collect();
+        let outer = out.len();
+        out.resize(outer * level.extent, (0, 0));
+        // From the back, so that entry `k` is read before its spread `k * extent..` (never
+        // before `k`) is written.
+        for k in (0..outer).rev() {
+            let (mut s, mut d) = out[k];
+            let spread = &mut out[k * level.extent..(k + 1) * level.extent];
+            for entry in spread {
+                *entry = (s, d);
+                s += level.src;
+                d += level.dst;
+            }
+        }
     }
     out
 }
@@ -316,5 +329,28 @@ mod tests {
                 assert_eq!(row.1, block[0].1 + r * pitch);
             }
         }
+    }
+
+    /// A listing holds every digit combination once, the last loop fastest, each entry the
+    /// sum of its digits' strides on each side; no loop lists one entry.
+    #[test]
+    fn listings_count_through_every_digit_combination() {
+        let loops = [(2, 100, 1), (3, 10, 30), (4, 1, 7)].map(|(extent, src, dst)| Level {
+            extent,
+            src,
+            dst,
+            ..Level::default()
+        });
+        let mut want = alloc::vec::Vec::new();
+        for a in 0..2 {
+            for b in 0..3 {
+                for c in 0..4 {
+                    want.push((a * 100 + b * 10 + c, a + b * 30 + c * 7));
+                }
+            }
+        }
+        assert_eq!(list(&loops), want);
+        assert_eq!(list(&loops[2..]), want[..4]);
+        assert_eq!(list(&[]), [(0, 0)]);
     }
 }

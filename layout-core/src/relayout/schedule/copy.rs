@@ -33,7 +33,7 @@ impl Prepared {
             return None;
         }
         let listings = plan.listings(element_bytes);
-        let reach = Reach::of(&listings.rows, &listings.cols);
+        let reach = Reach::of_listed(&listings.rows, &listings.cols);
         let one_block = (plan.kernel == Kernel::Rows && plan.len >= 2 && plan.kernel_from == 0)
             .then(|| {
                 let (first, data_end, slot_end) = plan.bounds(plan.len - 1, &[0; MAX_RANK + 1]);
@@ -128,7 +128,7 @@ pub(crate) fn run<E: Element>(
     let listings = plan.listings(size_of::<E>());
     let nest = Nest {
         plan: &plan,
-        reach: Reach::of(&listings.rows, &listings.cols),
+        reach: Reach::of_listed(&listings.rows, &listings.cols),
         listings: &listings,
         src,
         pad,
