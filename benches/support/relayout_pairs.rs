@@ -68,6 +68,10 @@ pub fn each_pair(m: &mut impl Measure) {
     let image = [1, 256, 56, 56];
     m.pair::<f32, onednn::nchw, onednn::nhwc>("f32 1x256x56x56 nchw->nhwc", image, false);
     m.pair::<f32, onednn::nhwc, onednn::nchw>("f32 1x256x56x56 nhwc->nchw", image, false);
+    // The same bytes of u8 (four images), through the cache too.
+    let images = [4, 256, 56, 56];
+    m.pair::<u8, onednn::nchw, onednn::nhwc>("u8 4x256x56x56 nchw->nhwc (in cache)", images, false);
+    m.pair::<u8, onednn::nhwc, onednn::nchw>("u8 4x256x56x56 nhwc->nchw (in cache)", images, false);
     let nhwc = [1, 64, 64, 256];
     let (flat, crouton) = (
         "u8 1x64x64x256 flat->crouton",

@@ -374,17 +374,58 @@ unsafe fn quad_transposed<E: Broad, const N: usize>(
     // compiled for AVX-512, and the instructions would stay calls.
     let mut v = [zero(); N];
     for (j, register) in v.iter_mut().enumerate() {
+        let at = [
+            s + cols[j].0,
+            s + cols[N + j].0,
+            s + cols[2 * N + j].0,
+            s + cols[3 * N + j].0,
+        ];
         // SAFETY: each line's 16 bytes lie inside `src` (the caller's promise); AVX-512 F
         // runs (the caller's promise).
-        unsafe {
-            let z = _mm512_castsi128_si512(load_register::<E, __m128i>(src, s + cols[j].0));
-            let z = _mm512_inserti32x4::<1>(z, load_register::<E, __m128i>(src, s + cols[N + j].0));
-            let z =
-                _mm512_inserti32x4::<2>(z, load_register::<E, __m128i>(src, s + cols[2 * N + j].0));
-            *register =
-                _mm512_inserti32x4::<3>(z, load_register::<E, __m128i>(src, s + cols[3 * N + j].0));
-        }
+        *register = unsafe { quad_register(src, at) };
     }
     // SAFETY: AVX-512 BW runs (the caller's promise).
     unsafe { shuffle_rounds::<E, __m512i, N>(v) }
+}
+
+/// As [`quad_transposed`] for columns `pitch` apart, the first at `s`: line `q * N + j` at
+/// `s + (q * N + j) * pitch`, each lane's address one addition from the last, so that the
+/// compiler keeps four running addresses, not 4N offsets (which it kept on the stack).
+///
+/// # Safety
+///
+/// `s + c * pitch + E::LANES <= src.len()` for every `c < 4N`; the CPU runs AVX-512 F and BW
+/// instructions.
+#[inline(always)]
+pub(super) unsafe fn quad_transposed_pitched<E: Broad, const N: usize>(
+    src: &[E],
+    s: usize,
+    pitch: usize,
+) -> [__m512i; N] {
+    let quarter = N * pitch;
+    let mut at = [s, s + quarter, s + 2 * quarter, s + 3 * quarter];
+    let mut v = [zero(); N];
+    for register in &mut v {
+        // SAFETY: as for `quad_transposed`, line `q * N + j` at `at[q]`.
+        *register = unsafe { quad_register(src, at) };
+        at = at.map(|a| a + pitch);
+    }
+    // SAFETY: AVX-512 BW runs (the caller's promise).
+    unsafe { shuffle_rounds::<E, __m512i, N>(v) }
+}
+
+/// The 16 bytes at each of `at` (element offsets), in the four 128-bit lanes in turn.
+///
+/// # Safety
+///
+/// Each 16 bytes lie inside `src`; the CPU runs AVX-512 F instructions.
+#[inline(always)]
+unsafe fn quad_register<E: Pod>(src: &[E], at: [usize; 4]) -> __m512i {
+    // SAFETY: passed on from the caller.
+    unsafe {
+        let z = _mm512_castsi128_si512(load_register::<E, __m128i>(src, at[0]));
+        let z = _mm512_inserti32x4::<1>(z, load_register::<E, __m128i>(src, at[1]));
+        let z = _mm512_inserti32x4::<2>(z, load_register::<E, __m128i>(src, at[2]));
+        _mm512_inserti32x4::<3>(z, load_register::<E, __m128i>(src, at[3]))
+    }
 }

@@ -212,13 +212,9 @@ fn planes<E: avx512::Broad, const STREAM: bool>(
     reach: Reach,
 ) {
     if avx512::available() {
-        // SAFETY (both): the CPU runs AVX-512 F and BW instructions (checked just above); 4-byte
-        // elements for `pitched_plane`.
+        // SAFETY (both): the CPU runs AVX-512 F and BW instructions (checked just above).
         unsafe {
-            if !STREAM
-                && size_of::<E>() == 4
-                && pitched::pitched_plane(dst, d, src, s, batch, reach)
-            {
+            if !STREAM && pitched::pitched_plane(dst, d, src, s, batch, reach) {
                 return;
             }
             tiles::planes::<E, avx512::Avx512Blocks<STREAM>>(dst, d, src, s, batch, reach)

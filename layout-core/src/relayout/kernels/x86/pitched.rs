@@ -1,29 +1,38 @@
-//! Transposes of 4-byte elements written through the caches whose columns are evenly spaced
-//! in the source and whose rows are evenly spaced in the destination (plain NCHW <-> NHWC of
-//! data that fits the caches): each block's sixteen source lines and sixteen destination lines
-//! found by additions from the block's corner, not read from the listings, each block one
-//! load per line and four rounds of `vpermt2d`, and the row blocks outermost, each through
-//! every column block. With the data in the caches the blocks' own work is what a transpose
-//! costs, and the general blocks ([`tiles::plane_body`]: listed lines, lane-by-lane loads,
-//! bands and groups of blocks) spent a fifth more on it. f32 1x256x56x56 nchw->nhwc 0.63-0.64x
-//! of memcpy -> 0.77-0.80, nhwc->nchw 0.63-0.66 -> 0.71-0.73 (`cargo bench --bench
-//! relayout_interleaved`, the previous build and this one alternating, three runs each, AMD
-//! EPYC, `cpu family` 26); the same blocks in the general bands and groups ran 0.69-0.70 and
-//! 0.59-0.60, and a transpose written by hand for the one shape 0.86-0.90 and 0.74-0.79
-//! (`cargo bench --bench transpose_by_hand`).
+//! Transposes written through the caches whose columns are evenly spaced in the source and
+//! whose rows are evenly spaced in the destination (plain NCHW <-> NHWC of data that fits the
+//! caches): each block's source lines and destination lines found by additions from the
+//! block's corner, not read from the listings. With the data in the caches the blocks' own work
+//! is what a transpose costs, and the general blocks ([`tiles::plane_body`]: listed lines,
+//! bands and groups of blocks) spent a fifth to a half more on it.
+//!
+//! - 4-byte elements: one load per 16-element source line and four rounds of `vpermt2d`, the
+//!   row blocks outermost, each through every column block ([`sweep`]). f32 1x256x56x56
+//!   nchw->nhwc 0.63-0.64x of memcpy -> 0.77-0.80, nhwc->nchw 0.63-0.66 -> 0.71-0.73 (`cargo
+//!   bench --bench relayout_interleaved`, the previous build and this one alternating, three
+//!   runs each, AMD EPYC, `cpu family` 26); the same blocks in the general bands and groups ran
+//!   0.69-0.70 and 0.59-0.60, and a transpose written by hand for the one shape 0.86-0.90 and
+//!   0.74-0.79 (`cargo bench --bench transpose_by_hand`).
+//! - 1- and 2-byte elements: the lane quads of the general blocks (four 16-byte pieces to a
+//!   register) at computed addresses, the row blocks that share a source line innermost
+//!   ([`sweep_quads`]). u8 4x256x56x56 nchw->nhwc 0.47-0.52 -> 0.64-0.78, nhwc->nchw 0.51-0.96
+//!   -> 0.73-0.75, 8x256x32x32 nhwc->nchw 0.32-0.38 -> 0.48-0.52 (as above).
+//!
+//! Destinations past the caches keep the general blocks, whose streamed blocks and source
+//! prefetches are tuned for them: this sweep streamed and prefetching ran u8 8x256x56x56
+//! nchw->nhwc at 0.75-0.76 against 0.81-0.84.
 
 use super::super::reach::Reach;
 use super::super::tile_batch::TileBatch;
 use super::super::tile_shape::pitched;
 use super::super::tiles;
-use super::avx512::{Avx512Blocks, Broad, Whole32};
+use super::avx512::{Avx512Blocks, Broad, Whole32, quad_transposed_pitched};
 use super::shuffle::{load_register, shuffle_rounds, zero};
 use crate::relayout::stores::store;
-use crate::relayout::tuning::ROWS;
+use crate::relayout::tuning::{CACHE_LINE, ROWS};
 use core::arch::x86_64::__m512i;
 use core::ops::Range;
 
-/// Columns of a block: one 64-byte line of 4-byte elements.
+/// Columns of a 4-byte elements' block: one 64-byte line.
 const COLS: usize = 16;
 
 /// The batch's transposes as described in the module docs, where its columns are one run in
@@ -35,8 +44,8 @@ const COLS: usize = 16;
 ///
 /// # Safety
 ///
-/// `size_of::<E>() == 4`; the CPU runs AVX-512 F and BW; `reach` bounds the batch's rows and
-/// columns ([`Reach::of`]).
+/// The CPU runs AVX-512 F and BW; `reach` bounds the batch's rows and columns
+/// ([`Reach::of`]).
 #[target_feature(enable = "avx2,avx512f,avx512bw")]
 #[inline(never)]
 pub(super) unsafe fn pitched_plane<E: Broad>(
@@ -47,7 +56,6 @@ pub(super) unsafe fn pitched_plane<E: Broad>(
     batch: TileBatch<'_>,
     reach: Reach,
 ) -> bool {
-    debug_assert_eq!(size_of::<E>(), 4, "4-byte elements");
     let TileBatch {
         origins,
         rows,
@@ -58,7 +66,12 @@ pub(super) unsafe fn pitched_plane<E: Broad>(
     else {
         return false;
     };
-    let (whole_rows, whole_cols) = (rows.len() / ROWS * ROWS, cols.len() / COLS * COLS);
+    // A block's columns: one destination line.
+    let block_cols = CACHE_LINE / size_of::<E>();
+    let (whole_rows, whole_cols) = (
+        rows.len() / ROWS * ROWS,
+        cols.len() / block_cols * block_cols,
+    );
     if whole_rows == 0 || whole_cols == 0 {
         return false;
     }
@@ -90,7 +103,13 @@ pub(super) unsafe fn pitched_plane<E: Broad>(
         // `k * row_pitch` after the block's first in the destination (`pitched`) and `k` after
         // it in the source (a batch's rows count up by one there). AVX-512 F and BW run (the
         // caller's promise).
-        unsafe { sweep(dst, src, corner, &rows[..whole_rows], 0..whole_cols) };
+        unsafe {
+            match size_of::<E>() {
+                4 => sweep(dst, src, corner, &rows[..whole_rows], 0..whole_cols),
+                2 => sweep_quads::<E, 8>(dst, src, corner, &rows[..whole_rows], whole_cols),
+                _ => sweep_quads::<E, 16>(dst, src, corner, &rows[..whole_rows], whole_cols),
+            }
+        };
         if whole_cols < cols.len() {
             let part = TileBatch {
                 rows: &rows[..whole_rows],
@@ -168,6 +187,56 @@ unsafe fn sweep<E: Broad>(
     }
 }
 
+/// The blocks of 1- and 2-byte elements (`N` = 16 and 8, [`Wide::LANES`](super::avx2::Wide))
+/// of columns `0..cols` of every row block of `rows`: each block's `ROWS` rows in runs of `N`,
+/// each run's 64 columns (u8; 32 of u16) four 16-byte source pieces to a register and
+/// `log2(N)` rounds of interleaves in every lane ([`quad_transposed_pitched`]), then one 64-byte store
+/// per row. A source line holds the rows of several blocks (four u8 blocks of 16 rows in its
+/// 64 bytes), so the row blocks go in groups of one source line's rows, innermost: each source
+/// line is read whole while it is in L1, not once per row block after a sweep through every
+/// column (u8 nhwc->nchw: 3136 positions' lines between two reads). A function of its own for
+/// the reason [`sweep`] is.
+///
+/// # Safety
+///
+/// As for [`sweep`], with AVX-512 BW too.
+#[target_feature(enable = "avx2,avx512f,avx512bw")]
+#[inline(never)]
+unsafe fn sweep_quads<E: Broad, const N: usize>(
+    dst: &mut [E],
+    src: &[E],
+    corner: Corner,
+    rows: &[(usize, usize)],
+    cols: usize,
+) {
+    let Corner {
+        s,
+        d,
+        row_pitch,
+        col_pitch,
+    } = corner;
+    let line_rows = CACHE_LINE / size_of::<E>();
+    for group in rows.chunks(line_rows) {
+        for c0 in (0..cols).step_by(4 * N) {
+            for &(row_s, row_d) in group.iter().step_by(ROWS) {
+                let (block_s, block_d) = (s + row_s + c0 * col_pitch, d + row_d + c0);
+                for r in (0..ROWS).step_by(N) {
+                    // SAFETY: columns `c0 ..` of the block, `c * col_pitch` after its first in
+                    // the source, each line's elements `r .. r + N` inside the block's `ROWS`
+                    // (the caller's promise); AVX-512 F and BW run (the caller's promise).
+                    let lines =
+                        unsafe { quad_transposed_pitched::<E, N>(src, block_s + r, col_pitch) };
+                    for (k, &line) in lines.iter().enumerate() {
+                        // SAFETY: row `r + k` of the block, its columns `c0 .. c0 + 4N`, 64
+                        // bytes (the caller's promise).
+                        unsafe { store(dst, block_d + (r + k) * row_pitch, line) };
+                    }
+                }
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::super::tiles::portable_planes;
@@ -178,16 +247,13 @@ mod tests {
 
     /// Evenly spaced batches (listed as the other kernels' tests list them, two tiles a call,
     /// the destination on a cache line or one element past it) move as the portable tile moves
-    /// them: whole blocks only, rows and columns left past them (under half a block of rows:
-    /// elements; four or more columns: narrower blocks); batches that are not evenly spaced
-    /// are left alone.
-    #[test]
-    fn evenly_spaced_transposes_equal_the_portable_tile() {
-        if !avx512::available() {
-            return;
-        }
+    /// them: whole blocks only (64 bytes of columns by 16 rows, in groups of a source line's
+    /// rows for 1- and 2-byte elements), rows and columns left past them (under half a block
+    /// of rows: elements; narrower column blocks); batches that are not evenly spaced, or
+    /// without a whole block, are left alone.
+    fn agrees_with_portable<E: Broad + core::fmt::Debug + PartialEq>(make: fn(usize) -> E) {
         let shapes: &[(usize, usize, usize)] = if cfg!(miri) {
-            &[(33, 37, 3), (16, 16, 0)]
+            &[(33, 37, 3), (16, 16, 0), (36, 66, 1)]
         } else {
             &[
                 (16, 16, 0),
@@ -195,6 +261,9 @@ mod tests {
                 (48, 64, 1),
                 (20, 18, 3),
                 (64, 21, 0),
+                (80, 130, 1),
+                (130, 200, 0),
+                (64, 128, 0),
             ]
         };
         for &(n_rows, n_cols, gap) in shapes {
@@ -203,7 +272,7 @@ mod tests {
             let (row_pitch, col_pitch) = (n_cols + gap, n_rows + 5);
             let (tile_src, tile_dst) = (col_pitch * n_cols + 7, n_rows * row_pitch + 9);
             let origins = [(0, 0), (tile_src, tile_dst)];
-            let src: Vec<u32> = (0..2 * tile_src + 1).map(|i| i as u32 * 7 + 1).collect();
+            let src: Vec<E> = (0..2 * tile_src + 1).map(|i| make(i * 7 + 1)).collect();
             let reach = Reach::of(&rows, &cols);
             let batch = TileBatch {
                 origins: &origins,
@@ -213,33 +282,50 @@ mod tests {
                 rows_run: None,
                 cols_run: Some(col_pitch),
             };
+            let whole_block = n_rows >= ROWS && n_cols >= CACHE_LINE / size_of::<E>();
             for misalign in [0, 1] {
-                let len = 2 * tile_dst + 32;
+                let len = 2 * tile_dst + 64;
                 // Each destination from `misalign` elements past its first cache line.
-                let start = |v: &[u32]| {
-                    (v.as_ptr().addr().next_multiple_of(64) - v.as_ptr().addr()) / 4 + misalign
+                let start = |v: &[E]| {
+                    let line = v.as_ptr().addr().next_multiple_of(64) - v.as_ptr().addr();
+                    line / size_of::<E>() + misalign
                 };
-                let mut want = alloc::vec![0u32; len];
+                let mut want = alloc::vec![make(0); len];
                 let d = start(&want);
                 portable_planes(&mut want, d, &src, 1, batch, reach);
                 let want = &want[d..d + 2 * tile_dst];
-                let mut got = alloc::vec![0u32; len];
+                let mut got = alloc::vec![make(0); len];
                 let d = start(&got);
-                // SAFETY: 4-byte elements; AVX-512 runs (checked first); `reach` is the batch's.
+                // SAFETY: AVX-512 runs (checked by the caller); `reach` is the batch's.
                 let moved = unsafe { pitched_plane(&mut got, d, &src, 1, batch, reach) };
-                assert!(moved, "{n_rows} x {n_cols}: evenly spaced");
-                let case = alloc::format!("{n_rows} x {n_cols}, gap {gap}, +{misalign}");
-                assert_eq!(&got[d..d + 2 * tile_dst], want, "{case}");
+                let case = alloc::format!(
+                    "{}-byte {n_rows} x {n_cols}, gap {gap}, +{misalign}",
+                    size_of::<E>()
+                );
+                assert_eq!(moved, whole_block, "{case}");
+                if moved {
+                    assert_eq!(&got[d..d + 2 * tile_dst], want, "{case}");
+                }
             }
             // Columns not one run: not this kernel's.
             let uneven = TileBatch {
                 cols_run: None,
                 ..batch
             };
-            let mut untouched = alloc::vec![0u32; 2 * tile_dst + 32];
+            let mut untouched = alloc::vec![make(0); 2 * tile_dst + 64];
             // SAFETY: as above.
             let moved = unsafe { pitched_plane(&mut untouched, 0, &src, 1, uneven, reach) };
-            assert!(!moved && untouched.iter().all(|&x| x == 0));
+            assert!(!moved && untouched.iter().all(|x| *x == make(0)));
         }
+    }
+
+    #[test]
+    fn evenly_spaced_transposes_equal_the_portable_tile() {
+        if !avx512::available() {
+            return;
+        }
+        agrees_with_portable::<u32>(|i| i as u32);
+        agrees_with_portable::<u16>(|i| i as u16);
+        agrees_with_portable::<u8>(|i| (i % 251) as u8);
     }
 }
