@@ -9,10 +9,11 @@
 //! round also runs the library and memcpy (each half on its own thread) on two threads, and
 //! the table adds how much faster each is on two threads than on one.
 //!
-//! On the plain transposes (`nchw->nhwc`, `nhwc->nchw`) the Rust peers join each round, one
-//! call each between the library's and memcpy: strided-perm's `copy_into`, ndarray's
+//! On the plain transposes (`nchw->nhwc`, `nhwc->nchw`) the Rust peers follow, in rounds of
+//! their own, one call each and then memcpy: strided-perm's `copy_into`, ndarray's
 //! `as_standard_layout` of a permuted view and its `assign` into a preallocated array
-//! (`support/peers.rs`), each checked against the library's destination first.
+//! (`support/peers.rs`), each checked against the library's destination first and given as a
+//! ratio to the memcpy of its rounds (`support/alternating.rs` says why not in the library's).
 //!
 //! `cargo bench --bench relayout_interleaved [--features parallel] [-- FILTER...]`: with
 //! filters, only the pairs whose name contains one of them (quote them in a shell:
@@ -23,7 +24,7 @@ use std::time::Duration;
 use tensor_layout::prelude::*;
 
 mod support;
-use support::alternating::{calls_for, median, timed};
+use support::alternating::{calls_for, median, timed, with_memcpy};
 use support::peers::{PeerTimes, Peers, Permutation};
 use support::relayout_pairs::{Element, Measure, copy_halves, each_pair, on_one_thread, pool};
 
@@ -83,9 +84,6 @@ impl Measure for Interleaved {
             times.library.push(on_one_thread(&one, || {
                 timed(|| black_box(&src).relayout_into(black_box(&mut dst)).unwrap())
             }));
-            if let Some(peers) = &mut peers {
-                peers.time_round(&mut times.peers);
-            }
             times.memcpy.push(timed(|| {
                 black_box(&mut copy_into[..]).copy_from_slice(black_box(&copy_from[..]))
             }));
@@ -98,9 +96,18 @@ impl Measure for Interleaved {
                     .push(two.install(|| timed(|| copy_halves(&copy_from, &mut copy_into))));
             }
         }
+        // The peers in rounds of their own (`alternating` says why).
+        let peer_copies = peers.as_mut().map(|peers| {
+            with_memcpy(calls, &copy_from, &mut copy_into, || {
+                peers.time_round(&mut times.peers)
+            })
+            .1
+        });
         let (library, memcpy) = (median(times.library), median(times.memcpy));
         let library_gbps = bytes as f64 / library.as_secs_f64() / 1e9;
-        let memcpy_gbps = 2.0 * copy_from.len() as f64 / memcpy.as_secs_f64() / 1e9;
+        let gbps = |copy: Duration| 2.0 * copy_from.len() as f64 / copy.as_secs_f64() / 1e9;
+        let memcpy_gbps = gbps(memcpy);
+        let peer_memcpy_gbps = peer_copies.map_or(memcpy_gbps, |copies| gbps(median(copies)));
         let size = if bytes >= 1_000_000 {
             format!("{:.1} M", bytes as f64 / 1e6)
         } else {
@@ -110,7 +117,7 @@ impl Measure for Interleaved {
             "| {name} | {size} | {calls} | {:.2} | {library_gbps:.2} | {memcpy_gbps:.2} | {:.2} |{}",
             library.as_secs_f64() * 1e6,
             library_gbps / memcpy_gbps,
-            times.peers.cells(bytes, memcpy_gbps),
+            times.peers.cells(bytes, peer_memcpy_gbps),
         );
         if cfg!(feature = "parallel") {
             let library_2 = median(times.library_2);

@@ -2,13 +2,15 @@
 //!
 //! `../shared/peers/run-onednn.sh` times oneDNN in a program of its own, minutes away from the
 //! library's benches; on this machine memory speed drifts by up to 2x over minutes, so the two
-//! ratios to memcpy come from different minutes. Here the three calls alternate — the
-//! library's `relayout_into`, oneDNN's reorder, memcpy of the source's bytes — each on buffers
-//! of its own, over and over, and the table divides their medians. The pairs are the benches'
-//! (`benches/support/relayout_pairs.rs`) that oneDNN has tags for, on one thread. On the plain
-//! transposes (`nchw->nhwc`, `nhwc->nchw`) the Rust peers join each round
-//! (`benches/support/peers.rs`: strided-perm's `copy_into`, ndarray's `as_standard_layout` of a
-//! permuted view and its `assign`), checked against the library's destination before timing.
+//! ratios to memcpy come from different minutes. Here, one pair after another, the library's
+//! `relayout_into` alternates with memcpy of the source's bytes, then oneDNN's reorder with
+//! memcpy, each on buffers of its own, and each contender's median is divided by the median of
+//! its own memcpy calls ("library ÷ oneDNN" divides those two ratios). The pairs are the
+//! benches' (`benches/support/relayout_pairs.rs`) that oneDNN has tags for, on one thread. On
+//! the plain transposes (`nchw->nhwc`, `nhwc->nchw`) the Rust peers follow in rounds of their
+//! own with memcpy (`benches/support/peers.rs`: strided-perm's `copy_into`, ndarray's
+//! `as_standard_layout` of a permuted view and its `assign`), checked against the library's
+//! destination before timing. Why not all in one round: `benches/support/alternating.rs`.
 //!
 //! Before timing, oneDNN's source is filled with the library's source bytes, and after it the
 //! two destinations must be equal byte for byte (padding included): the catalog's `onednn`
@@ -37,7 +39,7 @@ use relayout_pairs::{Element, Measure, each_pair};
 
 #[path = "../../benches/support/alternating.rs"]
 mod alternating;
-use alternating::{calls_for, median, timed};
+use alternating::{calls_for, median, with_memcpy};
 
 #[path = "../../benches/support/peers.rs"]
 mod peers;
@@ -137,35 +139,34 @@ impl Measure for SideBySide {
         let mut copy_into = vec![0u8; copy_from.len()];
         let bytes = size_of_val(both.src.as_raw()) + size_of_val(both.dst.as_raw());
         let calls = calls_for(bytes);
-        let (mut library, mut onednn, mut memcpy) = (vec![], vec![], vec![]);
+        // Each contender in rounds of its own with memcpy (`alternating` says why).
+        let (library, memcpy) = with_memcpy(calls, &copy_from, &mut copy_into, || {
+            black_box(&both.src)
+                .relayout_into(black_box(&mut both.dst))
+                .unwrap()
+        });
+        let (onednn, onednn_memcpy) =
+            with_memcpy(calls, &copy_from, &mut copy_into, || both.peer.run());
         let mut rust = PeerTimes::default();
-        for _ in 0..calls {
-            // The fields one by one: the Rust peers hold the source.
-            library.push(timed(|| {
-                black_box(&both.src)
-                    .relayout_into(black_box(&mut both.dst))
-                    .unwrap()
-            }));
-            onednn.push(timed(|| both.peer.run()));
-            if let Some(rust_peers) = &mut rust_peers {
-                rust_peers.time_round(&mut rust);
-            }
-            memcpy.push(timed(|| {
-                black_box(&mut copy_into[..]).copy_from_slice(black_box(&copy_from[..]))
-            }));
-        }
+        let rust_memcpy = rust_peers.as_mut().map(|rust_peers| {
+            with_memcpy(calls, &copy_from, &mut copy_into, || {
+                rust_peers.time_round(&mut rust)
+            })
+            .1
+        });
         both.assert_equal(name, dims);
         let gbps = |t: Duration, bytes: usize| bytes as f64 / t.as_secs_f64() / 1e9;
+        let copied = |copies: Vec<Duration>| gbps(median(copies), 2 * copy_from.len());
         let library = gbps(median(library), bytes);
         let onednn = gbps(median(onednn), bytes);
-        let memcpy = gbps(median(memcpy), 2 * copy_from.len());
+        let (memcpy, onednn_memcpy) = (copied(memcpy), copied(onednn_memcpy));
+        let rust_memcpy = rust_memcpy.map_or(memcpy, copied);
+        let (library_ratio, onednn_ratio) = (library / memcpy, onednn / onednn_memcpy);
         println!(
-            "| {name} | {:.1} M | {calls} | {library:.2} | {onednn:.2} | {memcpy:.2} | {:.2} | {:.2} | {:.2}x |{}",
+            "| {name} | {:.1} M | {calls} | {library:.2} | {onednn:.2} | {memcpy:.2} | {library_ratio:.2} | {onednn_ratio:.2} | {:.2}x |{}",
             bytes as f64 / 1e6,
-            library / memcpy,
-            onednn / memcpy,
-            library / onednn,
-            rust.cells(bytes, memcpy),
+            library_ratio / onednn_ratio,
+            rust.cells(bytes, rust_memcpy),
         );
     }
 }
