@@ -1,7 +1,6 @@
 //! The in-cache f32 transposes (NCHW <-> NHWC of 1x256x56x56: 3.2 MB a side, inside a 32 MiB
-//! L3) against a transpose written by hand for that one shape and memcpy of the same bytes,
-//! the three calls alternating (one call each per round, medians compared, as in
-//! `relayout_interleaved.rs`).
+//! L3) against a transpose written by hand for that one shape, each alternating with memcpy of
+//! the same bytes in rounds of its own (medians compared, as in `relayout_interleaved.rs`).
 //!
 //! The hand-written transpose is what a kernel author would write with AVX-512 for this
 //! shape: 16 x 16 blocks of 4-byte elements, sixteen loads, four rounds of `vpermt2d`, sixteen
@@ -18,7 +17,7 @@ use tensor_layout::onednn;
 use tensor_layout::prelude::*;
 
 mod support;
-use support::alternating::{calls_for, median, timed};
+use support::alternating::{calls_for, median, with_memcpy};
 
 fn main() {
     #[cfg(target_arch = "x86_64")]
@@ -156,15 +155,18 @@ mod by_hand {
         }
         let (from, mut to) = (vec![1u8; source.len() * 4], vec![0u8; source.len() * 4]);
         let calls = calls_for(2 * source.len() * 4);
-        let (mut library, mut memcpy) = (Vec::new(), Vec::new());
-        let mut hand = [Vec::new(), Vec::new()];
-        for _ in 0..calls {
-            library.push(timed(|| {
-                black_box(src).relayout_into(black_box(&mut dst)).unwrap()
-            }));
-            for (times, order) in hand.iter_mut().zip(orders) {
+        // Each contender in rounds of its own with memcpy, its ratio to that memcpy
+        // (`support/alternating.rs` says why).
+        let ratio = |(times, copies): (Vec<_>, Vec<_>)| {
+            median(copies).as_secs_f64() / median(times).as_secs_f64()
+        };
+        let library = ratio(with_memcpy(calls, &from, &mut to, || {
+            black_box(src).relayout_into(black_box(&mut dst)).unwrap()
+        }));
+        let hand = orders.map(|order| {
+            ratio(with_memcpy(calls, &from, &mut to, || {
                 // SAFETY: as above.
-                times.push(timed(|| unsafe {
+                unsafe {
                     transpose(
                         black_box(source),
                         black_box(&mut by_hand),
@@ -172,20 +174,10 @@ mod by_hand {
                         cols,
                         order,
                     )
-                }));
-            }
-            memcpy.push(timed(|| {
-                black_box(&mut to[..]).copy_from_slice(black_box(&from[..]))
-            }));
-        }
-        let memcpy = median(memcpy).as_secs_f64();
-        let ratio = |times: Vec<_>| memcpy / median(times).as_secs_f64();
+                }
+            }))
+        });
         let [rows_whole, bands] = hand;
-        println!(
-            "| {name} | {:.2} | {:.2} | {:.2} |",
-            ratio(library),
-            ratio(rows_whole),
-            ratio(bands)
-        );
+        println!("| {name} | {library:.2} | {rows_whole:.2} | {bands:.2} |");
     }
 }
