@@ -32,8 +32,8 @@ fn main() {
 mod by_hand {
     use super::*;
     use std::arch::x86_64::{
-        __m512i, _mm512_loadu_si512, _mm512_permutex2var_epi32, _mm512_setr_epi32,
-        _mm512_setzero_si512, _mm512_storeu_si512,
+        __m512i, _mm_sfence, _mm512_loadu_si512, _mm512_permutex2var_epi32, _mm512_setr_epi32,
+        _mm512_setzero_si512, _mm512_storeu_si512, _mm512_stream_si512,
     };
 
     /// How the hand-written transpose visits its 16 x 16 blocks.
@@ -46,15 +46,24 @@ mod by_hand {
     }
 
     /// `dst` (`cols` rows of `rows`) = the transpose of `src` (`rows` rows of `cols`), both
-    /// multiples of 16, in 16 x 16 blocks.
+    /// multiples of 16, in 16 x 16 blocks; with `stream`, every destination line by a
+    /// non-temporal store (`dst` on 64 bytes), as for a destination past the caches.
     ///
     /// # Safety
     ///
     /// The CPU runs AVX-512 F; `src` and `dst` hold `rows * cols` elements.
     #[target_feature(enable = "avx512f")]
-    unsafe fn transpose(src: &[f32], dst: &mut [f32], rows: usize, cols: usize, order: Order) {
+    unsafe fn transpose(
+        src: &[f32],
+        dst: &mut [f32],
+        rows: usize,
+        cols: usize,
+        order: Order,
+        stream: bool,
+    ) {
         assert!(src.len() >= rows * cols && dst.len() >= rows * cols);
         assert!(rows.is_multiple_of(16) && cols.is_multiple_of(16));
+        assert!(!stream || dst.as_ptr().addr().is_multiple_of(64));
         let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
         let firsts = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
         let seconds =
@@ -76,9 +85,15 @@ mod by_hand {
                 v = shuffled;
             }
             for (j, register) in v.iter().enumerate() {
-                // SAFETY: destination row `c + j`, columns `r .. r + 16`, inside `dst`.
+                let to = d.wrapping_add((c + j) * rows + r).cast::<__m512i>();
+                // SAFETY: destination row `c + j`, columns `r .. r + 16`, inside `dst`; on 64
+                // bytes where streamed (`dst` is, and `rows` is a multiple of 16).
                 unsafe {
-                    _mm512_storeu_si512(d.add((c + j) * rows + r).cast::<__m512i>(), *register)
+                    if stream {
+                        _mm512_stream_si512(to, *register)
+                    } else {
+                        _mm512_storeu_si512(to, *register)
+                    }
                 };
             }
         };
@@ -102,53 +117,78 @@ mod by_hand {
         }
     }
 
-    /// Each pair: the library, the hand-written transpose in each order, and memcpy, in turn.
+    /// Each pair: the library, the hand-written transpose in each order, and memcpy, in turn:
+    /// one image through the caches, then eight (25.7 MB a side) streamed past them.
     pub fn run() {
-        let dims = [1, 256, 56, 56];
-        let nchw = Tensor::<f32, onednn::nchw>::from_fn(dims, |[n, c, h, w]| {
-            (n * 1_000_000 + c * 10_000 + h * 100 + w) as f32
-        });
-        let nhwc: Tensor<f32, onednn::nhwc> = nchw.relayout();
-        let (planes, positions) = (256, 56 * 56);
         println!(
             "| pair | library ÷ memcpy | by hand, rows whole ÷ memcpy | by hand, bands of 64 ÷ memcpy |"
         );
         println!("| --- | ---: | ---: | ---: |");
-        measure(
-            "f32 1x256x56x56 nchw->nhwc",
-            &nchw,
-            nhwc.clone(),
-            planes,
-            positions,
-        );
-        measure(
-            "f32 1x256x56x56 nhwc->nchw",
-            &nhwc,
-            nchw.clone(),
-            positions,
-            planes,
-        );
+        for (images, stream) in [(1, false), (8, true)] {
+            let dims = [images, 256, 56, 56];
+            let nchw = Tensor::<f32, onednn::nchw>::from_fn(dims, |[n, c, h, w]| {
+                (n * 1_000_000 + c * 10_000 + h * 100 + w) as f32
+            });
+            let nhwc: Tensor<f32, onednn::nhwc> = nchw.relayout();
+            let shape = Shape {
+                images,
+                rows: 256,
+                cols: 56 * 56,
+                stream,
+            };
+            let name = format!("f32 {images}x256x56x56");
+            measure(&format!("{name} nchw->nhwc"), &nchw, nhwc.clone(), shape);
+            let back = Shape {
+                rows: shape.cols,
+                cols: shape.rows,
+                ..shape
+            };
+            measure(&format!("{name} nhwc->nchw"), &nhwc, nchw.clone(), back);
+        }
+    }
+
+    /// What the hand-written transpose moves: `images` times `rows` rows of `cols`, streamed
+    /// or not.
+    #[derive(Clone, Copy)]
+    struct Shape {
+        images: usize,
+        rows: usize,
+        cols: usize,
+        stream: bool,
+    }
+
+    /// The hand-written transpose of every image of `src` into `dst`, in `order`.
+    fn by_hand(src: &[f32], dst: &mut [f32], shape: Shape, order: Order) {
+        let Shape {
+            rows, cols, stream, ..
+        } = shape;
+        let image = rows * cols;
+        for (from, to) in src.chunks_exact(image).zip(dst.chunks_exact_mut(image)) {
+            // SAFETY: AVX-512 F runs (`main` checked); both hold `rows * cols`; `to` starts on
+            // 64 bytes (tensor storage is aligned to 128, images are multiples of 64 bytes).
+            unsafe { transpose(from, to, rows, cols, order, stream) };
+        }
     }
 
     /// Times `src.relayout_into(dst)` against the hand-written transpose of `src`'s storage
-    /// (`rows` rows of `cols`) in each order and memcpy of its bytes, after checking that
-    /// the hand-written transposes write the library's bytes.
+    /// (`shape`) in each order and memcpy of its bytes, after checking that the hand-written
+    /// transposes write the library's bytes.
     fn measure<L1: Layout, L2: Layout<Index = L1::Index>>(
         name: &str,
         src: &Tensor<f32, L1>,
         mut dst: Tensor<f32, L2>,
-        rows: usize,
-        cols: usize,
+        shape: Shape,
     ) {
         let orders = [Order::RowsWhole, Order::Bands64];
         let source = src.as_raw();
-        let mut by_hand = vec![0f32; source.len()];
+        // Tensor storage: aligned, as the streaming stores need.
+        let mut written = dst.clone();
+        let by_hand_dst = written.as_raw_mut();
         for order in orders {
-            by_hand.fill(0.0);
-            // SAFETY: AVX-512 F runs (`main` checked); both buffers hold `rows * cols`.
-            unsafe { transpose(source, &mut by_hand, rows, cols, order) };
+            by_hand_dst.fill(0.0);
+            by_hand(source, by_hand_dst, shape, order);
             assert_eq!(
-                by_hand,
+                by_hand_dst,
                 dst.as_raw(),
                 "{name}: the hand-written transpose ({order:?})"
             );
@@ -165,16 +205,12 @@ mod by_hand {
         }));
         let hand = orders.map(|order| {
             ratio(with_memcpy(calls, &from, &mut to, || {
-                // SAFETY: as above.
-                unsafe {
-                    transpose(
-                        black_box(source),
-                        black_box(&mut by_hand),
-                        rows,
-                        cols,
-                        order,
-                    )
-                }
+                by_hand(
+                    black_box(source),
+                    black_box(&mut *by_hand_dst),
+                    shape,
+                    order,
+                )
             }))
         });
         let [rows_whole, bands] = hand;
