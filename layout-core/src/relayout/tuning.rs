@@ -27,6 +27,14 @@
 //! 0.29-0.30x; with no prefetch at all, also u8 8x256x32x32 nhwc->nchw (256 bytes) 0.31 ->
 //! 0.33-0.34x, but the u8 1x64x64x256 crouton pairs lost 0.03-0.06x (the same bench binary with
 //! and without, in turn, three times, 2026-11-26).
+//!
+//! On the AMD core (`cpu family` 26), streamed transposes whose source columns lie a few
+//! hundred bytes apart ran faster with each row block swept across every column, sixteen
+//! destination rows at a time (`Tuning::sweep_streamed`), than with each few columns taken
+//! through every row block, a line into each of 256 destination rows: f32 8x256x56x56
+//! nhwc->nchw 0.77-0.82x memcpy -> 0.98-1.02, 8x256x3136x1 0.70-0.78 -> 0.96-1.14, 8x256x55x55
+//! 0.66-0.73 -> 0.75-0.84; a transpose written by hand in that order ran 0.94-0.99 (`cargo
+//! bench --bench transpose_by_hand`). Not measured on an Intel core, which keeps the other.
 
 /// Bytes of a cache line, the unit of every streamed store and prefetch.
 pub(crate) const CACHE_LINE: usize = 64;
@@ -89,6 +97,15 @@ pub(crate) const RUN_PREFETCH_BYTES: usize = 8 << 10;
 /// -> 0.60-0.64 (one relayout in a loop alternating with memcpy, AMD EPYC, `cpu family` 26).
 /// Four lines gained nothing further (f32 8x32x230x230 0.63-0.65 at two, four and eight).
 pub(crate) const NEAR_RUN_BYTES: usize = 2 * CACHE_LINE;
+
+/// The farthest apart a streamed transpose's source columns lie for its row blocks to sweep
+/// every column ([`Tuning::sweep_streamed`]): one column's line to the next is then a stride the
+/// hardware prefetcher follows. Farther (NCHW -> NHWC: channel planes 3 to 12.5 KiB apart) the
+/// sweep lost to the general blocks, which prefetch each column's line themselves (f32
+/// 8x256x55x55 nchw->nhwc 0.81-0.84x memcpy -> 0.54-0.63, u8 8x256x56x56 0.51-0.57 ->
+/// 0.41-0.50); nearer than [`NEAR_RUN_BYTES`] the general blocks' prefetch of the source as
+/// one run wins (f32 8x17x230x230 nhwc->nchw 0.89-0.90 -> 0.61-0.63).
+pub(crate) const SWEPT_COLUMNS_APART_BYTES: usize = 1024;
 
 /// Most source bytes a group of column blocks written in one visit may span, so that the group
 /// reads one compact region: f32 1x256x56x56 nhwc->nchw 0.67x memcpy with two lines per visit
@@ -205,6 +222,10 @@ pub(crate) struct Tuning {
     /// stream their paired rows and prefetch their other destination lines
     /// ([`Streaming::short_rows`](crate::relayout::schedule::Streaming::short_rows)).
     pub stream_short_rows: bool,
+    /// Whether streamed transposes of 4-byte elements whose source columns lie more than
+    /// [`NEAR_RUN_BYTES`] and at most [`SWEPT_COLUMNS_APART_BYTES`] apart, and whose rows are
+    /// whole blocks, sweep each row block across every column (`kernels::x86::pitched`).
+    pub sweep_streamed: bool,
 }
 
 impl Tuning {
@@ -216,6 +237,7 @@ impl Tuning {
         prefetch_apart: 2048,
         cached_prefetch_below: usize::MAX,
         stream_short_rows: true,
+        sweep_streamed: false,
     };
 
     /// AMD cores (Zen 4 measured).
@@ -225,6 +247,7 @@ impl Tuning {
         prefetch_apart: 512,
         cached_prefetch_below: 1024,
         stream_short_rows: false,
+        sweep_streamed: true,
     };
 
     /// The tuning of the CPU this runs on: found with `cpuid` on the first call, then cached.

@@ -214,7 +214,8 @@ fn planes<E: avx512::Broad, const STREAM: bool>(
     if avx512::available() {
         // SAFETY (both): the CPU runs AVX-512 F and BW instructions (checked just above).
         unsafe {
-            if !STREAM && pitched::pitched_plane(dst, d, src, s, batch, reach) {
+            let sweep_streamed = Tuning::current().sweep_streamed;
+            if pitched::pitched_plane::<E, STREAM>(dst, d, src, s, batch, reach, sweep_streamed) {
                 return;
             }
             tiles::planes::<E, avx512::Avx512Blocks<STREAM>>(dst, d, src, s, batch, reach)

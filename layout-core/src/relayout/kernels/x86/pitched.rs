@@ -1,7 +1,7 @@
-//! Transposes written through the caches whose columns are evenly spaced in the source and
-//! whose rows are evenly spaced in the destination (plain NCHW <-> NHWC of data that fits the
-//! caches): each block's source lines and destination lines found by additions from the
-//! block's corner, not read from the listings. With the data in the caches the blocks' own work
+//! Transposes whose columns are evenly spaced in the source and whose rows are evenly spaced in
+//! the destination (plain NCHW <-> NHWC), written through the caches, and some streamed past
+//! them: each block's source lines and destination lines found by additions from the block's
+//! corner, not read from the listings. With the data in the caches the blocks' own work
 //! is what a transpose costs, and the general blocks ([`tiles::plane_body`]: listed lines,
 //! bands and groups of blocks) spent a fifth to a half more on it.
 //!
@@ -17,9 +17,13 @@
 //!   ([`sweep_quads`]). u8 4x256x56x56 nchw->nhwc 0.47-0.52 -> 0.64-0.78, nhwc->nchw 0.51-0.96
 //!   -> 0.73-0.75, 8x256x32x32 nhwc->nchw 0.32-0.38 -> 0.48-0.52 (as above).
 //!
-//! Destinations past the caches keep the general blocks, whose streamed blocks and source
-//! prefetches are tuned for them: this sweep streamed and prefetching ran u8 8x256x56x56
-//! nchw->nhwc at 0.75-0.76 against 0.81-0.84.
+//! Past the caches, on processor families tuned so, 4-byte transposes whose source columns lie
+//! a few hundred bytes apart (NHWC -> NCHW) stream from [`sweep`]: each row block's sixteen
+//! destination rows written in one pass along them, as a transpose written by hand for the
+//! shape does ([`swept_when_streamed`] and the tuning have the measurements). Other streamed
+//! transposes keep the general blocks, whose streamed blocks prefetch their source lines: the
+//! sweep lost to them where the columns lie farther apart (NCHW -> NHWC: u8 8x256x56x56
+//! 0.51-0.57x memcpy -> 0.41-0.50).
 
 use super::super::reach::Reach;
 use super::super::tile_batch::TileBatch;
@@ -27,9 +31,11 @@ use super::super::tile_shape::pitched;
 use super::super::tiles;
 use super::avx512::{Avx512Blocks, Broad, Whole32, quad_transposed_pitched};
 use super::shuffle::{load_register, shuffle_rounds, zero};
-use crate::relayout::stores::store;
-use crate::relayout::tuning::{CACHE_LINE, ROWS};
-use core::arch::x86_64::__m512i;
+use crate::relayout::stores::{store, store_line};
+#[cfg(doc)]
+use crate::relayout::tuning::Tuning;
+use crate::relayout::tuning::{CACHE_LINE, NEAR_RUN_BYTES, ROWS, SWEPT_COLUMNS_APART_BYTES};
+use core::arch::x86_64::{__m512i, _mm512_stream_si512};
 use core::ops::Range;
 
 /// Columns of a 4-byte elements' block: one 64-byte line.
@@ -37,9 +43,11 @@ const COLS: usize = 16;
 
 /// The batch's transposes as described in the module docs, where its columns are one run in
 /// the source (`cols_run`) and every whole block's rows one pitch apart in the destination
-/// ([`pitched`]), with at least one whole block: `true`, all written. Each tile's rows and
-/// columns past its whole blocks, and every tile that `reach` does not fit, go through
-/// [`tiles::planes`] with [`Avx512Blocks`] (narrower blocks, elements). `false`,
+/// ([`pitched`]), with at least one whole block: `true`, all written. Through the caches, or
+/// with `STREAM` past them (whole aligned destination lines) where `sweep_streamed` (the
+/// processor family's [`Tuning::sweep_streamed`]) and [`swept_when_streamed`] allow. Each
+/// tile's rows and columns past its whole blocks, and every tile that `reach` does not fit, go
+/// through [`tiles::planes`] with [`Avx512Blocks`] (narrower blocks, elements). `false`,
 /// nothing written, for other batches.
 ///
 /// # Safety
@@ -48,13 +56,14 @@ const COLS: usize = 16;
 /// ([`Reach::of`]).
 #[target_feature(enable = "avx2,avx512f,avx512bw")]
 #[inline(never)]
-pub(super) unsafe fn pitched_plane<E: Broad>(
+pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(
     dst: &mut [E],
     d: usize,
     src: &[E],
     s: usize,
     batch: TileBatch<'_>,
     reach: Reach,
+    sweep_streamed: bool,
 ) -> bool {
     let TileBatch {
         origins,
@@ -66,6 +75,9 @@ pub(super) unsafe fn pitched_plane<E: Broad>(
     else {
         return false;
     };
+    if STREAM && !(sweep_streamed && swept_when_streamed::<E>(col_pitch, rows.len())) {
+        return false;
+    }
     // A block's columns: one destination line.
     let block_cols = CACHE_LINE / size_of::<E>();
     let (whole_rows, whole_cols) = (
@@ -78,7 +90,7 @@ pub(super) unsafe fn pitched_plane<E: Broad>(
     let (first_col_s, first_col_d) = cols[0];
     let rest = |dst: &mut [E], d, src: &[E], s, part, reach| {
         // SAFETY: AVX-512 F and BW run (the caller's promise).
-        unsafe { tiles::planes::<E, Avx512Blocks<false>>(dst, d, src, s, part, reach) }
+        unsafe { tiles::planes::<E, Avx512Blocks<STREAM>>(dst, d, src, s, part, reach) }
     };
     for origin in origins {
         let tile = TileBatch {
@@ -105,7 +117,7 @@ pub(super) unsafe fn pitched_plane<E: Broad>(
         // caller's promise).
         unsafe {
             match size_of::<E>() {
-                4 => sweep(dst, src, corner, &rows[..whole_rows], 0..whole_cols),
+                4 => sweep::<E, STREAM>(dst, src, corner, &rows[..whole_rows], 0..whole_cols),
                 2 => sweep_quads::<E, 8>(dst, src, corner, &rows[..whole_rows], whole_cols),
                 _ => sweep_quads::<E, 16>(dst, src, corner, &rows[..whole_rows], whole_cols),
             }
@@ -129,6 +141,20 @@ pub(super) unsafe fn pitched_plane<E: Broad>(
     true
 }
 
+/// Whether a streamed batch of columns `col_pitch` apart in the source and `rows` rows is
+/// swept here on a processor family tuned to ([`Tuning::sweep_streamed`]): 4-byte elements
+/// whose columns lie more than [`NEAR_RUN_BYTES`] and at most [`SWEPT_COLUMNS_APART_BYTES`]
+/// apart (NHWC -> NCHW of 33 to 256 f32 channels) in rows of whole blocks (with rows left
+/// over, f32 8x255x56x56 nhwc->nchw ran 0.75-0.80x memcpy -> 0.70-0.72, those rows through the
+/// general blocks after the sweep).
+fn swept_when_streamed<E>(col_pitch: usize, rows: usize) -> bool {
+    let apart = col_pitch * size_of::<E>();
+    size_of::<E>() == 4
+        && apart > NEAR_RUN_BYTES
+        && apart <= SWEPT_COLUMNS_APART_BYTES
+        && rows.is_multiple_of(ROWS)
+}
+
 /// Where a tile's whole blocks start and how their lines are spaced: the tile's first column
 /// in the source (`s`) and the destination (`d`), its rows `row_pitch` apart in the
 /// destination, its columns `col_pitch` apart in the source.
@@ -142,7 +168,8 @@ struct Corner {
 
 /// The blocks of columns `cols` (whole blocks, from the tile's first) of every row block of
 /// `rows` (whole blocks, offsets from the tile's corner), row blocks outermost: sixteen loads
-/// a block, four rounds of `vpermt2d`, sixteen stores. A function of its own, so that its loop
+/// a block, four rounds of `vpermt2d`, sixteen stores (with `STREAM`, each whole aligned line
+/// streamed). A function of its own, so that its loop
 /// compiles as one flat loop whatever calls it: the same loop inlined under one more loop
 /// level, or with the block in a function inlined into it, ran 0.68 and 0.59-0.62x of memcpy
 /// against 0.76-0.77 and 0.69-0.71 (f32 1x256x56x56 nchw->nhwc, nhwc->nchw). Sweeping the
@@ -154,7 +181,7 @@ struct Corner {
 /// AVX-512 F and BW.
 #[target_feature(enable = "avx2,avx512f,avx512bw")]
 #[inline(never)]
-unsafe fn sweep<E: Broad>(
+unsafe fn sweep<E: Broad, const STREAM: bool>(
     dst: &mut [E],
     src: &[E],
     corner: Corner,
@@ -181,7 +208,7 @@ unsafe fn sweep<E: Broad>(
             for (k, &line) in lines.iter().enumerate() {
                 // SAFETY: row `k` of the block, its columns `c0 .. c0 + COLS` (the caller's
                 // promise).
-                unsafe { store(dst, block_d + k * row_pitch + c0, line) };
+                unsafe { put::<E, STREAM>(dst, block_d + k * row_pitch + c0, line) };
             }
         }
     }
@@ -237,6 +264,24 @@ unsafe fn sweep_quads<E: Broad, const N: usize>(
     }
 }
 
+/// Writes `line` (64 bytes) to `dst` from element `at`: with `STREAM`, past the caches where
+/// it is one whole aligned cache line.
+///
+/// # Safety
+///
+/// The line's 64 bytes lie inside `dst`; the CPU runs AVX-512 F.
+#[inline(always)]
+unsafe fn put<E: Broad, const STREAM: bool>(dst: &mut [E], at: usize, line: __m512i) {
+    // SAFETY (both): passed on from the caller.
+    unsafe {
+        if STREAM {
+            store_line(dst, at, &[line], _mm512_stream_si512);
+        } else {
+            store(dst, at, line);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::super::tiles::portable_planes;
@@ -251,9 +296,12 @@ mod tests {
     /// rows for 1- and 2-byte elements), rows and columns left past them (under half a block
     /// of rows: elements; narrower column blocks); batches that are not evenly spaced, or
     /// without a whole block, are left alone.
-    fn agrees_with_portable<E: Broad + core::fmt::Debug + PartialEq>(make: fn(usize) -> E) {
+    /// With `STREAM`, the batches [`swept_when_streamed`] takes, their aligned lines streamed.
+    fn agrees_with_portable<E: Broad + core::fmt::Debug + PartialEq, const STREAM: bool>(
+        make: fn(usize) -> E,
+    ) {
         let shapes: &[(usize, usize, usize)] = if cfg!(miri) {
-            &[(33, 37, 3), (16, 16, 0), (36, 66, 1)]
+            &[(33, 37, 3), (16, 16, 0), (36, 66, 1), (32, 32, 0)]
         } else {
             &[
                 (16, 16, 0),
@@ -282,7 +330,8 @@ mod tests {
                 rows_run: None,
                 cols_run: Some(col_pitch),
             };
-            let whole_block = n_rows >= ROWS && n_cols >= CACHE_LINE / size_of::<E>();
+            let swept = !STREAM || swept_when_streamed::<E>(col_pitch, n_rows);
+            let whole_block = n_rows >= ROWS && n_cols >= CACHE_LINE / size_of::<E>() && swept;
             for misalign in [0, 1] {
                 let len = 2 * tile_dst + 64;
                 // Each destination from `misalign` elements past its first cache line.
@@ -297,7 +346,8 @@ mod tests {
                 let mut got = alloc::vec![make(0); len];
                 let d = start(&got);
                 // SAFETY: AVX-512 runs (checked by the caller); `reach` is the batch's.
-                let moved = unsafe { pitched_plane(&mut got, d, &src, 1, batch, reach) };
+                let moved =
+                    unsafe { pitched_plane::<_, STREAM>(&mut got, d, &src, 1, batch, reach, true) };
                 let case = alloc::format!(
                     "{}-byte {n_rows} x {n_cols}, gap {gap}, +{misalign}",
                     size_of::<E>()
@@ -314,7 +364,9 @@ mod tests {
             };
             let mut untouched = alloc::vec![make(0); 2 * tile_dst + 64];
             // SAFETY: as above.
-            let moved = unsafe { pitched_plane(&mut untouched, 0, &src, 1, uneven, reach) };
+            let moved = unsafe {
+                pitched_plane::<_, STREAM>(&mut untouched, 0, &src, 1, uneven, reach, true)
+            };
             assert!(!moved && untouched.iter().all(|x| *x == make(0)));
         }
     }
@@ -324,8 +376,10 @@ mod tests {
         if !avx512::available() {
             return;
         }
-        agrees_with_portable::<u32>(|i| i as u32);
-        agrees_with_portable::<u16>(|i| i as u16);
-        agrees_with_portable::<u8>(|i| (i % 251) as u8);
+        agrees_with_portable::<u32, false>(|i| i as u32);
+        agrees_with_portable::<u16, false>(|i| i as u16);
+        agrees_with_portable::<u8, false>(|i| (i % 251) as u8);
+        agrees_with_portable::<u32, true>(|i| i as u32);
+        agrees_with_portable::<u8, true>(|i| (i % 251) as u8);
     }
 }
