@@ -191,11 +191,6 @@ pub(crate) const STREAM_BLOCKS_FROM_CACHE_SHARE: usize = 32;
 /// MiB L3: 0.96x memcpy through the cache, 0.72x streamed at 50 MB).
 pub(crate) const STREAM_LINE_ROWS_FROM_CACHE_SHARE: usize = 16;
 
-/// Below this many destination bytes a relayout stays on one thread: the split costs more
-/// (Intel, 105 MiB L3).
-#[cfg(feature = "parallel")]
-pub(crate) const MIN_PARALLEL_BYTES: usize = 4 << 20;
-
 /// Pieces per thread in a parallel relayout, so that uneven pieces (padding) still balance.
 #[cfg(feature = "parallel")]
 pub(crate) const PIECES_PER_THREAD: usize = 4;
@@ -226,6 +221,14 @@ pub(crate) struct Tuning {
     /// [`NEAR_RUN_BYTES`] and at most [`SWEPT_COLUMNS_APART_BYTES`] apart, and whose rows are
     /// whole blocks, sweep each row block across every column (`kernels::x86::pitched`).
     pub sweep_streamed: bool,
+    /// Below this many destination bytes a relayout stays on one thread (the `parallel`
+    /// feature): the split costs more than it saves. 4 MiB on the Intel core (105 MiB L3). On
+    /// the AMD core (`cpu family` 26, 32 MiB L3) relayouts of 1 to 3.2 MiB split from 512 KiB
+    /// ran 1.26-1.86x faster on two threads than on one, against 0.97-1.07x unsplit under 4
+    /// MiB (u8 4x256x56x56 nchw->nhwc and nhwc->nchw, 8x256x32x32 and 32x2048x7x7 nhwc->nchw,
+    /// the 1x64x64x256 crouton pairs; `cargo bench --bench relayout_interleaved --features
+    /// parallel`, the two thresholds in turn, twice).
+    pub min_parallel_bytes: usize,
 }
 
 impl Tuning {
@@ -238,6 +241,7 @@ impl Tuning {
         cached_prefetch_below: usize::MAX,
         stream_short_rows: true,
         sweep_streamed: false,
+        min_parallel_bytes: 4 << 20,
     };
 
     /// AMD cores (Zen 4 measured).
@@ -248,6 +252,7 @@ impl Tuning {
         cached_prefetch_below: 1024,
         stream_short_rows: false,
         sweep_streamed: true,
+        min_parallel_bytes: 512 << 10,
     };
 
     /// The tuning of the CPU this runs on: found with `cpuid` on the first call, then cached.

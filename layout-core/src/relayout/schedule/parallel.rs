@@ -9,13 +9,13 @@
 use super::walk::Nest;
 use crate::relayout::kernels::Element;
 use crate::relayout::plan::{Kernel, MAX_LEVELS, Point};
-use crate::relayout::tuning::{MIN_PARALLEL_BYTES, PIECES_PER_THREAD};
+use crate::relayout::tuning::{PIECES_PER_THREAD, Tuning};
 use rayon::prelude::*;
 
-/// The threads a relayout writing `dst_bytes` is shared among: rayon's, from
-/// [`MIN_PARALLEL_BYTES`] on; one below.
+/// The threads a relayout writing `dst_bytes` is shared among: rayon's, from the processor
+/// family's [`Tuning::min_parallel_bytes`] on; one below.
 pub(crate) fn threads_for(dst_bytes: usize) -> usize {
-    if dst_bytes < MIN_PARALLEL_BYTES {
+    if dst_bytes < Tuning::current().min_parallel_bytes {
         1
     } else {
         rayon::current_num_threads()
