@@ -115,6 +115,10 @@ mod by_hand {
                 }
             }
         }
+        if stream {
+            // The streamed lines reach memory before anything after them.
+            _mm_sfence();
+        }
     }
 
     /// Each pair: the library, the hand-written transpose in each order, and memcpy, in turn:
@@ -131,7 +135,6 @@ mod by_hand {
             });
             let nhwc: Tensor<f32, onednn::nhwc> = nchw.relayout();
             let shape = Shape {
-                images,
                 rows: 256,
                 cols: 56 * 56,
                 stream,
@@ -147,11 +150,10 @@ mod by_hand {
         }
     }
 
-    /// What the hand-written transpose moves: `images` times `rows` rows of `cols`, streamed
-    /// or not.
+    /// What the hand-written transpose moves in each image: `rows` rows of `cols`, streamed or
+    /// not.
     #[derive(Clone, Copy)]
     struct Shape {
-        images: usize,
         rows: usize,
         cols: usize,
         stream: bool,
@@ -159,9 +161,7 @@ mod by_hand {
 
     /// The hand-written transpose of every image of `src` into `dst`, in `order`.
     fn by_hand(src: &[f32], dst: &mut [f32], shape: Shape, order: Order) {
-        let Shape {
-            rows, cols, stream, ..
-        } = shape;
+        let Shape { rows, cols, stream } = shape;
         let image = rows * cols;
         for (from, to) in src.chunks_exact(image).zip(dst.chunks_exact_mut(image)) {
             // SAFETY: AVX-512 F runs (`main` checked); both hold `rows * cols`; `to` starts on
