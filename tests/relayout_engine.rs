@@ -392,8 +392,9 @@ proptest! {
     }
 }
 
-/// Large enough (over 4 MiB of destination) that the `parallel` feature splits the walk: the
-/// split result equals the plain relayout, padding included, for each kernel.
+/// Large enough (over 4 MiB of destination, the most any processor family waits for) that the
+/// `parallel` feature splits the walk: the split result equals the plain relayout, padding
+/// included, for each kernel.
 #[cfg(feature = "parallel")]
 #[test]
 fn parallel_relayouts_equal_the_plain_relayout() {
@@ -408,6 +409,15 @@ fn parallel_relayouts_equal_the_plain_relayout() {
         check_typed::<onednn::nhwc, onednn::nChw16c>(dims); // row copies
         check_typed::<onednn::nchw, onednn::nhwc>(dims);
         check_typed::<htp::R4FlatMemoryLayout, htp::R4CroutonLayout>([1, 203, 61, 45]);
+        // One image: one kernel call would cover it all, so its outermost loop is cut in two
+        // for the threads (positions 14 x 224, channels 8 x 64); no cut where no divisor keeps
+        // whole blocks of rows (14399 positions, 100 channels).
+        check_typed::<onednn::nchw, onednn::nhwc>([1, 512, 56, 56]);
+        check_typed::<onednn::nhwc, onednn::nchw>([1, 512, 56, 56]);
+        check_typed::<onednn::nchw, onednn::nhwc>([1, 100, 121, 119]);
+        check_typed::<onednn::nhwc, onednn::nchw>([1, 100, 121, 119]);
+        check_typed::<htp::R4FlatMemoryLayout, htp::R4CroutonLayout>([1, 512, 64, 64]);
+        check_typed::<htp::R4CroutonLayout, htp::R4FlatMemoryLayout>([1, 512, 64, 64]);
     });
 }
 

@@ -119,11 +119,14 @@ pub(crate) fn run<E: Element>(
     if pair.dims[..pair.rank].contains(&0) {
         return;
     }
-    let plan = Plan::new(pair, size_of::<E>());
+    #[cfg_attr(not(feature = "parallel"), allow(unused_mut))]
+    let mut plan = Plan::new(pair, size_of::<E>());
     if plan.len == 0 {
         dst[plan.dst_base] = src[offsets(&plan.origin)];
         return;
     }
+    #[cfg(feature = "parallel")]
+    super::parallel::cut_for_threads(&mut plan, size_of_val(dst));
     let streaming = streaming.unwrap_or_else(|| Streaming::for_destination(size_of_val(dst)));
     let listings = plan.listings(size_of::<E>());
     let nest = Nest {

@@ -8,8 +8,8 @@
 
 use super::walk::Nest;
 use crate::relayout::kernels::Element;
-use crate::relayout::plan::{Kernel, MAX_LEVELS, Point};
-use crate::relayout::tuning::{PIECES_PER_THREAD, Tuning};
+use crate::relayout::plan::{Kernel, Level, MAX_LEVELS, Plan, Point};
+use crate::relayout::tuning::{PIECES_PER_THREAD, ROWS, Tuning};
 use rayon::prelude::*;
 
 /// The threads a relayout writing `dst_bytes` is shared among: rayon's, from the processor
@@ -20,6 +20,61 @@ pub(crate) fn threads_for(dst_bytes: usize) -> usize {
     } else {
         rayon::current_num_threads()
     }
+}
+
+/// Cuts `plan`'s outermost loop in two where one kernel call would cover the whole relayout
+/// (no loop outside the kernel's to split among threads: one image's transpose), so that a
+/// relayout writing `dst_bytes` can still be split ([`run`]): the outer part, the least
+/// divisor of the loop's extent that gives every thread [`PIECES_PER_THREAD`] pieces, goes
+/// outside the kernel's loops. A transpose's rows keep whole blocks of [`ROWS`] in each piece.
+/// Only loops without bounds (no padding), on a plan with room for another loop. f32
+/// 1x256x56x56 NCHW <-> NHWC: 14 x 224 positions, 8 x 32 channels.
+pub(crate) fn cut_for_threads(plan: &mut Plan, dst_bytes: usize) {
+    let threads = threads_for(dst_bytes);
+    let first = plan.levels[0];
+    let rows_loop = match plan.kernel {
+        Kernel::Transpose { rows, .. } => rows == 0,
+        Kernel::Rows => false,
+        Kernel::Strided | Kernel::Indexed => return,
+    };
+    if threads < 2
+        || plan.kernel_from != 0
+        || plan.len < 2
+        || plan.len == MAX_LEVELS
+        || !plan.free[first.dim]
+    {
+        return;
+    }
+    let pieces = threads * PIECES_PER_THREAD;
+    let Some(outer) = (pieces..=first.extent / 2).find(|&p| {
+        let inner = first.extent / p;
+        first.extent.is_multiple_of(p) && (!rows_loop || inner.is_multiple_of(ROWS))
+    }) else {
+        return;
+    };
+    let inner = first.extent / outer;
+    plan.levels.copy_within(0..plan.len, 1);
+    plan.flat_fill.copy_within(0..plan.len, 1);
+    plan.len += 1;
+    plan.levels[0] = Level {
+        extent: outer,
+        step: first.step * inner,
+        src: first.src * inner,
+        dst: first.dst * inner,
+        last_of_dim: false,
+        ..first
+    };
+    plan.levels[1] = Level {
+        extent: inner,
+        ..first
+    };
+    if let Kernel::Transpose { rows, cols } = plan.kernel {
+        plan.kernel = Kernel::Transpose {
+            rows: rows + 1,
+            cols: cols + 1,
+        };
+    }
+    plan.kernel_from = 1;
 }
 
 /// Runs the nest on rayon's threads; `false` (nothing written) when it should not be split.
