@@ -105,6 +105,7 @@ pub(crate) const NEAR_RUN_BYTES: usize = 2 * CACHE_LINE;
 /// 8x256x55x55 nchw->nhwc 0.81-0.84x memcpy -> 0.54-0.63, u8 8x256x56x56 0.51-0.57 ->
 /// 0.41-0.50); nearer than [`NEAR_RUN_BYTES`] the general blocks' prefetch of the source as
 /// one run wins (f32 8x17x230x230 nhwc->nchw 0.89-0.90 -> 0.61-0.63).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // the x86-64 kernels' choice
 pub(crate) const SWEPT_COLUMNS_APART_BYTES: usize = 1024;
 
 /// Most source bytes a group of column blocks written in one visit may span, so that the group
