@@ -75,9 +75,6 @@ pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(
     else {
         return false;
     };
-    if STREAM && !(sweep_streamed && swept_when_streamed::<E>(col_pitch, rows.len())) {
-        return false;
-    }
     // A block's columns: one destination line.
     let block_cols = CACHE_LINE / size_of::<E>();
     let (whole_rows, whole_cols) = (
@@ -85,6 +82,15 @@ pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(
         cols.len() / block_cols * block_cols,
     );
     if whole_rows == 0 || whole_cols == 0 {
+        return false;
+    }
+    // Rows past the whole blocks go as one more block, the last `ROWS` rows (its first rows
+    // written twice, with the same values), where those rows keep the pitch.
+    let last_block = (whole_rows < rows.len())
+        .then(|| rows.len() - ROWS)
+        .filter(|&first| pitched(&rows[first..], Some(row_pitch)).is_some());
+    let rows_covered = whole_rows == rows.len() || last_block.is_some();
+    if STREAM && !(sweep_streamed && rows_covered && swept_when_streamed::<E>(col_pitch)) {
         return false;
     }
     let (first_col_s, first_col_d) = cols[0];
@@ -115,22 +121,31 @@ pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(
         // `k * row_pitch` after the block's first in the destination (`pitched`) and `k` after
         // it in the source (a batch's rows count up by one there). AVX-512 F and BW run (the
         // caller's promise).
-        unsafe {
-            match size_of::<E>() {
-                4 => sweep::<E, STREAM>(dst, src, corner, &rows[..whole_rows], 0..whole_cols),
-                2 => sweep_quads::<E, 8>(dst, src, corner, &rows[..whole_rows], whole_cols),
-                _ => sweep_quads::<E, 16>(dst, src, corner, &rows[..whole_rows], whole_cols),
-            }
+        let blocks = core::iter::once(&rows[..whole_rows]).chain(last_block.map(|f| &rows[f..]));
+        for block_rows in blocks {
+            // SAFETY: as just above, for the last block's rows too (listed, and pitched).
+            unsafe {
+                match size_of::<E>() {
+                    4 => sweep::<E, STREAM>(dst, src, corner, block_rows, 0..whole_cols),
+                    2 => sweep_quads::<E, 8>(dst, src, corner, block_rows, whole_cols),
+                    _ => sweep_quads::<E, 16>(dst, src, corner, block_rows, whole_cols),
+                }
+            };
+        }
+        let swept_rows = if last_block.is_some() {
+            rows
+        } else {
+            &rows[..whole_rows]
         };
         if whole_cols < cols.len() {
             let part = TileBatch {
-                rows: &rows[..whole_rows],
+                rows: swept_rows,
                 cols: &cols[whole_cols..],
                 ..tile
             };
             rest(dst, d, src, s, part, reach);
         }
-        if whole_rows < rows.len() {
+        if swept_rows.len() < rows.len() {
             let part = TileBatch {
                 rows: &rows[whole_rows..],
                 ..tile
@@ -141,18 +156,16 @@ pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(
     true
 }
 
-/// Whether a streamed batch of columns `col_pitch` apart in the source and `rows` rows is
-/// swept here on a processor family tuned to ([`Tuning::sweep_streamed`]): 4-byte elements
-/// whose columns lie more than [`NEAR_RUN_BYTES`] and at most [`SWEPT_COLUMNS_APART_BYTES`]
-/// apart (NHWC -> NCHW of 33 to 256 f32 channels) in rows of whole blocks (with rows left
-/// over, f32 8x255x56x56 nhwc->nchw ran 0.75-0.80x memcpy -> 0.70-0.72, those rows through the
-/// general blocks after the sweep).
-fn swept_when_streamed<E>(col_pitch: usize, rows: usize) -> bool {
+/// Whether a streamed batch of columns `col_pitch` apart in the source is swept here on a
+/// processor family tuned to ([`Tuning::sweep_streamed`]), its rows in whole blocks: 4-byte
+/// elements whose columns lie more than [`NEAR_RUN_BYTES`] and at most
+/// [`SWEPT_COLUMNS_APART_BYTES`] apart (NHWC -> NCHW of 33 to 256 f32 channels). Rows left
+/// over after the sweep through the general blocks cost more than the sweep saved (f32
+/// 8x255x56x56 nhwc->nchw 0.75-0.80x memcpy -> 0.70-0.72), hence the last block of
+/// [`pitched_plane`], which overlaps the one before it.
+fn swept_when_streamed<E>(col_pitch: usize) -> bool {
     let apart = col_pitch * size_of::<E>();
-    size_of::<E>() == 4
-        && apart > NEAR_RUN_BYTES
-        && apart <= SWEPT_COLUMNS_APART_BYTES
-        && rows.is_multiple_of(ROWS)
+    size_of::<E>() == 4 && apart > NEAR_RUN_BYTES && apart <= SWEPT_COLUMNS_APART_BYTES
 }
 
 /// Where a tile's whole blocks start and how their lines are spaced: the tile's first column
@@ -330,7 +343,7 @@ mod tests {
                 rows_run: None,
                 cols_run: Some(col_pitch),
             };
-            let swept = !STREAM || swept_when_streamed::<E>(col_pitch, n_rows);
+            let swept = !STREAM || swept_when_streamed::<E>(col_pitch);
             let whole_block = n_rows >= ROWS && n_cols >= CACHE_LINE / size_of::<E>() && swept;
             for misalign in [0, 1] {
                 let len = 2 * tile_dst + 64;
