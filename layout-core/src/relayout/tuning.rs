@@ -219,8 +219,8 @@ pub(crate) struct Tuning {
     /// ([`Streaming::short_rows`](crate::relayout::schedule::Streaming::short_rows)).
     pub stream_short_rows: bool,
     /// Whether streamed transposes of 4-byte elements whose source columns lie more than
-    /// [`NEAR_RUN_BYTES`] and at most [`SWEPT_COLUMNS_APART_BYTES`] apart, and whose rows are
-    /// whole blocks, sweep each row block across every column (`kernels::x86::pitched`).
+    /// [`NEAR_RUN_BYTES`] and at most [`SWEPT_COLUMNS_APART_BYTES`] apart sweep each row
+    /// block across every column (`kernels::x86::pitched`).
     pub sweep_streamed: bool,
     /// Below this many destination bytes a relayout stays on one thread (the `parallel`
     /// feature): the split costs more than it saves. 4 MiB on the Intel core (105 MiB L3). On

@@ -46,9 +46,10 @@ const COLS: usize = 16;
 /// ([`pitched`]), with at least one whole block: `true`, all written. Through the caches, or
 /// with `STREAM` past them (whole aligned destination lines) where `sweep_streamed` (the
 /// processor family's [`Tuning::sweep_streamed`]) and [`swept_when_streamed`] allow. Each
-/// tile's rows and columns past its whole blocks, and every tile that `reach` does not fit, go
-/// through [`tiles::planes`] with [`Avx512Blocks`] (narrower blocks, elements). `false`,
-/// nothing written, for other batches.
+/// tile's rows past its whole blocks go as one more block, its last 16 rows, overlapping the
+/// block before (where those rows keep the pitch); its columns past its whole blocks, and every
+/// tile that `reach` does not fit, go through [`tiles::planes`] with [`Avx512Blocks`]
+/// (narrower blocks, elements). `false`, nothing written, for other batches.
 ///
 /// # Safety
 ///
@@ -305,10 +306,10 @@ mod tests {
 
     /// Evenly spaced batches (listed as the other kernels' tests list them, two tiles a call,
     /// the destination on a cache line or one element past it) move as the portable tile moves
-    /// them: whole blocks only (64 bytes of columns by 16 rows, in groups of a source line's
-    /// rows for 1- and 2-byte elements), rows and columns left past them (under half a block
-    /// of rows: elements; narrower column blocks); batches that are not evenly spaced, or
-    /// without a whole block, are left alone.
+    /// them: whole blocks (64 bytes of columns by 16 rows, in groups of a source line's rows
+    /// for 1- and 2-byte elements), rows left past them as a last block overlapping the one
+    /// before, columns left past them (narrower column blocks, elements); batches that are not
+    /// evenly spaced, or without a whole block, are left alone.
     /// With `STREAM`, the batches [`swept_when_streamed`] takes, their aligned lines streamed.
     fn agrees_with_portable<E: Broad + core::fmt::Debug + PartialEq, const STREAM: bool>(
         make: fn(usize) -> E,
