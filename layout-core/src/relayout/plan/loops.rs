@@ -255,18 +255,35 @@ impl Plan {
         else {
             return;
         };
-        self.levels.copy_within(start - 1..self.len, start);
+        self.split_loop(start - 1, start - 1, part);
+    }
+
+    /// Splits loop `k` in two: an inner loop of `inner` digits (a divisor of its extent) in its
+    /// place, and the outer part, whose digits step `inner` times as far, at `outer_at` (at
+    /// most `k`). The loops from `outer_at` on, and their fill marks, move in by one; the
+    /// outer part is not the last loop of its dimension. Each caller says why the order of the
+    /// visits may change so.
+    pub(crate) fn split_loop(&mut self, k: usize, outer_at: usize, inner: usize) {
+        debug_assert!(
+            outer_at <= k && self.len < MAX_LEVELS,
+            "room for the outer part"
+        );
+        let long = self.levels[k];
+        debug_assert!(long.extent.is_multiple_of(inner), "a divisor of the extent");
+        self.levels.copy_within(outer_at..self.len, outer_at + 1);
+        self.flat_fill.copy_within(outer_at..self.len, outer_at + 1);
         self.len += 1;
-        self.levels[start - 1] = Level {
-            extent: outer.extent / part,
-            step: outer.step * part,
-            src: outer.src * part,
-            dst: outer.dst * part,
-            ..outer
+        self.levels[outer_at] = Level {
+            extent: long.extent / inner,
+            step: long.step * inner,
+            src: long.src * inner,
+            dst: long.dst * inner,
+            last_of_dim: false,
+            ..long
         };
-        self.levels[start] = Level {
-            extent: part,
-            ..outer
+        self.levels[k + 1] = Level {
+            extent: inner,
+            ..long
         };
     }
 
@@ -401,19 +418,7 @@ impl Plan {
         else {
             return;
         };
-        self.levels.copy_within(outer_at..self.len, outer_at + 1);
-        self.len += 1;
-        self.levels[outer_at] = Level {
-            extent: long.extent / part,
-            step: long.step * part,
-            src: long.src * part,
-            dst: long.dst * part,
-            ..long
-        };
-        self.levels[k + 1] = Level {
-            extent: part,
-            ..long
-        };
+        self.split_loop(k, outer_at, part);
     }
 
     /// Orders the bound-free loops right outside the rows by their source strides, largest

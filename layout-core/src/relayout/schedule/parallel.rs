@@ -8,7 +8,7 @@
 
 use super::walk::Nest;
 use crate::relayout::kernels::Element;
-use crate::relayout::plan::{Kernel, Level, MAX_LEVELS, Plan, Point};
+use crate::relayout::plan::{Kernel, MAX_LEVELS, Plan, Point};
 use crate::relayout::tuning::{PIECES_PER_THREAD, ROWS, Tuning};
 use rayon::prelude::*;
 
@@ -52,22 +52,9 @@ pub(crate) fn cut_for_threads(plan: &mut Plan, dst_bytes: usize) {
     }) else {
         return;
     };
-    let inner = first.extent / outer;
-    plan.levels.copy_within(0..plan.len, 1);
-    plan.flat_fill.copy_within(0..plan.len, 1);
-    plan.len += 1;
-    plan.levels[0] = Level {
-        extent: outer,
-        step: first.step * inner,
-        src: first.src * inner,
-        dst: first.dst * inner,
-        last_of_dim: false,
-        ..first
-    };
-    plan.levels[1] = Level {
-        extent: inner,
-        ..first
-    };
+    // The outer part outermost, where the split hands out its digits: the same slots, and
+    // the pieces are whole blocks of the destination (the loop has no bounds).
+    plan.split_loop(0, 0, first.extent / outer);
     if let Kernel::Transpose { rows, cols } = plan.kernel {
         plan.kernel = Kernel::Transpose {
             rows: rows + 1,
