@@ -215,6 +215,16 @@ fn narrow_tiles_and_long_runs_relayout_alike() {
     }
 }
 
+/// Planes of 33 to 63 positions (7 x 7, 6 x 6, 9 x 7, 5 x 7), whose NCHW rows of bytes lie
+/// back to back, shorter than a line: channels in groups of 64 and blocks of 16 past them,
+/// the last block overlapping the one before, and fewer channels than one group.
+#[test]
+fn short_planes_back_to_back_relayout_alike() {
+    for dims in [[2, 150, 7, 7], [1, 70, 6, 6], [1, 64, 9, 7], [3, 20, 5, 7]] {
+        plain_transposes_alike(dims);
+    }
+}
+
 /// Destination rows whose pitch is a multiple of 512 bytes for some element width (384, 512 and
 /// 1024 channels of NHWC; planes of 512 and 1024 positions of NCHW), which the transposes visit
 /// several lines per row at a time, with tiles that end part-way into a row block.

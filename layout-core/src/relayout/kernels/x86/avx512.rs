@@ -365,7 +365,7 @@ fn interleaved(a: __m512i, b: __m512i, from: usize) -> __m512i {
 /// `s + col.0 + E::LANES <= src.len()` for the first `4N` of `cols`; the CPU runs AVX-512 F
 /// and BW instructions.
 #[inline(always)]
-unsafe fn quad_transposed<E: Broad, const N: usize>(
+pub(super) unsafe fn quad_transposed<E: Broad, const N: usize>(
     src: &[E],
     s: usize,
     cols: &[(usize, usize)],

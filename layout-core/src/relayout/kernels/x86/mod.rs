@@ -8,6 +8,7 @@
 mod avx2;
 mod avx512;
 mod pitched;
+mod short_rows;
 mod shuffle;
 mod sse2;
 mod vbmi;
@@ -148,6 +149,26 @@ fn transpose_as<E: avx512::Broad>(
     };
     if narrow {
         if streamed {
+            end_streaming();
+        }
+        return;
+    }
+    // Rows of bytes back to back, half a line to a line long: blocks of a whole line of
+    // columns, their source lines staged.
+    if avx512::available() && short_rows::takes::<E>(&batch) {
+        // SAFETY: the CPU runs AVX-512 F and BW (checked just before); `E` is one byte
+        // (`takes`), so `u8`.
+        unsafe {
+            short_rows::transpose(
+                bytemuck::cast_slice_mut(dst),
+                d,
+                bytemuck::cast_slice(src),
+                s,
+                batch,
+                stream,
+            )
+        };
+        if stream {
             end_streaming();
         }
         return;

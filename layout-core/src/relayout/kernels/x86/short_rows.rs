@@ -1,0 +1,206 @@
+//! Byte transposes whose destination rows lie back to back and are more than half a cache
+//! line but less than a whole one (NHWC -> NCHW of 7 x 7 positions: planes of 49 bytes), with
+//! AVX-512 (x86-64 only). The blocks of the other transposes are as wide as a row's whole
+//! lines and halves (49 columns: a block of 32, one of 16 and the last column element by
+//! element); here each block of 16 rows is one block of 64 columns, the row's own and, past
+//! them, its last column again, and each row leaves in one 64-byte store. A row's store runs
+//! on into the next row, which is stored after it and writes its own bytes over those; the
+//! last row of a block is stored exactly, so no store reaches past the block's rows.
+//!
+//! u8 32x2048x7x7 NHWC -> NCHW (through the caches) 0.27x of memcpy -> 0.39-0.40, with the
+//! source lines read where they lie 0.30; 64x2048x7x7 (streamed) 0.23-0.24 -> 0.32-0.34,
+//! 8x512x7x7 0.17-0.21 -> 0.30-0.32 (`cargo bench --bench relayout_interleaved` and one
+//! relayout alternating with memcpy in a loop, the previous build and this one in turn, AMD
+//! EPYC, Zen 5). Writing each group into a local buffer and copying it out as one run, as the
+//! streamed groups do, was slower through the caches (0.23-0.29).
+
+use super::super::tile_batch::TileBatch;
+use super::avx2::stream_run;
+use super::avx512::{quad_transposed, quad_transposed_pitched};
+use super::shuffle::load_register;
+use crate::relayout::stores::store;
+use crate::relayout::tuning::{CACHE_LINE, ROWS};
+use core::arch::x86_64::__m512i;
+
+/// Columns of a block: one 512-bit register of bytes.
+const COLS: usize = CACHE_LINE;
+
+/// Whether the batch is one this path moves: bytes, rows of more than half a line and less
+/// than a whole one, back to back in the destination (each row's store then ends inside the
+/// next row's bytes), and at least one block of rows.
+pub(super) fn takes<E>(batch: &TileBatch<'_>) -> bool {
+    let n = batch.cols.len();
+    size_of::<E>() == 1
+        && n > COLS / 2
+        && n < COLS
+        && batch.rows_run == Some(n)
+        && batch.rows.len() >= ROWS
+}
+
+/// Transposes every tile of `batch` from `src` (at `s`) into `dst` (at `d`), as
+/// [`tiles::transpose`](super::super::tiles::transpose) does, for a batch that [`takes`] says
+/// this path moves. Rows go in groups of 64, one source line per column: the group's 64
+/// source lines are first copied into a local 4 KiB stage, one after the other, and its four
+/// blocks read from there. Read where they lie, the lines of a block are the tile's columns
+/// (7 x 7 NHWC: 49 pixels 2 KiB apart), which share two of the 64 sets of an L1 cache and
+/// evict each other before the next block reads them again. With `stream`, a group's rows
+/// (64 rows of `n` bytes: whole lines) are written into a local buffer and leave it as one run,
+/// past the caches ([`stream_run`](super::avx2::stream_run)); else straight into `dst`. Rows
+/// past the last whole group go as blocks of [`ROWS`] read where they lie, the last ending
+/// with the last row (it writes some rows of the block before it again, with the same bytes).
+///
+/// # Safety
+///
+/// The CPU runs AVX-512 F and BW instructions. Does not end the streaming
+/// ([`end_streaming`](crate::relayout::stores::end_streaming)).
+///
+/// # Panics
+///
+/// Where a tile's rows or columns lie outside the slices.
+#[target_feature(enable = "avx2,avx512f,avx512bw")]
+pub(super) unsafe fn transpose(
+    dst: &mut [u8],
+    d: usize,
+    src: &[u8],
+    s: usize,
+    batch: TileBatch<'_>,
+    stream: bool,
+) {
+    let (rows, n) = (batch.rows, batch.cols.len());
+    debug_assert!(
+        takes::<u8>(&batch),
+        "rows back to back, half a line to a line long"
+    );
+    // The row's columns, then its last column again up to a whole register.
+    let cols: [(usize, usize); COLS] = core::array::from_fn(|j| batch.cols[j.min(n - 1)]);
+    let source_reach = cols.iter().map(|col| col.0).max().unwrap_or(0) + ROWS;
+    let groups = rows.len() / COLS * COLS;
+    let blocks = (groups..rows.len() - ROWS + 1)
+        .step_by(ROWS)
+        .chain((!rows.len().is_multiple_of(ROWS)).then_some(rows.len() - ROWS));
+    let (first_col, (last_s, last_d)) = (batch.cols[0].1, rows[rows.len() - 1]);
+    let mut stage = [0u8; COLS * COLS];
+    let mut out = [0u8; COLS * COLS];
+    for &(tile_s, tile_d) in batch.origins {
+        let (s, d) = (s + tile_s, d + tile_d + first_col);
+        // Every block's source lines (rows count up by one from `row.0`, 16 or, staged, 64
+        // of them) and destination rows (`n` apart from `row.1`, the last ending the tile's
+        // last row) inside the slices.
+        assert!(
+            s + last_s - (ROWS - 1) + source_reach <= src.len() && d + last_d + n <= dst.len(),
+            "a tile inside the slices"
+        );
+        for (row_s, row_d) in rows[..groups].iter().step_by(COLS).copied() {
+            for (j, col) in cols.iter().enumerate() {
+                // SAFETY: the column's 64 rows from `s + row_s + col.0`, the group's last row
+                // at most the tile's last, lie inside `src` (checked above); AVX-512 F runs
+                // (the caller's promise).
+                let line: __m512i = unsafe { load_register(src, s + row_s + col.0) };
+                // SAFETY: line `j` of the stage, inside it.
+                unsafe { store(&mut stage, j * COLS, line) };
+            }
+            let (rows_out, at) = if stream {
+                (&mut out[..], 0)
+            } else {
+                (&mut *dst, d + row_d)
+            };
+            for r in (0..COLS).step_by(ROWS) {
+                // SAFETY: column `j`'s line at `j * 64` of the stage, its rows `r .. r + 16`
+                // inside it; AVX-512 F and BW run (the caller's promise).
+                let lines = unsafe { quad_transposed_pitched::<u8, ROWS>(&stage, r, COLS) };
+                put_rows(rows_out, at + r * n, n, &lines);
+            }
+            if stream {
+                let run = d + row_d..d + row_d + COLS * n;
+                // SAFETY: AVX2 runs (the caller's promise of AVX-512 F and BW includes it).
+                unsafe { stream_run(&mut dst[run], &out[..COLS * n]) };
+            }
+        }
+        for start in blocks.clone() {
+            let (row_s, row_d) = rows[start];
+            // SAFETY: the 64 columns' lines of the block's 16 rows, from `s + row_s + col.0`,
+            // end by `s + last_s - 15 + source_reach` (checked above); AVX-512 F and BW run
+            // (the caller's promise).
+            let lines = unsafe { quad_transposed::<u8, ROWS>(src, s + row_s, &cols) };
+            put_rows(dst, d + row_d, n, &lines);
+        }
+    }
+}
+
+/// Writes `lines[k]`, row `k` of a block, to `out` from `at + k * n`: one 64-byte store each,
+/// running on into the next row (written after it), the last row's `n` bytes exactly.
+///
+/// # Panics
+///
+/// Where the last row's `n` bytes do not lie inside `out`.
+#[inline(always)]
+fn put_rows(out: &mut [u8], at: usize, n: usize, lines: &[__m512i; ROWS]) {
+    let end = at + (ROWS - 1) * n;
+    assert!(end + n <= out.len(), "a block's rows inside the slice");
+    for (k, &line) in lines[..ROWS - 1].iter().enumerate() {
+        // SAFETY: row `k`'s 64 bytes from `at + k * n` end inside row `k + 1` (as `n > 32`),
+        // whose bytes lie inside `out` up to the last row's end (checked just above). Each
+        // row is stored after the row before it, so its bytes end up its own.
+        unsafe { store(out, at + k * n, line) };
+    }
+    let last: [u8; COLS] = bytemuck::cast(lines[ROWS - 1]);
+    out[end..end + n].copy_from_slice(&last[..n]);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::tile_batch::move_elements;
+    use super::super::avx512;
+    use super::*;
+    use alloc::vec::Vec;
+
+    /// Planes of `n` bytes back to back from pixels of `channels` bytes (NHWC -> NCHW of
+    /// `n` positions): the shortest and longest rows the path takes, channels fewer than a
+    /// block's worth past the groups of 64 (in whole blocks or not) and none, through the
+    /// caches and streamed, two tiles: the same bytes as element by element, nothing written
+    /// past the tiles.
+    #[test]
+    fn short_rows_move_like_elements() {
+        if !avx512::available() {
+            return;
+        }
+        // Under Miri, which runs the blocks a thousand times slower, one group with one more
+        // block and one group with an overlapping block.
+        let cases: &[(usize, usize, bool)] = if cfg!(miri) {
+            &[(49, 80, true), (57, 70, false)]
+        } else {
+            &[
+                (33, 16, false),
+                (49, 37, true),
+                (63, 21, false),
+                (49, 2048, false),
+                (49, 200, true),
+                (57, 130, false),
+            ]
+        };
+        for &(n, channels, stream) in cases {
+            let rows: Vec<(usize, usize)> = (0..channels).map(|c| (c, c * n)).collect();
+            let cols: Vec<(usize, usize)> = (0..n).map(|p| (p * channels, p)).collect();
+            let tile = n * channels;
+            let origins = [(0, 0), (tile, tile)];
+            let batch = TileBatch {
+                origins: &origins,
+                rows: &rows,
+                cols: &cols,
+                row_pitch: Some(n),
+                rows_run: Some(n),
+                cols_run: Some(channels),
+            };
+            assert!(takes::<u8>(&batch));
+            let src: Vec<u8> = (0..2 * tile).map(|i| (i * 7 % 251) as u8).collect();
+            let mut want = alloc::vec![0xEE; 2 * tile + 64];
+            for &(at_s, at_d) in &origins {
+                move_elements(&mut want, at_d, &src, at_s, &rows, &cols);
+            }
+            let mut got = alloc::vec![0xEE; 2 * tile + 64];
+            // SAFETY: AVX-512 F and BW run (checked above).
+            unsafe { transpose(&mut got, 0, &src, 0, batch, stream) };
+            assert_eq!(got, want, "rows of {n} bytes, {channels} of them");
+        }
+    }
+}
