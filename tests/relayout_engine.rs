@@ -227,7 +227,8 @@ fn short_planes_back_to_back_relayout_alike() {
 
 /// Destination rows whose pitch is a multiple of 512 bytes for some element width (384, 512 and
 /// 1024 channels of NHWC; planes of 512 and 1024 positions of NCHW), which the transposes visit
-/// several lines per row at a time, with tiles that end part-way into a row block.
+/// several lines per row at a time, with tiles that end part-way into a row block; and source
+/// columns 4 KiB apart (planes of 64 x 64 bytes), staged.
 #[test]
 fn rows_on_pitches_that_crowd_the_cache_relayout_alike() {
     for dims in [
@@ -236,6 +237,7 @@ fn rows_on_pitches_that_crowd_the_cache_relayout_alike() {
         [1, 512, 1, 19],
         [2, 3, 16, 32],
         [1, 21, 32, 32],
+        [1, 65, 64, 64],
     ] {
         plain_transposes_alike(dims);
     }

@@ -118,7 +118,7 @@ pub fn each_pair(m: &mut impl Measure) {
         m.pair::<f32, onednn::nchw, onednn::nhwc>(&there, dims, false);
         m.pair::<f32, onednn::nhwc, onednn::nchw>(&back, dims, false);
     }
-    // Destination rows a power-of-two number of bytes apart, which crowd a few cache sets:
+    // Lines a power-of-two number of bytes apart, which crowd a few cache sets:
     // 1024 channels of NHWC (4 KiB rows of f32), planes of 32 x 32 positions (4 KiB of f32,
     // 1 KiB of u8).
     let pow2 = "f32 8x1024x32x32 nchw->nhwc (pitch 4 KiB)";
@@ -127,6 +127,12 @@ pub fn each_pair(m: &mut impl Measure) {
     m.pair::<f32, onednn::nhwc, onednn::nchw>(pow2, [8, 256, 32, 32], false);
     let pow2 = "u8 8x256x32x32 nhwc->nchw (pitch 1 KiB)";
     m.pair::<u8, onednn::nhwc, onednn::nchw>(pow2, [8, 256, 32, 32], false);
+    // Source columns (NCHW planes of 64 x 64 bytes) 4 KiB apart, through the caches and past
+    // them.
+    let pow2 = "u8 2x256x64x64 nchw->nhwc (pitch 4 KiB)";
+    m.pair::<u8, onednn::nchw, onednn::nhwc>(pow2, [2, 256, 64, 64], false);
+    let pow2 = "u8 8x256x64x64 nchw->nhwc (pitch 4 KiB)";
+    m.pair::<u8, onednn::nchw, onednn::nhwc>(pow2, [8, 256, 64, 64], false);
     // An RGB image batch of bytes, as a decoder hands it over, into NHWC and back.
     let rgb = [32, 3, 224, 224];
     m.pair::<u8, onednn::nchw, onednn::nhwc>("u8 32x3x224x224 nchw->nhwc (RGB)", rgb, false);

@@ -108,6 +108,26 @@ pub(crate) const NEAR_RUN_BYTES: usize = 2 * CACHE_LINE;
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // the x86-64 kernels' choice
 pub(crate) const SWEPT_COLUMNS_APART_BYTES: usize = 1024;
 
+/// Source columns of a 1- or 2-byte transpose that lie a multiple of this many bytes apart
+/// (NCHW -> NHWC of 32 x 64 or 64 x 64 positions: channel planes of 2 or 4 KiB) put the 64
+/// column lines a row group reads into two of the 64 sets of an L1 cache or one: they evict
+/// each other between the four row blocks that read each of them, and each plane is a page
+/// of its own. Such transposes copy each group's column lines into a local stage first and
+/// visit [`CROWDED_VISIT_LINES`] lines of each column at a time (`kernels::x86::pitched`).
+/// Measured through the caches (one relayout alternating with memcpy in a loop, AMD EPYC,
+/// Zen 5), u8 NCHW -> NHWC: 2x256x64x64 0.15-0.18x memcpy -> 0.43, 1x256x64x128 (8 KiB)
+/// 0.18 -> 0.42, 2x256x32x64 (2 KiB) 0.33 -> 0.52; at 1 KiB (32 x 32) no gain (0.41 against
+/// 0.36-0.48), at 512 B a loss (0.51 -> 0.38-0.46), at 3136 B a loss (0.69 -> 0.58-0.61).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // the x86-64 kernels' choice
+pub(crate) const CROWDED_SOURCE_PITCH_BYTES: usize = 2048;
+
+/// Lines of each column a transpose with crowded source columns ([`CROWDED_SOURCE_PITCH_BYTES`])
+/// reads per visit, so that the pages of the columns stay in the TLB: u8 2x256x64x64 NCHW ->
+/// NHWC 0.27x memcpy at one line, 0.40-0.42 at four, 0.43 at eight to thirty-two; 2x256x32x64
+/// 0.41 at four, 0.52 at eight (as for [`CROWDED_SOURCE_PITCH_BYTES`]).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // the x86-64 kernels' choice
+pub(crate) const CROWDED_VISIT_LINES: usize = 8;
+
 /// Most source bytes a group of column blocks written in one visit may span, so that the group
 /// reads one compact region: f32 1x256x56x56 nhwc->nchw 0.67x memcpy with two lines per visit
 /// within it, 0.60x with one (Intel, 480 MiB L3).

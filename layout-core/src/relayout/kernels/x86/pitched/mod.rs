@@ -15,15 +15,22 @@
 //! - 1- and 2-byte elements: the lane quads of the general blocks (four 16-byte pieces to a
 //!   register) at computed addresses, the row blocks that share a source line innermost
 //!   ([`sweep_quads`]). u8 4x256x56x56 nchw->nhwc 0.47-0.52 -> 0.64-0.78, nhwc->nchw 0.51-0.96
-//!   -> 0.73-0.75, 8x256x32x32 nhwc->nchw 0.32-0.38 -> 0.48-0.52 (as above).
+//!   -> 0.73-0.75, 8x256x32x32 nhwc->nchw 0.32-0.38 -> 0.48-0.52 (as above). Where the
+//!   source columns lie a multiple of 2 KiB apart (NCHW planes of 32 x 64 or 64 x 64 bytes),
+//!   their lines crowd one or two L1 sets: staged first, several lines of each column a visit
+//!   ([`staged_quads`]; [`CROWDED_SOURCE_PITCH_BYTES`] has the measurements).
 //!
 //! Past the caches, on processor families tuned so, 4-byte transposes whose source columns lie
 //! a few hundred bytes apart (NHWC -> NCHW) stream from [`sweep`]: each row block's sixteen
 //! destination rows written in one pass along them, as a transpose written by hand for the
-//! shape does ([`swept_when_streamed`] and the tuning have the measurements). Other streamed
-//! transposes keep the general blocks, whose streamed blocks prefetch their source lines: the
-//! sweep lost to them where the columns lie farther apart (NCHW -> NHWC: u8 8x256x56x56
-//! 0.51-0.57x memcpy -> 0.41-0.50).
+//! shape does ([`swept_when_streamed`] and the tuning have the measurements). So do 1- and
+//! 2-byte transposes with crowded source columns, from [`staged_quads`] on every processor
+//! family: u8 NCHW -> NHWC 8x256x64x64 0.20-0.21x memcpy -> 0.35-0.40, 1x256x128x128
+//! 0.12-0.13 -> 0.32-0.33, 8x256x32x64 0.19 -> 0.37 (one relayout alternating with memcpy in
+//! a loop, AMD EPYC, Zen 5; not measured on Intel). Other streamed transposes keep the
+//! general blocks, whose streamed blocks prefetch their source lines: the sweep lost to them
+//! where the columns lie farther apart (NCHW -> NHWC: u8 8x256x56x56 0.51-0.57x memcpy ->
+//! 0.41-0.50).
 
 use super::super::reach::Reach;
 use super::super::tile_batch::TileBatch;
@@ -34,7 +41,10 @@ use super::shuffle::{load_register, shuffle_rounds, zero};
 use crate::relayout::stores::{store, store_line};
 #[cfg(doc)]
 use crate::relayout::tuning::Tuning;
-use crate::relayout::tuning::{CACHE_LINE, NEAR_RUN_BYTES, ROWS, SWEPT_COLUMNS_APART_BYTES};
+use crate::relayout::tuning::{
+    CACHE_LINE, CROWDED_SOURCE_PITCH_BYTES, CROWDED_VISIT_LINES, NEAR_RUN_BYTES, ROWS,
+    SWEPT_COLUMNS_APART_BYTES,
+};
 use core::arch::x86_64::{__m512i, _mm512_stream_si512};
 use core::ops::Range;
 
@@ -45,7 +55,8 @@ const COLS: usize = 16;
 /// the source (`cols_run`) and every whole block's rows one pitch apart in the destination
 /// ([`pitched`]), with at least one whole block: `true`, all written. Through the caches, or
 /// with `STREAM` past them (whole aligned destination lines) where `sweep_streamed` (the
-/// processor family's [`Tuning::sweep_streamed`]) and [`swept_when_streamed`] allow. Each
+/// processor family's [`Tuning::sweep_streamed`]) and [`swept_when_streamed`] allow, or the
+/// source columns crowd the L1 sets ([`crowded_source`]), the rows in whole blocks. Each
 /// tile's rows past its whole blocks go as one more block, its last 16 rows, overlapping the
 /// block before (where those rows keep the pitch); its columns past its whole blocks, and every
 /// tile that `reach` does not fit, go through [`tiles::planes`] with [`Avx512Blocks`]
@@ -91,7 +102,8 @@ pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(
         .then(|| rows.len() - ROWS)
         .filter(|&first| pitched(&rows[first..], Some(row_pitch)).is_some());
     let rows_covered = whole_rows == rows.len() || last_block.is_some();
-    if STREAM && !(sweep_streamed && rows_covered && swept_when_streamed::<E>(col_pitch)) {
+    let swept = sweep_streamed && swept_when_streamed::<E>(col_pitch);
+    if STREAM && !(rows_covered && (swept || crowded_source::<E>(col_pitch))) {
         return false;
     }
     let (first_col_s, first_col_d) = cols[0];
@@ -126,9 +138,16 @@ pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(
         for block_rows in blocks {
             // SAFETY: as just above, for the last block's rows too (listed, and pitched).
             unsafe {
+                let crowded = crowded_source::<E>(col_pitch);
                 match size_of::<E>() {
                     4 => sweep::<E, STREAM>(dst, src, corner, block_rows, 0..whole_cols),
+                    2 if crowded => {
+                        staged_quads::<E, 8, STREAM>(dst, src, corner, block_rows, whole_cols)
+                    }
                     2 => sweep_quads::<E, 8>(dst, src, corner, block_rows, whole_cols),
+                    _ if crowded => {
+                        staged_quads::<E, 16, STREAM>(dst, src, corner, block_rows, whole_cols)
+                    }
                     _ => sweep_quads::<E, 16>(dst, src, corner, block_rows, whole_cols),
                 }
             };
@@ -278,6 +297,87 @@ unsafe fn sweep_quads<E: Broad, const N: usize>(
     }
 }
 
+/// Whether the source columns of 1- or 2-byte elements, `col_pitch` apart, crowd a few L1
+/// sets ([`CROWDED_SOURCE_PITCH_BYTES`]), so that [`staged_quads`] moves them.
+fn crowded_source<E>(col_pitch: usize) -> bool {
+    let apart = col_pitch * size_of::<E>();
+    size_of::<E>() < 4 && apart != 0 && apart.is_multiple_of(CROWDED_SOURCE_PITCH_BYTES)
+}
+
+/// As [`sweep_quads`], for source columns that crowd a few L1 sets ([`crowded_source`]): each
+/// group of one source line's rows first copies its `4N` column lines (64 bytes each) into a
+/// local stage, one after the other, and its row blocks read them from there; and each visit
+/// of a column block goes through [`CROWDED_VISIT_LINES`] such groups, so that the columns'
+/// pages stay in the TLB. With `STREAM`, each whole aligned destination line is written past
+/// the caches. Rows of a last group shorter than a line go as [`sweep_quads`]' blocks, through
+/// the caches. A function of its own for the reason [`sweep`] is.
+///
+/// # Safety
+///
+/// As for [`sweep`], with AVX-512 BW too.
+#[target_feature(enable = "avx2,avx512f,avx512bw")]
+#[inline(never)]
+unsafe fn staged_quads<E: Broad, const N: usize, const STREAM: bool>(
+    dst: &mut [E],
+    src: &[E],
+    corner: Corner,
+    rows: &[(usize, usize)],
+    cols: usize,
+) {
+    let Corner {
+        s,
+        d,
+        row_pitch,
+        col_pitch,
+    } = corner;
+    let line_rows = CACHE_LINE / size_of::<E>();
+    // `4N` column lines of `line_rows` elements: 4 KiB of u8, 2 KiB of u16.
+    let mut stage = [E::zeroed(); 4 * 16 * CACHE_LINE];
+    let stage = &mut stage[..4 * N * line_rows];
+    for groups in rows.chunks(CROWDED_VISIT_LINES * line_rows) {
+        for c0 in (0..cols).step_by(4 * N) {
+            for group in groups.chunks(line_rows) {
+                if group.len() < line_rows {
+                    let corner = Corner {
+                        s: s + c0 * col_pitch,
+                        d: d + c0,
+                        ..corner
+                    };
+                    // SAFETY: columns `c0 .. c0 + 4N` of the group's rows, whole blocks of
+                    // the caller's (the caller's promise).
+                    unsafe { sweep_quads::<E, N>(dst, src, corner, group, 4 * N) };
+                    continue;
+                }
+                let first = s + group[0].0 + c0 * col_pitch;
+                for j in 0..4 * N {
+                    // SAFETY: column `c0 + j`'s line of the group's `line_rows` rows (which
+                    // count up by one in the source), the caller's; AVX-512 F runs (the
+                    // caller's promise).
+                    let line: __m512i = unsafe { load_register(src, first + j * col_pitch) };
+                    // SAFETY: line `j` of the stage, inside it.
+                    unsafe { store(stage, j * line_rows, line) };
+                }
+                for (b, &(_, row_d)) in group.iter().step_by(ROWS).enumerate() {
+                    let block_d = d + row_d + c0;
+                    for r in (0..ROWS).step_by(N) {
+                        // SAFETY: column `j`'s line at `j * line_rows` of the stage, its
+                        // elements `b * ROWS + r ..` the block's; AVX-512 F and BW run (the
+                        // caller's promise).
+                        let lines = unsafe {
+                            quad_transposed_pitched::<E, N>(stage, b * ROWS + r, line_rows)
+                        };
+                        for (k, &line) in lines.iter().enumerate() {
+                            // SAFETY: row `r + k` of the block, its columns `c0 .. c0 + 4N`,
+                            // 64 bytes (the caller's promise).
+                            unsafe { put::<E, STREAM>(dst, block_d + (r + k) * row_pitch, line) };
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Writes `line` (64 bytes) to `dst` from element `at`: with `STREAM`, past the caches where
 /// it is one whole aligned cache line.
 ///
@@ -297,103 +397,4 @@ unsafe fn put<E: Broad, const STREAM: bool>(dst: &mut [E], at: usize, line: __m5
 }
 
 #[cfg(test)]
-mod tests {
-    use super::super::super::tiles::portable_planes;
-    use super::super::avx512;
-    use super::super::tests::listings;
-    use super::*;
-    use alloc::vec::Vec;
-
-    /// Evenly spaced batches (listed as the other kernels' tests list them, two tiles a call,
-    /// the destination on a cache line or one element past it) move as the portable tile moves
-    /// them: whole blocks (64 bytes of columns by 16 rows, in groups of a source line's rows
-    /// for 1- and 2-byte elements), rows left past them as a last block overlapping the one
-    /// before, columns left past them (narrower column blocks, elements); batches that are not
-    /// evenly spaced, or without a whole block, are left alone.
-    /// With `STREAM`, the batches [`swept_when_streamed`] takes, their aligned lines streamed.
-    fn agrees_with_portable<E: Broad + core::fmt::Debug + PartialEq, const STREAM: bool>(
-        make: fn(usize) -> E,
-    ) {
-        let shapes: &[(usize, usize, usize)] = if cfg!(miri) {
-            &[(33, 37, 3), (16, 16, 0), (36, 66, 1), (32, 32, 0)]
-        } else {
-            &[
-                (16, 16, 0),
-                (33, 37, 3),
-                (48, 64, 1),
-                (20, 18, 3),
-                (64, 21, 0),
-                (80, 130, 1),
-                (130, 200, 0),
-                (64, 128, 0),
-            ]
-        };
-        for &(n_rows, n_cols, gap) in shapes {
-            // Rows `n_cols + gap` apart in the destination, columns `n_rows + 5` in the source.
-            let (rows, cols) = listings(n_rows, n_cols, gap);
-            let (row_pitch, col_pitch) = (n_cols + gap, n_rows + 5);
-            let (tile_src, tile_dst) = (col_pitch * n_cols + 7, n_rows * row_pitch + 9);
-            let origins = [(0, 0), (tile_src, tile_dst)];
-            let src: Vec<E> = (0..2 * tile_src + 1).map(|i| make(i * 7 + 1)).collect();
-            let reach = Reach::of(&rows, &cols);
-            let batch = TileBatch {
-                origins: &origins,
-                rows: &rows,
-                cols: &cols,
-                row_pitch: Some(row_pitch),
-                rows_run: None,
-                cols_run: Some(col_pitch),
-            };
-            let swept = !STREAM || swept_when_streamed::<E>(col_pitch);
-            let whole_block = n_rows >= ROWS && n_cols >= CACHE_LINE / size_of::<E>() && swept;
-            for misalign in [0, 1] {
-                let len = 2 * tile_dst + 64;
-                // Each destination from `misalign` elements past its first cache line.
-                let start = |v: &[E]| {
-                    let line = v.as_ptr().addr().next_multiple_of(64) - v.as_ptr().addr();
-                    line / size_of::<E>() + misalign
-                };
-                let mut want = alloc::vec![make(0); len];
-                let d = start(&want);
-                portable_planes(&mut want, d, &src, 1, batch, reach);
-                let want = &want[d..d + 2 * tile_dst];
-                let mut got = alloc::vec![make(0); len];
-                let d = start(&got);
-                // SAFETY: AVX-512 runs (checked by the caller); `reach` is the batch's.
-                let moved =
-                    unsafe { pitched_plane::<_, STREAM>(&mut got, d, &src, 1, batch, reach, true) };
-                let case = alloc::format!(
-                    "{}-byte {n_rows} x {n_cols}, gap {gap}, +{misalign}",
-                    size_of::<E>()
-                );
-                assert_eq!(moved, whole_block, "{case}");
-                if moved {
-                    assert_eq!(&got[d..d + 2 * tile_dst], want, "{case}");
-                }
-            }
-            // Columns not one run: not this kernel's.
-            let uneven = TileBatch {
-                cols_run: None,
-                ..batch
-            };
-            let mut untouched = alloc::vec![make(0); 2 * tile_dst + 64];
-            // SAFETY: as above.
-            let moved = unsafe {
-                pitched_plane::<_, STREAM>(&mut untouched, 0, &src, 1, uneven, reach, true)
-            };
-            assert!(!moved && untouched.iter().all(|x| *x == make(0)));
-        }
-    }
-
-    #[test]
-    fn evenly_spaced_transposes_equal_the_portable_tile() {
-        if !avx512::available() {
-            return;
-        }
-        agrees_with_portable::<u32, false>(|i| i as u32);
-        agrees_with_portable::<u16, false>(|i| i as u16);
-        agrees_with_portable::<u8, false>(|i| (i % 251) as u8);
-        agrees_with_portable::<u32, true>(|i| i as u32);
-        agrees_with_portable::<u8, true>(|i| (i % 251) as u8);
-    }
-}
+mod tests;
