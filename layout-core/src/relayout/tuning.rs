@@ -128,6 +128,17 @@ pub(crate) const CROWDED_SOURCE_PITCH_BYTES: usize = 2048;
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // the x86-64 kernels' choice
 pub(crate) const CROWDED_VISIT_LINES: usize = 8;
 
+/// Destination rows of a 1- or 2-byte transpose through the caches that lie a multiple of
+/// this many bytes apart (NHWC -> NCHW into planes of 32 x 64 or 64 x 64 bytes) put a row
+/// group's lines into one or two L1 sets; its row blocks then go one at a time through every
+/// column, each row written in one pass (`kernels::x86::pitched`). Measured as for
+/// [`CROWDED_SOURCE_PITCH_BYTES`], u8 NHWC -> NCHW: 2x256x64x64 0.16-0.19x memcpy -> 0.31,
+/// 2x64x64x64 0.16 -> 0.28, 1x256x32x64 0.23-0.24 -> 0.34; a band of two to eight column
+/// blocks per row block ran 0.22-0.29 (64 x 64) and 0.34-0.40 (32 x 64). At 1 KiB (32 x 32)
+/// it lost (0.41-0.43 -> 0.28).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // the x86-64 kernels' choice
+pub(crate) const CROWDED_ROW_PITCH_BYTES: usize = 2048;
+
 /// Most source bytes a group of column blocks written in one visit may span, so that the group
 /// reads one compact region: f32 1x256x56x56 nhwc->nchw 0.67x memcpy with two lines per visit
 /// within it, 0.60x with one (Intel, 480 MiB L3).

@@ -42,8 +42,8 @@ use crate::relayout::stores::{store, store_line};
 #[cfg(doc)]
 use crate::relayout::tuning::Tuning;
 use crate::relayout::tuning::{
-    CACHE_LINE, CROWDED_SOURCE_PITCH_BYTES, CROWDED_VISIT_LINES, NEAR_RUN_BYTES, ROWS,
-    SWEPT_COLUMNS_APART_BYTES,
+    CACHE_LINE, CROWDED_ROW_PITCH_BYTES, CROWDED_SOURCE_PITCH_BYTES, CROWDED_VISIT_LINES,
+    NEAR_RUN_BYTES, ROWS, SWEPT_COLUMNS_APART_BYTES,
 };
 use core::arch::x86_64::{__m512i, _mm512_stream_si512};
 use core::ops::Range;
@@ -275,8 +275,14 @@ unsafe fn sweep_quads<E: Broad, const N: usize>(
         row_pitch,
         col_pitch,
     } = corner;
-    let line_rows = CACHE_LINE / size_of::<E>();
-    for group in rows.chunks(line_rows) {
+    // Destination rows that crowd a few L1 sets go one row block at a time through every
+    // column ([`CROWDED_ROW_PITCH_BYTES`]).
+    let group_rows = if crowded_rows::<E>(row_pitch) {
+        ROWS
+    } else {
+        CACHE_LINE / size_of::<E>()
+    };
+    for group in rows.chunks(group_rows) {
         for c0 in (0..cols).step_by(4 * N) {
             for &(row_s, row_d) in group.iter().step_by(ROWS) {
                 let (block_s, block_d) = (s + row_s + c0 * col_pitch, d + row_d + c0);
@@ -302,6 +308,13 @@ unsafe fn sweep_quads<E: Broad, const N: usize>(
 fn crowded_source<E>(col_pitch: usize) -> bool {
     let apart = col_pitch * size_of::<E>();
     size_of::<E>() < 4 && apart != 0 && apart.is_multiple_of(CROWDED_SOURCE_PITCH_BYTES)
+}
+
+/// Whether destination rows of 1- or 2-byte elements, `row_pitch` apart, crowd a few L1 sets
+/// ([`CROWDED_ROW_PITCH_BYTES`]), so that [`sweep_quads`] takes one row block at a time.
+fn crowded_rows<E>(row_pitch: usize) -> bool {
+    let apart = row_pitch * size_of::<E>();
+    size_of::<E>() < 4 && apart != 0 && apart.is_multiple_of(CROWDED_ROW_PITCH_BYTES)
 }
 
 /// As [`sweep_quads`], for source columns that crowd a few L1 sets ([`crowded_source`]): each
