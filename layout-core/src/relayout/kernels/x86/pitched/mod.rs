@@ -254,8 +254,9 @@ unsafe fn sweep<E: Broad, const STREAM: bool>(
 /// per row. A source line holds the rows of several blocks (four u8 blocks of 16 rows in its
 /// 64 bytes), so the row blocks go in groups of one source line's rows, innermost: each source
 /// line is read whole while it is in L1, not once per row block after a sweep through every
-/// column (u8 nhwc->nchw: 3136 positions' lines between two reads). A function of its own for
-/// the reason [`sweep`] is.
+/// column (u8 nhwc->nchw: 3136 positions' lines between two reads). Where the destination
+/// rows crowd a few L1 sets ([`crowded_rows`]), the row blocks go one at a time instead, each
+/// through every column. A function of its own for the reason [`sweep`] is.
 ///
 /// # Safety
 ///
@@ -275,8 +276,6 @@ unsafe fn sweep_quads<E: Broad, const N: usize>(
         row_pitch,
         col_pitch,
     } = corner;
-    // Destination rows that crowd a few L1 sets go one row block at a time through every
-    // column ([`CROWDED_ROW_PITCH_BYTES`]).
     let group_rows = if crowded_rows::<E>(row_pitch) {
         ROWS
     } else {
