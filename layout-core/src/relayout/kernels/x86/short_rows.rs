@@ -45,7 +45,7 @@ pub(super) fn takes<E>(batch: &TileBatch<'_>) -> bool {
 /// (7 x 7 NHWC: 49 pixels 2 KiB apart), which share two of the 64 sets of an L1 cache and
 /// evict each other before the next block reads them again. With `stream`, a group's rows
 /// (64 rows of `n` bytes: whole lines) are written into a local buffer and leave it as one run,
-/// past the caches ([`stream_run`](super::avx2::stream_run)); else straight into `dst`. Rows
+/// past the caches ([`stream_run`]); else straight into `dst`. Rows
 /// past the last whole group go as blocks of [`ROWS`] read where they lie, the last ending
 /// with the last row (it writes some rows of the block before it again, with the same bytes).
 ///
