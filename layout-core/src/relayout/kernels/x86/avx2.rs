@@ -209,7 +209,7 @@ pub(crate) unsafe fn stream_line_rows<E: Pod>(
 /// Copies `run` into `out` (of the same length), each 64 bytes of `out` that are a whole
 /// cache line written past the caches, the partial lines at either end through them: a
 /// staged transpose's rows, back to back in the destination, leave so
-/// ([`staged`](super::staged)). Does not end the streaming ([`end_streaming`]).
+/// (`kernels::staged`). Does not end the streaming ([`end_streaming`]).
 ///
 /// # Safety
 ///

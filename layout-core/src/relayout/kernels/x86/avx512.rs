@@ -198,7 +198,7 @@ impl<E: Broad, const STREAM: bool> BlockMove<E> for Avx512Blocks<STREAM> {
     }
 }
 
-/// The blocks of a staged transpose ([`staged`]), written into its local buffer: 4-byte
+/// The blocks of a staged transpose ([`staged()`]), written into its local buffer: 4-byte
 /// elements as 16 x 16 squares ([`whole_lines`]) through the cache, the others as
 /// [`Avx512Blocks`] through the cache. Into the buffer, in L1, the squares' one load per
 /// source line pays: f32 NCHW -> NHWC of 17 channels 33 -> 37 GB/s against the lane quads.
