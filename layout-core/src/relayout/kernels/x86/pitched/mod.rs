@@ -103,7 +103,8 @@ pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(
         .filter(|&first| pitched(&rows[first..], Some(row_pitch)).is_some());
     let rows_covered = whole_rows == rows.len() || last_block.is_some();
     let swept = sweep_streamed && swept_when_streamed::<E>(col_pitch);
-    if STREAM && !(rows_covered && (swept || crowded_source::<E>(col_pitch))) {
+    let crowded = crowded_source::<E>(col_pitch);
+    if STREAM && !(rows_covered && (swept || crowded)) {
         return false;
     }
     let (first_col_s, first_col_d) = cols[0];
@@ -138,7 +139,6 @@ pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(
         for block_rows in blocks {
             // SAFETY: as just above, for the last block's rows too (listed, and pitched).
             unsafe {
-                let crowded = crowded_source::<E>(col_pitch);
                 match size_of::<E>() {
                     4 => sweep::<E, STREAM>(dst, src, corner, block_rows, 0..whole_cols),
                     2 if crowded => {
@@ -305,15 +305,19 @@ unsafe fn sweep_quads<E: Broad, const N: usize>(
 /// Whether the source columns of 1- or 2-byte elements, `col_pitch` apart, crowd a few L1
 /// sets ([`CROWDED_SOURCE_PITCH_BYTES`]), so that [`staged_quads`] moves them.
 fn crowded_source<E>(col_pitch: usize) -> bool {
-    let apart = col_pitch * size_of::<E>();
-    size_of::<E>() < 4 && apart != 0 && apart.is_multiple_of(CROWDED_SOURCE_PITCH_BYTES)
+    crowds::<E>(col_pitch, CROWDED_SOURCE_PITCH_BYTES)
 }
 
 /// Whether destination rows of 1- or 2-byte elements, `row_pitch` apart, crowd a few L1 sets
 /// ([`CROWDED_ROW_PITCH_BYTES`]), so that [`sweep_quads`] takes one row block at a time.
 fn crowded_rows<E>(row_pitch: usize) -> bool {
-    let apart = row_pitch * size_of::<E>();
-    size_of::<E>() < 4 && apart != 0 && apart.is_multiple_of(CROWDED_ROW_PITCH_BYTES)
+    crowds::<E>(row_pitch, CROWDED_ROW_PITCH_BYTES)
+}
+
+/// Whether lines of 1- or 2-byte elements `pitch` apart lie a multiple of `bytes` apart.
+fn crowds<E>(pitch: usize, bytes: usize) -> bool {
+    let apart = pitch * size_of::<E>();
+    size_of::<E>() < 4 && apart != 0 && apart.is_multiple_of(bytes)
 }
 
 /// As [`sweep_quads`], for source columns that crowd a few L1 sets ([`crowded_source`]): each
