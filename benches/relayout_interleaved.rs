@@ -219,23 +219,29 @@ fn nibble_rows(filter: &Filter) {
 /// table, relayout into and out of flat NHWC, each call alternating with the same relayout
 /// between contiguous tensors and with memcpy, on one thread and (with `parallel`) on two. The
 /// last cells are the chunk table's time over the contiguous one's, on one thread and on two.
+/// "chunk table" rows take the chunks from the tensor's own pool (`to_indirect`); "boxed
+/// chunks" rows from the caller, each chunk a `Box` of its own wherever malloc put it.
 fn chunk_table_rows(filter: &Filter) {
     for dims in [[1, 64, 64, 256], [1, 256, 256, 256]] {
-        chunk_table_pair::<htp::R4CroutonLayout>(filter, dims, "crouton");
+        chunk_table_pair::<htp::R4CroutonLayout>(filter, dims, "crouton", false);
     }
-    chunk_table_pair::<htp::R4Depth32MemoryLayout>(filter, [1, 256, 256, 256], "d32");
+    chunk_table_pair::<htp::R4CroutonLayout>(filter, [1, 256, 256, 256], "crouton", true);
+    chunk_table_pair::<htp::R4Depth32MemoryLayout>(filter, [1, 256, 256, 256], "d32", false);
+    chunk_table_pair::<htp::R4Depth32MemoryLayout>(filter, [1, 256, 256, 256], "d32", true);
 }
 
-/// The two rows of `L`'s chunk tables of `dims`, `L` named `layout`.
-fn chunk_table_pair<L>(filter: &Filter, dims: [usize; 4], layout: &str)
+/// The two rows of `L`'s chunk tables of `dims`, `L` named `layout`, the chunks boxed one by
+/// one (`boxed`) or in the tensor's pool.
+fn chunk_table_pair<L>(filter: &Filter, dims: [usize; 4], layout: &str, boxed: bool)
 where
     L: tensor_layout::Layout<Index = [usize; 4]> + Default + Copy,
 {
     use tensor_layout::IndirectTensor;
     let name = format!("u8 {}x{}x{}x{}", dims[0], dims[1], dims[2], dims[3]);
+    let table_kind = if boxed { "boxed chunks" } else { "chunk table" };
     let (out, into) = (
-        format!("{name} {layout} (chunk table)->flat"),
-        format!("{name} flat->{layout} (chunk table)"),
+        format!("{name} {layout} ({table_kind})->flat"),
+        format!("{name} flat->{layout} ({table_kind})"),
     );
     if !filter.wants(&out) && !filter.wants(&into) {
         return;
@@ -244,6 +250,9 @@ where
         Tensor::<u8, htp::R4FlatMemoryLayout>::from_fn(dims, |[n, h, w, c]| u8::of(n ^ h ^ w ^ c));
     let chunked = flat.relayout::<L>();
     let mut table: IndirectTensor<u8, L> = chunked.to_indirect();
+    if boxed {
+        table = IndirectTensor::from_chunks(dims, table.into_chunks()).unwrap();
+    }
     let (mut flat_dst, mut chunked_dst) = (flat.clone(), chunked.clone());
     let bytes = size_of_val(flat.as_raw()) + size_of_val(chunked.as_raw());
     let rounds = TableRounds::new(bytes, size_of_val(chunked.as_raw()));

@@ -43,14 +43,28 @@ fn scattered<L: Layout<Index = [usize; 4]> + Default>(t: &Tensor<u8, L>) -> Indi
 }
 
 /// Out of a table of `A` into `B` and back, against the contiguous relayouts: a new tensor,
-/// a tensor written over (its padding too), and a table written over.
+/// a tensor written over (its padding too), and a table written over; the table's chunks the
+/// caller's, scattered, and the tensor's own pool.
 fn check<A, B>(dims: [usize; 4])
 where
     A: Layout<Index = [usize; 4]> + Default,
     B: Layout<Index = [usize; 4]> + Default,
 {
     let contiguous = sample::<A>(dims);
-    let table = scattered(&contiguous);
+    check_table::<A, B>(&contiguous, scattered(&contiguous), scattered);
+    check_table::<A, B>(&contiguous, contiguous.to_indirect(), Tensor::to_indirect);
+}
+
+/// [`check`] of `table`, `contiguous`'s chunks, and of tables that `like` makes.
+fn check_table<A, B>(
+    contiguous: &Tensor<u8, A>,
+    table: IndirectTensor<u8, A>,
+    like: fn(&Tensor<u8, A>) -> IndirectTensor<u8, A>,
+) where
+    A: Layout<Index = [usize; 4]> + Default,
+    B: Layout<Index = [usize; 4]> + Default,
+{
+    let dims = contiguous.dims();
     let want = contiguous.relayout::<B>();
     let made: Tensor<u8, B> = table.try_relayout().unwrap();
     assert_eq!(made.as_raw(), want.as_raw(), "new {dims:?}");
@@ -59,7 +73,7 @@ where
     table.relayout_into(&mut into).unwrap();
     assert_eq!(into.as_raw(), want.as_raw(), "into {dims:?}");
 
-    let mut back = scattered(&contiguous);
+    let mut back = like(contiguous);
     back.chunk_slices_mut().for_each(|chunk| chunk.fill(0xEE));
     back.relayout_from(&want).unwrap();
     assert_eq!(
@@ -143,14 +157,19 @@ fn per_channel_interfaces_fill_padding_as_contiguous_tensors_do() {
             (n + h + w + c) as f32 * 0.5
         })
         .unwrap();
-    let table = contiguous.to_indirect();
     let want = contiguous.relayout::<onednn::nChw32c>();
-    let mut into = Tensor::<u8, onednn::nChw32c, _>::try_zeros_with(want.dims(), q).unwrap();
-    into.as_raw_mut().fill(0xAB);
-    table.relayout_into(&mut into).unwrap();
-    assert_eq!(into.as_raw(), want.as_raw());
-    let mut back = table.clone();
-    back.chunk_slices_mut().for_each(|chunk| chunk.fill(0xEE));
-    back.relayout_from(&want).unwrap();
-    assert_eq!(back.to_contiguous().as_raw(), contiguous.as_raw());
+    let pooled = contiguous.to_indirect();
+    let chunks = common::scattered_chunks(&contiguous);
+    let boxed = IndirectTensor::from_chunks_with(dims, chunks, q.clone(), Padding::Check).unwrap();
+    for (table, kind) in [(pooled, "pool"), (boxed, "boxed")] {
+        let mut into =
+            Tensor::<u8, onednn::nChw32c, _>::try_zeros_with(want.dims(), q.clone()).unwrap();
+        into.as_raw_mut().fill(0xAB);
+        table.relayout_into(&mut into).unwrap();
+        assert_eq!(into.as_raw(), want.as_raw(), "{kind}");
+        let mut back = table;
+        back.chunk_slices_mut().for_each(|chunk| chunk.fill(0xEE));
+        back.relayout_from(&want).unwrap();
+        assert_eq!(back.to_contiguous().as_raw(), contiguous.as_raw(), "{kind}");
+    }
 }

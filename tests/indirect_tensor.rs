@@ -136,6 +136,55 @@ fn interfaces_and_padding_travel_through_the_table() {
 }
 
 #[test]
+fn callers_chunks_have_their_padding_filled_checked_or_trusted() {
+    let dims = [1, 9, 3, 30];
+    let q = ScaleOffset::new(0.5, 7);
+    let logical = Tensor::<u8, Crouton, _>::try_from_real_fn(dims, q, |[_, h, w, c]| {
+        (h + w + c) as f32 * 0.5
+    })
+    .unwrap();
+    // The caller's chunks hold the elements and 0xEE in every padding slot.
+    let mut raw = Tensor::<u8, Crouton>::from_fn(dims, |i| logical[i]);
+    raw.fill_padding(0xEE);
+    let with = |padding| {
+        IndirectTensor::<u8, Crouton, _>::from_chunks_with(dims, scattered_chunks(&raw), q, padding)
+    };
+
+    let err = with(Padding::Check).unwrap_err();
+    let first = raw.as_raw().iter().position(|&v| v == 0xEE).unwrap();
+    assert!(
+        matches!(err, LayoutError::Padding { slot, .. } if slot == first),
+        "{err}"
+    );
+
+    let trusted = with(Padding::Trust).unwrap();
+    assert_eq!(trusted.to_contiguous().as_raw(), raw.as_raw());
+    assert_eq!(trusted.pad_value(), 7);
+
+    let filled = with(Padding::Fill).unwrap();
+    assert_eq!(filled.to_contiguous().as_raw(), logical.as_raw());
+    assert_eq!(filled.real([0, 8, 2, 29]), 39.0 * 0.5);
+    let checked = IndirectTensor::<u8, Crouton, _>::from_chunks_with(
+        dims,
+        filled.into_chunks(),
+        q,
+        Padding::Check,
+    );
+    assert!(checked.is_ok());
+
+    // A per-channel interface along an axis the layout lacks.
+    let wrong = PerChannel::new('O', vec![(1.0, 0); 30]);
+    let err = IndirectTensor::<u8, Crouton, _>::from_chunks_with(
+        dims,
+        scattered_chunks(&raw),
+        wrong,
+        Padding::Trust,
+    )
+    .unwrap_err();
+    assert!(matches!(err, LayoutError::Interface { .. }), "{err}");
+}
+
+#[test]
 fn chunk_views_are_the_contiguous_tensors_chunks() {
     let contiguous = sample([2, 9, 17, 40]);
     let table = contiguous.to_indirect();

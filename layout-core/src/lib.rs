@@ -51,6 +51,7 @@ mod odometer;
 mod relayout;
 mod storage;
 mod strided;
+mod table_chunks;
 mod tensor;
 mod walk;
 

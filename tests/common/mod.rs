@@ -241,7 +241,9 @@ pub fn storage_slots(entries: &[ChunkEntry], dims: &[usize]) -> Option<usize> {
 /// The chunks of `t`'s storage, each in its own allocation, made last chunk first with other
 /// allocations between them, so that their addresses are neither consecutive nor in chunk
 /// order: a chunk table as a runtime's pool might hand it out.
-pub fn scattered_chunks<L: Layout<Index = [usize; 4]>>(t: &Tensor<u8, L>) -> Vec<Box<[u8]>> {
+pub fn scattered_chunks<L: Layout<Index = [usize; 4]>, I: Interface>(
+    t: &Tensor<u8, L, I>,
+) -> Vec<Box<[u8]>> {
     let volume = t.mapping().chunk_volume();
     let count = t.storage_len() / volume;
     let mut keep_apart = Vec::new();

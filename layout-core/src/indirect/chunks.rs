@@ -29,7 +29,7 @@ where
         number: usize,
     ) -> Result<ChunkView<'_, T, ChunkedMemoryLayout<RANK, C, N>>, LayoutError> {
         let (_, place) = chunk_place(&self.mapping, number)?;
-        Ok(ChunkView::new(&self.table[number], place))
+        Ok(ChunkView::new(self.table.chunk(number), place))
     }
 
     /// Chunk `number`, writable, read and written by coordinates inside the chunk.
@@ -48,7 +48,7 @@ where
         number: usize,
     ) -> Result<ChunkViewMut<'_, T, ChunkedMemoryLayout<RANK, C, N>>, LayoutError> {
         let (_, place) = chunk_place(&self.mapping, number)?;
-        Ok(ChunkViewMut::new(&mut self.table[number], place))
+        Ok(ChunkViewMut::new(self.table.chunk_mut(number), place))
     }
 
     /// Every chunk in order of number, as a [`ChunkView`].

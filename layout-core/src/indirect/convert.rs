@@ -1,7 +1,9 @@
 //! Between chunk tables and contiguous storage: [`IndirectTensor::to_contiguous`],
 //! [`TensorBase::to_indirect`](crate::TensorBase::to_indirect), and relayouts both ways.
 //!
-//! A relayout moves the table without a contiguous copy of it (`relayout::chunk_table`): chunks
+//! Chunks in the tensor's own pool lie end to end in chunk order, so a relayout moves them as
+//! the contiguous tensor they form. The caller's chunks move through the table without a
+//! contiguous copy of it (`relayout::chunk_table`): chunks
 //! of 512 bytes or more one at a time, straight between the chunk and its box in the other
 //! tensor, and smaller ones in bands of consecutive chunks that are whole blocks of the outer
 //! dimensions, through a buffer that stays in the caches. The engine's kernels stay the ones of
@@ -10,6 +12,7 @@
 //! instead, as it does into a table whose interface is per channel.
 
 use super::IndirectTensor;
+use super::store::ChunkStore;
 use crate::conversion::{checked_renumbering, new_destination};
 use crate::relayout::{Renumbering, TableMove, copy_table};
 use crate::storage::{Storage, StorageMut};
@@ -17,7 +20,6 @@ use crate::{
     ChannelZeros, Coords, Interface, Layout, LayoutError, SameRankAs, Tensor, TensorBase,
     check_convertible,
 };
-use alloc::boxed::Box;
 
 impl<T: Copy, L: Layout, I: Interface> IndirectTensor<T, L, I> {
     /// The same tensor in one contiguous allocation (the chunks copied in chunk-number order).
@@ -36,7 +38,7 @@ impl<T: Copy, L: Layout, I: Interface> IndirectTensor<T, L, I> {
             .unwrap_or_else(|e| panic!("{e}"));
         let volume = self.chunk_volume();
         let slots = out.as_raw_mut();
-        for (n, chunk) in self.table.iter().enumerate() {
+        for (n, chunk) in self.table.chunks().iter().enumerate() {
             slots[n * volume..(n + 1) * volume].copy_from_slice(chunk);
         }
         out
@@ -103,8 +105,9 @@ impl<T: Copy, L: Layout, I: Interface> IndirectTensor<T, L, I> {
         Ok(())
     }
 
-    /// Writes into `dst`, whose dims are this tensor's renumbered by `to`: straight from the
-    /// chunks where the table moves that way, else from one contiguous copy of it.
+    /// Writes into `dst`, whose dims are this tensor's renumbered by `to`: as a contiguous
+    /// tensor where the chunks are the tensor's own pool, else straight from the chunks where
+    /// the table moves that way, else from one contiguous copy of it.
     fn write_renumbered<S2, L2>(&self, dst: &mut TensorBase<S2, L2, I>, to: &Renumbering)
     where
         S2: StorageMut<Elem = T>,
@@ -112,9 +115,14 @@ impl<T: Copy, L: Layout, I: Interface> IndirectTensor<T, L, I> {
         T: Send + Sync + 'static,
         I: ChannelZeros<T>,
     {
+        if let Some(slots) = self.table.pooled_slots() {
+            let pool =
+                TensorBase::from_parts(self.mapping, slots, self.pad, self.interface.clone());
+            return pool.copy_renumbered(dst, to);
+        }
         let (mapping, pad) = (*dst.mapping(), dst.pad_value());
         let moves = TableMove::Out {
-            chunks: &self.table,
+            chunks: self.table.chunks(),
             dst_slots: dst.as_raw_mut(),
         };
         if !copy_table(&self.mapping, &mapping, to, moves, pad) {
@@ -153,23 +161,29 @@ impl<T: Copy, L: Layout, I: Interface> IndirectTensor<T, L, I> {
             &self.mapping,
             &self.interface,
         )?;
+        let pad = self.pad;
+        if let Some(slots) = self.table.pooled_slots_mut() {
+            let interface = self.interface.clone();
+            let mut pool = TensorBase::from_parts(self.mapping, slots, pad, interface);
+            src.copy_renumbered(&mut pool, &to);
+            return Ok(());
+        }
         // A per-channel interface's padding is written on a whole tensor, so such tables take
         // the contiguous buffer.
         let per_channel = self.interface.channel_axis().is_some();
-        let (mapping, pad) = (*src.mapping(), self.pad);
         if !per_channel {
             let moves = TableMove::In {
                 src_slots: src.as_raw(),
-                chunks: &mut self.table,
+                chunks: self.table.chunks_mut(),
             };
-            if copy_table(&mapping, &self.mapping, &to, moves, pad) {
+            if copy_table(src.mapping(), &self.mapping, &to, moves, pad) {
                 return Ok(());
             }
         }
         let mut staged = Tensor::uninitialised(self.mapping, self.pad, self.interface.clone())?;
         src.copy_renumbered(&mut staged, &to);
         let volume = self.chunk_volume();
-        for (n, chunk) in self.table.iter_mut().enumerate() {
+        for (n, chunk) in self.table.chunks_mut().each_mut().enumerate() {
             chunk.copy_from_slice(&staged.as_raw()[n * volume..(n + 1) * volume]);
         }
         Ok(())
@@ -177,7 +191,11 @@ impl<T: Copy, L: Layout, I: Interface> IndirectTensor<T, L, I> {
 }
 
 impl<S: Storage, L: Layout, I: Interface> TensorBase<S, L, I> {
-    /// The same tensor with each chunk in its own allocation (see [`IndirectTensor`]).
+    /// The same tensor with its chunks behind a table, in a pool of their own (see
+    /// [`IndirectTensor`]).
+    ///
+    /// # Panics
+    /// When the allocator refuses the pool.
     ///
     /// ```
     /// use tensor_layout::prelude::*;
@@ -191,7 +209,8 @@ impl<S: Storage, L: Layout, I: Interface> TensorBase<S, L, I> {
         let slots = &self.as_raw()[..mapping.storage_len()];
         IndirectTensor {
             mapping,
-            table: slots.chunks(volume).map(Box::<[S::Elem]>::from).collect(),
+            table: ChunkStore::copied(slots, volume, mapping.dims().as_ref())
+                .unwrap_or_else(|e| panic!("{e}")),
             pad: self.pad_value(),
             interface: self.interface().clone(),
         }

@@ -2,14 +2,16 @@
 //! Qualcomm HTP SDK's indirect tensors), with the typed index, iteration, relayout and
 //! interface of a [`Tensor`].
 
+mod callers_chunks;
 mod chunks;
 mod convert;
+mod store;
 
 use crate::interface::contract::channel_position;
 use crate::{ChannelZeros, Interface, Layout, LayoutError, Mapping, Plain, RealValues, Tensor};
-use alloc::boxed::Box;
 use alloc::vec::Vec;
 use core::ops::{Index, IndexMut};
+use store::ChunkStore;
 
 /// A tensor of a chunked layout whose chunks are separate allocations reached through a table.
 ///
@@ -29,17 +31,35 @@ use core::ops::{Index, IndexMut};
 /// assert_eq!(t.chunk_of([0, 8, 0, 1]), (1, 1));
 /// assert_eq!(t.chunk(1)[1], 5);
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct IndirectTensor<T, L: Layout, I: Interface = Plain> {
     mapping: Mapping<L>,
-    table: Vec<Box<[T]>>,
+    table: ChunkStore<T>,
     pad: T,
     interface: I,
 }
 
+impl<T: Copy, L: Layout, I: Interface> Clone for IndirectTensor<T, L, I> {
+    /// The same tensor, its chunks copied into one pool of its own.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let chunks = vec![vec![1u8; 2048].into_boxed_slice(), vec![2u8; 2048].into_boxed_slice()];
+    /// let t = tensor_layout::IndirectTensor::<u8, htp::R4CroutonLayout>::from_chunks([1, 9, 8, 32], chunks).unwrap();
+    /// assert_eq!(t.clone().to_row_major(), t.to_row_major());
+    /// ```
+    fn clone(&self) -> Self {
+        IndirectTensor {
+            mapping: self.mapping,
+            table: self.table.clone(),
+            pad: self.pad,
+            interface: self.interface.clone(),
+        }
+    }
+}
+
 impl<T: Copy + Default, L: Layout + Default> IndirectTensor<T, L> {
-    /// A tensor whose every slot, padding included, is `T::default()`, each chunk its own
-    /// allocation.
+    /// A tensor whose every slot, padding included, is `T::default()`, its chunks in one pool.
     ///
     /// # Panics
     /// With the message of the [`LayoutError`] that [`IndirectTensor::try_zeros`] returns.
@@ -67,50 +87,6 @@ impl<T: Copy + Default, L: Layout + Default> IndirectTensor<T, L> {
     pub fn try_zeros(dims: L::Index) -> Result<Self, LayoutError> {
         let mapping = Mapping::new(dims)?;
         Self::filled(mapping, T::default(), Plain)
-    }
-
-    /// A tensor over chunks the caller supplies, in chunk-number order; their padding is
-    /// trusted as it is, and the pad value (written by relayouts into this tensor) is
-    /// `T::default()`.
-    ///
-    /// # Errors
-    /// [`LayoutError::Length`] when the table does not hold [`IndirectTensor::chunk_count`]
-    /// chunks, or [`LayoutError::ChunkLength`] naming the first chunk whose length is not the
-    /// chunk volume; [`LayoutError::Overflow`] for dims whose storage overflows.
-    ///
-    /// ```
-    /// use tensor_layout::prelude::*;
-    /// use tensor_layout::IndirectTensor;
-    /// let chunks = vec![vec![1u8; 2048].into_boxed_slice(), vec![2u8; 2048].into_boxed_slice()];
-    /// let t = IndirectTensor::<u8, htp::R4CroutonLayout>::from_chunks([1, 9, 8, 32], chunks).unwrap();
-    /// assert_eq!((t[[0, 7, 7, 31]], t[[0, 8, 0, 0]]), (1, 2));
-    /// let short = vec![vec![0u8; 2048].into_boxed_slice(), vec![0u8; 100].into_boxed_slice()];
-    /// let err = IndirectTensor::<u8, htp::R4CroutonLayout>::from_chunks([1, 9, 8, 32], short).unwrap_err();
-    /// assert_eq!(err.to_string(), "chunk 1 holds 100 elements; every chunk of this layout holds 2048");
-    /// ```
-    pub fn from_chunks(dims: L::Index, chunks: Vec<Box<[T]>>) -> Result<Self, LayoutError> {
-        let mapping = Mapping::new(dims)?;
-        let volume = mapping.chunk_volume();
-        let count = chunk_count(&mapping);
-        if chunks.len() != count {
-            return Err(LayoutError::Length {
-                expected: count,
-                found: chunks.len(),
-            });
-        }
-        if let Some(chunk) = chunks.iter().position(|c| c.len() != volume) {
-            return Err(LayoutError::ChunkLength {
-                chunk,
-                expected: volume,
-                found: chunks[chunk].len(),
-            });
-        }
-        Ok(Self {
-            mapping,
-            table: chunks,
-            pad: T::default(),
-            interface: Plain,
-        })
     }
 }
 
@@ -147,9 +123,7 @@ impl<T: Copy, L: Layout, I: Interface> IndirectTensor<T, L, I> {
                 element_size: Some(size_of::<T>()),
             });
         }
-        let table = (0..count)
-            .map(|_| alloc::vec![value; volume].into_boxed_slice())
-            .collect();
+        let table = ChunkStore::filled(count, volume, value, mapping.dims().as_ref())?;
         Ok(Self {
             mapping,
             table,
@@ -274,7 +248,7 @@ impl<T: Copy, L: Layout, I: Interface> IndirectTensor<T, L, I> {
     /// assert_eq!(t.chunk(0).len(), 2048);
     /// ```
     pub fn chunk(&self, n: usize) -> &[T] {
-        &self.table[n]
+        self.table.chunk(n)
     }
 
     /// Chunk `n`, writable.
@@ -289,7 +263,7 @@ impl<T: Copy, L: Layout, I: Interface> IndirectTensor<T, L, I> {
     /// assert_eq!(t[[0, 0, 1, 0]], 7);
     /// ```
     pub fn chunk_mut(&mut self, n: usize) -> &mut [T] {
-        &mut self.table[n]
+        self.table.chunk_mut(n)
     }
 
     /// The chunks in chunk-number order.
@@ -300,7 +274,7 @@ impl<T: Copy, L: Layout, I: Interface> IndirectTensor<T, L, I> {
     /// assert_eq!(t.chunk_slices().map(<[u8]>::len).sum::<usize>(), 2 * 2048);
     /// ```
     pub fn chunk_slices(&self) -> impl ExactSizeIterator<Item = &[T]> + '_ {
-        self.table.iter().map(|chunk| &chunk[..])
+        self.table.chunks().iter()
     }
 
     /// The chunks in chunk-number order, writable.
@@ -312,18 +286,7 @@ impl<T: Copy, L: Layout, I: Interface> IndirectTensor<T, L, I> {
     /// assert_eq!(t[[0, 8, 7, 31]], 1);
     /// ```
     pub fn chunk_slices_mut(&mut self) -> impl ExactSizeIterator<Item = &mut [T]> + '_ {
-        self.table.iter_mut().map(|chunk| &mut chunk[..])
-    }
-
-    /// The table itself, handing the chunks back.
-    ///
-    /// ```
-    /// use tensor_layout::prelude::*;
-    /// let t = tensor_layout::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 9, 8, 32]);
-    /// assert_eq!(t.into_chunks().len(), 2);
-    /// ```
-    pub fn into_chunks(self) -> Vec<Box<[T]>> {
-        self.table
+        self.table.chunks_mut().each_mut()
     }
 
     /// The element at logical `index`, `None` outside the dims.
@@ -336,7 +299,7 @@ impl<T: Copy, L: Layout, I: Interface> IndirectTensor<T, L, I> {
     pub fn get(&self, index: L::Index) -> Option<&T> {
         let offset = self.mapping.checked_offset(index)?;
         let volume = self.chunk_volume();
-        Some(&self.table[offset / volume][offset % volume])
+        Some(&self.table.chunk(offset / volume)[offset % volume])
     }
 
     /// The element at logical `index`, writable; `None` outside the dims.
@@ -350,7 +313,7 @@ impl<T: Copy, L: Layout, I: Interface> IndirectTensor<T, L, I> {
     pub fn get_mut(&mut self, index: L::Index) -> Option<&mut T> {
         let offset = self.mapping.checked_offset(index)?;
         let volume = self.chunk_volume();
-        Some(&mut self.table[offset / volume][offset % volume])
+        Some(&mut self.table.chunk_mut(offset / volume)[offset % volume])
     }
 
     /// The logical elements with their indices, in row-major order.
@@ -443,7 +406,7 @@ impl<T: Copy, L: Layout, I: Interface> Index<L::Index> for IndirectTensor<T, L, 
     /// When `index` is out of bounds, naming the index and the dims.
     fn index(&self, index: L::Index) -> &T {
         let (chunk, at) = self.chunk_of(index);
-        &self.table[chunk][at]
+        &self.table.chunk(chunk)[at]
     }
 }
 
@@ -452,6 +415,6 @@ impl<T: Copy, L: Layout, I: Interface> IndexMut<L::Index> for IndirectTensor<T, 
     /// When `index` is out of bounds, naming the index and the dims.
     fn index_mut(&mut self, index: L::Index) -> &mut T {
         let (chunk, at) = self.chunk_of(index);
-        &mut self.table[chunk][at]
+        &mut self.table.chunk_mut(chunk)[at]
     }
 }

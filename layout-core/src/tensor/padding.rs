@@ -3,6 +3,7 @@
 
 use super::constructors::{check_len, check_unique};
 use super::{TensorBase, TensorView, TensorViewMut};
+use crate::interface::contract::channel_position;
 use crate::storage::{Storage, StorageMut};
 use crate::{ChannelZeros, RealValues};
 use crate::{Layout, LayoutError, Mapping};
@@ -36,17 +37,84 @@ pub enum Padding {
     Trust,
 }
 
-impl<S: Storage, L: Layout, I: ChannelZeros<S::Elem>> TensorBase<S, L, I> {
-    /// The value padding slot `slot` holds under the interface: the tensor's pad value, or the
-    /// stored zero of the slot's channel.
-    fn padding_value(&self, slot: usize, channel: Option<usize>) -> S::Elem {
-        let zero = channel.and_then(|axis| {
+/// What each padding slot of a tensor holds under its interface (the tensor's pad value, or
+/// the stored zero of the slot's channel), checked or written through whatever reaches the
+/// slots: a contiguous buffer, or a chunk table.
+pub(crate) struct PaddingRule<'a, L: Layout, I, T> {
+    mapping: &'a Mapping<L>,
+    interface: &'a I,
+    pad: T,
+    /// The interface's channel axis, by position in the layout's axes (per-channel
+    /// interfaces).
+    channel: Option<usize>,
+}
+
+impl<'a, L: Layout, T: Copy, I: ChannelZeros<T>> PaddingRule<'a, L, I, T> {
+    /// The padding of a tensor of `mapping`, read through `interface`, its pad value `pad`.
+    pub(crate) fn new(mapping: &'a Mapping<L>, interface: &'a I, pad: T) -> Self {
+        let channel = channel_position(interface, &mapping.layout().axis_word());
+        PaddingRule {
+            mapping,
+            interface,
+            pad,
+            channel,
+        }
+    }
+
+    /// Whether padding slots differ by channel (else every one holds the pad value).
+    pub(crate) fn per_channel(&self) -> bool {
+        self.channel.is_some()
+    }
+
+    /// The value padding slot `slot` holds.
+    fn value(&self, slot: usize) -> T {
+        let zero = self.channel.and_then(|axis| {
             let index = self.mapping.padded_index_of(slot)?;
             self.interface.channel_zero(index[axis])
         });
         zero.unwrap_or(self.pad)
     }
 
+    /// `Ok` when every padding slot holds its value, `slot(n)` reading slot `n`.
+    ///
+    /// # Errors
+    /// [`LayoutError::Padding`] naming the first slot that does not, its padded index, the
+    /// value and the stored zero.
+    pub(crate) fn check(&self, slot: impl Fn(usize) -> T) -> Result<(), LayoutError>
+    where
+        T: PartialEq + Debug,
+    {
+        let mut bad = None;
+        self.mapping.for_each_padding(|range| {
+            if bad.is_none() {
+                bad = range.into_iter().find(|&n| slot(n) != self.value(n));
+            }
+        });
+        match bad {
+            None => Ok(()),
+            Some(n) => Err(LayoutError::Padding {
+                slot: n,
+                index: self
+                    .mapping
+                    .padded_index_of(n)
+                    .map_or_else(Vec::new, |index| Vec::from(index.as_ref())),
+                found: format!("{:?}", slot(n)),
+                expected: format!("{:?}", self.value(n)),
+            }),
+        }
+    }
+
+    /// Writes each padding slot's value with `put(slot, value)`.
+    pub(crate) fn write(&self, mut put: impl FnMut(usize, T)) {
+        self.mapping.for_each_padding(|range| {
+            for n in range {
+                put(n, self.value(n));
+            }
+        });
+    }
+}
+
+impl<S: Storage, L: Layout, I: ChannelZeros<S::Elem>> TensorBase<S, L, I> {
     /// The first padding slot that does not hold what the interface says it holds.
     ///
     /// # Errors
@@ -55,28 +123,8 @@ impl<S: Storage, L: Layout, I: ChannelZeros<S::Elem>> TensorBase<S, L, I> {
     where
         S::Elem: PartialEq + Debug,
     {
-        let channel = self.channel_position();
         let slots = self.as_raw();
-        let mut bad = None;
-        self.mapping.for_each_padding(|range| {
-            if bad.is_none() {
-                bad = range
-                    .into_iter()
-                    .find(|&slot| slots[slot] != self.padding_value(slot, channel));
-            }
-        });
-        match bad {
-            None => Ok(()),
-            Some(slot) => Err(LayoutError::Padding {
-                slot,
-                index: self
-                    .mapping
-                    .padded_index_of(slot)
-                    .map_or_else(Vec::new, |index| Vec::from(index.as_ref())),
-                found: format!("{:?}", slots[slot]),
-                expected: format!("{:?}", self.padding_value(slot, channel)),
-            }),
-        }
+        PaddingRule::new(&self.mapping, &self.interface, self.pad).check(|n| slots[n])
     }
 }
 
@@ -84,19 +132,13 @@ impl<S: StorageMut, L: Layout, I: ChannelZeros<S::Elem>> TensorBase<S, L, I> {
     /// Writes into every padding slot what the interface says it holds (see
     /// [`TensorBase::fill_padding`] for a plain tensor's own pad value).
     pub(crate) fn write_interface_padding(&mut self) {
-        let Some(channel) = self.channel_position() else {
+        let rule = PaddingRule::new(&self.mapping, &self.interface, self.pad);
+        if !rule.per_channel() {
             self.write_padding();
             return;
-        };
-        let mapping = self.mapping;
-        let mut slots_to_write = Vec::new();
-        mapping.for_each_padding(|range| slots_to_write.push(range));
-        for range in slots_to_write {
-            for slot in range {
-                let value = self.padding_value(slot, Some(channel));
-                self.storage.slots_mut()[slot] = value;
-            }
         }
+        let slots = self.storage.slots_mut();
+        rule.write(|n, value| slots[n] = value);
     }
 }
 

@@ -39,7 +39,7 @@ pub(super) fn move_chunks<T: Copy + Send + Sync + 'static>(
             let pieces = split::pieces(table, chunk_bytes, size_of_val(dst_slots));
             split::out_of_table(table, &pieces, dst_slots, &|pieces, dst_slots, at| {
                 let chunk = |n: usize, origin: &[usize; MAX_RANK]| {
-                    (&chunks[n][..], other_offset(origin) - at)
+                    (chunks.get(n), other_offset(origin) - at)
                 };
                 shapes.in_batches(table, split::chunks_of(pieces), chunk, |plan, batch| {
                     by_size::copy_from_chunks(plan, batch, dst_slots, pad, streaming);
@@ -54,12 +54,12 @@ pub(super) fn move_chunks<T: Copy + Send + Sync + 'static>(
             let streaming = Streaming::NONE;
             let pieces = split::pieces(table, chunk_bytes, chunk_bytes * chunks.len());
             split::into_table(table, &pieces, chunks, &|pieces, chunks| {
-                let mut unwritten = chunks.iter_mut();
+                let mut unwritten = chunks.each_mut();
                 let chunk = |_, origin: &[usize; MAX_RANK]| {
                     let Some(chunk) = unwritten.next() else {
                         unreachable!("the table holds a chunk for every corner")
                     };
-                    (other_offset(origin), &mut chunk[..])
+                    (other_offset(origin), chunk)
                 };
                 shapes.in_batches(table, split::chunks_of(pieces), chunk, |plan, batch| {
                     by_size::copy_into_chunks(plan, src_slots, batch, pad, streaming);

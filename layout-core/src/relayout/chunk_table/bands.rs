@@ -58,7 +58,12 @@ where
                     pair.dst.base -= at;
                     let plan = plans.of(&pair, size_of::<T>(), volume, true);
                     if let Some(rows) = &plan.rows {
-                        rows.copy_out(&chunks[band.chunks.clone()], dst_slots, pair.dst.base, pad);
+                        rows.copy_out(
+                            chunks.range(band.chunks.clone()),
+                            dst_slots,
+                            pair.dst.base,
+                            pad,
+                        );
                         return true;
                     }
                     // Made on the first band that needs it, as large as the largest band.
@@ -66,7 +71,7 @@ where
                         buffer.reserve(most_chunks(bands) * volume);
                     }
                     buffer.clear();
-                    for chunk in &chunks[band.chunks.clone()] {
+                    for chunk in chunks.range(band.chunks.clone()).iter() {
                         buffer.extend_from_slice(chunk);
                     }
                     match &plan.prepared {
@@ -91,7 +96,7 @@ where
             })
         }
         TableMove::In { src_slots, chunks } => {
-            split::into_table(table, &bands, chunks, &|bands, chunks| {
+            split::into_table(table, &bands, chunks, &|bands, mut chunks| {
                 let mut buffer = Vec::new();
                 let mut plans = BandPlans::default();
                 let first = split::chunks_of(bands).start;
@@ -102,7 +107,7 @@ where
                     let plan = plans.of(&pair, size_of::<T>(), volume, false);
                     let band_chunks = band.chunks.start - first..band.chunks.end - first;
                     if let Some(rows) = &plan.rows {
-                        rows.copy_in(src_slots, pair.src.base, &mut chunks[band_chunks], pad);
+                        rows.copy_in(src_slots, pair.src.base, chunks.range_mut(band_chunks), pad);
                         return true;
                     }
                     // The buffer is made on the first band that needs it, as large as the
@@ -122,8 +127,8 @@ where
                             by_size::copy(&pair, src_slots, slots, pad, &offsets, None);
                         }
                     }
-                    let chunks = &mut chunks[band_chunks];
-                    for (chunk, from) in chunks.iter_mut().zip(slots.chunks(volume)) {
+                    let band = chunks.range_mut(band_chunks).each_mut();
+                    for (chunk, from) in band.zip(slots.chunks(volume)) {
                         chunk.copy_from_slice(from);
                     }
                     true

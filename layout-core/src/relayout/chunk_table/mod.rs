@@ -20,21 +20,21 @@ mod table_rows;
 
 use super::plan::{Band, Grid, Pair, Renumbering, Side};
 use super::tuning::{CHUNK_ALONE_BYTES, CHUNK_BAND_BYTES};
+use crate::table_chunks::{TableChunks, TableChunksMut};
 use crate::{Coords, Layout, MAX_RANK, Mapping};
-use alloc::boxed::Box;
 
 /// Which way a relayout moves a chunk table (its chunks in chunk-number order), with the slots
 /// of both sides.
 pub(crate) enum TableMove<'s, T> {
     /// Out of the table `chunks` (the source) into `dst_slots`.
     Out {
-        chunks: &'s [Box<[T]>],
+        chunks: TableChunks<'s, T>,
         dst_slots: &'s mut [T],
     },
     /// Out of `src_slots` into the table `chunks` (the destination).
     In {
         src_slots: &'s [T],
-        chunks: &'s mut [Box<[T]>],
+        chunks: TableChunksMut<'s, T>,
     },
 }
 
@@ -219,8 +219,16 @@ impl<'a> Table<'a> {
 pub(super) mod tests {
     use super::*;
     use crate::relayout::copy_into;
+    use alloc::boxed::Box;
     use alloc::vec::Vec;
     use core::fmt::Debug;
+    use core::ptr::NonNull;
+
+    /// The first slot of each of `chunks`, each its own allocation.
+    fn starts<T>(chunks: &mut [Box<[T]>]) -> Vec<NonNull<T>> {
+        let start = |chunk: &mut Box<[T]>| NonNull::new(chunk.as_mut_ptr()).unwrap();
+        chunks.iter_mut().map(start).collect()
+    }
 
     /// Chunks of 2x2x4: 24 of them for the dims below, their last rows, columns and channels
     /// cut by the dims.
@@ -255,12 +263,14 @@ pub(super) mod tests {
         );
         let volume = table.chunk_volume();
         let slots: Vec<T> = (0..table.storage_len()).map(|i| of(i as u32 + 1)).collect();
-        let chunks: Vec<Box<[T]>> = slots.chunks(volume).map(Box::from).collect();
+        let mut chunks: Vec<Box<[T]>> = slots.chunks(volume).map(Box::from).collect();
+        let starts_out = starts(&mut chunks);
         let mut want = alloc::vec![of(7); other.storage_len()];
         copy_into(&table, &slots, &other, &mut want, of(0), &to);
         let mut got = alloc::vec![of(9); other.storage_len()];
         let moves = TableMove::Out {
-            chunks: &chunks,
+            // SAFETY: the boxes' slots, read only while `chunks` lives.
+            chunks: unsafe { TableChunks::new(&starts_out, volume) },
             dst_slots: &mut got,
         };
         if !move_table(&table, &other, &to, moves, of(0), Some(band_bytes)) {
@@ -274,9 +284,12 @@ pub(super) mod tests {
             .chunks(volume)
             .map(|c| alloc::vec![of(9); c.len()].into())
             .collect();
+        let starts_in = starts(&mut chunks);
         let moves = TableMove::In {
             src_slots: &want,
-            chunks: &mut chunks,
+            // SAFETY: the boxes' slots, apart, written only through this borrow until the
+            // boxes are read below.
+            chunks: unsafe { TableChunksMut::new(&starts_in, volume) },
         };
         assert!(move_table(
             &other,

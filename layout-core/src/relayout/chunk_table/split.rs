@@ -13,7 +13,7 @@ use crate::relayout::plan::Band;
 use crate::relayout::schedule::threads_for;
 #[cfg(feature = "parallel")]
 use crate::relayout::tuning::PIECES_PER_THREAD;
-use alloc::boxed::Box;
+use crate::table_chunks::TableChunksMut;
 use alloc::vec::Vec;
 use core::ops::Range;
 
@@ -84,12 +84,12 @@ where
 pub(super) fn into_table<T, F>(
     table: &Table<'_>,
     pieces: &[Band],
-    chunks: &mut [Box<[T]>],
+    chunks: TableChunksMut<'_, T>,
     leaf: &F,
 ) -> bool
 where
     T: Send,
-    F: Fn(&[Band], &mut [Box<[T]>]) -> bool + Sync,
+    F: Fn(&[Band], TableChunksMut<'_, T>) -> bool + Sync,
 {
     #[cfg(feature = "parallel")]
     {
@@ -145,16 +145,21 @@ where
 
 /// [`into_table`] over `pieces` with `threads` threads, `chunks` those of the pieces.
 #[cfg(feature = "parallel")]
-fn into_halves<T, F>(pieces: &[Band], chunks: &mut [Box<[T]>], threads: usize, leaf: &F) -> bool
+fn into_halves<T, F>(
+    pieces: &[Band],
+    chunks: TableChunksMut<'_, T>,
+    threads: usize,
+    leaf: &F,
+) -> bool
 where
     T: Send,
-    F: Fn(&[Band], &mut [Box<[T]>]) -> bool + Sync,
+    F: Fn(&[Band], TableChunksMut<'_, T>) -> bool + Sync,
 {
     let mid = pieces.len() / 2;
     if threads < 2 || mid == 0 {
         return leaf(pieces, chunks);
     }
-    let (left, right) = chunks.split_at_mut(pieces[mid].chunks.start - pieces[0].chunks.start);
+    let (left, right) = chunks.split_at(pieces[mid].chunks.start - pieces[0].chunks.start);
     let threads = threads.div_ceil(2);
     let (a, b) = rayon::join(
         || into_halves(&pieces[..mid], left, threads, leaf),

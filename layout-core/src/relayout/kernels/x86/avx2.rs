@@ -34,6 +34,17 @@ pub(crate) fn available() -> bool {
     cpuid_avx2::get()
 }
 
+/// Runs `body` inlined into a function compiled with AVX2, so that its copies move 32 bytes a
+/// register.
+///
+/// # Safety
+///
+/// The CPU runs AVX2 instructions ([`available`]).
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn run_with_avx2<R>(body: impl FnOnce() -> R) -> R {
+    body()
+}
+
 /// One width's transposes ([`tiles::plane_body`]) compiled with AVX2: the
 /// [`BlockMove::plane`] of [`Avx2Blocks`].
 ///

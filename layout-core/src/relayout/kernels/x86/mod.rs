@@ -28,6 +28,8 @@ use core::ops::Range;
 use sse2::Sse2;
 use vbmi::SplitBytes;
 
+pub(super) use avx2::{available as avx2_available, run_with_avx2};
+
 /// The plain integers' vector kernels: transposes in SSE2, AVX2 or AVX-512 blocks (1-, 2- and
 /// 4-byte elements), rows streamed past the caches with AVX2 (all four sizes).
 macro_rules! vector_element {
