@@ -4,9 +4,11 @@
 //! `ScaleOffset`; weights are `u8` in `R4ConvWeightLayout` (HWIO, chunks of 32 input by 32
 //! output channels); sums are `i32`; the output is requantized to `u8` croutons whose padding
 //! holds the output's zero point. The kernel never computes an offset itself: it asks for the
-//! chunk that holds an element (`chunk_of`), reads chunks by coordinates inside them
-//! (`chunk_view`), and takes its loop bounds from the layouts' `CHUNK_SHAPE` constants, so the
-//! inner loops have constant trip counts.
+//! chunk that holds an element and the element's coordinates inside it (`chunk_view_at`),
+//! reads chunks by those coordinates (`offset_in_chunk`, padding included: padding holds the
+//! zero point, so a partial last channel block needs no special case), and takes its loop
+//! bounds from the layouts' `CHUNK_SHAPE` constants, so the inner loops have constant trip
+//! counts.
 //!
 //! `cargo run --release --example htp_conv` times it against the same convolution over flat
 //! NHWC tensors indexed element by element, the two runs alternating; `cargo test --example
@@ -72,22 +74,25 @@ fn conv_chunked(
                     if ih >= height || iw >= width {
                         continue;
                     }
-                    let (n, _) = x.chunk_of([b, ih, iw, i0]);
-                    let chunk = x.chunk_view(n).expect("chunk_of names a chunk");
-                    let [_, ch, cw, _] = chunk.origin();
-                    for (k, value) in pixel.iter_mut().enumerate().take(channels - i0) {
-                        *value = i32::from(chunk[[0, ih - ch, iw - cw, k]]) - xq.offset;
+                    let (chunk, [lb, lr, lc, _]) = x
+                        .chunk_view_at([b, ih, iw, i0])
+                        .expect("an index inside the dims");
+                    // Past the last channel the chunk's padding holds the zero point: 0 here.
+                    for (k, value) in pixel.iter_mut().enumerate() {
+                        let slot = Activations::offset_in_chunk([lb, lr, lc, k]);
+                        *value = i32::from(chunk.as_raw()[slot]) - xq.offset;
                     }
                 }
             }
             for (kh, kw) in (0..3).flat_map(|kh| (0..3).map(move |kw| (kh, kw))) {
-                let (n, _) = w.chunk_of([kh, kw, i0, o0]);
-                let chunk = w.chunk_view(n).expect("chunk_of names a chunk");
+                let (chunk, [lh, lw, ..]) = w
+                    .chunk_view_at([kh, kw, i0, o0])
+                    .expect("an index inside the dims");
                 for (i, row) in taps.iter_mut().enumerate() {
                     for (o, tap) in row.iter_mut().enumerate() {
                         // Padding of the weights (past the last channel) holds their offset: 0.
-                        *tap = i32::from(chunk.as_raw()[Weights::offset_in_chunk([0, 0, i, o])])
-                            - wq.offset;
+                        let slot = Weights::offset_in_chunk([lh, lw, i, o]);
+                        *tap = i32::from(chunk.as_raw()[slot]) - wq.offset;
                     }
                 }
                 for (r, sum_row) in sums.iter_mut().enumerate() {

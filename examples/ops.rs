@@ -26,37 +26,17 @@ where
     T: Copy + Default + Add<Output = T>,
     L: Layout + Default,
 {
-    if a.dims() != b.dims() {
-        return Err(LayoutError::ShapeMismatch {
-            source: b.dims().as_ref().to_vec(),
-            destination: a.dims().as_ref().to_vec(),
-        });
-    }
-    // Same layout and dims: slot k of `a` and slot k of `b` hold the same logical element.
-    let mut out = Tensor::<T, L>::try_zeros(a.dims())?;
-    for ((o, &x), &y) in out.as_raw_mut().iter_mut().zip(a.as_raw()).zip(b.as_raw()) {
-        *o = x + y;
-    }
-    out.fill_padding(a.pad_value());
-    Ok(out)
+    // Logical elements only: the sum of two pads never lands in the result's padding.
+    a.zip_with(b, |x, y| x + y)
 }
-
-/// The crouton's chunk: 8 rows x 8 columns x 32 channels, as the layout says.
-const ROWS: usize = htp::R4CroutonLayout::CHUNK_SHAPE[1];
-const COLS: usize = htp::R4CroutonLayout::CHUNK_SHAPE[2];
-const DEPTH: usize = htp::R4CroutonLayout::CHUNK_SHAPE[3];
-// A weight chunk covers one activation chunk's channels (inputs) and one output chunk's.
-const _: () = assert!(matches!(
-    htp::R4ConvWeightLayout::CHUNK_SHAPE,
-    [1, 1, DEPTH, DEPTH]
-));
 
 /// A stride-1, unpadded ("valid") 2-D convolution of NHWC activations `x` with
 /// `[filter height, filter width, in, out]` weights `w`; each sum of products, in `u32`, is
 /// shifted right by `shift` and saturated to `u8`.
 ///
-/// It walks the output chunk by chunk and, for each output element, reads whole input and
-/// weight chunks by coordinates inside them: no offset arithmetic of its own.
+/// It walks the output chunk by chunk and, for each output element, reads the input and weight
+/// chunks that hold its inputs by coordinates inside them (`chunk_view_at`): no offset or
+/// block arithmetic of its own.
 ///
 /// # Errors
 /// [`LayoutError::ShapeMismatch`] when the input channels differ or the filter is larger than
@@ -88,14 +68,19 @@ pub fn conv2d(
                     for kh in 0..fh {
                         for kw in 0..fw {
                             let (ih, iw) = (oh + kh, ow + kw);
-                            for ci0 in (0..cin).step_by(DEPTH) {
-                                let xs = x.chunk_view(x.chunk_of([b, ih, iw, ci0]).0)?;
-                                let ws = w.chunk_view(w.chunk_of([kh, kw, ci0, oc]).0)?;
-                                for ci in 0..xs.dims()[3] {
-                                    let xv = xs[[0, ih % ROWS, iw % COLS, ci]];
-                                    let wv = ws[[0, 0, ci, oc % DEPTH]];
+                            // The input channels of pixel (ih, iw), a run inside one input
+                            // chunk and one weight chunk at a time.
+                            let mut ci = 0;
+                            while ci < cin {
+                                let (xs, [xb, xr, xc, x0]) = x.chunk_view_at([b, ih, iw, ci])?;
+                                let (ws, [wh, ww, w0, wo]) = w.chunk_view_at([kh, kw, ci, oc])?;
+                                let run = (xs.dims()[3] - x0).min(ws.dims()[2] - w0);
+                                for k in 0..run {
+                                    let xv = xs[[xb, xr, xc, x0 + k]];
+                                    let wv = ws[[wh, ww, w0 + k, wo]];
                                     acc += u32::from(xv) * u32::from(wv);
                                 }
+                                ci += run;
                             }
                         }
                     }

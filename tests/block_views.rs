@@ -225,10 +225,15 @@ fn relayout_into_a_view_fills_its_padding_and_leaves_the_rest() {
         .collect();
     assert_eq!(padding.len(), 2 * 8 * 3 * 2);
     assert!(padding.iter().all(|&v| v == 7));
-    // A slice of the first channel blocks of both images: gaps between them, untouched.
-    let mut head = t.slice_blocks_mut(1, 0..16).unwrap();
-    head.fill_padding(1);
-    assert!(t.as_raw().iter().filter(|&&v| v == 1).count() == 0);
+    // A slice of the last channel blocks of both images, padding and all: its padding
+    // written, the first blocks between them untouched.
+    let before = t.as_raw().to_vec();
+    let mut tail = t.slice_blocks_mut(1, 16..40).unwrap();
+    tail.fill_padding(1);
+    for (slot, (&now, &was)) in t.as_raw().iter().zip(&before).enumerate() {
+        let want = if m.is_padding(slot) { 1 } else { was };
+        assert_eq!(now, want, "slot {slot}");
+    }
 }
 
 #[test]

@@ -185,6 +185,54 @@ fn callers_chunks_have_their_padding_filled_checked_or_trusted() {
 }
 
 #[test]
+fn element_wise_work_on_tables_visits_logical_elements_only() {
+    let dims = [2, 9, 17, 40];
+    let contiguous = sample(dims);
+    let mut scattered =
+        IndirectTensor::<u8, Crouton>::from_chunks(dims, scattered_chunks(&contiguous)).unwrap();
+    scattered
+        .chunk_slices_mut()
+        .for_each(|chunk| chunk.fill(0xEE));
+    for (v, want) in scattered.iter_mut().zip(contiguous.iter()) {
+        *v = *want;
+    }
+    // Logical elements written, padding as it was.
+    let mut want = contiguous.clone();
+    want.fill_padding(0xEE);
+    assert_eq!(scattered.to_contiguous().as_raw(), want.as_raw());
+
+    let plus_one = |v: u8| u16::from(v) + 1;
+    assert_eq!(
+        scattered.map(plus_one).to_contiguous().as_raw(),
+        contiguous.map(plus_one).as_raw()
+    );
+    let pooled = contiguous.to_indirect();
+    let sums = scattered
+        .zip_with(&pooled, |a, b| u16::from(a) * 2 + u16::from(b))
+        .unwrap();
+    let want = contiguous
+        .zip_with(&contiguous, |a, b| u16::from(a) * 2 + u16::from(b))
+        .unwrap();
+    assert_eq!(sums.to_contiguous().as_raw(), want.as_raw());
+
+    let pairs: Vec<(f32, i32)> = (0..40).map(|c| (0.5, 100 + c)).collect();
+    let q = PerChannel::new('C', pairs);
+    let quantized = Tensor::<u8, Crouton, _>::try_from_real_fn(dims, q, |[n, h, w, c]| {
+        (n + h + w + c) as f32 * 0.5 - 20.0
+    })
+    .unwrap();
+    let relu = |x: f32| x.max(0.0) + 1.0;
+    assert_eq!(
+        quantized
+            .to_indirect()
+            .map_real(relu)
+            .to_contiguous()
+            .as_raw(),
+        quantized.map_real(relu).as_raw()
+    );
+}
+
+#[test]
 fn chunk_views_are_the_contiguous_tensors_chunks() {
     let contiguous = sample([2, 9, 17, 40]);
     let table = contiguous.to_indirect();

@@ -59,6 +59,18 @@ pub struct ChunkViewMut<'a, T, L: Layout> {
     layout: PhantomData<L>,
 }
 
+/// A chunk that holds an element, and the element's coordinates inside it: what
+/// [`TensorBase::chunk_view_at`](crate::TensorBase::chunk_view_at) answers.
+///
+/// ```
+/// use tensor_layout::prelude::*;
+/// use tensor_layout::ChunkAt;
+/// let t = Tensor::<u8, htp::R4CroutonLayout>::zeros([1, 16, 8, 32]);
+/// let (chunk, local): ChunkAt<'_, u8, htp::R4CroutonLayout> = t.chunk_view_at([0, 9, 1, 2]).unwrap();
+/// assert_eq!((chunk.number(), local), (1, [0, 1, 1, 2]));
+/// ```
+pub type ChunkAt<'a, T, L> = (ChunkView<'a, T, L>, <L as Layout>::Index);
+
 impl<'a, T, L: Layout> ChunkView<'a, T, L> {
     /// A chunk from its slots and its place (checked by the caller).
     pub(crate) fn new(data: &'a [T], place: ChunkPlace<L::Index>) -> Self {
@@ -183,6 +195,29 @@ macro_rules! chunk_reads {
             /// ```
             pub fn tensor_index(&self, local: [usize; RANK]) -> [usize; RANK] {
                 core::array::from_fn(|d| self.place.origin[d] + local[d])
+            }
+
+            /// The chunk's coordinate of tensor index `index`: `index - origin()`, the inverse
+            /// of [`tensor_index`](Self::tensor_index); `None` when `index` lies outside the
+            /// chunk's box.
+            ///
+            /// ```
+            /// use tensor_layout::prelude::*;
+            /// let t = Tensor::<u8, htp::R4CroutonLayout>::zeros([1, 16, 8, 32]);
+            /// let chunk = t.chunk_view(1).unwrap();
+            /// assert_eq!(chunk.local([0, 9, 2, 3]), Some([0, 1, 2, 3]));
+            /// assert_eq!(chunk.local([0, 7, 2, 3]), None); // chunk 0's row
+            /// ```
+            pub fn local(&self, index: [usize; RANK]) -> Option<[usize; RANK]> {
+                let shape = ChunkedMemoryLayout::<RANK, C, N>::CHUNK_SHAPE;
+                let mut local = [0; RANK];
+                for d in 0..RANK {
+                    local[d] = index[d].checked_sub(self.place.origin[d])?;
+                    if local[d] >= shape[d] {
+                        return None;
+                    }
+                }
+                Some(local)
             }
 
             /// The chunk's storage slots in memory order, padding included: [`CHUNK_VOLUME`] of

@@ -62,7 +62,7 @@ pub use axis_names::{
 };
 pub use blocking::{BlockingDesc, DynBlockingDesc};
 pub use chunk::{Chunk, ChunkEntry, ChunkList, ChunkTable, EntryInfo};
-pub use chunk_view::{ChunkView, ChunkViewMut};
+pub use chunk_view::{ChunkAt, ChunkView, ChunkViewMut};
 pub use chunked::{ChunkedGeometry, ChunkedMemoryLayout};
 pub use conversion::Rename;
 pub use coords::{Coords, MAX_RANK, RowMajorIndices, for_each_row_major_index, row_major_strides};

@@ -177,4 +177,10 @@ impl<'a, T> TableChunksMut<'a, T> {
     pub(crate) fn starts(&mut self) -> &[NonNull<T>] {
         self.starts
     }
+
+    /// The first slot of each chunk and the chunks' volume, for iterators that hand out the
+    /// elements themselves (reads and writes, `volume` elements from each, for `'a`).
+    pub(crate) fn into_starts(self) -> (&'a [NonNull<T>], usize) {
+        (self.starts, self.volume)
+    }
 }

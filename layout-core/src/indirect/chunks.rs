@@ -2,7 +2,7 @@
 //! contiguous tensor.
 
 use super::IndirectTensor;
-use crate::chunk_view::{ChunkView, ChunkViewMut, chunk_place};
+use crate::chunk_view::{ChunkAt, ChunkView, ChunkViewMut, chunk_place};
 use crate::{AxisNames, ChunkList, ChunkedMemoryLayout, Interface, LayoutError};
 
 impl<T, const RANK: usize, C: ChunkList, N: AxisNames, I: Interface>
@@ -49,6 +49,70 @@ where
     ) -> Result<ChunkViewMut<'_, T, ChunkedMemoryLayout<RANK, C, N>>, LayoutError> {
         let (_, place) = chunk_place(&self.mapping, number)?;
         Ok(ChunkViewMut::new(self.table.chunk_mut(number), place))
+    }
+
+    /// The chunk that holds the element at `index`, and its offset inside the chunk.
+    ///
+    /// # Errors
+    /// [`LayoutError::IndexOutOfBounds`] when `index` lies outside the dims.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let t = tensor_layout::IndirectTensor::<u8, onednn::nChw16c>::zeros([1, 20, 2, 2]);
+    /// assert_eq!(t.try_chunk_of([0, 17, 0, 1]), Ok((5, 1)));
+    /// assert!(t.try_chunk_of([0, 20, 0, 0]).is_err());
+    /// ```
+    pub fn try_chunk_of(&self, index: [usize; RANK]) -> Result<(usize, usize), LayoutError> {
+        self.mapping.try_chunk_of(index)
+    }
+
+    /// The chunk that holds logical `index`, and `index`'s coordinates inside it (see
+    /// [`TensorBase::chunk_view_at`](crate::TensorBase::chunk_view_at)).
+    ///
+    /// # Errors
+    /// [`LayoutError::IndexOutOfBounds`] when `index` lies outside the dims.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let t = Tensor::<u8, htp::R4CroutonLayout>::from_fn([1, 16, 8, 40], |[_, h, w, c]| (h + w + c) as u8);
+    /// let table = t.to_indirect();
+    /// let (chunk, local) = table.chunk_view_at([0, 9, 2, 35]).unwrap();
+    /// assert_eq!((chunk.number(), local), (3, [0, 1, 2, 3]));
+    /// assert_eq!(chunk[local], t[[0, 9, 2, 35]]);
+    /// ```
+    pub fn chunk_view_at(
+        &self,
+        index: [usize; RANK],
+    ) -> Result<ChunkAt<'_, T, ChunkedMemoryLayout<RANK, C, N>>, LayoutError> {
+        let (number, _) = self.try_chunk_of(index)?;
+        let chunk = self.chunk_view(number)?;
+        match chunk.local(index) {
+            Some(local) => Ok((chunk, local)),
+            None => unreachable!("the chunk that holds an index holds it in its box"),
+        }
+    }
+
+    /// Every chunk in order of number, writable, as a [`ChunkViewMut`].
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let mut t = tensor_layout::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 9, 8, 40]);
+    /// for mut chunk in t.chunk_views_mut() {
+    ///     let corner = chunk.origin();
+    ///     chunk[[0, 0, 0, 0]] = (corner[1] + corner[3]) as u8;
+    /// }
+    /// assert_eq!((t[[0, 8, 0, 0]], t[[0, 8, 0, 32]]), (8, 40));
+    /// ```
+    pub fn chunk_views_mut(
+        &mut self,
+    ) -> impl ExactSizeIterator<Item = ChunkViewMut<'_, T, ChunkedMemoryLayout<RANK, C, N>>> + '_
+    {
+        let mapping = self.mapping;
+        let chunks = self.table.chunks_mut().each_mut().enumerate();
+        chunks.map(move |(number, chunk)| match chunk_place(&mapping, number) {
+            Ok((_, place)) => ChunkViewMut::new(chunk, place),
+            Err(_) => unreachable!("every number below the count names a chunk"),
+        })
     }
 
     /// Every chunk in order of number, as a [`ChunkView`].

@@ -47,6 +47,27 @@ impl<T: Copy, L: Layout, I: Interface> IndirectTensor<T, L, I> {
     /// Converts into a new contiguous tensor of layout `L2`, moving each element by axis name
     /// as [`TensorBase::relayout`] does; the interface is kept.
     ///
+    /// # Panics
+    /// With the message of the [`LayoutError`] that [`IndirectTensor::try_relayout`] returns.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let flat = Tensor::<u8, htp::R4FlatMemoryLayout>::from_fn([1, 9, 8, 33], |i| i.iter().sum::<usize>() as u8);
+    /// let table = flat.relayout::<htp::R4CroutonLayout>().to_indirect();
+    /// assert_eq!(table.relayout::<onednn::nchw>()[[0, 32, 8, 7]], flat[[0, 8, 7, 32]]);
+    /// ```
+    pub fn relayout<L2>(&self) -> Tensor<T, L2, I>
+    where
+        L2: SameRankAs<L> + Default,
+        T: Send + Sync + 'static,
+        I: ChannelZeros<T>,
+    {
+        self.try_relayout().unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// Converts into a new contiguous tensor of layout `L2`, moving each element by axis name
+    /// as [`TensorBase::relayout`] does; the interface is kept.
+    ///
     /// # Errors
     /// As for [`TensorBase::try_relayout`].
     ///

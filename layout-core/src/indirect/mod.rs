@@ -5,6 +5,7 @@
 mod callers_chunks;
 mod chunks;
 mod convert;
+mod elementwise;
 mod store;
 
 use crate::interface::contract::channel_position;
@@ -91,6 +92,23 @@ impl<T: Copy + Default, L: Layout + Default> IndirectTensor<T, L> {
 }
 
 impl<T: Copy, L: Layout + Default, I: RealValues<T> + ChannelZeros<T>> IndirectTensor<T, L, I> {
+    /// A tensor of real zeros read through `interface`: every element and padding slot holds
+    /// the stored zero (see [`IndirectTensor::try_zeros_with`]).
+    ///
+    /// # Panics
+    /// With the message of the [`LayoutError`] that [`IndirectTensor::try_zeros_with`]
+    /// returns.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let q = ScaleOffset::new(0.1, 128);
+    /// let t = tensor_layout::IndirectTensor::<u8, htp::R4CroutonLayout, _>::zeros_with([1, 3, 5, 30], q);
+    /// assert!(t.chunk(0).iter().all(|&v| v == 128));
+    /// ```
+    pub fn zeros_with(dims: L::Index, interface: I) -> Self {
+        Self::try_zeros_with(dims, interface).unwrap_or_else(|e| panic!("{e}"))
+    }
+
     /// A tensor of real zeros read through `interface`: every element and padding slot holds
     /// the stored zero.
     ///

@@ -4,7 +4,7 @@
 //! What a chunk is and how chunks are numbered: `chunk_numbers`.
 
 use super::TensorBase;
-use crate::chunk_view::{ChunkView, ChunkViewMut, chunk_place as place};
+use crate::chunk_view::{ChunkAt, ChunkView, ChunkViewMut, chunk_place as place};
 use crate::storage::{Storage, StorageMut};
 use crate::{AxisNames, ChunkList, ChunkedMemoryLayout, Interface, LayoutError};
 
@@ -98,6 +98,31 @@ impl<S: Storage, const RANK: usize, C: ChunkList, N: AxisNames, I: Interface>
         let (start, place) = place(&self.mapping, number)?;
         let slots = &self.as_raw()[start..start + Chunked::<RANK, C, N>::CHUNK_VOLUME];
         Ok(ChunkView::new(slots, place))
+    }
+
+    /// The chunk that holds logical `index`, and `index`'s coordinates inside it: where a
+    /// kernel that walks one tensor chunk by chunk reads another at the same place.
+    ///
+    /// # Errors
+    /// [`LayoutError::IndexOutOfBounds`] when `index` lies outside the dims.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let t = Tensor::<u8, htp::R4CroutonLayout>::from_fn([1, 16, 8, 40], |[_, h, w, c]| (h + w + c) as u8);
+    /// let (chunk, local) = t.chunk_view_at([0, 9, 2, 35]).unwrap();
+    /// assert_eq!((chunk.origin(), local), ([0, 8, 0, 32], [0, 1, 2, 3]));
+    /// assert_eq!(chunk[local], t[[0, 9, 2, 35]]);
+    /// ```
+    pub fn chunk_view_at(
+        &self,
+        index: [usize; RANK],
+    ) -> Result<ChunkAt<'_, S::Elem, Chunked<RANK, C, N>>, LayoutError> {
+        let (number, _) = self.try_chunk_of(index)?;
+        let chunk = self.chunk_view(number)?;
+        match chunk.local(index) {
+            Some(local) => Ok((chunk, local)),
+            None => unreachable!("the chunk that holds an index holds it in its box"),
+        }
     }
 
     /// Every chunk, in order of number (memory order), as a [`ChunkView`]: the chunks of

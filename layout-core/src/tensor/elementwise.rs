@@ -4,10 +4,12 @@
 
 use super::{Tensor, TensorBase};
 use crate::storage::{Storage, StorageMut};
+use crate::table_chunks::TableChunksMut;
 use crate::{ChannelZeros, Interface, Plain, RealValues};
 use crate::{Layout, LayoutError, Mapping, RowMajorIndices};
 use alloc::vec::Vec;
 use core::marker::PhantomData;
+use core::ptr::NonNull;
 
 impl<S: Storage, L: Layout, I: Interface> TensorBase<S, L, I> {
     /// A plain tensor of `f` applied to each logical element, with this tensor's mapping; its
@@ -147,7 +149,8 @@ impl<S: StorageMut, L: Layout, I: Interface> TensorBase<S, L, I> {
     }
 }
 
-/// The logical elements of a tensor in row-major order, writable: [`TensorBase::iter_mut`].
+/// The logical elements of a tensor in row-major order, writable: [`TensorBase::iter_mut`],
+/// [`IndirectTensor::iter_mut`](crate::IndirectTensor::iter_mut).
 ///
 /// ```
 /// use tensor_layout::prelude::*;
@@ -158,9 +161,19 @@ impl<S: StorageMut, L: Layout, I: Interface> TensorBase<S, L, I> {
 pub struct IterMut<'a, T, L: Layout> {
     mapping: Mapping<L>,
     indices: RowMajorIndices<L::Index>,
-    slots: *mut T,
+    slots: Slots<T>,
     slot_count: usize,
     borrow: PhantomData<&'a mut [T]>,
+}
+
+/// Where an [`IterMut`]'s slots are: one buffer, or chunks of `volume` slots behind a table
+/// (slot `n` is slot `n % volume` of chunk `n / volume`).
+enum Slots<T> {
+    Contiguous(*mut T),
+    Chunks {
+        starts: *const NonNull<T>,
+        volume: usize,
+    },
 }
 
 impl<'a, T, L: Layout> IterMut<'a, T, L> {
@@ -168,20 +181,39 @@ impl<'a, T, L: Layout> IterMut<'a, T, L> {
     /// When two logical indices share a slot (no writable tensor has such a mapping), or the
     /// storage does not hold the mapping's slots.
     fn new(mapping: Mapping<L>, slots: &'a mut [T]) -> Self {
-        assert!(
-            mapping.is_unique(),
-            "iter_mut needs a mapping in which no two indices share a slot"
-        );
         assert_eq!(
             slots.len(),
             mapping.storage_len(),
             "storage of another length"
         );
+        Self::over(mapping, Slots::Contiguous(slots.as_mut_ptr()))
+    }
+
+    /// Over the chunks of a chunk table laid out by `mapping`.
+    ///
+    /// # Panics
+    /// As for `new`.
+    pub(crate) fn of_chunks(mapping: Mapping<L>, chunks: TableChunksMut<'a, T>) -> Self {
+        let (starts, volume) = chunks.into_starts();
+        assert_eq!(
+            starts.len() * volume,
+            mapping.storage_len(),
+            "storage of another length"
+        );
+        let starts = starts.as_ptr();
+        Self::over(mapping, Slots::Chunks { starts, volume })
+    }
+
+    fn over(mapping: Mapping<L>, slots: Slots<T>) -> Self {
+        assert!(
+            mapping.is_unique(),
+            "iter_mut needs a mapping in which no two indices share a slot"
+        );
         Self {
             mapping,
             indices: RowMajorIndices::new(mapping.dims()),
-            slot_count: slots.len(),
-            slots: slots.as_mut_ptr(),
+            slot_count: mapping.storage_len(),
+            slots,
             borrow: PhantomData,
         }
     }
@@ -194,11 +226,20 @@ impl<'a, T, L: Layout> Iterator for IterMut<'a, T, L> {
         let index = self.indices.next()?;
         let offset = self.mapping.offset(index);
         assert!(offset < self.slot_count, "offset {offset} past the storage");
-        // SAFETY: `slots` is the start of `slot_count` elements borrowed mutably for 'a (held by
-        // `borrow`), and `offset` is within them (checked above). The mapping is unique (checked
-        // in `new`), and `indices` yields each logical index once, so no two references handed
-        // out point at the same slot.
-        Some(unsafe { &mut *self.slots.add(offset) })
+        // SAFETY: the slots are `slot_count` elements borrowed mutably for 'a (held by
+        // `borrow`): one buffer, or the chunks of a table of `slot_count / volume` chunks of
+        // `volume` each, apart from one another; `offset` is within them (checked above). The
+        // mapping is unique (checked in `over`), and `indices` yields each logical index once,
+        // so no two references handed out point at the same slot.
+        Some(unsafe {
+            match self.slots {
+                Slots::Contiguous(slots) => &mut *slots.add(offset),
+                Slots::Chunks { starts, volume } => {
+                    let chunk = *starts.add(offset / volume);
+                    &mut *chunk.as_ptr().add(offset % volume)
+                }
+            }
+        })
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {

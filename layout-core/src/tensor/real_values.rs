@@ -71,32 +71,6 @@ impl<S: StorageMut, L: Layout, I: Interface> TensorBase<S, L, I> {
         let channel = self.channel_of(&index);
         self[index] = self.interface.stored(value, channel);
     }
-
-    /// The same storage read through `interface`: its padding rewritten to `interface`'s stored
-    /// zero (the logical elements keep their stored values).
-    ///
-    /// # Errors
-    /// [`LayoutError::Interface`] when the interface does not fit the tensor (a per-channel
-    /// interface along an axis it lacks, or with another number of channels).
-    ///
-    /// ```
-    /// use tensor_layout::prelude::*;
-    /// let bytes = Tensor::<u8, htp::R4CroutonLayout>::from_fn([1, 1, 1, 3], |_| 130);
-    /// let q = bytes.with_interface(ScaleOffset::new(0.25, 128)).unwrap();
-    /// assert_eq!(q.real([0, 0, 0, 2]), 0.5);
-    /// assert_eq!(q.as_raw()[3], 128); // padding holds real 0
-    /// ```
-    pub fn with_interface<I2>(self, interface: I2) -> Result<TensorBase<S, L, I2>, LayoutError>
-    where
-        I2: RealValues<S::Elem> + ChannelZeros<S::Elem>,
-    {
-        interface.check(&self.mapping.layout().axis_word(), self.dims().as_ref())?;
-        let (mapping, storage, _, _) = self.into_parts();
-        let pad = interface.stored_zero(0);
-        let mut out = TensorBase::from_parts(mapping, storage, pad, interface);
-        out.write_interface_padding();
-        Ok(out)
-    }
 }
 
 impl<T: Copy, L: Layout + Default, I: RealValues<T> + ChannelZeros<T>> Tensor<T, L, I> {
@@ -162,5 +136,36 @@ impl<T: Copy, L: Layout + Default, I: RealValues<T> + ChannelZeros<T>> Tensor<T,
         });
         t.write_interface_padding();
         Ok(t)
+    }
+}
+
+impl<T: Copy, L: Layout, I: Interface> Tensor<T, L, I> {
+    /// The same storage read through `interface`: its padding rewritten to `interface`'s stored
+    /// zero (the logical elements keep their stored values). Owned tensors only: a view over a
+    /// caller's buffer takes its interface with
+    /// [`TensorViewMut::from_slice_with`](crate::TensorViewMut::from_slice_with), where the
+    /// caller says whether its padding is filled, checked or trusted.
+    ///
+    /// # Errors
+    /// [`LayoutError::Interface`] when the interface does not fit the tensor (a per-channel
+    /// interface along an axis it lacks, or with another number of channels).
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let bytes = Tensor::<u8, htp::R4CroutonLayout>::from_fn([1, 1, 1, 3], |_| 130);
+    /// let q = bytes.with_interface(ScaleOffset::new(0.25, 128)).unwrap();
+    /// assert_eq!(q.real([0, 0, 0, 2]), 0.5);
+    /// assert_eq!(q.as_raw()[3], 128); // padding holds real 0
+    /// ```
+    pub fn with_interface<I2>(self, interface: I2) -> Result<Tensor<T, L, I2>, LayoutError>
+    where
+        I2: RealValues<T> + ChannelZeros<T>,
+    {
+        interface.check(&self.mapping.layout().axis_word(), self.dims().as_ref())?;
+        let (mapping, storage, _, _) = self.into_parts();
+        let pad = interface.stored_zero(0);
+        let mut out = TensorBase::from_parts(mapping, storage, pad, interface);
+        out.write_interface_padding();
+        Ok(out)
     }
 }
