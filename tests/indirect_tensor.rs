@@ -250,3 +250,26 @@ fn chunk_views_are_the_contiguous_tensors_chunks() {
     }
     assert!(table.chunk_view(table.chunk_count()).is_err());
 }
+
+#[test]
+fn tensors_become_tables_and_back_without_a_copy() {
+    let t = sample([2, 9, 17, 40]);
+    let (want, place) = (t.clone(), t.as_raw().as_ptr());
+    let table = t.into_indirect();
+    assert_eq!(table.chunk(0).as_ptr(), place);
+    // From one table into a table of another layout, by axis name.
+    let blocked = table.relayout::<onednn::nChw32c>().into_indirect();
+    assert_eq!(
+        blocked.to_row_major(),
+        want.relayout::<onednn::nChw32c>().to_row_major()
+    );
+    let back = table.into_contiguous();
+    assert_eq!(
+        (back.as_raw().as_ptr(), back.as_raw()),
+        (place, want.as_raw())
+    );
+    // The caller's chunks are copied out.
+    let boxed =
+        IndirectTensor::<u8, Crouton>::from_chunks(want.dims(), scattered_chunks(&want)).unwrap();
+    assert_eq!(boxed.into_contiguous().as_raw(), want.as_raw());
+}

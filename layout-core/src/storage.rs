@@ -168,8 +168,8 @@ impl<T: Copy> AlignedBuffer<T> {
         self.vec_capacity.is_some()
     }
 
-    /// The first element's address, for handing the memory to code outside Rust (DLPack).
-    #[cfg_attr(not(feature = "dlpack"), allow(dead_code))]
+    /// The first element's address, for handing the memory to code outside Rust (DLPack) and
+    /// for a chunk table's pointers into its pool.
     pub(crate) fn as_mut_ptr(&mut self) -> *mut T {
         self.ptr.as_ptr()
     }

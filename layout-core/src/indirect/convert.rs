@@ -15,7 +15,7 @@ use super::IndirectTensor;
 use super::store::ChunkStore;
 use crate::conversion::{checked_renumbering, new_destination};
 use crate::relayout::{Renumbering, TableMove, copy_table};
-use crate::storage::{Storage, StorageMut};
+use crate::storage::{AlignedBuffer, Storage, StorageMut};
 use crate::{
     ChannelZeros, Coords, Interface, Layout, LayoutError, SameRankAs, Tensor, TensorBase,
     check_convertible,
@@ -42,6 +42,22 @@ impl<T: Copy, L: Layout, I: Interface> IndirectTensor<T, L, I> {
             slots[n * volume..(n + 1) * volume].copy_from_slice(chunk);
         }
         out
+    }
+
+    /// The same tensor in one contiguous allocation: the tensor's own pool as it is (no copy),
+    /// the caller's chunks copied in chunk-number order (see [`IndirectTensor::to_contiguous`]).
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let t = Tensor::<u8, htp::R4CroutonLayout>::from_fn([1, 9, 8, 32], |[_, h, ..]| h as u8);
+    /// let back: Tensor<u8, htp::R4CroutonLayout> = t.clone().into_indirect().into_contiguous();
+    /// assert_eq!(back.as_raw(), t.as_raw());
+    /// ```
+    pub fn into_contiguous(self) -> Tensor<T, L, I> {
+        match self.table.into_pool() {
+            Ok(pool) => TensorBase::from_parts(self.mapping, pool, self.pad, self.interface),
+            Err(table) => IndirectTensor { table, ..self }.to_contiguous(),
+        }
     }
 
     /// Converts into a new contiguous tensor of layout `L2`, moving each element by axis name
@@ -211,6 +227,27 @@ impl<T: Copy, L: Layout, I: Interface> IndirectTensor<T, L, I> {
     }
 }
 
+impl<T: Copy, L: Layout, I: Interface> Tensor<T, L, I> {
+    /// The same tensor with its chunks behind a table, its storage the table's pool: no copy
+    /// (see [`IndirectTensor`]).
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let t = Tensor::<u8, htp::R4CroutonLayout>::from_fn([1, 9, 8, 32], |[_, h, ..]| h as u8);
+    /// let table = t.into_indirect();
+    /// assert_eq!((table.chunk_count(), table[[0, 8, 3, 3]]), (2, 8));
+    /// ```
+    pub fn into_indirect(self) -> IndirectTensor<T, L, I> {
+        let (mapping, storage, pad, interface) = self.into_parts();
+        IndirectTensor {
+            mapping,
+            table: ChunkStore::pool(storage, mapping.chunk_volume()),
+            pad,
+            interface,
+        }
+    }
+}
+
 impl<S: Storage, L: Layout, I: Interface> TensorBase<S, L, I> {
     /// The same tensor with its chunks behind a table, in a pool of their own (see
     /// [`IndirectTensor`]).
@@ -230,8 +267,7 @@ impl<S: Storage, L: Layout, I: Interface> TensorBase<S, L, I> {
         let slots = &self.as_raw()[..mapping.storage_len()];
         IndirectTensor {
             mapping,
-            table: ChunkStore::copied(slots, volume, mapping.dims().as_ref())
-                .unwrap_or_else(|e| panic!("{e}")),
+            table: ChunkStore::pool(AlignedBuffer::from_slice(slots), volume),
             pad: self.pad_value(),
             interface: self.interface().clone(),
         }

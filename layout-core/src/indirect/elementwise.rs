@@ -125,7 +125,7 @@ impl<T: Copy, L: Layout, I: Interface> IndirectTensor<T, L, I> {
 
     /// Writes `f(index, slot, element)` into `out`'s slot of each logical element, `out` a
     /// table of this tensor's mapping.
-    fn each_logical<U>(
+    fn each_logical<U: Copy>(
         &self,
         out: &mut ChunkStore<U>,
         mut f: impl FnMut(&L::Index, usize, T) -> U,

@@ -20,8 +20,13 @@ use store::ChunkStore;
 /// [`IndirectTensor::chunk_volume`] (for `htp::R4CroutonLayout`, an 8x8x32 crouton of 2048
 /// elements); the table's order is the chunk number, the order of the layout's outer (rest)
 /// entries. Chunks need not be consecutive or in any order in memory: a runtime that hands out
-/// chunks from a pool is described as it is. Index, iterate, read real values and relayout as
-/// with a [`Tensor`]; [`IndirectTensor::to_contiguous`] and [`Tensor::to_indirect`] convert.
+/// chunks from a pool is described as it is ([`IndirectTensor::from_chunks`]). The tensor's own
+/// constructors ([`IndirectTensor::zeros`], [`Tensor::to_indirect`], [`Tensor::into_indirect`],
+/// `clone`) take the chunks from one pool of their own, back to back and aligned as a
+/// [`Tensor`]'s storage, as a runtime's pool hands them out; the table is still the only way to
+/// them, and a relayout moves such a table as fast as a contiguous tensor. Index, iterate, read
+/// real values and relayout as with a [`Tensor`]; [`IndirectTensor::to_contiguous`] and
+/// [`Tensor::to_indirect`] convert.
 ///
 /// ```
 /// use tensor_layout::prelude::*;
@@ -33,7 +38,7 @@ use store::ChunkStore;
 /// assert_eq!(t.chunk(1)[1], 5);
 /// ```
 #[derive(Debug)]
-pub struct IndirectTensor<T, L: Layout, I: Interface = Plain> {
+pub struct IndirectTensor<T: Copy, L: Layout, I: Interface = Plain> {
     mapping: Mapping<L>,
     table: ChunkStore<T>,
     pad: T,
