@@ -179,6 +179,14 @@ fn views_relayouts_and_dyn_tensors_keep_the_interface() {
     assert_eq!(nhwc.real([0, 2, 3, 1]), t.real([0, 1, 2, 3]));
     let blocked = t.relayout::<onednn::nChw16c>();
     assert_eq!(blocked.interface(), &q);
+    let rows = blocked.slice_blocks(2, 1..3).unwrap();
+    assert_eq!(rows.interface(), &q);
+    assert_eq!(rows.real([0, 1, 0, 3]), t.real([0, 1, 1, 3]));
+    let table = blocked.to_indirect();
+    assert_eq!(
+        (table.interface(), table.real([0, 1, 2, 3])),
+        (&q, t.real([0, 1, 2, 3]))
+    );
     let dynamic = DynTensor::from(blocked);
     assert_eq!(dynamic.interface(), &q);
     let moved = dynamic
