@@ -10,6 +10,7 @@ mod avx512;
 mod pitched;
 mod short_rows;
 mod shuffle;
+mod split_dwords;
 mod sse2;
 mod vbmi;
 
@@ -26,7 +27,7 @@ use crate::relayout::tuning::{CACHE_LINE, ROWS, Tuning};
 use core::mem::MaybeUninit;
 use core::ops::Range;
 use sse2::Sse2;
-use vbmi::SplitBytes;
+use vbmi::SplitPlanes;
 
 pub(super) use avx2::{available as avx2_available, run_with_avx2};
 
@@ -125,14 +126,14 @@ fn transpose_as<E: avx512::Broad>(
     stream: bool,
 ) {
     // Tiles one to three wide: the AVX-512 build of the narrow kernels, streaming where asked
-    // and splitting rows of three bytes with VBMI where the CPU has it (`SplitBytes`), or their
+    // and splitting rows of three bytes with VBMI where the CPU has it (`SplitPlanes`; 4-byte elements with AVX-512 F), or their
     // portable build (the blocks below would move them element by element).
     // SAFETY (all three): the AVX-512 builds only where the CPU runs AVX-512 F and BW (checked
     // first); plain copies run on any CPU.
     let (narrow, streamed) = match (avx512::available(), stream) {
         (true, true) => (
             unsafe {
-                avx512::narrow_transpose::<E, SplitBytes<avx512::StreamedPieces>>(
+                avx512::narrow_transpose::<E, SplitPlanes<avx512::StreamedPieces>>(
                     dst, d, src, s, batch,
                 )
             },
@@ -140,7 +141,7 @@ fn transpose_as<E: avx512::Broad>(
         ),
         (true, false) => (
             unsafe {
-                avx512::narrow_transpose::<E, SplitBytes<narrow::Cached>>(dst, d, src, s, batch)
+                avx512::narrow_transpose::<E, SplitPlanes<narrow::Cached>>(dst, d, src, s, batch)
             },
             false,
         ),

@@ -10,6 +10,7 @@
 
 use super::super::narrow::Pieces;
 use super::shuffle::load_register;
+use super::{avx512, split_dwords};
 use crate::relayout::stores::store;
 use bytemuck::Pod;
 use core::arch::x86_64::__m512i;
@@ -26,11 +27,12 @@ pub(crate) fn available() -> bool {
     cpuid_vbmi::get()
 }
 
-/// Narrow tiles' pieces written as `P` writes them, and rows of three bytes split into their
-/// planes by [`split_three`] where the CPU runs VBMI.
-pub(crate) struct SplitBytes<P>(PhantomData<P>);
+/// Narrow tiles' pieces written as `P` writes them, and rows of three elements split into
+/// their planes by a kernel of their own where the CPU runs it: bytes by [`split_three`]
+/// (VBMI), 4-byte elements by [`split_dwords::split_three`] (AVX-512 F).
+pub(crate) struct SplitPlanes<P>(PhantomData<P>);
 
-impl<E: Pod, P: Pieces<E>> Pieces<E> for SplitBytes<P> {
+impl<E: Pod, P: Pieces<E>> Pieces<E> for SplitPlanes<P> {
     const IN_PLACE: bool = P::IN_PLACE;
 
     #[inline(always)]
@@ -44,13 +46,22 @@ impl<E: Pod, P: Pieces<E>> Pieces<E> for SplitBytes<P> {
         let [red, green, blue] = planes else {
             return false;
         };
-        if size_of::<E>() != 1 || !available() {
-            return false;
+        match size_of::<E>() {
+            1 if available() => {
+                let planes =
+                    [red, green, blue].map(|plane| bytemuck::cast_slice_mut::<E, u8>(plane));
+                // SAFETY: the CPU runs AVX-512 F, BW and VBMI (checked just above).
+                unsafe { split_three(bytemuck::cast_slice(input), planes) };
+                true
+            }
+            4 if avx512::available() => {
+                // SAFETY: the CPU runs AVX-512 F (checked just above), and `P`'s instructions
+                // (the caller's promise).
+                unsafe { split_dwords::split_three::<E, P>(input, [red, green, blue]) };
+                true
+            }
+            _ => false,
         }
-        let planes = [red, green, blue].map(|plane| bytemuck::cast_slice_mut::<E, u8>(plane));
-        // SAFETY: the CPU runs AVX-512 F, BW and VBMI (checked just above).
-        unsafe { split_three(bytemuck::cast_slice(input), planes) };
-        true
     }
 }
 
