@@ -23,7 +23,10 @@
 //! Past the caches, on processor families tuned so, 4-byte transposes whose source columns lie
 //! a few hundred bytes apart (NHWC -> NCHW) stream from [`sweep`]: each row block's sixteen
 //! destination rows written in one pass along them, as a transpose written by hand for the
-//! shape does ([`swept_when_streamed`] and the tuning have the measurements). So do 1- and
+//! shape does ([`swept_when_streamed`] and the tuning have the measurements); where those rows
+//! start off the 64-byte line grid, each row's lines are shifted onto it first
+//! ([`realigned`]: f32 8x256x55x55 nhwc->nchw 0.77-0.79x memcpy -> 0.90-0.94, the previous
+//! build and this one alternating, three runs each, AMD EPYC Zen 5). So do 1- and
 //! 2-byte transposes with crowded source columns, from [`staged_quads`] on every processor
 //! family: u8 NCHW -> NHWC 8x256x64x64 0.20-0.21x memcpy -> 0.35-0.40, 1x256x128x128
 //! 0.12-0.13 -> 0.32-0.33, 8x256x32x64 0.19 -> 0.37 (one relayout alternating with memcpy in
@@ -31,6 +34,8 @@
 //! general blocks, whose streamed blocks prefetch their source lines: the sweep lost to them
 //! where the columns lie farther apart (NCHW -> NHWC: u8 8x256x56x56 0.51-0.57x memcpy ->
 //! 0.41-0.50).
+
+mod realigned;
 
 use super::super::reach::Reach;
 use super::super::tile_batch::TileBatch;
@@ -140,6 +145,9 @@ pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(
             // SAFETY: as just above, for the last block's rows too (listed, and pitched).
             unsafe {
                 match size_of::<E>() {
+                    4 if STREAM && !row_pitch.is_multiple_of(COLS) => {
+                        realigned::sweep_realigned(dst, src, corner, block_rows, 0..whole_cols)
+                    }
                     4 => sweep::<E, STREAM>(dst, src, corner, block_rows, 0..whole_cols),
                     2 if crowded => {
                         staged_quads::<E, 8, STREAM>(dst, src, corner, block_rows, whole_cols)
