@@ -203,6 +203,15 @@ pub(crate) const CHUNK_ALONE_BYTES: usize = 512;
 /// (AMD EPYC, 48 KiB L1, 1 MiB L2, 32 MiB L3).
 pub(crate) const CHUNK_BAND_BYTES: usize = 256 << 10;
 
+/// Column blocks ahead whose source lines a streamed 4-byte sweep asks for
+/// (`kernels::x86::pitched`), both lines of each column's 64 bytes where they straddle two.
+/// f32 8xCx56x56 NHWC -> NCHW, one relayout alternating with memcpy in a loop, without / 2 /
+/// 4 / 8 blocks ahead (AMD EPYC, Zen 5): C = 255 0.77-0.79x memcpy / 0.80 / 0.97-1.02 /
+/// 1.02, C = 241 0.67-0.71 / 0.76-0.77 / 0.87-0.88 / 0.73-0.76, C = 240 0.83-0.93 / - /
+/// 1.03-1.06, C = 256 0.97-0.98 / - / 0.97-1.01. Through the caches (1x256x56x56) the same
+/// prefetches cost 0.71 -> 0.64: streamed sweeps only.
+pub(crate) const SWEEP_SOURCE_AHEAD_BLOCKS: usize = 4;
+
 /// Rows ahead whose destination line a row copy into a far destination asks for: 256 bytes of
 /// 32-byte rows, f32 nChw8c->nChw16c 1.07-1.16x; through the cache u8 crouton->flat lost up to
 /// 0.74x, hence far destinations only (Intel, 105 MiB L3).

@@ -37,6 +37,7 @@
 
 mod realigned;
 
+use super::super::prefetch::prefetch;
 use super::super::reach::Reach;
 use super::super::tile_batch::TileBatch;
 use super::super::tile_shape::pitched;
@@ -48,7 +49,7 @@ use crate::relayout::stores::{store, store_line};
 use crate::relayout::tuning::Tuning;
 use crate::relayout::tuning::{
     CACHE_LINE, CROWDED_ROW_PITCH_BYTES, CROWDED_SOURCE_PITCH_BYTES, CROWDED_VISIT_LINES,
-    NEAR_RUN_BYTES, ROWS, SWEPT_COLUMNS_APART_BYTES,
+    NEAR_RUN_BYTES, ROWS, SWEEP_SOURCE_AHEAD_BLOCKS, SWEPT_COLUMNS_APART_BYTES,
 };
 use core::arch::x86_64::{__m512i, _mm512_stream_si512};
 use core::ops::Range;
@@ -238,6 +239,9 @@ unsafe fn sweep<E: Broad, const STREAM: bool>(
     for &(row_s, row_d) in rows.iter().step_by(ROWS) {
         let (block_s, block_d) = (s + row_s, d + row_d);
         for c0 in cols.clone().step_by(COLS) {
+            if STREAM {
+                ask_ahead(src, block_s + c0 * col_pitch, col_pitch);
+            }
             let mut v = [zero::<__m512i>(); COLS];
             for (j, register) in v.iter_mut().enumerate() {
                 // SAFETY: column `c0 + j`'s line of the block's `ROWS` rows (the caller's
@@ -252,6 +256,21 @@ unsafe fn sweep<E: Broad, const STREAM: bool>(
                 unsafe { put::<E, STREAM>(dst, block_d + k * row_pitch + c0, line) };
             }
         }
+    }
+}
+
+/// Asks for the source lines of the 4-byte column block [`SWEEP_SOURCE_AHEAD_BLOCKS`] after
+/// the one whose first column starts at `first`, its columns `col_pitch` apart: both lines of
+/// each column's 64 bytes, which straddle two where the pitch is off the line grid. Past the
+/// caches the sweep's loads waited on memory (its source columns a few hundred bytes apart, a
+/// pattern the hardware prefetchers follow only in part).
+#[inline(always)]
+fn ask_ahead<E>(src: &[E], first: usize, col_pitch: usize) {
+    let ahead = first + SWEEP_SOURCE_AHEAD_BLOCKS * COLS * col_pitch;
+    for j in 0..COLS {
+        let at = ahead + j * col_pitch;
+        prefetch(src, at);
+        prefetch(src, at + COLS - 1);
     }
 }
 

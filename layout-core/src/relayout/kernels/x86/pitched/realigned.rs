@@ -13,7 +13,7 @@
 
 use super::super::avx512::{Broad, Whole32};
 use super::super::shuffle::{load_register, shuffle_rounds, zero};
-use super::{COLS, Corner};
+use super::{COLS, Corner, ask_ahead};
 use crate::relayout::stores::store_line;
 use crate::relayout::tuning::ROWS;
 #[cfg(not(miri))]
@@ -75,6 +75,7 @@ pub(super) unsafe fn sweep_realigned<E: Broad>(
         // The transposed block before each one, and this one, taking turns: no copy a block.
         let mut turns = [[zero::<__m512i>(); ROWS]; 2];
         for (n, c0) in cols.clone().step_by(COLS).enumerate() {
+            ask_ahead(src, block_s + c0 * col_pitch, col_pitch);
             let mut v = [zero::<__m512i>(); COLS];
             for (j, register) in v.iter_mut().enumerate() {
                 // SAFETY: column `c0 + j`'s line of the block's `ROWS` rows (the caller's
