@@ -3,8 +3,8 @@
 
 use crate::relayout::tuning::{
     ALIASED_PITCH_BYTES, ALIASED_VISIT_BYTES, BAND_BYTES, BAND_SOURCE_RUN_BYTES, CACHE_LINE,
-    GROUP_SOURCE_BYTES, NEAR_RUN_BYTES, PREFETCH_BYTES, ROWS, RUN_PREFETCH_BYTES, Tuning,
-    WHOLE_BAND_SOURCE_BYTES, WHOLE_ROW_BYTES, WHOLE_ROW_SOURCE_LINES,
+    CROWDED_SOURCE_PITCH_BYTES, GROUP_SOURCE_BYTES, NEAR_RUN_BYTES, PREFETCH_BYTES, ROWS,
+    RUN_PREFETCH_BYTES, Tuning, WHOLE_BAND_SOURCE_BYTES, WHOLE_ROW_BYTES, WHOLE_ROW_SOURCE_LINES,
 };
 
 /// The destination pitch of every whole block of [`ROWS`] rows (counted from the first), where
@@ -73,7 +73,8 @@ pub(super) fn writes_whole_rows<T>(cols: &[(usize, usize)]) -> bool {
 /// one (lines at most [`NEAR_RUN_BYTES`] apart: NHWC -> NCHW of 17 f32 channels), is
 /// prefetched [`RUN_PREFETCH_BYTES`] ahead on its own lines, far enough to cover memory's
 /// latency at the speed the blocks consume it. Lines in separate places (channel planes of
-/// nchw->nhwc) are prefetched [`PREFETCH_BYTES`] ahead on each: streamed blocks only where
+/// nchw->nhwc) are prefetched [`PREFETCH_BYTES`] ahead on each (streamed ones farther on
+/// processor families tuned so, [`Tuning::streamed_prefetch_elements`]): streamed blocks only where
 /// their source lines lie at least [`Tuning::prefetch_apart`] bytes apart: more separate
 /// streams than the hardware prefetcher follows (u8 nchw->nhwc: planes 3136 bytes apart).
 /// Where they are closer (f32 nhwc->nchw: positions 1 KiB apart), the prefetches take fill
@@ -102,8 +103,18 @@ pub(super) fn source_prefetch<T>(
             every: (CACHE_LINE / (apart * element)).max(1),
         })
     } else if separate {
+        let near = PREFETCH_BYTES / element;
+        // Farther on where the columns' lines do not share a few L1 sets (a multiple of
+        // `CROWDED_SOURCE_PITCH_BYTES` apart, as 4 KiB planes and 3x3 weights of 512 inputs
+        // are: there the lines prefetched far ahead evict those in use), and well inside a
+        // column's run (at most an eighth of the columns' spacing).
+        let crowded = (apart * element).is_multiple_of(CROWDED_SOURCE_PITCH_BYTES);
+        let far = tuning
+            .streamed_prefetch_elements
+            .filter(|_| streams && !crowded)
+            .map_or(near, |far| far.min(apart / 8).max(near));
         Some(SourcePrefetch {
-            ahead: PREFETCH_BYTES / element,
+            ahead: far,
             every: 1,
         })
     } else {
@@ -244,8 +255,9 @@ mod tests {
         // Blocks narrower than a line never group.
         assert_eq!(lines_per_visit::<u32, 8>(&cols(256), None, 2), 1);
         // Streamed blocks prefetch their separate source lines only where they are at least
-        // the tuning's distance apart (2 KiB on Intel, 512 bytes on AMD); blocks through the
-        // cache on Intel always, on AMD where they are under 1 KiB apart.
+        // the tuning's distance apart (2 KiB on Intel, 512 bytes on AMD), `PREFETCH_BYTES`
+        // ahead on Intel; blocks through the cache on Intel always, on AMD where they are
+        // under 1 KiB apart.
         let near = Some(SourcePrefetch {
             ahead: PREFETCH_BYTES / 4,
             every: 1,
@@ -256,7 +268,15 @@ mod tests {
         assert_eq!(source_prefetch::<u32>(&cols(511), intel, true), None);
         assert_eq!(source_prefetch::<u32>(&cols(512), intel, true), near);
         assert_eq!(source_prefetch::<u32>(&cols(3136), intel, true), near);
-        assert_eq!(source_prefetch::<u32>(&cols(3136), amd, true), near);
+        // On AMD streamed ones prefetch farther: 512 elements, at most an eighth of the
+        // spacing, never nearer than the rest; where the lines crowd L1 sets (a multiple of
+        // 2 KiB apart), as near as the rest.
+        let ahead = |ahead| Some(SourcePrefetch { ahead, every: 1 });
+        assert_eq!(source_prefetch::<u32>(&cols(3136), amd, true), ahead(392));
+        assert_eq!(source_prefetch::<u32>(&cols(8192), amd, true), near);
+        assert_eq!(source_prefetch::<u32>(&cols(4100), amd, true), ahead(512));
+        assert_eq!(source_prefetch::<u32>(&cols(300), amd, true), ahead(64));
+        assert_eq!(source_prefetch::<u8>(&cols(3136), amd, true), ahead(392));
         assert_eq!(source_prefetch::<u32>(&cols(256), intel, false), near);
         assert_eq!(source_prefetch::<u32>(&cols(33), intel, false), near);
         assert_eq!(source_prefetch::<u32>(&cols(3136), amd, false), None);
