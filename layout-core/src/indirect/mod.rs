@@ -1,6 +1,6 @@
-//! [`IndirectTensor`]: a chunked layout's chunks as separate allocations behind a table (the
-//! Qualcomm HTP SDK's indirect tensors), with the typed index, iteration, relayout and
-//! interface of a [`Tensor`].
+//! [`IndirectTensor`]: a chunked layout's chunks behind a table, wherever they lie (the Qualcomm
+//! HTP SDK's indirect tensors), with the typed index, iteration, relayout and interface of a
+//! [`Tensor`].
 
 mod callers_chunks;
 mod chunks;
@@ -14,7 +14,7 @@ use alloc::vec::Vec;
 use core::ops::{Index, IndexMut};
 use store::ChunkStore;
 
-/// A tensor of a chunked layout whose chunks are separate allocations reached through a table.
+/// A tensor of a chunked layout whose chunks are reached through a table, wherever they lie.
 ///
 /// Chunk `n` holds storage slots `n * V .. (n + 1) * V` of the layout, `V` being
 /// [`IndirectTensor::chunk_volume`] (for `htp::R4CroutonLayout`, an 8x8x32 crouton of 2048
@@ -130,7 +130,7 @@ impl<T: Copy, L: Layout + Default, I: RealValues<T> + ChannelZeros<T>> IndirectT
     /// assert_eq!(t.real([0, 2, 4, 29]), 0.0);
     /// ```
     pub fn try_zeros_with(dims: L::Index, interface: I) -> Result<Self, LayoutError> {
-        Ok(Tensor::try_zeros_with(dims, interface)?.to_indirect())
+        Ok(Tensor::try_zeros_with(dims, interface)?.into_indirect())
     }
 }
 

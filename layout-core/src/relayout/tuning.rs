@@ -210,6 +210,7 @@ pub(crate) const CHUNK_BAND_BYTES: usize = 256 << 10;
 /// 1.02, C = 241 0.67-0.71 / 0.76-0.77 / 0.87-0.88 / 0.73-0.76, C = 240 0.83-0.93 / - /
 /// 1.03-1.06, C = 256 0.97-0.98 / - / 0.97-1.01. Through the caches (1x256x56x56) the same
 /// prefetches cost 0.71 -> 0.64: streamed sweeps only.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 pub(crate) const SWEEP_SOURCE_AHEAD_BLOCKS: usize = 4;
 
 /// Rows ahead whose destination line a row copy into a far destination asks for: 256 bytes of
@@ -251,7 +252,11 @@ pub(crate) struct Tuning {
     /// prefetch them (the `apart_at_least` of `kernels::tile_shape::source_prefetch`).
     pub prefetch_apart: usize,
     /// How many elements ahead a streamed block prefetches its separate source lines, where
-    /// not [`PREFETCH_BYTES`]. On the AMD core (`cpu family` 26) NCHW -> NHWC 8x256x56x56 (one
+    /// not [`PREFETCH_BYTES`]: at most an eighth of the lines' spacing (392 elements for
+    /// planes of 56 x 56) and never nearer than [`PREFETCH_BYTES`], and not where the lines lie
+    /// a multiple of 2 KiB apart, whose far lines would share the L1 sets of those in use (4
+    /// KiB planes and 3x3 weights of 512 inputs lost 0.03-0.07x memcpy without that rule;
+    /// `kernels::tile_shape::source_prefetch`). On the AMD core (`cpu family` 26) NCHW -> NHWC 8x256x56x56 (one
     /// relayout alternating with memcpy in a loop, four times each) ran f32 0.77-0.86x memcpy
     /// at 256 bytes, 0.83-0.88 at 1 KiB, 0.84-0.90 at 2 KiB; u8 0.48-0.53 at 256 bytes,
     /// 0.52-0.53 at 512, 0.50-0.54 at 1 KiB, 0.46-0.50 at 2 KiB: 512 elements suit both.

@@ -134,6 +134,9 @@ pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(
             row_pitch,
             col_pitch,
         };
+        // Whether some row of the tile starts off the line grid in the destination.
+        let line_start = dst.as_ptr().wrapping_add(corner.d).addr();
+        let off_grid = !row_pitch.is_multiple_of(COLS) || !line_start.is_multiple_of(CACHE_LINE);
         // SAFETY: the tile's whole blocks, whose every element is listed, so inside both
         // slices (`Reach::fits` just above). At the corner's spacing: column `c` starts
         // `c * col_pitch` after the first in the source (`cols_run`) and `c` after it in the
@@ -146,7 +149,7 @@ pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(
             // SAFETY: as just above, for the last block's rows too (listed, and pitched).
             unsafe {
                 match size_of::<E>() {
-                    4 if STREAM && !row_pitch.is_multiple_of(COLS) => {
+                    4 if STREAM && off_grid => {
                         realigned::sweep_realigned(dst, src, corner, block_rows, 0..whole_cols)
                     }
                     4 => sweep::<E, STREAM>(dst, src, corner, block_rows, 0..whole_cols),
@@ -260,8 +263,9 @@ unsafe fn sweep<E: Broad, const STREAM: bool>(
 }
 
 /// Asks for the source lines of the 4-byte column block [`SWEEP_SOURCE_AHEAD_BLOCKS`] after
-/// the one whose first column starts at `first`, its columns `col_pitch` apart: both lines of
-/// each column's 64 bytes, which straddle two where the pitch is off the line grid. Past the
+/// the one whose first column starts at `first`, its columns `col_pitch` apart: the lines of
+/// each column's first and last elements, two lines where the column straddles them (the
+/// same line twice where it does not: cheaper than telling which). Past the
 /// caches the sweep's loads waited on memory (its source columns a few hundred bytes apart, a
 /// pattern the hardware prefetchers follow only in part).
 #[inline(always)]

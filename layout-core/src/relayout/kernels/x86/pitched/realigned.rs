@@ -42,8 +42,9 @@ const SHIFTS: [[u32; COLS]; COLS] = {
 /// [`sweep`](super::sweep) moves them, each row's lines streamed on the line grid: row `k`'s
 /// line that ends column block `j` holds the row's last `m_k` columns of block `j - 1` and
 /// its first `16 - m_k` of block `j`, `m_k` being how far into its line the row's first column
-/// lies. Of each row, the part of a line before its first column and the part after its last
-/// go element by element through the caches (the lines the row shares with its neighbours).
+/// lies. Each row's first `16 - m_k` and last `m_k` columns, which share their lines with
+/// the neighbouring rows, go element by element through the caches, the rest of those lines
+/// left alone.
 ///
 /// # Safety
 ///
