@@ -82,6 +82,21 @@ impl<'a, T, L: Layout> ChunkView<'a, T, L> {
     }
 }
 
+impl<'a, T, const RANK: usize, C: ChunkList, N: AxisNames>
+    ChunkView<'a, T, ChunkedMemoryLayout<RANK, C, N>>
+{
+    /// This chunk, that holds tensor index `index`, with `index`'s coordinates inside it.
+    pub(crate) fn holding(
+        self,
+        index: [usize; RANK],
+    ) -> ChunkAt<'a, T, ChunkedMemoryLayout<RANK, C, N>> {
+        match self.local(index) {
+            Some(local) => (self, local),
+            None => unreachable!("the chunk that holds an index holds it in its box"),
+        }
+    }
+}
+
 impl<'a, T, L: Layout> ChunkViewMut<'a, T, L> {
     /// A chunk from its slots and its place (checked by the caller).
     pub(crate) fn new(data: &'a mut [T], place: ChunkPlace<L::Index>) -> Self {

@@ -85,11 +85,7 @@ where
         index: [usize; RANK],
     ) -> Result<ChunkAt<'_, T, ChunkedMemoryLayout<RANK, C, N>>, LayoutError> {
         let (number, _) = self.try_chunk_of(index)?;
-        let chunk = self.chunk_view(number)?;
-        match chunk.local(index) {
-            Some(local) => Ok((chunk, local)),
-            None => unreachable!("the chunk that holds an index holds it in its box"),
-        }
+        Ok(self.chunk_view(number)?.holding(index))
     }
 
     /// Every chunk in order of number, writable, as a [`ChunkViewMut`].

@@ -118,11 +118,7 @@ impl<S: Storage, const RANK: usize, C: ChunkList, N: AxisNames, I: Interface>
         index: [usize; RANK],
     ) -> Result<ChunkAt<'_, S::Elem, Chunked<RANK, C, N>>, LayoutError> {
         let (number, _) = self.try_chunk_of(index)?;
-        let chunk = self.chunk_view(number)?;
-        match chunk.local(index) {
-            Some(local) => Ok((chunk, local)),
-            None => unreachable!("the chunk that holds an index holds it in its box"),
-        }
+        Ok(self.chunk_view(number)?.holding(index))
     }
 
     /// Every chunk, in order of number (memory order), as a [`ChunkView`]: the chunks of

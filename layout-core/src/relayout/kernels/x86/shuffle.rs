@@ -1,9 +1,9 @@
 //! The vector primitives every block width shares: the perfect shuffle of registers, loads and
-//! zero registers.
+//! zero registers; and `vpermt2d`, which the 4-byte kernels share.
 
 use bytemuck::Pod;
 use core::arch::x86_64::{
-    __m128i, _mm_unpackhi_epi8, _mm_unpackhi_epi16, _mm_unpackhi_epi32, _mm_unpacklo_epi8,
+    __m128i, __m512i, _mm_unpackhi_epi8, _mm_unpackhi_epi16, _mm_unpackhi_epi32, _mm_unpacklo_epi8,
     _mm_unpacklo_epi16, _mm_unpacklo_epi32,
 };
 
@@ -129,4 +129,29 @@ pub(crate) unsafe fn load_register<E: Pod, R>(src: &[E], at: usize) -> R {
     );
     // SAFETY: the bytes lie inside `src` (the caller's promise); an unaligned read.
     unsafe { src.as_ptr().add(at).cast::<R>().read_unaligned() }
+}
+
+/// `vpermt2d`: element `k` of the result is element `index[k] % 16` of `a` (bit 4 clear) or
+/// `b` (of 32-bit elements).
+///
+/// # Safety
+///
+/// The CPU runs AVX-512 F instructions.
+#[inline(always)]
+pub(crate) unsafe fn permute_dwords(a: __m512i, index: __m512i, b: __m512i) -> __m512i {
+    #[cfg(not(miri))]
+    // SAFETY: AVX-512 F runs (the caller's promise).
+    unsafe {
+        core::arch::x86_64::_mm512_permutex2var_epi32(a, index, b)
+    }
+    #[cfg(miri)]
+    {
+        let (a, index, b): ([u32; 16], [u32; 16], [u32; 16]) =
+            (bytemuck::cast(a), bytemuck::cast(index), bytemuck::cast(b));
+        let out: [u32; 16] = core::array::from_fn(|k| {
+            let from = if index[k] & 16 == 0 { &a } else { &b };
+            from[(index[k] % 16) as usize]
+        });
+        bytemuck::cast(out)
+    }
 }

@@ -5,11 +5,9 @@
 //! its own (`vmovd`, `vpinsrd`), 16 per plane line.
 
 use super::super::narrow::Pieces;
-use super::shuffle::load_register;
+use super::shuffle::{load_register, permute_dwords};
 use bytemuck::Pod;
 use core::arch::x86_64::__m512i;
-#[cfg(not(miri))]
-use core::arch::x86_64::_mm512_permutex2var_epi32;
 
 /// Elements in a 512-bit register.
 const LANES: usize = 16;
@@ -87,27 +85,6 @@ const fn tables(pick: bool) -> [[u32; LANES]; 3] {
         c += 1;
     }
     tables
-}
-
-/// `vpermt2d`: element `k` of the result is element `index[k] % 16` of `a` (bit 4 clear) or
-/// `b`.
-#[inline(always)]
-unsafe fn permute_dwords(a: __m512i, index: __m512i, b: __m512i) -> __m512i {
-    #[cfg(not(miri))]
-    // SAFETY: AVX-512 F runs (the caller's promise).
-    unsafe {
-        _mm512_permutex2var_epi32(a, index, b)
-    }
-    #[cfg(miri)]
-    {
-        let (a, index, b): ([u32; LANES], [u32; LANES], [u32; LANES]) =
-            (bytemuck::cast(a), bytemuck::cast(index), bytemuck::cast(b));
-        let out: [u32; LANES] = core::array::from_fn(|k| {
-            let from = if index[k] & 16 == 0 { &a } else { &b };
-            from[(index[k] % 16) as usize]
-        });
-        bytemuck::cast(out)
-    }
 }
 
 #[cfg(test)]

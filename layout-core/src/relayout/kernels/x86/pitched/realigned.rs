@@ -12,12 +12,10 @@
 //! offsets (a build with another stack frame ran 0.78).
 
 use super::super::avx512::{Broad, Whole32};
-use super::super::shuffle::{load_register, shuffle_rounds, zero};
+use super::super::shuffle::{load_register, permute_dwords, shuffle_rounds, zero};
 use super::{COLS, Corner, ask_ahead};
 use crate::relayout::stores::store_line;
 use crate::relayout::tuning::ROWS;
-#[cfg(not(miri))]
-use core::arch::x86_64::_mm512_permutex2var_epi32;
 use core::arch::x86_64::{__m512i, _mm512_stream_si512};
 use core::ops::Range;
 
@@ -133,25 +131,4 @@ fn put_lanes<E: Broad>(dst: &mut [E], first: usize, line: __m512i, lanes: Range<
     let values: [u32; COLS] = bytemuck::cast(line);
     let values: &[E] = bytemuck::cast_slice(&values);
     dst[first..first + lanes.len()].copy_from_slice(&values[lanes]);
-}
-
-/// `vpermt2d`: element `k` of the result is element `index[k] % 16` of `a` (bit 4 clear) or
-/// `b`.
-#[inline(always)]
-unsafe fn permute_dwords(a: __m512i, index: __m512i, b: __m512i) -> __m512i {
-    #[cfg(not(miri))]
-    // SAFETY: AVX-512 F runs (the caller's promise).
-    unsafe {
-        _mm512_permutex2var_epi32(a, index, b)
-    }
-    #[cfg(miri)]
-    {
-        let (a, index, b): ([u32; COLS], [u32; COLS], [u32; COLS]) =
-            (bytemuck::cast(a), bytemuck::cast(index), bytemuck::cast(b));
-        let out: [u32; COLS] = core::array::from_fn(|k| {
-            let from = if index[k] & 16 == 0 { &a } else { &b };
-            from[(index[k] % 16) as usize]
-        });
-        bytemuck::cast(out)
-    }
 }
