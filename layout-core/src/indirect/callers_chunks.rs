@@ -89,16 +89,11 @@ where
             pad,
             interface,
         };
-        let volume = tensor.chunk_volume();
-        let rule = PaddingRule::new(&tensor.mapping, &tensor.interface, pad);
         match padding {
-            Padding::Fill => {
-                let table = &mut tensor.table;
-                rule.write(|n, value| table.chunk_mut(n / volume)[n % volume] = value);
-            }
+            Padding::Fill => tensor.write_interface_padding(),
             Padding::Check => {
-                let table = &tensor.table;
-                rule.check(|n| table.chunk(n / volume)[n % volume])?;
+                let rule = PaddingRule::new(&tensor.mapping, &tensor.interface, pad);
+                rule.check(|n| *tensor.table.slot(n))?;
             }
             Padding::Trust => {}
         }

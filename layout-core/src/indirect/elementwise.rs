@@ -72,10 +72,9 @@ impl<T: Copy, L: Layout, I: Interface> IndirectTensor<T, L, I> {
             let c = channel.map_or(0, |axis| index[axis]);
             interface.stored(f(interface.real(x, c)), c)
         });
-        let (volume, table) = (out.chunk_volume(), &mut out.table);
-        let rule = PaddingRule::new(&out.mapping, &out.interface, out.pad);
-        if rule.per_channel() {
-            rule.write(|n, value| table.chunk_mut(n / volume)[n % volume] = value);
+        // The pool holds the pad value everywhere: per channel, padding slots differ.
+        if channel.is_some() {
+            out.write_interface_padding();
         }
         out
     }
@@ -111,14 +110,13 @@ impl<T: Copy, L: Layout, I: Interface> IndirectTensor<T, L, I> {
         }
         let mut out = IndirectTensor::filled(self.mapping, V::default(), Plain)?;
         let same_offsets = self.mapping.same_function_as(&other.mapping);
-        let volume = other.chunk_volume();
         self.each_logical(&mut out.table, |index, at, x| {
             let from = if same_offsets {
                 at
             } else {
                 other.mapping.offset(*index)
             };
-            f(x, other.table.chunk(from / volume)[from % volume])
+            f(x, *other.table.slot(from))
         });
         Ok(out)
     }
@@ -130,16 +128,24 @@ impl<T: Copy, L: Layout, I: Interface> IndirectTensor<T, L, I> {
         out: &mut ChunkStore<U>,
         mut f: impl FnMut(&L::Index, usize, T) -> U,
     ) {
-        let volume = self.chunk_volume();
         self.mapping.for_each_run(|run| {
             let mut index = run.index;
             for j in 0..run.len {
                 let at = run.offset + j * run.stride;
-                let (n, k) = (at / volume, at % volume);
-                out.chunk_mut(n)[k] = f(&index, at, self.table.chunk(n)[k]);
+                *out.slot_mut(at) = f(&index, at, *self.table.slot(at));
                 index[run.dim] += run.step;
             }
         });
+    }
+
+    /// Writes into every padding slot what the interface says it holds.
+    pub(super) fn write_interface_padding(&mut self)
+    where
+        I: ChannelZeros<T>,
+    {
+        let rule = PaddingRule::new(&self.mapping, &self.interface, self.pad);
+        let table = &mut self.table;
+        rule.write(|n, value| *table.slot_mut(n) = value);
     }
 }
 

@@ -139,13 +139,7 @@ impl<T: Copy, L: Layout, I: Interface> IndirectTensor<T, L, I> {
     fn filled(mapping: Mapping<L>, value: T, interface: I) -> Result<Self, LayoutError> {
         let volume = mapping.chunk_volume();
         let count = chunk_count(&mapping);
-        // The same bound as one contiguous allocation, so that `to_contiguous` cannot fail.
-        if mapping.storage_len().saturating_mul(size_of::<T>()) > isize::MAX as usize {
-            return Err(LayoutError::Overflow {
-                dims: Vec::from(mapping.dims().as_ref()),
-                element_size: Some(size_of::<T>()),
-            });
-        }
+        // One pool, the size of a contiguous tensor's storage: `to_contiguous` cannot fail.
         let table = ChunkStore::filled(count, volume, value, mapping.dims().as_ref())?;
         Ok(Self {
             mapping,
@@ -321,8 +315,7 @@ impl<T: Copy, L: Layout, I: Interface> IndirectTensor<T, L, I> {
     /// ```
     pub fn get(&self, index: L::Index) -> Option<&T> {
         let offset = self.mapping.checked_offset(index)?;
-        let volume = self.chunk_volume();
-        Some(&self.table.chunk(offset / volume)[offset % volume])
+        Some(self.table.slot(offset))
     }
 
     /// The element at logical `index`, writable; `None` outside the dims.
@@ -335,8 +328,7 @@ impl<T: Copy, L: Layout, I: Interface> IndirectTensor<T, L, I> {
     /// ```
     pub fn get_mut(&mut self, index: L::Index) -> Option<&mut T> {
         let offset = self.mapping.checked_offset(index)?;
-        let volume = self.chunk_volume();
-        Some(&mut self.table.chunk_mut(offset / volume)[offset % volume])
+        Some(self.table.slot_mut(offset))
     }
 
     /// The logical elements with their indices, in row-major order.

@@ -189,6 +189,23 @@ impl<T: Copy> ChunkStore<T> {
         // SAFETY: the store's invariant; the chunk is borrowed through `&mut self`.
         unsafe { core::slice::from_raw_parts_mut(self.starts[n].as_ptr(), self.volume) }
     }
+
+    /// Storage slot `n` of the layout: slot `n % volume` of chunk `n / volume`.
+    ///
+    /// # Panics
+    /// When `n` lies past the last chunk.
+    pub(super) fn slot(&self, n: usize) -> &T {
+        &self.chunk(n / self.volume)[n % self.volume]
+    }
+
+    /// Storage slot `n`, writable (see [`slot`](Self::slot)).
+    ///
+    /// # Panics
+    /// When `n` lies past the last chunk.
+    pub(super) fn slot_mut(&mut self, n: usize) -> &mut T {
+        let volume = self.volume;
+        &mut self.chunk_mut(n / volume)[n % volume]
+    }
 }
 
 impl<T: Copy> Clone for ChunkStore<T> {

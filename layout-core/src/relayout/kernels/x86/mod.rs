@@ -126,8 +126,9 @@ fn transpose_as<E: avx512::Broad>(
     stream: bool,
 ) {
     // Tiles one to three wide: the AVX-512 build of the narrow kernels, streaming where asked
-    // and splitting rows of three bytes with VBMI where the CPU has it (`SplitPlanes`; 4-byte elements with AVX-512 F), or their
-    // portable build (the blocks below would move them element by element).
+    // and splitting rows of three bytes with VBMI where the CPU has it, of three 4-byte
+    // elements with AVX-512 F (`SplitPlanes`), or their portable build (the blocks below would
+    // move them element by element).
     // SAFETY (all three): the AVX-512 builds only where the CPU runs AVX-512 F and BW (checked
     // first); plain copies run on any CPU.
     let (narrow, streamed) = match (avx512::available(), stream) {
