@@ -379,46 +379,8 @@ impl Plan {
             }
             return Kernel::Rows;
         }
-        self.split_long_runs();
+        self.split_long_runs(element_bytes);
         self.transpose().unwrap_or(Kernel::Strided)
-    }
-
-    /// Splits the loop that steps through the source one element at a time, and the innermost
-    /// loop (one element at a time through the destination), where either is longer than a
-    /// tile's rows or columns may be ([`MAX_LISTED`]) and has no bounds: the inner part, the
-    /// largest divisor of its extent within that limit, can then be the tile's rows or
-    /// columns. NCHW <-> NHWC of three 224 x 224 planes has runs of 50176 positions on one
-    /// side, cut into 4 x 12544.
-    fn split_long_runs(&mut self) {
-        let inner = self.len - 1;
-        let source_run = (0..inner).find(|&k| self.levels[k].src == 1);
-        if let Some(k) = source_run {
-            self.split_long(k, k);
-        }
-        // The outer part of the innermost loop goes outside the source's run, so that the
-        // run's loops can stay right outside the columns.
-        let inner = self.len - 1;
-        let source_run = (0..inner).find(|&k| self.levels[k].src == 1);
-        self.split_long(inner, source_run.unwrap_or(inner));
-    }
-
-    /// Splits loop `k` in two as [`Plan::split_long_runs`] says, if it is longer than
-    /// [`MAX_LISTED`], has no bounds, its extent has a divisor in `2..=MAX_LISTED`, and the plan
-    /// has room for another loop: the inner part stays in its place, the outer part goes to
-    /// `outer_at` (at most `k`; only bound-free loops lie between, so the order of the visits
-    /// changes, not the slots each element goes to).
-    fn split_long(&mut self, k: usize, outer_at: usize) {
-        let long = self.levels[k];
-        if long.extent <= MAX_LISTED || !self.free[long.dim] || self.len == MAX_LEVELS {
-            return;
-        }
-        let Some(part) = (2..=MAX_LISTED)
-            .rev()
-            .find(|&f| long.extent.is_multiple_of(f))
-        else {
-            return;
-        };
-        self.split_loop(k, outer_at, part);
     }
 
     /// Orders the bound-free loops right outside the rows by their source strides, largest

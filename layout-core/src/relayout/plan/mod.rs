@@ -9,6 +9,7 @@
 
 mod axes;
 mod listings;
+mod long_runs;
 mod loops;
 mod pair;
 mod part;
