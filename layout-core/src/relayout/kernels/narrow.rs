@@ -15,6 +15,10 @@ pub(crate) trait Pieces<T> {
     /// in the caches).
     const IN_PLACE: bool;
 
+    /// Whether the pieces go to a destination past the caches (whether or not they stream):
+    /// kernels that read their source as one run then ask for it ahead themselves.
+    const PAST_THE_CACHES: bool;
+
     /// Writes `piece` to `out`, of the same length.
     ///
     /// # Safety
@@ -41,6 +45,7 @@ pub(crate) struct Cached;
 
 impl<T: Copy> Pieces<T> for Cached {
     const IN_PLACE: bool = true;
+    const PAST_THE_CACHES: bool = false;
 
     #[inline(always)]
     unsafe fn put(out: &mut [T], piece: &[T]) {

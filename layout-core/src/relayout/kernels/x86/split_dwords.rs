@@ -5,7 +5,9 @@
 //! its own (`vmovd`, `vpinsrd`), 16 per plane line.
 
 use super::super::narrow::Pieces;
+use super::super::prefetch::prefetch;
 use super::shuffle::{load_register, permute_dwords};
+use crate::relayout::tuning::{CACHE_LINE, RUN_PREFETCH_BYTES};
 use bytemuck::Pod;
 use core::arch::x86_64::__m512i;
 
@@ -14,7 +16,11 @@ const LANES: usize = 16;
 
 /// `planes[c][k] = input[3 * k + c]` for the `input.len() / 3` rows, 16 rows at a time by two
 /// `vpermt2d` per plane, each plane's 16 elements written by `P`; rows past the last 16 one by
-/// one.
+/// one. Into a destination past the caches ([`Pieces::PAST_THE_CACHES`]) each step asks for
+/// the source [`RUN_PREFETCH_BYTES`] ahead, as the transposes of one source run do: f32
+/// 32x3x224x224 NHWC -> NCHW 0.83-0.86x memcpy -> 0.95-1.08 (AMD EPYC Zen 5); through the
+/// caches the same prefetch cost (4x3x224x224 0.88 -> 0.79, one relayout alternating with
+/// memcpy).
 ///
 /// # Safety
 ///
@@ -37,7 +43,14 @@ pub(super) unsafe fn split_three<E: Pod, P: Pieces<E>>(input: &[E], planes: [&mu
             MERGE.map(|table| load_register(&table, 0)),
         )
     };
+    let ahead = RUN_PREFETCH_BYTES / size_of::<E>();
     for at in (0..whole).step_by(LANES) {
+        if P::PAST_THE_CACHES {
+            // The step's three lines, one run further on (a hint: it may lie past the end).
+            for line in 0..3 {
+                prefetch(input, 3 * at + ahead + line * CACHE_LINE / size_of::<E>());
+            }
+        }
         // SAFETY: the step's 48 elements from `3 * at` lie inside `input` (`at + 16 <= whole
         // <= rows`); AVX-512 F runs (the caller's promise).
         let [first, second, third]: [__m512i; 3] =

@@ -34,6 +34,7 @@ pub(crate) struct SplitPlanes<P>(PhantomData<P>);
 
 impl<E: Pod, P: Pieces<E>> Pieces<E> for SplitPlanes<P> {
     const IN_PLACE: bool = P::IN_PLACE;
+    const PAST_THE_CACHES: bool = P::PAST_THE_CACHES;
 
     #[inline(always)]
     unsafe fn put(out: &mut [E], piece: &[E]) {
