@@ -11,6 +11,7 @@ mod pitched;
 mod short_rows;
 mod shuffle;
 mod split_dwords;
+mod split_planes;
 mod sse2;
 mod vbmi;
 
@@ -26,8 +27,8 @@ use crate::relayout::stores::end_streaming;
 use crate::relayout::tuning::{CACHE_LINE, ROWS, Tuning};
 use core::mem::MaybeUninit;
 use core::ops::Range;
+use split_planes::SplitPlanes;
 use sse2::Sse2;
-use vbmi::SplitPlanes;
 
 pub(super) use avx2::{available as avx2_available, run_with_avx2};
 

@@ -8,15 +8,11 @@
 //! `vpermt2b` per line ran as fast as the narrow kernels' loops (0.74-0.77x), which keep it.
 //! Detection as in [`super::avx2`]: once, with `cpuid`.
 
-use super::super::narrow::Pieces;
 use super::shuffle::load_register;
-use super::{avx512, split_dwords};
 use crate::relayout::stores::store;
-use bytemuck::Pod;
 use core::arch::x86_64::__m512i;
 #[cfg(not(miri))]
 use core::arch::x86_64::_mm512_permutex2var_epi8;
-use core::marker::PhantomData;
 
 cpufeatures::new!(cpuid_vbmi, "avx512f", "avx512bw", "avx512vbmi");
 
@@ -25,45 +21,6 @@ cpufeatures::new!(cpuid_vbmi, "avx512f", "avx512bw", "avx512vbmi");
 #[inline]
 pub(crate) fn available() -> bool {
     cpuid_vbmi::get()
-}
-
-/// Narrow tiles' pieces written as `P` writes them, and rows of three elements split into
-/// their planes by a kernel of their own where the CPU runs it: bytes by [`split_three`]
-/// (VBMI), 4-byte elements by [`split_dwords::split_three`] (AVX-512 F).
-pub(crate) struct SplitPlanes<P>(PhantomData<P>);
-
-impl<E: Pod, P: Pieces<E>> Pieces<E> for SplitPlanes<P> {
-    const IN_PLACE: bool = P::IN_PLACE;
-    const PAST_THE_CACHES: bool = P::PAST_THE_CACHES;
-
-    #[inline(always)]
-    unsafe fn put(out: &mut [E], piece: &[E]) {
-        // SAFETY: passed on from the caller.
-        unsafe { P::put(out, piece) }
-    }
-
-    #[inline(always)]
-    unsafe fn split(input: &[E], planes: &mut [&mut [E]]) -> bool {
-        let [red, green, blue] = planes else {
-            return false;
-        };
-        match size_of::<E>() {
-            1 if available() => {
-                let planes =
-                    [red, green, blue].map(|plane| bytemuck::cast_slice_mut::<E, u8>(plane));
-                // SAFETY: the CPU runs AVX-512 F, BW and VBMI (checked just above).
-                unsafe { split_three(bytemuck::cast_slice(input), planes) };
-                true
-            }
-            4 if avx512::available() => {
-                // SAFETY: the CPU runs AVX-512 F (checked just above), and `P`'s instructions
-                // (the caller's promise).
-                unsafe { split_dwords::split_three::<E, P>(input, [red, green, blue]) };
-                true
-            }
-            _ => false,
-        }
-    }
 }
 
 /// `planes[c][k] = input[3 * k + c]` for the `input.len() / 3` rows, 64 rows at a time by two
@@ -78,7 +35,7 @@ impl<E: Pod, P: Pieces<E>> Pieces<E> for SplitPlanes<P> {
 ///
 /// Where a plane is shorter than the rows.
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vbmi")]
-unsafe fn split_three(input: &[u8], planes: [&mut [u8]; 3]) {
+pub(super) unsafe fn split_three(input: &[u8], planes: [&mut [u8]; 3]) {
     let rows = input.len() / 3;
     let mut planes = planes.map(|plane| &mut plane[..rows]);
     let whole = rows / 64 * 64;
