@@ -17,7 +17,7 @@ use tensor_layout::onednn;
 use tensor_layout::prelude::*;
 
 mod support;
-use support::alternating::{calls_for, median, with_memcpy};
+use support::alternating::{calls_for, ratio, with_memcpy};
 
 fn main() {
     #[cfg(target_arch = "x86_64")]
@@ -197,9 +197,6 @@ mod by_hand {
         let calls = calls_for(2 * source.len() * 4);
         // Each contender in rounds of its own with memcpy, its ratio to that memcpy
         // (`support/alternating.rs` says why).
-        let ratio = |(times, copies): (Vec<_>, Vec<_>)| {
-            median(copies).as_secs_f64() / median(times).as_secs_f64()
-        };
         let library = ratio(with_memcpy(calls, &from, &mut to, || {
             black_box(src).relayout_into(black_box(&mut dst)).unwrap()
         }));

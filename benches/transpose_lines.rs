@@ -7,8 +7,9 @@
 //! 16 x 16 f32) loads each block's source lines and stores its destination lines. The lines
 //! alone do exactly those loads and stores, the line loaded from source row `r + k` stored as
 //! destination row `c + k`, with no shuffle between: what the memory system gives a transpose
-//! that reads and writes whole lines in that order, before any work on the registers. Two
-//! orders: each destination row block written across every source row before the next (the
+//! that reads and writes whole lines in that order and with those prefetches, before any work
+//! on the registers (other orders and prefetches may do better: the library's streamed f32
+//! sweeps do). Two orders: each destination row block written across every source row before the next (the
 //! destination one sequential run, the source a line from each of its rows), and each source
 //! row block read across every column before the next (the source a few sequential runs, the
 //! destination a line into each of its rows); each without and with the source lines of the
@@ -23,7 +24,7 @@ use tensor_layout::onednn;
 use tensor_layout::prelude::*;
 
 mod support;
-use support::alternating::{calls_for, median, with_memcpy};
+use support::alternating::{calls_for, ratio, with_memcpy};
 
 fn main() {
     #[cfg(target_arch = "x86_64")]
@@ -62,6 +63,7 @@ mod lines_alone {
         size: usize,
         /// Destination lines by non-temporal stores.
         stream: bool,
+        /// The order the blocks are visited in.
         order: Order,
         /// Prefetch the source lines of the block this many blocks ahead (0: none).
         ahead: usize,
@@ -208,9 +210,6 @@ mod lines_alone {
         let calls = calls_for(2 * bytes);
         // Each contender in rounds of its own with memcpy, its ratio to that memcpy
         // (`support/alternating.rs` says why).
-        let ratio = |(times, copies): (Vec<_>, Vec<_>)| {
-            median(copies).as_secs_f64() / median(times).as_secs_f64()
-        };
         let library = ratio(with_memcpy(calls, &from, &mut to, || {
             black_box(src).relayout_into(black_box(&mut dst)).unwrap()
         }));

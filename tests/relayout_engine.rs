@@ -201,12 +201,13 @@ fn plain_transposes_alike(dims: [usize; 4]) {
 /// Tiles one to three channels wide (RGB images: planes interleaved into rows of three, and
 /// split out again), with runs of positions longer than one tile may list: split in two
 /// (130 x 130 = 2 x 8450 positions; 131 x 131 = 131 x 131), or not at all (16411 is prime);
-/// and 17 channels of 3 x 5776 = 17328 positions, whose run through NCHW parts on whole
+/// and 17 or 3 channels of 3 x 5776 = 17328 positions, whose run through NCHW parts on whole
 /// lines of 4-byte elements (3 x 5776), not in two (2 x 8664).
 #[test]
 fn narrow_tiles_and_long_runs_relayout_alike() {
     for dims in [
         [1, 17, 3, 5776],
+        [1, 3, 3, 5776],
         [1, 3, 130, 130],
         [2, 2, 131, 131],
         [1, 3, 1, 16411],

@@ -23,6 +23,12 @@ pub fn median(mut times: Vec<Duration>) -> Duration {
     times[times.len() / 2]
 }
 
+/// A contender's speed as a ratio to memcpy's, from [`with_memcpy`]'s times: memcpy's median
+/// over the contender's (above 1 faster).
+pub fn ratio((times, copies): (Vec<Duration>, Vec<Duration>)) -> f64 {
+    median(copies).as_secs_f64() / median(times).as_secs_f64()
+}
+
 /// How long `f` takes.
 pub fn timed(f: impl FnOnce()) -> Duration {
     let start = Instant::now();

@@ -2,6 +2,7 @@
 //! that is longer than a tile's rows or columns may be ([`MAX_LISTED`]) is cut into an outer
 //! loop and an inner part that can be them.
 
+use super::divisors::largest_divisor_within;
 use super::loops::{Level, MAX_LEVELS, Plan};
 use crate::relayout::tuning::{CACHE_LINE, MAX_LISTED};
 
@@ -40,43 +41,31 @@ impl Plan {
     }
 }
 
-/// The inner part of a long loop `long` of elements of `element_bytes` that
-/// [`Plan::split_long_runs`] cuts: the largest divisor of its extent within [`MAX_LISTED`];
-/// but for a run through the destination, the largest divisor that is whole cache lines, if
-/// one is at least a quarter of [`MAX_LISTED`]. Each part then starts a line wherever the run
-/// does, and a transpose into it streams every line: f32 NHWC -> NCHW of 17 x 228 x 228, whose
-/// 51984 positions a plane went as 4 x 12996, three parts in four off the line grid, ran
-/// 0.77-0.80x memcpy, as 9 x 5776 0.88-0.92 (one relayout alternating with memcpy, AMD EPYC
-/// Zen 5). `None` where the extent has no divisor there.
+/// The inner part of a long loop `long` (longer than [`MAX_LISTED`]) of elements of
+/// `element_bytes` that [`Plan::split_long_runs`] cuts: the largest divisor of its extent
+/// within [`MAX_LISTED`]; but for a run through the destination, the largest divisor that is
+/// whole cache lines, if one is at least a quarter of [`MAX_LISTED`]. Each part then starts a
+/// line wherever the run does, and a transpose into it streams every line: f32 NHWC -> NCHW of
+/// 17 x 228 x 228, whose 51984 positions a plane went as 4 x 12996, three parts in four off
+/// the line grid and written through the cache, ran 0.79-0.89x memcpy, as 9 x 5776 0.88-0.97
+/// (`cargo bench --bench relayout_interleaved`, the builds before and after in turn, three
+/// times, AMD EPYC Zen 5). `None` where the extent has no divisor there.
 fn long_run_part(long: Level, element_bytes: usize) -> Option<usize> {
+    debug_assert!(long.extent > MAX_LISTED, "a run too long to list");
     let extent = long.extent;
     let line = CACHE_LINE / element_bytes.clamp(1, CACHE_LINE);
     let whole_lines = if long.dst == 1 && line * element_bytes == CACHE_LINE {
-        (MAX_LISTED / 4..=MAX_LISTED)
-            .rev()
-            .step_by(line)
-            .find(|&part| extent.is_multiple_of(part))
+        // The largest part first: from the smallest cofactor up to the one that leaves a
+        // quarter of the limit (a few tries where the step down from the limit took hundreds).
+        let first = extent.div_ceil(MAX_LISTED);
+        (first..=extent / (MAX_LISTED / 4))
+            .filter(|&cofactor| extent.is_multiple_of(cofactor))
+            .map(|cofactor| extent / cofactor)
+            .find(|part| part.is_multiple_of(line))
     } else {
         None
     };
     whole_lines.or_else(|| largest_divisor_within(extent, MAX_LISTED))
-}
-
-/// The largest divisor of `extent` in `2..=most`, found from the smallest cofactor up (one or
-/// two tries for most extents), else from `most` down (an extent whose cofactors are all large:
-/// twice a large prime).
-fn largest_divisor_within(extent: usize, most: usize) -> Option<usize> {
-    let first = extent.div_ceil(most.max(1)).max(2);
-    (first..=extent / 2)
-        .take(most)
-        .find(|&cofactor| extent.is_multiple_of(cofactor))
-        .map(|cofactor| extent / cofactor)
-        .filter(|&part| part >= 2)
-        .or_else(|| {
-            (2..=most.min(extent / 2))
-                .rev()
-                .find(|&part| extent.is_multiple_of(part))
-        })
 }
 
 #[cfg(test)]
@@ -92,26 +81,6 @@ mod tests {
         }
     }
 
-    /// The largest divisor within the limit, whichever way it is found.
-    #[test]
-    fn the_largest_divisor_within_the_limit() {
-        for extent in [
-            50176,
-            51984,
-            52900,
-            3 * 16411,
-            2 * 16411,
-            16411,
-            65536,
-            100_000,
-        ] {
-            let slow = (2..=MAX_LISTED)
-                .rev()
-                .find(|&f| f < extent && extent.is_multiple_of(f));
-            assert_eq!(largest_divisor_within(extent, MAX_LISTED), slow, "{extent}");
-        }
-    }
-
     /// Destination runs part on whole lines where a part of at least a quarter of the limit
     /// allows; source runs, and extents without such a part, take the largest divisor.
     #[test]
@@ -124,6 +93,16 @@ mod tests {
         assert_eq!(long_run_part(run(50176, 1), 4), Some(12544));
         // 230 x 230: 52900 has no divisor of whole lines (16 f32): the largest divisor.
         assert_eq!(long_run_part(run(52900, 1), 4), Some(13225));
+        // A part of whole lines under a quarter of the limit: the largest divisor instead
+        // (16496 = 16 x 1031: 1031 lines, or 2 x 8248).
+        assert_eq!(long_run_part(run(16496, 1), 4), Some(8248));
+        // 2-byte and 8-byte elements: lines of 32 (none divides 51984) and 8 (51984 / 6).
+        assert_eq!(long_run_part(run(51984, 1), 2), Some(12996));
+        assert_eq!(long_run_part(run(51984, 1), 8), Some(8664));
+        // Elements that do not divide a line (3 bytes), or are longer than one: the largest
+        // divisor.
+        assert_eq!(long_run_part(run(51984, 1), 3), Some(12996));
+        assert_eq!(long_run_part(run(51984, 1), 128), Some(12996));
         // Bytes: no part of whole 64-byte lines divides 51984.
         assert_eq!(long_run_part(run(51984, 1), 1), Some(12996));
         assert_eq!(long_run_part(run(50176, 1), 1), Some(12544));

@@ -3,6 +3,7 @@
 //! the innermost loops.
 
 use super::axes::{coverage, exact_chain, renumbered, significant, src_stride, steps_divide};
+use super::divisors::largest_divisor_within;
 use super::pair::Pair;
 use crate::fuse::fuse_neighbours;
 use crate::relayout::tuning::{CACHE_LINE, MAX_LISTED, ROW_BLOCK_ENOUGH, TILE_BATCH_ENOUGH};
@@ -249,10 +250,7 @@ impl Plan {
             return;
         }
         let outer = self.levels[start - 1];
-        let Some(part) = (2..=ROW_BLOCK_ENOUGH / listed)
-            .rev()
-            .find(|&f| outer.extent.is_multiple_of(f) && f < outer.extent)
-        else {
+        let Some(part) = largest_divisor_within(outer.extent, ROW_BLOCK_ENOUGH / listed) else {
             return;
         };
         self.split_loop(start - 1, start - 1, part);

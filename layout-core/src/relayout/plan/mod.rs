@@ -8,6 +8,7 @@
 //! here runs once per call, from the chunk-list constants and the dims.
 
 mod axes;
+mod divisors;
 mod listings;
 mod long_runs;
 mod loops;

@@ -18,9 +18,10 @@ const LANES: usize = 16;
 /// `vpermt2d` per plane, each plane's 16 elements written by `P`; rows past the last 16 one by
 /// one. Into a destination past the caches ([`Pieces::PAST_THE_CACHES`]) each step asks for
 /// the source [`RUN_PREFETCH_BYTES`] ahead, as the transposes of one source run do: f32
-/// 32x3x224x224 NHWC -> NCHW 0.83-0.86x memcpy -> 0.95-1.08 (AMD EPYC Zen 5); through the
-/// caches the same prefetch cost (4x3x224x224 0.88 -> 0.79, one relayout alternating with
-/// memcpy).
+/// 32x3x224x224 NHWC -> NCHW 0.86-0.87x memcpy -> 1.02-1.12 (`cargo bench --bench
+/// relayout_interleaved`, the builds before and after in turn, three times, AMD EPYC Zen 5);
+/// through the caches the same prefetch cost (4x3x224x224 0.88 -> 0.79, one relayout
+/// alternating with memcpy in a loop).
 ///
 /// # Safety
 ///
