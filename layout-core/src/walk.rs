@@ -101,6 +101,18 @@ impl<L: Layout> Mapping<L> {
         }
     }
 
+    /// Calls `visit(index, offset)` for every logical element, in memory order: each run of
+    /// [`Mapping::for_each_run`] element by element, its index kept up to date by additions.
+    pub(crate) fn for_each_element(&self, mut visit: impl FnMut(&L::Index, usize)) {
+        self.for_each_run(|run| {
+            let mut index = run.index;
+            for j in 0..run.len {
+                visit(&index, run.offset + j * run.stride);
+                index[run.dim] += run.step;
+            }
+        });
+    }
+
     /// Calls `visit` for every maximal range of padding slots, in increasing order.
     ///
     /// ```

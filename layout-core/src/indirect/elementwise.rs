@@ -128,13 +128,8 @@ impl<T: Copy, L: Layout, I: Interface> IndirectTensor<T, L, I> {
         out: &mut ChunkStore<U>,
         mut f: impl FnMut(&L::Index, usize, T) -> U,
     ) {
-        self.mapping.for_each_run(|run| {
-            let mut index = run.index;
-            for j in 0..run.len {
-                let at = run.offset + j * run.stride;
-                *out.slot_mut(at) = f(&index, at, *self.table.slot(at));
-                index[run.dim] += run.step;
-            }
+        self.mapping.for_each_element(|index, at| {
+            *out.slot_mut(at) = f(index, at, *self.table.slot(at));
         });
     }
 

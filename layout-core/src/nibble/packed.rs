@@ -80,13 +80,7 @@ impl<E: Nibble, L: Layout + Default> PackedTensor<E, L> {
     pub fn from_fn(dims: L::Index, mut f: impl FnMut(L::Index) -> E) -> Self {
         let mut t = Self::zeros(dims);
         let mapping = t.mapping;
-        mapping.for_each_run(|run| {
-            let mut index = run.index;
-            for j in 0..run.len {
-                t.set_slot(run.offset + j * run.stride, f(index));
-                index[run.dim] += run.step;
-            }
-        });
+        mapping.for_each_element(|index, at| t.set_slot(at, f(*index)));
         t
     }
 

@@ -62,14 +62,9 @@ impl<S: Storage, L: Layout, I: Interface> TensorBase<S, L, I> {
             .unwrap_or_else(|e| panic!("{e}"));
         let (src, dst) = (self.as_raw(), out.storage.slots_mut());
         let interface = &self.interface;
-        self.mapping.for_each_run(|run| {
-            let mut index = run.index;
-            for j in 0..run.len {
-                let at = run.offset + j * run.stride;
-                let c = channel.map_or(0, |axis| index[axis]);
-                dst[at] = interface.stored(f(interface.real(src[at], c)), c);
-                index[run.dim] += run.step;
-            }
+        self.mapping.for_each_element(|index, at| {
+            let c = channel.map_or(0, |axis| index[axis]);
+            dst[at] = interface.stored(f(interface.real(src[at], c)), c);
         });
         out.write_interface_padding();
         out
@@ -113,18 +108,13 @@ impl<S: Storage, L: Layout, I: Interface> TensorBase<S, L, I> {
         let mut out = Tensor::uninitialised(self.mapping, V::default(), Plain)?;
         let (a, b, dst) = (self.as_raw(), other.as_raw(), out.storage.slots_mut());
         let same_offsets = self.mapping.same_function_as(&other.mapping);
-        self.mapping.for_each_run(|run| {
-            let mut index = run.index;
-            for j in 0..run.len {
-                let at = run.offset + j * run.stride;
-                let from = if same_offsets {
-                    at
-                } else {
-                    other.mapping.offset(index)
-                };
-                dst[at] = f(a[at], b[from]);
-                index[run.dim] += run.step;
-            }
+        self.mapping.for_each_element(|index, at| {
+            let from = if same_offsets {
+                at
+            } else {
+                other.mapping.offset(*index)
+            };
+            dst[at] = f(a[at], b[from]);
         });
         Ok(out)
     }

@@ -66,13 +66,8 @@ impl<S: Storage, L: Layout, I: Interface> TensorBase<S, L, I> {
     /// ```
     pub fn for_each_in_memory_order(&self, mut visit: impl FnMut(L::Index, &S::Elem)) {
         let slots = self.as_raw();
-        self.mapping.for_each_run(|run| {
-            let mut index = run.index;
-            for j in 0..run.len {
-                visit(index, &slots[run.offset + j * run.stride]);
-                index[run.dim] += run.step;
-            }
-        });
+        self.mapping
+            .for_each_element(|index, at| visit(*index, &slots[at]));
     }
 
     /// The contiguous innermost chunks in memory order, each with the logical index of its first
@@ -109,13 +104,7 @@ impl<S: StorageMut, L: Layout, I: Interface> TensorBase<S, L, I> {
     pub fn for_each_in_memory_order_mut(&mut self, mut visit: impl FnMut(L::Index, &mut S::Elem)) {
         let mapping = self.mapping;
         let slots = self.storage.slots_mut();
-        mapping.for_each_run(|run| {
-            let mut index = run.index;
-            for j in 0..run.len {
-                visit(index, &mut slots[run.offset + j * run.stride]);
-                index[run.dim] += run.step;
-            }
-        });
+        mapping.for_each_element(|index, at| visit(*index, &mut slots[at]));
     }
 
     /// The contiguous innermost chunks in memory order, writable (see [`TensorBase::chunks`]).
