@@ -109,21 +109,23 @@ impl<T: Copy> ChunkStore<T> {
     pub(super) fn into_boxes(mut self) -> Vec<Box<[T]>> {
         match self.owner {
             Owner::Pool(_) => self.chunks().iter().map(Box::from).collect(),
-            Owner::Boxes => {
-                // The store keeps no chunk, so that dropping it frees none.
-                let starts = core::mem::take(&mut self.starts);
-                let volume = self.volume;
-                starts
-                    .iter()
-                    .map(|start| {
-                        let chunk = core::ptr::slice_from_raw_parts_mut(start.as_ptr(), volume);
-                        // SAFETY: each pointer came from `Box::into_raw` of a box of `volume`
-                        // elements, and is handed back once (the store no longer holds it).
-                        unsafe { Box::from_raw(chunk) }
-                    })
-                    .collect()
-            }
+            Owner::Boxes => self.take_boxes().collect(),
         }
+    }
+
+    /// The caller's boxes, taken out of a store of [`Owner::Boxes`]: the store keeps no chunk
+    /// after, so that dropping it frees none.
+    fn take_boxes(&mut self) -> impl Iterator<Item = Box<[T]>> + use<T> {
+        debug_assert!(matches!(self.owner, Owner::Boxes), "the caller's boxes");
+        let volume = self.volume;
+        core::mem::take(&mut self.starts)
+            .into_iter()
+            .map(move |start| {
+                let chunk = core::ptr::slice_from_raw_parts_mut(start.as_ptr(), volume);
+                // SAFETY: each pointer came from `Box::into_raw` of a box of `volume` elements
+                // (`Owner::Boxes`), and is taken once (the store no longer holds it).
+                unsafe { Box::from_raw(chunk) }
+            })
     }
 
     /// The pool itself, where the chunks are the store's own; the store back otherwise.
@@ -228,11 +230,7 @@ impl<T: Copy + core::fmt::Debug> core::fmt::Debug for ChunkStore<T> {
 impl<T: Copy> Drop for ChunkStore<T> {
     fn drop(&mut self) {
         if let Owner::Boxes = self.owner {
-            for start in &self.starts {
-                let chunk = core::ptr::slice_from_raw_parts_mut(start.as_ptr(), self.volume);
-                // SAFETY: from `Box::into_raw` of a box of `volume` elements, freed once.
-                drop(unsafe { Box::from_raw(chunk) });
-            }
+            self.take_boxes().for_each(drop);
         }
     }
 }
