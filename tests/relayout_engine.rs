@@ -434,6 +434,9 @@ fn parallel_relayouts_equal_the_plain_relayout() {
         check_typed::<onednn::nhwc, onednn::nchw>([1, 100, 121, 119]);
         check_typed::<htp::R4FlatMemoryLayout, htp::R4CroutonLayout>([1, 512, 64, 64]);
         check_typed::<htp::R4CroutonLayout, htp::R4FlatMemoryLayout>([1, 512, 64, 64]);
+        // Croutons into nChw32c loop over rows of chunks outermost; the channel blocks come
+        // to the front for the split.
+        check_typed::<htp::R4CroutonLayout, onednn::nChw32c>([1, 512, 64, 64]);
     });
 }
 

@@ -196,7 +196,7 @@ impl Plan {
     }
 
     /// The first loop one kernel call covers ([`Plan::kernel_from`]).
-    fn kernel_start(&self, element_bytes: usize) -> usize {
+    pub(super) fn kernel_start(&self, element_bytes: usize) -> usize {
         let inner = self.len.saturating_sub(1);
         match self.kernel {
             Kernel::Rows => self.listed_start(inner, 1, ROW_BLOCK_ENOUGH),

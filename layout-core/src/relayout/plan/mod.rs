@@ -15,6 +15,9 @@ mod loops;
 mod pair;
 mod part;
 mod table;
+// Used by the `parallel` feature's split; tested without it too.
+#[cfg_attr(not(feature = "parallel"), allow(dead_code))]
+mod thread_order;
 
 pub(crate) use listings::{LineRows, Listings, ahead_if_far};
 pub(crate) use loops::{Kernel, Level, MAX_LEVELS, Plan, Point};
@@ -23,3 +26,5 @@ pub(crate) use pair::SAME_ORDER;
 pub(crate) use pair::{Pair, Renumbering, Side};
 pub(crate) use part::Part;
 pub(crate) use table::{Band, Grid};
+#[cfg(feature = "parallel")]
+pub(crate) use thread_order::destination_reach;

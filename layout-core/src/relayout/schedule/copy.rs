@@ -126,7 +126,7 @@ pub(crate) fn run<E: Element>(
         return;
     }
     #[cfg(feature = "parallel")]
-    super::parallel::cut_for_threads(&mut plan, size_of_val(dst));
+    super::parallel::cut_for_threads(&mut plan, size_of_val(dst), size_of::<E>());
     let streaming = streaming.unwrap_or_else(|| Streaming::for_destination(size_of_val(dst)));
     let listings = plan.listings(size_of::<E>());
     let nest = Nest {

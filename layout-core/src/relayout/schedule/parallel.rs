@@ -8,7 +8,7 @@
 
 use super::walk::Nest;
 use crate::relayout::kernels::Element;
-use crate::relayout::plan::{Kernel, MAX_LEVELS, Plan, Point};
+use crate::relayout::plan::{Kernel, MAX_LEVELS, Plan, Point, destination_reach};
 use crate::relayout::tuning::{PIECES_PER_THREAD, ROWS, Tuning};
 use rayon::prelude::*;
 
@@ -22,15 +22,20 @@ pub(crate) fn threads_for(dst_bytes: usize) -> usize {
     }
 }
 
-/// Cuts `plan`'s outermost loop in two where one kernel call would cover the whole relayout
-/// (no loop outside the kernel's to split among threads: one image's transpose), so that a
-/// relayout writing `dst_bytes` can still be split ([`run`]): the outer part, the least
+/// Readies `plan` for a split among threads ([`run`]) where it writes `dst_bytes`. A row copy
+/// whose outermost loop does not own contiguous blocks of the destination first gets the
+/// loop that does in front ([`Plan::destination_blocks_outermost`]). Where one kernel call
+/// would cover the whole relayout (no loop outside the kernel's to split among threads: one
+/// image's transpose), the outermost loop is then cut in two: the outer part, the least
 /// divisor of the loop's extent that gives every thread [`PIECES_PER_THREAD`] pieces, goes
 /// outside the kernel's loops. A transpose's rows keep whole blocks of [`ROWS`] in each piece.
 /// Only loops without bounds (no padding), on a plan with room for another loop. f32
 /// 1x256x56x56 NCHW <-> NHWC: 14 x 224 positions, 8 x 32 channels.
-pub(crate) fn cut_for_threads(plan: &mut Plan, dst_bytes: usize) {
+pub(crate) fn cut_for_threads(plan: &mut Plan, dst_bytes: usize, element_bytes: usize) {
     let threads = threads_for(dst_bytes);
+    if threads >= 2 {
+        plan.destination_blocks_outermost(element_bytes);
+    }
     let first = plan.levels[0];
     let rows_loop = match plan.kernel {
         Kernel::Transpose { rows, .. } => rows == 0,
@@ -80,11 +85,7 @@ pub(crate) fn run<T: Element>(nest: &Nest<'_, T>, dst: &mut [T]) -> bool {
     let mut pieces = 1usize;
     let mut split = None;
     for k in 0..kernel_from {
-        let reach: usize = levels[k + 1..]
-            .iter()
-            .map(|l| (l.extent - 1) * l.dst)
-            .sum::<usize>()
-            + 1;
+        let reach = destination_reach(&levels[k + 1..]);
         let nested = k == 0 || levels[k - 1].dst == levels[k].dst * levels[k].extent;
         if !nested || levels[k].dst < reach {
             break;
