@@ -14,7 +14,10 @@
 //! row block read across every column before the next (the source a few sequential runs, the
 //! destination a line into each of its rows); each without and with the source lines of the
 //! block two ahead prefetched. Destinations past the caches (eight images) are streamed, as the
-//! library streams them.
+//! library streams them. First of all, the same bytes copied line by line in address order
+//! with the same kind of store: what those stores reach in a copy's order, the most any order
+//! can give them (streamed, that is memory's write speed, while the memcpy it is compared
+//! with may run from the last-level cache).
 //!
 //! `cargo bench --bench transpose_lines [-- FILTER...]` (x86-64 with AVX-512 F; elsewhere it
 //! says so and measures nothing). Filters select the pairs whose names contain them.
@@ -129,6 +132,33 @@ mod lines_alone {
         }
     }
 
+    /// `src` copied into `dst` line by line in address order, streamed or not: the same
+    /// stores as a transpose's, in the order a copy takes.
+    ///
+    /// # Safety
+    ///
+    /// The CPU runs AVX-512 F; with `stream`, `dst` starts on 64 bytes.
+    #[target_feature(enable = "avx512f")]
+    unsafe fn in_order(src: &[u8], dst: &mut [u8], stream: bool) {
+        assert!(src.len() == dst.len() && src.len().is_multiple_of(64));
+        assert!(!stream || dst.as_ptr().addr().is_multiple_of(64));
+        for (from, to) in src.chunks_exact(64).zip(dst.chunks_exact_mut(64)) {
+            // SAFETY: both lines are 64 bytes inside their buffers; a streamed line starts
+            // on 64 bytes (`dst` does, and every line is 64 bytes long).
+            unsafe {
+                let v = _mm512_loadu_si512(from.as_ptr().cast());
+                if stream {
+                    _mm512_stream_si512(to.as_mut_ptr().cast(), v)
+                } else {
+                    _mm512_storeu_si512(to.as_mut_ptr().cast(), v)
+                }
+            }
+        }
+        if stream {
+            _mm_sfence();
+        }
+    }
+
     /// The lines of every image of `src` into `dst`.
     fn each_image(src: &[u8], dst: &mut [u8], traffic: Traffic) {
         let image = traffic.rows * traffic.cols * traffic.size;
@@ -142,9 +172,9 @@ mod lines_alone {
     /// Each plain transpose, u8 and f32, streamed (eight images) and through the caches.
     pub fn run() {
         println!(
-            "| pair | library | lines, destination rows | the same, prefetched | lines, source rows | the same, prefetched |"
+            "| pair | library | lines in address order (a copy) | lines, destination rows | the same, prefetched | lines, source rows | the same, prefetched |"
         );
-        println!("| --- | ---: | ---: | ---: | ---: | ---: |");
+        println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
         let filters: Vec<String> = std::env::args()
             .skip(1)
             .filter(|a| !a.starts_with('-'))
@@ -213,7 +243,15 @@ mod lines_alone {
         let library = ratio(with_memcpy(calls, &from, &mut to, || {
             black_box(src).relayout_into(black_box(&mut dst)).unwrap()
         }));
-        let mut cells = vec![format!("{library:.2}")];
+        // SAFETY: AVX-512 F runs (`main` checked); `to_lines` is tensor storage, aligned to 128.
+        let copy = ratio(with_memcpy(calls, &from, &mut to, || unsafe {
+            in_order(
+                black_box(from_lines.as_raw()),
+                black_box(to_lines.as_raw_mut()),
+                traffic.stream,
+            )
+        }));
+        let mut cells = vec![format!("{library:.2}"), format!("{copy:.2}")];
         for order in [Order::DestinationRows, Order::SourceRows] {
             for ahead in [0, 2] {
                 let traffic = Traffic {
