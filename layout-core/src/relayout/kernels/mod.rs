@@ -14,6 +14,7 @@ mod narrow;
 mod prefetch;
 mod reach;
 mod row_blocks;
+mod row_groups;
 mod rows;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod staged;
@@ -27,6 +28,7 @@ mod x86;
 pub(crate) use element::{Element, Opaque};
 pub(crate) use reach::Reach;
 pub(crate) use row_blocks::{OneBlock, RowBlock, RowBlocks};
+pub(crate) use row_groups::{GROUP_ROW_LENGTHS, GROUP_ROWS, RowGroups, copy_row_groups};
 pub(crate) use rows::{Destination, copy_listed_blocks, each_block};
 pub(crate) use strided::copy_strided;
 pub(crate) use tile_batch::TileBatch;

@@ -199,7 +199,7 @@ unsafe fn rows_of<T: Copy>(
 ///
 /// `from + n <= src.len()` and `to + n <= dst.len()`.
 #[inline(always)]
-unsafe fn row_of<T: Copy>(dst: &mut [T], to: usize, src: &[T], from: usize, n: usize) {
+pub(super) unsafe fn row_of<T: Copy>(dst: &mut [T], to: usize, src: &[T], from: usize, n: usize) {
     debug_assert!(
         from + n <= src.len() && to + n <= dst.len(),
         "a row inside both slices"

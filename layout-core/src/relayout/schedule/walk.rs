@@ -8,8 +8,8 @@
 
 use super::streaming::Streaming;
 use crate::relayout::kernels::{
-    Destination, Element, OneBlock, Reach, RowBlock, RowBlocks, TileBatch, copy_listed_blocks,
-    copy_strided, transpose,
+    Destination, Element, OneBlock, Reach, RowBlock, RowBlocks, RowGroups, TileBatch,
+    copy_listed_blocks, copy_row_groups, copy_strided, transpose, with_widest_copies,
 };
 use crate::relayout::plan::{Kernel, LineRows, Listings, Plan, Point};
 
@@ -100,6 +100,24 @@ impl<T: Element> Nest<'_, T> {
         cols: core::ops::Range<usize>,
         slot_end: usize,
     ) {
+        // Rows in groups (`kernels::row_groups`) into a destination past the caches, whose
+        // rows come from memory; through the caches a listing's rows cost as little.
+        if let Some(groups) = &self.listings.row_groups
+            && self.streaming.blocks
+            && self.source_ahead == 0
+            && row_destination(self.streaming, self.listings.line_rows) == Destination::Cached
+            && cols == (0..groups.row)
+            && slot_end == groups.row
+        {
+            let groups = RowGroups {
+                starts: &groups.starts,
+                rows: groups.rows,
+                src_step: groups.src_step,
+            };
+            let (src, reach) = (self.src, self.reach);
+            with_widest_copies(|| copy_row_groups(dst, d, src, s, groups, cols, reach));
+            return;
+        }
         let mut one = OneBlock(RowBlock {
             dst,
             d,
