@@ -465,19 +465,18 @@ fn row_copies_larger_than_the_caches_equal_the_plain_relayout() {
 /// Row copies into destinations past the streaming threshold whose innermost listed loop
 /// steps the destination by one whole row go group by group: HTP croutons into flat NHWC,
 /// each position's 8 (256 channels) or 4 (128 channels) channel-block rows one destination
-/// run, u8 (and u16 for the first); with 120 channels the last chunk's rows are part
-/// padding in the source.
+/// run, and back, each chunk row's eight positions one run of the chunk (asking for the next
+/// block's rows ahead); with 120 channels the last chunk's rows are part padding.
 #[test]
 fn row_groups_larger_than_the_caches_equal_the_plain_relayout() {
     for dims in [[1, 136, 128, 256], [2, 136, 128, 128], [2, 136, 128, 120]] {
         let crouton = Mapping::<htp::R4CroutonLayout>::new(dims).unwrap();
         let flat = Mapping::<htp::R4FlatMemoryLayout>::new(dims).unwrap();
         check_mappings_as(crouton, flat, |v| v as u8);
+        if dims[3] == 256 {
+            check_mappings_as(flat, crouton, |v| v as u8);
+        }
     }
-    let dims = [1, 136, 128, 256];
-    let crouton = Mapping::<htp::R4CroutonLayout>::new(dims).unwrap();
-    let flat = Mapping::<htp::R4FlatMemoryLayout>::new(dims).unwrap();
-    check_mappings_as(crouton, flat, |v| v as u16);
 }
 
 /// Destinations past the streaming threshold (4 MiB, more on CPUs with a last-level cache

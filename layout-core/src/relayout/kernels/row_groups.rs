@@ -8,10 +8,14 @@
 //! u8 4x128x128x256 crouton->flat ran 0.79-0.84x memcpy with each row's offsets read from a
 //! listing, 0.91-0.95x so (AMD EPYC; a loop written by hand in this form ran 0.96-1.03x, the
 //! same loop with the group's length not known to the compiler 0.77-0.78x: hence the group
-//! lengths are constants here). Groups of two rows (f32 nChw8c->nChw16c), and destinations
-//! within the caches (u8 1x64x64x256 flat->crouton), ran 0.03-0.05x slower than the listing,
-//! so the walk takes groups of four or eight rows into destinations past the caches only.
+//! lengths are constants here). Rows gathered from far apart ask for their counterparts in the
+//! next block as listed rows do: u8 flat->crouton (each chunk row from eight positions 256
+//! bytes apart) 0.84-0.87 -> 0.89-0.94. Groups of two rows (f32 nChw8c->nChw16c), and
+//! destinations within the caches (u8 1x64x64x256 flat->crouton), ran 0.03-0.05x slower than
+//! the listing, so the walk takes groups of four or eight rows into destinations past the
+//! caches only.
 
+use super::prefetch::prefetch;
 use super::reach::Reach;
 use super::rows::row_of;
 use core::ops::Range;
@@ -26,6 +30,9 @@ pub(crate) struct RowGroups<'a> {
     pub rows: usize,
     /// Source elements from one row of a group to the next.
     pub src_step: usize,
+    /// How far on in the source each row asks for its counterpart in the next row block (0:
+    /// not at all), as [`Ahead::src`](super::ahead::Ahead) says for listed rows.
+    pub source_ahead: usize,
 }
 
 /// The group lengths the kernel takes ([`copy_row_groups`]): each a loop of its own, unrolled
@@ -38,7 +45,8 @@ pub(crate) const GROUP_ROW_LENGTHS: [usize; 5] = [4, 8, 16, 32, 64];
 
 /// Copies every row of every group of `groups`, whole rows of `cols.len()` elements (the
 /// destination step of a group's rows): group `(from, to)`'s row `k` from
-/// `src[s + from + k * src_step..]` to `dst[d + to + k * n..]`. `reach` bounds the rows'
+/// `src[s + from + k * src_step..]` to `dst[d + to + k * n..]`, asking for the source
+/// `groups.source_ahead` further on where that is not 0. `reach` bounds the rows'
 /// offsets ([`Reach::of`] every row of every group); one check of it lets them be copied
 /// without a bounds check each. Row and group lengths outside [`GROUP_ROW_LENGTHS`] and
 /// [`GROUP_ROWS`] are copied by a plain loop with checks. Always inlined, so that a caller
@@ -102,15 +110,27 @@ unsafe fn groups_of<T: Copy, const G: usize>(
     groups: RowGroups<'_>,
     n: usize,
 ) {
-    let mut ahead = [0usize; G];
-    for (k, offset) in ahead.iter_mut().enumerate() {
+    let mut offsets = [0usize; G];
+    for (k, offset) in offsets.iter_mut().enumerate() {
         *offset = k * groups.src_step;
     }
-    for &(from, to) in groups.starts {
-        let (from, to) = (s + from, d + to);
-        for (k, offset) in ahead.iter().enumerate() {
-            // SAFETY: row `k` of this group lies inside both slices (the caller's promise).
-            unsafe { row_of(dst, to + k * n, src, from + offset, n) };
+    let ahead = groups.source_ahead;
+    if ahead == 0 {
+        for &(from, to) in groups.starts {
+            let (from, to) = (s + from, d + to);
+            for (k, offset) in offsets.iter().enumerate() {
+                // SAFETY: row `k` of this group lies inside both slices (the caller's promise).
+                unsafe { row_of(dst, to + k * n, src, from + offset, n) };
+            }
+        }
+    } else {
+        for &(from, to) in groups.starts {
+            let (from, to) = (s + from, d + to);
+            for (k, offset) in offsets.iter().enumerate() {
+                prefetch(src, from + offset + ahead);
+                // SAFETY: row `k` of this group lies inside both slices (the caller's promise).
+                unsafe { row_of(dst, to + k * n, src, from + offset, n) };
+            }
         }
     }
 }
@@ -144,14 +164,17 @@ mod tests {
                     expected[to..to + n].copy_from_slice(&src[from..from + n]);
                 }
                 let reach = Reach::of(&listed, &[(0, 0)]);
-                let mut got = alloc::vec![0u16; expected.len()];
-                let groups = RowGroups {
-                    starts: &starts,
-                    rows,
-                    src_step,
-                };
-                copy_row_groups(&mut got, 0, &src, 0, groups, 0..n, reach);
-                assert_eq!(got, expected, "{rows} rows of {n}");
+                for source_ahead in [0, 2 * src_step] {
+                    let mut got = alloc::vec![0u16; expected.len()];
+                    let groups = RowGroups {
+                        starts: &starts,
+                        rows,
+                        src_step,
+                        source_ahead,
+                    };
+                    copy_row_groups(&mut got, 0, &src, 0, groups, 0..n, reach);
+                    assert_eq!(got, expected, "{rows} rows of {n}, {source_ahead} ahead");
+                }
             }
         }
     }

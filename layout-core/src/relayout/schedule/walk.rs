@@ -101,10 +101,10 @@ impl<T: Element> Nest<'_, T> {
         slot_end: usize,
     ) {
         // Rows in groups (`kernels::row_groups`) into a destination past the caches, whose
-        // rows come from memory; through the caches a listing's rows cost as little.
+        // rows come from memory; through the caches a listing's rows cost as little. Each
+        // row asks for its counterpart in the next block as the listed rows would.
         if let Some(groups) = &self.listings.row_groups
             && self.streaming.blocks
-            && self.source_ahead == 0
             && row_destination(self.streaming, self.listings.line_rows) == Destination::Cached
             && cols == (0..groups.row)
             && slot_end == groups.row
@@ -113,6 +113,7 @@ impl<T: Element> Nest<'_, T> {
                 starts: &groups.starts,
                 rows: groups.rows,
                 src_step: groups.src_step,
+                source_ahead: self.source_ahead,
             };
             let (src, reach) = (self.src, self.reach);
             with_widest_copies(|| copy_row_groups(dst, d, src, s, groups, cols, reach));
