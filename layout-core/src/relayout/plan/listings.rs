@@ -34,8 +34,9 @@ pub(crate) struct Listings {
     /// Whether the row block's rows are gathered from far apart in the source
     /// ([`Plan::rows_spread`]).
     pub rows_spread: bool,
-    /// The row block listed by groups of rows that make one destination run, where it has
-    /// them ([`Plan::row_groups`]).
+    /// The row block listed by groups of rows that make one destination run
+    /// ([`Plan::row_groups`]): set by the schedule, only where it copies rows in groups
+    /// (destinations past the caches), so that no other relayout lists them.
     pub row_groups: Option<GroupListing>,
 }
 
@@ -81,7 +82,6 @@ impl Plan {
                     line_rows: self.rows_fill_lines(element_bytes),
                     row_source_ahead: self.row_source_ahead(element_bytes, rows_spread),
                     rows_spread,
-                    row_groups: self.row_groups(),
                     ..Listings::default()
                 }
             }
@@ -110,7 +110,7 @@ impl Plan {
     /// takes ([`GROUP_ROWS`], [`GROUP_ROW_LENGTHS`]); `None` otherwise. The starts are the
     /// listing of the loops outside that one, so the groups' rows, in turn, are the row
     /// block's listing.
-    fn row_groups(&self) -> Option<GroupListing> {
+    pub(crate) fn row_groups(&self) -> Option<GroupListing> {
         if self.kernel != Kernel::Rows || self.len < 2 || self.kernel_from + 2 > self.len {
             return None;
         }
@@ -422,7 +422,7 @@ mod tests {
         for into_flat in [true, false] {
             let plan = plan_of([1, 16, 64, 256], into_flat);
             let listings = plan.listings(1);
-            let groups = listings.row_groups.expect("groups");
+            let groups = plan.row_groups().expect("groups");
             assert_eq!((groups.rows, groups.row), (8, 32));
             let step = if into_flat { 2048 } else { 256 };
             assert_eq!(groups.src_step, step);
@@ -434,12 +434,7 @@ mod tests {
             assert_eq!(expanded, listings.rows);
         }
         // 32 channels: one channel block, no group loop.
-        assert!(
-            plan_of([1, 16, 64, 32], true)
-                .listings(1)
-                .row_groups
-                .is_none()
-        );
+        assert!(plan_of([1, 16, 64, 32], true).row_groups().is_none());
         type Nhwc = crate::onednn_layout!("nhwc");
         type Nchw16c = crate::onednn_layout!("nChw16c");
         let (src, dst) = (
@@ -447,6 +442,6 @@ mod tests {
             Mapping::<Nchw16c>::new([2, 7, 9, 256]),
         );
         let pair = Pair::of(&src.unwrap(), &dst.unwrap(), &crate::relayout::SAME_ORDER);
-        assert!(Plan::new(&pair, 4).listings(4).row_groups.is_none());
+        assert!(Plan::new(&pair, 4).row_groups().is_none());
     }
 }

@@ -128,7 +128,11 @@ pub(crate) fn run<E: Element>(
     #[cfg(feature = "parallel")]
     super::parallel::cut_for_threads(&mut plan, size_of_val(dst), size_of::<E>());
     let streaming = streaming.unwrap_or_else(|| Streaming::for_destination(size_of_val(dst)));
-    let listings = plan.listings(size_of::<E>());
+    let mut listings = plan.listings(size_of::<E>());
+    // Rows in groups only into a destination past the caches (`kernels::row_groups`).
+    if streaming.blocks {
+        listings.row_groups = plan.row_groups();
+    }
     let nest = Nest {
         plan: &plan,
         reach: Reach::of_listed(&listings.rows, &listings.cols),

@@ -100,11 +100,10 @@ impl<T: Element> Nest<'_, T> {
         cols: core::ops::Range<usize>,
         slot_end: usize,
     ) {
-        // Rows in groups (`kernels::row_groups`) into a destination past the caches, whose
-        // rows come from memory; through the caches a listing's rows cost as little. Each
-        // row asks for its counterpart in the next block as the listed rows would.
+        // Rows in groups (`kernels::row_groups`), listed only into a destination past the
+        // caches, whose rows come from memory; through the caches a listing's rows cost as
+        // little. Each row asks for its counterpart in the next block as listed rows would.
         if let Some(groups) = &self.listings.row_groups
-            && self.streaming.blocks
             && row_destination(self.streaming, self.listings.line_rows) == Destination::Cached
             && cols == (0..groups.row)
             && slot_end == groups.row
