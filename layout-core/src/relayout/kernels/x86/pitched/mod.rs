@@ -18,7 +18,10 @@
 //!   -> 0.73-0.75, 8x256x32x32 nhwc->nchw 0.32-0.38 -> 0.48-0.52 (as above). Where the
 //!   source columns lie a multiple of 2 KiB apart (NCHW planes of 32 x 64 or 64 x 64 bytes),
 //!   their lines crowd one or two L1 sets: staged first, several lines of each column a visit
-//!   ([`staged_quads`]; [`CROWDED_SOURCE_PITCH_BYTES`] has the measurements).
+//!   ([`staged_quads`]; [`CROWDED_SOURCE_PITCH_BYTES`] has the measurements). Bytes whose
+//!   rows come 64 to a group go as squares of 64 x 64, each source line loaded whole
+//!   ([`squares`]): u8 4x256x56x56 nchw->nhwc 0.61-0.64 -> 0.71-0.73, nhwc->nchw 0.63-0.67 ->
+//!   0.74-0.76, 8x256x32x32 nhwc->nchw 0.44-0.46 -> 0.51-0.52 (as above, AMD EPYC, Zen 5).
 //!
 //! Past the caches, on processor families tuned so, 4-byte transposes whose source columns lie
 //! a few hundred bytes apart (NHWC -> NCHW) stream from [`sweep`]: each row block's sixteen
@@ -36,6 +39,7 @@
 //! 0.41-0.50).
 
 mod realigned;
+mod squares;
 
 use super::super::prefetch::prefetch;
 use super::super::reach::Reach;
@@ -51,6 +55,7 @@ use crate::relayout::tuning::{
     CACHE_LINE, CROWDED_ROW_PITCH_BYTES, CROWDED_SOURCE_PITCH_BYTES, CROWDED_VISIT_LINES,
     NEAR_RUN_BYTES, ROWS, SWEEP_SOURCE_AHEAD_BLOCKS, SWEPT_COLUMNS_APART_BYTES,
 };
+use bytemuck::{cast_slice, cast_slice_mut};
 use core::arch::x86_64::{__m512i, _mm512_stream_si512};
 use core::ops::Range;
 
@@ -287,7 +292,9 @@ fn ask_ahead<E>(src: &[E], first: usize, col_pitch: usize) {
 /// line is read whole while it is in L1, not once per row block after a sweep through every
 /// column (u8 nhwc->nchw: 3136 positions' lines between two reads). Where the destination
 /// rows crowd a few L1 sets ([`crowded_rows`]), the row blocks go one at a time instead, each
-/// through every column. A function of its own for the reason [`sweep`] is.
+/// through every column. A group of 64 byte rows that follow one another in the source goes
+/// as squares of 64 x 64 instead ([`squares::square`]). A function of its own for the reason
+/// [`sweep`] is.
 ///
 /// # Safety
 ///
@@ -313,6 +320,16 @@ unsafe fn sweep_quads<E: Broad, const N: usize>(
         CACHE_LINE / size_of::<E>()
     };
     for group in rows.chunks(group_rows) {
+        if size_of::<E>() == 1 && squares::takes(group) {
+            let (bytes_out, bytes_in) = (cast_slice_mut::<E, u8>(dst), cast_slice::<E, u8>(src));
+            for c0 in (0..cols).step_by(squares::SIDE) {
+                // SAFETY: a square of whole blocks (`cols` is a multiple of a block's 64
+                // columns), its rows one run in the source (`takes`); AVX-512 F and BW run
+                // (the caller's promise).
+                unsafe { squares::square(bytes_out, bytes_in, corner, group, c0) };
+            }
+            continue;
+        }
         for c0 in (0..cols).step_by(4 * N) {
             for &(row_s, row_d) in group.iter().step_by(ROWS) {
                 let (block_s, block_d) = (s + row_s + c0 * col_pitch, d + row_d + c0);
