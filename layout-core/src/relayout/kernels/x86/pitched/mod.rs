@@ -19,9 +19,10 @@
 //!   source columns lie a multiple of 2 KiB apart (NCHW planes of 32 x 64 or 64 x 64 bytes),
 //!   their lines crowd one or two L1 sets: staged first, several lines of each column a visit
 //!   ([`staged_quads`]; [`CROWDED_SOURCE_PITCH_BYTES`] has the measurements). Bytes whose
-//!   rows come 64 to a group go as squares of 64 x 64, each source line loaded whole
-//!   ([`squares`]): u8 4x256x56x56 nchw->nhwc 0.61-0.64 -> 0.71-0.73, nhwc->nchw 0.63-0.67 ->
-//!   0.74-0.76, 8x256x32x32 nhwc->nchw 0.44-0.46 -> 0.51-0.52 (as above, AMD EPYC, Zen 5).
+//!   rows come 64 to a group go as squares of 64 x 64, each source line loaded whole, one
+//!   square's stores interleaved with the next one's loads ([`squares`]): u8 4x256x56x56
+//!   nchw->nhwc 0.61-0.64 -> 0.71-0.73, nhwc->nchw 0.63-0.67 -> 0.74-0.76, 8x256x32x32
+//!   nhwc->nchw 0.44-0.46 -> 0.60-0.62 (as above, AMD EPYC, Zen 5).
 //!
 //! Past the caches, on processor families tuned so, 4-byte transposes whose source columns lie
 //! a few hundred bytes apart (NHWC -> NCHW) stream from [`sweep`]: each row block's sixteen
@@ -33,13 +34,17 @@
 //! 2-byte transposes with crowded source columns, from [`staged_quads`] on every processor
 //! family: u8 NCHW -> NHWC 8x256x64x64 0.20-0.21x memcpy -> 0.35-0.40, 1x256x128x128
 //! 0.12-0.13 -> 0.32-0.33, 8x256x32x64 0.19 -> 0.37 (one relayout alternating with memcpy in
-//! a loop, AMD EPYC, Zen 5; not measured on Intel). Other streamed transposes keep the
-//! general blocks, whose streamed blocks prefetch their source lines: the sweep lost to them
-//! where the columns lie farther apart (NCHW -> NHWC: u8 8x256x56x56 0.51-0.57x memcpy ->
-//! 0.41-0.50).
+//! a loop, AMD EPYC, Zen 5; not measured on Intel), and bytes in squares, on every processor
+//! family: u8 8x256x56x56 nchw->nhwc 0.52-0.58x memcpy -> 0.58-0.74, nhwc->nchw 0.45-0.58 ->
+//! 0.58-0.72 ([`squares`]; AMD EPYC, Zen 5, not measured on Intel). Other streamed
+//! transposes keep the general blocks, whose streamed blocks prefetch their source lines: the
+//! lane-quad sweep lost to them where the columns lie farther apart (NCHW -> NHWC: u8
+//! 8x256x56x56 0.51-0.57x memcpy -> 0.41-0.50).
 
 mod realigned;
 mod squares;
+
+use squares::Squares;
 
 use super::super::prefetch::prefetch;
 use super::super::reach::Reach;
@@ -67,7 +72,8 @@ const COLS: usize = 16;
 /// ([`pitched`]), with at least one whole block: `true`, all written. Through the caches, or
 /// with `STREAM` past them (whole aligned destination lines) where `sweep_streamed` (the
 /// processor family's [`Tuning::sweep_streamed`]) and [`swept_when_streamed`] allow, or the
-/// source columns crowd the L1 sets ([`crowded_source`]), the rows in whole blocks. Each
+/// source columns crowd the L1 sets ([`crowded_source`]), or bytes go as squares of 64 x 64
+/// ([`squares`]), the rows in whole blocks. Each
 /// tile's rows past its whole blocks go as one more block, its last 16 rows, overlapping the
 /// block before (where those rows keep the pitch); its columns past its whole blocks, and every
 /// tile that `reach` does not fit, go through [`tiles::planes`] with [`Avx512Blocks`]
@@ -115,7 +121,10 @@ pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(
     let rows_covered = whole_rows == rows.len() || last_block.is_some();
     let swept = sweep_streamed && swept_when_streamed::<E>(col_pitch);
     let crowded = crowded_source::<E>(col_pitch);
-    if STREAM && !(rows_covered && (swept || crowded)) {
+    // Bytes whose rows go as squares of 64 x 64 (their groups one source line's rows).
+    let squared =
+        size_of::<E>() == 1 && rows.len() >= squares::SIDE && !crowded_rows::<E>(row_pitch);
+    if STREAM && !(rows_covered && (swept || crowded || squared)) {
         return false;
     }
     let (first_col_s, first_col_d) = cols[0];
@@ -161,11 +170,11 @@ pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(
                     2 if crowded => {
                         staged_quads::<E, 8, STREAM>(dst, src, corner, block_rows, whole_cols)
                     }
-                    2 => sweep_quads::<E, 8>(dst, src, corner, block_rows, whole_cols),
+                    2 => sweep_quads::<E, 8, STREAM>(dst, src, corner, block_rows, whole_cols),
                     _ if crowded => {
                         staged_quads::<E, 16, STREAM>(dst, src, corner, block_rows, whole_cols)
                     }
-                    _ => sweep_quads::<E, 16>(dst, src, corner, block_rows, whole_cols),
+                    _ => sweep_quads::<E, 16, STREAM>(dst, src, corner, block_rows, whole_cols),
                 }
             };
         }
@@ -293,7 +302,8 @@ fn ask_ahead<E>(src: &[E], first: usize, col_pitch: usize) {
 /// column (u8 nhwc->nchw: 3136 positions' lines between two reads). Where the destination
 /// rows crowd a few L1 sets ([`crowded_rows`]), the row blocks go one at a time instead, each
 /// through every column. A group of 64 byte rows that follow one another in the source goes
-/// as squares of 64 x 64 instead ([`squares::square`]). A function of its own for the reason
+/// as squares of 64 x 64 instead ([`Squares`]), with `STREAM` their whole aligned lines past
+/// the caches; the lane quads write through the caches. A function of its own for the reason
 /// [`sweep`] is.
 ///
 /// # Safety
@@ -301,7 +311,7 @@ fn ask_ahead<E>(src: &[E], first: usize, col_pitch: usize) {
 /// As for [`sweep`], with AVX-512 BW too.
 #[target_feature(enable = "avx2,avx512f,avx512bw")]
 #[inline(never)]
-unsafe fn sweep_quads<E: Broad, const N: usize>(
+unsafe fn sweep_quads<E: Broad, const N: usize, const STREAM: bool>(
     dst: &mut [E],
     src: &[E],
     corner: Corner,
@@ -319,6 +329,7 @@ unsafe fn sweep_quads<E: Broad, const N: usize>(
     } else {
         CACHE_LINE / size_of::<E>()
     };
+    let mut in_squares = Squares::new();
     for group in rows.chunks(group_rows) {
         if size_of::<E>() == 1 && squares::takes(group) {
             let (bytes_out, bytes_in) = (cast_slice_mut::<E, u8>(dst), cast_slice::<E, u8>(src));
@@ -326,10 +337,12 @@ unsafe fn sweep_quads<E: Broad, const N: usize>(
                 // SAFETY: a square of whole blocks (`cols` is a multiple of a block's 64
                 // columns), its rows one run in the source (`takes`); AVX-512 F and BW run
                 // (the caller's promise).
-                unsafe { squares::square(bytes_out, bytes_in, corner, group, c0) };
+                unsafe { in_squares.push::<STREAM>(bytes_out, bytes_in, corner, group, c0) };
             }
             continue;
         }
+        // SAFETY: as for the squares just above.
+        unsafe { in_squares.finish::<STREAM>(cast_slice_mut::<E, u8>(dst), corner) };
         for c0 in (0..cols).step_by(4 * N) {
             for &(row_s, row_d) in group.iter().step_by(ROWS) {
                 let (block_s, block_d) = (s + row_s + c0 * col_pitch, d + row_d + c0);
@@ -348,6 +361,8 @@ unsafe fn sweep_quads<E: Broad, const N: usize>(
             }
         }
     }
+    // SAFETY: as for the squares above.
+    unsafe { in_squares.finish::<STREAM>(cast_slice_mut::<E, u8>(dst), corner) };
 }
 
 /// Whether the source columns of 1- or 2-byte elements, `col_pitch` apart, crowd a few L1
@@ -409,7 +424,7 @@ unsafe fn staged_quads<E: Broad, const N: usize, const STREAM: bool>(
                     };
                     // SAFETY: columns `c0 .. c0 + 4N` of the group's rows, whole blocks of
                     // the caller's (the caller's promise).
-                    unsafe { sweep_quads::<E, N>(dst, src, corner, group, 4 * N) };
+                    unsafe { sweep_quads::<E, N, false>(dst, src, corner, group, 4 * N) };
                     continue;
                 }
                 let first = s + group[0].0 + c0 * col_pitch;
@@ -449,7 +464,7 @@ unsafe fn staged_quads<E: Broad, const N: usize, const STREAM: bool>(
 ///
 /// The line's 64 bytes lie inside `dst`; the CPU runs AVX-512 F.
 #[inline(always)]
-unsafe fn put<E: Broad, const STREAM: bool>(dst: &mut [E], at: usize, line: __m512i) {
+pub(super) unsafe fn put<E: Broad, const STREAM: bool>(dst: &mut [E], at: usize, line: __m512i) {
     // SAFETY (both): passed on from the caller.
     unsafe {
         if STREAM {

@@ -1,10 +1,11 @@
-//! Byte transposes through the caches in squares of 64 x 64 bytes: each of the square's 64
-//! source lines loaded whole, once, where the lane quads ([`sweep_quads`](super::sweep_quads))
-//! load each line as four 16-byte pieces, one per block of 16 rows, three of every register's
-//! four pieces by inserts. Those loads, not the shuffles, held the lane quads back: in a probe
-//! (u8 4x256x56x56 NCHW -> NHWC, one transpose written for the shape alternating with memcpy,
-//! AMD EPYC, Zen 5) the lane quads ran 0.70-0.72x of memcpy, their loads and stores without
-//! the shuffles 0.73-0.74, whole lines loaded and stored 0.90-0.95, these squares 0.73-0.80.
+//! Byte transposes in squares of 64 x 64 bytes, through the caches or streamed past them: each
+//! of the square's 64 source lines loaded whole, once, where the lane quads
+//! ([`sweep_quads`](super::sweep_quads)) load each line as four 16-byte pieces, one per block
+//! of 16 rows, three of every register's four pieces by inserts. Those loads, not the
+//! shuffles, held the lane quads back: in a probe (u8 4x256x56x56 NCHW -> NHWC, one transpose
+//! written for the shape alternating with memcpy, AMD EPYC, Zen 5) the lane quads ran
+//! 0.70-0.72x of memcpy, their loads and stores without the shuffles 0.73-0.74, whole lines
+//! loaded and stored 0.90-0.95, these squares 0.73-0.80.
 //!
 //! A square goes in two steps. Each group of 16 source lines (16 columns of 64 rows) is
 //! transposed lane by lane, four rounds of interleaves: register `k`'s lane `q` is then row
@@ -12,18 +13,25 @@
 //! block in L1; then for each `k`, the four groups' registers `k` are transposed as 4 x 4
 //! lanes (`vshufi64x2`), which makes rows `k`, `16 + k`, `32 + k` and `48 + k` whole 64-byte
 //! lines, one store each. Storing the 16-byte lanes straight into the rows instead of going
-//! through the local block ran 0.53-0.55 in the probe. Streamed past the caches, squares
-//! gained nothing on the u8 transposes that stream (8x256x56x56 nchw->nhwc 0.54-0.57 against
-//! 0.53-0.56 with the general blocks, nhwc->nchw 0.53-0.56 against 0.57-0.66; `cargo bench
-//! --bench relayout_interleaved`, a switch in one build, each way in turn, three runs): those
-//! keep the general blocks.
+//! through the local block ran 0.53-0.55 in the probe.
+//!
+//! Squares go one after another ([`Squares`]), each one's stores interleaved with the next
+//! one's loads. Streamed, a square's 64 stores in one burst after its 64 loads kept the
+//! memory from overlapping the two: u8 8x256x56x56 nchw->nhwc 0.53-0.56x memcpy with the
+//! general blocks, 0.54-0.57 with squares one at a time, and in the probe 0.53-0.59 one at a
+//! time, 0.62-0.64 interleaved against 0.65-0.69 for the lines alone. Interleaved, against
+//! the squares one at a time through the cache only (`cargo bench --bench
+//! relayout_interleaved`, each build in turn, six runs): u8 8x256x56x56 nchw->nhwc 0.52-0.58
+//! -> 0.58-0.74 and nhwc->nchw 0.45-0.58 -> 0.58-0.72 (streamed), 8x256x32x32 nhwc->nchw
+//! 0.51-0.53 -> 0.60-0.62, 4x256x56x56 (in the caches) within their ranges (0.64-0.73 and
+//! 0.71-0.77 against 0.68-0.72 and 0.66-0.74).
 
 use super::super::shuffle::{load_register, shuffle_rounds, zero};
-use super::Corner;
-use crate::relayout::stores::store;
+use super::{Corner, put};
 use crate::relayout::tuning::{CACHE_LINE, ROWS};
 use core::arch::x86_64::{__m512i, _mm512_shuffle_i64x2};
 use core::mem::MaybeUninit;
+use core::ops::Range;
 
 /// Rows and columns of a square: one line of bytes.
 pub(super) const SIDE: usize = CACHE_LINE;
@@ -42,54 +50,136 @@ pub(super) fn takes(group: &[(usize, usize)]) -> bool {
             .all(|(k, &(row_s, _))| row_s == group[0].0 + k)
 }
 
-/// Columns `c0 .. c0 + SIDE` of the square whose rows are `group` ([`takes`]): from `src` at
-/// the corner's spacing into `dst`, through the caches.
-///
-/// # Safety
-///
-/// Every element of the square lies inside its slice at the corner's spacing (row `r` of the
-/// group `r` after its first in the source, row `16q + k` `k * row_pitch` after its block's
-/// first in the destination); the CPU runs AVX-512 F and BW.
-#[inline(always)]
-pub(super) unsafe fn square(
-    dst: &mut [u8],
-    src: &[u8],
-    corner: Corner,
-    group: &[(usize, usize)],
+/// Squares moved one after another, each square's second step (its stores) interleaved with
+/// the next square's first step (its loads), a quarter of each per group of 16 columns:
+/// into a destination past the caches, a square's 64 streamed stores in one burst after its
+/// 64 loads kept the two from overlapping. Two local blocks, the square being loaded and the
+/// one being stored. [`Squares::finish`] stores the last square.
+pub(super) struct Squares<'a> {
+    /// The two squares' local blocks, [`SIDE`] registers each.
+    local: [MaybeUninit<__m512i>; 2 * SIDE],
+    /// The square whose first step is done and second step is not.
+    pending: Option<Pending<'a>>,
+}
+
+/// A square loaded and not yet stored: its rows, its first column and which local block
+/// holds it.
+#[derive(Clone, Copy)]
+struct Pending<'a> {
+    group: &'a [(usize, usize)],
     c0: usize,
-) {
-    let Corner {
-        s,
-        d,
-        row_pitch,
-        col_pitch,
-    } = corner;
-    let first = s + group[0].0 + c0 * col_pitch;
-    // Written whole by the first step before the second reads it: no zeroing (4 KiB a square).
-    let mut local = [const { MaybeUninit::<__m512i>::uninit() }; SIDE];
-    for g in 0..GROUPS {
-        let mut v = [zero::<__m512i>(); ROWS];
-        for (j, register) in v.iter_mut().enumerate() {
-            // SAFETY: column `c0 + 16g + j`'s 64 rows, one run in the source (the caller's
-            // promise); AVX-512 F runs (the caller's promise).
-            *register = unsafe { load_register(src, first + (g * ROWS + j) * col_pitch) };
-        }
-        // SAFETY: AVX-512 BW runs (the caller's promise).
-        let lanes = unsafe { shuffle_rounds::<u8, __m512i, ROWS>(v) };
-        for (k, &register) in lanes.iter().enumerate() {
-            local[g * ROWS + k].write(register);
+    local: usize,
+}
+
+impl<'a> Squares<'a> {
+    /// No square yet.
+    pub(super) fn new() -> Self {
+        Squares {
+            local: [const { MaybeUninit::uninit() }; 2 * SIDE],
+            pending: None,
         }
     }
-    let block_d = [0, 1, 2, 3].map(|q| d + group[q * ROWS].1 + c0);
-    for k in 0..ROWS {
-        // SAFETY: the first step wrote every register of `local`.
-        let [a, b, c, e] = [0, 1, 2, 3].map(|g| unsafe { local[g * ROWS + k].assume_init() });
-        // SAFETY: AVX-512 F runs (the caller's promise).
-        let lines = unsafe { lanes_transposed(a, b, c, e) };
-        for (q, line) in lines.into_iter().enumerate() {
-            // SAFETY: row `16q + k` of the square, its 64 columns from `c0` (the caller's
-            // promise).
-            unsafe { store(dst, block_d[q] + k * row_pitch, line) };
+
+    /// Columns `c0 .. c0 + SIDE` of the square whose rows are `group` ([`takes`]), from `src`
+    /// at the corner's spacing: loaded and transposed lane by lane now, stored into `dst`
+    /// with the next square or by [`Squares::finish`], each whole aligned line streamed
+    /// where `STREAM`. Every call until `finish` takes the same `dst`, `corner` and `STREAM`.
+    ///
+    /// # Safety
+    ///
+    /// Every element of the square lies inside its slice at the corner's spacing (row `r` of
+    /// the group `r` after its first in the source, row `16q + k` `k * row_pitch` after its
+    /// block's first in the destination); the CPU runs AVX-512 F and BW.
+    #[inline(always)]
+    pub(super) unsafe fn push<const STREAM: bool>(
+        &mut self,
+        dst: &mut [u8],
+        src: &[u8],
+        corner: Corner,
+        group: &'a [(usize, usize)],
+        c0: usize,
+    ) {
+        let into = self.pending.map_or(0, |pending| 1 - pending.local);
+        let first = corner.s + group[0].0 + c0 * corner.col_pitch;
+        for g in 0..GROUPS {
+            let mut v = [zero::<__m512i>(); ROWS];
+            for (j, register) in v.iter_mut().enumerate() {
+                // SAFETY: column `c0 + 16g + j`'s 64 rows, one run in the source (the
+                // caller's promise); AVX-512 F runs (the caller's promise).
+                let at = first + (g * ROWS + j) * corner.col_pitch;
+                *register = unsafe { load_register(src, at) };
+            }
+            // SAFETY: AVX-512 BW runs (the caller's promise).
+            let lanes = unsafe { shuffle_rounds::<u8, __m512i, ROWS>(v) };
+            for (k, &register) in lanes.iter().enumerate() {
+                self.local[into * SIDE + g * ROWS + k].write(register);
+            }
+            if let Some(pending) = self.pending {
+                // SAFETY: the pending square was pushed with the same promises.
+                unsafe { self.store::<STREAM>(dst, corner, pending, g * GROUPS..(g + 1) * GROUPS) };
+            }
+        }
+        self.pending = Some(Pending {
+            group,
+            c0,
+            local: into,
+        });
+    }
+
+    /// Stores the last square pushed, if any is left.
+    ///
+    /// # Safety
+    ///
+    /// As for [`Squares::push`], with the same `dst`, `corner` and `STREAM`.
+    #[inline(always)]
+    pub(super) unsafe fn finish<const STREAM: bool>(&mut self, dst: &mut [u8], corner: Corner) {
+        if let Some(pending) = self.pending.take() {
+            // SAFETY: passed on from the caller.
+            unsafe { self.store::<STREAM>(dst, corner, pending, 0..ROWS) };
+        }
+    }
+
+    /// The second step of the `pending` square for register rows `ks`: registers `k` of its
+    /// four groups transposed as 4 x 4 lanes, rows `16q + k` stored whole.
+    ///
+    /// # Safety
+    ///
+    /// The square was pushed (its local block written whole) with the same `dst` and
+    /// `corner`, whose promises hold; the CPU runs AVX-512 F.
+    #[inline(always)]
+    unsafe fn store<const STREAM: bool>(
+        &self,
+        dst: &mut [u8],
+        corner: Corner,
+        Pending { group, c0, local }: Pending<'_>,
+        ks: Range<usize>,
+    ) {
+        // Written out, not by `array::map`: its closures stay calls, compiled without the
+        // CPU features of the function that inlines this.
+        let block_d = [
+            corner.d + group[0].1 + c0,
+            corner.d + group[ROWS].1 + c0,
+            corner.d + group[2 * ROWS].1 + c0,
+            corner.d + group[3 * ROWS].1 + c0,
+        ];
+        let block = &self.local[local * SIDE..(local + 1) * SIDE];
+        for k in ks {
+            // SAFETY (all four): `push` wrote every register of the square's local block.
+            let (a, b, c, e) = unsafe {
+                (
+                    block[k].assume_init(),
+                    block[ROWS + k].assume_init(),
+                    block[2 * ROWS + k].assume_init(),
+                    block[3 * ROWS + k].assume_init(),
+                )
+            };
+            // SAFETY: AVX-512 F runs (the caller's promise).
+            let lines = unsafe { lanes_transposed(a, b, c, e) };
+            for (q, line) in lines.into_iter().enumerate() {
+                // SAFETY: row `16q + k` of the square, its 64 columns from `c0` (the caller's
+                // promise).
+                unsafe { put::<u8, STREAM>(dst, block_d[q] + k * corner.row_pitch, line) };
+            }
         }
     }
 }

@@ -11,8 +11,8 @@ use super::*;
 /// for 1- and 2-byte elements, squares of 64 x 64 for bytes), rows left past them as a last
 /// block overlapping the one before, columns left past them (narrower column blocks,
 /// elements); batches that are not evenly spaced, or without a whole block, are left alone.
-/// With `STREAM`, the batches [`swept_when_streamed`] or [`crowded_source`] takes, their
-/// aligned lines streamed. With `crowded`, source columns [`CROWDED_SOURCE_PITCH_BYTES`] apart
+/// With `STREAM`, the batches [`swept_when_streamed`] or [`crowded_source`] takes, and bytes
+/// of 64 rows or more (squares), their aligned lines streamed. With `crowded`, source columns [`CROWDED_SOURCE_PITCH_BYTES`] apart
 /// ([`staged_quads`] for 1- and 2-byte elements), more rows than one visit (for bytes) with a
 /// last group shorter than a line, and a last block overlapping the one before.
 fn agrees_with_portable<E: Broad + core::fmt::Debug + PartialEq, const STREAM: bool>(
@@ -90,8 +90,11 @@ fn agrees_with_portable<E: Broad + core::fmt::Debug + PartialEq, const STREAM: b
             rows_run: None,
             cols_run: Some(col_pitch),
         };
-        let swept =
-            !STREAM || swept_when_streamed::<E>(col_pitch) || crowded_source::<E>(col_pitch);
+        let squared = size_of::<E>() == 1 && n_rows >= squares::SIDE;
+        let swept = !STREAM
+            || swept_when_streamed::<E>(col_pitch)
+            || crowded_source::<E>(col_pitch)
+            || squared;
         let whole_block = n_rows >= ROWS && n_cols >= CACHE_LINE / size_of::<E>() && swept;
         for misalign in [0, 1] {
             let len = 2 * tile_dst + 64;
