@@ -44,8 +44,6 @@
 mod realigned;
 mod squares;
 
-use squares::Squares;
-
 use super::super::prefetch::prefetch;
 use super::super::reach::Reach;
 use super::super::tile_batch::TileBatch;
@@ -302,9 +300,9 @@ fn ask_ahead<E>(src: &[E], first: usize, col_pitch: usize) {
 /// column (u8 nhwc->nchw: 3136 positions' lines between two reads). Where the destination
 /// rows crowd a few L1 sets ([`crowded_rows`]), the row blocks go one at a time instead, each
 /// through every column. A group of 64 byte rows that follow one another in the source goes
-/// as squares of 64 x 64 instead ([`Squares`]), with `STREAM` their whole aligned lines past
-/// the caches; the lane quads write through the caches. A function of its own for the reason
-/// [`sweep`] is.
+/// as squares of 64 x 64 instead ([`squares::Squares`]), with `STREAM` their whole aligned
+/// lines past the caches; the lane quads write through the caches. A function of its own for
+/// the reason [`sweep`] is.
 ///
 /// # Safety
 ///
@@ -329,7 +327,7 @@ unsafe fn sweep_quads<E: Broad, const N: usize, const STREAM: bool>(
     } else {
         CACHE_LINE / size_of::<E>()
     };
-    let mut in_squares = Squares::new();
+    let mut in_squares = squares::Squares::new();
     for group in rows.chunks(group_rows) {
         if size_of::<E>() == 1 && squares::takes(group) {
             let (bytes_out, bytes_in) = (cast_slice_mut::<E, u8>(dst), cast_slice::<E, u8>(src));
