@@ -466,7 +466,8 @@ fn row_copies_larger_than_the_caches_equal_the_plain_relayout() {
 /// steps the destination by one whole row go group by group: HTP croutons into flat NHWC,
 /// each position's 8 (256 channels) or 4 (128 channels) channel-block rows one destination
 /// run, and back, each chunk row's eight positions one run of the chunk (asking for the next
-/// block's rows ahead); with 120 channels the last chunk's rows are part padding.
+/// block's rows ahead), u8 (and u16 croutons into flat for 256 channels); with 120 channels
+/// the last chunk's rows are part padding.
 #[test]
 fn row_groups_larger_than_the_caches_equal_the_plain_relayout() {
     for dims in [[1, 136, 128, 256], [2, 136, 128, 128], [2, 136, 128, 120]] {
@@ -475,6 +476,7 @@ fn row_groups_larger_than_the_caches_equal_the_plain_relayout() {
         check_mappings_as(crouton, flat, |v| v as u8);
         if dims[3] == 256 {
             check_mappings_as(flat, crouton, |v| v as u8);
+            check_mappings_as(crouton, flat, |v| v as u16);
         }
     }
 }

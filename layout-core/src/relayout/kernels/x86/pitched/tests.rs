@@ -12,9 +12,10 @@ use super::*;
 /// block overlapping the one before, columns left past them (narrower column blocks,
 /// elements); batches that are not evenly spaced, or without a whole block, are left alone.
 /// With `STREAM`, the batches [`swept_when_streamed`] or [`crowded_source`] takes, and bytes
-/// of 64 rows or more (squares), their aligned lines streamed. With `crowded`, source columns [`CROWDED_SOURCE_PITCH_BYTES`] apart
-/// ([`staged_quads`] for 1- and 2-byte elements), more rows than one visit (for bytes) with a
-/// last group shorter than a line, and a last block overlapping the one before.
+/// of 64 rows or more (squares), their aligned lines streamed. With `crowded`, source columns
+/// [`CROWDED_SOURCE_PITCH_BYTES`] apart ([`staged_quads`] for 1- and 2-byte elements), more
+/// rows than one visit (for bytes) with a last group shorter than a line, and a last block
+/// overlapping the one before.
 fn agrees_with_portable<E: Broad + core::fmt::Debug + PartialEq, const STREAM: bool>(
     make: fn(usize) -> E,
     crowded: bool,
