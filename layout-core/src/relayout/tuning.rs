@@ -103,8 +103,10 @@ pub(crate) const NEAR_RUN_BYTES: usize = 2 * CACHE_LINE;
 /// hardware prefetcher follows. Farther (NCHW -> NHWC: channel planes 3 to 12.5 KiB apart) the
 /// sweep lost to the general blocks, which prefetch each column's line themselves (f32
 /// 8x256x55x55 nchw->nhwc 0.81-0.84x memcpy -> 0.54-0.63, u8 8x256x56x56 0.51-0.57 ->
-/// 0.41-0.50); nearer than [`NEAR_RUN_BYTES`] the general blocks' prefetch of the source as
-/// one run wins (f32 8x17x230x230 nhwc->nchw 0.89-0.90 -> 0.61-0.63).
+/// 0.41-0.50); nearer than [`NEAR_RUN_BYTES`] the sweep, a row block at a time, lost to the
+/// general blocks' prefetch of the source as one run (f32 8x17x230x230 nhwc->nchw 0.89-0.90 ->
+/// 0.61-0.63), and those columns go a column block at a time through all the tile's rows
+/// instead (`pitched::realigned::run_realigned`).
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // the x86-64 kernels' choice
 pub(crate) const SWEPT_COLUMNS_APART_BYTES: usize = 1024;
 
@@ -271,7 +273,8 @@ pub(crate) struct Tuning {
     pub stream_short_rows: bool,
     /// Whether streamed transposes of 4-byte elements whose source columns lie more than
     /// [`NEAR_RUN_BYTES`] and at most [`SWEPT_COLUMNS_APART_BYTES`] apart sweep each row
-    /// block across every column (`kernels::x86::pitched`).
+    /// block across every column, and those whose columns lie nearer go a column block at a
+    /// time through tiles of 16 to 32 rows (`kernels::x86::pitched`; measured on AMD only).
     pub sweep_streamed: bool,
     /// Below this many destination bytes a relayout stays on one thread (the `parallel`
     /// feature): the split costs more than it saves. 4 MiB on the Intel core (105 MiB L3). On

@@ -30,7 +30,11 @@
 //! shape does ([`swept_when_streamed`] and the tuning have the measurements); where those rows
 //! start off the 64-byte line grid, each row's lines are shifted onto it first
 //! ([`realigned`]: f32 8x256x55x55 nhwc->nchw 0.77-0.79x memcpy -> 0.90-0.94, the previous
-//! build and this one alternating, three runs each, AMD EPYC Zen 5). So do 1- and
+//! build and this one alternating, three runs each, AMD EPYC Zen 5). Those whose source
+//! columns lie nearer (NHWC -> NCHW of 16 to 32 f32 channels: one source run) into rows off
+//! the grid go through each column block with all their 16 to 32 rows, shifted onto the grid
+//! ([`realigned::run_realigned`]: f32 8x17x230x230 0.87-0.89x memcpy -> 0.93-1.06, 8x24x230x230
+//! 0.43-0.71 -> 0.89-0.98). So do 1- and
 //! 2-byte transposes with crowded source columns, from [`staged_quads`] on every processor
 //! family: u8 NCHW -> NHWC 8x256x64x64 0.20-0.21x memcpy -> 0.35-0.40, 1x256x128x128
 //! 0.12-0.13 -> 0.32-0.33, 8x256x32x64 0.19 -> 0.37 (one relayout alternating with memcpy in
@@ -71,7 +75,10 @@ const COLS: usize = 16;
 /// with `STREAM` past them (whole aligned destination lines) where `sweep_streamed` (the
 /// processor family's [`Tuning::sweep_streamed`]) and [`swept_when_streamed`] allow, or the
 /// source columns crowd the L1 sets ([`crowded_source`]), or bytes go as squares of 64 x 64
-/// ([`squares`]), the rows in whole blocks. Each
+/// ([`squares`]), the rows in whole blocks; or, on the same processor families, 4-byte
+/// elements whose source is one run ([`NEAR_RUN_BYTES`]) in tiles of 16 to 32 rows, the
+/// tiles whose rows start off the line grid ([`realigned::run_realigned`]; the others through
+/// [`tiles::planes`]). Each
 /// tile's rows past its whole blocks go as one more block, its last 16 rows, overlapping the
 /// block before (where those rows keep the pitch); its columns past its whole blocks, and every
 /// tile that `reach` does not fit, go through [`tiles::planes`] with [`Avx512Blocks`]
@@ -122,7 +129,15 @@ pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(
     // Bytes whose rows go as squares of 64 x 64 (their groups one source line's rows).
     let squared =
         size_of::<E>() == 1 && rows.len() >= squares::SIDE && !crowded_rows::<E>(row_pitch);
-    if STREAM && !(rows_covered && (swept || crowded || squared)) {
+    // 4-byte columns near enough to read the source as one run, 16 to 32 rows a tile: the
+    // tiles off the line grid realigned, the others in the general blocks.
+    let near_run = STREAM
+        && sweep_streamed
+        && !(swept || crowded || squared)
+        && size_of::<E>() == 4
+        && col_pitch * size_of::<E>() <= NEAR_RUN_BYTES
+        && rows.len() <= 2 * ROWS;
+    if STREAM && !(rows_covered && (swept || crowded || squared || near_run)) {
         return false;
     }
     let (first_col_s, first_col_d) = cols[0];
@@ -157,7 +172,16 @@ pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(
         // it in the source (a batch's rows count up by one there). AVX-512 F and BW run (the
         // caller's promise).
         let blocks = core::iter::once(&rows[..whole_rows]).chain(last_block.map(|f| &rows[f..]));
-        for block_rows in blocks {
+        if near_run && !off_grid {
+            rest(dst, d, src, s, tile, reach);
+            continue;
+        }
+        if near_run {
+            // SAFETY: as just above, the tile's `ROWS` to `2 * ROWS` rows, its last `ROWS`
+            // pitched too (`rows_covered`).
+            unsafe { realigned::run_realigned(dst, src, corner, rows, 0..whole_cols) };
+        }
+        for block_rows in blocks.filter(|_| !near_run) {
             // SAFETY: as just above, for the last block's rows too (listed, and pitched).
             unsafe {
                 match size_of::<E>() {

@@ -1,9 +1,10 @@
-//! Streamed 4-byte sweeps whose destination rows start off the 64-byte line grid, each row at
-//! a place of its own within its lines: NHWC -> NCHW into planes of 55 x 55 `f32` (3025
-//! elements, so each plane starts 4 bytes further along a line than the one before). Written
-//! as they come out of the transpose, every row's 64-byte line straddles two cache lines and
-//! goes through the caches (a read of each destination line before it is written); here each
-//! row's line is shifted onto the grid, its first elements from the block before, and streamed.
+//! Streamed 4-byte transposes whose destination rows start off the 64-byte line grid, each row
+//! at a place of its own within its lines: NHWC -> NCHW into planes of 55 x 55 `f32` (3025
+//! elements, so each plane starts 4 bytes further along a line than the one before) or of
+//! 230 x 230 (52900 elements, 16 bytes further). Written as they come out of the transpose,
+//! every row's 64-byte line straddles two cache lines and goes through the caches (a read of
+//! each destination line before it is written); here each row's line is shifted onto the grid,
+//! its first elements from the block before, and streamed.
 //!
 //! The transposed block before stays in a buffer of its own that takes turns with the current
 //! one: copying it over a block (1 KiB a step, on the stack) ran at 0.22x memcpy against
@@ -11,11 +12,12 @@
 //! Zen 5), its stores and the next block's source loads apparently meeting in the same 4 KiB
 //! offsets (a build with another stack frame ran 0.78).
 
+use super::super::super::prefetch::prefetch;
 use super::super::avx512::{Broad, Whole32};
 use super::super::shuffle::{load_register, permute_dwords, shuffle_rounds, zero};
 use super::{COLS, Corner, ask_ahead};
 use crate::relayout::stores::store_line;
-use crate::relayout::tuning::ROWS;
+use crate::relayout::tuning::{CACHE_LINE, ROWS, RUN_PREFETCH_BYTES};
 use core::arch::x86_64::{__m512i, _mm512_stream_si512};
 use core::ops::Range;
 
@@ -57,64 +59,263 @@ pub(super) unsafe fn sweep_realigned<E: Broad>(
     cols: Range<usize>,
 ) {
     debug_assert_eq!(size_of::<E>(), 4, "4-byte elements");
-    let Corner {
-        s,
-        d,
-        row_pitch,
-        col_pitch,
-    } = corner;
     for &(row_s, row_d) in rows.iter().step_by(ROWS) {
-        let (block_s, block_d) = (s + row_s, d + row_d);
-        // Where each row's first column lies in its line, and the indices that shift it.
-        let first = |k: usize| block_d + k * row_pitch + cols.start;
-        let shift: [usize; ROWS] = core::array::from_fn(|k| {
-            let address = dst.as_ptr().wrapping_add(first(k)).addr();
-            address / size_of::<E>() % COLS
-        });
-        // The transposed block before each one, and this one, taking turns: no copy a block.
+        let block = RowBlock::new(dst, corner, (row_s, row_d), cols.start, 0);
         let mut turns = [[zero::<__m512i>(); ROWS]; 2];
         for (n, c0) in cols.clone().step_by(COLS).enumerate() {
-            ask_ahead(src, block_s + c0 * col_pitch, col_pitch);
+            ask_ahead(src, block.s + c0 * corner.col_pitch, corner.col_pitch);
+            // SAFETY: passed on from the caller.
+            unsafe { block.visit(dst, src, &mut turns, n, c0) };
+        }
+        // SAFETY: AVX-512 F runs (the caller's promise).
+        unsafe { block.finish(dst, &turns, cols.clone()) };
+    }
+}
+
+/// As [`sweep_realigned`], for a source whose columns lie close enough to read it as one run
+/// ([`NEAR_RUN_BYTES`](crate::relayout::tuning::NEAR_RUN_BYTES) apart at most: NHWC -> NCHW
+/// of 16 to 32 `f32` channels): the tile's 16 to 32 rows, as its first block of 16 and the
+/// block of its last 16 (without the rows the first writes), both through each column block
+/// in turn, the source prefetched as one run [`RUN_PREFETCH_BYTES`] ahead, so that each source
+/// line is read once. f32 NHWC -> NCHW at 8 x C x 230 x 230 (planes off the grid) against the
+/// general blocks (which write rows off the grid through the caches and the rows past 16 as
+/// narrower blocks): C = 17 0.87-0.89x memcpy -> 0.93-1.06, 20 0.77-0.82 -> 0.96-1.01, 24
+/// 0.43-0.71 -> 0.89-0.98, 32 0.61-0.63 -> 0.81-0.85 (one relayout in a loop alternating with
+/// memcpy, five rounds, AMD EPYC, Zen 5). Rows on the grid need no shift (`on_grid`), but
+/// [`pitched_plane`](super::pitched_plane) keeps such tiles in the general blocks: in the
+/// bench, f32 8x17x228x228 ran 0.74-0.89 here against their 0.96-1.13 (in the loop above,
+/// 8x24x224x224 0.62-0.65 -> 0.93-1.00 and 8x32x224x224 0.81-0.86 -> 0.86-0.89 here, not
+/// measured in the bench).
+///
+/// # Safety
+///
+/// As for [`sweep`](super::sweep), `rows` being the tile's `ROWS` to `2 * ROWS` rows, those
+/// from `rows.len() - ROWS` on one pitch apart too; `E` is 4 bytes.
+#[target_feature(enable = "avx2,avx512f,avx512bw")]
+#[inline(never)]
+pub(super) unsafe fn run_realigned<E: Broad>(
+    dst: &mut [E],
+    src: &[E],
+    corner: Corner,
+    rows: &[(usize, usize)],
+    cols: Range<usize>,
+) {
+    debug_assert_eq!(size_of::<E>(), 4, "4-byte elements");
+    debug_assert!((ROWS..=2 * ROWS).contains(&rows.len()), "one or two blocks");
+    let first = RowBlock::new(dst, corner, rows[0], cols.start, 0);
+    let second = (rows.len() > ROWS).then(|| {
+        let from = rows.len() - ROWS;
+        RowBlock::new(dst, corner, rows[from], cols.start, ROWS - from)
+    });
+    let mut turns = [[[zero::<__m512i>(); ROWS]; 2]; 2];
+    let [first_turns, second_turns] = &mut turns;
+    let (ahead, run) = (RUN_PREFETCH_BYTES / size_of::<E>(), COLS * corner.col_pitch);
+    let line = CACHE_LINE / size_of::<E>();
+    for (n, c0) in cols.clone().step_by(COLS).enumerate() {
+        let start = first.s + c0 * corner.col_pitch + ahead;
+        for at in (start..start + run).step_by(line) {
+            prefetch(src, at);
+        }
+        // SAFETY (both): passed on from the caller.
+        unsafe {
+            first.visit(dst, src, first_turns, n, c0);
+            if let Some(second) = &second {
+                second.visit(dst, src, second_turns, n, c0);
+            }
+        }
+    }
+    // SAFETY (both): AVX-512 F runs (the caller's promise).
+    unsafe {
+        first.finish(dst, first_turns, cols.clone());
+        if let Some(second) = &second {
+            second.finish(dst, second_turns, cols);
+        }
+    }
+}
+
+/// One block of `ROWS` rows: where its rows start in the source (`s`) and the destination
+/// (`d`), how far into its line each row's first column (`first_col`) lies (`shift`; `on_grid`
+/// where none is off the grid), where each row's second destination line starts (`starts`), and
+/// the rows another block writes (those before `from`).
+struct RowBlock {
+    corner: Corner,
+    s: usize,
+    d: usize,
+    shift: [usize; ROWS],
+    from: usize,
+    first_col: usize,
+    starts: [usize; ROWS],
+    on_grid: bool,
+}
+
+impl RowBlock {
+    /// The block of the rows from `(row_s, row_d)` on, its columns from `first_col`, writing its
+    /// rows from `from` on.
+    #[inline(always)]
+    fn new<E>(
+        dst: &[E],
+        corner: Corner,
+        (row_s, row_d): (usize, usize),
+        first_col: usize,
+        from: usize,
+    ) -> Self {
+        let (s, d) = (corner.s + row_s, corner.d + row_d);
+        let shift = core::array::from_fn(|k| {
+            let first = d + k * corner.row_pitch + first_col;
+            dst.as_ptr().wrapping_add(first).addr() / size_of::<E>() % COLS
+        });
+        let starts =
+            core::array::from_fn(|k| d + k * corner.row_pitch + first_col + COLS - shift[k]);
+        Self {
+            on_grid: shift.iter().all(|&m| m == 0),
+            starts,
+            corner,
+            s,
+            d,
+            shift,
+            from,
+            first_col,
+        }
+    }
+
+    /// Column block `n` (from column `c0`) of the block: transposed (or, past [`GATHERED_FROM`]
+    /// rows written by another block, gathered) into `turns[n % 2]`, its rows' lines shifted
+    /// with the block before's (`turns[(n + 1) % 2]`) and streamed; on the first column block,
+    /// each row's head through the caches.
+    ///
+    /// # Safety
+    ///
+    /// The block's columns `c0 .. c0 + COLS` lie inside both slices at the corner's spacing;
+    /// AVX-512 F runs.
+    #[inline(always)]
+    unsafe fn visit<E: Broad>(
+        &self,
+        dst: &mut [E],
+        src: &[E],
+        turns: &mut [[__m512i; ROWS]; 2],
+        n: usize,
+        c0: usize,
+    ) {
+        let corner = self.corner;
+        let [a, b] = turns;
+        let (before, lines) = if n.is_multiple_of(2) {
+            (&*b, a)
+        } else {
+            (&*a, b)
+        };
+        if self.from >= GATHERED_FROM {
+            for (k, line) in lines.iter_mut().enumerate().skip(self.from) {
+                // SAFETY: row `k`'s elements of columns `c0 .. c0 + COLS`, `col_pitch` apart
+                // (at most `NEAR_RUN_BYTES`), inside `src` (the caller's promise); AVX-512 F
+                // runs (the caller's promise).
+                *line = unsafe {
+                    gather_dwords(src, self.s + k + c0 * corner.col_pitch, corner.col_pitch)
+                };
+            }
+        } else {
             let mut v = [zero::<__m512i>(); COLS];
             for (j, register) in v.iter_mut().enumerate() {
                 // SAFETY: column `c0 + j`'s line of the block's `ROWS` rows (the caller's
                 // promise); AVX-512 F runs (the caller's promise).
-                *register = unsafe { load_register(src, block_s + (c0 + j) * col_pitch) };
+                *register = unsafe { load_register(src, self.s + (c0 + j) * corner.col_pitch) };
             }
-            let [a, b] = &mut turns;
-            let (before, lines) = if n % 2 == 0 { (&*b, a) } else { (&*a, b) };
             // SAFETY: AVX-512 F runs (the caller's promise).
             *lines = unsafe { shuffle_rounds::<Whole32, __m512i, COLS>(v) };
-            for k in 0..ROWS {
-                let m = shift[k];
+        }
+        if c0 == self.first_col {
+            for k in self.from..ROWS {
+                let m = self.shift[k];
+                let at = self.d + k * corner.row_pitch + c0;
                 // SAFETY: a table row is 16 elements; AVX-512 F runs (the caller's promise).
                 let line = unsafe {
                     let index = load_register(&SHIFTS[m], 0);
                     permute_dwords(before[k], index, lines[k])
                 };
-                let at = block_d + k * row_pitch + c0;
-                if c0 == cols.start && m > 0 {
+                if m > 0 {
                     // The row's first `16 - m` columns, the rest of their line another row's.
                     put_lanes(dst, at, line, m..COLS);
                 } else {
-                    // SAFETY: the line from column `c0 - m` of row `k`: `m` columns of the
-                    // block before and `16 - m` of this one, inside `dst` (the caller's
-                    // promise), on the line grid (`m` measured so); AVX-512 F runs.
-                    unsafe { store_line(dst, at - m, &[line], _mm512_stream_si512) };
+                    // SAFETY: the row's first line, inside `dst` (the caller's promise), on
+                    // the grid (`m` measured so); AVX-512 F runs.
+                    unsafe { store_line(dst, at, &[line], _mm512_stream_si512) };
                 }
             }
+            return;
         }
+        // SAFETY (both): passed on from the caller.
+        unsafe {
+            match (self.from, self.on_grid) {
+                (0, true) => self.stream_rows::<E, false>(dst, before, lines, c0, 0..ROWS),
+                (0, false) => self.stream_rows::<E, true>(dst, before, lines, c0, 0..ROWS),
+                (from, true) => self.stream_rows::<E, false>(dst, before, lines, c0, from..ROWS),
+                (from, false) => self.stream_rows::<E, true>(dst, before, lines, c0, from..ROWS),
+            }
+        }
+    }
+
+    /// Rows `rows` of a column block after the first (from column `c0`), each line made of the
+    /// block before's (`before`) and this one's (`lines`) and streamed.
+    ///
+    /// # Safety
+    ///
+    /// As for [`visit`](Self::visit).
+    #[inline(always)]
+    unsafe fn stream_rows<E: Broad, const SHIFTED: bool>(
+        &self,
+        dst: &mut [E],
+        before: &[__m512i; ROWS],
+        lines: &[__m512i; ROWS],
+        c0: usize,
+        rows: Range<usize>,
+    ) {
+        for k in rows {
+            let m = self.shift[k];
+            let line = if SHIFTED {
+                // SAFETY: a table row is 16 elements; AVX-512 F runs (the caller's promise).
+                unsafe {
+                    let index = load_register(&SHIFTS[m], 0);
+                    permute_dwords(before[k], index, lines[k])
+                }
+            } else {
+                lines[k]
+            };
+            let at = self.starts[k] + (c0 - self.first_col - COLS);
+            // SAFETY: the line from column `c0 - m` of row `k`: `m` columns of the block
+            // before and `16 - m` of this one, inside `dst` (the caller's promise), on the
+            // line grid (`m` measured so); AVX-512 F runs.
+            unsafe { store_line(dst, at, &[line], _mm512_stream_si512) };
+        }
+    }
+
+    /// Each row's last `shift` columns of `cols`, at the start of the line after its last
+    /// column block's, from that block (in `turns`), through the caches.
+    ///
+    /// # Safety
+    ///
+    /// AVX-512 F runs.
+    #[inline(always)]
+    unsafe fn finish<E: Broad>(
+        &self,
+        dst: &mut [E],
+        turns: &[[__m512i; ROWS]; 2],
+        cols: Range<usize>,
+    ) {
+        let corner = self.corner;
         let last = &turns[(cols.len() / COLS + 1) % 2];
-        for k in 0..ROWS {
-            let m = shift[k];
+        for (k, &ended) in last.iter().enumerate().skip(self.from) {
+            let m = self.shift[k];
             if m > 0 {
-                // The row's last `m` columns, at the start of the line after its last block.
                 // SAFETY: a table row is 16 elements; AVX-512 F runs (the caller's promise).
                 let line = unsafe {
                     let index = load_register(&SHIFTS[m], 0);
-                    permute_dwords(last[k], index, last[k])
+                    permute_dwords(ended, index, ended)
                 };
-                put_lanes(dst, block_d + k * row_pitch + cols.end - m, line, 0..m);
+                put_lanes(
+                    dst,
+                    self.d + k * corner.row_pitch + cols.end - m,
+                    line,
+                    0..m,
+                );
             }
         }
     }
@@ -132,3 +333,50 @@ fn put_lanes<E: Broad>(dst: &mut [E], first: usize, line: __m512i, lanes: Range<
     let values: &[E] = bytemuck::cast_slice(&values);
     dst[first..first + lanes.len()].copy_from_slice(&values[lanes]);
 }
+
+/// A block whose rows from this one on are written by another block (the second of a tile of
+/// 17 to 24 rows) gathers its remaining rows, `vpgatherdd` a row, instead of transposing 16
+/// source lines for them: f32 8x17x230x230 nhwc->nchw 0.77-0.82x memcpy with the second block
+/// transposed, 0.91-1.04 with its one row gathered (one relayout in a loop alternating with
+/// memcpy, AMD EPYC, Zen 5).
+const GATHERED_FROM: usize = 8;
+
+/// Elements `first`, `first + pitch`, .. `first + 15 * pitch` of `src` as one register
+/// (`vpgatherdd`; element by element under Miri, which does not run it).
+///
+/// # Safety
+///
+/// Those 16 elements lie inside `src` and `15 * pitch` fits an `i32`; `E` is 4 bytes; AVX-512 F
+/// runs.
+#[inline(always)]
+unsafe fn gather_dwords<E: Broad>(src: &[E], first: usize, pitch: usize) -> __m512i {
+    debug_assert!(first + (COLS - 1) * pitch < src.len(), "inside the slice");
+    #[cfg(not(miri))]
+    // SAFETY: every gathered element lies inside `src` (the caller's promise), at byte offset
+    // `4 * j * pitch` from `first`, which fits an `i32` (the caller's promise); AVX-512 F runs.
+    unsafe {
+        use core::arch::x86_64::{_mm512_i32gather_epi32, _mm512_mullo_epi32, _mm512_set1_epi32};
+        let steps = _mm512_mullo_epi32(
+            load_register::<u32, __m512i>(&STEPS, 0),
+            _mm512_set1_epi32(pitch as i32),
+        );
+        _mm512_i32gather_epi32::<4>(steps, src.as_ptr().add(first).cast())
+    }
+    #[cfg(miri)]
+    {
+        let out: [u32; COLS] = core::array::from_fn(|j| bytemuck::cast(src[first + j * pitch]));
+        bytemuck::cast(out)
+    }
+}
+
+/// `0, 1, .. 15`: the gathered elements' steps.
+#[cfg(not(miri))]
+const STEPS: [u32; COLS] = {
+    let mut steps = [0; COLS];
+    let mut j = 0;
+    while j < COLS {
+        steps[j] = j as u32;
+        j += 1;
+    }
+    steps
+};

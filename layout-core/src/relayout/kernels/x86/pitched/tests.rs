@@ -11,8 +11,9 @@ use super::*;
 /// for 1- and 2-byte elements, squares of 64 x 64 for bytes), rows left past them as a last
 /// block overlapping the one before, columns left past them (narrower column blocks,
 /// elements); batches that are not evenly spaced, or without a whole block, are left alone.
-/// With `STREAM`, the batches [`swept_when_streamed`] or [`crowded_source`] takes, and bytes
-/// of 64 rows or more (squares), their aligned lines streamed. With `crowded`, source columns
+/// With `STREAM`, the batches [`swept_when_streamed`] or [`crowded_source`] takes, 4-byte
+/// elements of 16 to 32 rows read as one source run (the second block transposed or gathered),
+/// and bytes of 64 rows or more (squares), their aligned lines streamed. With `crowded`, source columns
 /// [`CROWDED_SOURCE_PITCH_BYTES`] apart ([`staged_quads`] for 1- and 2-byte elements), more
 /// rows than one visit (for bytes) with a last group shorter than a line, and a last block
 /// overlapping the one before.
@@ -41,7 +42,14 @@ fn agrees_with_portable<E: Broad + core::fmt::Debug + PartialEq, const STREAM: b
                 (70, 64, 1),
             ]
         } else {
-            &[(33, 37, 3), (16, 16, 0), (36, 66, 1), (32, 32, 0)]
+            // Two row blocks whose second is gathered besides.
+            &[
+                (33, 37, 3),
+                (16, 16, 0),
+                (36, 66, 1),
+                (32, 32, 0),
+                (20, 18, 3),
+            ]
         }
     } else {
         &[
@@ -49,6 +57,7 @@ fn agrees_with_portable<E: Broad + core::fmt::Debug + PartialEq, const STREAM: b
             (33, 37, 3),
             (48, 64, 1),
             (20, 18, 3),
+            (27, 40, 1),
             (64, 21, 0),
             (80, 130, 1),
             (130, 200, 0),
@@ -92,10 +101,14 @@ fn agrees_with_portable<E: Broad + core::fmt::Debug + PartialEq, const STREAM: b
             cols_run: Some(col_pitch),
         };
         let squared = size_of::<E>() == 1 && n_rows >= squares::SIDE;
+        let near_run = size_of::<E>() == 4
+            && col_pitch * size_of::<E>() <= NEAR_RUN_BYTES
+            && n_rows <= 2 * ROWS;
         let swept = !STREAM
             || swept_when_streamed::<E>(col_pitch)
             || crowded_source::<E>(col_pitch)
-            || squared;
+            || squared
+            || near_run;
         let whole_block = n_rows >= ROWS && n_cols >= CACHE_LINE / size_of::<E>() && swept;
         for misalign in [0, 1] {
             let len = 2 * tile_dst + 64;
