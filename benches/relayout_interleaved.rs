@@ -26,7 +26,9 @@ use tensor_layout::prelude::*;
 mod support;
 use support::alternating::{calls_for, median, timed, with_memcpy};
 use support::peers::{PeerTimes, Peers, Permutation};
-use support::relayout_pairs::{Element, Measure, copy_halves, each_pair, on_one_thread, pool};
+use support::relayout_pairs::{
+    Element, Measure, copy_halves, each_pair, on_one_thread, on_two_threads, pool,
+};
 
 /// The pairs asked for: each argument other than cargo's flags is part of a pair's name; no
 /// argument asks for every pair.
@@ -88,12 +90,12 @@ impl Measure for Interleaved {
                 black_box(&mut copy_into[..]).copy_from_slice(black_box(&copy_from[..]))
             }));
             if cfg!(feature = "parallel") {
-                times.library_2.push(two.install(|| {
+                times.library_2.push(on_two_threads(&two, || {
                     timed(|| black_box(&src).relayout_into(black_box(&mut dst)).unwrap())
                 }));
-                times
-                    .memcpy_2
-                    .push(two.install(|| timed(|| copy_halves(&copy_from, &mut copy_into))));
+                times.memcpy_2.push(on_two_threads(&two, || {
+                    timed(|| copy_halves(&copy_from, &mut copy_into))
+                }));
             }
         }
         // The peers in rounds of their own (`alternating` says why).
@@ -317,12 +319,13 @@ impl TableRounds {
             }));
             if cfg!(feature = "parallel") {
                 let [library, contiguous_2, copies] = &mut two_threads;
-                library.push(self.two.install(|| timed(|| table(&mut tensors))));
-                contiguous_2.push(self.two.install(|| timed(|| contiguous(&mut tensors))));
-                copies.push(
-                    self.two
-                        .install(|| timed(|| copy_halves(copy_from, &mut copy_into))),
-                );
+                library.push(on_two_threads(&self.two, || timed(|| table(&mut tensors))));
+                contiguous_2.push(on_two_threads(&self.two, || {
+                    timed(|| contiguous(&mut tensors))
+                }));
+                copies.push(on_two_threads(&self.two, || {
+                    timed(|| copy_halves(copy_from, &mut copy_into))
+                }));
             }
         }
         let [library, contiguous_1, copies] = one_thread;

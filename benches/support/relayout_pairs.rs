@@ -168,6 +168,18 @@ pub fn on_one_thread<R: Send>(one: &rayon::ThreadPool, f: impl FnOnce() -> R + S
     }
 }
 
+/// Runs `f` inside `two` (a 2-thread pool) once both its threads are awake: a pool's idle
+/// thread falls asleep soon after its last job, and waking it takes microseconds that would
+/// land in whichever contender ran first after a pause (memcpy on two threads ran right after
+/// the relayout, on threads still awake from it). Both contenders start alike so; a
+/// relayout called on a cold pool pays that wake-up once more.
+pub fn on_two_threads<R: Send>(two: &rayon::ThreadPool, f: impl FnOnce() -> R + Send) -> R {
+    two.install(|| {
+        rayon::broadcast(|_| ());
+        f()
+    })
+}
+
 /// memcpy on two threads of the current pool: each copies one half.
 pub fn copy_halves(from: &[u8], into: &mut [u8]) {
     let half = from.len() / 2;
