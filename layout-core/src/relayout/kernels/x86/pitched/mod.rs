@@ -32,10 +32,10 @@
 //! ([`realigned`]: f32 8x256x55x55 nhwc->nchw 0.77-0.79x memcpy -> 0.90-0.94, the previous
 //! build and this one alternating, three runs each, AMD EPYC Zen 5). Those whose source
 //! columns lie nearer (NHWC -> NCHW of 16 to 32 f32 channels: one source run) into rows off
-//! the grid go through each column block with all their 16 to 32 rows, shifted onto the grid
-//! ([`realigned::run_realigned`]: f32 8x17x230x230 0.87-0.89x memcpy -> 0.93-1.06, 8x24x230x230
-//! 0.43-0.71 -> 0.89-0.98). So do 1- and
-//! 2-byte transposes with crowded source columns, from [`staged_quads`] on every processor
+//! the grid, or 24 to 31 rows, go through each column block with all their rows, shifted onto
+//! the grid where off it ([`realigned::run_realigned`]: f32 8x17x230x230 0.87-0.89x memcpy ->
+//! 0.93-1.06, 8x24x230x230 0.43-0.71 -> 0.89-0.98, 8x24x224x224 0.81-0.88 -> 1.05-1.19). So do
+//! 1- and 2-byte transposes with crowded source columns, from [`staged_quads`] on every processor
 //! family: u8 NCHW -> NHWC 8x256x64x64 0.20-0.21x memcpy -> 0.35-0.40, 1x256x128x128
 //! 0.12-0.13 -> 0.32-0.33, 8x256x32x64 0.19 -> 0.37 (one relayout alternating with memcpy in
 //! a loop, AMD EPYC, Zen 5; not measured on Intel), and bytes in squares, on every processor
@@ -77,8 +77,8 @@ const COLS: usize = 16;
 /// source columns crowd the L1 sets ([`crowded_source`]), or bytes go as squares of 64 x 64
 /// ([`squares`]), the rows in whole blocks; or, on the same processor families, 4-byte
 /// elements whose source is one run ([`NEAR_RUN_BYTES`]) in tiles of 16 to 32 rows, the
-/// tiles whose rows start off the line grid ([`realigned::run_realigned`]; the others through
-/// [`tiles::planes`]). Each
+/// tiles whose rows start off the line grid or whose rows past 16 are 8 to 15
+/// ([`realigned::run_realigned`]; the others through [`tiles::planes`]). Each
 /// tile's rows past its whole blocks go as one more block, its last 16 rows, overlapping the
 /// block before (where those rows keep the pitch); its columns past its whole blocks, and every
 /// tile that `reach` does not fit, go through [`tiles::planes`] with [`Avx512Blocks`]
@@ -130,13 +130,16 @@ pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(
     let squared =
         size_of::<E>() == 1 && rows.len() >= squares::SIDE && !crowded_rows::<E>(row_pitch);
     // 4-byte columns near enough to read the source as one run, 16 to 32 rows a tile: the
-    // tiles off the line grid realigned, the others in the general blocks.
+    // tiles off the line grid realigned, the others too where rows overlap (below).
     let near_run = STREAM
         && sweep_streamed
         && !(swept || crowded || squared)
         && size_of::<E>() == 4
         && col_pitch * size_of::<E>() <= NEAR_RUN_BYTES
         && rows.len() <= 2 * ROWS;
+    // Rows past the first block that the general blocks would move as a last block overlapping
+    // it (half a block or more), rewriting lines just streamed: realigned on the grid too.
+    let overlapped_rows = rows.len() % ROWS >= ROWS / 2;
     if STREAM && !(rows_covered && (swept || crowded || squared || near_run)) {
         return false;
     }
@@ -172,7 +175,7 @@ pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(
         // it in the source (a batch's rows count up by one there). AVX-512 F and BW run (the
         // caller's promise).
         let blocks = core::iter::once(&rows[..whole_rows]).chain(last_block.map(|f| &rows[f..]));
-        if near_run && !off_grid {
+        if near_run && !off_grid && !overlapped_rows {
             rest(dst, d, src, s, tile, reach);
             continue;
         }

@@ -81,11 +81,13 @@ pub(super) unsafe fn sweep_realigned<E: Broad>(
 /// general blocks (which write rows off the grid through the caches and the rows past 16 as
 /// narrower blocks): C = 17 0.87-0.89x memcpy -> 0.93-1.06, 20 0.77-0.82 -> 0.96-1.01, 24
 /// 0.43-0.71 -> 0.89-0.98, 32 0.61-0.63 -> 0.81-0.85 (one relayout in a loop alternating with
-/// memcpy, five rounds, AMD EPYC, Zen 5). Rows on the grid need no shift (`on_grid`), but
-/// [`pitched_plane`](super::pitched_plane) keeps such tiles in the general blocks: in the
-/// bench, f32 8x17x228x228 ran 0.74-0.89 here against their 0.96-1.13 (in the loop above,
-/// 8x24x224x224 0.62-0.65 -> 0.93-1.00 and 8x32x224x224 0.81-0.86 -> 0.86-0.89 here, not
-/// measured in the bench).
+/// memcpy, five rounds, AMD EPYC, Zen 5). Rows on the grid need no shift (`on_grid`); of
+/// those tiles [`pitched_plane`](super::pitched_plane) sends here only the ones whose rows past
+/// the first block the general blocks would move as a last block overlapping it (8 to 15
+/// rows), at 8 x C x 224 x 224, general blocks / here: C = 24 0.81-0.88 / 1.05-1.19, 28
+/// 0.91-1.00 / 1.10-1.21; the general blocks kept C = 17 (1.03-1.22 / 1.10-1.31, and in the
+/// bench 8x17x228x228 0.96-1.13 / 0.74-0.89), 20 (1.15-1.28 / 1.04-1.17) and 32 (1.11-1.18
+/// / 1.17-1.25, no rows past whole blocks).
 ///
 /// # Safety
 ///

@@ -42,13 +42,14 @@ fn agrees_with_portable<E: Broad + core::fmt::Debug + PartialEq, const STREAM: b
                 (70, 64, 1),
             ]
         } else {
-            // Two row blocks whose second is gathered besides.
+            // Two row blocks whose second is gathered besides, off the line grid and on it.
             &[
                 (33, 37, 3),
                 (16, 16, 0),
                 (36, 66, 1),
                 (32, 32, 0),
                 (20, 18, 3),
+                (24, 32, 0),
             ]
         }
     } else {
@@ -58,6 +59,7 @@ fn agrees_with_portable<E: Broad + core::fmt::Debug + PartialEq, const STREAM: b
             (48, 64, 1),
             (20, 18, 3),
             (27, 40, 1),
+            (24, 32, 0),
             (64, 21, 0),
             (80, 130, 1),
             (130, 200, 0),
