@@ -103,9 +103,11 @@ pub fn each_pair(m: &mut impl Measure) {
     // 27 MB a side, past the caches as it is): few channels (C = 3, an RGB input; C = 17), one
     // short of a block (C = 255), W = 1, and H * W not a multiple of 8 (55 x 55; with C = 17,
     // 230 x 230, whose planes do not lie a multiple of 4 KiB apart as 224 x 224's do, nor on
-    // the line grid; 228 x 228's do, but a quarter plane does not).
+    // the line grid; 228 x 228's do, but a quarter plane does not), and C = 24 (MobileNet's
+    // narrow layers: 8 channels past a block of 16).
     for (dims, name) in [
         ([32, 3, 224, 224], "32x3x224x224"),
+        ([32, 24, 112, 112], "32x24x112x112"),
         ([8, 17, 224, 224], "8x17x224x224"),
         ([8, 17, 228, 228], "8x17x228x228"),
         ([8, 17, 230, 230], "8x17x230x230"),
