@@ -174,7 +174,6 @@ pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(
         // `k * row_pitch` after the block's first in the destination (`pitched`) and `k` after
         // it in the source (a batch's rows count up by one there). AVX-512 F and BW run (the
         // caller's promise).
-        let blocks = core::iter::once(&rows[..whole_rows]).chain(last_block.map(|f| &rows[f..]));
         if near_run && !off_grid && !overlapped_rows {
             rest(dst, d, src, s, tile, reach);
             continue;
@@ -183,25 +182,28 @@ pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(
             // SAFETY: as just above, the tile's `ROWS` to `2 * ROWS` rows, its last `ROWS`
             // pitched too (`rows_covered`).
             unsafe { realigned::run_realigned(dst, src, corner, rows, 0..whole_cols) };
-        }
-        for block_rows in blocks.filter(|_| !near_run) {
-            // SAFETY: as just above, for the last block's rows too (listed, and pitched).
-            unsafe {
-                match size_of::<E>() {
-                    4 if STREAM && off_grid => {
-                        realigned::sweep_realigned(dst, src, corner, block_rows, 0..whole_cols)
+        } else {
+            let blocks =
+                core::iter::once(&rows[..whole_rows]).chain(last_block.map(|f| &rows[f..]));
+            for block_rows in blocks {
+                // SAFETY: as just above, for the last block's rows too (listed, and pitched).
+                unsafe {
+                    match size_of::<E>() {
+                        4 if STREAM && off_grid => {
+                            realigned::sweep_realigned(dst, src, corner, block_rows, 0..whole_cols)
+                        }
+                        4 => sweep::<E, STREAM>(dst, src, corner, block_rows, 0..whole_cols),
+                        2 if crowded => {
+                            staged_quads::<E, 8, STREAM>(dst, src, corner, block_rows, whole_cols)
+                        }
+                        2 => sweep_quads::<E, 8, STREAM>(dst, src, corner, block_rows, whole_cols),
+                        _ if crowded => {
+                            staged_quads::<E, 16, STREAM>(dst, src, corner, block_rows, whole_cols)
+                        }
+                        _ => sweep_quads::<E, 16, STREAM>(dst, src, corner, block_rows, whole_cols),
                     }
-                    4 => sweep::<E, STREAM>(dst, src, corner, block_rows, 0..whole_cols),
-                    2 if crowded => {
-                        staged_quads::<E, 8, STREAM>(dst, src, corner, block_rows, whole_cols)
-                    }
-                    2 => sweep_quads::<E, 8, STREAM>(dst, src, corner, block_rows, whole_cols),
-                    _ if crowded => {
-                        staged_quads::<E, 16, STREAM>(dst, src, corner, block_rows, whole_cols)
-                    }
-                    _ => sweep_quads::<E, 16, STREAM>(dst, src, corner, block_rows, whole_cols),
-                }
-            };
+                };
+            }
         }
         let swept_rows = if last_block.is_some() {
             rows

@@ -228,11 +228,8 @@ impl RowBlock {
             for k in self.from..ROWS {
                 let m = self.shift[k];
                 let at = self.d + k * corner.row_pitch + c0;
-                // SAFETY: a table row is 16 elements; AVX-512 F runs (the caller's promise).
-                let line = unsafe {
-                    let index = load_register(&SHIFTS[m], 0);
-                    permute_dwords(before[k], index, lines[k])
-                };
+                // SAFETY: AVX-512 F runs (the caller's promise).
+                let line = unsafe { shifted(before[k], lines[k], m) };
                 if m > 0 {
                     // The row's first `16 - m` columns, the rest of their line another row's.
                     put_lanes(dst, at, line, m..COLS);
@@ -273,11 +270,8 @@ impl RowBlock {
         for k in rows {
             let m = self.shift[k];
             let line = if SHIFTED {
-                // SAFETY: a table row is 16 elements; AVX-512 F runs (the caller's promise).
-                unsafe {
-                    let index = load_register(&SHIFTS[m], 0);
-                    permute_dwords(before[k], index, lines[k])
-                }
+                // SAFETY: AVX-512 F runs (the caller's promise).
+                unsafe { shifted(before[k], lines[k], m) }
             } else {
                 lines[k]
             };
@@ -307,11 +301,8 @@ impl RowBlock {
         for (k, &ended) in last.iter().enumerate().skip(self.from) {
             let m = self.shift[k];
             if m > 0 {
-                // SAFETY: a table row is 16 elements; AVX-512 F runs (the caller's promise).
-                let line = unsafe {
-                    let index = load_register(&SHIFTS[m], 0);
-                    permute_dwords(ended, index, ended)
-                };
+                // SAFETY: AVX-512 F runs (the caller's promise).
+                let line = unsafe { shifted(ended, ended, m) };
                 put_lanes(
                     dst,
                     self.d + k * corner.row_pitch + cols.end - m,
@@ -321,6 +312,22 @@ impl RowBlock {
             }
         }
     }
+}
+
+/// The line whose first `m` elements are the last `m` of `before` and whose other `16 - m`
+/// are the first of `line` (one `vpermt2d` by a row of [`SHIFTS`]).
+///
+/// # Safety
+///
+/// AVX-512 F runs.
+///
+/// # Panics
+///
+/// Where `m` is 16 or more.
+#[inline(always)]
+unsafe fn shifted(before: __m512i, line: __m512i, m: usize) -> __m512i {
+    // SAFETY: a table row is 16 elements; AVX-512 F runs (the caller's promise).
+    unsafe { permute_dwords(before, load_register(&SHIFTS[m], 0), line) }
 }
 
 /// Writes lanes `lanes` of `line` to `dst` from element `first` on, through the caches: the

@@ -115,8 +115,10 @@ impl<'a> Squares<'a> {
                 self.local[into * SIDE + g * ROWS + k].write(register);
             }
             if let Some(pending) = self.pending {
+                // A quarter of the pending square's 16 register rows with each group loaded.
+                let ks = g * ROWS / GROUPS..(g + 1) * ROWS / GROUPS;
                 // SAFETY: the pending square was pushed with the same promises.
-                unsafe { self.store::<STREAM>(dst, corner, pending, g * GROUPS..(g + 1) * GROUPS) };
+                unsafe { self.store::<STREAM>(dst, corner, pending, ks) };
             }
         }
         self.pending = Some(Pending {
