@@ -42,10 +42,13 @@ pub(crate) struct Stages {
 
 impl Stages {
     /// The stages of `batch`, where staging pays: its tiles' destination rows lie back to
-    /// back (each row's columns one run, the rows `cols` apart, one run), a row is not a
-    /// multiple of half a line (those stream as they are), at least a block wide, and a group
-    /// of rows that makes whole lines fits the buffer. The source rows count up by one
-    /// ([`TileBatch`]).
+    /// back (each row's columns one run, the rows `cols` apart, one run), a row is neither
+    /// half a line nor whole lines (those stream as they are), at least a block wide, and a
+    /// group of rows that makes whole lines fits the buffer. The source rows count up by one
+    /// ([`TileBatch`]). Rows of one and a half lines are staged too: written directly, their
+    /// blocks of a line of columns start off the line grid every other row, and the half-line
+    /// blocks after them share every line with a neighbour (f32 NCHW -> NHWC of 24 channels,
+    /// 32x24x112x112, AMD EPYC: 0.71-0.75x of memcpy directly, 0.76-0.91 staged).
     pub(crate) fn of<T>(batch: &TileBatch<'_>) -> Option<Self> {
         let (rows, cols) = (batch.rows, batch.cols);
         let (first_col, last_col) = (cols.first()?, cols.last()?);
@@ -55,7 +58,8 @@ impl Stages {
         let back_to_back = batch.rows_run == Some(n)
             && last_col.1 == first_col.1 + (n - 1)
             && last_row.0 == first_row.0 + (rows.len() - 1);
-        if !back_to_back || row_bytes.is_multiple_of(CACHE_LINE / 2) {
+        let streams_as_is = row_bytes == CACHE_LINE / 2 || row_bytes.is_multiple_of(CACHE_LINE);
+        if !back_to_back || streams_as_is {
             return None;
         }
         // The fewest rows, a multiple of a block, that make whole lines.
@@ -294,12 +298,26 @@ mod tests {
         );
         let rows257: Vec<_> = (0..100).map(|i| (i, i * 257)).collect();
         assert_eq!(staged(&rows257, &wide, 257), None);
-        // Rows of 16 or 8 f32 stream as they are; rows not back to back are not staged; nor
+        // 24 f32 channels, a line and a half a row: 16 rows make 24 lines.
+        let rows24: Vec<_> = (0..1000).map(|i| (i, i * 24)).collect();
+        let wide24: Vec<_> = (0..24).map(|j| (j * 1000, j)).collect();
+        assert_eq!(
+            staged(&rows24, &wide24, 24),
+            Some(Stages {
+                cols: 24,
+                rows: 16,
+                width: 16
+            })
+        );
+        // Rows of 16, 32 or 8 f32 stream as they are; rows not back to back are not staged; nor
         // fewer rows than a group, or fewer columns than a block.
         let rows16: Vec<_> = (0..1000).map(|i| (i, i * 16)).collect();
         assert_eq!(staged(&rows16, &cols[..16], 16), None);
         let rows8: Vec<_> = (0..1000).map(|i| (i, i * 8)).collect();
         assert_eq!(staged(&rows8, &cols[..8], 8), None);
+        let rows32: Vec<_> = (0..1000).map(|i| (i, i * 32)).collect();
+        let wide32: Vec<_> = (0..32).map(|j| (j * 1000, j)).collect();
+        assert_eq!(staged(&rows32, &wide32, 32), None);
         assert_eq!(staged(&rows, &cols, 18), None);
         assert_eq!(Stages::of::<u8>(&batch(&rows[..40], &cols, 17)), None);
         let rows3: Vec<_> = (0..1000).map(|i| (i, i * 3)).collect();

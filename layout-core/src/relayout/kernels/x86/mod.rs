@@ -410,8 +410,8 @@ mod tests {
 
     /// Staged transposes (rows back to back off the line grid) through the AVX2 and AVX-512
     /// builds, where the CPU runs them, equal the portable tile: a column left past the
-    /// blocks, columns enough for an overlapping block, rows past the last group, two tiles a
-    /// call (the second off the line grid), each element size.
+    /// blocks, columns enough for an overlapping block, rows past the last group, rows of a
+    /// line and a half, two tiles a call (the second off the line grid), each element size.
     #[test]
     fn staged_transposes_of_each_build_equal_the_portable_tile() {
         fn check<E: avx512::Broad + core::fmt::Debug + PartialEq>(
@@ -455,9 +455,9 @@ mod tests {
         }
         extern crate std;
         let each_type = || {
-            check::<u32>(|i| (i * 7) as u32, &[(35, 17), (40, 29)]);
-            check::<u16>(|i| (i * 7) as u16, &[(72, 7), (40, 6)]);
-            check::<u8>(|i| (i * 7) as u8, &[(72, 17), (70, 5)]);
+            check::<u32>(|i| (i * 7) as u32, &[(35, 17), (40, 29), (35, 24)]);
+            check::<u16>(|i| (i * 7) as u16, &[(72, 7), (40, 6), (40, 48)]);
+            check::<u8>(|i| (i * 7) as u8, &[(72, 17), (70, 5), (40, 96)]);
         };
         let on_small_stack = std::thread::Builder::new().stack_size(1 << 20);
         on_small_stack.spawn(each_type).unwrap().join().unwrap();
