@@ -45,10 +45,13 @@ impl Stages {
     /// back (each row's columns one run, the rows `cols` apart, one run), a row is neither
     /// half a line nor whole lines (those stream as they are), at least a block wide, and a
     /// group of rows that makes whole lines fits the buffer. The source rows count up by one
-    /// ([`TileBatch`]). Rows of one and a half lines are staged too: written directly, their
-    /// blocks of a line of columns start off the line grid every other row, and the half-line
-    /// blocks after them share every line with a neighbour (f32 NCHW -> NHWC of 24 channels,
-    /// 32x24x112x112, AMD EPYC: 0.71-0.75x of memcpy directly, 0.76-0.91 staged).
+    /// ([`TileBatch`]). Rows of an odd number of half lines (one and a half, two and a half)
+    /// of 2- and 4-byte elements are staged too: written directly, their blocks of a line of
+    /// columns start off the line grid every other row, and the half-line blocks after them
+    /// share every line with a neighbour (32x24x112x112 f32 NCHW -> NHWC, AMD EPYC: 0.71-0.75x
+    /// of memcpy directly, 0.76-0.91 staged; 32x48x56x56 u16 0.46-0.83 -> 0.82-1.10). Bytes
+    /// keep their direct blocks of a whole line of columns there (32x96x56x56 u8: 0.47-0.90
+    /// directly, 0.60-0.75 staged).
     pub(crate) fn of<T>(batch: &TileBatch<'_>) -> Option<Self> {
         let (rows, cols) = (batch.rows, batch.cols);
         let (first_col, last_col) = (cols.first()?, cols.last()?);
@@ -58,7 +61,10 @@ impl Stages {
         let back_to_back = batch.rows_run == Some(n)
             && last_col.1 == first_col.1 + (n - 1)
             && last_row.0 == first_row.0 + (rows.len() - 1);
-        let streams_as_is = row_bytes == CACHE_LINE / 2 || row_bytes.is_multiple_of(CACHE_LINE);
+        let half_lines = row_bytes.is_multiple_of(CACHE_LINE / 2);
+        let streams_as_is = row_bytes == CACHE_LINE / 2
+            || row_bytes.is_multiple_of(CACHE_LINE)
+            || (half_lines && size_of::<T>() == 1);
         if !back_to_back || streams_as_is {
             return None;
         }
@@ -309,6 +315,10 @@ mod tests {
                 width: 16
             })
         );
+        // u8 rows of 96 bytes keep their direct blocks.
+        let rows96: Vec<_> = (0..1000).map(|i| (i, i * 96)).collect();
+        let wide96: Vec<_> = (0..96).map(|j| (j * 1000, j)).collect();
+        assert_eq!(Stages::of::<u8>(&batch(&rows96, &wide96, 96)), None);
         // Rows of 16, 32 or 8 f32 stream as they are; rows not back to back are not staged; nor
         // fewer rows than a group, or fewer columns than a block.
         let rows16: Vec<_> = (0..1000).map(|i| (i, i * 16)).collect();
