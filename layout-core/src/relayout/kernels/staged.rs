@@ -51,7 +51,7 @@ impl Stages {
     /// share every line with a neighbour (32x24x112x112 f32 NCHW -> NHWC, AMD EPYC: 0.71-0.75x
     /// of memcpy directly, 0.76-0.91 staged; 32x48x56x56 u16 0.46-0.83 -> 0.82-1.10). Bytes
     /// keep their direct blocks of a whole line of columns there (32x96x56x56 u8: 0.47-0.90
-    /// directly, 0.60-0.75 staged).
+    /// directly, 0.58-0.75 staged).
     pub(crate) fn of<T>(batch: &TileBatch<'_>) -> Option<Self> {
         let (rows, cols) = (batch.rows, batch.cols);
         let (first_col, last_col) = (cols.first()?, cols.last()?);
