@@ -134,9 +134,7 @@ pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(
     let near_run = STREAM
         && sweep_streamed
         && !(swept || crowded || squared)
-        && size_of::<E>() == 4
-        && col_pitch * size_of::<E>() <= NEAR_RUN_BYTES
-        && rows.len() <= 2 * ROWS;
+        && read_as_one_run::<E>(col_pitch, rows.len());
     // Rows past the first block that the general blocks would move as a last block overlapping
     // it (half a block or more), rewriting lines just streamed: realigned on the grid too.
     let overlapped_rows = rows.len() % ROWS >= ROWS / 2;
@@ -239,6 +237,14 @@ pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(
 fn swept_when_streamed<E>(col_pitch: usize) -> bool {
     let apart = col_pitch * size_of::<E>();
     size_of::<E>() == 4 && apart > NEAR_RUN_BYTES && apart <= SWEPT_COLUMNS_APART_BYTES
+}
+
+/// Whether tiles of `rows` rows whose columns lie `col_pitch` apart in the source go a column
+/// block at a time through all their rows when streamed on a processor family tuned to
+/// ([`realigned::run_realigned`]): 4-byte elements whose source is one run (columns at most
+/// [`NEAR_RUN_BYTES`] apart), at most two blocks of rows.
+fn read_as_one_run<E>(col_pitch: usize, rows: usize) -> bool {
+    size_of::<E>() == 4 && col_pitch * size_of::<E>() <= NEAR_RUN_BYTES && rows <= 2 * ROWS
 }
 
 /// Where a tile's whole blocks start and how their lines are spaced: the tile's first column

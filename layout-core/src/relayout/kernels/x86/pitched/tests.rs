@@ -103,14 +103,11 @@ fn agrees_with_portable<E: Broad + core::fmt::Debug + PartialEq, const STREAM: b
             cols_run: Some(col_pitch),
         };
         let squared = size_of::<E>() == 1 && n_rows >= squares::SIDE;
-        let near_run = size_of::<E>() == 4
-            && col_pitch * size_of::<E>() <= NEAR_RUN_BYTES
-            && n_rows <= 2 * ROWS;
         let swept = !STREAM
             || swept_when_streamed::<E>(col_pitch)
             || crowded_source::<E>(col_pitch)
             || squared
-            || near_run;
+            || read_as_one_run::<E>(col_pitch, n_rows);
         let whole_block = n_rows >= ROWS && n_cols >= CACHE_LINE / size_of::<E>() && swept;
         for misalign in [0, 1] {
             let len = 2 * tile_dst + 64;
