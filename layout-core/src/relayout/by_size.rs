@@ -9,9 +9,12 @@
 //! kernels. Types of any other size or alignment are moved as themselves ([`Opaque`]), by an
 //! engine the caller's crate compiles for them.
 
+use super::choices::Choices;
 use super::kernels::Opaque;
 use super::plan::Pair;
-use super::schedule::{Prepared, SourceOffsets, Streaming, run, run_from_chunks, run_into_chunks};
+use super::schedule::{
+    Planned, Prepared, SourceOffsets, Streaming, run, run_from_chunks, run_into_chunks,
+};
 use core::any::TypeId;
 use core::mem::MaybeUninit;
 
@@ -51,6 +54,7 @@ pub(crate) fn copy<T: Copy + Send + Sync + 'static>(
     pad: T,
     offsets: &SourceOffsets<'_>,
     streaming: Option<Streaming>,
+    choices: &Choices,
 ) {
     macro_rules! to {
         ($unit:ty, $engines:ident) => {{
@@ -58,7 +62,27 @@ pub(crate) fn copy<T: Copy + Send + Sync + 'static>(
             // of its values; `MaybeUninit` of an integer holds any bytes of a `T`; `Opaque<T>`
             // is `T` (`repr(transparent)`).
             let (src, dst, pad) = unsafe { as_units::<T, $unit>(src, dst, pad) };
-            $engines::copy(pair, src, dst, pad, offsets, streaming);
+            $engines::copy(pair, src, dst, pad, offsets, streaming, choices);
+        }};
+    }
+    by_unit!(T, to)
+}
+
+/// Runs `planned` (made for `T`'s size) from `src` into `dst` and `pad` into every padding
+/// slot of `dst`, through the engine compiled for `T`'s size.
+#[inline]
+pub(crate) fn copy_planned<T: Copy + Send + Sync + 'static>(
+    planned: &Planned,
+    src: &[T],
+    dst: &mut [T],
+    pad: T,
+    offsets: &SourceOffsets<'_>,
+) {
+    macro_rules! to {
+        ($unit:ty, $engines:ident) => {{
+            // SAFETY: as in `copy`.
+            let (src, dst, pad) = unsafe { as_units::<T, $unit>(src, dst, pad) };
+            $engines::copy_planned(planned, src, dst, pad, offsets);
         }};
     }
     by_unit!(T, to)
@@ -245,8 +269,20 @@ macro_rules! engines {
                 pad: $unit,
                 offsets: &SourceOffsets<'_>,
                 streaming: Option<Streaming>,
+                choices: &Choices,
             ) {
-                run(pair, src, dst, pad, offsets, streaming);
+                run(pair, src, dst, pad, offsets, streaming, choices);
+            }
+
+            #[inline(never)]
+            pub(super) fn copy_planned(
+                planned: &Planned,
+                src: &[$unit],
+                dst: &mut [$unit],
+                pad: $unit,
+                offsets: &SourceOffsets<'_>,
+            ) {
+                planned.run(src, dst, pad, offsets);
             }
 
             #[inline(never)]
@@ -288,9 +324,21 @@ engines!(
 /// The engines for elements of no unit size, as `Opaque` of themselves: generic, so compiled
 /// in the caller's crate.
 mod opaque {
+    use super::super::kernels::Element;
+    use super::super::schedule::{Planned, SourceOffsets};
     pub(super) use super::super::schedule::{
         run as copy, run_from_chunks as from_chunks, run_into_chunks as into_chunks,
     };
+
+    pub(super) fn copy_planned<E: Element>(
+        planned: &Planned,
+        src: &[E],
+        dst: &mut [E],
+        pad: E,
+        offsets: &SourceOffsets<'_>,
+    ) {
+        planned.run(src, dst, pad, offsets);
+    }
 }
 
 #[cfg(test)]

@@ -12,6 +12,8 @@
 //! once per element size ([`by_size`]); every tuned number is in [`tuning`].
 
 mod by_size;
+mod cache_geometry;
+mod choices;
 mod chunk_table;
 mod kernels;
 mod lines;
@@ -22,12 +24,15 @@ mod stores;
 mod tuning;
 
 use crate::{Coords, Layout, Mapping};
+pub(crate) use cache_geometry::CacheGeometry;
+pub(crate) use choices::Choices;
 pub(crate) use chunk_table::{TableMove, copy_table};
+pub(crate) use plan::Pair;
+use plan::Point;
 pub(crate) use plan::Renumbering;
 #[cfg(test)]
 use plan::SAME_ORDER;
-use plan::{Pair, Point};
-use schedule::Streaming;
+pub(crate) use schedule::{Description, KernelKind, Planned, Streaming};
 
 /// Writes every logical element of `src_slots` (laid out by `src`) into `dst_slots` (laid out by
 /// `dst`), element `x` of the source at the destination index whose dimension `to[d]` is
@@ -69,16 +74,70 @@ fn copy_streaming<T, L1, L2>(
         (0..<L1::Index as Coords>::RANK).all(|d| src.dims()[d] == dst.dims()[to[d]]),
         "dims agree under the renumbering"
     );
+    let pair = Pair::of(src, dst, to);
+    let offsets = source_offsets(src, dst, to);
+    let choices = Choices::of_this_machine();
+    by_size::copy(
+        &pair, src_slots, dst_slots, pad, &offsets, streaming, &choices,
+    );
+}
+
+/// The source offset of each point of the destination's walk (`dst`'s virtual coordinates),
+/// for plans that cannot follow the source by additions.
+fn source_offsets<'m, L1, L2>(
+    src: &'m Mapping<L1>,
+    dst: &Mapping<L2>,
+    to: &'m Renumbering,
+) -> impl Fn(&Point) -> usize + Sync + 'm
+where
+    L1: Layout,
+    L2: Layout<Index = L1::Index>,
+{
     let dst_origin = dst.origin();
-    let offsets = |p: &Point| {
+    move |p: &Point| {
         let mut index = L1::Index::splat(0);
         for d in 0..<L1::Index as Coords>::RANK {
             index[d] = p[to[d]] - dst_origin[to[d]];
         }
         src.offset(index)
-    };
+    }
+}
+
+/// The relayout [`copy_into`] makes, planned once for elements `T` under `choices`
+/// (`streaming` overrides its stores past the caches); `None` when it moves nothing.
+pub(crate) fn plan_copy<T, L1, L2>(
+    src: &Mapping<L1>,
+    dst: &Mapping<L2>,
+    to: &Renumbering,
+    choices: Choices,
+    streaming: Option<Streaming>,
+) -> Option<Planned>
+where
+    L1: Layout,
+    L2: Layout<Index = L1::Index>,
+{
     let pair = Pair::of(src, dst, to);
-    by_size::copy(&pair, src_slots, dst_slots, pad, &offsets, streaming);
+    let dst_bytes = dst.storage_len().saturating_mul(size_of::<T>());
+    Planned::new(&pair, size_of::<T>(), dst_bytes, streaming, choices)
+}
+
+/// Runs `planned` ([`plan_copy`] of these mappings) from `src_slots` into `dst_slots`, `pad`
+/// into every padding slot.
+pub(crate) fn run_planned<T, L1, L2>(
+    planned: &Planned,
+    src: &Mapping<L1>,
+    src_slots: &[T],
+    dst: &Mapping<L2>,
+    dst_slots: &mut [T],
+    pad: T,
+    to: &Renumbering,
+) where
+    T: Copy + Send + Sync + 'static,
+    L1: Layout,
+    L2: Layout<Index = L1::Index>,
+{
+    let offsets = source_offsets(src, dst, to);
+    by_size::copy_planned(planned, src_slots, dst_slots, pad, &offsets);
 }
 
 #[cfg(test)]

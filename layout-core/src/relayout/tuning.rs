@@ -1,40 +1,8 @@
-//! Every number the relayout engine is tuned by, each with how it was found and on which
-//! machine, and the choices whose best answer differs between processor families.
-//!
-//! The machines: an Intel Xeon of the Sapphire Rapids class with a 105 MiB L3 shared with other
-//! tenants (2026-11-21/22), an AMD EPYC Zen 4 with a 32 MiB L3 (2026-11-23), and an Intel Xeon
-//! with a 480 MiB L3 (2026-11-24); docs/performance.md has the AMD machine's current table and
-//! a summary of the 480 MiB one's. Every choice here only picks between kernels that are
-//! correct either way, so a wrong guess costs speed, never results.
-//!
-//! Five choices measured differently on the Intel and AMD cores, so they are made per vendor
-//! ([`Tuning`]): on the Intel core, writing two destination lines per row on each visit of a
-//! streamed transpose was 1.08-1.10x faster than one, streaming tiles of exactly one 16-row
-//! block (f32 nChw16c->nchw) 0.81-0.95x of writing them through the cache, and streamed blocks
-//! whose source lines are under 2 KiB apart 1.09-1.19x faster without a source prefetch. On
-//! the AMD core, one line per visit was 1.24-1.36x faster than two (f32 nhwc->nchw), streaming
-//! those tiles 1.38-1.76x faster (f32 nChw16c->nchw), and prefetching the source of blocks
-//! whose lines are 1 KiB apart 1.11x faster (f32 nhwc->nchw). Row copies of half-line rows
-//! into a destination past the caches ran faster streamed on the Intel core (the streaming
-//! thresholds' measurements); on the AMD core through the cache, at every size measured up to
-//! twice its L3: u8 flat->crouton 0.70-0.78x memcpy against 0.52-0.57x streamed, crouton->flat
-//! 0.68-0.76x against 0.48-0.52x (8x and 16x128x128x256, 32 and 64 MiB each side). Blocks
-//! written through the cache gained by prefetching their separate source lines on the Intel
-//! core (u8 nchw->nhwc 1.27-1.31x, [`PREFETCH_BYTES`]); on the AMD core, whose transposes
-//! through the cache are the ones whose data fits its L3, those whose source lines lie 1 KiB
-//! or more apart ran faster without: f32 1x256x56x56 nchw->nhwc (channel planes 12.5 KiB
-//! apart) 0.56-0.58 -> 0.65-0.69x memcpy, u8 32x2048x7x7 nhwc->nchw (2 KiB) 0.26-0.28 ->
-//! 0.29-0.30x; with no prefetch at all, also u8 8x256x32x32 nhwc->nchw (256 bytes) 0.31 ->
-//! 0.33-0.34x, but the u8 1x64x64x256 crouton pairs lost 0.03-0.06x (the same bench binary with
-//! and without, in turn, three times, 2026-11-26).
-//!
-//! On the AMD core (`cpu family` 26), streamed transposes whose source columns lie a few
-//! hundred bytes apart ran faster with each row block swept across every column, sixteen
-//! destination rows at a time (`Tuning::sweep_streamed`), than with each few columns taken
-//! through every row block, a line into each of 256 destination rows: f32 8x256x56x56
-//! nhwc->nchw 0.77-0.82x memcpy -> 0.98-1.02, 8x256x3136x1 0.70-0.78 -> 0.96-1.14, 8x256x55x55
-//! 0.66-0.73 -> 0.75-0.84; a transpose written by hand in that order ran 0.94-0.99 (`cargo
-//! bench --bench transpose_by_hand`). Not measured on an Intel core, which keeps the other.
+//! The engine's fixed numbers: facts of the vector blocks (a block's rows, a cache line) and
+//! sizes that do not depend on the machine's caches, each with how it was found. What depends
+//! on the caches is derived from their geometry ([`choices`](super::choices)); the evidence
+//! for each number is in docs/engine-measurements.md. Every number here only picks between
+//! kernels that are correct either way, so a wrong guess costs speed, never results.
 
 /// Bytes of a cache line, the unit of every streamed store and prefetch.
 pub(crate) const CACHE_LINE: usize = 64;
@@ -99,7 +67,7 @@ pub(crate) const RUN_PREFETCH_BYTES: usize = 8 << 10;
 pub(crate) const NEAR_RUN_BYTES: usize = 2 * CACHE_LINE;
 
 /// The farthest apart a streamed transpose's source columns lie for its row blocks to sweep
-/// every column ([`Tuning::sweep_streamed`]): one column's line to the next is then a stride the
+/// every column ([`Choices::sweep_streamed`](super::choices::Choices::sweep_streamed)): one column's line to the next is then a stride the
 /// hardware prefetcher follows. Farther (NCHW -> NHWC: channel planes 3 to 12.5 KiB apart) the
 /// sweep lost to the general blocks, which prefetch each column's line themselves (f32
 /// 8x256x55x55 nchw->nhwc 0.81-0.84x memcpy -> 0.54-0.63, u8 8x256x56x56 0.51-0.57 ->
@@ -147,29 +115,13 @@ pub(crate) const CROWDED_ROW_PITCH_BYTES: usize = 2048;
 pub(crate) const GROUP_SOURCE_BYTES: usize = 64 << 10;
 
 /// Longest destination row of a transpose written whole in one visit (every column block in
-/// turn, [`WHOLE_ROW_SOURCE_LINES`] permitting): f32 8x256x56x56 nchw->nhwc (1 KiB rows)
+/// turn, where `Choices::whole_rows_fit` finds their source lines fit in L1): f32 8x256x56x56 nchw->nhwc (1 KiB rows)
 /// 1.0-1.1x memcpy so, 0.58x one line per row and visit; u8 (256-byte rows) 0.77-0.86x,
 /// 0.60x (AMD EPYC, 32 MiB L3).
 pub(crate) const WHOLE_ROW_BYTES: usize = 4 << 10;
 
-/// Most columns of a row written whole in one visit: each visit reads a line of each column's
-/// source, 16 KiB of lines at 256 columns, which stay in L1 for the next rows of those lines
-/// (u8 nhwc->nchw's 3136-byte rows of 3136 columns: 0.94x memcpy one line per visit, 0.71x
-/// sixteen; AMD EPYC, 32 MiB L3).
-pub(crate) const WHOLE_ROW_SOURCE_LINES: usize = 256;
-
-/// Destination row pitches that are a multiple of this many bytes put a block's 16 rows into at
-/// most 8 of the 64 line slots of a 4 KiB L1 way (every x86 L1 data cache measured has 64
-/// sets): the rows' lines crowd a few sets. Their visits write [`ALIASED_VISIT_BYTES`] per row
-/// instead of one line. Measured one visit of 256 bytes per row against one line (AMD EPYC,
-/// 32 MiB L3, GB/s of each call alone): f32 8x256x32x32 nhwc->nchw (4 KiB pitch) 29 -> 82, f32
-/// 8x1024x32x32 nchw->nhwc 26 -> 43, f32 1x512x12x12 nchw->nhwc (2 KiB) 24 -> 66, u8
-/// 8x1024x28x28 nchw->nhwc (1 KiB) 26 -> 63, u8 8x512x28x28 (512 B) 42 -> 48; pitches off
-/// these multiples gain nothing or lose (f32 8x512x28x28 nhwc->nchw, 3136 B: 85 -> 78).
-pub(crate) const ALIASED_PITCH_BYTES: usize = 512;
-
 /// Destination bytes per row that a visit writes where the rows' pitch crowds the L1 sets
-/// ([`ALIASED_PITCH_BYTES`]): four lines, against sixteen (f32 8x1024x32x32 nchw->nhwc 43
+/// (`kernels::tile_shape::crowds_sets`): four lines, against sixteen (f32 8x1024x32x32 nchw->nhwc 43
 /// against 36 GB/s; u8 8x256x32x32 nhwc->nchw 35 against 50 at two lines, u8 8x256x64x64 57
 /// against 49).
 pub(crate) const ALIASED_VISIT_BYTES: usize = 4 * CACHE_LINE;
@@ -238,143 +190,3 @@ pub(crate) const STREAM_LINE_ROWS_FROM_CACHE_SHARE: usize = 16;
 /// Pieces per thread in a parallel relayout, so that uneven pieces (padding) still balance.
 #[cfg(feature = "parallel")]
 pub(crate) const PIECES_PER_THREAD: usize = 4;
-
-use core::sync::atomic::{AtomicU8, Ordering};
-
-/// How the transposes run on this processor family.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Tuning {
-    /// Most destination lines a transpose writes per row on one visit (the `most` of
-    /// `kernels::tile_shape::lines_per_visit`).
-    pub lines_per_visit: usize,
-    /// Whether tiles of exactly one 16-row block stream their destination lines too (tiles of
-    /// more rows always do, once the destination is past the caches).
-    pub stream_one_block_tiles: bool,
-    /// Least distance in bytes between a streamed block's source lines for the block to
-    /// prefetch them (the `apart_at_least` of `kernels::tile_shape::source_prefetch`).
-    pub prefetch_apart: usize,
-    /// How many elements ahead a streamed block prefetches its separate source lines, where
-    /// not [`PREFETCH_BYTES`]: at most an eighth of the lines' spacing (392 elements for
-    /// planes of 56 x 56) and never nearer than [`PREFETCH_BYTES`], and not where the lines lie
-    /// a multiple of 2 KiB apart, whose far lines would share the L1 sets of those in use (4
-    /// KiB planes and 3x3 weights of 512 inputs lost 0.03-0.07x memcpy without that rule;
-    /// `kernels::tile_shape::source_prefetch`). On the AMD core (`cpu family` 26) NCHW -> NHWC 8x256x56x56 (one
-    /// relayout alternating with memcpy in a loop, four times each) ran f32 0.77-0.86x memcpy
-    /// at 256 bytes, 0.83-0.88 at 1 KiB, 0.84-0.90 at 2 KiB; u8 0.48-0.53 at 256 bytes,
-    /// 0.52-0.53 at 512, 0.50-0.54 at 1 KiB, 0.46-0.50 at 2 KiB: 512 elements suit both.
-    pub streamed_prefetch_elements: Option<usize>,
-    /// Blocks written through the cache prefetch their separate source lines where these lie
-    /// less than this many bytes apart (a source that is one run is prefetched in any case;
-    /// `kernels::tile_shape::source_prefetch`).
-    pub cached_prefetch_below: usize,
-    /// Whether row copies of rows shorter than a line, into a destination past the caches,
-    /// stream their paired rows and prefetch their other destination lines
-    /// ([`Streaming::short_rows`](crate::relayout::schedule::Streaming::short_rows)).
-    pub stream_short_rows: bool,
-    /// Whether streamed transposes of 4-byte elements whose source columns lie more than
-    /// [`NEAR_RUN_BYTES`] and at most [`SWEPT_COLUMNS_APART_BYTES`] apart sweep each row
-    /// block across every column, and those whose columns lie nearer go a column block at a
-    /// time through tiles of 16 to 32 rows (`kernels::x86::pitched`; measured on AMD only).
-    pub sweep_streamed: bool,
-    /// Below this many destination bytes a relayout stays on one thread (the `parallel`
-    /// feature): the split costs more than it saves. 4 MiB on the Intel core (105 MiB L3). On
-    /// the AMD core (`cpu family` 26, 32 MiB L3) relayouts of 1 to 3.2 MiB split from 512 KiB
-    /// ran 1.26-1.86x faster on two threads than on one, against 0.97-1.07x unsplit under 4
-    /// MiB (u8 4x256x56x56 nchw->nhwc and nhwc->nchw, 8x256x32x32 and 32x2048x7x7 nhwc->nchw,
-    /// the 1x64x64x256 crouton pairs; `cargo bench --bench relayout_interleaved --features
-    /// parallel`, the two thresholds in turn, twice).
-    pub min_parallel_bytes: usize,
-}
-
-impl Tuning {
-    /// Intel cores (Sapphire Rapids class measured), and the choice for every vendor not
-    /// measured.
-    pub(crate) const INTEL: Tuning = Tuning {
-        lines_per_visit: 2,
-        stream_one_block_tiles: false,
-        prefetch_apart: 2048,
-        streamed_prefetch_elements: None,
-        cached_prefetch_below: usize::MAX,
-        stream_short_rows: true,
-        sweep_streamed: false,
-        min_parallel_bytes: 4 << 20,
-    };
-
-    /// AMD cores (Zen 4 measured).
-    pub(crate) const AMD: Tuning = Tuning {
-        lines_per_visit: 1,
-        stream_one_block_tiles: true,
-        prefetch_apart: 512,
-        streamed_prefetch_elements: Some(512),
-        cached_prefetch_below: 1024,
-        stream_short_rows: false,
-        sweep_streamed: true,
-        min_parallel_bytes: 512 << 10,
-    };
-
-    /// The tuning of the CPU this runs on: found with `cpuid` on the first call, then cached.
-    pub(crate) fn current() -> Tuning {
-        static FOUND: AtomicU8 = AtomicU8::new(UNKNOWN);
-        let mut found = FOUND.load(Ordering::Relaxed);
-        if found == UNKNOWN {
-            found = if vendor_is_amd() { AMD } else { INTEL };
-            FOUND.store(found, Ordering::Relaxed);
-        }
-        if found == AMD {
-            Tuning::AMD
-        } else {
-            Tuning::INTEL
-        }
-    }
-}
-
-const UNKNOWN: u8 = 0;
-const INTEL: u8 = 1;
-const AMD: u8 = 2;
-
-/// Whether `cpuid` names AMD (or Hygon, whose cores are AMD's Zen) as the vendor.
-#[cfg(all(target_arch = "x86_64", not(miri)))]
-pub(super) fn vendor_is_amd() -> bool {
-    let id = core::arch::x86_64::__cpuid(0);
-    // The vendor string is EBX, EDX, ECX: "AuthenticAMD", "HygonGenuine".
-    let vendor = [id.ebx, id.edx, id.ecx];
-    vendor == words(b"AuthenticAMD") || vendor == words(b"HygonGenuine")
-}
-
-/// Miri has no `cpuid`, and other architectures have neither vendor: the default tuning.
-#[cfg(not(all(target_arch = "x86_64", not(miri))))]
-pub(super) fn vendor_is_amd() -> bool {
-    false
-}
-
-/// A 12-byte vendor string as `cpuid` returns it: three little-endian 32-bit words.
-#[cfg_attr(not(all(target_arch = "x86_64", not(miri))), allow(dead_code))]
-fn words(vendor: &[u8; 12]) -> [u32; 3] {
-    let word =
-        |i: usize| u32::from_le_bytes([vendor[i], vendor[i + 1], vendor[i + 2], vendor[i + 3]]);
-    [word(0), word(4), word(8)]
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn vendor_strings_are_read_as_cpuid_returns_them() {
-        // cpuid(0) on an AMD EPYC: EBX "Auth", EDX "enti", ECX "cAMD".
-        assert_eq!(
-            words(b"AuthenticAMD"),
-            [0x6874_7541, 0x6974_6e65, 0x444d_4163]
-        );
-    }
-
-    #[test]
-    fn the_tuning_found_is_one_of_the_measured_ones_and_stays() {
-        let first = Tuning::current();
-        assert!(first == Tuning::INTEL || first == Tuning::AMD);
-        assert_eq!(Tuning::current(), first);
-        if cfg!(miri) || !cfg!(target_arch = "x86_64") {
-            assert_eq!(first, Tuning::INTEL);
-        }
-    }
-}

@@ -6,6 +6,7 @@
 use super::{Dim, Table, TableMove, split};
 use crate::MAX_RANK;
 use crate::relayout::by_size::{self, BATCH};
+use crate::relayout::choices::Choices;
 use crate::relayout::plan::{Band, Grid, Pair, Part};
 use crate::relayout::schedule::{Prepared, Streaming};
 use alloc::vec::Vec;
@@ -27,11 +28,12 @@ pub(super) fn move_chunks<T: Copy + Send + Sync + 'static>(
     match moves {
         TableMove::Out { chunks, dst_slots } => {
             // Into a destination past the caches, row copies ask for their destination lines
-            // ahead on every processor family ([`Streaming::far_rows`]): a chunk's rows land in
+            // ahead on every machine ([`Streaming::far_rows`]): a chunk's rows land in
             // lines that the chunks after it complete (croutons in flat NHWC: 32 of each
             // pixel's 256 bytes, in eight image rows), where the contiguous relayout writes
             // those lines in order.
-            let streaming = Streaming::for_destination(size_of_val(dst_slots));
+            let streaming =
+                Streaming::for_destination(size_of_val(dst_slots), &Choices::of_this_machine());
             let streaming = Streaming {
                 far_rows: streaming.blocks,
                 ..streaming

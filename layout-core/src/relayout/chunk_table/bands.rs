@@ -9,6 +9,7 @@
 use super::table_rows::TableRows;
 use super::{Dim, Table, TableMove, split};
 use crate::relayout::by_size;
+use crate::relayout::choices::Choices;
 use crate::relayout::plan::{Band, Pair, Point};
 use crate::relayout::schedule::{Prepared, Streaming};
 use crate::{Coords, Layout, Mapping};
@@ -47,7 +48,8 @@ where
         TableMove::Out { chunks, dst_slots } => {
             // Stores past the caches as for the whole destination, whatever part a thread
             // writes.
-            let streaming = Streaming::for_destination(size_of_val(dst_slots));
+            let streaming =
+                Streaming::for_destination(size_of_val(dst_slots), &Choices::of_this_machine());
             split::out_of_table(table, &bands, dst_slots, &|bands, dst_slots, at| {
                 let mut buffer = Vec::new();
                 let mut plans = BandPlans::default();
@@ -88,6 +90,7 @@ where
                                 pad,
                                 &offsets,
                                 Some(streaming),
+                                &Choices::of_this_machine(),
                             );
                         }
                     }
@@ -118,13 +121,24 @@ where
                     let slots = &mut buffer[..band.chunks.len() * volume];
                     match &plan.prepared {
                         Some(prepared) => {
-                            let streaming = Streaming::for_destination(size_of_val(slots));
+                            let streaming = Streaming::for_destination(
+                                size_of_val(slots),
+                                &Choices::of_this_machine(),
+                            );
                             let batch = &mut [(pair.src.base, &mut slots[..])];
                             by_size::copy_into_chunks(prepared, src_slots, batch, pad, streaming);
                         }
                         None => {
                             let offsets = offsets(band, 0);
-                            by_size::copy(&pair, src_slots, slots, pad, &offsets, None);
+                            by_size::copy(
+                                &pair,
+                                src_slots,
+                                slots,
+                                pad,
+                                &offsets,
+                                None,
+                                &Choices::of_this_machine(),
+                            );
                         }
                     }
                     let band = chunks.range_mut(band_chunks).each_mut();

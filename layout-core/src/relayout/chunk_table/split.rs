@@ -8,6 +8,8 @@
 //! calling thread.
 
 use super::Table;
+#[cfg(feature = "parallel")]
+use crate::relayout::choices::Choices;
 use crate::relayout::plan::Band;
 #[cfg(feature = "parallel")]
 use crate::relayout::schedule::threads_for;
@@ -22,7 +24,7 @@ use core::ops::Range;
 /// them balance; one band of every chunk where the relayout stays on one thread.
 pub(super) fn pieces(table: &Table<'_>, chunk_bytes: usize, dst_bytes: usize) -> Vec<Band> {
     #[cfg(feature = "parallel")]
-    let bytes = match threads_for(dst_bytes) {
+    let bytes = match threads_for(dst_bytes, &Choices::of_this_machine()) {
         1 => usize::MAX,
         n => (table.grid.count() * chunk_bytes).div_ceil(n * PIECES_PER_THREAD),
     };
@@ -58,7 +60,7 @@ where
 {
     #[cfg(feature = "parallel")]
     {
-        let threads = threads_for(size_of_val(dst));
+        let threads = threads_for(size_of_val(dst), &Choices::of_this_machine());
         if threads > 1 && pieces.len() > 1 {
             let reaches: Option<Vec<Range<usize>>> = pieces
                 .iter()
@@ -93,7 +95,10 @@ where
 {
     #[cfg(feature = "parallel")]
     {
-        let threads = threads_for(table.volume * chunks.len() * size_of::<T>());
+        let threads = threads_for(
+            table.volume * chunks.len() * size_of::<T>(),
+            &Choices::of_this_machine(),
+        );
         if threads > 1 && pieces.len() > 1 {
             return into_halves(pieces, chunks, threads, leaf);
         }

@@ -327,6 +327,7 @@ mod tests {
                     row_pitch: pitch,
                     rows_run: pitch,
                     cols_run: None,
+                    choices: &crate::relayout::choices::Choices::DEFAULT,
                 };
                 check(batch, 2 * 37 * n, 2 * 37 * n);
             }
@@ -342,6 +343,7 @@ mod tests {
                 row_pitch: Some(n),
                 rows_run: None,
                 cols_run: None,
+                choices: &crate::relayout::choices::Choices::DEFAULT,
             };
             check(batch, 37 * n, 2 * ROWS * n + 5);
         }
@@ -359,6 +361,7 @@ mod tests {
                     row_pitch: None,
                     rows_run: None,
                     cols_run,
+                    choices: &crate::relayout::choices::Choices::DEFAULT,
                 };
                 check(batch, 2 * 37 * n, 80 * n);
             }
@@ -371,6 +374,7 @@ mod tests {
             row_pitch: None,
             rows_run: Some(4),
             cols_run: Some(5),
+            choices: &crate::relayout::choices::Choices::DEFAULT,
         };
         // SAFETY: as above.
         let narrow =

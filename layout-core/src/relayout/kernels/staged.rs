@@ -259,6 +259,7 @@ mod tests {
             row_pitch: Some(run),
             rows_run: Some(run),
             cols_run: None,
+            choices: &crate::relayout::choices::Choices::DEFAULT,
         }
     }
 

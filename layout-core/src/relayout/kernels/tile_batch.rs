@@ -1,5 +1,7 @@
 //! What one transpose call moves: a batch of equal tiles of listed rows by listed columns.
 
+use crate::relayout::choices::Choices;
+
 /// The transposes of one call: the same tile of listed rows by listed columns at each listed
 /// origin, `dst[d + at.1 + row.1 + col.1] = src[s + at.0 + row.0 + col.0]` for every `at` of
 /// `origins`, `row` of `rows` and `col` of `cols`. The rows' source offsets count up by one, as
@@ -23,6 +25,8 @@ pub(crate) struct TileBatch<'a> {
     /// `Some(p)` when all the columns' source offsets are `p` apart, one run from the first to
     /// the last.
     pub cols_run: Option<usize>,
+    /// The machine-dependent choices the tiles are cut and visited by.
+    pub choices: &'a Choices,
 }
 
 /// One tile of listed `rows` by listed `cols` at `s` and `d`, element by element, each index

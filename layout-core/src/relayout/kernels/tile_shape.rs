@@ -1,10 +1,11 @@
 //! How a transpose's tiles are cut and visited: bands of rows, column blocks per visit, source
 //! prefetches, and the pitch that places a block's destination lines.
 
+use crate::relayout::choices::Choices;
 use crate::relayout::tuning::{
-    ALIASED_PITCH_BYTES, ALIASED_VISIT_BYTES, BAND_BYTES, BAND_SOURCE_RUN_BYTES, CACHE_LINE,
-    CROWDED_SOURCE_PITCH_BYTES, GROUP_SOURCE_BYTES, NEAR_RUN_BYTES, PREFETCH_BYTES, ROWS,
-    RUN_PREFETCH_BYTES, Tuning, WHOLE_BAND_SOURCE_BYTES, WHOLE_ROW_BYTES, WHOLE_ROW_SOURCE_LINES,
+    ALIASED_VISIT_BYTES, BAND_BYTES, BAND_SOURCE_RUN_BYTES, CACHE_LINE, GROUP_SOURCE_BYTES,
+    NEAR_RUN_BYTES, PREFETCH_BYTES, ROWS, RUN_PREFETCH_BYTES, WHOLE_BAND_SOURCE_BYTES,
+    WHOLE_ROW_BYTES,
 };
 
 /// The destination pitch of every whole block of [`ROWS`] rows (counted from the first), where
@@ -20,25 +21,26 @@ pub(super) fn pitched(rows: &[(usize, usize)], row_pitch: Option<usize>) -> Opti
 }
 
 /// How many column blocks go together through each row block: destination lines written per
-/// row on each visit. Blocks whose rows are whole destination lines go up to `most` at a time
-/// (longer runs per destination row; the processor family's
-/// [`Tuning::lines_per_visit`](crate::relayout::tuning::Tuning::lines_per_visit)) as long as
+/// row on each visit. Short rows whose columns' lines fit in L1 go whole
+/// ([`writes_whole_rows`]). Blocks whose rows are whole destination lines go up to
+/// [`Choices::lines_per_visit`] at a time (longer runs per destination row) as long as
 /// the group's source lines stay within [`GROUP_SOURCE_BYTES`] (one compact region of the
 /// source, not more separate streams); narrower blocks one at a time. Streamed or written
 /// through the cache alike: the longer runs pay through the cache too, where many channel
 /// planes each take a line per visit (f32 1x256x56x56 nhwc->nchw; the measurement is at
 /// [`GROUP_SOURCE_BYTES`]). Rows whose destination `pitch` (in elements, where the plan found
-/// one) crowds a few L1 sets ([`ALIASED_PITCH_BYTES`]) take [`ALIASED_VISIT_BYTES`] per row on
-/// each visit, whatever their source.
+/// one) crowds a few L1 sets ([`crowds_sets`]) take [`ALIASED_VISIT_BYTES`] per row on each
+/// visit, whatever their source.
 pub(super) fn lines_per_visit<T, const COLS: usize>(
     cols: &[(usize, usize)],
     pitch: Option<usize>,
-    most: usize,
+    choices: &Choices,
 ) -> usize {
     let block_bytes = COLS * size_of::<T>();
+    let most = choices.lines_per_visit;
     match cols.get(..COLS) {
-        Some(_) if writes_whole_rows::<T>(cols) => cols.len().div_ceil(COLS),
-        Some(_) if crowds_sets::<T>(pitch) => {
+        Some(_) if writes_whole_rows::<T>(cols, choices) => cols.len().div_ceil(COLS),
+        Some(_) if crowds_sets::<T>(pitch, choices) => {
             (ALIASED_VISIT_BYTES / block_bytes.max(1)).clamp(1, cols.len().div_ceil(COLS))
         }
         Some([first, .., last]) if block_bytes == CACHE_LINE => {
@@ -49,42 +51,43 @@ pub(super) fn lines_per_visit<T, const COLS: usize>(
     }
 }
 
-/// Whether destination rows `pitch` elements apart crowd a few sets of the L1 cache: their
-/// pitch is a multiple of [`ALIASED_PITCH_BYTES`], so the 16 rows of a block land in at most
-/// 8 of a 4 KiB way's 64 line slots (at 4 KiB, all in one).
-fn crowds_sets<T>(pitch: Option<usize>) -> bool {
+/// Whether destination rows `pitch` elements apart crowd a few sets of the L1 cache: the 16
+/// rows of a block share at least two lines a set (their pitch is a multiple of an eighth of
+/// an L1 way: 512 bytes of a 4 KiB way; at a whole way, all in one set).
+fn crowds_sets<T>(pitch: Option<usize>, choices: &Choices) -> bool {
     pitch
         .map(|p| p.saturating_mul(size_of::<T>()))
-        .is_some_and(|bytes| bytes != 0 && bytes.is_multiple_of(ALIASED_PITCH_BYTES))
+        .is_some_and(|bytes| bytes != 0 && choices.geometry.lines_per_l1_set(bytes, ROWS) >= 2)
 }
 
 /// Whether every column block of a tile goes in one visit, so that each destination row is
 /// written whole and the destination in one sequential sweep: where a row is short
 /// ([`WHOLE_ROW_BYTES`]) and its columns' source lines, one per column in each visit, stay in
-/// L1 ([`WHOLE_ROW_SOURCE_LINES`]). NCHW -> NHWC's rows are one position's channels: 256 of
-/// them, each from its own channel plane.
-pub(super) fn writes_whole_rows<T>(cols: &[(usize, usize)]) -> bool {
-    cols.len() * size_of::<T>() <= WHOLE_ROW_BYTES && cols.len() <= WHOLE_ROW_SOURCE_LINES
+/// L1 by the set arithmetic of [`Choices::whole_rows_fit`]. NCHW -> NHWC's rows are one
+/// position's channels: 256 of them, each from its own channel plane.
+pub(super) fn writes_whole_rows<T>(cols: &[(usize, usize)], choices: &Choices) -> bool {
+    let pitch = match cols {
+        [first, next, ..] => next.0.abs_diff(first.0) * size_of::<T>(),
+        _ => 0,
+    };
+    cols.len() * size_of::<T>() <= WHOLE_ROW_BYTES && choices.whole_rows_fit(cols.len(), pitch)
 }
 
-/// How far ahead, in elements, blocks prefetch their source lines, if at all, on a processor
-/// family tuned as `tuning`. A source that is one run (each column's line right after the
+/// How far ahead, in elements, blocks prefetch their source lines, if at all, under
+/// `choices`. A source that is one run (each column's line right after the
 /// previous one's: nChw16c->nchw reads 1 KiB of positions per block, then the next), or nearly
 /// one (lines at most [`NEAR_RUN_BYTES`] apart: NHWC -> NCHW of 17 f32 channels), is
 /// prefetched [`RUN_PREFETCH_BYTES`] ahead on its own lines, far enough to cover memory's
 /// latency at the speed the blocks consume it. Lines in separate places (channel planes of
-/// nchw->nhwc) are prefetched [`PREFETCH_BYTES`] ahead on each (streamed ones farther on
-/// processor families tuned so, [`Tuning::streamed_prefetch_elements`]): streamed blocks only where
-/// their source lines lie at least [`Tuning::prefetch_apart`] bytes apart: more separate
-/// streams than the hardware prefetcher follows (u8 nchw->nhwc: planes 3136 bytes apart).
-/// Where they are closer (f32 nhwc->nchw: positions 1 KiB apart), the prefetches take fill
-/// buffers from the streaming stores on Intel cores and still help on AMD ones, hence a
-/// distance per processor family. Blocks written through the cache where their lines lie less
-/// than [`Tuning::cached_prefetch_below`] bytes apart: always on Intel cores, under 1 KiB on
-/// AMD ones ([`tuning`](crate::relayout::tuning) has the measurements).
+/// nchw->nhwc) are prefetched [`PREFETCH_BYTES`] ahead on each (streamed ones farther where
+/// [`Choices::streamed_prefetch_elements`] says): streamed blocks only where their source
+/// lines lie at least [`Choices::prefetch_apart`] bytes apart, more separate streams than the
+/// hardware prefetcher follows (u8 nchw->nhwc: planes 3136 bytes apart); blocks written
+/// through the cache where their lines lie less than [`Choices::cached_prefetch_below`] bytes
+/// apart.
 pub(super) fn source_prefetch<T>(
     cols: &[(usize, usize)],
-    tuning: Tuning,
+    choices: &Choices,
     streams: bool,
 ) -> Option<SourcePrefetch> {
     let element = size_of::<T>().max(1);
@@ -93,9 +96,9 @@ pub(super) fn source_prefetch<T>(
         _ => 0,
     };
     let separate = if streams {
-        apart * element >= tuning.prefetch_apart
+        apart * element >= choices.prefetch_apart
     } else {
-        apart * element < tuning.cached_prefetch_below
+        apart * element < choices.cached_prefetch_below
     };
     if apart == ROWS || (apart > ROWS && apart * element <= NEAR_RUN_BYTES) {
         Some(SourcePrefetch {
@@ -104,12 +107,12 @@ pub(super) fn source_prefetch<T>(
         })
     } else if separate {
         let near = PREFETCH_BYTES / element;
-        // Farther on where the columns' lines do not share a few L1 sets (a multiple of
-        // `CROWDED_SOURCE_PITCH_BYTES` apart, as 4 KiB planes and 3x3 weights of 512 inputs
-        // are: there the lines prefetched far ahead evict those in use), and well inside a
-        // column's run (at most an eighth of the columns' spacing).
-        let crowded = (apart * element).is_multiple_of(CROWDED_SOURCE_PITCH_BYTES);
-        let far = tuning
+        // Farther on where the columns' lines do not share a few L1 sets (a multiple of half
+        // an L1 way apart, as 4 KiB planes and 3x3 weights of 512 inputs are: there the lines
+        // prefetched far ahead evict those in use), and well inside a column's run (at most
+        // an eighth of the columns' spacing).
+        let crowded = (apart * element).is_multiple_of(choices.l1_way_bytes() / 2);
+        let far = choices
             .streamed_prefetch_elements
             .filter(|_| streams && !crowded)
             .map_or(near, |far| far.min(apart / 8).max(near));
@@ -196,92 +199,139 @@ mod tests {
         assert_eq!(band_rows::<u32>(3136, 256, true), 3136);
     }
 
+    /// The choices of a machine like [`Choices::DEFAULT`]'s but writing up to `most` lines per
+    /// row and visit.
+    fn most(most: usize) -> Choices {
+        Choices {
+            lines_per_visit: most,
+            ..Choices::DEFAULT
+        }
+    }
+
     /// Whole-line blocks, streamed or not, go out several to a row only while their source
-    /// lines stay close.
+    /// lines stay close; short rows go whole where their columns' lines fit in L1.
     #[test]
     fn whole_lines_group_while_their_source_is_compact() {
         let columns = |count: usize, pitch: usize| -> Vec<(usize, usize)> {
             (0..count).map(|c| (c * pitch, c)).collect()
         };
-        // Rows of at most 4 KiB and 256 columns go whole in one visit, whatever the tuning:
-        // NCHW -> NHWC's 256 channels of f32 (16 blocks) or of u8 (4 blocks of 64).
-        assert_eq!(lines_per_visit::<u32, 16>(&columns(256, 3136), None, 1), 16);
-        assert_eq!(lines_per_visit::<u8, 64>(&columns(256, 3136), None, 1), 4);
-        assert_eq!(lines_per_visit::<u32, 16>(&columns(250, 3136), None, 1), 16);
-        assert_eq!(lines_per_visit::<u32, 8>(&columns(24, 3136), None, 1), 3);
-        // Longer rows (u8 NHWC -> NCHW's 3136 positions) or more columns: the tuning's rule.
-        assert_eq!(lines_per_visit::<u8, 64>(&columns(3136, 256), None, 1), 1);
-        assert_eq!(lines_per_visit::<u16, 32>(&columns(512, 3136), None, 1), 1);
-        assert!(writes_whole_rows::<u32>(&columns(256, 1)));
-        assert!(!writes_whole_rows::<u32>(&columns(257, 1)));
-        assert!(writes_whole_rows::<u64>(&columns(256, 1)));
-        assert!(!writes_whole_rows::<[u64; 4]>(&columns(256, 1)));
+        // NCHW -> NHWC of 256 channels of u8 from planes of 56 x 56 (4 lines a set of a
+        // 4 KiB way) go whole in one visit (4 blocks of 64); of f32 (16 a set) they do not.
+        assert_eq!(
+            lines_per_visit::<u8, 64>(&columns(256, 3136), None, &most(1)),
+            4
+        );
+        assert_eq!(
+            lines_per_visit::<u32, 16>(&columns(256, 3136), None, &most(1)),
+            1
+        );
+        // 24 f32 channels 3136 apart (2 a set): whole, in 3 blocks of 8.
+        assert_eq!(
+            lines_per_visit::<u32, 8>(&columns(24, 3136), None, &most(1)),
+            3
+        );
+        assert!(writes_whole_rows::<u32>(&columns(256, 1), &most(1)));
+        assert!(!writes_whole_rows::<u32>(&columns(257, 1), &most(1)));
+        assert!(writes_whole_rows::<u64>(&columns(256, 1), &most(1)));
+        assert!(!writes_whole_rows::<[u64; 4]>(&columns(256, 1), &most(1)));
+        let without = Choices {
+            whole_rows: false,
+            ..most(1)
+        };
+        assert!(!writes_whole_rows::<u8>(&columns(256, 3136), &without));
+        // Longer rows (u8 NHWC -> NCHW's 3136 positions) or more columns: the group rule.
+        assert_eq!(
+            lines_per_visit::<u8, 64>(&columns(3136, 256), None, &most(1)),
+            1
+        );
+        assert_eq!(
+            lines_per_visit::<u16, 32>(&columns(512, 3136), None, &most(1)),
+            1
+        );
         let cols = |pitch: usize| columns(2048, pitch);
         // 16 columns 256 elements apart span 15 KiB of u32: four blocks would fit in 64 KiB,
-        // as many as the tuning allows go together.
-        assert_eq!(lines_per_visit::<u32, 16>(&cols(256), None, 2), 2);
-        assert_eq!(lines_per_visit::<u32, 16>(&cols(256), None, 1), 1);
-        assert_eq!(lines_per_visit::<u32, 16>(&cols(256), None, 8), 4);
-        assert_eq!(lines_per_visit::<u32, 16>(&cols(512), None, 2), 2);
-        assert_eq!(lines_per_visit::<u32, 16>(&cols(2048), None, 2), 1);
+        // as many as the choices allow go together.
+        assert_eq!(lines_per_visit::<u32, 16>(&cols(256), None, &most(2)), 2);
+        assert_eq!(lines_per_visit::<u32, 16>(&cols(256), None, &most(1)), 1);
+        assert_eq!(lines_per_visit::<u32, 16>(&cols(256), None, &most(8)), 4);
+        assert_eq!(lines_per_visit::<u32, 16>(&cols(512), None, &most(2)), 2);
+        assert_eq!(lines_per_visit::<u32, 16>(&cols(2048), None, &most(2)), 1);
         // 3136 apart (NCHW planes of 56x56) span 184 KiB: one block at a time.
-        assert_eq!(lines_per_visit::<u32, 16>(&cols(3136), None, 2), 1);
-        // Rows whose pitch is a multiple of 512 bytes: 256 bytes per row and visit, whatever
-        // the source, but never more blocks than the tile has.
-        assert_eq!(lines_per_visit::<u32, 16>(&cols(3136), Some(1024), 1), 4);
+        assert_eq!(lines_per_visit::<u32, 16>(&cols(3136), None, &most(2)), 1);
+        // Rows whose pitch is a multiple of 512 bytes (two or more of a block's 16 rows in
+        // one set of a 4 KiB way): 256 bytes per row and visit, whatever the source, but
+        // never more blocks than the tile has.
+        let one = most(1);
+        assert_eq!(lines_per_visit::<u32, 16>(&cols(3136), Some(1024), &one), 4);
         assert_eq!(
-            lines_per_visit::<u8, 64>(&columns(1024, 1), Some(512), 1),
+            lines_per_visit::<u8, 64>(&columns(1024, 1), Some(512), &one),
             4
         );
         assert_eq!(
-            lines_per_visit::<u8, 64>(&columns(4096, 1), Some(4096), 2),
+            lines_per_visit::<u8, 64>(&columns(4096, 1), Some(4096), &most(2)),
             4
         );
-        assert_eq!(lines_per_visit::<u32, 8>(&cols(3136), Some(128), 1), 8);
+        assert_eq!(lines_per_visit::<u32, 8>(&cols(3136), Some(128), &one), 8);
         assert_eq!(
-            lines_per_visit::<u32, 16>(&columns(300, 3136), Some(128), 1),
+            lines_per_visit::<u32, 16>(&columns(300, 3136), Some(128), &one),
             4
         );
         assert_eq!(
-            lines_per_visit::<u32, 16>(&columns(290, 1), Some(128), 1),
+            lines_per_visit::<u32, 16>(&columns(290, 1), Some(128), &one),
             4
         );
-        assert_eq!(lines_per_visit::<u32, 16>(&cols(3136), Some(3136), 1), 1);
-        assert_eq!(lines_per_visit::<u32, 16>(&cols(3136), Some(100), 1), 1);
+        assert_eq!(lines_per_visit::<u32, 16>(&cols(3136), Some(3136), &one), 1);
+        assert_eq!(lines_per_visit::<u32, 16>(&cols(3136), Some(100), &one), 1);
         assert_eq!(
-            lines_per_visit::<u8, 64>(&columns(3136, 256), Some(3136), 1),
+            lines_per_visit::<u8, 64>(&columns(3136, 256), Some(3136), &one),
             1
         );
         // Blocks narrower than a line never group.
-        assert_eq!(lines_per_visit::<u32, 8>(&cols(256), None, 2), 1);
-        // Streamed blocks prefetch their separate source lines only where they are at least
-        // the tuning's distance apart (2 KiB on Intel, 512 bytes on AMD), `PREFETCH_BYTES`
-        // ahead on Intel; blocks through the cache on Intel always, on AMD where they are
-        // under 1 KiB apart.
+        assert_eq!(lines_per_visit::<u32, 8>(&cols(256), None, &most(2)), 1);
+    }
+
+    /// Source prefetches: streamed blocks prefetch their separate source lines only where
+    /// they are at least the choices' distance apart (2 KiB with a roomy L2, 512 bytes
+    /// otherwise), `PREFETCH_BYTES` ahead with a roomy L2; blocks through the cache always
+    /// with a roomy L2, otherwise where they are under 1 KiB apart.
+    #[test]
+    fn source_lines_are_prefetched_as_the_choices_say() {
+        use crate::relayout::cache_geometry::CacheLevel;
+        let columns = |count: usize, pitch: usize| -> Vec<(usize, usize)> {
+            (0..count).map(|c| (c * pitch, c)).collect()
+        };
+        let cols = |pitch: usize| columns(2048, pitch);
         let near = Some(SourcePrefetch {
             ahead: PREFETCH_BYTES / 4,
             every: 1,
         });
-        let (intel, amd) = (Tuning::INTEL, Tuning::AMD);
-        assert_eq!(source_prefetch::<u32>(&cols(127), intel, true), None);
-        assert_eq!(source_prefetch::<u32>(&cols(128), amd, true), near);
-        assert_eq!(source_prefetch::<u32>(&cols(511), intel, true), None);
-        assert_eq!(source_prefetch::<u32>(&cols(512), intel, true), near);
-        assert_eq!(source_prefetch::<u32>(&cols(3136), intel, true), near);
-        // On AMD streamed ones prefetch farther: 512 elements, at most an eighth of the
-        // spacing, never nearer than the rest; where the lines crowd L1 sets (a multiple of
-        // 2 KiB apart), as near as the rest.
+        let roomy = &Choices::for_cache(crate::relayout::cache_geometry::CacheGeometry {
+            l2: CacheLevel {
+                bytes: 2 << 20,
+                ways: 16,
+            },
+            ..crate::relayout::cache_geometry::CacheGeometry::DEFAULT
+        });
+        let small = &Choices::DEFAULT;
+        assert_eq!(source_prefetch::<u32>(&cols(127), roomy, true), None);
+        assert_eq!(source_prefetch::<u32>(&cols(128), small, true), near);
+        assert_eq!(source_prefetch::<u32>(&cols(511), roomy, true), None);
+        assert_eq!(source_prefetch::<u32>(&cols(512), roomy, true), near);
+        assert_eq!(source_prefetch::<u32>(&cols(3136), roomy, true), near);
+        // With a smaller L2 streamed ones prefetch farther: 512 elements, at most an eighth
+        // of the spacing, never nearer than the rest; where the lines crowd L1 sets (a
+        // multiple of half a way, 2 KiB, apart), as near as the rest.
         let ahead = |ahead| Some(SourcePrefetch { ahead, every: 1 });
-        assert_eq!(source_prefetch::<u32>(&cols(3136), amd, true), ahead(392));
-        assert_eq!(source_prefetch::<u32>(&cols(8192), amd, true), near);
-        assert_eq!(source_prefetch::<u32>(&cols(4100), amd, true), ahead(512));
-        assert_eq!(source_prefetch::<u32>(&cols(300), amd, true), ahead(64));
-        assert_eq!(source_prefetch::<u8>(&cols(3136), amd, true), ahead(392));
-        assert_eq!(source_prefetch::<u32>(&cols(256), intel, false), near);
-        assert_eq!(source_prefetch::<u32>(&cols(33), intel, false), near);
-        assert_eq!(source_prefetch::<u32>(&cols(3136), amd, false), None);
-        assert_eq!(source_prefetch::<u32>(&cols(256), amd, false), None);
-        assert_eq!(source_prefetch::<u32>(&cols(255), amd, false), near);
+        assert_eq!(source_prefetch::<u32>(&cols(3136), small, true), ahead(392));
+        assert_eq!(source_prefetch::<u32>(&cols(8192), small, true), near);
+        assert_eq!(source_prefetch::<u32>(&cols(4100), small, true), ahead(512));
+        assert_eq!(source_prefetch::<u32>(&cols(300), small, true), ahead(64));
+        assert_eq!(source_prefetch::<u8>(&cols(3136), small, true), ahead(392));
+        assert_eq!(source_prefetch::<u32>(&cols(256), roomy, false), near);
+        assert_eq!(source_prefetch::<u32>(&cols(33), roomy, false), near);
+        assert_eq!(source_prefetch::<u32>(&cols(3136), small, false), None);
+        assert_eq!(source_prefetch::<u32>(&cols(256), small, false), None);
+        assert_eq!(source_prefetch::<u32>(&cols(255), small, false), near);
         // A source that is one run (lines of ROWS elements end to end) is prefetched far
         // ahead, streamed or not, once per cache line: every column's line for f32 (64
         // bytes), every fourth for u8 (16 bytes).
@@ -291,17 +341,17 @@ mod tests {
                 every,
             })
         };
-        assert_eq!(source_prefetch::<u32>(&cols(ROWS), intel, true), far(4, 1));
-        assert_eq!(source_prefetch::<u32>(&cols(ROWS), amd, false), far(4, 1));
-        assert_eq!(source_prefetch::<u8>(&cols(ROWS), intel, true), far(1, 4));
+        assert_eq!(source_prefetch::<u32>(&cols(ROWS), roomy, true), far(4, 1));
+        assert_eq!(source_prefetch::<u32>(&cols(ROWS), small, false), far(4, 1));
+        assert_eq!(source_prefetch::<u8>(&cols(ROWS), roomy, true), far(1, 4));
         // Lines at most two cache lines apart count as one run too (f32 NHWC -> NCHW of 17
         // to 32 channels; u8 of 17 to 128), one prefetch per column or per cache line.
-        assert_eq!(source_prefetch::<u32>(&cols(17), amd, true), far(4, 1));
-        assert_eq!(source_prefetch::<u32>(&cols(17), intel, false), far(4, 1));
-        assert_eq!(source_prefetch::<u32>(&cols(32), intel, true), far(4, 1));
-        assert_eq!(source_prefetch::<u32>(&cols(33), amd, true), None);
-        assert_eq!(source_prefetch::<u8>(&cols(32), amd, true), far(1, 2));
-        assert_eq!(source_prefetch::<u8>(&cols(128), intel, true), far(1, 1));
-        assert_eq!(source_prefetch::<u8>(&cols(129), amd, true), None);
+        assert_eq!(source_prefetch::<u32>(&cols(17), small, true), far(4, 1));
+        assert_eq!(source_prefetch::<u32>(&cols(17), roomy, false), far(4, 1));
+        assert_eq!(source_prefetch::<u32>(&cols(32), roomy, true), far(4, 1));
+        assert_eq!(source_prefetch::<u32>(&cols(33), small, true), None);
+        assert_eq!(source_prefetch::<u8>(&cols(32), small, true), far(1, 2));
+        assert_eq!(source_prefetch::<u8>(&cols(128), roomy, true), far(1, 1));
+        assert_eq!(source_prefetch::<u8>(&cols(129), small, true), None);
     }
 }

@@ -10,7 +10,7 @@ use super::reach::Reach;
 use super::tile_batch::{TileBatch, move_elements};
 use super::tile_shape::{SourcePrefetch, band_rows, lines_per_visit, pitched, source_prefetch};
 use crate::relayout::lines::{Lines, Pitch};
-use crate::relayout::tuning::{CACHE_LINE, ROWS, Tuning};
+use crate::relayout::tuning::{CACHE_LINE, ROWS};
 
 /// Whether a block of `ROWS` rows of `cols` one-byte elements is exactly one 64-byte line.
 pub(crate) const fn block_is_line(cols: usize) -> bool {
@@ -247,10 +247,10 @@ pub(crate) fn plane_body<T: Copy, B: BlockMove<T>, const COLS: usize>(
         return;
     }
     let band = band_rows::<T>(rows.len(), cols.len(), B::streams::<COLS>());
-    let tuning = Tuning::current();
+    let choices = batch.choices;
     let pitch = pitched(rows, batch.row_pitch);
-    let group = COLS * lines_per_visit::<T, COLS>(cols, pitch, tuning.lines_per_visit);
-    let source_ahead = source_prefetch::<T>(cols, tuning, B::streams::<COLS>());
+    let group = COLS * lines_per_visit::<T, COLS>(cols, pitch, choices);
+    let source_ahead = source_prefetch::<T>(cols, choices, B::streams::<COLS>());
     for &(tile_s, tile_d) in origins {
         let (s, d) = (s + tile_s, d + tile_d);
         let fits = reach.fits(dst.len(), d, src.len(), s);

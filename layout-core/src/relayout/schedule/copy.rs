@@ -5,6 +5,7 @@
 use super::streaming::Streaming;
 use super::walk::{Nest, SourceOffsets};
 use crate::MAX_RANK;
+use crate::relayout::choices::Choices;
 use crate::relayout::kernels::{Element, Reach, RowBlock, RowBlocks, each_block};
 use crate::relayout::plan::{Kernel, Listings, Pair, Plan, Point, ahead_if_far};
 use core::ops::Range;
@@ -16,6 +17,8 @@ pub(crate) struct Prepared {
     pub(super) plan: Plan,
     pub(super) listings: Listings,
     reach: Reach,
+    /// The machine-dependent choices its kernels run by.
+    choices: Choices,
     /// For a plan that is one row block (every loop listed in one kernel call): the innermost
     /// loop's data digits and the end of its padding, the same at every base.
     one_block: Option<(Range<usize>, usize)>,
@@ -43,6 +46,7 @@ impl Prepared {
             plan,
             listings,
             reach,
+            choices: Choices::of_this_machine(),
             one_block,
         })
     }
@@ -62,6 +66,7 @@ impl Prepared {
             src,
             pad,
             streaming,
+            choices: &self.choices,
             src_offset_of: &|_: &Point| unreachable!("a prepared plan follows by additions"),
             source_ahead,
         }
@@ -107,7 +112,148 @@ impl Prepared {
     }
 }
 
-/// The engine: plans the copy `pair` describes for elements `E`, then walks the destination.
+/// A whole relayout planned once for one pair of mappings and element size under one set of
+/// choices: the plan (cut for threads where they share it), its listings, and which stores go
+/// past the caches. Running it again on other slots of the same shapes plans nothing.
+#[derive(Clone, Debug)]
+pub(crate) struct Planned {
+    plan: Plan,
+    listings: Listings,
+    reach: Reach,
+    streaming: Streaming,
+    choices: Choices,
+}
+
+impl Planned {
+    /// The plan of the copy `pair` describes for elements of `element_bytes` bytes into a
+    /// destination of `dst_bytes`, under `choices`; `streaming` overrides the choice of stores
+    /// past the caches (by default from the destination's size). `None` when it moves nothing.
+    pub(crate) fn new(
+        pair: &Pair,
+        element_bytes: usize,
+        dst_bytes: usize,
+        streaming: Option<Streaming>,
+        choices: Choices,
+    ) -> Option<Planned> {
+        if pair.dims[..pair.rank].contains(&0) {
+            return None;
+        }
+        #[cfg_attr(not(feature = "parallel"), allow(unused_mut))]
+        let mut plan = Plan::new(pair, element_bytes);
+        #[cfg(feature = "parallel")]
+        if plan.len > 0 {
+            super::parallel::cut_for_threads(&mut plan, dst_bytes, element_bytes, &choices);
+        }
+        let streaming =
+            streaming.unwrap_or_else(|| Streaming::for_destination(dst_bytes, &choices));
+        let mut listings = plan.listings(element_bytes);
+        // Rows in groups only into a destination past the caches (`kernels::row_groups`).
+        if streaming.blocks {
+            listings.row_groups = plan.row_groups();
+        }
+        Some(Planned {
+            reach: Reach::of_listed(&listings.rows, &listings.cols),
+            plan,
+            listings,
+            streaming,
+            choices,
+        })
+    }
+
+    /// Runs the plan from `src` into `dst`, `pad` into every padding slot; `offsets` gives the
+    /// source offset of a point for plans that cannot follow the source by additions.
+    pub(crate) fn run<E: Element>(
+        &self,
+        src: &[E],
+        dst: &mut [E],
+        pad: E,
+        offsets: &SourceOffsets<'_>,
+    ) {
+        let plan = &self.plan;
+        if plan.len == 0 {
+            dst[plan.dst_base] = src[offsets(&plan.origin)];
+            return;
+        }
+        let nest = Nest {
+            plan,
+            reach: self.reach,
+            listings: &self.listings,
+            src,
+            pad,
+            streaming: self.streaming,
+            choices: &self.choices,
+            src_offset_of: offsets,
+            // Only into a destination past the caches: through them, the prefetches cost more
+            // than they save.
+            source_ahead: if self.streaming.blocks {
+                self.listings.row_source_ahead
+            } else {
+                0
+            },
+        };
+        #[cfg(feature = "parallel")]
+        if super::parallel::run(&nest, dst) {
+            return;
+        }
+        let mut point: Point = [0; crate::MAX_RANK + 1];
+        nest.data(dst, 0, plan.src_base, plan.dst_base, &mut point);
+    }
+
+    /// What the plan does, in a few words: its kernel and the tile it moves, the stores, and
+    /// the cache it was chosen for.
+    pub(crate) fn describe(&self) -> Description {
+        let plan = &self.plan;
+        let kernel = match plan.kernel {
+            _ if plan.len == 0 => KernelKind::Single,
+            Kernel::Rows => KernelKind::RowCopies {
+                row: plan.levels[plan.len - 1].extent,
+            },
+            Kernel::Transpose { .. } => KernelKind::Transpose {
+                rows: self.listings.rows.len(),
+                cols: self.listings.cols.len(),
+                tiles: self.listings.tiles.len(),
+            },
+            Kernel::Strided => KernelKind::Strided,
+            Kernel::Indexed => KernelKind::Indexed,
+        };
+        Description {
+            kernel,
+            streamed: self.streaming.blocks,
+            choices: self.choices,
+        }
+    }
+}
+
+/// What a [`Planned`] relayout does ([`Planned::describe`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Description {
+    pub kernel: KernelKind,
+    /// Whether its transposes and paired rows write past the caches.
+    pub streamed: bool,
+    pub choices: Choices,
+}
+
+/// The kernel of a plan, with the size of what one call moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum KernelKind {
+    /// One element.
+    Single,
+    /// Slice copies of rows of `row` elements (listed per call).
+    RowCopies { row: usize },
+    /// Cache-blocked transposes of tiles of `rows` by `cols`, `tiles` tiles per call.
+    Transpose {
+        rows: usize,
+        cols: usize,
+        tiles: usize,
+    },
+    /// One strided element loop.
+    Strided,
+    /// Each source offset computed from the layout.
+    Indexed,
+}
+
+/// The engine: plans the copy `pair` describes for elements `E` under `choices`, then walks
+/// the destination.
 pub(crate) fn run<E: Element>(
     pair: &Pair,
     src: &[E],
@@ -115,46 +261,12 @@ pub(crate) fn run<E: Element>(
     pad: E,
     offsets: &SourceOffsets<'_>,
     streaming: Option<Streaming>,
+    choices: &Choices,
 ) {
-    if pair.dims[..pair.rank].contains(&0) {
-        return;
+    if let Some(planned) = Planned::new(pair, size_of::<E>(), size_of_val(dst), streaming, *choices)
+    {
+        planned.run(src, dst, pad, offsets);
     }
-    #[cfg_attr(not(feature = "parallel"), allow(unused_mut))]
-    let mut plan = Plan::new(pair, size_of::<E>());
-    if plan.len == 0 {
-        dst[plan.dst_base] = src[offsets(&plan.origin)];
-        return;
-    }
-    #[cfg(feature = "parallel")]
-    super::parallel::cut_for_threads(&mut plan, size_of_val(dst), size_of::<E>());
-    let streaming = streaming.unwrap_or_else(|| Streaming::for_destination(size_of_val(dst)));
-    let mut listings = plan.listings(size_of::<E>());
-    // Rows in groups only into a destination past the caches (`kernels::row_groups`).
-    if streaming.blocks {
-        listings.row_groups = plan.row_groups();
-    }
-    let nest = Nest {
-        plan: &plan,
-        reach: Reach::of_listed(&listings.rows, &listings.cols),
-        listings: &listings,
-        src,
-        pad,
-        streaming,
-        src_offset_of: offsets,
-        // Only into a destination past the caches: through them, the prefetches cost more
-        // than they save.
-        source_ahead: if streaming.blocks {
-            listings.row_source_ahead
-        } else {
-            0
-        },
-    };
-    #[cfg(feature = "parallel")]
-    if super::parallel::run(&nest, dst) {
-        return;
-    }
-    let mut point: Point = [0; crate::MAX_RANK + 1];
-    nest.data(dst, 0, plan.src_base, plan.dst_base, &mut point);
 }
 
 /// Runs `prepared` once for each `(chunk, d)` of `batch`: from the chunk's first slot into
@@ -234,7 +346,7 @@ pub(crate) fn run_into_chunks<E: Element>(
     // A source past the caches whose chunks gather rows from far apart (flat NHWC into
     // croutons): each chunk's rows ask for their counterparts in a chunk further on, as a row
     // block of a contiguous relayout asks for the next block's.
-    let far_source = Streaming::for_destination(size_of_val(src)).blocks;
+    let far_source = Streaming::for_destination(size_of_val(src), &prepared.choices).blocks;
     let source_ahead = if far_source && prepared.listings.rows_spread {
         source_stride(batch)
     } else {

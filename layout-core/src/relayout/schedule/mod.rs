@@ -9,7 +9,9 @@ mod row_walk;
 mod streaming;
 mod walk;
 
-pub(crate) use copy::{Prepared, run, run_from_chunks, run_into_chunks};
+pub(crate) use copy::{
+    Description, KernelKind, Planned, Prepared, run, run_from_chunks, run_into_chunks,
+};
 #[cfg(feature = "parallel")]
 pub(crate) use parallel::threads_for;
 pub(crate) use row_walk::RowWalk;

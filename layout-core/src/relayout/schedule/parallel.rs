@@ -8,14 +8,15 @@
 //! the calling thread.
 
 use super::walk::Nest;
+use crate::relayout::choices::Choices;
 use crate::relayout::kernels::Element;
 use crate::relayout::plan::{Kernel, MAX_LEVELS, Plan, Point, destination_reach};
-use crate::relayout::tuning::{PIECES_PER_THREAD, ROWS, Tuning};
+use crate::relayout::tuning::{PIECES_PER_THREAD, ROWS};
 
-/// The threads a relayout writing `dst_bytes` is shared among: rayon's, from the processor
-/// family's [`Tuning::min_parallel_bytes`] on; one below.
-pub(crate) fn threads_for(dst_bytes: usize) -> usize {
-    if dst_bytes < Tuning::current().min_parallel_bytes {
+/// The threads a relayout writing `dst_bytes` is shared among: rayon's, from the machine's
+/// [`Choices::min_parallel_bytes`] on; one below.
+pub(crate) fn threads_for(dst_bytes: usize, choices: &Choices) -> usize {
+    if dst_bytes < choices.min_parallel_bytes {
         1
     } else {
         rayon::current_num_threads()
@@ -31,8 +32,13 @@ pub(crate) fn threads_for(dst_bytes: usize) -> usize {
 /// outside the kernel's loops. A transpose's rows keep whole blocks of [`ROWS`] in each piece.
 /// Only loops without bounds (no padding), on a plan with room for another loop. f32
 /// 1x256x56x56 NCHW <-> NHWC: 14 x 224 positions, 8 x 32 channels.
-pub(crate) fn cut_for_threads(plan: &mut Plan, dst_bytes: usize, element_bytes: usize) {
-    let threads = threads_for(dst_bytes);
+pub(crate) fn cut_for_threads(
+    plan: &mut Plan,
+    dst_bytes: usize,
+    element_bytes: usize,
+    choices: &Choices,
+) {
+    let threads = threads_for(dst_bytes, choices);
     if threads >= 2 {
         plan.destination_blocks_outermost(element_bytes);
     }
@@ -72,7 +78,7 @@ pub(crate) fn cut_for_threads(plan: &mut Plan, dst_bytes: usize, element_bytes: 
 /// Runs the nest on rayon's threads; `false` (nothing written) when it should not be split.
 pub(crate) fn run<T: Element>(nest: &Nest<'_, T>, dst: &mut [T]) -> bool {
     let plan = nest.plan;
-    let threads = threads_for(core::mem::size_of_val(dst));
+    let threads = threads_for(core::mem::size_of_val(dst), nest.choices);
     if threads < 2 {
         return false;
     }

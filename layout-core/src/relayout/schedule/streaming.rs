@@ -9,7 +9,7 @@
 //! cache, from [`STREAM_FLOOR_BYTES`] (past a core's L2, where writing through the cache first
 //! reads every line it overwrites):
 //!
-//! - transposes (and, on the processor families that gain by it, row copies that pair two
+//! - transposes (and, where the machine's choices ask, row copies that pair two
 //!   half-line rows into each line and the destination prefetch of other far row copies)
 //!   stream from a small share of the last-level cache ([`STREAM_BLOCKS_FROM_CACHE_SHARE`]): a
 //!   transpose through the cache writes lines in many places at once and keeps paying for it,
@@ -22,10 +22,10 @@
 //! docs/concepts.md, "Decisions"); the choice only picks between kernels that are correct
 //! either way, so a wrong guess costs speed, never results.
 
+use crate::relayout::choices::Choices;
 use crate::relayout::tuning::{
-    STREAM_BLOCKS_FROM_CACHE_SHARE, STREAM_FLOOR_BYTES, STREAM_LINE_ROWS_FROM_CACHE_SHARE, Tuning,
+    STREAM_BLOCKS_FROM_CACHE_SHARE, STREAM_FLOOR_BYTES, STREAM_LINE_ROWS_FROM_CACHE_SHARE,
 };
-use core::sync::atomic::{AtomicUsize, Ordering};
 
 /// Which of a relayout's stores go past the caches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,7 +38,7 @@ pub(crate) struct Streaming {
     pub line_rows: bool,
     /// Row copies of rows shorter than a line stream each pair of rows that makes a line, and
     /// ask for the destination lines of other rows ahead: `blocks`, where the processor
-    /// family gains by it ([`Tuning::stream_short_rows`]).
+    /// machine gains by it ([`Choices::stream_short_rows`]).
     pub short_rows: bool,
     /// Row copies of rows that do not fill lines ask for their destination lines ahead
     /// whatever `short_rows` says (pairs of rows stay as it says): set out of a chunk table
@@ -65,11 +65,11 @@ impl Streaming {
         far_rows: false,
     };
 
-    /// The streaming of a destination of `bytes` on this CPU.
-    pub(crate) fn for_destination(bytes: usize) -> Streaming {
-        let streaming = Self::with_cache(bytes, last_level_cache_bytes());
+    /// The streaming of a destination of `bytes` on a machine with `choices`.
+    pub(crate) fn for_destination(bytes: usize, choices: &Choices) -> Streaming {
+        let streaming = Self::with_cache(bytes, choices.geometry.last_level);
         Streaming {
-            short_rows: streaming.short_rows && Tuning::current().stream_short_rows,
+            short_rows: streaming.short_rows && choices.stream_short_rows,
             ..streaming
         }
     }
@@ -88,60 +88,6 @@ impl Streaming {
             far_rows: false,
         }
     }
-}
-
-/// The size in bytes of this CPU's largest cache, found with `cpuid` on the first call and then
-/// kept; `None` where `cpuid` does not say (another architecture, Miri, an old CPU).
-fn last_level_cache_bytes() -> Option<usize> {
-    const UNKNOWN: usize = usize::MAX;
-    static FOUND: AtomicUsize = AtomicUsize::new(UNKNOWN);
-    let mut found = FOUND.load(Ordering::Relaxed);
-    if found == UNKNOWN {
-        found = largest_cache().unwrap_or(0);
-        FOUND.store(found, Ordering::Relaxed);
-    }
-    (found != 0).then_some(found)
-}
-
-/// The largest cache that `cpuid` lists: leaf 4 (Intel's deterministic cache parameters) or,
-/// on AMD and Hygon, leaf 0x8000_001D, which has the same layout.
-#[cfg(all(target_arch = "x86_64", not(miri)))]
-fn largest_cache() -> Option<usize> {
-    use core::arch::x86_64::{__cpuid, __cpuid_count};
-    let leaf = if crate::relayout::tuning::vendor_is_amd() {
-        0x8000_001D
-    } else {
-        4
-    };
-    // The highest leaf of the range must reach it, or the answer is another leaf's.
-    if __cpuid(leaf & 0x8000_0000).eax < leaf {
-        return None;
-    }
-    (0..16)
-        .map(|sub| {
-            let r = __cpuid_count(leaf, sub);
-            [r.eax, r.ebx, r.ecx]
-        })
-        .take_while(|[eax, _, _]| eax & 0x1f != 0)
-        .map(|[_, ebx, ecx]| cache_bytes(ebx, ecx))
-        .max()
-}
-
-/// Miri and other architectures: no `cpuid`.
-#[cfg(not(all(target_arch = "x86_64", not(miri))))]
-fn largest_cache() -> Option<usize> {
-    None
-}
-
-/// A cache's size from the EBX and ECX of its `cpuid` leaf 4 (or 0x8000_001D) entry: ways x
-/// partitions x line size x sets, each stored as one less.
-#[cfg_attr(not(all(target_arch = "x86_64", not(miri))), allow(dead_code))]
-fn cache_bytes(ebx: u32, ecx: u32) -> usize {
-    let ways = (ebx >> 22) as usize + 1;
-    let partitions = ((ebx >> 12) & 0x3ff) as usize + 1;
-    let line = (ebx & 0xfff) as usize + 1;
-    let sets = ecx as usize + 1;
-    ways * partitions * line * sets
 }
 
 #[cfg(test)]
@@ -190,22 +136,5 @@ mod tests {
             Streaming::with_cache(STREAM_FLOOR_BYTES, None),
             Streaming::ALL
         );
-    }
-
-    /// cpuid leaf 4 of a 32 KiB, 8-way L1 with 64-byte lines and 64 sets, and of a 480 MiB,
-    /// 16-way L3 (491520 sets).
-    #[test]
-    fn cache_sizes_are_decoded_as_cpuid_gives_them() {
-        assert_eq!(cache_bytes((7 << 22) | 63, 63), 32 << 10);
-        assert_eq!(cache_bytes((15 << 22) | 63, 491_520 - 1), 480 * MIB);
-    }
-
-    #[test]
-    fn the_cache_found_is_kept() {
-        let first = last_level_cache_bytes();
-        assert_eq!(last_level_cache_bytes(), first);
-        if cfg!(miri) || !cfg!(target_arch = "x86_64") {
-            assert_eq!(first, None);
-        }
     }
 }

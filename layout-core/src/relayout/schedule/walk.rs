@@ -7,6 +7,7 @@
 //! there). The cuts cost a comparison per loop entry, never a division per element.
 
 use super::streaming::Streaming;
+use crate::relayout::choices::Choices;
 use crate::relayout::kernels::{
     Destination, Element, OneBlock, Reach, RowBlock, RowBlocks, RowGroups, TileBatch,
     copy_listed_blocks, copy_row_groups, copy_strided, transpose, with_widest_copies,
@@ -30,6 +31,8 @@ pub(crate) struct Nest<'a, T> {
     pub pad: T,
     /// Which stores go past the caches ([`Streaming::for_destination`]).
     pub streaming: Streaming,
+    /// The machine-dependent choices of the kernels.
+    pub choices: &'a Choices,
     pub src_offset_of: &'a SourceOffsets<'a>,
     /// How far on in the source each row of a row block asks for its counterpart in the next
     /// block ([`Listings::row_source_ahead`]; 0: not at all).
@@ -178,6 +181,7 @@ impl<T: Element> Nest<'_, T> {
             row_pitch: listings.row_pitch,
             rows_run: listings.rows_run,
             cols_run: listings.cols_run,
+            choices: self.choices,
         };
         transpose(
             dst,

@@ -49,6 +49,7 @@ fn every_tile_of_a_batch_moves() {
         row_pitch: Some(24),
         rows_run: None,
         cols_run: None,
+        choices: &crate::relayout::choices::Choices::DEFAULT,
     };
     let mut got = alloc::vec![0u32; len];
     portable_planes(&mut got, d, &src, s, batch, reach);
@@ -89,6 +90,7 @@ fn packed_blocks_move_as_listed() {
             row_pitch: Some(4),
             rows_run: None,
             cols_run: None,
+            choices: &crate::relayout::choices::Choices::DEFAULT,
         };
         let too_far = Reach {
             src: reach.src,
@@ -121,6 +123,7 @@ fn blocks_outside_the_reach_take_the_checked_path() {
         row_pitch: Some(20),
         rows_run: None,
         cols_run: None,
+        choices: &crate::relayout::choices::Choices::DEFAULT,
     };
     for reach in [
         Reach::of(&rows, &cols),

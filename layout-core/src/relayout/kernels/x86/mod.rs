@@ -23,8 +23,9 @@ use super::rows::each_block;
 use super::staged::Stages;
 use super::tile_batch::TileBatch;
 use super::tiles::{self, block_is_line};
+use crate::relayout::choices::Choices;
 use crate::relayout::stores::end_streaming;
-use crate::relayout::tuning::{CACHE_LINE, ROWS, Tuning};
+use crate::relayout::tuning::{CACHE_LINE, ROWS};
 use core::mem::MaybeUninit;
 use core::ops::Range;
 use split_planes::SplitPlanes;
@@ -199,8 +200,7 @@ fn transpose_as<E: avx512::Broad>(
     // Streaming needs whole destination lines (a line of columns, or half of one with the
     // next row after it).
     let line = CACHE_LINE / size_of::<E>();
-    let whole_rows =
-        tiles_stream(batch.rows.len(), Tuning::current()) && batch.cols.len() >= line / 2;
+    let whole_rows = tiles_stream(batch.rows.len(), batch.choices) && batch.cols.len() >= line / 2;
     if stream && (whole_rows || packed_line_blocks::<E>(batch)) {
         planes::<E, true>(dst, d, src, s, batch, reach);
         end_streaming();
@@ -221,9 +221,9 @@ fn packed_line_blocks<E>(batch: TileBatch<'_>) -> bool {
 
 /// Whether tiles of `rows` rows stream their destination lines (once the destination is past
 /// the caches): tiles of more than one block always; tiles of exactly one block where the
-/// processor family gains by it ([`Tuning::stream_one_block_tiles`]).
-fn tiles_stream(rows: usize, tuning: Tuning) -> bool {
-    rows > ROWS || (rows == ROWS && tuning.stream_one_block_tiles)
+/// machine gains by it ([`Choices::stream_one_block_tiles`]).
+fn tiles_stream(rows: usize, choices: &Choices) -> bool {
+    rows > ROWS || (rows == ROWS && choices.stream_one_block_tiles)
 }
 
 /// [`tiles::planes`] with AVX-512 blocks (each width compiled for AVX-512) where the CPU has
@@ -240,7 +240,7 @@ fn planes<E: avx512::Broad, const STREAM: bool>(
     if avx512::available() {
         // SAFETY (both): the CPU runs AVX-512 F and BW instructions (checked just above).
         unsafe {
-            let sweep_streamed = Tuning::current().sweep_streamed;
+            let sweep_streamed = batch.choices.sweep_streamed;
             if pitched::pitched_plane::<E, STREAM>(dst, d, src, s, batch, reach, sweep_streamed) {
                 return;
             }
@@ -324,6 +324,7 @@ mod tests {
                     row_pitch,
                     rows_run: None,
                     cols_run: None,
+                    choices: &Choices::DEFAULT,
                 };
                 let case = alloc::format!("{n_rows} x {n_cols}, pitch {row_pitch:?}, +{misalign}");
                 each_build_agrees(&src, batch, reach, 2 * tile_dst, misalign, make, &case);
@@ -431,6 +432,7 @@ mod tests {
                     row_pitch: Some(n_cols),
                     rows_run: Some(n_cols),
                     cols_run: None,
+                    choices: &Choices::DEFAULT,
                 };
                 let stages = Stages::of::<E>(&batch).expect("a staged batch");
                 let mut want = alloc::vec![make(0); 2 * tile_dst];
@@ -464,11 +466,15 @@ mod tests {
     }
 
     #[test]
-    fn tiles_of_one_block_stream_only_where_the_tuning_asks() {
-        for tuning in [Tuning::INTEL, Tuning::AMD] {
-            assert!(!tiles_stream(ROWS - 1, tuning));
-            assert!(tiles_stream(ROWS + 1, tuning));
-            assert_eq!(tiles_stream(ROWS, tuning), tuning.stream_one_block_tiles);
+    fn tiles_of_one_block_stream_only_where_the_choices_ask() {
+        for stream_one_block_tiles in [false, true] {
+            let choices = Choices {
+                stream_one_block_tiles,
+                ..Choices::DEFAULT
+            };
+            assert!(!tiles_stream(ROWS - 1, &choices));
+            assert!(tiles_stream(ROWS + 1, &choices));
+            assert_eq!(tiles_stream(ROWS, &choices), stream_one_block_tiles);
         }
     }
 }

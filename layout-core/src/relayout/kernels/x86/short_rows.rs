@@ -190,6 +190,7 @@ mod tests {
                 row_pitch: Some(n),
                 rows_run: Some(n),
                 cols_run: Some(channels),
+                choices: &crate::relayout::choices::Choices::DEFAULT,
             };
             assert!(takes::<u8>(&batch));
             let src: Vec<u8> = (0..2 * tile).map(|i| (i * 7 % 251) as u8).collect();

@@ -24,7 +24,7 @@
 //!   nchw->nhwc 0.61-0.64 -> 0.71-0.73, nhwc->nchw 0.63-0.67 -> 0.74-0.76, 8x256x32x32
 //!   nhwc->nchw 0.44-0.46 -> 0.60-0.62 (as above, AMD EPYC, Zen 5).
 //!
-//! Past the caches, on processor families tuned so, 4-byte transposes whose source columns lie
+//! Past the caches, where the machine's choices sweep, 4-byte transposes whose source columns lie
 //! a few hundred bytes apart (NHWC -> NCHW) stream from [`sweep`]: each row block's sixteen
 //! destination rows written in one pass along them, as a transpose written by hand for the
 //! shape does ([`swept_when_streamed`] and the tuning have the measurements); where those rows
@@ -55,9 +55,9 @@ use super::super::tile_shape::pitched;
 use super::super::tiles;
 use super::avx512::{Avx512Blocks, Broad, Whole32, quad_transposed_pitched};
 use super::shuffle::{load_register, shuffle_rounds, zero};
-use crate::relayout::stores::{store, store_line};
 #[cfg(doc)]
-use crate::relayout::tuning::Tuning;
+use crate::relayout::choices::Choices;
+use crate::relayout::stores::{store, store_line};
 use crate::relayout::tuning::{
     CACHE_LINE, CROWDED_ROW_PITCH_BYTES, CROWDED_SOURCE_PITCH_BYTES, CROWDED_VISIT_LINES,
     NEAR_RUN_BYTES, ROWS, SWEEP_SOURCE_AHEAD_BLOCKS, SWEPT_COLUMNS_APART_BYTES,
@@ -73,9 +73,9 @@ const COLS: usize = 16;
 /// the source (`cols_run`) and every whole block's rows one pitch apart in the destination
 /// ([`pitched`]), with at least one whole block: `true`, all written. Through the caches, or
 /// with `STREAM` past them (whole aligned destination lines) where `sweep_streamed` (the
-/// processor family's [`Tuning::sweep_streamed`]) and [`swept_when_streamed`] allow, or the
+/// machine's [`Choices::sweep_streamed`]) and [`swept_when_streamed`] allow, or the
 /// source columns crowd the L1 sets ([`crowded_source`]), or bytes go as squares of 64 x 64
-/// ([`squares`]), the rows in whole blocks; or, on the same processor families, 4-byte
+/// ([`squares`]), the rows in whole blocks; or, where the choices sweep, 4-byte
 /// elements whose source is one run ([`NEAR_RUN_BYTES`]) in tiles of 16 to 32 rows, the
 /// tiles whose rows start off the line grid or whose rows past 16 are 8 to 15
 /// ([`realigned::run_realigned`]; the others through [`tiles::planes`]). Each
@@ -228,7 +228,7 @@ pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(
 }
 
 /// Whether a streamed batch of columns `col_pitch` apart in the source is swept here on a
-/// processor family tuned to ([`Tuning::sweep_streamed`]), its rows in whole blocks: 4-byte
+/// machine's choices ask ([`Choices::sweep_streamed`]), its rows in whole blocks: 4-byte
 /// elements whose columns lie more than [`NEAR_RUN_BYTES`] and at most
 /// [`SWEPT_COLUMNS_APART_BYTES`] apart (NHWC -> NCHW of 33 to 256 f32 channels). Rows left
 /// over after the sweep through the general blocks cost more than the sweep saved (f32
@@ -240,7 +240,7 @@ fn swept_when_streamed<E>(col_pitch: usize) -> bool {
 }
 
 /// Whether tiles of `rows` rows whose columns lie `col_pitch` apart in the source go a column
-/// block at a time through all their rows when streamed on a processor family tuned to
+/// block at a time through all their rows when streamed where the choices ask
 /// ([`realigned::run_realigned`]): 4-byte elements whose source is one run (columns at most
 /// [`NEAR_RUN_BYTES`] apart), at most two blocks of rows.
 fn read_as_one_run<E>(col_pitch: usize, rows: usize) -> bool {

@@ -101,6 +101,7 @@ fn agrees_with_portable<E: Broad + core::fmt::Debug + PartialEq, const STREAM: b
             row_pitch: Some(row_pitch),
             rows_run: None,
             cols_run: Some(col_pitch),
+            choices: &crate::relayout::choices::Choices::DEFAULT,
         };
         let squared = size_of::<E>() == 1 && n_rows >= squares::SIDE;
         let swept = !STREAM

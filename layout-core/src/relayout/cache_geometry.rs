@@ -1,0 +1,334 @@
+//! The caches of the machine a relayout runs on, as the engine's cost model needs them: the
+//! L1 data cache's size and associativity, the private L2's size, the largest cache, and the
+//! line size. Read once per process from what the processor reports (`cpuid` on x86-64; the
+//! kernel's `/sys/devices/system/cpu/cpu0/cache/` elsewhere, with the `std` feature), and a
+//! stated default where it reports nothing.
+
+use core::sync::atomic::{AtomicUsize, Ordering};
+
+/// One cache level's capacity and associativity.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct CacheLevel {
+    /// Capacity in bytes.
+    pub bytes: usize,
+    /// Ways of associativity: how many lines that map to one set it holds at once.
+    pub ways: usize,
+}
+
+/// The cache geometry the relayout engine's choices follow from
+/// ([`Choices::for_cache`](super::choices::Choices::for_cache)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct CacheGeometry {
+    /// Bytes of a cache line.
+    pub line: usize,
+    /// The L1 data cache of one core.
+    pub l1d: CacheLevel,
+    /// The L2 cache of one core.
+    pub l2: CacheLevel,
+    /// The largest cache (the last level), when the processor names one.
+    pub last_level: Option<usize>,
+}
+
+impl CacheGeometry {
+    /// What the engine assumes where the processor reports nothing: the smallest caches of
+    /// the x86-64 and aarch64 server cores it was measured on (32 KiB 8-way L1d, 1 MiB 8-way
+    /// L2, 64-byte lines) and no last-level cache, so that streaming starts at its floor.
+    pub(crate) const DEFAULT: CacheGeometry = CacheGeometry {
+        line: 64,
+        l1d: CacheLevel {
+            bytes: 32 << 10,
+            ways: 8,
+        },
+        l2: CacheLevel {
+            bytes: 1 << 20,
+            ways: 8,
+        },
+        last_level: None,
+    };
+
+    /// Bytes of one way of the L1 data cache (its sets times its line): lines this far apart
+    /// map to the same set.
+    pub(crate) fn l1_way_bytes(&self) -> usize {
+        (self.l1d.bytes / self.l1d.ways.max(1)).max(self.line)
+    }
+
+    /// The most of `count` lines, `pitch` bytes apart, that share one L1 set. Lines a
+    /// multiple of a way apart all share one; otherwise they spread over the sets that
+    /// `pitch` steps through within a way.
+    pub(crate) fn lines_per_l1_set(&self, pitch: usize, count: usize) -> usize {
+        let way = self.l1_way_bytes();
+        let step = pitch % way;
+        if step == 0 {
+            return count;
+        }
+        // Lines `step` bytes apart come back to their first set after `way / gcd(step, way)`
+        // lines, and each line covers `line` bytes of set index, so a step under a line
+        // still moves to the next set only every `line / step` lines.
+        let sets_visited = (way / gcd(step, way)).min(way / self.line).max(1);
+        count.div_ceil(sets_visited)
+    }
+
+    /// This machine's geometry: read on the first call, then kept.
+    pub(crate) fn of_this_machine() -> CacheGeometry {
+        static FOUND: [AtomicUsize; 6] = [const { AtomicUsize::new(0) }; 6];
+        // The line size is never 0 once read: it marks the others as read too.
+        if FOUND[0].load(Ordering::Acquire) == 0 {
+            let g = detect().unwrap_or(CacheGeometry::DEFAULT);
+            let fields = [
+                g.l1d.bytes,
+                g.l1d.ways,
+                g.l2.bytes,
+                g.l2.ways,
+                g.last_level.unwrap_or(0),
+            ];
+            for (slot, value) in FOUND[1..].iter().zip(fields) {
+                slot.store(value, Ordering::Relaxed);
+            }
+            FOUND[0].store(g.line, Ordering::Release);
+        }
+        let at = |i: usize| FOUND[i].load(Ordering::Relaxed);
+        CacheGeometry {
+            line: at(0),
+            l1d: CacheLevel {
+                bytes: at(1),
+                ways: at(2),
+            },
+            l2: CacheLevel {
+                bytes: at(3),
+                ways: at(4),
+            },
+            last_level: Some(at(5)).filter(|&bytes| bytes != 0),
+        }
+    }
+
+    /// The geometry from a list of caches (level, is it a data or unified cache, capacity,
+    /// ways, line), as `cpuid` or the kernel lists them; `None` without an L1 data cache and
+    /// an L2.
+    fn from_listed(caches: impl Iterator<Item = Listed>) -> Option<CacheGeometry> {
+        let (mut l1d, mut l2, mut last, mut line) = (None, None, 0, 0);
+        for cache in caches.filter(|c| c.holds_data && c.bytes > 0) {
+            let level = CacheLevel {
+                bytes: cache.bytes,
+                ways: cache.ways.max(1),
+            };
+            match cache.level {
+                1 => {
+                    l1d = Some(level);
+                    line = cache.line;
+                }
+                2 => l2 = Some(level),
+                _ => {}
+            }
+            last = last.max(cache.bytes);
+        }
+        Some(CacheGeometry {
+            line: if line == 0 { 64 } else { line },
+            l1d: l1d?,
+            l2: l2?,
+            last_level: Some(last),
+        })
+    }
+}
+
+/// One cache as the processor lists it.
+#[derive(Clone, Copy, Debug)]
+struct Listed {
+    level: u32,
+    holds_data: bool,
+    bytes: usize,
+    ways: usize,
+    line: usize,
+}
+
+/// Greatest common divisor.
+fn gcd(mut a: usize, mut b: usize) -> usize {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+/// The caches `cpuid` lists: leaf 4 (deterministic cache parameters) where it lists any,
+/// else leaf 0x8000_001D, which has the same layout and is where processors that leave leaf
+/// 4 empty list theirs.
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+fn detect() -> Option<CacheGeometry> {
+    use core::arch::x86_64::{__cpuid, __cpuid_count};
+    let leaf_entries = |leaf: u32| {
+        // The highest leaf of the range must reach it, or the answer is another leaf's.
+        let reaches = __cpuid(leaf & 0x8000_0000).eax >= leaf;
+        (0..16)
+            .map(move |sub| {
+                let r = __cpuid_count(leaf, sub);
+                [r.eax, r.ebx, r.ecx]
+            })
+            .take_while(move |[eax, _, _]| reaches && eax & 0x1f != 0)
+            .map(|[eax, ebx, ecx]| cpuid_entry(eax, ebx, ecx))
+    };
+    CacheGeometry::from_listed(leaf_entries(4))
+        .or_else(|| CacheGeometry::from_listed(leaf_entries(0x8000_001D)))
+}
+
+/// Elsewhere with `std`: the kernel's list of the first CPU's caches.
+#[cfg(all(
+    not(all(target_arch = "x86_64", not(miri))),
+    feature = "std",
+    not(miri)
+))]
+fn detect() -> Option<CacheGeometry> {
+    extern crate std;
+    let read = |index: usize, name: &str| {
+        let path = std::format!("/sys/devices/system/cpu/cpu0/cache/index{index}/{name}");
+        std::fs::read_to_string(path).ok()
+    };
+    let caches = (0..16).map_while(|index| {
+        let text = |name| read(index, name);
+        Some(sysfs_entry(
+            &text("level")?,
+            &text("type")?,
+            &text("size")?,
+            &text("ways_of_associativity").unwrap_or_default(),
+            &text("coherency_line_size").unwrap_or_default(),
+        ))
+    });
+    CacheGeometry::from_listed(caches)
+}
+
+/// Miri, and other architectures without `std`: nothing to read.
+#[cfg(not(any(
+    all(target_arch = "x86_64", not(miri)),
+    all(feature = "std", not(miri))
+)))]
+fn detect() -> Option<CacheGeometry> {
+    None
+}
+
+/// A cache from the EAX, EBX and ECX of its `cpuid` leaf 4 (or 0x8000_001D) entry: type in
+/// EAX bits 0-4 (1 data, 3 unified), level in bits 5-7; ways, partitions and line size in
+/// EBX, sets in ECX, each stored as one less.
+#[cfg_attr(not(all(target_arch = "x86_64", not(miri))), allow(dead_code))]
+fn cpuid_entry(eax: u32, ebx: u32, ecx: u32) -> Listed {
+    let ways = (ebx >> 22) as usize + 1;
+    let partitions = ((ebx >> 12) & 0x3ff) as usize + 1;
+    let line = (ebx & 0xfff) as usize + 1;
+    let sets = ecx as usize + 1;
+    Listed {
+        level: (eax >> 5) & 0x7,
+        holds_data: matches!(eax & 0x1f, 1 | 3),
+        bytes: ways * partitions * line * sets,
+        ways,
+        line,
+    }
+}
+
+/// A cache from the kernel's files for it: `level`, `type` (`Data`, `Unified`,
+/// `Instruction`), `size` (`48K`, `2048K`, `32M`), `ways_of_associativity`,
+/// `coherency_line_size` (the last two may be empty: unknown).
+#[cfg_attr(
+    any(not(feature = "std"), miri, target_arch = "x86_64"),
+    allow(dead_code)
+)]
+fn sysfs_entry(level: &str, kind: &str, size: &str, ways: &str, line: &str) -> Listed {
+    let size = size.trim();
+    let (digits, unit) = size.split_at(
+        size.find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(size.len()),
+    );
+    let scale = match unit {
+        "K" => 1 << 10,
+        "M" => 1 << 20,
+        "G" => 1 << 30,
+        _ => 1,
+    };
+    Listed {
+        level: level.trim().parse().unwrap_or(0),
+        holds_data: matches!(kind.trim(), "Data" | "Unified"),
+        bytes: digits.parse::<usize>().unwrap_or(0).saturating_mul(scale),
+        ways: ways.trim().parse().unwrap_or(8),
+        line: line.trim().parse().unwrap_or(64),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const KIB: usize = 1 << 10;
+    const MIB: usize = 1 << 20;
+
+    /// `cpuid` leaf 4 of a 32 KiB, 8-way L1 data cache with 64-byte lines and 64 sets, a
+    /// 1 MiB 8-way L2 and a 480 MiB, 16-way L3 (491520 sets), then an instruction cache,
+    /// which does not count.
+    #[test]
+    fn cpuid_entries_are_decoded_as_the_processor_gives_them() {
+        let l1 = cpuid_entry(1 | (1 << 5), (7 << 22) | 63, 63);
+        let l2 = cpuid_entry(3 | (2 << 5), (7 << 22) | 63, 2047);
+        let l3 = cpuid_entry(3 | (3 << 5), (15 << 22) | 63, 491_520 - 1);
+        let l1i = cpuid_entry(2 | (1 << 5), (7 << 22) | 63, 63);
+        assert_eq!((l1.level, l1.bytes, l1.ways, l1.line), (1, 32 * KIB, 8, 64));
+        assert_eq!((l2.level, l2.bytes), (2, MIB));
+        assert_eq!((l3.level, l3.bytes, l3.ways), (3, 480 * MIB, 16));
+        assert!(!l1i.holds_data);
+        let geometry = CacheGeometry::from_listed([l1i, l1, l2, l3].into_iter()).unwrap();
+        assert_eq!(
+            geometry,
+            CacheGeometry {
+                line: 64,
+                l1d: CacheLevel {
+                    bytes: 32 * KIB,
+                    ways: 8
+                },
+                l2: CacheLevel {
+                    bytes: MIB,
+                    ways: 8
+                },
+                last_level: Some(480 * MIB),
+            }
+        );
+        // No L2 listed: no geometry (the default applies).
+        assert_eq!(CacheGeometry::from_listed([l1].into_iter()), None);
+    }
+
+    /// The kernel's files of an aarch64 core with a 64 KiB 4-way L1d, a 1 MiB L2 and a
+    /// 32 MiB L3.
+    #[test]
+    fn sysfs_entries_are_read_with_their_units() {
+        let l1 = sysfs_entry("1\n", "Data\n", "64K\n", "4\n", "64\n");
+        let l2 = sysfs_entry("2", "Unified", "1024K", "8", "64");
+        let l3 = sysfs_entry("3", "Unified", "32M", "", "");
+        let l1i = sysfs_entry("1", "Instruction", "64K", "4", "64");
+        assert_eq!((l1.bytes, l1.ways, l1.holds_data), (64 * KIB, 4, true));
+        assert_eq!((l3.bytes, l3.ways, l3.line), (32 * MIB, 8, 64));
+        let geometry = CacheGeometry::from_listed([l1, l1i, l2, l3].into_iter()).unwrap();
+        assert_eq!(geometry.l1_way_bytes(), 16 * KIB);
+        assert_eq!(geometry.last_level, Some(32 * MIB));
+    }
+
+    /// Lines far apart crowd the sets their pitch steps through: NCHW planes of 56 x 56 f32
+    /// (12,544 bytes) step 256 bytes through a 4 KiB way, 16 sets, so 256 of them put 16
+    /// lines in a set; planes of 56 x 56 bytes (3,136) step through all 64 sets.
+    #[test]
+    fn lines_are_counted_per_set_by_their_pitch() {
+        let g = CacheGeometry::DEFAULT;
+        assert_eq!(g.l1_way_bytes(), 4 * KIB);
+        assert_eq!(g.lines_per_l1_set(12_544, 256), 16);
+        assert_eq!(g.lines_per_l1_set(3_136, 256), 4);
+        assert_eq!(g.lines_per_l1_set(4 * KIB, 16), 16);
+        assert_eq!(g.lines_per_l1_set(8 * KIB, 16), 16);
+        assert_eq!(g.lines_per_l1_set(512, 16), 2);
+        // Lines nearer than a line apart share sets with their neighbours.
+        assert_eq!(g.lines_per_l1_set(16, 64), 1);
+        assert_eq!(g.lines_per_l1_set(64, 64), 1);
+        assert_eq!(g.lines_per_l1_set(64, 65), 2);
+    }
+
+    #[test]
+    fn the_geometry_found_is_kept() {
+        let first = CacheGeometry::of_this_machine();
+        assert_eq!(CacheGeometry::of_this_machine(), first);
+        assert!(first.line > 0 && first.l1d.bytes > 0 && first.l2.bytes > 0);
+        if cfg!(miri) {
+            assert_eq!(first, CacheGeometry::DEFAULT);
+        }
+    }
+}

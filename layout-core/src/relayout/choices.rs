@@ -1,0 +1,206 @@
+//! The engine's machine-dependent choices, derived from the cache geometry by one cost model
+//! (docs/relayout.md, "The cost model"), so that a relayout planned on another machine follows
+//! that machine's caches rather than the one the engine was measured on.
+//!
+//! Two kinds of rule make up the model. Exact ones count lines against a cache: how many of a
+//! visit's lines share an L1 set against its ways ([`Choices::whole_rows_fit`]), which pitches
+//! crowd a few sets (fractions of an L1 way), how large a band stays in L2, when a destination
+//! is past the last-level cache. The others pick between two ways of keeping memory busy
+//! whose better one differs between cores with a roomy private L2 (2 MiB or more: the core
+//! holds many lines per stream in flight, and the software prefetches and narrow visits that
+//! help a 1 MiB L2 cost more than they save) and cores with a smaller one; each such choice's
+//! measurements are in docs/engine-measurements.md. A measured plan
+//! (`RelayoutPlan::measured`) tries the alternatives on the machine at hand instead.
+
+use super::cache_geometry::CacheGeometry;
+
+/// Every machine-dependent choice of a relayout, for one machine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Choices {
+    /// The caches the choices were derived from (the set arithmetic of the kernels reads it).
+    pub geometry: CacheGeometry,
+    /// Most destination lines a transpose writes per row on one visit, where its blocks are
+    /// whole lines and their source stays compact (`kernels::tile_shape::lines_per_visit`).
+    pub lines_per_visit: usize,
+    /// Whether a transpose may write each short destination row whole in one visit (every
+    /// column block in turn) where the model finds its source lines fit in L1
+    /// ([`Choices::whole_rows_fit`]); off, one column block goes through a band of rows at a
+    /// time.
+    pub whole_rows: bool,
+    /// Whether tiles of exactly one 16-row block stream their destination lines too (tiles of
+    /// more rows always do, once the destination is past the caches).
+    pub stream_one_block_tiles: bool,
+    /// Least distance in bytes between a streamed block's source lines for the block to
+    /// prefetch them (`kernels::tile_shape::source_prefetch`).
+    pub prefetch_apart: usize,
+    /// How many elements ahead a streamed block prefetches its separate source lines, where
+    /// not the near distance; `None`: the near distance.
+    pub streamed_prefetch_elements: Option<usize>,
+    /// Blocks written through the cache prefetch their separate source lines where these lie
+    /// less than this many bytes apart.
+    pub cached_prefetch_below: usize,
+    /// Whether row copies of rows shorter than a line, into a destination past the caches,
+    /// stream their paired rows and prefetch their other destination lines.
+    pub stream_short_rows: bool,
+    /// Whether streamed transposes of 4-byte elements whose source columns lie a few hundred
+    /// bytes apart sweep each row block across every column (`kernels::x86::pitched`).
+    pub sweep_streamed: bool,
+    /// Below this many destination bytes a relayout stays on one thread (the `parallel`
+    /// feature).
+    pub min_parallel_bytes: usize,
+}
+
+/// A private L2 from which the model takes a core to keep many lines per stream in flight.
+const ROOMY_L2_BYTES: usize = 2 << 20;
+
+impl Choices {
+    /// The choices for [`CacheGeometry::DEFAULT`], the machine assumed where the processor
+    /// reports nothing.
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub(crate) const DEFAULT: Choices = Choices::for_cache(CacheGeometry::DEFAULT);
+
+    /// The choices for a machine with the caches `geometry` describes.
+    pub(crate) const fn for_cache(geometry: CacheGeometry) -> Choices {
+        let roomy = geometry.l2.bytes >= ROOMY_L2_BYTES;
+        Choices {
+            geometry,
+            lines_per_visit: if roomy { 2 } else { 1 },
+            whole_rows: true,
+            stream_one_block_tiles: !roomy,
+            prefetch_apart: if roomy { 2048 } else { 512 },
+            streamed_prefetch_elements: if roomy { None } else { Some(512) },
+            cached_prefetch_below: if roomy { usize::MAX } else { 1024 },
+            stream_short_rows: roomy,
+            sweep_streamed: !roomy,
+            // A split pays once each thread's share no longer fits a private L2 (1 MiB and
+            // under: half of it already).
+            min_parallel_bytes: if roomy {
+                2 * geometry.l2.bytes
+            } else {
+                geometry.l2.bytes / 2
+            },
+        }
+    }
+
+    /// The choices for this machine: its geometry read once, then kept.
+    pub(crate) fn of_this_machine() -> Choices {
+        Choices::for_cache(CacheGeometry::of_this_machine())
+    }
+
+    /// Whether a visit that reads one line of each of `columns` columns, `pitch` bytes apart,
+    /// and comes back to each line for the next rows, keeps them all in L1: at most half the
+    /// ways of any set hold them (the other half is the destination's and the stack's), and
+    /// together they take at most half the cache. NCHW -> NHWC of 256 channel planes of
+    /// 56 x 56: f32 planes (12,544 bytes apart) put 16 lines in each of 16 sets, more than
+    /// any L1 measured holds, so its rows are not written whole; u8 planes (3,136 bytes) put
+    /// 4 in each of the 64 sets, which fits an 8-way L1.
+    pub(crate) fn whole_rows_fit(&self, columns: usize, pitch: usize) -> bool {
+        let g = &self.geometry;
+        self.whole_rows
+            && columns * g.line <= g.l1d.bytes / 2
+            && g.lines_per_l1_set(pitch, columns) <= g.l1d.ways / 2
+    }
+
+    /// Bytes of one L1 way: destination rows or source columns a multiple of a fraction of it
+    /// apart crowd a few sets (`kernels::tile_shape`, `kernels::x86::pitched`).
+    pub(crate) fn l1_way_bytes(&self) -> usize {
+        self.geometry.l1_way_bytes()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::relayout::cache_geometry::CacheLevel;
+
+    const KIB: usize = 1 << 10;
+    const MIB: usize = 1 << 20;
+
+    fn machine(l1d: usize, ways: usize, l2: usize) -> CacheGeometry {
+        CacheGeometry {
+            line: 64,
+            l1d: CacheLevel { bytes: l1d, ways },
+            l2: CacheLevel {
+                bytes: l2,
+                ways: 16,
+            },
+            last_level: Some(32 * MIB),
+        }
+    }
+
+    /// The model's choices for three described machines, tabled, so that a change of choice
+    /// is a visible diff: a 32 KiB 8-way L1d with 1 MiB of L2, a 48 KiB 12-way with 1 MiB,
+    /// and a 48 KiB 12-way with 2 MiB.
+    #[test]
+    fn the_choices_of_described_machines() {
+        // (lines per visit, one-block tiles streamed, prefetch apart, streamed prefetch,
+        //  cached prefetch below, short rows streamed, sweep, least parallel bytes)
+        type Row = (usize, bool, usize, Option<usize>, usize, bool, bool, usize);
+        let table: [(CacheGeometry, Row); 3] = [
+            (
+                machine(32 * KIB, 8, MIB),
+                (1, true, 512, Some(512), 1024, false, true, 512 * KIB),
+            ),
+            (
+                machine(48 * KIB, 12, MIB),
+                (1, true, 512, Some(512), 1024, false, true, 512 * KIB),
+            ),
+            (
+                machine(48 * KIB, 12, 2 * MIB),
+                (2, false, 2048, None, usize::MAX, true, false, 4 * MIB),
+            ),
+        ];
+        for (geometry, want) in table {
+            let c = Choices::for_cache(geometry);
+            let got = (
+                c.lines_per_visit,
+                c.stream_one_block_tiles,
+                c.prefetch_apart,
+                c.streamed_prefetch_elements,
+                c.cached_prefetch_below,
+                c.stream_short_rows,
+                c.sweep_streamed,
+                c.min_parallel_bytes,
+            );
+            assert_eq!(got, want, "{geometry:?}");
+        }
+    }
+
+    /// Whole-row visits by the set arithmetic, on the three described machines: NCHW -> NHWC
+    /// of 256 channels from planes of 56 x 56 f32 never (16 lines a set), of u8 always (4 a
+    /// set), of 24 f32 channels always (2 a set); 128 f32 planes (8 a set), 512 u8 planes
+    /// (32 KiB of lines) and planes 4 KiB apart (every line in one set) never.
+    #[test]
+    fn whole_rows_where_their_lines_fit_the_sets() {
+        let small = Choices::for_cache(machine(32 * KIB, 8, MIB));
+        let wide = Choices::for_cache(machine(48 * KIB, 12, MIB));
+        let roomy = Choices::for_cache(machine(48 * KIB, 12, 2 * MIB));
+        for c in [small, wide, roomy] {
+            assert!(!c.whole_rows_fit(256, 12_544));
+            assert!(c.whole_rows_fit(256, 3_136));
+            assert!(!c.whole_rows_fit(128, 12_544));
+            assert!(!c.whole_rows_fit(16, 4 * KIB));
+            assert!(!c.whole_rows_fit(512, 3_136));
+            assert!(c.whole_rows_fit(24, 12_544));
+            assert!(
+                !Choices {
+                    whole_rows: false,
+                    ..c
+                }
+                .whole_rows_fit(256, 3_136)
+            );
+        }
+        // 384 u8 channel planes 3,136 bytes apart: 6 lines a set, 24 KiB: a 12-way 48 KiB L1
+        // only.
+        assert!(!small.whole_rows_fit(384, 3_136));
+        assert!(wide.whole_rows_fit(384, 3_136));
+    }
+
+    #[test]
+    fn this_machines_choices_follow_its_geometry() {
+        assert_eq!(
+            Choices::of_this_machine(),
+            Choices::for_cache(CacheGeometry::of_this_machine())
+        );
+    }
+}
