@@ -39,7 +39,8 @@ pub mod prelude {
     pub use layout_core::{
         ChannelZeros, Chunk, ChunkView, ChunkViewMut, ChunkedMemoryLayout, Interface, Layout,
         LayoutError, Mapping, Named, Padding, PerChannel, Plain, Positional, RealValues,
-        ScaleOffset, Tensor, TensorView, TensorViewMut, chunked_layout, names, onednn_layout,
+        RelayoutPlan, ScaleOffset, Tensor, TensorView, TensorViewMut, Wisdom, chunked_layout,
+        names, onednn_layout,
     };
     pub use layouts_catalog::{htp, megengine, onednn, sophgo};
 }
