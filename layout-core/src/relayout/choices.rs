@@ -3,7 +3,8 @@
 //! that machine's caches rather than the one the engine was measured on.
 //!
 //! Two kinds of rule make up the model. Exact ones count lines against a cache: how many of a
-//! visit's lines share an L1 set against its ways ([`Choices::whole_rows_fit`]), which pitches
+//! visit's lines share an L1 set against its ways, and whether they are read again
+//! ([`Choices::whole_rows_fit`]), which pitches
 //! crowd a few sets (fractions of an L1 way), how large a band stays in L2, when a destination
 //! is past the last-level cache. The others pick between two ways of keeping memory busy
 //! whose better one differs between cores with a roomy private L2 (2 MiB or more: the core
@@ -13,6 +14,7 @@
 //! (`RelayoutPlan::measured`) tries the alternatives on the machine at hand instead.
 
 use super::cache_geometry::CacheGeometry;
+use super::tuning::ROWS;
 
 /// Every machine-dependent choice of a relayout, for one machine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -87,16 +89,20 @@ impl Choices {
         Choices::for_cache(CacheGeometry::of_this_machine())
     }
 
-    /// Whether a visit that reads one line of each of `columns` columns, `pitch` bytes apart,
-    /// and comes back to each line for the next rows, keeps them all in L1: at most half the
-    /// ways of any set hold them (the other half is the destination's and the stack's), and
-    /// together they take at most half the cache. NCHW -> NHWC of 256 channel planes of
-    /// 56 x 56: f32 planes (12,544 bytes apart) put 16 lines in each of 16 sets, more than
-    /// any L1 measured holds, so its rows are not written whole; u8 planes (3,136 bytes) put
-    /// 4 in each of the 64 sets, which fits an 8-way L1.
-    pub(crate) fn whole_rows_fit(&self, columns: usize, pitch: usize) -> bool {
+    /// Whether a visit that reads one line of each of `columns` columns of `element`-byte
+    /// elements, `pitch` bytes apart, for a block of 16 rows, should write those rows whole:
+    /// only where the next row blocks read the same lines again (a line holds more than one
+    /// block's rows of a column: 1- and 2-byte elements; 4-byte ones use up their line in one
+    /// block, and a whole-row visit would only keep every column's stream open at once), and
+    /// those lines stay in L1 meanwhile: at most half the ways of any set hold them (the
+    /// other half is the destination's and the stack's), and together they take at most half
+    /// the cache. NCHW -> NHWC of 256 u8 channel planes of 56 x 56 (3,136 bytes apart) put 4
+    /// lines in each of the 64 sets of a 4 KiB way, which fits an 8-way L1; 512 of them (32
+    /// KiB of lines) do not.
+    pub(crate) fn whole_rows_fit(&self, columns: usize, pitch: usize, element: usize) -> bool {
         let g = &self.geometry;
         self.whole_rows
+            && g.line > ROWS * element
             && columns * g.line <= g.l1d.bytes / 2
             && g.lines_per_l1_set(pitch, columns) <= g.l1d.ways / 2
     }
@@ -167,33 +173,32 @@ mod tests {
     }
 
     /// Whole-row visits by the set arithmetic, on the three described machines: NCHW -> NHWC
-    /// of 256 channels from planes of 56 x 56 f32 never (16 lines a set), of u8 always (4 a
-    /// set), of 24 f32 channels always (2 a set); 128 f32 planes (8 a set), 512 u8 planes
-    /// (32 KiB of lines) and planes 4 KiB apart (every line in one set) never.
+    /// of 256 u8 channels from planes of 56 x 56 always (4 lines a set), of 2-byte elements
+    /// 112 bytes apart (2 a set) always; of 4-byte elements never, whatever their spacing;
+    /// 512 u8 planes (32 KiB of lines) and planes 4 KiB apart (every line in one set) never.
     #[test]
-    fn whole_rows_where_their_lines_fit_the_sets() {
+    fn whole_rows_where_their_lines_are_read_again_and_fit_the_sets() {
         let small = Choices::for_cache(machine(32 * KIB, 8, MIB));
         let wide = Choices::for_cache(machine(48 * KIB, 12, MIB));
         let roomy = Choices::for_cache(machine(48 * KIB, 12, 2 * MIB));
         for c in [small, wide, roomy] {
-            assert!(!c.whole_rows_fit(256, 12_544));
-            assert!(c.whole_rows_fit(256, 3_136));
-            assert!(!c.whole_rows_fit(128, 12_544));
-            assert!(!c.whole_rows_fit(16, 4 * KIB));
-            assert!(!c.whole_rows_fit(512, 3_136));
-            assert!(c.whole_rows_fit(24, 12_544));
-            assert!(
-                !Choices {
-                    whole_rows: false,
-                    ..c
-                }
-                .whole_rows_fit(256, 3_136)
-            );
+            assert!(c.whole_rows_fit(256, 3_136, 1));
+            assert!(c.whole_rows_fit(64, 6_272, 2));
+            assert!(!c.whole_rows_fit(256, 12_544, 4));
+            assert!(!c.whole_rows_fit(256, 12_100, 4));
+            assert!(!c.whole_rows_fit(24, 12_544, 4));
+            assert!(!c.whole_rows_fit(512, 3_136, 1));
+            assert!(!c.whole_rows_fit(16, 4 * KIB, 1));
+            let without = Choices {
+                whole_rows: false,
+                ..c
+            };
+            assert!(!without.whole_rows_fit(256, 3_136, 1));
         }
         // 384 u8 channel planes 3,136 bytes apart: 6 lines a set, 24 KiB: a 12-way 48 KiB L1
         // only.
-        assert!(!small.whole_rows_fit(384, 3_136));
-        assert!(wide.whole_rows_fit(384, 3_136));
+        assert!(!small.whole_rows_fit(384, 3_136, 1));
+        assert!(wide.whole_rows_fit(384, 3_136, 1));
     }
 
     #[test]

@@ -70,7 +70,8 @@ pub(super) fn writes_whole_rows<T>(cols: &[(usize, usize)], choices: &Choices) -
         [first, next, ..] => next.0.abs_diff(first.0) * size_of::<T>(),
         _ => 0,
     };
-    cols.len() * size_of::<T>() <= WHOLE_ROW_BYTES && choices.whole_rows_fit(cols.len(), pitch)
+    cols.len() * size_of::<T>() <= WHOLE_ROW_BYTES
+        && choices.whole_rows_fit(cols.len(), pitch, size_of::<T>())
 }
 
 /// How far ahead, in elements, blocks prefetch their source lines, if at all, under
@@ -225,15 +226,17 @@ mod tests {
             lines_per_visit::<u32, 16>(&columns(256, 3136), None, &most(1)),
             1
         );
-        // 24 f32 channels 3136 apart (2 a set): whole, in 3 blocks of 8.
+        // 24 u16 channels 3136 apart: whole, in one block of 32 columns.
         assert_eq!(
-            lines_per_visit::<u32, 8>(&columns(24, 3136), None, &most(1)),
-            3
+            lines_per_visit::<u16, 32>(&columns(24, 3136), None, &most(1)),
+            1
         );
-        assert!(writes_whole_rows::<u32>(&columns(256, 1), &most(1)));
-        assert!(!writes_whole_rows::<u32>(&columns(257, 1), &most(1)));
-        assert!(writes_whole_rows::<u64>(&columns(256, 1), &most(1)));
-        assert!(!writes_whole_rows::<[u64; 4]>(&columns(256, 1), &most(1)));
+        assert!(writes_whole_rows::<u16>(&columns(24, 3136), &most(1)));
+        assert!(writes_whole_rows::<u8>(&columns(256, 1), &most(1)));
+        assert!(!writes_whole_rows::<u8>(&columns(4097, 1), &most(1)));
+        // Elements that use up a line in one block of rows never go whole.
+        assert!(!writes_whole_rows::<u32>(&columns(24, 3136), &most(1)));
+        assert!(!writes_whole_rows::<u64>(&columns(256, 1), &most(1)));
         let without = Choices {
             whole_rows: false,
             ..most(1)

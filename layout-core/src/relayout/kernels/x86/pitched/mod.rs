@@ -126,9 +126,15 @@ pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(
     let rows_covered = whole_rows == rows.len() || last_block.is_some();
     let swept = sweep_streamed && swept_when_streamed::<E>(col_pitch);
     let crowded = crowded_source::<E>(col_pitch);
-    // Bytes whose rows go as squares of 64 x 64 (their groups one source line's rows).
-    let squared =
-        size_of::<E>() == 1 && rows.len() >= squares::SIDE && !crowded_rows::<E>(row_pitch);
+    // Bytes whose rows go as squares of 64 x 64 (their groups one source line's rows). The
+    // squares ask for no source line ahead, so streamed ones only where the hardware
+    // prefetchers follow the source: columns at most `SWEPT_COLUMNS_APART_BYTES` apart (NHWC
+    // -> NCHW); farther (NCHW -> NHWC's channel planes) the general blocks, which prefetch
+    // each column's lines, keep the source coming.
+    let squared = size_of::<E>() == 1
+        && rows.len() >= squares::SIDE
+        && !crowded_rows::<E>(row_pitch)
+        && (!STREAM || col_pitch * size_of::<E>() <= SWEPT_COLUMNS_APART_BYTES);
     // 4-byte columns near enough to read the source as one run, 16 to 32 rows a tile: the
     // tiles off the line grid realigned, the others too where rows overlap (below).
     let near_run = STREAM

@@ -103,7 +103,9 @@ fn agrees_with_portable<E: Broad + core::fmt::Debug + PartialEq, const STREAM: b
             cols_run: Some(col_pitch),
             choices: &crate::relayout::choices::Choices::DEFAULT,
         };
-        let squared = size_of::<E>() == 1 && n_rows >= squares::SIDE;
+        let squared = size_of::<E>() == 1
+            && n_rows >= squares::SIDE
+            && (!STREAM || col_pitch <= SWEPT_COLUMNS_APART_BYTES);
         let swept = !STREAM
             || swept_when_streamed::<E>(col_pitch)
             || crowded_source::<E>(col_pitch)
