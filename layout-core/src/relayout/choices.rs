@@ -72,7 +72,9 @@ impl Choices {
             prefetch_apart: if roomy { 2048 } else { 512 },
             streamed_prefetch_elements: if roomy { None } else { Some(512) },
             cached_prefetch_below: if roomy { usize::MAX } else { 1024 },
-            stream_short_rows: roomy,
+            // Into a destination past the caches, whole lines streamed skip reading each line
+            // before it is overwritten, on any core.
+            stream_short_rows: true,
             sweep_streamed: !roomy,
             // A split pays once each thread's share no longer fits a private L2 (1 MiB and
             // under: half of it already).
@@ -145,11 +147,11 @@ mod tests {
         let table: [(CacheGeometry, Row); 3] = [
             (
                 machine(32 * KIB, 8, MIB),
-                (1, true, 512, Some(512), 1024, false, true, 512 * KIB),
+                (1, true, 512, Some(512), 1024, true, true, 512 * KIB),
             ),
             (
                 machine(48 * KIB, 12, MIB),
-                (1, true, 512, Some(512), 1024, false, true, 512 * KIB),
+                (1, true, 512, Some(512), 1024, true, true, 512 * KIB),
             ),
             (
                 machine(48 * KIB, 12, 2 * MIB),

@@ -124,5 +124,9 @@ fn alternatives(model: PlanChoices) -> Vec<PlanChoices> {
         sweep_streamed: !c.sweep_streamed,
         ..c
     }));
+    out.push(with(crate::relayout::Choices {
+        stream_short_rows: !c.stream_short_rows,
+        ..c
+    }));
     out
 }
