@@ -243,6 +243,103 @@ fn readable_text_that_breaks_the_rules_is_an_invalid_layout() {
     assert!(matches!(overflow, LayoutError::Overflow { .. }));
 }
 
+/// A megabyte of text.
+const MEGABYTE: usize = 1 << 20;
+
+/// Deterministic printable garbage: letters, digits, punctuation and spaces.
+fn garbage(len: usize) -> String {
+    const ALPHABET: &[u8] =
+        b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 ,.:;<>()[]{}_-+*/";
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    (0..len)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            char::from(ALPHABET[(state % ALPHABET.len() as u64) as usize])
+        })
+        .collect()
+}
+
+/// `fragment` repeated to at least `len` bytes, after `head`.
+fn repeated(head: &str, fragment: &str, len: usize) -> String {
+    let mut text = String::from(head);
+    while text.len() < len {
+        text += fragment;
+    }
+    text
+}
+
+/// The problem and its position, for a text that must not read.
+fn parse_problem(text: &str) -> (usize, String) {
+    match DynLayout::parse(text) {
+        Err(LayoutError::Parse {
+            position, expected, ..
+        }) => (position, expected),
+        other => panic!("{:?}: {:?}", &text[..40], other.map(|l| l.to_string())),
+    }
+}
+
+#[test]
+fn a_megabyte_of_garbage_is_a_parse_error() {
+    let text = garbage(MEGABYTE);
+    let (position, _) = parse_problem(&text);
+    assert!(position < text.len());
+    for text in [
+        garbage(MEGABYTE).replace(':', " "),
+        format!("x{}", garbage(MEGABYTE)),
+    ] {
+        parse_problem(&text);
+    }
+}
+
+#[test]
+fn a_megabyte_long_word_is_no_name_and_gets_no_advice() {
+    let word = repeated("", "R4CroutonLayout", MEGABYTE);
+    let (position, expected) = parse_problem(&word);
+    assert_eq!(position, 0);
+    assert!(
+        expected.starts_with("expected a catalog name"),
+        "{:.80}",
+        expected
+    );
+    assert!(!expected.contains("did you mean"));
+    let (position, expected) = parse_problem(&format!("htp::{word}"));
+    assert_eq!(position, 5);
+    assert!(!expected.contains("did you mean"));
+}
+
+#[test]
+fn a_megabyte_of_a_repeated_valid_fragment_is_an_error_of_its_form() {
+    // A tag repeated: letters after the blocks, each letter twice.
+    let (_, expected) = parse_problem(&repeated("", "nChw16c", MEGABYTE));
+    assert!(expected.contains("comes after the block"), "{expected}");
+    // A chunk list that never ends: it reads, and breaks the rules.
+    for text in [
+        repeated("4:", " 0,0 1,0 2,0 3,0 1,8", MEGABYTE),
+        repeated(
+            "ChunkedMemoryLayout<4",
+            ", 0,0, 1,0, 2,0, 3,0, 1,8",
+            MEGABYTE,
+        ) + ">",
+    ] {
+        match DynLayout::parse(&text) {
+            Err(LayoutError::InvalidLayout { reason, .. }) => {
+                assert!(reason.contains("a second (0, 0) entry"), "{reason:.200}")
+            }
+            other => panic!("{:?}", other.map(|l| l.to_string())),
+        }
+    }
+    // A short form whose last entry is cut: a parse error at the end.
+    let cut = repeated("4:", " 0,0 1,0 2,0 3,0 1,8", MEGABYTE) + " 1";
+    let (position, expected) = parse_problem(&cut);
+    assert_eq!(position, cut.len());
+    assert_eq!(
+        expected,
+        "expected `,` and the size of the entry, found the end"
+    );
+}
+
 mod dyn_tensors {
     use tensor_layout::prelude::*;
     use tensor_layout::{DynLayout, DynTensor, LayoutError};

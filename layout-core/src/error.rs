@@ -72,7 +72,7 @@ pub enum LayoutError {
     InvalidLayout {
         /// The layout, in the long form.
         layout: String,
-        /// Every rule it breaks, separated by `; `.
+        /// Every rule it breaks (the first eight), separated by `; `.
         reason: String,
     },
     /// A view that needs plain strides (permute, slice) was asked of a blocked layout.

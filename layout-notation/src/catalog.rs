@@ -4,11 +4,6 @@
 //! of it, and that crate's tests check that each typed layout (`htp::R4CroutonLayout`) is the
 //! layout its name here reads as.
 
-use alloc::format;
-use alloc::string::String;
-use alloc::vec;
-use alloc::vec::Vec;
-
 /// One named layout of the catalog.
 ///
 /// ```
@@ -144,34 +139,6 @@ pub fn find_catalog_name(name: &str) -> Option<&'static CatalogName> {
         .find(|e| e.name == name && module.is_none_or(|m| m == e.module))
 }
 
-/// The catalog's names nearest to `name` (by edit distance, ignoring case, with or without the
-/// module), nearest first: at most `count`, each as `module::Name`. For "did you mean" advice
-/// after a name that is not in the catalog.
-///
-/// ```
-/// use layout_notation::nearest_catalog_names;
-/// assert_eq!(nearest_catalog_names("R4CrotonLayout", 2), ["htp::R4CroutonLayout", "htp::R4Crouton2Layout"]);
-/// assert_eq!(nearest_catalog_names("megengine::NCHW33", 1), ["megengine::NCHW32"]);
-/// ```
-pub fn nearest_catalog_names(name: &str, count: usize) -> Vec<String> {
-    let (module, bare) = match name.split_once("::") {
-        Some((module, bare)) => (Some(module), bare),
-        None => (None, name),
-    };
-    let mut scored: Vec<(usize, usize, &CatalogName)> = CATALOG
-        .iter()
-        .enumerate()
-        .filter(|(_, e)| module.is_none_or(|m| !is_module(m) || m == e.module))
-        .map(|(k, e)| (edit_distance(bare, e.name), k, e))
-        .collect();
-    scored.sort_by_key(|&(distance, k, _)| (distance, k));
-    scored
-        .into_iter()
-        .take(count)
-        .map(|(_, _, e)| format!("{}::{}", e.module, e.name))
-        .collect()
-}
-
 /// Whether `module` is one of the catalog's modules.
 ///
 /// ```
@@ -179,23 +146,4 @@ pub fn nearest_catalog_names(name: &str, count: usize) -> Vec<String> {
 /// ```
 pub fn is_module(module: &str) -> bool {
     CATALOG.iter().any(|e| e.module == module)
-}
-
-/// Levenshtein distance between `a` and `b`, letters compared without case (so `nchw4` is
-/// nearest to `NCHW4`).
-fn edit_distance(a: &str, b: &str) -> usize {
-    let (a, b): (Vec<char>, Vec<char>) = (
-        a.chars().map(|c| c.to_ascii_lowercase()).collect(),
-        b.chars().map(|c| c.to_ascii_lowercase()).collect(),
-    );
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.iter().enumerate() {
-        let mut current = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let substitute = previous[j] + usize::from(ca != cb);
-            current.push(substitute.min(previous[j + 1] + 1).min(current[j] + 1));
-        }
-        previous = current;
-    }
-    previous[b.len()]
 }

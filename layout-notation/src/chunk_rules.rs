@@ -4,8 +4,8 @@
 //! collect all the problems ([`check_chunk_list`]), and a typed layout's compile-time check
 //! stops at the first ([`assert_chunk_list`]).
 
-use crate::Entry;
 use crate::sentence::Sentence;
+use crate::{Entry, MAX_PROBLEMS};
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -42,8 +42,8 @@ pub struct ListProblem {
     pub message: String,
 }
 
-/// Every problem of `entries` as the chunk list of a layout of rank `rank`, in list order;
-/// empty when the list is valid.
+/// Every problem of `entries` as the chunk list of a layout of rank `rank`, in list order (the
+/// first [`MAX_PROBLEMS`]); empty when the list is valid.
 ///
 /// ```
 /// use layout_notation::{Entry, check_chunk_list};
@@ -61,7 +61,9 @@ pub struct ListProblem {
 pub fn check_chunk_list(rank: usize, entries: &[Entry]) -> Vec<ListProblem> {
     let mut checker = Checker::new(rank, entries);
     let mut problems = Vec::new();
-    while let Some(found) = checker.next_problem() {
+    while problems.len() < MAX_PROBLEMS
+        && let Some(found) = checker.next_problem()
+    {
         problems.push(ListProblem {
             entry: found.entry,
             message: found.rule.sentence().as_str().into(),

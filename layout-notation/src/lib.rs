@@ -2,9 +2,9 @@
 //! check of typed layouts and the run-time parser: the rules a chunk list must follow, the rules
 //! of axis words, the oneDNN format-tag grammar, and the names of the catalog's layouts.
 //!
-//! The checks report *all* the problems they find, each tied to the entry or character it
-//! concerns, so a macro can put each error on the offending token; [`assert_chunk_list`], for
-//! constants, stops at the first.
+//! The checks report all the problems they find (the first [`MAX_PROBLEMS`]), each tied to the
+//! entry or character it concerns, so a macro can put each error on the offending token;
+//! [`assert_chunk_list`], for constants, stops at the first.
 //!
 //! ```
 //! use layout_notation::{Entry, onednn_tag};
@@ -20,17 +20,29 @@ extern crate alloc;
 mod axis_word;
 mod catalog;
 mod chunk_rules;
+mod nearest;
 mod onednn;
 mod sentence;
 mod text;
 
 pub use axis_word::{AxisWordProblem, axis_word_problem, is_positional, positional_word};
-pub use catalog::{
-    CATALOG, CatalogName, catalog_names, find_catalog_name, is_module, nearest_catalog_names,
-};
+pub use catalog::{CATALOG, CatalogName, catalog_names, find_catalog_name, is_module};
 pub use chunk_rules::{ListProblem, MAX_ENTRIES, MAX_RANK, assert_chunk_list, check_chunk_list};
+pub use nearest::nearest_catalog_names;
 pub use onednn::{OnednnTag, TextProblem, onednn_tag};
 pub use text::{TextLayout, parse_layout};
+
+/// The most problems a check reports ([`check_chunk_list`], [`onednn_tag`], [`parse_layout`]):
+/// the first ones, enough to mend the text, whose sentences cost time in proportion to their
+/// number, however long the text.
+///
+/// ```
+/// use layout_notation::{MAX_PROBLEMS, onednn_tag};
+/// let problems = onednn_tag(&"x".repeat(100)).unwrap_err();
+/// assert_eq!(problems.len(), MAX_PROBLEMS);
+/// assert_eq!(problems[0].at, 0);
+/// ```
+pub const MAX_PROBLEMS: usize = 8;
 
 /// One `(dim, size)` entry of a chunk list: `size` elements of dimension `dim`, or with size 0
 /// "all the rest of dimension `dim`". layout-core and tensor-layout name it `ChunkEntry`.

@@ -7,11 +7,11 @@
 //! activations, `g o i d h w` for weights, numbered in that order among the letters present
 //! (so `nchw` is `abcd` and `hwio` is `cdba`).
 
-use crate::Entry;
+use crate::{Entry, MAX_PROBLEMS};
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
-use core::cell::RefCell;
+use core::cell::{Cell, RefCell};
 
 /// A parsed tag: its rank, the names of its axes and its chunk list.
 ///
@@ -77,6 +77,9 @@ pub struct TextProblem {
 /// The dims of the named families, in oneDNN's order.
 const ACTIVATIONS: [char; 5] = ['n', 'c', 'd', 'h', 'w'];
 const WEIGHTS: [char; 6] = ['g', 'o', 'i', 'd', 'h', 'w'];
+/// The letters of each family, as a problem names them.
+const ACTIVATION_LETTERS: &str = "one of n, c, d, h, w";
+const WEIGHT_LETTERS: &str = "one of g, o, i, d, h, w";
 
 /// One letter of the tag, before dims are numbered.
 struct Item {
@@ -87,16 +90,84 @@ struct Item {
     upper: bool,
 }
 
+/// The problems found, written as sentences only while they may be among the first
+/// [`MAX_PROBLEMS`] by position. The checks run in passes over the tag, each finding its
+/// problems from left to right, so a pass's first [`MAX_PROBLEMS`] hold all of its problems that
+/// can be among the first overall.
+#[derive(Default)]
+struct Problems {
+    found: RefCell<Vec<TextProblem>>,
+    /// Problems found in the current pass.
+    in_pass: Cell<usize>,
+}
+
+impl Problems {
+    /// A problem at character `at`; `message` is written only if the pass has room for it.
+    fn report(&self, at: usize, message: impl FnOnce() -> String) {
+        if self.in_pass.get() < MAX_PROBLEMS {
+            self.in_pass.set(self.in_pass.get() + 1);
+            let message = message();
+            self.found.borrow_mut().push(TextProblem { at, message });
+        }
+    }
+
+    /// The next pass over the tag begins (its problems start again at the left).
+    fn next_pass(&self) {
+        self.in_pass.set(0);
+    }
+
+    /// Whether any problem has been found.
+    fn any(&self) -> bool {
+        !self.found.borrow().is_empty()
+    }
+
+    /// The first [`MAX_PROBLEMS`] problems by position (at one position, in the order found).
+    fn first_by_position(self) -> Vec<TextProblem> {
+        let mut found = self.found.into_inner();
+        found.sort_by_key(|p| p.at);
+        found.truncate(MAX_PROBLEMS);
+        found
+    }
+}
+
+/// A run of digits: a block size being read.
+#[derive(Clone, Copy)]
+struct Digits {
+    /// The character position of its first digit.
+    start: usize,
+    /// The byte position of its first digit.
+    byte: usize,
+    /// The size so far, `None` past `usize::MAX`.
+    value: Option<usize>,
+}
+
+/// The number of a lower-case ASCII letter (`a` is 0), the index of [`letters_with_blocks`].
+fn letter_number(letter: char) -> usize {
+    usize::from(letter as u8 - b'a')
+}
+
+/// Which letters have a `<k><letter>` block, by [`letter_number`]: one pass over the items, so a
+/// long tag costs time in proportion to its length.
+fn letters_with_blocks(items: &[Item]) -> [bool; 26] {
+    let mut blocked = [false; 26];
+    for item in items.iter().filter(|item| item.block.is_some()) {
+        blocked[letter_number(item.letter)] = true;
+    }
+    blocked
+}
+
 /// Parses a oneDNN format tag into its chunk list, or lists every problem in it.
 ///
 /// # Errors
-/// One [`TextProblem`] per problem: an unknown letter or character, a blocked (upper-case)
+/// One [`TextProblem`] per problem, the first [`MAX_PROBLEMS`] by position: an unknown letter or character, a blocked (upper-case)
 /// dimension with no block, a block on a dimension that is not upper-case or not in the tag, a
 /// repeated letter, a letter after the blocks, a size that is zero or missing its letter.
 ///
 /// ```
 /// use layout_notation::{Entry, onednn_tag};
 /// assert_eq!(onednn_tag("hwio").unwrap().entries, [2, 3, 1, 0].map(Entry::rest));
+/// let problems = onednn_tag("oihx").unwrap_err();
+/// assert_eq!(problems[0].message, "unknown dimension letter 'x': expected one of g, o, i, d, h, w");
 /// let problems = onednn_tag("nChw16h").unwrap_err();
 /// let messages: Vec<_> = problems.iter().map(|p| p.message.as_str()).collect();
 /// assert_eq!(messages, [
@@ -105,37 +176,43 @@ struct Item {
 /// ]);
 /// ```
 pub fn onednn_tag(tag: &str) -> Result<OnednnTag, Vec<TextProblem>> {
-    let problems = RefCell::new(Vec::new());
-    let problem =
-        |at: usize, message: String| problems.borrow_mut().push(TextProblem { at, message });
+    let problems = Problems::default();
     if tag.is_empty() {
-        problem(0, "the tag is empty: expected letters such as nchw".into());
+        problems.report(0, || {
+            "the tag is empty: expected letters such as nchw".into()
+        });
     }
     // `n w o i` are not positional letters; `g`, `c`, `d`, `h` are both, and positional unless
     // one of those four says the tag is named.
-    let named = tag.chars().any(|c| "nwoiNWOI".contains(c));
-    let family: &[char] = if tag.chars().any(|c| "oiOI".contains(c)) {
-        &WEIGHTS
-    } else {
-        &ACTIVATIONS
-    };
-    let expected = if named {
-        let letters: Vec<String> = family.iter().map(|c| String::from(*c)).collect();
-        format!("one of {}", letters.join(", "))
-    } else {
-        "a letter a to h, or a block size".into()
+    let named = tag
+        .bytes()
+        .any(|b| matches!(b.to_ascii_lowercase(), b'n' | b'w' | b'o' | b'i'));
+    let weights = tag
+        .bytes()
+        .any(|b| matches!(b.to_ascii_lowercase(), b'o' | b'i'));
+    let family: &[char] = if weights { &WEIGHTS } else { &ACTIVATIONS };
+    let expected = match (named, weights) {
+        (false, _) => "a letter a to h, or a block size",
+        (true, true) => WEIGHT_LETTERS,
+        (true, false) => ACTIVATION_LETTERS,
     };
 
     // Split into outer letters and `<k><letter>` blocks.
     let mut items = Vec::new();
-    let mut number: Option<(usize, Option<usize>)> = None; // (start, value; None on overflow)
-    for (at, c) in tag.chars().enumerate() {
+    let mut number: Option<Digits> = None;
+    for (at, (byte, c)) in tag.char_indices().enumerate() {
         if let Some(digit) = c.to_digit(10) {
-            let (start, value) = number.unwrap_or((at, Some(0)));
-            number = Some((
-                start,
-                value.and_then(|v| v.checked_mul(10)?.checked_add(digit as usize)),
-            ));
+            let digits = number.unwrap_or(Digits {
+                start: at,
+                byte,
+                value: Some(0),
+            });
+            number = Some(Digits {
+                value: digits
+                    .value
+                    .and_then(|v| v.checked_mul(10)?.checked_add(digit as usize)),
+                ..digits
+            });
             continue;
         }
         let known = if named {
@@ -149,28 +226,37 @@ pub fn onednn_tag(tag: &str) -> Result<OnednnTag, Vec<TextProblem>> {
             } else {
                 "character"
             };
-            problem(at, format!("unknown {what} '{c}': expected {expected}"));
+            problems.report(at, || format!("unknown {what} '{c}': expected {expected}"));
             number = None;
             continue;
         }
         let block = match number.take() {
             None => None,
-            Some((start, None)) => {
-                let digits: String = tag.chars().skip(start).take(at - start).collect();
-                problem(
-                    start,
+            Some(Digits {
+                start,
+                byte: from,
+                value: None,
+            }) => {
+                problems.report(start, || {
                     format!(
-                        "expected a block size of at most {}, found {digits}",
-                        usize::MAX
-                    ),
-                );
+                        "expected a block size of at most {}, found {}",
+                        usize::MAX,
+                        &tag[from..byte]
+                    )
+                });
                 continue;
             }
-            Some((start, Some(0))) => {
-                problem(start, "expected a positive block size, found 0".into());
+            Some(Digits {
+                start,
+                value: Some(0),
+                ..
+            }) => {
+                problems.report(start, || "expected a positive block size, found 0".into());
                 continue;
             }
-            Some((_, Some(size))) => Some(size),
+            Some(Digits {
+                value: Some(size), ..
+            }) => Some(size),
         };
         items.push(Item {
             at,
@@ -179,19 +265,19 @@ pub fn onednn_tag(tag: &str) -> Result<OnednnTag, Vec<TextProblem>> {
             upper: c.is_ascii_uppercase(),
         });
     }
-    if let Some((start, _)) = number {
-        problem(
-            start,
+    if let Some(Digits { start, .. }) = number {
+        problems.report(start, || {
             "expected the letter of the dimension a block size blocks after it, found the end"
-                .into(),
-        );
+                .into()
+        });
     }
 
     // A block lost to a problem above also leaves its dimension without one: say so only when
     // nothing above explains it.
-    let blocks_lost = !problems.borrow().is_empty();
+    let blocks_lost = problems.any();
 
     // Outer letters: each once, all before the blocks; they fix the rank and the numbering.
+    problems.next_pass();
     let mut outer: Vec<&Item> = Vec::new();
     let mut first_block: Option<&Item> = None;
     for item in &items {
@@ -199,34 +285,32 @@ pub fn onednn_tag(tag: &str) -> Result<OnednnTag, Vec<TextProblem>> {
             Some(_) => {
                 first_block.get_or_insert(item);
                 if item.upper {
-                    problem(
-                        item.at,
-                        format!("block letters are lower-case: write {}", item.letter),
-                    );
+                    problems.report(item.at, || {
+                        format!("block letters are lower-case: write {}", item.letter)
+                    });
                 }
             }
             None => {
                 if let Some(block) = first_block {
-                    problem(
+                    problems.report(
                         item.at,
-                        format!(
+                        || format!(
                             "dimension letter '{}' comes after the block at {}: letters first, then blocks",
                             item.letter, block.at
                         ),
                     );
                 }
                 if outer.iter().any(|o| o.letter == item.letter) {
-                    problem(
-                        item.at,
-                        format!("dimension letter '{}' appears twice", item.letter),
-                    );
+                    problems.report(item.at, || {
+                        format!("dimension letter '{}' appears twice", item.letter)
+                    });
                     continue;
                 }
                 outer.push(item);
             }
         }
     }
-    let dim_of = |letter: char| -> Option<usize> {
+    let number_dim = |letter: char| -> Option<usize> {
         if named {
             let mut present = family
                 .iter()
@@ -239,62 +323,61 @@ pub fn onednn_tag(tag: &str) -> Result<OnednnTag, Vec<TextProblem>> {
                 .then(|| (letter as u8 - b'a') as usize)
         }
     };
+    // Each letter's dimension, worked out once: a long tag looks it up for every item.
+    let dims: [Option<usize>; 26] =
+        core::array::from_fn(|n| number_dim(char::from(b'a' + n as u8)));
+    let dim_of = |letter: char| dims[letter_number(letter)];
     let rank = outer.len();
+    problems.next_pass();
     if !named {
         for dim in 0..rank {
             let letter = char::from(b'a' + dim as u8);
             if !outer.iter().any(|o| o.letter == letter) && !outer.is_empty() {
-                problem(
-                    0,
+                problems.report(0, || {
                     format!(
                         "the tag has {rank} dimensions but no letter '{letter}' for dimension {dim}"
-                    ),
-                );
+                    )
+                });
             }
         }
     }
 
     // Blocks: only on upper-case dims of the tag; every upper-case dim needs one.
+    problems.next_pass();
+    let blocked = letters_with_blocks(&items);
     let mut entries = Vec::new();
     for item in &items {
         let Some(dim) = dim_of(item.letter) else {
-            problem(
-                item.at,
+            problems.report(item.at, || {
                 format!(
                     "block {}{} is on dimension {}, which the tag does not name",
                     item.block.unwrap_or(0),
                     item.letter,
                     item.letter
-                ),
-            );
+                )
+            });
             continue;
         };
         if let Some(size) = item.block {
             let declared_upper = outer.iter().any(|o| o.letter == item.letter && o.upper);
             if !declared_upper {
-                problem(
+                problems.report(
                     item.at,
-                    format!(
+                    || format!(
                         "block {size}{0} is on dimension {0}, which is not upper-case: write {1} to block it",
                         item.letter,
                         item.letter.to_ascii_uppercase()
                     ),
                 );
             }
-        } else if item.upper
-            && !blocks_lost
-            && !items
-                .iter()
-                .any(|b| b.block.is_some() && b.letter == item.letter)
-        {
-            problem(
-                item.at,
+        } else if item.upper && !blocks_lost && !blocked[letter_number(item.letter)] {
+            problems.report(item.at, || {
                 format!(
                     "dimension {} is upper-case (blocked) but has no block such as 16{}",
                     item.letter.to_ascii_uppercase(),
                     item.letter
-                ),
-            );
+                )
+            });
         }
         entries.push(Entry {
             dim,
@@ -308,7 +391,7 @@ pub fn onednn_tag(tag: &str) -> Result<OnednnTag, Vec<TextProblem>> {
             .map(|f| f.to_ascii_uppercase())
             .collect()
     });
-    let mut problems = problems.into_inner();
+    let problems = problems.first_by_position();
     if problems.is_empty() {
         Ok(OnednnTag {
             rank,
@@ -316,7 +399,6 @@ pub fn onednn_tag(tag: &str) -> Result<OnednnTag, Vec<TextProblem>> {
             entries,
         })
     } else {
-        problems.sort_by_key(|p| p.at);
         Err(problems)
     }
 }

@@ -209,7 +209,8 @@ fn short_form(cursor: &mut Cursor) -> Result<TextLayout, TextProblem> {
 ///
 /// # Errors
 /// The problems found, each with its character position and what was expected there (a oneDNN
-/// tag reports all its problems; the long and short forms stop at the first).
+/// tag reports all its problems, up to [`MAX_PROBLEMS`](crate::MAX_PROBLEMS); the long and short
+/// forms stop at the first).
 ///
 /// ```
 /// use layout_notation::parse_layout;
@@ -272,24 +273,25 @@ fn name_or_tag(text: &str) -> Result<TextLayout, Vec<TextProblem>> {
             ),
         }]);
     }
+    // A word that looks like a name is no tag (no tag has an underscore or those characters):
+    // its tag problems would go unused, so they are not worked out.
+    if looks_like_a_name(word) {
+        return Err(vec![TextProblem {
+            at: lead,
+            message: format!(
+                "expected a catalog name (such as R4CroutonLayout or megengine::NCHW4) or a oneDNN tag, found `{word}`{}",
+                suggest(word)
+            ),
+        }]);
+    }
     onednn_tag(word).map(TextLayout::from).map_err(|problems| {
-        if looks_like_a_name(word) {
-            vec![TextProblem {
-                at: lead,
-                message: format!(
-                    "expected a catalog name (such as R4CroutonLayout or megengine::NCHW4) or a oneDNN tag, found `{word}`{}",
-                    suggest(word)
-                ),
-            }]
-        } else {
-            problems
-                .into_iter()
-                .map(|p| TextProblem {
-                    at: p.at + lead,
-                    ..p
-                })
-                .collect()
-        }
+        problems
+            .into_iter()
+            .map(|p| TextProblem {
+                at: p.at + lead,
+                ..p
+            })
+            .collect()
     })
 }
 
@@ -299,7 +301,9 @@ fn name_or_tag(text: &str) -> Result<TextLayout, Vec<TextProblem>> {
 fn looks_like_a_name(word: &str) -> bool {
     let foreign = word
         .chars()
-        .filter(|c| !(c.is_ascii_digit() || "abcdefghnoiw".contains(c.to_ascii_lowercase())))
+        .filter(
+            |c| !matches!(c.to_ascii_lowercase(), '0'..='9' | 'a'..='h' | 'n' | 'o' | 'i' | 'w'),
+        )
         .count();
     word.contains('_') || foreign >= 2
 }
