@@ -138,19 +138,8 @@ impl Planned {
         if pair.dims[..pair.rank].contains(&0) {
             return None;
         }
-        #[cfg_attr(not(feature = "parallel"), allow(unused_mut))]
         let mut plan = Plan::new(pair, element_bytes);
-        #[cfg(feature = "parallel")]
-        if plan.len > 0 {
-            super::parallel::cut_for_threads(&mut plan, dst_bytes, element_bytes, &choices);
-        }
-        let streaming =
-            streaming.unwrap_or_else(|| Streaming::for_destination(dst_bytes, &choices));
-        let mut listings = plan.listings(element_bytes);
-        // Rows in groups only into a destination past the caches (`kernels::row_groups`).
-        if streaming.blocks {
-            listings.row_groups = plan.row_groups();
-        }
+        let (listings, streaming) = ready(&mut plan, element_bytes, dst_bytes, streaming, &choices);
         Some(Planned {
             reach: Reach::of_listed(&listings.rows, &listings.cols),
             plan,
@@ -169,34 +158,16 @@ impl Planned {
         pad: E,
         offsets: &SourceOffsets<'_>,
     ) {
-        let plan = &self.plan;
-        if plan.len == 0 {
-            dst[plan.dst_base] = src[offsets(&plan.origin)];
-            return;
-        }
-        let nest = Nest {
+        let Planned {
             plan,
-            reach: self.reach,
-            listings: &self.listings,
-            src,
-            pad,
-            streaming: self.streaming,
-            choices: &self.choices,
-            src_offset_of: offsets,
-            // Only into a destination past the caches: through them, the prefetches cost more
-            // than they save.
-            source_ahead: if self.streaming.blocks {
-                self.listings.row_source_ahead
-            } else {
-                0
-            },
-        };
-        #[cfg(feature = "parallel")]
-        if super::parallel::run(&nest, dst) {
-            return;
-        }
-        let mut point: Point = [0; crate::MAX_RANK + 1];
-        nest.data(dst, 0, plan.src_base, plan.dst_base, &mut point);
+            listings,
+            reach,
+            streaming,
+            choices,
+        } = self;
+        walk(
+            plan, listings, *reach, *streaming, choices, src, dst, pad, offsets,
+        );
     }
 
     /// What the plan does, in a few words: its kernel and the tile it moves, the stores, and
@@ -253,7 +224,8 @@ pub(crate) enum KernelKind {
 }
 
 /// The engine: plans the copy `pair` describes for elements `E` under `choices`, then walks
-/// the destination.
+/// the destination. The plan stays where it is made (a plan is a few KiB: moving it into a
+/// [`Planned`] costs a small relayout a noticeable share of its time).
 pub(crate) fn run<E: Element>(
     pair: &Pair,
     src: &[E],
@@ -263,10 +235,86 @@ pub(crate) fn run<E: Element>(
     streaming: Option<Streaming>,
     choices: &Choices,
 ) {
-    if let Some(planned) = Planned::new(pair, size_of::<E>(), size_of_val(dst), streaming, *choices)
-    {
-        planned.run(src, dst, pad, offsets);
+    if pair.dims[..pair.rank].contains(&0) {
+        return;
     }
+    let mut plan = Plan::new(pair, size_of::<E>());
+    let (listings, streaming) = ready(
+        &mut plan,
+        size_of::<E>(),
+        size_of_val(dst),
+        streaming,
+        choices,
+    );
+    let reach = Reach::of_listed(&listings.rows, &listings.cols);
+    walk(
+        &plan, &listings, reach, streaming, choices, src, dst, pad, offsets,
+    );
+}
+
+/// Readies `plan` to run into a destination of `dst_bytes` under `choices`: cut for threads
+/// where they share it, the stores past the caches chosen (`streaming` overrides), and its
+/// listings made.
+fn ready(
+    plan: &mut Plan,
+    element_bytes: usize,
+    dst_bytes: usize,
+    streaming: Option<Streaming>,
+    choices: &Choices,
+) -> (Listings, Streaming) {
+    #[cfg(feature = "parallel")]
+    if plan.len > 0 {
+        super::parallel::cut_for_threads(plan, dst_bytes, element_bytes, choices);
+    }
+    let streaming = streaming.unwrap_or_else(|| Streaming::for_destination(dst_bytes, choices));
+    let mut listings = plan.listings(element_bytes);
+    // Rows in groups only into a destination past the caches (`kernels::row_groups`).
+    if streaming.blocks {
+        listings.row_groups = plan.row_groups();
+    }
+    (listings, streaming)
+}
+
+/// Walks the destination as `plan` says, from `src` into `dst`.
+#[allow(clippy::too_many_arguments)] // the plan's parts, both sides' slots, and the pad
+fn walk<E: Element>(
+    plan: &Plan,
+    listings: &Listings,
+    reach: Reach,
+    streaming: Streaming,
+    choices: &Choices,
+    src: &[E],
+    dst: &mut [E],
+    pad: E,
+    offsets: &SourceOffsets<'_>,
+) {
+    if plan.len == 0 {
+        dst[plan.dst_base] = src[offsets(&plan.origin)];
+        return;
+    }
+    let nest = Nest {
+        plan,
+        reach,
+        listings,
+        src,
+        pad,
+        streaming,
+        choices,
+        src_offset_of: offsets,
+        // Only into a destination past the caches: through them, the prefetches cost more
+        // than they save.
+        source_ahead: if streaming.blocks {
+            listings.row_source_ahead
+        } else {
+            0
+        },
+    };
+    #[cfg(feature = "parallel")]
+    if super::parallel::run(&nest, dst) {
+        return;
+    }
+    let mut point: Point = [0; crate::MAX_RANK + 1];
+    nest.data(dst, 0, plan.src_base, plan.dst_base, &mut point);
 }
 
 /// Runs `prepared` once for each `(chunk, d)` of `batch`: from the chunk's first slot into
