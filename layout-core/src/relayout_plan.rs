@@ -261,12 +261,22 @@ where
         let what = match kernel {
             KernelKind::Single => String::from("one element"),
             KernelKind::RowCopies { row } => format!("row copies of {row} elements"),
-            KernelKind::Transpose { rows, cols, tiles } => format!(
-                "transpose of {rows} x {cols} tiles{}",
+            KernelKind::Transpose {
+                rows,
+                cols,
+                tiles,
+                whole_rows,
+            } => format!(
+                "transpose of {rows} x {cols} tiles{}, {}",
                 if tiles > 1 {
-                    format!(", {tiles} per call")
+                    format!(" ({tiles} per call)")
                 } else {
                     String::new()
+                },
+                if whole_rows {
+                    String::from("each destination row whole in one visit")
+                } else {
+                    format!("{} line(s) of each row per visit", choices.lines_per_visit)
                 }
             ),
             KernelKind::Strided => String::from("strided element loop"),
@@ -332,21 +342,12 @@ fn described<L: Layout>(mapping: &Mapping<L>) -> String {
     format!("{} of dims {:?}", mapping.layout(), mapping.dims().as_ref())
 }
 
-/// The visit choices of a plan, in words.
+/// The prefetch choice of a plan, in words.
 fn choices_text(choices: &Choices) -> String {
-    format!(
-        "{} line(s) per row and visit{}, source prefetch {}",
-        choices.lines_per_visit,
-        if choices.whole_rows {
-            ", short rows whole where their lines fit L1"
-        } else {
-            ""
-        },
-        match choices.streamed_prefetch_elements {
-            Some(far) => format!("up to {far} elements ahead"),
-            None => String::from("near"),
-        }
-    )
+    match choices.streamed_prefetch_elements {
+        Some(far) => format!("streamed source prefetched up to {far} elements ahead"),
+        None => String::from("streamed source prefetched near"),
+    }
 }
 
 /// Cache sizes in words: `L1d 32 KiB 8-way, L2 1 MiB, last level 32 MiB`.

@@ -32,6 +32,7 @@ pub(crate) use row_groups::{GROUP_ROW_LENGTHS, GROUP_ROWS, RowGroups, copy_row_g
 pub(crate) use rows::{Destination, copy_listed_blocks, each_block};
 pub(crate) use strided::copy_strided;
 pub(crate) use tile_batch::TileBatch;
+pub(crate) use tile_shape::rows_go_whole;
 pub(crate) use tiles::transpose;
 
 /// Runs `body`, compiled with AVX2 where this CPU runs it (x86-64), so that the copies it

@@ -66,12 +66,16 @@ fn crowds_sets<T>(pitch: Option<usize>, choices: &Choices) -> bool {
 /// L1 by the set arithmetic of [`Choices::whole_rows_fit`]. NCHW -> NHWC's rows are one
 /// position's channels: 256 of them, each from its own channel plane.
 pub(super) fn writes_whole_rows<T>(cols: &[(usize, usize)], choices: &Choices) -> bool {
+    rows_go_whole(cols, size_of::<T>(), choices)
+}
+
+/// [`writes_whole_rows`] for elements of `element` bytes.
+pub(crate) fn rows_go_whole(cols: &[(usize, usize)], element: usize, choices: &Choices) -> bool {
     let pitch = match cols {
-        [first, next, ..] => next.0.abs_diff(first.0) * size_of::<T>(),
+        [first, next, ..] => next.0.abs_diff(first.0) * element,
         _ => 0,
     };
-    cols.len() * size_of::<T>() <= WHOLE_ROW_BYTES
-        && choices.whole_rows_fit(cols.len(), pitch, size_of::<T>())
+    cols.len() * element <= WHOLE_ROW_BYTES && choices.whole_rows_fit(cols.len(), pitch, element)
 }
 
 /// How far ahead, in elements, blocks prefetch their source lines, if at all, under

@@ -6,7 +6,7 @@ use super::streaming::Streaming;
 use super::walk::{Nest, SourceOffsets};
 use crate::MAX_RANK;
 use crate::relayout::choices::Choices;
-use crate::relayout::kernels::{Element, Reach, RowBlock, RowBlocks, each_block};
+use crate::relayout::kernels::{Element, Reach, RowBlock, RowBlocks, each_block, rows_go_whole};
 use crate::relayout::plan::{Kernel, Listings, Pair, Plan, Point, ahead_if_far};
 use core::ops::Range;
 
@@ -122,6 +122,7 @@ pub(crate) struct Planned {
     reach: Reach,
     streaming: Streaming,
     choices: Choices,
+    element_bytes: usize,
 }
 
 impl Planned {
@@ -146,6 +147,7 @@ impl Planned {
             listings,
             streaming,
             choices,
+            element_bytes,
         })
     }
 
@@ -164,6 +166,7 @@ impl Planned {
             reach,
             streaming,
             choices,
+            ..
         } = self;
         walk(
             plan, listings, *reach, *streaming, choices, src, dst, pad, offsets,
@@ -183,6 +186,7 @@ impl Planned {
                 rows: self.listings.rows.len(),
                 cols: self.listings.cols.len(),
                 tiles: self.listings.tiles.len(),
+                whole_rows: rows_go_whole(&self.listings.cols, self.element_bytes, &self.choices),
             },
             Kernel::Strided => KernelKind::Strided,
             Kernel::Indexed => KernelKind::Indexed,
@@ -211,11 +215,13 @@ pub(crate) enum KernelKind {
     Single,
     /// Slice copies of rows of `row` elements (listed per call).
     RowCopies { row: usize },
-    /// Cache-blocked transposes of tiles of `rows` by `cols`, `tiles` tiles per call.
+    /// Cache-blocked transposes of tiles of `rows` by `cols`, `tiles` tiles per call; with
+    /// `whole_rows`, every column block of a destination row in one visit.
     Transpose {
         rows: usize,
         cols: usize,
         tiles: usize,
+        whole_rows: bool,
     },
     /// One strided element loop.
     Strided,
