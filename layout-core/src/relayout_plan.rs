@@ -10,7 +10,7 @@ pub use wisdom::Wisdom;
 
 use crate::axis_names::positions;
 use crate::relayout::{
-    CacheGeometry, Choices, Description, KernelKind, Pair, Planned, Renumbering, Streaming,
+    CacheGeometry, Choices, Description, KernelKind, Pair, PlanChoices, Planned, Renumbering,
     plan_copy, run_planned,
 };
 use crate::storage::{Storage, StorageMut};
@@ -64,24 +64,6 @@ enum Origin {
     Measured,
     /// Read from [`Wisdom`].
     Wisdom,
-}
-
-/// The choices a plan can be made with: the machine-dependent ones and, where they override
-/// the destination's size, the stores past the caches.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct PlanChoices {
-    pub choices: Choices,
-    pub streaming: Option<Streaming>,
-}
-
-impl PlanChoices {
-    /// The cache model's choices for this machine.
-    pub(crate) fn model() -> PlanChoices {
-        PlanChoices {
-            choices: Choices::of_this_machine(),
-            streaming: None,
-        }
-    }
 }
 
 impl<T, L1, L2> RelayoutPlan<T, L1, L2>
@@ -188,7 +170,7 @@ where
     /// let mut dst = Tensor::<f32, onednn::nChw16c>::zeros([2, 16, 3, 5]);
     /// let plan = RelayoutPlan::new(&src, &dst).unwrap();
     /// plan.run(&src, &mut dst).unwrap();
-    /// assert_eq!(dst[[1, 15, 2, 4]], 1524.0);
+    /// assert_eq!(dst[[1, 15, 2, 4]], 2524.0);
     /// ```
     pub fn run<S1, S2, I>(
         &self,
@@ -298,10 +280,26 @@ where
             geometry_text(&choices.geometry)
         )
     }
+}
 
-    /// What this plan is for and the choices it was made with, to keep in [`Wisdom`].
-    pub(crate) fn plan_choices(&self) -> (Pair, PlanChoices) {
-        (self.pair, self.made_with)
+impl Wisdom {
+    /// Remembers the choices `plan` was made with, for its relayout (replacing any it had).
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let src = Tensor::<u8, onednn::nchw>::zeros([1, 3, 4, 4]);
+    /// let dst = Tensor::<u8, onednn::nhwc>::zeros([1, 3, 4, 4]);
+    /// let mut wisdom = Wisdom::new();
+    /// wisdom.remember(&RelayoutPlan::new(&src, &dst).unwrap());
+    /// assert_eq!(wisdom.len(), 1);
+    /// ```
+    pub fn remember<T, L1, L2>(&mut self, plan: &RelayoutPlan<T, L1, L2>)
+    where
+        T: Copy + Send + Sync + 'static,
+        L1: Layout + PartialEq,
+        L2: SameRankAs<L1> + PartialEq,
+    {
+        self.insert(&plan.pair, size_of::<T>(), plan.made_with);
     }
 }
 

@@ -103,6 +103,41 @@ where
     }
 }
 
+/// The choices a plan is made with: the machine-dependent ones and, where they override the
+/// destination's size, the stores past the caches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct PlanChoices {
+    pub choices: Choices,
+    pub streaming: Option<Streaming>,
+}
+
+impl PlanChoices {
+    /// The cache model's choices for this machine.
+    pub(crate) fn model() -> PlanChoices {
+        PlanChoices {
+            choices: Choices::of_this_machine(),
+            streaming: None,
+        }
+    }
+}
+
+impl Streaming {
+    /// Stores past the caches forced on (every kernel that can stream does, short rows as
+    /// `choices` say) or off.
+    pub(crate) fn forced(on: bool, choices: &Choices) -> Streaming {
+        if on {
+            Streaming {
+                blocks: true,
+                line_rows: true,
+                short_rows: choices.stream_short_rows,
+                far_rows: false,
+            }
+        } else {
+            Streaming::NONE
+        }
+    }
+}
+
 /// The relayout [`copy_into`] makes, planned once for elements `T` under `choices`
 /// (`streaming` overrides its stores past the caches); `None` when it moves nothing.
 pub(crate) fn plan_copy<T, L1, L2>(

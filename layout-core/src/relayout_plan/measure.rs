@@ -1,8 +1,8 @@
 //! [`RelayoutPlan::measured`]: the cache model's plan and its alternatives timed on the
 //! machine at hand, the fastest kept.
 
-use super::wisdom::forced_streaming;
-use super::{Origin, PlanChoices, RelayoutPlan};
+use super::{Origin, RelayoutPlan};
+use crate::relayout::{Choices, PlanChoices, Streaming};
 use crate::storage::{Storage, StorageMut};
 use crate::{ChannelZeros, Layout, LayoutError, SameRankAs, TensorBase};
 use alloc::vec::Vec;
@@ -98,33 +98,33 @@ fn alternatives(model: PlanChoices) -> Vec<PlanChoices> {
     for on in [true, false] {
         out.push(PlanChoices {
             choices: c,
-            streaming: Some(forced_streaming(on, &c)),
+            streaming: Some(Streaming::forced(on, &c)),
         });
     }
-    out.push(with(crate::relayout::Choices {
+    out.push(with(Choices {
         whole_rows: !c.whole_rows,
         ..c
     }));
-    out.push(with(crate::relayout::Choices {
+    out.push(with(Choices {
         lines_per_visit: if c.lines_per_visit == 1 { 2 } else { 1 },
         ..c
     }));
-    out.push(with(crate::relayout::Choices {
+    out.push(with(Choices {
         streamed_prefetch_elements: match c.streamed_prefetch_elements {
             Some(_) => None,
             None => Some(512),
         },
         ..c
     }));
-    out.push(with(crate::relayout::Choices {
+    out.push(with(Choices {
         stream_one_block_tiles: !c.stream_one_block_tiles,
         ..c
     }));
-    out.push(with(crate::relayout::Choices {
+    out.push(with(Choices {
         sweep_streamed: !c.sweep_streamed,
         ..c
     }));
-    out.push(with(crate::relayout::Choices {
+    out.push(with(Choices {
         stream_short_rows: !c.stream_short_rows,
         ..c
     }));

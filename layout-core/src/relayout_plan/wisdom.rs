@@ -2,9 +2,8 @@
 //! per machine ([`RelayoutPlan::measured`](super::RelayoutPlan)) and plans with the answers
 //! afterwards.
 
-use super::{PlanChoices, RelayoutPlan};
-use crate::relayout::{Choices, Pair, Streaming};
-use crate::{Layout, LayoutError, SameRankAs};
+use crate::LayoutError;
+use crate::relayout::{Choices, Pair, PlanChoices, Streaming};
 use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -92,23 +91,9 @@ impl Wisdom {
         self.entries.is_empty()
     }
 
-    /// Remembers the choices `plan` was made with, for its relayout (replacing any it had).
-    ///
-    /// ```
-    /// use tensor_layout::prelude::*;
-    /// let src = Tensor::<u8, onednn::nchw>::zeros([1, 3, 4, 4]);
-    /// let dst = Tensor::<u8, onednn::nhwc>::zeros([1, 3, 4, 4]);
-    /// let mut wisdom = Wisdom::new();
-    /// wisdom.remember(&RelayoutPlan::new(&src, &dst).unwrap());
-    /// assert_eq!(wisdom.len(), 1);
-    /// ```
-    pub fn remember<T, L1, L2>(&mut self, plan: &RelayoutPlan<T, L1, L2>)
-    where
-        T: Copy + Send + Sync + 'static,
-        L1: Layout + PartialEq,
-        L2: SameRankAs<L1> + PartialEq,
-    {
-        let (pair, made_with) = plan.plan_choices();
+    /// Remembers `made_with` for the relayout `pair` of elements of `element_bytes` (replacing
+    /// what it had).
+    pub(crate) fn insert(&mut self, pair: &Pair, element_bytes: usize, made_with: PlanChoices) {
         let c = made_with.choices;
         let remembered = Remembered {
             lines_per_visit: c.lines_per_visit,
@@ -122,8 +107,7 @@ impl Wisdom {
             min_parallel_bytes: c.min_parallel_bytes,
             stream: made_with.streaming.map(|s| s.blocks),
         };
-        self.entries
-            .insert((key(&pair), size_of::<T>()), remembered);
+        self.entries.insert((key(pair), element_bytes), remembered);
     }
 
     /// Reads wisdom written by its `Display` (`to_string()`): a header line, then one line per
@@ -180,22 +164,8 @@ impl Wisdom {
         };
         Some(PlanChoices {
             choices,
-            streaming: r.stream.map(|on| forced_streaming(on, &choices)),
+            streaming: r.stream.map(|on| Streaming::forced(on, &choices)),
         })
-    }
-}
-
-/// Stores past the caches forced on (every kernel that can stream does) or off.
-pub(crate) fn forced_streaming(on: bool, choices: &Choices) -> Streaming {
-    if on {
-        Streaming {
-            blocks: true,
-            line_rows: true,
-            short_rows: choices.stream_short_rows,
-            far_rows: false,
-        }
-    } else {
-        Streaming::NONE
     }
 }
 
