@@ -50,9 +50,10 @@ enum Command {
         #[command(flatten)]
         local: LocalOptions,
     },
-    /// The memory order as runs of logical indices: padding marked, chunk ends marked.
+    /// The memory order as runs of logical indices: padding marked, chunk ends marked; with
+    /// --offsets, each index followed by its storage offset.
     #[command(
-        after_help = "Examples:\n  layout order R4CroutonLayout 2x9x20x50 --max-lines 12\n  layout order nChw4c 1x6x1x2"
+        after_help = "Examples:\n  layout order R4CroutonLayout 2x9x20x50 --max-lines 12\n  layout order nChw4c 1x6x1x2\n  layout order nChw4c 1x6x1x2 --offsets"
     )]
     Order {
         /// The layout: a catalog name (`layout list`), `ChunkedMemoryLayout<NHWC, 0,0, ...>`,
@@ -63,6 +64,10 @@ enum Command {
         /// Print at most this many lines.
         #[arg(long, default_value_t = 200)]
         max_lines: usize,
+        /// Follow each index with its storage offset, in elements from the start (padding
+        /// slots count): `(0,0,1,0)@32`.
+        #[arg(long)]
+        offsets: bool,
     },
     /// The storage offset of a logical index such as `0,2,4,29` or `N=0,H=2,W=4,C=29`.
     #[command(
@@ -156,7 +161,12 @@ fn run(cli: Cli) -> Result<String, String> {
             layout,
             dims,
             max_lines,
-        } => Ok(args::bind(&layout, &dims)?.memory_order_text(true, max_lines)),
+            offsets,
+        } => Ok(report::order(
+            &args::bind(&layout, &dims)?,
+            max_lines,
+            offsets,
+        )),
         Command::Where {
             layout,
             dims,
