@@ -595,9 +595,26 @@ fn shell_words(line: &str) -> Vec<String> {
 
 #[test]
 fn docs_cli_md_shows_real_runs_and_the_pictures_draw_writes() {
+    assert!(real_runs("docs/cli.md") > 20);
+}
+
+/// The crate's README (crates.io's page of the command) quotes real runs too.
+#[test]
+fn the_readme_shows_real_runs() {
+    assert_eq!(real_runs("layout-cli/README.md"), 2);
+}
+
+/// Runs every ```text block of `path` (from the workspace root) that starts with `$ layout`
+/// and checks that it prints what the block shows, and that each picture it writes under
+/// `docs/images/` is the committed one; returns how many blocks it ran.
+fn real_runs(path: &str) -> usize {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
-    let doc = std::fs::read_to_string(format!("{root}/docs/cli.md")).unwrap();
-    let dir = std::env::temp_dir().join(format!("layout-cli-docs-{}", std::process::id()));
+    let doc = std::fs::read_to_string(format!("{root}/{path}")).unwrap();
+    let dir = std::env::temp_dir().join(format!(
+        "layout-cli-docs-{}-{}",
+        std::process::id(),
+        path.replace('/', "-")
+    ));
     std::fs::create_dir_all(&dir).unwrap();
     let mut blocks = 0;
     for block in doc.split("```text\n$ ").skip(1) {
@@ -621,15 +638,14 @@ fn docs_cli_md_shows_real_runs_and_the_pictures_draw_writes() {
         if let Some((name, shown_path)) = &picture {
             text = text.replace(&dir.join(name).display().to_string(), shown_path);
             let committed = std::fs::read(format!("{root}/{shown_path}")).unwrap();
-            assert_eq!(
-                std::fs::read(dir.join(name)).unwrap(),
-                committed,
+            assert!(
+                std::fs::read(dir.join(name)).unwrap() == committed,
                 "{shown_path} is not what `{command}` draws"
             );
         }
-        assert_eq!(text, shown, "docs/cli.md: `{command}` prints otherwise");
+        assert_eq!(text, shown, "{path}: `{command}` prints otherwise");
         blocks += 1;
     }
-    assert!(blocks > 20);
     std::fs::remove_dir_all(&dir).ok();
+    blocks
 }
