@@ -13,9 +13,10 @@ pub(crate) const CELL: usize = 28;
 const CAPTION: usize = 14;
 
 /// Writes an SVG (or, for a `.png` name, a PNG rendered from it) of the storage: one cell per
-/// slot in rows of the innermost axis, coloured by the coordinate of the axis `color_by` (a
-/// letter such as `C` or a position; the last axis by default), labelled with the logical index,
-/// padding hatched, chunk boundaries drawn thick, and a caption naming the axes.
+/// slot in rows of the innermost axes (at most 32 cells, at most [`MAX_ROWS`] rows: longer
+/// storage shows its first whole chunks, and says so), coloured by the coordinate of the axis
+/// `color_by` (a letter such as `C` or a position; the last axis by default), labelled with the
+/// logical index, padding hatched, chunk boundaries drawn thick, and a caption naming the axes.
 pub fn draw(m: &dyn AnyMapping, color_by: Option<&str>, output: &Path) -> Result<String, String> {
     let format = Format::of(output)?;
     let word = m.axis_word();
@@ -96,7 +97,7 @@ fn row_length(m: &dyn AnyMapping) -> usize {
             if row < 8 {
                 row *= (1..=extent)
                     .rev()
-                    .find(|d| extent % d == 0 && row * d <= 32)
+                    .find(|&d| extent.is_multiple_of(d) && row * d <= 32)
                     .unwrap_or(1);
             }
             break;
@@ -181,7 +182,7 @@ fn svg(m: &dyn AnyMapping, color_dim: usize) -> String {
 /// The caption line of a drawing that shows only its first `drawn` of `storage` slots.
 fn left_out(storage: usize, drawn: usize, chunk: usize) -> String {
     let chunks = storage.div_ceil(chunk);
-    if chunk > 1 && drawn % chunk == 0 {
+    if chunk > 1 && drawn.is_multiple_of(chunk) {
         let shown = drawn / chunk;
         let (first, like) = if shown == 1 {
             ("the first chunk".to_string(), "it")

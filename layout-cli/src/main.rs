@@ -112,8 +112,9 @@ enum Command {
         /// Logical dims in A's axis order, e.g. 1x5x6x40.
         dims: String,
     },
-    /// Draw the memory order as SVG or PNG: cells coloured by one coordinate, padding hatched; a
-    /// Sophgo local-memory layout as one lane per NPU.
+    /// Draw the memory order as SVG or PNG: cells coloured by one coordinate, padding hatched,
+    /// at most 64 rows of 32 cells (larger storage shows its first chunks and says how many
+    /// more); a Sophgo local-memory layout as one lane per NPU.
     #[command(
         after_help = "Examples:\n  layout draw nChw4c 1x6x2x3 -o nChw4c.svg --color-by C\n  layout draw R4Crouton2x2Layout 1x4x4x2 -o crouton.png\n  layout draw sophgo::EuAligned 2x3x4x5 --chip ExampleChip --address 2048 -o aligned.svg\n  layout draw sophgo::Compact 6x5x1x2 --chip ExampleChip --mode 4N --type i8 -o four-n.png"
     )]

@@ -140,7 +140,7 @@ fn order_lists_htps_example_chunk_by_chunk() {
 /// layout's offset of a logical index, and for padding the slot whose padded coordinates it is.
 #[test]
 fn order_with_offsets_puts_each_index_beside_its_slot() {
-    use tensor_layout::{AnyMapping, DynLayout};
+    use tensor_layout::DynLayout;
     for (layout, dims, max_lines) in [
         ("nChw4c", "1x6x1x2", "200"),
         ("R4CroutonLayout", "1x3x5x30", "200"),
