@@ -13,9 +13,10 @@ pub(crate) const CELL: usize = 28;
 const CAPTION: usize = 14;
 
 /// Writes an SVG (or, for a `.png` name, a PNG rendered from it) of the storage: one cell per
-/// slot in rows of the innermost axis, coloured by the coordinate of the axis `color_by` (a
-/// letter such as `C` or a position; the last axis by default), labelled with the logical index,
-/// padding hatched, chunk boundaries drawn thick, and a caption naming the axes.
+/// slot in rows of the innermost axes (at most 32 cells, at most [`MAX_ROWS`] rows: longer
+/// storage shows its first whole chunks, and says so), coloured by the coordinate of the axis
+/// `color_by` (a letter such as `C` or a position; the last axis by default), labelled with the
+/// logical index, padding hatched, chunk boundaries drawn thick, and a caption naming the axes.
 pub fn draw(m: &dyn AnyMapping, color_by: Option<&str>, output: &Path) -> Result<String, String> {
     let format = Format::of(output)?;
     let word = m.axis_word();
@@ -36,10 +37,15 @@ pub fn draw(m: &dyn AnyMapping, color_by: Option<&str>, output: &Path) -> Result
     };
     std::fs::write(output, &written)
         .map_err(|e| format!("cannot write {}: {e}", output.display()))?;
+    let drawn = drawn_slots(storage, row_length(m), m.chunk_volume().max(1));
+    let slots = if drawn < storage {
+        format!("{drawn} of {storage} slots drawn")
+    } else {
+        format!("{storage} slots")
+    };
     Ok(format!(
-        "wrote {} ({} slots, {} bytes)\n",
+        "wrote {} ({slots}, {} bytes)\n",
         output.display(),
-        storage,
         written.len()
     ))
 }
@@ -72,45 +78,90 @@ impl Format {
     }
 }
 
-fn svg(m: &dyn AnyMapping, color_dim: usize) -> String {
-    let storage = m.storage_len();
-    let axes = m.axes();
-    // A row is as many innermost axes as fit in 32 cells, and at least 8 cells when there are
-    // that many (a row of 2 cells would draw a ribbon).
+/// The most rows of cells a drawing shows: 64 rows of 28 pixels keep a picture under 2,000
+/// pixels tall. Longer storage is drawn as its first whole chunks (or its first slots, when one
+/// chunk is longer), and the caption says how much is left out.
+pub(crate) const MAX_ROWS: usize = 64;
+/// Width of one character of a caption (font size 9, DejaVu Sans Mono), in pixels.
+const CAPTION_CHAR: f64 = 9.0 * 0.602;
+
+/// Cells per row: the innermost axes of the storage order as far as they fit in 32 cells. When
+/// they make a row of fewer than 8 cells, the next axis is wrapped: as many of its steps as fit
+/// in 32 cells, a divisor of its extent (HTP's 2x2 tiles of 32 channels give rows of 2x2 pixels
+/// x 8 channels, not ribbons of 4 cells).
+fn row_length(m: &dyn AnyMapping) -> usize {
     let mut row = 1;
-    for axis in axes.iter().rev() {
-        if row * axis.extent > 32 {
+    for axis in m.axes().iter().rev() {
+        let extent = axis.extent.max(1);
+        if row * extent > 32 {
+            if row < 8 {
+                row *= (1..=extent)
+                    .rev()
+                    .find(|&d| extent.is_multiple_of(d) && row * d <= 32)
+                    .unwrap_or(1);
+            }
             break;
         }
-        row *= axis.extent.max(1);
+        row *= extent;
     }
-    let row = row.max(8).min(storage.max(1));
-    let rows = storage.div_ceil(row);
+    row.max(8).min(m.storage_len().max(1))
+}
+
+/// How many slots a drawing of `storage` slots in rows of `row` shows: all of them when they
+/// fit in [`MAX_ROWS`] rows, else the whole chunks of `chunk` slots that fit (at least the
+/// first rows of the first chunk).
+fn drawn_slots(storage: usize, row: usize, chunk: usize) -> usize {
+    let room = MAX_ROWS * row;
+    if storage <= room {
+        storage
+    } else if chunk > 1 && chunk <= room {
+        room / chunk * chunk
+    } else {
+        room
+    }
+}
+
+fn svg(m: &dyn AnyMapping, color_dim: usize) -> String {
+    let storage = m.storage_len();
+    let row = row_length(m);
     let chunk = m.chunk_volume().max(1);
+    let drawn = drawn_slots(storage, row, chunk);
+    let rows = drawn.div_ceil(row);
     let extent = m.padded_dims()[color_dim].max(1);
-    let (width, height) = (row * CELL + 2, CAPTION + rows * CELL + 2);
     let word = m.axis_word();
     let names: Vec<String> = word.as_str().chars().map(String::from).collect();
-    let caption = format!(
+    let mut captions = vec![format!(
         "index ({})  colour: {}",
         names.join(","),
         word.letter(color_dim)
-    );
+    )];
+    if drawn < storage {
+        captions.push(left_out(storage, drawn, chunk));
+    }
+    let caption_height = CAPTION + (captions.len() - 1) * 12;
+    let widest = captions.iter().map(|c| c.len()).max().unwrap_or(0);
+    let width = (row * CELL + 2).max((widest as f64 * CAPTION_CHAR).ceil() as usize + 4);
+    let height = caption_height + rows * CELL + 2;
     let mut out = String::new();
     let _ = write!(
         out,
         r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="DejaVu Sans Mono, monospace" font-size="6">
 <defs>{}</defs>
 <rect width="{width}" height="{height}" fill="white"/>
-<text x="2" y="{}" font-size="9">{caption}</text>
 "##,
         hatch_defs(),
-        CAPTION - 4
     );
-    for offset in 0..storage {
+    for (k, caption) in captions.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            r#"<text x="2" y="{}" font-size="9">{caption}</text>"#,
+            CAPTION - 4 + k * 12
+        );
+    }
+    for offset in 0..drawn {
         let (x, y) = (
             1 + (offset % row) * CELL,
-            CAPTION + 1 + (offset / row) * CELL,
+            caption_height + 1 + (offset / row) * CELL,
         );
         let Some(index) = m.padded_index_of(offset) else {
             continue;
@@ -126,6 +177,28 @@ fn svg(m: &dyn AnyMapping, color_dim: usize) -> String {
     }
     out.push_str("</svg>\n");
     out
+}
+
+/// The caption line of a drawing that shows only its first `drawn` of `storage` slots.
+fn left_out(storage: usize, drawn: usize, chunk: usize) -> String {
+    let chunks = storage.div_ceil(chunk);
+    if chunk > 1 && drawn.is_multiple_of(chunk) {
+        let shown = drawn / chunk;
+        let (first, like) = if shown == 1 {
+            ("the first chunk".to_string(), "it")
+        } else {
+            (format!("the first {shown} chunks"), "them")
+        };
+        format!(
+            "{first} of {chunks} ({drawn} of {storage} slots); {} more chunks like {like} not drawn",
+            chunks - shown
+        )
+    } else {
+        format!(
+            "the first {drawn} of {storage} slots; {} more not drawn",
+            storage - drawn
+        )
+    }
 }
 
 /// The fill of padding and of slots that hold nothing: the hatch of [`hatch_defs`].
@@ -159,14 +232,7 @@ pub(crate) fn cell(
         out,
         r##"<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{fill}" stroke="#555" stroke-width="0.3"/>"##
     );
-    if !label.is_empty() {
-        let _ = writeln!(
-            out,
-            r#"<text x="{}" y="{}" text-anchor="middle">{label}</text>"#,
-            x + CELL / 2,
-            y + CELL / 2 + 2
-        );
-    }
+    label_text(out, (x, y), label);
     if ends_group {
         let _ = writeln!(
             out,
@@ -174,6 +240,76 @@ pub(crate) fn cell(
             x + CELL - 1
         );
     }
+}
+
+/// Width of one character of a cell's label at font size 1 (DejaVu Sans Mono's advance, 0.602
+/// em; other monospace fonts are narrower or alike).
+pub(crate) const CHAR_WIDTH: f64 = 0.602;
+/// The font size of cells' labels, in pixels.
+const LABEL_FONT: f64 = 6.0;
+/// The smallest font size a label is written in; a label that would need a smaller one is left
+/// out (the cell's colour and the caption still say what it holds).
+const MIN_LABEL_FONT: f64 = 3.5;
+/// Room for a label's line inside a cell: the cell less a pixel each side.
+const LABEL_ROOM: f64 = (CELL - 2) as f64;
+
+/// How a label is written in a cell: its lines and font size, or `None` when it cannot be
+/// written legibly inside the cell. A label of up to 7 characters is one line at font size 6;
+/// a longer one breaks into two lines at a comma (`19,5,` over `0,0`), shrunk only if a line
+/// is still wider than the cell.
+pub(crate) fn label_lines(label: &str) -> Option<(Vec<&str>, f64)> {
+    let fits = |chars: usize| chars as f64 * CHAR_WIDTH * LABEL_FONT <= LABEL_ROOM;
+    if label.is_empty() {
+        return None;
+    }
+    if fits(label.len()) {
+        return Some((vec![label], LABEL_FONT));
+    }
+    // After the first half of the coordinates (`19,5,` over `0,0`); the first line keeps
+    // the comma.
+    let commas: Vec<usize> = label.match_indices(',').map(|(k, _)| k + 1).collect();
+    let split = commas.get(commas.len() / 2).copied().unwrap_or(label.len());
+    let lines: Vec<&str> = [&label[..split], &label[split..]]
+        .into_iter()
+        .filter(|l| !l.is_empty())
+        .collect();
+    let longest = lines.iter().map(|l| l.len()).max().unwrap_or(1);
+    let size = (LABEL_ROOM / (longest as f64 * CHAR_WIDTH)).min(LABEL_FONT);
+    // Two lines must fit the cell's height as well (a line is 1.2 font sizes apart).
+    let size = size.min(LABEL_ROOM / (lines.len() as f64 * 1.2));
+    let size = (size * 10.0).floor() / 10.0;
+    (size >= MIN_LABEL_FONT).then_some((lines, size))
+}
+
+/// Writes `label` centred in the cell at `(x, y)`, as [`label_lines`] lays it out.
+fn label_text(out: &mut String, (x, y): (usize, usize), label: &str) {
+    let Some((lines, size)) = label_lines(label) else {
+        return;
+    };
+    let centre = x + CELL / 2;
+    if let [line] = lines[..] {
+        let _ = writeln!(
+            out,
+            r#"<text x="{centre}" y="{}" text-anchor="middle">{line}</text>"#,
+            y + CELL / 2 + 2
+        );
+        return;
+    }
+    // Baselines a line apart, the pair centred on the cell's middle.
+    let step = size * 1.2;
+    let first = y as f64 + CELL as f64 / 2.0 - step / 2.0 + size * 0.35;
+    let _ = write!(
+        out,
+        r#"<text x="{centre}" y="{first:.1}" text-anchor="middle" font-size="{size}">"#
+    );
+    for (k, line) in lines.iter().enumerate() {
+        let _ = write!(
+            out,
+            r#"<tspan x="{centre}" y="{:.1}">{line}</tspan>"#,
+            first + k as f64 * step
+        );
+    }
+    out.push_str("</text>\n");
 }
 
 /// The hatch pattern padding is filled with (`url(#hatch)`), for a drawing's `<defs>`.
@@ -198,4 +334,34 @@ pub(crate) fn png(svg: &str) -> Result<Vec<u8>, String> {
     pixmap
         .encode_png()
         .map_err(|e| format!("cannot encode the PNG: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Labels of up to 7 characters keep one line at the usual size; longer ones go on two
+    /// lines split after half their coordinates, shrunk only when a line is still too wide, and
+    /// are left out when even that is too small to read.
+    #[test]
+    fn labels_fit_their_cells() {
+        assert_eq!(label_lines("0,1,2,3"), Some((vec!["0,1,2,3"], 6.0)));
+        assert_eq!(label_lines("19,5,0,0"), Some((vec!["19,5,", "0,0"], 6.0)));
+        assert_eq!(label_lines("1,2,3,4,5"), Some((vec!["1,2,3,", "4,5"], 6.0)));
+        let (lines, size) = label_lines("123,456,789,999").unwrap();
+        assert_eq!(lines, ["123,456,", "789,999"]);
+        assert!(size < 6.0 && 8.0 * CHAR_WIDTH * size <= LABEL_ROOM);
+        assert_eq!(label_lines("123456,123456,1,1"), None);
+        assert_eq!(label_lines(""), None);
+    }
+
+    /// Drawings stop after 64 rows: at a whole chunk where one fits, else at the 64th row.
+    #[test]
+    fn long_storage_is_cut_at_whole_chunks() {
+        assert_eq!(drawn_slots(2048, 32, 2048), 2048);
+        assert_eq!(drawn_slots(16384, 32, 2048), 2048);
+        assert_eq!(drawn_slots(16384, 32, 768), 1536);
+        assert_eq!(drawn_slots(16384, 32, 4096), 2048);
+        assert_eq!(drawn_slots(4800, 20, 1), 1280);
+    }
 }

@@ -50,9 +50,10 @@ enum Command {
         #[command(flatten)]
         local: LocalOptions,
     },
-    /// The memory order as runs of logical indices: padding marked, chunk ends marked.
+    /// The memory order as runs of logical indices: padding marked, chunk ends marked; with
+    /// --offsets, each index followed by its storage offset.
     #[command(
-        after_help = "Examples:\n  layout order R4CroutonLayout 2x9x20x50 --max-lines 12\n  layout order nChw4c 1x6x1x2"
+        after_help = "Examples:\n  layout order R4CroutonLayout 2x9x20x50 --max-lines 12\n  layout order nChw4c 1x6x1x2\n  layout order nChw4c 1x6x1x2 --offsets"
     )]
     Order {
         /// The layout: a catalog name (`layout list`), `ChunkedMemoryLayout<NHWC, 0,0, ...>`,
@@ -63,6 +64,10 @@ enum Command {
         /// Print at most this many lines.
         #[arg(long, default_value_t = 200)]
         max_lines: usize,
+        /// Follow each index with its storage offset, in elements from the start (padding
+        /// slots count): `(0,0,1,0)@32`.
+        #[arg(long)]
+        offsets: bool,
     },
     /// The storage offset of a logical index such as `0,2,4,29` or `N=0,H=2,W=4,C=29`.
     #[command(
@@ -107,8 +112,9 @@ enum Command {
         /// Logical dims in A's axis order, e.g. 1x5x6x40.
         dims: String,
     },
-    /// Draw the memory order as SVG or PNG: cells coloured by one coordinate, padding hatched; a
-    /// Sophgo local-memory layout as one lane per NPU.
+    /// Draw the memory order as SVG or PNG: cells coloured by one coordinate, padding hatched,
+    /// at most 64 rows of 32 cells (larger storage shows its first chunks and says how many
+    /// more); a Sophgo local-memory layout as one lane per NPU.
     #[command(
         after_help = "Examples:\n  layout draw nChw4c 1x6x2x3 -o nChw4c.svg --color-by C\n  layout draw R4Crouton2x2Layout 1x4x4x2 -o crouton.png\n  layout draw sophgo::EuAligned 2x3x4x5 --chip ExampleChip --address 2048 -o aligned.svg\n  layout draw sophgo::Compact 6x5x1x2 --chip ExampleChip --mode 4N --type i8 -o four-n.png"
     )]
@@ -156,7 +162,12 @@ fn run(cli: Cli) -> Result<String, String> {
             layout,
             dims,
             max_lines,
-        } => Ok(args::bind(&layout, &dims)?.memory_order_text(true, max_lines)),
+            offsets,
+        } => Ok(report::order(
+            &args::bind(&layout, &dims)?,
+            max_lines,
+            offsets,
+        )),
         Command::Where {
             layout,
             dims,

@@ -1,4 +1,4 @@
-//! The text reports: list, explain, where, at, diff.
+//! The text reports: list, explain, order, where, at, diff.
 
 use std::fmt::Write;
 use tensor_layout::layouts_catalog::registry;
@@ -164,6 +164,86 @@ pub fn explain(m: &DynMapping, element_bytes: usize) -> String {
         desc.inner_idxs
     );
     out
+}
+
+/// `layout order`: the folded memory-order listing, at most `max_lines` lines; with `offsets`,
+/// every index it prints followed by its storage offset (`(0,0,1,0)@32`).
+pub fn order(m: &dyn AnyMapping, max_lines: usize, offsets: bool) -> String {
+    let listing = m.memory_order_text(true, max_lines);
+    if !offsets {
+        return listing;
+    }
+    let mut out = String::with_capacity(listing.len() * 2);
+    for line in listing.lines() {
+        out += &with_offsets(m, line);
+        out.push('\n');
+    }
+    out
+}
+
+/// One listing line with each index's offset after it. A line is a span of logical elements
+/// (`A`, `A, B` or `A ... B`), then maybe `  pad ` and a span of padding slots in padded
+/// coordinates, then maybe a chunk end. The elements' offsets come from the mapping; the padding
+/// follows the last element slot by slot (the listing ends a line's elements where its padding
+/// starts), `count` slots in all. Lines without indices (`... 12 more lines`) stay as they are.
+fn with_offsets(m: &dyn AnyMapping, line: &str) -> String {
+    let (data, rest) = line.split_once("  pad ").unwrap_or((line, ""));
+    let Some(data_offsets) = span_offsets(data, |index| m.checked_offset(index)) else {
+        return line.to_string();
+    };
+    let mut out = mark(data, &data_offsets);
+    if !rest.is_empty() {
+        // The padding span ends before ` [n slots]` or `  > end of chunk`, at its last `)`.
+        let end = rest.rfind(')').map_or(0, |k| k + 1);
+        let (pad, tail) = rest.split_at(end);
+        let count = tail
+            .trim_start()
+            .strip_prefix('[')
+            .and_then(|t| t.split_once(' '))
+            .and_then(|(n, _)| n.parse::<usize>().ok())
+            .unwrap_or(if pad.contains(", (") { 2 } else { 1 });
+        let first = data_offsets.last().map_or(0, |&o| o + 1);
+        let pad_offsets = if pad.matches('(').count() == 1 {
+            vec![first]
+        } else {
+            vec![first, first + count - 1]
+        };
+        debug_assert_eq!(
+            m.padded_index_of(first)
+                .map(|i| crate::draw::index_label(&i)),
+            pad.split(')')
+                .next()
+                .map(|p| p.trim_start_matches('(').to_string())
+        );
+        out += "  pad ";
+        out += &mark(pad, &pad_offsets);
+        out += tail;
+    }
+    out
+}
+
+/// The offsets of the indices a span prints (`(0,1)`, `(0,1), (0,2)`, `(0,1) ... (0,9)`), or
+/// `None` when it prints none.
+fn span_offsets(span: &str, offset: impl Fn(&[usize]) -> Option<usize>) -> Option<Vec<usize>> {
+    let mut offsets = Vec::new();
+    for part in span.split('(').skip(1) {
+        let inside = part.split(')').next()?;
+        let index: Option<Vec<usize>> = inside.split(',').map(|x| x.parse().ok()).collect();
+        offsets.push(offset(&index?)?);
+    }
+    (!offsets.is_empty()).then_some(offsets)
+}
+
+/// `span` with `@offset` after each of its indices, in order.
+fn mark(span: &str, offsets: &[usize]) -> String {
+    let mut out = String::with_capacity(span.len() + 8 * offsets.len());
+    let mut rest = span;
+    for offset in offsets {
+        let Some(k) = rest.find(')') else { break };
+        let _ = write!(out, "{}@{offset}", &rest[..=k]);
+        rest = &rest[k + 1..];
+    }
+    out + rest
 }
 
 /// `layout where`.

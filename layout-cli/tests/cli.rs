@@ -136,6 +136,66 @@ fn order_lists_htps_example_chunk_by_chunk() {
     assert!(real.starts_with("(0,0,0,0) ... (0,7,7,31)  > end of chunk\n(0,0,0,32) ... (0,0,0,49)  pad (0,0,0,50) ... (0,0,0,63) [14 slots]\n... "));
 }
 
+/// `order --offsets` follows every index it prints with the offset that holds it: the
+/// layout's offset of a logical index, and for padding the slot whose padded coordinates it is.
+#[test]
+fn order_with_offsets_puts_each_index_beside_its_slot() {
+    use tensor_layout::DynLayout;
+    for (layout, dims, max_lines) in [
+        ("nChw4c", "1x6x1x2", "200"),
+        ("R4CroutonLayout", "1x3x5x30", "200"),
+        ("R4CroutonLayout", "2x9x20x50", "40"),
+        ("OIhw4i16o4i", "20x6x1x1", "200"),
+        ("nchw", "1x2x2x3", "200"),
+    ] {
+        let plain = ok(&["order", layout, dims, "--max-lines", max_lines]);
+        let listed = ok(&["order", layout, dims, "--max-lines", max_lines, "--offsets"]);
+        let dims: Vec<usize> = dims.split('x').map(|d| d.parse().unwrap()).collect();
+        let m = DynLayout::parse(layout).unwrap().bind(&dims).unwrap();
+        let mut pairs = 0;
+        for piece in listed.split('(').skip(1) {
+            let (index, rest) = piece.split_once(")@").unwrap();
+            let offset: usize = rest
+                .split(|c: char| !c.is_ascii_digit())
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap();
+            let index: Vec<usize> = index.split(',').map(|x| x.parse().unwrap()).collect();
+            assert_eq!(
+                m.padded_index_of(offset),
+                Some(index.clone()),
+                "{layout}: @{offset}"
+            );
+            pairs += 1;
+        }
+        assert_eq!(
+            pairs,
+            plain.matches('(').count(),
+            "{layout}: every index has its offset"
+        );
+        // Without the offsets, the same listing.
+        let mut stripped = String::new();
+        let mut digits = false;
+        for c in listed.chars() {
+            match c {
+                '@' => digits = true,
+                '0'..='9' if digits => {}
+                _ => {
+                    digits = false;
+                    stripped.push(c);
+                }
+            }
+        }
+        assert_eq!(stripped, plain, "{layout}");
+    }
+    let out = ok(&["order", "nChw4c", "1x6x1x2", "--offsets"]);
+    assert_eq!(
+        out.lines().nth(2),
+        Some("(0,4,0,0)@8, (0,5,0,0)@9  pad (0,6,0,0)@10, (0,7,0,0)@11  > end of chunk")
+    );
+}
+
 #[test]
 fn where_and_at_are_inverse() {
     assert_eq!(
@@ -448,7 +508,7 @@ fn every_subcommand_documents_its_arguments_with_an_example() {
                 "--width",
             ][..],
         ),
-        ("order", &["<LAYOUT>", "<DIMS>", "--max-lines"]),
+        ("order", &["<LAYOUT>", "<DIMS>", "--max-lines", "--offsets"]),
         ("where", &["<LAYOUT>", "<DIMS>", "<INDEX>"]),
         ("at", &["<LAYOUT>", "<DIMS>", "<OFFSET>"]),
         ("diff", &["<A>", "<B>", "<DIMS>"]),
@@ -535,9 +595,26 @@ fn shell_words(line: &str) -> Vec<String> {
 
 #[test]
 fn docs_cli_md_shows_real_runs_and_the_pictures_draw_writes() {
+    assert!(real_runs("docs/cli.md") > 20);
+}
+
+/// The crate's README (crates.io's page of the command) quotes real runs too.
+#[test]
+fn the_readme_shows_real_runs() {
+    assert_eq!(real_runs("layout-cli/README.md"), 2);
+}
+
+/// Runs every ```text block of `path` (from the workspace root) that starts with `$ layout`
+/// and checks that it prints what the block shows, and that each picture it writes under
+/// `docs/images/` is the committed one; returns how many blocks it ran.
+fn real_runs(path: &str) -> usize {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
-    let doc = std::fs::read_to_string(format!("{root}/docs/cli.md")).unwrap();
-    let dir = std::env::temp_dir().join(format!("layout-cli-docs-{}", std::process::id()));
+    let doc = std::fs::read_to_string(format!("{root}/{path}")).unwrap();
+    let dir = std::env::temp_dir().join(format!(
+        "layout-cli-docs-{}-{}",
+        std::process::id(),
+        path.replace('/', "-")
+    ));
     std::fs::create_dir_all(&dir).unwrap();
     let mut blocks = 0;
     for block in doc.split("```text\n$ ").skip(1) {
@@ -561,15 +638,14 @@ fn docs_cli_md_shows_real_runs_and_the_pictures_draw_writes() {
         if let Some((name, shown_path)) = &picture {
             text = text.replace(&dir.join(name).display().to_string(), shown_path);
             let committed = std::fs::read(format!("{root}/{shown_path}")).unwrap();
-            assert_eq!(
-                std::fs::read(dir.join(name)).unwrap(),
-                committed,
+            assert!(
+                std::fs::read(dir.join(name)).unwrap() == committed,
                 "{shown_path} is not what `{command}` draws"
             );
         }
-        assert_eq!(text, shown, "docs/cli.md: `{command}` prints otherwise");
+        assert_eq!(text, shown, "{path}: `{command}` prints otherwise");
         blocks += 1;
     }
-    assert!(blocks > 20);
     std::fs::remove_dir_all(&dir).ok();
+    blocks
 }

@@ -104,3 +104,8 @@ pub use ndarray;
 pub mod __private {
     pub use layout_macros::{chunked_layout, onednn_layout};
 }
+
+/// The README's example, compiled and run as a doctest so the README stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -41,3 +41,8 @@ pub fn chunked_layout(input: TokenStream) -> TokenStream {
 pub fn onednn_layout(input: TokenStream) -> TokenStream {
     onednn::expand(input.into()).into()
 }
+
+/// The README's example, compiled and run as a doctest so the README stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -89,3 +89,8 @@ impl Entry {
         self.size == 0
     }
 }
+
+/// The README's example, compiled and run as a doctest so the README stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

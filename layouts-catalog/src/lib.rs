@@ -22,3 +22,8 @@ pub mod registry;
 pub mod sophgo;
 
 extern crate alloc;
+
+/// The README's example, compiled and run as a doctest so the README stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
