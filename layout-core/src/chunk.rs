@@ -231,10 +231,9 @@ impl ChunkTable {
     /// assert_eq!((axes[0].extent, axes[0].stride, axes[1].extent, axes[1].stride), (3, 4, 4, 1));
     /// ```
     pub fn axes(&self, rest_extents: &[usize], rest_strides: &[usize]) -> Axes {
-        let mut axes = [Axis::default(); MAX_AXES];
-        for (axis, info) in axes.iter_mut().zip(self.entries()) {
+        Axes::collect(self.entries().iter().take(self.len).map(|info| {
             let rest = info.size == 0;
-            *axis = Axis {
+            Axis {
                 dim: info.dim,
                 extent: if rest {
                     rest_extents[info.dim]
@@ -247,9 +246,8 @@ impl ChunkTable {
                 } else {
                     info.stride
                 },
-            };
-        }
-        Axes::from_slice(&axes[..self.len])
+            }
+        }))
     }
 
     /// The per-entry information, in list order.

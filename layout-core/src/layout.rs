@@ -301,6 +301,25 @@ impl Axes {
 }
 
 impl Axes {
+    /// The axes `axes` yields, written in place (an `Axes` is a fixed array of
+    /// [`MAX_AXES`]: building it in a local array first and copying costs small relayouts a
+    /// share of their time).
+    ///
+    /// # Panics
+    /// When `axes` yields more than [`MAX_AXES`] entries.
+    pub(crate) fn collect(axes: impl IntoIterator<Item = Axis>) -> Self {
+        let mut out = Self {
+            len: 0,
+            items: [Axis::default(); MAX_AXES],
+        };
+        for axis in axes {
+            assert!(out.len < MAX_AXES, "a layout has at most {MAX_AXES} axes");
+            out.items[out.len] = axis;
+            out.len += 1;
+        }
+        out
+    }
+
     /// The same storage walk in its simplest form: axes of extent 1 dropped, and each axis merged
     /// into the one outside it when the two count one dimension contiguously. Two mappings with
     /// the same dims are the same function exactly when their canonical axes are equal (so

@@ -6,25 +6,15 @@ use crate::{Axes, Axis, MAX_AXES};
 
 /// `axes` with each axis's dimension `d` renumbered `to[d]`.
 pub(super) fn renumbered(axes: &Axes, to: &Renumbering) -> Axes {
-    let mut out = [Axis::default(); MAX_AXES];
-    for (slot, axis) in out.iter_mut().zip(axes.iter()) {
-        *slot = Axis {
-            dim: to[axis.dim],
-            ..*axis
-        };
-    }
-    Axes::from_slice(&out[..axes.len()])
+    Axes::collect(axes.iter().map(|axis| Axis {
+        dim: to[axis.dim],
+        ..*axis
+    }))
 }
 
 /// Axes with more than one digit value (the others change nothing).
 pub(super) fn significant(axes: &Axes) -> Axes {
-    let mut out = [Axis::default(); MAX_AXES];
-    let mut n = 0;
-    for axis in axes.iter().filter(|a| a.extent > 1) {
-        out[n] = *axis;
-        n += 1;
-    }
-    Axes::from_slice(&out[..n])
+    Axes::collect(axes.iter().filter(|a| a.extent > 1).copied())
 }
 
 /// One past the largest virtual coordinate of `d` the axes reach.
