@@ -5,6 +5,39 @@
 //! Each function panics when the library breaks a property and returns quietly for any input
 //! that is no case of it.
 
+/// Calls `$check::<T, R>(args)` with the element type of `$case`'s element size and its rank.
+macro_rules! dispatch {
+    ($case:expr, $check:ident($($arg:expr),*)) => {
+        match ($case.element_bytes, $case.dims.len()) {
+            (1, 1) => $check::<u8, 1>($($arg),*),
+            (1, 2) => $check::<u8, 2>($($arg),*),
+            (1, 3) => $check::<u8, 3>($($arg),*),
+            (1, _) => $check::<u8, 4>($($arg),*),
+            (2, 1) => $check::<u16, 1>($($arg),*),
+            (2, 2) => $check::<u16, 2>($($arg),*),
+            (2, 3) => $check::<u16, 3>($($arg),*),
+            (2, _) => $check::<u16, 4>($($arg),*),
+            (4, 1) => $check::<u32, 1>($($arg),*),
+            (4, 2) => $check::<u32, 2>($($arg),*),
+            (4, 3) => $check::<u32, 3>($($arg),*),
+            (4, _) => $check::<u32, 4>($($arg),*),
+            (_, 1) => $check::<u64, 1>($($arg),*),
+            (_, 2) => $check::<u64, 2>($($arg),*),
+            (_, 3) => $check::<u64, 3>($($arg),*),
+            (_, _) => $check::<u64, 4>($($arg),*),
+        }
+    };
+}
+
+mod case;
+mod cli_args;
+mod relayout_plan;
+mod wisdom_parse;
+
+pub use cli_args::cli_args;
+pub use relayout_plan::relayout_plan;
+pub use wisdom_parse::wisdom_parse;
+
 use tensor_layout::{ChunkEntry, DynLayout, Mapping, Tensor, for_each_row_major_index};
 
 /// Any text handed to `DynLayout::parse`: never a panic; a layout that reads prints in the long

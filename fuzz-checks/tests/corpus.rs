@@ -3,8 +3,9 @@
 
 use std::path::Path;
 
-/// Runs `check` on every file of the corpus of `target`, naming the file of a failure.
-fn replay(target: &str, check: fn(&[u8])) {
+/// Runs `check` on every file of the corpus of `target`, naming the file of a failure; the
+/// corpus must hold at least `least` inputs (so that a corpus left out is noticed).
+fn replay(target: &str, check: fn(&[u8]), least: usize) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../fuzz/corpus")
         .join(target);
@@ -18,7 +19,7 @@ fn replay(target: &str, check: fn(&[u8])) {
         inputs += 1;
     }
     assert!(
-        inputs > 100,
+        inputs >= least,
         "{target}: only {inputs} corpus inputs found in {}",
         dir.display()
     );
@@ -29,6 +30,7 @@ fn dyn_layout_parse_corpus() {
     replay(
         "dyn_layout_parse",
         tensor_layout_fuzz_checks::dyn_layout_parse,
+        100,
     );
 }
 
@@ -37,5 +39,21 @@ fn dyn_tensor_relayout_corpus() {
     replay(
         "dyn_tensor_relayout",
         tensor_layout_fuzz_checks::dyn_tensor_relayout,
+        100,
     );
+}
+
+#[test]
+fn relayout_plan_corpus() {
+    replay("relayout_plan", tensor_layout_fuzz_checks::relayout_plan, 5);
+}
+
+#[test]
+fn wisdom_parse_corpus() {
+    replay("wisdom_parse", tensor_layout_fuzz_checks::wisdom_parse, 5);
+}
+
+#[test]
+fn cli_args_corpus() {
+    replay("cli_args", tensor_layout_fuzz_checks::cli_args, 5);
 }

@@ -29,7 +29,10 @@ use core::marker::PhantomData;
 /// on small tensors, whose planning costs more than their bytes take to move.
 ///
 /// Elements move by axis name, as [`TensorBase::relayout`] moves them. Plans are `Send` and
-/// `Sync`: one plan may run on many threads at once, each with its own tensors.
+/// `Sync`: one plan (behind an `Arc`, or borrowed by scoped threads) may run on many threads at
+/// once, each with its own tensors; running reads the plan and changes nothing in it. The only
+/// state shared between plans is this machine's cache geometry and CPU features, read once into
+/// atomics, so plans made on many threads at once agree.
 ///
 /// ```
 /// use tensor_layout::prelude::*;

@@ -68,7 +68,10 @@ impl CacheGeometry {
         count.div_ceil(sets_visited)
     }
 
-    /// This machine's geometry: read on the first call, then kept.
+    /// This machine's geometry: read on the first call, then kept. The cache is a static array
+    /// of atomics, `Send` and `Sync` like every static: threads may call this at once, and a
+    /// race reads the caches twice and stores the same values; the line size, stored last with
+    /// `Release` and loaded with `Acquire`, tells a reader that the other fields are there.
     pub(crate) fn of_this_machine() -> CacheGeometry {
         static FOUND: [AtomicUsize; 6] = [const { AtomicUsize::new(0) }; 6];
         // The line size is never 0 once read: it marks the others as read too.

@@ -25,7 +25,10 @@ const FARTHEST_PREFETCH: usize = 1 << 20;
 /// any. The choices only pick between ways of moving the data that are correct either way:
 /// wisdom from another machine, or edited by hand, changes speed, never results.
 ///
-/// `Wisdom` is `Send` and `Sync`; share it behind a lock to remember plans from many threads.
+/// `Wisdom` is `Send` and `Sync` (plain owned data, no interior mutability): threads may read
+/// one `Wisdom` at once ([`RelayoutPlan::with_wisdom`], `to_string`) through a shared reference;
+/// to [`remember`](Wisdom::remember) plans from many threads, share it behind a lock such as
+/// `Mutex<Wisdom>`.
 ///
 /// ```
 /// use tensor_layout::prelude::*;

@@ -29,6 +29,8 @@ use core::ops::Range;
 cpufeatures::new!(cpuid_avx2, "avx2");
 
 /// Whether this CPU runs AVX2 instructions (found on the first call, then cached).
+/// The cache is `cpufeatures`' atomic, so any number of threads may ask at once: a race
+/// detects twice and stores the same answer.
 #[inline]
 pub(crate) fn available() -> bool {
     cpuid_avx2::get()

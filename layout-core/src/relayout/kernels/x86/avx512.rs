@@ -31,6 +31,8 @@ use core::arch::x86_64::{_mm512_permutex2var_epi32, _mm512_setr_epi32};
 cpufeatures::new!(cpuid_avx512, "avx512f", "avx512bw");
 
 /// Whether this CPU runs AVX-512 F and BW instructions (found on the first call, then cached).
+/// The cache is `cpufeatures`' atomic, so any number of threads may ask at once: a race
+/// detects twice and stores the same answer.
 #[inline]
 pub(crate) fn available() -> bool {
     cpuid_avx512::get()

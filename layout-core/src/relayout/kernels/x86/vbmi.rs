@@ -18,6 +18,8 @@ cpufeatures::new!(cpuid_vbmi, "avx512f", "avx512bw", "avx512vbmi");
 
 /// Whether this CPU runs AVX-512 F, BW and VBMI instructions (found on the first call, then
 /// cached).
+/// The cache is `cpufeatures`' atomic, so any number of threads may ask at once: a race
+/// detects twice and stores the same answer.
 #[inline]
 pub(crate) fn available() -> bool {
     cpuid_vbmi::get()
