@@ -33,7 +33,7 @@ pub fn choices_text(bytes: &[u8; CHOICE_BYTES]) -> String {
     )
 }
 
-/// The first [`CASE_BYTES`] spell a relayout ([`Case`]), the next 10 the choices of a plan made
+/// The first `CASE_BYTES` spell a relayout (`Case`), the next 10 the choices of a plan made
 /// through wisdom, the next byte whether a measured plan is made too (on small tensors). Every
 /// plan, run on two sources into a destination whose slots all hold a stale value, gives each
 /// element where both mappings put it and the pad value in every padding slot.
