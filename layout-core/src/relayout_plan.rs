@@ -100,12 +100,9 @@ where
         S2: Storage<Elem = T>,
         I: Interface,
     {
-        Self::with(
-            src.mapping(),
-            dst.mapping(),
-            PlanChoices::model(),
-            Origin::Model,
-        )
+        Self::with(src.mapping(), dst.mapping(), |_| {
+            (PlanChoices::model(), Origin::Model)
+        })
     }
 
     /// As [`RelayoutPlan::new`], with the choices `wisdom` remembers for this relayout on this
@@ -131,27 +128,30 @@ where
         S2: Storage<Elem = T>,
         I: Interface,
     {
-        let plan = Self::new(src, dst)?;
-        match wisdom.choices_for(&plan.pair, size_of::<T>()) {
-            Some(choices) => Self::with(src.mapping(), dst.mapping(), choices, Origin::Wisdom),
-            None => Ok(plan),
-        }
+        Self::with(src.mapping(), dst.mapping(), |pair| {
+            match wisdom.choices_for(pair, size_of::<T>()) {
+                Some(choices) => (choices, Origin::Wisdom),
+                None => (PlanChoices::model(), Origin::Model),
+            }
+        })
     }
 
-    /// The plan of `src` into `dst` under `choices`.
+    /// The plan of `src` into `dst` under the choices `choose` picks for the relayout (planned
+    /// once, after the choosing).
     fn with(
         src: &Mapping<L1>,
         dst: &Mapping<L2>,
-        choices: PlanChoices,
-        origin: Origin,
+        choose: impl FnOnce(&Pair) -> (PlanChoices, Origin),
     ) -> Result<Self, LayoutError> {
         let to = checked_renumbering(src, dst)?;
-        let planned = plan_copy::<T, L1, L2>(src, dst, &to, choices.choices, choices.streaming);
+        let pair = Pair::of(src, dst, &to);
+        let (choices, origin) = choose(&pair);
+        let planned = plan_copy::<T>(&pair, dst.storage_len(), choices.choices, choices.streaming);
         Ok(RelayoutPlan {
             src: *src,
             dst: *dst,
             to,
-            pair: Pair::of(src, dst, &to),
+            pair,
             planned,
             made_with: choices,
             origin,

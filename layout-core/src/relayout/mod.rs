@@ -138,22 +138,17 @@ impl Streaming {
     }
 }
 
-/// The relayout [`copy_into`] makes, planned once for elements `T` under `choices`
-/// (`streaming` overrides its stores past the caches); `None` when it moves nothing.
-pub(crate) fn plan_copy<T, L1, L2>(
-    src: &Mapping<L1>,
-    dst: &Mapping<L2>,
-    to: &Renumbering,
+/// The relayout `pair` ([`Pair::of`] the mappings [`copy_into`] takes), planned once for
+/// elements `T` into a destination of `dst_len` slots under `choices` (`streaming`
+/// overrides its stores past the caches); `None` when it moves nothing.
+pub(crate) fn plan_copy<T>(
+    pair: &Pair,
+    dst_len: usize,
     choices: Choices,
     streaming: Option<Streaming>,
-) -> Option<Planned>
-where
-    L1: Layout,
-    L2: Layout<Index = L1::Index>,
-{
-    let pair = Pair::of(src, dst, to);
-    let dst_bytes = dst.storage_len().saturating_mul(size_of::<T>());
-    Planned::new(&pair, size_of::<T>(), dst_bytes, streaming, choices)
+) -> Option<Planned> {
+    let dst_bytes = dst_len.saturating_mul(size_of::<T>());
+    Planned::new(pair, size_of::<T>(), dst_bytes, streaming, choices)
 }
 
 /// Runs `planned` ([`plan_copy`] of these mappings) from `src_slots` into `dst_slots`, `pad`

@@ -56,7 +56,11 @@ where
         let model = Self::new(src, dst)?;
         let mut candidates: Vec<Self> = alternatives(model.made_with)
             .into_iter()
-            .map(|choices| Self::with(src.mapping(), dst.mapping(), choices, Origin::Measured))
+            .map(|choices| {
+                Self::with(src.mapping(), dst.mapping(), |_| {
+                    (choices, Origin::Measured)
+                })
+            })
             .collect::<Result<_, _>>()?;
         // The model's plan first, so that it wins ties.
         let plans: Vec<&Self> = core::iter::once(&model).chain(&candidates).collect();
