@@ -9,7 +9,8 @@
 //! in the same pass, so every destination slot is written exactly once. Layouts whose offsets
 //! cannot follow the walk by additions (a Sophgo tensor starting part-way into its NPUs) are
 //! served by the same walk with the source offset computed per element. The engine is compiled
-//! once per element size ([`by_size`]); every tuned number is in [`tuning`].
+//! once per element size ([`by_size`]); every tuned number is in [`tuning`], the measurements
+//! behind them in docs/engine-measurements.md.
 
 mod by_size;
 mod cache_geometry;

@@ -193,9 +193,8 @@ impl TableRows {
         if !self.fit(chunks.len(), chunks.volume(), d, dst.len()) {
             unreachable!("a band's rows inside its chunks and the other tensor");
         }
-        // SAFETY: `fit` just above. With AVX2, each 32-byte row is one register move: u8
-        // depth-32 chunks out to flat NHWC (1x256x256x256, AMD EPYC Zen 5) ran at 0.74-0.75 of
-        // the contiguous relayout's speed against 0.67-0.69 with two 16-byte moves.
+        // SAFETY: `fit` just above. With AVX2, each 32-byte row is one register move, faster
+        // than two 16-byte moves (u8 depth-32 chunks out to flat NHWC).
         with_widest_copies(|| unsafe {
             by_row_length!(self.cols.len(), self.rows_out(chunks, dst, d))
         });
@@ -240,9 +239,8 @@ impl TableRows {
 }
 
 /// Calls `row` with each of `rows`, four to a loop step, so that the copies of four rows go
-/// out together: u8 depth-32 chunks to and from flat NHWC (1x256x256x256, AMD EPYC) ran at
-/// 0.50-0.52 and 0.61-0.62 of the contiguous relayout's speed, against 0.47-0.48 and
-/// 0.54-0.55 with one row a step (which the compiler keeps as it is).
+/// out together: faster than one row a step (which the compiler keeps as it is) for u8
+/// depth-32 chunks to and from flat NHWC.
 #[inline(always)]
 fn four_at_a_time(rows: &[TableRow], row: impl Fn(&TableRow)) {
     let mut fours = rows.chunks_exact(4);

@@ -5,15 +5,14 @@
 //! written at a constant offset. u8 HTP croutons into flat NHWC: one position's eight 32-byte
 //! channel-block rows, 2 KiB apart in the source, one 256-byte run in the destination.
 //!
-//! u8 4x128x128x256 crouton->flat ran 0.79-0.84x memcpy with each row's offsets read from a
-//! listing, 0.91-0.95x so (AMD EPYC; a loop written by hand in this form ran 0.96-1.03x, the
-//! same loop with the group's length not known to the compiler 0.77-0.78x: hence the group
-//! lengths are constants here). Rows gathered from far apart ask for their counterparts in the
-//! next block as listed rows do: u8 flat->crouton (each chunk row from eight positions 256
-//! bytes apart) 0.84-0.87 -> 0.89-0.94. Groups of two rows (f32 nChw8c->nChw16c), and
-//! destinations within the caches (u8 1x64x64x256 flat->crouton), ran 0.03-0.05x slower than
-//! the listing, so the walk takes groups of four or eight rows into destinations past the
-//! caches only.
+//! Groups run faster than rows whose offsets are read from a listing (u8 crouton->flat); the
+//! group lengths are constants here, as a loop whose group length the compiler does not know
+//! is no faster than the listing. Rows gathered from far apart ask for their counterparts in the
+//! next block as listed rows do (u8 flat->crouton: each chunk row from eight positions 256
+//! bytes apart). Groups of two rows (f32 nChw8c->nChw16c), and destinations within the caches
+//! (u8 flat->crouton), are a little slower than the listing, so the walk takes groups of four
+//! or eight rows into destinations past the caches only (docs/engine-measurements.md, "Row
+//! groups").
 
 use super::prefetch::prefetch;
 use super::reach::Reach;

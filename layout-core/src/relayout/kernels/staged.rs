@@ -3,19 +3,18 @@
 //! makes whole lines (16 rows of 4-byte elements) is transposed into a local buffer, then
 //! leaves it as one run, each whole destination line written past the caches. Written
 //! directly, no destination line starts where a block writes it, so nothing streams and every
-//! line is read before it is written. One relayout in a loop (source in the L3 cache), AMD
-//! EPYC: f32 8x17x224x224 32 -> 44 GB/s, 8x255x56x56 37 -> 49 GB/s; alternating with memcpy
-//! (source from memory), 8x255x56x56 0.78-0.80 -> 0.80-0.89x of memcpy, 8x17x224x224 unchanged
-//! (0.65-0.68 and 0.60-0.78). Seventeen source planes are more than the hardware prefetcher
+//! line is read before it is written. Staging pays most where the source is in the caches;
+//! with the source in memory, 17 channels run as fast either way (docs/engine-measurements.md,
+//! "Staged transposes"). Seventeen source planes are more than the hardware prefetcher
 //! follows unless they lie a multiple of 4 KiB apart: their blocks prefetch their lines
 //! ([`PREFETCHED_STREAMS`]). Built on x86-64 only,
 //! where the vector blocks and the streamed copy out (`x86/avx2.rs::stream_run`) are.
 //!
 //! Long rows apart (NHWC -> NCHW of 55 x 55 positions: planes of 12100 bytes) are not staged:
 //! a chunk of columns per visit, each row leaving in pieces between its own line boundaries,
-//! ran at 0.61-0.73x of memcpy against 0.77-0.79 written directly (bands of 16 rows read the
-//! source 64 bytes a position, 1 KiB apart); bands of 128 rows with one line per row and visit
-//! spent the time in the per-row copies (0.28).
+//! is slower than writing them directly (bands of 16 rows read the source 64 bytes a
+//! position, 1 KiB apart); bands of 128 rows with one line per row and visit spend the time in
+//! the per-row copies.
 
 use super::prefetch::prefetch;
 use super::reach::Reach;
@@ -48,10 +47,9 @@ impl Stages {
     /// ([`TileBatch`]). Rows of an odd number of half lines (one and a half, two and a half)
     /// of 2- and 4-byte elements are staged too: written directly, their blocks of a line of
     /// columns start off the line grid every other row, and the half-line blocks after them
-    /// share every line with a neighbour (32x24x112x112 f32 NCHW -> NHWC, AMD EPYC: 0.71-0.75x
-    /// of memcpy directly, 0.76-0.91 staged; 32x48x56x56 u16 0.46-0.83 -> 0.82-1.10). Bytes
-    /// keep their direct blocks of a whole line of columns there (32x96x56x56 u8: 0.47-0.90
-    /// directly, 0.58-0.75 staged).
+    /// share every line with a neighbour (f32 NCHW -> NHWC of 24 channels, u16 of 48). Bytes
+    /// keep their direct blocks of a whole line of columns there (u8 of 96 channels: slower
+    /// staged).
     pub(crate) fn of<T>(batch: &TileBatch<'_>) -> Option<Self> {
         let (rows, cols) = (batch.rows, batch.cols);
         let (first_col, last_col) = (cols.first()?, cols.last()?);
@@ -88,8 +86,8 @@ impl Stages {
 /// of `B`) into `buffer`, then the group out of it as one run by `stream_run`. Columns past the
 /// last whole block go as one more block ending with the last column where they are at least
 /// half a block (it writes some of the block before it again, in the buffer, where that costs
-/// little), element by element where fewer (f32 NCHW -> NHWC of 17 channels: 44 GB/s so, 38
-/// with a second block of 16). Where a group reads more source lines than the hardware
+/// little), element by element where fewer (f32 NCHW -> NHWC of 17 channels: a second block of
+/// 16 for the one column is slower). Where a group reads more source lines than the hardware
 /// prefetcher follows ([`PREFETCHED_STREAMS`]), each block asks for its lines
 /// [`PREFETCH_BYTES`] ahead. Rows past the last whole group, and tiles that `reach` does not
 /// fit, move element by element. Always inlined, so that the functions compiled with the

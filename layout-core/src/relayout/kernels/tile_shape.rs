@@ -27,7 +27,7 @@ pub(super) fn pitched(rows: &[(usize, usize)], row_pitch: Option<usize>) -> Opti
 /// the group's source lines stay within [`GROUP_SOURCE_BYTES`] (one compact region of the
 /// source, not more separate streams); narrower blocks one at a time. Streamed or written
 /// through the cache alike: the longer runs pay through the cache too, where many channel
-/// planes each take a line per visit (f32 1x256x56x56 nhwc->nchw; the measurement is at
+/// planes each take a line per visit (f32 1x256x56x56 nhwc->nchw; see
 /// [`GROUP_SOURCE_BYTES`]). Rows whose destination `pitch` (in elements, where the plan found
 /// one) crowds a few L1 sets ([`crowds_sets`]) take [`ALIASED_VISIT_BYTES`] per row on each
 /// visit, whatever their source.
@@ -147,8 +147,8 @@ pub(super) struct SourcePrefetch {
 /// take a line each). Longer rows go in bands whose destination rows cover about
 /// [`BAND_BYTES`], so that the lines the column blocks fill in turn stay in the nearest caches,
 /// but of at least [`BAND_SOURCE_RUN_BYTES`] of source per column, so that each source line is
-/// read on in a run the prefetchers follow. Each of the three sizes has its measurement in its
-/// doc in [`tuning`](crate::relayout::tuning); docs/performance.md has the pairs' speeds.
+/// read on in a run the prefetchers follow. Each of the three sizes has its measurement in
+/// docs/engine-measurements.md, "The fixed numbers"; docs/performance.md has the pairs' speeds.
 pub(super) fn band_rows<T>(rows: usize, cols: usize, streams: bool) -> usize {
     let element = size_of::<T>().max(1);
     if streams || rows * element <= WHOLE_BAND_SOURCE_BYTES {

@@ -141,7 +141,7 @@ pub(crate) unsafe fn planes<T: Copy, B: BlockMove<T>>(
     // narrower blocks, not element by element: NHWC -> NCHW of 7 x 7 positions (49 bytes of u8
     // per row: 32 + 16 + 1) or NCHW -> NHWC of 255 channels (f32: 15 x 16 + 8 + 4 + 3). Fewer
     // stay with the blocks' pass, element by element: a pass of their own would come back to
-    // destination lines already written (f32 NCHW -> NHWC of 17 channels, 31 -> 25 GB/s).
+    // destination lines already written, which slows f32 NCHW -> NHWC of 17 channels.
     let whole = batch.cols.len() / columns * columns;
     if columns > 4 && whole > 0 && batch.cols.len() - whole >= 4 {
         let (blocks, rest) = batch.cols.split_at(whole);
@@ -309,12 +309,11 @@ pub(crate) fn plane_body<T: Copy, B: BlockMove<T>, const COLS: usize>(
 /// For a last block of at least half but fewer than `N` rows (`len` of `lines` from `start`),
 /// the `N` rows ending with it: the block overlaps the one before, writing a few of its slots
 /// again with the same values, and moves through the vector block instead of element by
-/// element (f32 nhwc->nchw of 255 channels: the last 15 rows of every tile, 0.85-0.91 ->
-/// 0.96-1.06x memcpy). `None` for a whole block, for fewer than half a block (rewriting most
-/// of the block before, whose lines may just have been streamed, cost f32 nchw->nhwc of 17
-/// channels 0.66 -> 0.19x when columns overlapped so), or where the rows are fewer than `N`.
-/// Rows only: checking every column block for it slowed u8 nchw->nhwc, whose columns are
-/// whole blocks, from 0.89 to 0.72x.
+/// element (f32 nhwc->nchw of 255 channels: the last 15 rows of every tile). `None` for a
+/// whole block, for fewer than half a block (rewriting most of the block before, whose lines
+/// may just have been streamed, costs far more than it saves: f32 nchw->nhwc of 17 channels,
+/// when columns overlapped so), or where the rows are fewer than `N`. Rows only: checking
+/// every column block for it slows u8 nchw->nhwc, whose columns are whole blocks.
 #[inline(always)]
 fn overlapping<const N: usize>(
     lines: &[(usize, usize)],

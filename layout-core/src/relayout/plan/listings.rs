@@ -206,8 +206,8 @@ pub(crate) fn ahead_if_far(next: usize, element_bytes: usize) -> usize {
 /// Offsets of every digit combination of `levels` (outermost first), the last loop fastest.
 /// Made in one allocation of the final length, each loop spreading the entries so far in
 /// place, since a relayout lists its loops on every call (3136 rows for f32 1x256x56x56
-/// nchw->nhwc: the list grown level by level through iterator adapters took 5% of that
-/// relayout).
+/// nchw->nhwc: the list grown level by level through iterator adapters took a noticeable part
+/// of that relayout).
 fn list(levels: &[Level]) -> Listing {
     let len = levels.iter().map(|l| l.extent).product();
     let mut out = Listing::with_capacity(len);

@@ -47,9 +47,8 @@ impl Plan {
 /// whole cache lines, if one is at least a quarter of [`MAX_LISTED`]. Each part then starts a
 /// line wherever the run does, and a transpose into it streams every line: f32 NHWC -> NCHW of
 /// 17 x 228 x 228, whose 51984 positions a plane went as 4 x 12996, three parts in four off
-/// the line grid and written through the cache, ran 0.79-0.89x memcpy, as 9 x 5776 0.88-0.97
-/// (`cargo bench --bench relayout_interleaved`, the builds before and after in turn, three
-/// times, AMD EPYC Zen 5). `None` where the extent has no divisor there.
+/// the line grid and written through the cache, runs faster as 9 x 5776. `None` where the
+/// extent has no divisor there.
 fn long_run_part(long: Level, element_bytes: usize) -> Option<usize> {
     debug_assert!(long.extent > MAX_LISTED, "a run too long to list");
     let extent = long.extent;

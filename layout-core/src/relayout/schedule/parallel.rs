@@ -123,9 +123,8 @@ pub(crate) fn run<T: Element>(nest: &Nest<'_, T>, dst: &mut [T]) -> bool {
 /// whether or not rayon's others are awake: a sleeping thread wakes tens of microseconds
 /// later, as long as a 6 MB relayout in the caches takes, and handing the whole relayout to
 /// rayon (`par_chunks_mut` from outside its threads) made the caller wait for that wake-up
-/// and then for the pieces (f32 1x256x56x56 nchw->nhwc, a one-thread memcpy between calls:
-/// 55-101 GB/s on two threads against 105 on one, AMD EPYC Zen 5). A thread that wakes after
-/// the last piece is taken finds nothing to do.
+/// and then for the pieces, so that two threads ran no faster than one. A thread that wakes
+/// after the last piece is taken finds nothing to do.
 fn share_pieces<T: Send>(
     dst: &mut [T],
     block: usize,

@@ -18,7 +18,7 @@
 //!   memcpy, stream from a larger share of it ([`STREAM_LINE_ROWS_FROM_CACHE_SHARE`]).
 //!
 //! Both shares put each of the machines measured on the side it ran faster (the measurements
-//! are in [`tuning`](crate::relayout::tuning) and docs/performance.md, the reasoning in
+//! are in docs/engine-measurements.md, "The fixed numbers", the reasoning in
 //! docs/concepts.md, "Decisions"); the choice only picks between kernels that are correct
 //! either way, so a wrong guess costs speed, never results.
 
@@ -106,7 +106,7 @@ mod tests {
         assert_eq!(Streaming::with_cache(12_845_056, big), Streaming::NONE);
         let f32_activations = Streaming::with_cache(25_690_112, big);
         assert!(f32_activations.blocks && !f32_activations.line_rows);
-        // 105 MiB (Sapphire Rapids class) and 32 MiB (Zen 4): everything from 4 MiB on streams
+        // 105 MiB and 32 MiB (the Intel and AMD machines): everything from 4 MiB on streams
         // but whole-line rows under 105/16 MiB, a size none of the measured pairs had.
         for cache in [105 * MIB, 32 * MIB] {
             assert_eq!(

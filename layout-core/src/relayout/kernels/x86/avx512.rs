@@ -114,8 +114,8 @@ pub(crate) unsafe fn narrow_transpose<T: Copy, P: narrow::Pieces<T>>(
 /// cache line of the destination by a streaming store, the rest through the caches. RGB
 /// images zipped into NHWC write 192 bytes (three lines) of f32 per step, and split out of it
 /// 64 bytes (one line) per plane: streamed, a line is not read before it is overwritten.
-/// Elements under 4 bytes stay in place, through the caches: u8 RGB zipped 80-84 GB/s so,
-/// 10 GB/s streamed from a local piece (32x3x224x224, one relayout in a loop, AMD EPYC).
+/// Elements under 4 bytes stay in place, through the caches: streamed from a local piece, u8
+/// RGB zipped runs at a fraction of that speed.
 pub(crate) struct StreamedPieces;
 
 impl<E: Pod> narrow::Pieces<E> for StreamedPieces {
@@ -204,7 +204,7 @@ impl<E: Broad, const STREAM: bool> BlockMove<E> for Avx512Blocks<STREAM> {
 /// The blocks of a staged transpose ([`staged()`]), written into its local buffer: 4-byte
 /// elements as 16 x 16 squares ([`whole_lines`]) through the cache, the others as
 /// [`Avx512Blocks`] through the cache. Into the buffer, in L1, the squares' one load per
-/// source line pays: f32 NCHW -> NHWC of 17 channels 33 -> 37 GB/s against the lane quads.
+/// source line pays over the lane quads (f32 NCHW -> NHWC of 17 channels).
 pub(crate) struct StageBlocks;
 
 impl<E: Broad> BlockMove<E> for StageBlocks {
@@ -299,9 +299,9 @@ unsafe fn whole_lines<E: Pod, L: Lines, const COLS: usize, const STREAM: bool>(
     for c in (0..COLS).step_by(16) {
         let mut v = [zero(); 16];
         // The source lines in address order, not in the order the first shuffle round pairs
-        // them (0, 8, 4, 12, ...): that order gains little on Intel cores (f32 nhwc->nchw)
-        // and costs AMD Zen 4 cores much of their speed where the 16 lines are one run of
-        // 1 KiB (f32 nChw16c->nchw).
+        // them (0, 8, 4, 12, ...): that order gains little where the lines lie apart (f32
+        // nhwc->nchw) and costs some cores much of their speed where the 16 lines are one run
+        // of 1 KiB (f32 nChw16c->nchw).
         for j in 0..16 {
             // SAFETY: the source line holds `ROWS` = 16 elements of 4 bytes from
             // `s + cols[c + j].0` (the caller's promise); AVX-512 F runs (the caller's promise).

@@ -7,12 +7,10 @@
 //! on into the next row, which is stored after it and writes its own bytes over those; the
 //! last row of a block is stored exactly, so no store reaches past the block's rows.
 //!
-//! u8 32x2048x7x7 NHWC -> NCHW (through the caches) 0.27x of memcpy -> 0.39-0.40, with the
-//! source lines read where they lie 0.30; 64x2048x7x7 (streamed) 0.23-0.24 -> 0.32-0.34,
-//! 8x512x7x7 0.17-0.21 -> 0.30-0.32 (`cargo bench --bench relayout_interleaved` and one
-//! relayout alternating with memcpy in a loop, the previous build and this one in turn, AMD
-//! EPYC, Zen 5). Writing each group into a local buffer and copying it out as one run, as the
-//! streamed groups do, was slower through the caches (0.23-0.29).
+//! Faster than the other transposes' blocks through the caches and streamed alike, and
+//! through the caches faster still with the source lines staged (below) than read where they lie
+//! (docs/engine-measurements.md, "Short byte rows"). Writing each group into a local buffer
+//! and copying it out as one run, as the streamed groups do, is slower through the caches.
 
 use super::super::tile_batch::TileBatch;
 use super::avx2::stream_run;

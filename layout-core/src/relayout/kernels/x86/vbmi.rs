@@ -1,11 +1,11 @@
 //! Three interleaved byte planes split apart with AVX-512 VBMI (x86-64 only): NHWC -> NCHW of
 //! an RGB image of bytes. `vpermt2b` picks any 64 of the 128 bytes of two registers, so two of
 //! them make each 64-byte plane line out of three source lines (192 bytes, 64 pixels); the
-//! loops of the narrow kernels split bytes one shuffle network at a time, at 0.27-0.30x of
-//! memcpy (u8 32x3x224x224, AMD EPYC), by these at 0.84-0.86x. The plane lines go through the
-//! caches even into a destination past them, as the narrow kernels' bytes do: streamed, the
-//! same split ran at 0.64x. The other way, zipping three planes into rows with two
-//! `vpermt2b` per line ran as fast as the narrow kernels' loops (0.74-0.77x), which keep it.
+//! loops of the narrow kernels split bytes one shuffle network at a time, far slower than
+//! these. The plane lines go through the caches even into a destination past them,
+//! as the narrow kernels' bytes do: streamed, the same split is slower. The other way, zipping
+//! three planes into rows with two `vpermt2b` per line runs as fast as the narrow kernels'
+//! loops, which keep it (docs/engine-measurements.md, "VBMI byte split").
 //! Detection as in [`super::avx2`]: once, with `cpuid`.
 
 use super::shuffle::load_register;

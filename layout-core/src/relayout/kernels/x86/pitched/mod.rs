@@ -6,44 +6,34 @@
 //! bands and groups of blocks) spent a fifth to a half more on it.
 //!
 //! - 4-byte elements: one load per 16-element source line and four rounds of `vpermt2d`, the
-//!   row blocks outermost, each through every column block ([`sweep`]). f32 1x256x56x56
-//!   nchw->nhwc 0.63-0.64x of memcpy -> 0.77-0.80, nhwc->nchw 0.63-0.66 -> 0.71-0.73 (`cargo
-//!   bench --bench relayout_interleaved`, the previous build and this one alternating, three
-//!   runs each, AMD EPYC, `cpu family` 26); the same blocks in the general bands and groups ran
-//!   0.69-0.70 and 0.59-0.60, and a transpose written by hand for the one shape 0.86-0.90 and
-//!   0.74-0.79 (`cargo bench --bench transpose_by_hand`).
+//!   row blocks outermost, each through every column block ([`sweep`]): faster than the same
+//!   blocks in the general bands and groups, though still short of a transpose written by
+//!   hand for the one shape (`cargo bench --bench transpose_by_hand`).
 //! - 1- and 2-byte elements: the lane quads of the general blocks (four 16-byte pieces to a
 //!   register) at computed addresses, the row blocks that share a source line innermost
-//!   ([`sweep_quads`]). u8 4x256x56x56 nchw->nhwc 0.47-0.52 -> 0.64-0.78, nhwc->nchw 0.51-0.96
-//!   -> 0.73-0.75, 8x256x32x32 nhwc->nchw 0.32-0.38 -> 0.48-0.52 (as above). Where the
+//!   ([`sweep_quads`]), so that each source line is read once while in L1. Where the
 //!   source columns lie a multiple of 2 KiB apart (NCHW planes of 32 x 64 or 64 x 64 bytes),
 //!   their lines crowd one or two L1 sets: staged first, several lines of each column a visit
-//!   ([`staged_quads`]; [`CROWDED_SOURCE_PITCH_BYTES`] has the measurements). Bytes whose
-//!   rows come 64 to a group go as squares of 64 x 64, each source line loaded whole, one
-//!   square's stores interleaved with the next one's loads ([`squares`]): u8 4x256x56x56
-//!   nchw->nhwc 0.61-0.64 -> 0.71-0.73, nhwc->nchw 0.63-0.67 -> 0.74-0.76, 8x256x32x32
-//!   nhwc->nchw 0.44-0.46 -> 0.60-0.62 (as above, AMD EPYC, Zen 5).
+//!   ([`staged_quads`], [`CROWDED_SOURCE_PITCH_BYTES`]). Bytes whose rows come 64 to a group
+//!   go as squares of 64 x 64, each source line loaded whole, one square's stores interleaved
+//!   with the next one's loads ([`squares`]): the lane quads' 16-byte loads and inserts were
+//!   what held those transposes back.
+//!
+//! The evidence for each path: docs/engine-measurements.md, "Evenly spaced transposes".
 //!
 //! Past the caches, where the machine's choices sweep, 4-byte transposes whose source columns lie
 //! a few hundred bytes apart (NHWC -> NCHW) stream from [`sweep`]: each row block's sixteen
 //! destination rows written in one pass along them, as a transpose written by hand for the
-//! shape does ([`swept_when_streamed`] and the tuning have the measurements); where those rows
-//! start off the 64-byte line grid, each row's lines are shifted onto it first
-//! ([`realigned`]: f32 8x256x55x55 nhwc->nchw 0.77-0.79x memcpy -> 0.90-0.94, the previous
-//! build and this one alternating, three runs each, AMD EPYC Zen 5). Those whose source
+//! shape does ([`swept_when_streamed`]); where those rows start off the 64-byte line grid,
+//! each row's lines are shifted onto it first ([`realigned`]). Those whose source
 //! columns lie nearer (NHWC -> NCHW of 16 to 32 f32 channels: one source run) into rows off
 //! the grid, or 24 to 31 rows, go through each column block with all their rows, shifted onto
-//! the grid where off it ([`realigned::run_realigned`]: f32 8x17x230x230 0.87-0.89x memcpy ->
-//! 0.93-1.06, 8x24x230x230 0.43-0.71 -> 0.89-0.98, 8x24x224x224 0.81-0.88 -> 1.05-1.19). So do
-//! 1- and 2-byte transposes with crowded source columns, from [`staged_quads`] on every processor
-//! family: u8 NCHW -> NHWC 8x256x64x64 0.20-0.21x memcpy -> 0.35-0.40, 1x256x128x128
-//! 0.12-0.13 -> 0.32-0.33, 8x256x32x64 0.19 -> 0.37 (one relayout alternating with memcpy in
-//! a loop, AMD EPYC, Zen 5; not measured on Intel), and bytes in squares, on every processor
-//! family: u8 8x256x56x56 nchw->nhwc 0.52-0.58x memcpy -> 0.58-0.74, nhwc->nchw 0.45-0.58 ->
-//! 0.58-0.72 ([`squares`]; AMD EPYC, Zen 5, not measured on Intel). Other streamed
-//! transposes keep the general blocks, whose streamed blocks prefetch their source lines: the
-//! lane-quad sweep lost to them where the columns lie farther apart (NCHW -> NHWC: u8
-//! 8x256x56x56 0.51-0.57x memcpy -> 0.41-0.50).
+//! the grid where off it ([`realigned::run_realigned`]). So do 1- and 2-byte transposes with
+//! crowded source columns, from [`staged_quads`] on every processor family, and bytes in
+//! squares, on every processor family ([`squares`]; both measured on AMD cores only). Other
+//! streamed transposes keep the general blocks, whose streamed blocks prefetch their source
+//! lines: the lane-quad sweep is slower than they are where the columns lie farther apart
+//! (NCHW -> NHWC).
 
 mod realigned;
 mod squares;
@@ -237,9 +227,9 @@ pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(
 /// machine's choices ask ([`Choices::sweep_streamed`]), its rows in whole blocks: 4-byte
 /// elements whose columns lie more than [`NEAR_RUN_BYTES`] and at most
 /// [`SWEPT_COLUMNS_APART_BYTES`] apart (NHWC -> NCHW of 33 to 256 f32 channels). Rows left
-/// over after the sweep through the general blocks cost more than the sweep saved (f32
-/// 8x255x56x56 nhwc->nchw 0.75-0.80x memcpy -> 0.70-0.72), hence the last block of
-/// [`pitched_plane`], which overlaps the one before it.
+/// over after the sweep through the general blocks cost more than the sweep saved (f32 NHWC
+/// -> NCHW of 255 channels), hence the last block of [`pitched_plane`], which overlaps the one
+/// before it.
 fn swept_when_streamed<E>(col_pitch: usize) -> bool {
     let apart = col_pitch * size_of::<E>();
     size_of::<E>() == 4 && apart > NEAR_RUN_BYTES && apart <= SWEPT_COLUMNS_APART_BYTES
@@ -269,9 +259,8 @@ struct Corner {
 /// a block, four rounds of `vpermt2d`, sixteen stores (with `STREAM`, each whole aligned line
 /// streamed). A function of its own, so that its loop
 /// compiles as one flat loop whatever calls it: the same loop inlined under one more loop
-/// level, or with the block in a function inlined into it, ran 0.68 and 0.59-0.62x of memcpy
-/// against 0.76-0.77 and 0.69-0.71 (f32 1x256x56x56 nchw->nhwc, nhwc->nchw). Sweeping the
-/// columns in groups of four blocks gained nothing (0.70-0.71 against 0.69-0.70 nhwc->nchw).
+/// level, or with the block in a function inlined into it, is markedly slower (f32 NCHW <->
+/// NHWC). Sweeping the columns in groups of four blocks gains nothing.
 ///
 /// # Safety
 ///

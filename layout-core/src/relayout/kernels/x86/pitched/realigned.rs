@@ -7,10 +7,10 @@
 //! its first elements from the block before, and streamed.
 //!
 //! The transposed block before stays in a buffer of its own that takes turns with the current
-//! one: copying it over a block (1 KiB a step, on the stack) ran at 0.22x memcpy against
-//! 0.88 (f32 8x256x55x55 nhwc->nchw, one relayout alternating with memcpy in a loop, AMD EPYC
-//! Zen 5), its stores and the next block's source loads apparently meeting in the same 4 KiB
-//! offsets (a build with another stack frame ran 0.78).
+//! one, not copied over a block (1 KiB a step, on the stack): that copy's stores and the next
+//! block's source loads apparently meet at the same 4 KiB offsets, which slowed the copy to a
+//! fraction of the two buffers' speed, by how much depending on the stack frame of the build
+//! (docs/engine-measurements.md, "Realigned rows").
 
 use super::super::super::prefetch::prefetch;
 use super::super::avx512::{Broad, Whole32};
@@ -77,17 +77,15 @@ pub(super) unsafe fn sweep_realigned<E: Broad>(
 /// of 16 to 32 `f32` channels): the tile's 16 to 32 rows, as its first block of 16 and the
 /// block of its last 16 (without the rows the first writes), both through each column block
 /// in turn, the source prefetched as one run [`RUN_PREFETCH_BYTES`] ahead, so that each source
-/// line is read once. f32 NHWC -> NCHW at 8 x C x 230 x 230 (planes off the grid) against the
-/// general blocks (which write rows off the grid through the caches and the rows past 16 as
-/// narrower blocks): C = 17 0.87-0.89x memcpy -> 0.93-1.06, 20 0.77-0.82 -> 0.96-1.01, 24
-/// 0.43-0.71 -> 0.89-0.98, 32 0.61-0.63 -> 0.81-0.85 (one relayout in a loop alternating with
-/// memcpy, five rounds, AMD EPYC, Zen 5). Rows on the grid need no shift (`on_grid`); of
-/// those tiles [`pitched_plane`](super::pitched_plane) sends here only the ones whose rows past
-/// the first block the general blocks would move as a last block overlapping it (8 to 15
-/// rows), at 8 x C x 224 x 224, general blocks / here: C = 24 0.81-0.88 / 1.05-1.19, 28
-/// 0.91-1.00 / 1.10-1.21; the general blocks kept C = 17 (1.03-1.22 / 1.10-1.31, and in the
-/// bench 8x17x228x228 0.96-1.13 / 0.74-0.89), 20 (1.15-1.28 / 1.04-1.17) and 32 (1.11-1.18
-/// / 1.17-1.25, no rows past whole blocks).
+/// line is read once. Into planes off the grid (f32 NHWC -> NCHW of 17 to 32 channels at
+/// 230 x 230) this is faster than the general blocks, which write rows off the grid through
+/// the caches and the rows past 16 as narrower blocks. Rows on the grid need no shift
+/// (`on_grid`); of those tiles [`pitched_plane`](super::pitched_plane) sends here only the
+/// ones whose rows past the first block the general blocks would move as a last block
+/// overlapping it (8 to 15 rows: C = 24 to 31), rewriting lines just streamed; the general
+/// blocks keep C = 17 (faster in the bench at 228 x 228), 20 (faster) and 32 (no rows past
+/// whole blocks).
+/// The evidence: docs/engine-measurements.md, "Realigned rows".
 ///
 /// # Safety
 ///
@@ -345,9 +343,8 @@ fn put_lanes<E: Broad>(dst: &mut [E], first: usize, line: __m512i, lanes: Range<
 
 /// A block whose rows from this one on are written by another block (the second of a tile of
 /// 17 to 24 rows) gathers its remaining rows, `vpgatherdd` a row, instead of transposing 16
-/// source lines for them: f32 8x17x230x230 nhwc->nchw 0.77-0.82x memcpy with the second block
-/// transposed, 0.91-1.04 with its one row gathered (one relayout in a loop alternating with
-/// memcpy, AMD EPYC, Zen 5).
+/// source lines for them: a few rows (one, of a tile of 17) cost far less so (f32 NHWC -> NCHW
+/// of 17 channels).
 const GATHERED_FROM: usize = 8;
 
 /// Elements `first`, `first + pitch`, .. `first + 15 * pitch` of `src` as one register

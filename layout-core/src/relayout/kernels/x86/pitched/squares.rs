@@ -2,29 +2,22 @@
 //! of the square's 64 source lines loaded whole, once, where the lane quads
 //! ([`sweep_quads`](super::sweep_quads)) load each line as four 16-byte pieces, one per block
 //! of 16 rows, three of every register's four pieces by inserts. Those loads, not the
-//! shuffles, held the lane quads back: in a probe (u8 4x256x56x56 NCHW -> NHWC, one transpose
-//! written for the shape alternating with memcpy, AMD EPYC, Zen 5) the lane quads ran
-//! 0.70-0.72x of memcpy, their loads and stores without the shuffles 0.73-0.74, whole lines
-//! loaded and stored 0.90-0.95, these squares 0.73-0.80.
+//! shuffles, held the lane quads back: without the shuffles, their loads and stores alone run
+//! hardly faster, while whole lines loaded and stored run far faster (docs/engine-measurements.md,
+//! "Byte squares").
 //!
 //! A square goes in two steps. Each group of 16 source lines (16 columns of 64 rows) is
 //! transposed lane by lane, four rounds of interleaves: register `k`'s lane `q` is then row
 //! `16q + k`'s 16 bytes of those columns. The four groups' registers go into a 4 KiB local
 //! block in L1; then for each `k`, the four groups' registers `k` are transposed as 4 x 4
 //! lanes (`vshufi64x2`), which makes rows `k`, `16 + k`, `32 + k` and `48 + k` whole 64-byte
-//! lines, one store each. Storing the 16-byte lanes straight into the rows instead of going
-//! through the local block ran 0.53-0.55 in the probe.
+//! lines, one store each, rather than the 16-byte lanes stored straight into the rows, which
+//! is markedly slower.
 //!
 //! Squares go one after another ([`Squares`]), each one's stores interleaved with the next
 //! one's loads. Streamed, a square's 64 stores in one burst after its 64 loads kept the
-//! memory from overlapping the two: u8 8x256x56x56 nchw->nhwc 0.53-0.56x memcpy with the
-//! general blocks, 0.54-0.57 with squares one at a time, and in the probe 0.53-0.59 one at a
-//! time, 0.62-0.64 interleaved against 0.65-0.69 for the lines alone. Interleaved, against
-//! the squares one at a time through the cache only (`cargo bench --bench
-//! relayout_interleaved`, each build in turn, six runs): u8 8x256x56x56 nchw->nhwc 0.52-0.58
-//! -> 0.58-0.74 and nhwc->nchw 0.45-0.58 -> 0.58-0.72 (streamed), 8x256x32x32 nhwc->nchw
-//! 0.51-0.53 -> 0.60-0.62, 4x256x56x56 (in the caches) within their ranges (0.64-0.73 and
-//! 0.71-0.77 against 0.68-0.72 and 0.66-0.74).
+//! memory from overlapping the two, and gained nothing over the general blocks; interleaved,
+//! the squares pay streamed too, and through the caches they run as fast as one at a time.
 
 use super::super::shuffle::{load_register, shuffle_rounds, zero};
 use super::{Corner, put};
