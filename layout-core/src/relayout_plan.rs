@@ -2,6 +2,8 @@
 //! its choices taken from the cache model, measured on the machine at hand
 //! ([`RelayoutPlan::measured`], with `std`), or read back from [`Wisdom`].
 
+#[cfg(test)]
+mod described_machines;
 #[cfg(feature = "std")]
 mod measure;
 mod wisdom;

@@ -46,6 +46,30 @@ impl CacheGeometry {
         last_level: None,
     };
 
+    /// The machines whose choices the tests table and run: a 32 KiB 8-way L1d with 1 MiB of
+    /// L2, a 48 KiB 12-way with 1 MiB, and a 48 KiB 12-way with 2 MiB (each with a 32 MiB
+    /// last-level cache).
+    #[cfg(test)]
+    pub(crate) const DESCRIBED: [CacheGeometry; 3] = [
+        CacheGeometry::described(32 << 10, 8, 1 << 20),
+        CacheGeometry::described(48 << 10, 12, 1 << 20),
+        CacheGeometry::described(48 << 10, 12, 2 << 20),
+    ];
+
+    /// A described machine: its L1d's size and ways and its L2's size.
+    #[cfg(test)]
+    const fn described(l1d: usize, ways: usize, l2: usize) -> CacheGeometry {
+        CacheGeometry {
+            line: 64,
+            l1d: CacheLevel { bytes: l1d, ways },
+            l2: CacheLevel {
+                bytes: l2,
+                ways: 16,
+            },
+            last_level: Some(32 << 20),
+        }
+    }
+
     /// Bytes of one way of the L1 data cache (its sets times its line): lines this far apart
     /// map to the same set.
     pub(crate) fn l1_way_bytes(&self) -> usize {

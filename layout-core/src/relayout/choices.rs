@@ -119,22 +119,9 @@ impl Choices {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::relayout::cache_geometry::CacheLevel;
 
     const KIB: usize = 1 << 10;
     const MIB: usize = 1 << 20;
-
-    fn machine(l1d: usize, ways: usize, l2: usize) -> CacheGeometry {
-        CacheGeometry {
-            line: 64,
-            l1d: CacheLevel { bytes: l1d, ways },
-            l2: CacheLevel {
-                bytes: l2,
-                ways: 16,
-            },
-            last_level: Some(32 * MIB),
-        }
-    }
 
     /// The model's choices for three described machines, tabled, so that a change of choice
     /// is a visible diff: a 32 KiB 8-way L1d with 1 MiB of L2, a 48 KiB 12-way with 1 MiB,
@@ -144,21 +131,12 @@ mod tests {
         // (lines per visit, one-block tiles streamed, prefetch apart, streamed prefetch,
         //  cached prefetch below, short rows streamed, sweep, least parallel bytes)
         type Row = (usize, bool, usize, Option<usize>, usize, bool, bool, usize);
-        let table: [(CacheGeometry, Row); 3] = [
-            (
-                machine(32 * KIB, 8, MIB),
-                (1, true, 512, Some(512), 1024, true, true, 512 * KIB),
-            ),
-            (
-                machine(48 * KIB, 12, MIB),
-                (1, true, 512, Some(512), 1024, true, true, 512 * KIB),
-            ),
-            (
-                machine(48 * KIB, 12, 2 * MIB),
-                (2, false, 2048, None, usize::MAX, true, false, 4 * MIB),
-            ),
+        let table: [Row; 3] = [
+            (1, true, 512, Some(512), 1024, true, true, 512 * KIB),
+            (1, true, 512, Some(512), 1024, true, true, 512 * KIB),
+            (2, false, 2048, None, usize::MAX, true, false, 4 * MIB),
         ];
-        for (geometry, want) in table {
+        for (geometry, want) in CacheGeometry::DESCRIBED.into_iter().zip(table) {
             let c = Choices::for_cache(geometry);
             let got = (
                 c.lines_per_visit,
@@ -180,9 +158,7 @@ mod tests {
     /// 512 u8 planes (32 KiB of lines) and planes 4 KiB apart (every line in one set) never.
     #[test]
     fn whole_rows_where_their_lines_are_read_again_and_fit_the_sets() {
-        let small = Choices::for_cache(machine(32 * KIB, 8, MIB));
-        let wide = Choices::for_cache(machine(48 * KIB, 12, MIB));
-        let roomy = Choices::for_cache(machine(48 * KIB, 12, 2 * MIB));
+        let [small, wide, roomy] = CacheGeometry::DESCRIBED.map(Choices::for_cache);
         for c in [small, wide, roomy] {
             assert!(c.whole_rows_fit(256, 3_136, 1));
             assert!(c.whole_rows_fit(64, 6_272, 2));

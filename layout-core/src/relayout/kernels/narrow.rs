@@ -15,12 +15,6 @@ pub(crate) trait Pieces<T> {
     /// in the caches).
     const IN_PLACE: bool;
 
-    /// Whether the pieces go to a destination past the caches (whether or not they stream):
-    /// kernels that read their source as one run then ask for it ahead themselves (the x86-64
-    /// split of 4-byte rows; read nowhere else).
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    const PAST_THE_CACHES: bool;
-
     /// Writes `piece` to `out`, of the same length.
     ///
     /// # Safety
@@ -47,7 +41,6 @@ pub(crate) struct Cached;
 
 impl<T: Copy> Pieces<T> for Cached {
     const IN_PLACE: bool = true;
-    const PAST_THE_CACHES: bool = false;
 
     #[inline(always)]
     unsafe fn put(out: &mut [T], piece: &[T]) {

@@ -120,7 +120,6 @@ pub(crate) struct StreamedPieces;
 
 impl<E: Pod> narrow::Pieces<E> for StreamedPieces {
     const IN_PLACE: bool = size_of::<E>() < 4;
-    const PAST_THE_CACHES: bool = true;
 
     /// # Safety
     ///

@@ -10,7 +10,6 @@ mod avx512;
 mod pitched;
 mod short_rows;
 mod shuffle;
-mod split_dwords;
 mod split_planes;
 mod sse2;
 mod vbmi;
@@ -128,9 +127,8 @@ fn transpose_as<E: avx512::Broad>(
     stream: bool,
 ) {
     // Tiles one to three wide: the AVX-512 build of the narrow kernels, streaming where asked
-    // and splitting rows of three bytes with VBMI where the CPU has it, of three 4-byte
-    // elements with AVX-512 F (`SplitPlanes`), or their portable build (the blocks below would
-    // move them element by element).
+    // and splitting rows of three bytes with VBMI where the CPU has it (`SplitPlanes`), or
+    // their portable build (the blocks below would move them element by element).
     // SAFETY (all three): the AVX-512 builds only where the CPU runs AVX-512 F and BW (checked
     // first); plain copies run on any CPU.
     let (narrow, streamed) = match (avx512::available(), stream) {
@@ -273,7 +271,18 @@ mod tests {
         (rows, cols)
     }
 
-    fn agrees_with_portable<E: avx512::Broad + core::fmt::Debug + PartialEq>(make: fn(usize) -> E) {
+    /// The ISA builds of the transpose blocks, each tested on its own.
+    #[derive(Clone, Copy, Debug)]
+    enum Build {
+        Sse2,
+        Avx2,
+        Avx512,
+    }
+
+    fn agrees_with_portable<E: avx512::Broad + core::fmt::Debug + PartialEq>(
+        make: fn(usize) -> E,
+        build: Build,
+    ) {
         // Gap 0: rows adjacent in the destination (a register's lines stored at once). Under
         // Miri, which runs these ~1000 times slower, a sample that still reaches every block
         // path: partial blocks, whole-line columns, narrow tiles, adjacent rows, lines listed
@@ -327,17 +336,26 @@ mod tests {
                     choices: &Choices::DEFAULT,
                 };
                 let case = alloc::format!("{n_rows} x {n_cols}, pitch {row_pitch:?}, +{misalign}");
-                each_build_agrees(&src, batch, reach, 2 * tile_dst, misalign, make, &case);
+                build_agrees(
+                    build,
+                    &src,
+                    batch,
+                    reach,
+                    2 * tile_dst,
+                    misalign,
+                    make,
+                    &case,
+                );
             }
         }
     }
 
-    /// Runs `batch` through the portable tile and through the SSE2, AVX2 and AVX-512 builds
-    /// with their blocks where the CPU runs them (under Miri only when compiled with
-    /// `-C target-feature=+avx2` or `+avx512f,+avx512bw`, as .ci/run does), streamed and not,
+    /// Runs `batch` through the portable tile and through `build`'s blocks, streamed and not,
     /// into destinations that start `misalign` elements past a cache line, and checks that
     /// they agree.
-    fn each_build_agrees<E: avx512::Broad + core::fmt::Debug + PartialEq>(
+    #[allow(clippy::too_many_arguments)]
+    fn build_agrees<E: avx512::Broad + core::fmt::Debug + PartialEq>(
+        build: Build,
         src: &[E],
         batch: TileBatch<'_>,
         reach: Reach,
@@ -358,66 +376,86 @@ mod tests {
         let d = start(&want);
         portable_planes(&mut want, d, src, 1, batch, reach);
         let want = &want[d..d + len];
-        let builds = [
-            ("SSE2", true),
-            ("AVX2", avx2::available()),
-            ("AVX-512", avx512::available()),
-        ];
-        for (stream, (build, _)) in [false, true]
-            .into_iter()
-            .flat_map(|x| builds.iter().filter(|b| b.1).map(move |b| (x, b)))
-        {
+        for stream in [false, true] {
             let mut got = buffer();
             let d = start(&got);
             let dst = &mut got[..];
-            // SAFETY: each build runs only where the CPU has its features (`builds`).
+            // SAFETY: each test runs its build only where the CPU has its features (the
+            // test's `ignore` attribute, and its assertion of `available()`).
             unsafe {
-                match (stream, *build) {
-                    (true, "AVX-512") => {
+                match (stream, build) {
+                    (true, Build::Avx512) => {
                         planes::<E, avx512::Avx512Blocks<true>>(dst, d, src, 1, batch, reach)
                     }
-                    (false, "AVX-512") => {
+                    (false, Build::Avx512) => {
                         planes::<E, avx512::Avx512Blocks<false>>(dst, d, src, 1, batch, reach)
                     }
-                    (true, "AVX2") => {
+                    (true, Build::Avx2) => {
                         planes::<E, avx2::Avx2Blocks<true>>(dst, d, src, 1, batch, reach)
                     }
-                    (false, "AVX2") => {
+                    (false, Build::Avx2) => {
                         planes::<E, avx2::Avx2Blocks<false>>(dst, d, src, 1, batch, reach)
                     }
-                    (true, _) => planes::<E, Sse2<true>>(dst, d, src, 1, batch, reach),
-                    (false, _) => planes::<E, Sse2<false>>(dst, d, src, 1, batch, reach),
+                    (true, Build::Sse2) => planes::<E, Sse2<true>>(dst, d, src, 1, batch, reach),
+                    (false, Build::Sse2) => planes::<E, Sse2<false>>(dst, d, src, 1, batch, reach),
                 }
             }
-            assert_eq!(&got[d..d + len], want, "{case}, stream {stream}, {build}");
+            assert_eq!(&got[d..d + len], want, "{case}, stream {stream}, {build:?}");
         }
     }
 
-    /// Also a check of the blocks' stack frames: it runs on 1 MiB, half a test thread's stack,
-    /// which holds one width's AVX-512 plane of a debug build but not every width's in one
-    /// frame ([`BlockMove::plane`](tiles::BlockMove::plane)); users' tests run on 2 MiB threads
-    /// too.
-    #[test]
-    fn sse2_avx2_and_avx512_blocks_equal_the_portable_tile() {
+    /// Every element size through `build`'s blocks, on 1 MiB of stack: half a test thread's
+    /// stack, which holds one width's AVX-512 plane of a debug build but not every width's in
+    /// one frame ([`BlockMove::plane`](tiles::BlockMove::plane)); users' tests run on 2 MiB
+    /// threads too.
+    fn each_type_agrees(build: Build) {
         extern crate std;
-        let each_type = || {
-            agrees_with_portable::<u8>(|i| (i * 7) as u8);
-            agrees_with_portable::<u16>(|i| (i * 7) as u16);
-            agrees_with_portable::<u32>(|i| (i * 7) as u32);
+        let each_type = move || {
+            agrees_with_portable::<u8>(|i| (i * 7) as u8, build);
+            agrees_with_portable::<u16>(|i| (i * 7) as u16, build);
+            agrees_with_portable::<u32>(|i| (i * 7) as u32, build);
         };
         let on_small_stack = std::thread::Builder::new().stack_size(1 << 20);
         on_small_stack.spawn(each_type).unwrap().join().unwrap();
     }
 
-    /// Staged transposes (rows back to back off the line grid) through the AVX2 and AVX-512
-    /// builds, where the CPU runs them, equal the portable tile: a column left past the
-    /// blocks, columns enough for an overlapping block, rows past the last group, rows of a
-    /// line and a half, two tiles a call (the second off the line grid), each element size.
     #[test]
-    fn staged_transposes_of_each_build_equal_the_portable_tile() {
+    fn sse2_blocks_equal_the_portable_tile() {
+        each_type_agrees(Build::Sse2);
+    }
+
+    #[test]
+    #[cfg_attr(not(kernel_tests_avx2), ignore = "this CPU does not run AVX2")]
+    fn avx2_blocks_equal_the_portable_tile() {
+        assert!(
+            avx2::available(),
+            "the build script found AVX2, the library does not"
+        );
+        each_type_agrees(Build::Avx2);
+    }
+
+    #[test]
+    #[cfg_attr(
+        not(kernel_tests_avx512),
+        ignore = "this CPU does not run AVX-512 F and BW"
+    )]
+    fn avx512_blocks_equal_the_portable_tile() {
+        assert!(
+            avx512::available(),
+            "the build script found AVX-512, the library does not"
+        );
+        each_type_agrees(Build::Avx512);
+    }
+
+    /// Staged transposes (rows back to back off the line grid) through `build` equal the
+    /// portable tile: a column left past the blocks, columns enough for an overlapping block,
+    /// rows past the last group, rows of a line and a half, two tiles a call (the second off
+    /// the line grid), each element size.
+    fn staged_transposes_equal_the_portable_tile(build: Build) {
         fn check<E: avx512::Broad + core::fmt::Debug + PartialEq>(
             make: fn(usize) -> E,
             shapes: &[(usize, usize)],
+            build: Build,
         ) {
             for &(n_rows, n_cols) in shapes {
                 let (rows, cols) = listings(n_rows, n_cols, 0);
@@ -437,32 +475,50 @@ mod tests {
                 let stages = Stages::of::<E>(&batch).expect("a staged batch");
                 let mut want = alloc::vec![make(0); 2 * tile_dst];
                 portable_planes(&mut want, 0, &src, 1, batch, reach);
-                for build in ["AVX2", "AVX-512"] {
-                    let mut got = alloc::vec![make(0); 2 * tile_dst];
-                    // SAFETY: each build runs only where the CPU has its features.
-                    unsafe {
-                        match build {
-                            "AVX2" if avx2::available() => {
-                                avx2::staged(&mut got, 0, &src, 1, batch, reach, stages)
-                            }
-                            "AVX-512" if avx512::available() => {
-                                avx512::staged(&mut got, 0, &src, 1, batch, reach, stages)
-                            }
-                            _ => continue,
-                        }
+                let mut got = alloc::vec![make(0); 2 * tile_dst];
+                // SAFETY: each test runs its build only where the CPU has its features (the
+                // test's `ignore` attribute, and its assertion of `available()`).
+                unsafe {
+                    match build {
+                        Build::Avx2 => avx2::staged(&mut got, 0, &src, 1, batch, reach, stages),
+                        Build::Avx512 => avx512::staged(&mut got, 0, &src, 1, batch, reach, stages),
+                        Build::Sse2 => unreachable!("SSE2 has no staged transposes"),
                     }
-                    assert_eq!(got, want, "{n_rows} x {n_cols}, {build}");
                 }
+                assert_eq!(got, want, "{n_rows} x {n_cols}, {build:?}");
             }
         }
         extern crate std;
-        let each_type = || {
-            check::<u32>(|i| (i * 7) as u32, &[(35, 17), (40, 29), (35, 24)]);
-            check::<u16>(|i| (i * 7) as u16, &[(72, 7), (40, 6), (40, 48)]);
-            check::<u8>(|i| (i * 7) as u8, &[(72, 17), (70, 5)]);
+        let each_type = move || {
+            check::<u32>(|i| (i * 7) as u32, &[(35, 17), (40, 29), (35, 24)], build);
+            check::<u16>(|i| (i * 7) as u16, &[(72, 7), (40, 6), (40, 48)], build);
+            check::<u8>(|i| (i * 7) as u8, &[(72, 17), (70, 5)], build);
         };
         let on_small_stack = std::thread::Builder::new().stack_size(1 << 20);
         on_small_stack.spawn(each_type).unwrap().join().unwrap();
+    }
+
+    #[test]
+    #[cfg_attr(not(kernel_tests_avx2), ignore = "this CPU does not run AVX2")]
+    fn avx2_staged_transposes_equal_the_portable_tile() {
+        assert!(
+            avx2::available(),
+            "the build script found AVX2, the library does not"
+        );
+        staged_transposes_equal_the_portable_tile(Build::Avx2);
+    }
+
+    #[test]
+    #[cfg_attr(
+        not(kernel_tests_avx512),
+        ignore = "this CPU does not run AVX-512 F and BW"
+    )]
+    fn avx512_staged_transposes_equal_the_portable_tile() {
+        assert!(
+            avx512::available(),
+            "the build script found AVX-512, the library does not"
+        );
+        staged_transposes_equal_the_portable_tile(Build::Avx512);
     }
 
     #[test]
