@@ -15,6 +15,7 @@
 //! measures nothing).
 
 use std::hint::black_box;
+use tensor_layout::RelayoutFrom;
 use tensor_layout::htp::{R4CroutonLayout, R4FlatMemoryLayout};
 use tensor_layout::prelude::*;
 
@@ -159,7 +160,7 @@ mod by_hand {
 
     /// Times `src.relayout_into(dst)` against the hand-written copies of `src`'s storage in
     /// each order and memcpy of its bytes, after checking that they write the library's bytes.
-    fn measure<L1: Layout, L2: Layout<Index = L1::Index>>(
+    fn measure<L1: Layout, L2: Layout<Index = L1::Index> + RelayoutFrom<L1>>(
         name: &str,
         src: &Tensor<u8, L1>,
         mut dst: Tensor<u8, L2>,

@@ -13,8 +13,8 @@ use criterion::{
 };
 use std::hint::black_box;
 use std::time::Duration;
-use tensor_layout::RowMajorIndices;
 use tensor_layout::prelude::*;
+use tensor_layout::{RelayoutFrom, RowMajorIndices};
 
 mod support;
 use support::relayout_pairs::{Element, Measure, copy_halves, each_pair, on_one_thread, pool};
@@ -53,7 +53,7 @@ fn memcpy(c: &mut Criterion, name: &str, bytes: usize) {
 fn pair<T: Element, A, B>(c: &mut Criterion, name: &str, dims: [usize; 4], naive: bool)
 where
     A: Layout<Index = [usize; 4]> + Default,
-    B: Layout<Index = [usize; 4]> + Default,
+    B: Layout<Index = [usize; 4]> + RelayoutFrom<A> + Default,
 {
     let src = Tensor::<T, A>::from_fn(dims, |[n, c, h, w]| T::of(n ^ c ^ h ^ w));
     // The destination's dims are the source's in `B`'s axis order.
@@ -95,7 +95,7 @@ impl Measure for WithCriterion<'_> {
     fn pair<T: Element, A, B>(&mut self, name: &str, dims: [usize; 4], naive: bool)
     where
         A: Layout<Index = [usize; 4]> + Default,
-        B: Layout<Index = [usize; 4]> + Default,
+        B: Layout<Index = [usize; 4]> + RelayoutFrom<A> + Default,
     {
         pair::<T, A, B>(self.0, name, dims, naive);
     }

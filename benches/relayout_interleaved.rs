@@ -21,6 +21,7 @@
 
 use std::hint::black_box;
 use std::time::Duration;
+use tensor_layout::RelayoutFrom;
 use tensor_layout::prelude::*;
 
 mod support;
@@ -59,7 +60,7 @@ impl Measure for Interleaved {
     fn pair<T: Element, A, B>(&mut self, name: &str, dims: [usize; 4], _naive: bool)
     where
         A: Layout<Index = [usize; 4]> + Default,
-        B: Layout<Index = [usize; 4]> + Default,
+        B: Layout<Index = [usize; 4]> + RelayoutFrom<A> + Default,
     {
         if !self.filter.wants(name) {
             return;
@@ -237,6 +238,8 @@ fn chunk_table_rows(filter: &Filter) {
 fn chunk_table_pair<L>(filter: &Filter, dims: [usize; 4], layout: &str, boxed: bool)
 where
     L: tensor_layout::Layout<Index = [usize; 4]> + Default + Copy,
+    L: RelayoutFrom<htp::R4FlatMemoryLayout>,
+    htp::R4FlatMemoryLayout: RelayoutFrom<L>,
 {
     use tensor_layout::IndirectTensor;
     let name = format!("u8 {}x{}x{}x{}", dims[0], dims[1], dims[2], dims[3]);

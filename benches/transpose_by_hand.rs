@@ -13,6 +13,7 @@
 //! measures nothing).
 
 use std::hint::black_box;
+use tensor_layout::RelayoutFrom;
 use tensor_layout::onednn;
 use tensor_layout::prelude::*;
 
@@ -173,7 +174,7 @@ mod by_hand {
     /// Times `src.relayout_into(dst)` against the hand-written transpose of `src`'s storage
     /// (`shape`) in each order and memcpy of its bytes, after checking that the hand-written
     /// transposes write the library's bytes.
-    fn measure<L1: Layout, L2: Layout<Index = L1::Index>>(
+    fn measure<L1: Layout, L2: Layout<Index = L1::Index> + RelayoutFrom<L1>>(
         name: &str,
         src: &Tensor<f32, L1>,
         mut dst: Tensor<f32, L2>,

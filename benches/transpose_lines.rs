@@ -23,6 +23,7 @@
 //! says so and measures nothing). Filters select the pairs whose names contain them.
 
 use std::hint::black_box;
+use tensor_layout::RelayoutFrom;
 use tensor_layout::onednn;
 use tensor_layout::prelude::*;
 
@@ -224,7 +225,7 @@ mod lines_alone {
 
     /// Times `src.relayout_into(dst)` and the lines alone of its shape (`traffic`), in each
     /// order, without and with prefetches, each against memcpy of its bytes.
-    fn measure<T, L1: Layout, L2: Layout<Index = L1::Index>>(
+    fn measure<T, L1: Layout, L2: Layout<Index = L1::Index> + RelayoutFrom<L1>>(
         name: &str,
         src: &Tensor<T, L1>,
         mut dst: Tensor<T, L2>,

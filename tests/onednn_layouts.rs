@@ -3,7 +3,7 @@
 //! nChw16c, and the zero padding of channels that do not fill a block.
 
 use tensor_layout::prelude::*;
-use tensor_layout::{RowMajorIndices, SameRankAs, Strided};
+use tensor_layout::{RelayoutFrom, RowMajorIndices, SameRankAs, Strided};
 
 /// Checks `offset` of every index of `dims` against `formula`.
 fn assert_offsets<L: Layout<Index = [usize; 4]> + Default>(
@@ -38,7 +38,7 @@ fn value([n, c, h, w]: [usize; 4]) -> u32 {
 /// value(n, c, h, w) there; relaying out the nchw tensor gives the same storage.
 fn assert_example_in<L>(formula: impl Fn([usize; 4]) -> usize)
 where
-    L: SameRankAs<onednn::nchw> + Layout<Index = [usize; 4]> + Default,
+    L: SameRankAs<onednn::nchw> + RelayoutFrom<onednn::nchw> + Layout<Index = [usize; 4]> + Default,
 {
     let t = Tensor::<u32, L>::from_fn(DIMS, value);
     let name = t.mapping().layout().to_string();

@@ -8,7 +8,9 @@ use common::{Reference, chunk_list, storage_slots};
 use proptest::prelude::*;
 use std::collections::HashSet;
 use tensor_layout::prelude::*;
-use tensor_layout::{ChunkEntry, DynLayout, DynTensor, RowMajorIndices, for_each_row_major_index};
+use tensor_layout::{
+    ChunkEntry, DynLayout, DynTensor, RelayoutFrom, RowMajorIndices, for_each_row_major_index,
+};
 
 fn cases(default: u32) -> ProptestConfig {
     let cases = std::env::var("PROPTEST_CASES")
@@ -94,8 +96,8 @@ proptest! {
 /// padding stays zero, and the typed and run-time mappings agree.
 fn relayout_round_trip<A, B>(dims: [usize; 4]) -> Result<(), TestCaseError>
 where
-    A: Layout<Index = [usize; 4]> + Default,
-    B: Layout<Index = [usize; 4]> + Default,
+    A: Layout<Index = [usize; 4]> + RelayoutFrom<B> + Default,
+    B: Layout<Index = [usize; 4]> + RelayoutFrom<A> + Default,
 {
     let a = Tensor::<u16, A>::from_fn(dims, |[n, c, h, w]| {
         (1 + n * 1000 + c * 100 + h * 10 + w) as u16

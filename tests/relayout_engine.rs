@@ -9,7 +9,7 @@ use common::{chunk_list, chunk_list_of_rank, storage_slots};
 use half::f16;
 use proptest::prelude::*;
 use tensor_layout::prelude::*;
-use tensor_layout::{ChunkEntry, DynChunked, DynLayout, layouts_catalog::registry};
+use tensor_layout::{ChunkEntry, DynChunked, DynLayout, RelayoutFrom, layouts_catalog::registry};
 
 /// Source slots: distinct values for elements, `poison` in padding (a relayout must not read it).
 fn numbered<L: Layout>(mapping: &Mapping<L>, poison: u32) -> Vec<u32> {
@@ -43,7 +43,7 @@ fn dims_by_name<A: Layout, B: Layout<Index = A::Index>>(
 }
 
 /// What the destination must hold after the relayout (see the module docs).
-fn expected<T: Copy, L1: Layout, L2: Layout<Index = L1::Index>>(
+fn expected<T: Copy, L1: Layout, L2: Layout<Index = L1::Index> + RelayoutFrom<L1>>(
     src: &Mapping<L1>,
     src_slots: &[T],
     dst: &Mapping<L2>,
@@ -67,7 +67,11 @@ fn expected<T: Copy, L1: Layout, L2: Layout<Index = L1::Index>>(
 }
 
 /// Runs the engine from `src_slots` into `before` (the destination's prior contents).
-fn engine<T: Copy + Default + Send + Sync + 'static, L1: Layout, L2: Layout<Index = L1::Index>>(
+fn engine<
+    T: Copy + Default + Send + Sync + 'static,
+    L1: Layout,
+    L2: Layout<Index = L1::Index> + RelayoutFrom<L1>,
+>(
     src: Mapping<L1>,
     src_slots: &[T],
     dst: Mapping<L2>,
@@ -80,7 +84,10 @@ fn engine<T: Copy + Default + Send + Sync + 'static, L1: Layout, L2: Layout<Inde
     out
 }
 
-fn check_mappings<L1: Layout, L2: Layout<Index = L1::Index>>(src: Mapping<L1>, dst: Mapping<L2>) {
+fn check_mappings<L1: Layout, L2: Layout<Index = L1::Index> + RelayoutFrom<L1>>(
+    src: Mapping<L1>,
+    dst: Mapping<L2>,
+) {
     check_mappings_as(src, dst, |v| v);
 }
 
@@ -89,7 +96,7 @@ fn check_mappings_as<T, L1, L2>(src: Mapping<L1>, dst: Mapping<L2>, of: fn(u32) 
 where
     T: Copy + Default + Send + Sync + PartialEq + std::fmt::Debug + 'static,
     L1: Layout,
-    L2: Layout<Index = L1::Index>,
+    L2: Layout<Index = L1::Index> + RelayoutFrom<L1>,
 {
     let src_slots: Vec<T> = numbered(&src, 0xDEAD).into_iter().map(of).collect();
     let before = vec![of(0xBEEF); dst.storage_len()];
@@ -108,7 +115,7 @@ where
 fn check_typed<A, B>(dims: [usize; 4])
 where
     A: Layout<Index = [usize; 4]> + Default,
-    B: Layout<Index = [usize; 4]> + Default,
+    B: Layout<Index = [usize; 4]> + RelayoutFrom<A> + Default,
 {
     let dst_dims = dims_by_name(&A::default(), &B::default(), dims);
     check_mappings(
@@ -149,7 +156,7 @@ fn every_benchmarked_pair_equals_the_plain_relayout() {
 fn every_width_alike<A, B>(dims: [usize; 4])
 where
     A: Layout<Index = [usize; 4]> + Default,
-    B: Layout<Index = [usize; 4]> + Default,
+    B: Layout<Index = [usize; 4]> + RelayoutFrom<A> + Default,
 {
     let reference = Tensor::<u32, A>::from_fn(dims, |[n, c, h, w]| {
         (n * 4000 + c * 150 + h * 10 + w) as u32
@@ -267,9 +274,12 @@ fn strided_views_on_either_side_equal_the_plain_relayout() {
     });
     let nhwc_view = t.permuted::<names::NHWC>().unwrap();
     let window = t.slice(2, 1..5).unwrap();
-    fn against_two<L: Layout<Index = [usize; 4], Names = N>, N: tensor_layout::AxisNames>(
-        m: Mapping<L>,
-    ) {
+    fn against_two<L, N>(m: Mapping<L>)
+    where
+        L: Layout<Index = [usize; 4], Names = N>,
+        N: tensor_layout::AxisNames,
+        names::NHWC: tensor_layout::SameAxesAs<N>,
+    {
         type Blocked<N> = ChunkedMemoryLayout<
             4,
             (

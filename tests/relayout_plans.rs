@@ -4,6 +4,7 @@
 
 use half::f16;
 use std::sync::Arc;
+use tensor_layout::RelayoutFrom;
 use tensor_layout::prelude::*;
 
 /// `src` relayouted into a new `B` by `relayout`: the reference every plan must equal.
@@ -11,7 +12,7 @@ fn reference<T, A, B>(src: &Tensor<T, A>) -> Tensor<T, B>
 where
     T: Copy + Default + Send + Sync + 'static,
     A: Layout<Index = [usize; 4]>,
-    B: Layout<Index = [usize; 4]> + Default,
+    B: Layout<Index = [usize; 4]> + RelayoutFrom<A> + Default,
 {
     src.relayout::<B>()
 }
@@ -63,7 +64,7 @@ fn check<T, A, B>(dims: [usize; 4], of: fn(usize) -> T)
 where
     T: Copy + Default + PartialEq + std::fmt::Debug + Send + Sync + 'static,
     A: Layout<Index = [usize; 4]> + Default + PartialEq,
-    B: Layout<Index = [usize; 4]> + Default + PartialEq,
+    B: Layout<Index = [usize; 4]> + RelayoutFrom<A> + Default + PartialEq,
 {
     let mut count = 0;
     let src = Tensor::<T, A>::from_fn(dims, |[n, c, h, w]| {

@@ -1,68 +1,71 @@
 //! Type equalities checked at compile time: every catalog alias is the type its axis word and
-//! chunk list spell, by hand and through the macros; two layouts are one type exactly when rank,
-//! axis names in order and chunk list are equal. Pairs that must differ are asserted to differ.
+//! chunk list spell through the macros, and the type of `catalog_lists` with the word of
+//! `names`; two layouts spelled by the macros are one type exactly when rank, axis names in order
+//! and chunk list are equal. A catalog list spelled by hand as a tuple is another type. Pairs
+//! that must differ are asserted to differ.
 
 use static_assertions::{assert_type_eq_all, assert_type_ne_all};
 use tensor_layout::prelude::*;
+use tensor_layout::{ChunkList, catalog_lists};
 
 assert_type_eq_all!(
     htp::R4FlatMemoryLayout,
     chunked_layout![NHWC; 0,0, 1,0, 2,0, 3,0],
-    ChunkedMemoryLayout<4, (Chunk<0, 0>, Chunk<1, 0>, Chunk<2, 0>, Chunk<3, 0>), names::NHWC>,
+    ChunkedMemoryLayout<4, catalog_lists::abcd, names::NHWC>,
     htp::FlatMemoryLayout<4>,
 );
 assert_type_eq_all!(
     htp::R4NCHWMemoryLayout,
     chunked_layout![NHWC; 0,0, 3,0, 2,0, 1,0],
-    ChunkedMemoryLayout<4, (Chunk<0, 0>, Chunk<3, 0>, Chunk<2, 0>, Chunk<1, 0>), names::NHWC>,
+    ChunkedMemoryLayout<4, catalog_lists::adcb, names::NHWC>,
 );
 assert_type_eq_all!(
     htp::R4NHWCAsNCHWLayout,
     chunked_layout![NHWC; 0,0, 3,0, 1,0, 2,0],
-    ChunkedMemoryLayout<4, (Chunk<0, 0>, Chunk<3, 0>, Chunk<1, 0>, Chunk<2, 0>), names::NHWC>,
+    ChunkedMemoryLayout<4, catalog_lists::adbc, names::NHWC>,
 );
 assert_type_eq_all!(
     htp::R4Depth32MemoryLayout,
     chunked_layout![NHWC; 0,0, 1,0, 3,0, 2,0, 2,4, 3,32],
-    ChunkedMemoryLayout<4, (Chunk<0, 0>, Chunk<1, 0>, Chunk<3, 0>, Chunk<2, 0>, Chunk<2, 4>, Chunk<3, 32>), names::NHWC>,
+    ChunkedMemoryLayout<4, catalog_lists::abDC4c32d, names::NHWC>,
 );
 assert_type_eq_all!(
     htp::R4CroutonLayout,
     htp::ChannelMajorCrouton,
     chunked_layout![NHWC; 0,0, 1,0, 2,0, 3,0, 1,8, 2,8, 3,32],
     chunked_layout![NHWC; 0, 0, /* height */ 1, 0, 2, 0, 3, 0, 1, 8, 2, 8, 3, 32,],
-    ChunkedMemoryLayout<4, (Chunk<0, 0>, Chunk<1, 0>, Chunk<2, 0>, Chunk<3, 0>, Chunk<1, 8>, Chunk<2, 8>, Chunk<3, 32>), names::NHWC>,
+    ChunkedMemoryLayout<4, catalog_lists::aBCD8b8c32d, names::NHWC>,
 );
 assert_type_eq_all!(
     htp::R4Crouton4x1Layout,
     chunked_layout![NHWC; 0,0, 1,0, 2,0, 3,0, 1,8, 2,2, 3,32, 2,4],
-    ChunkedMemoryLayout<4, (Chunk<0, 0>, Chunk<1, 0>, Chunk<2, 0>, Chunk<3, 0>, Chunk<1, 8>, Chunk<2, 2>, Chunk<3, 32>, Chunk<2, 4>), names::NHWC>,
+    ChunkedMemoryLayout<4, catalog_lists::aBCD8b2c32d4c, names::NHWC>,
 );
 assert_type_eq_all!(
     htp::R4Crouton2x2Layout,
     htp::SpatialXYMajor,
     chunked_layout![NHWC; 0,0, 1,0, 2,0, 3,0, 1,4, 2,4, 3,32, 1,2, 2,2],
-    ChunkedMemoryLayout<4, (Chunk<0, 0>, Chunk<1, 0>, Chunk<2, 0>, Chunk<3, 0>, Chunk<1, 4>, Chunk<2, 4>, Chunk<3, 32>, Chunk<1, 2>, Chunk<2, 2>), names::NHWC>,
+    ChunkedMemoryLayout<4, catalog_lists::aBCD4b4c32d2b2c, names::NHWC>,
 );
 assert_type_eq_all!(
     htp::R4Crouton2Layout,
     chunked_layout![NHWC; 0,0, 1,0, 2,0, 3,0, 1,8, 2,2, 3,32, 2,2],
-    ChunkedMemoryLayout<4, (Chunk<0, 0>, Chunk<1, 0>, Chunk<2, 0>, Chunk<3, 0>, Chunk<1, 8>, Chunk<2, 2>, Chunk<3, 32>, Chunk<2, 2>), names::NHWC>,
+    ChunkedMemoryLayout<4, catalog_lists::aBCD8b2c32d2c, names::NHWC>,
 );
 assert_type_eq_all!(
     htp::R4Crouton4Layout,
     chunked_layout![NHWC; 0,0, 1,0, 2,0, 3,0, 1,8, 2,2, 3,32],
-    ChunkedMemoryLayout<4, (Chunk<0, 0>, Chunk<1, 0>, Chunk<2, 0>, Chunk<3, 0>, Chunk<1, 8>, Chunk<2, 2>, Chunk<3, 32>), names::NHWC>,
+    ChunkedMemoryLayout<4, catalog_lists::aBCD8b2c32d, names::NHWC>,
 );
 assert_type_eq_all!(
     htp::R4ConvWeightLayout,
     chunked_layout![HWIO; 3,0, 2,0, 0,0, 1,0, 2,8, 3,32, 2,4],
-    ChunkedMemoryLayout<4, (Chunk<3, 0>, Chunk<2, 0>, Chunk<0, 0>, Chunk<1, 0>, Chunk<2, 8>, Chunk<3, 32>, Chunk<2, 4>), names::HWIO>,
+    ChunkedMemoryLayout<4, catalog_lists::DCab8c32d4c, names::HWIO>,
 );
 assert_type_eq_all!(
     htp::SpatialXMajor,
     chunked_layout![NHWC; 0,0, 1,0, 2,0, 3,0, 1,4, 2,2, 3,32, 2,4],
-    ChunkedMemoryLayout<4, (Chunk<0, 0>, Chunk<1, 0>, Chunk<2, 0>, Chunk<3, 0>, Chunk<1, 4>, Chunk<2, 2>, Chunk<3, 32>, Chunk<2, 4>), names::NHWC>,
+    ChunkedMemoryLayout<4, catalog_lists::aBCD4b2c32d4c, names::NHWC>,
 );
 
 // oneDNN: a tag's letters name its axes (NCHW, whatever the memory order); the same tag in
@@ -71,14 +74,14 @@ assert_type_eq_all!(
     onednn::nChw16c,
     onednn_layout!("nChw16c"),
     chunked_layout![NCHW; 0,0, 1,0, 2,0, 3,0, 1,16],
-    ChunkedMemoryLayout<4, (Chunk<0, 0>, Chunk<1, 0>, Chunk<2, 0>, Chunk<3, 0>, Chunk<1, 16>), Named<'N', 'C', 'H', 'W'>>,
+    ChunkedMemoryLayout<4, catalog_lists::aBcd16b, names::NCHW>,
 );
 assert_type_eq_all!(
     onednn_layout!("aBcd16b"),
     chunked_layout![4; 0,0, 1,0, 2,0, 3,0, 1,16],
     chunked_layout![abcd; 0,0, 1,0, 2,0, 3,0, 1,16],
-    ChunkedMemoryLayout<4, (Chunk<0, 0>, Chunk<1, 0>, Chunk<2, 0>, Chunk<3, 0>, Chunk<1, 16>)>,
-    ChunkedMemoryLayout<4, (Chunk<0, 0>, Chunk<1, 0>, Chunk<2, 0>, Chunk<3, 0>, Chunk<1, 16>), Positional>,
+    ChunkedMemoryLayout<4, catalog_lists::aBcd16b>,
+    ChunkedMemoryLayout<4, catalog_lists::aBcd16b, Positional>,
 );
 assert_type_ne_all!(onednn_layout!("aBcd16b"), onednn::nChw16c);
 assert_type_eq_all!(
@@ -121,6 +124,135 @@ assert_type_eq_all!(onednn::nhwc, megengine::NHWC);
 assert_type_eq_all!(
     sophgo::ContinuousWeights,
     chunked_layout![IOHW; 0,0, 1,0, 2,0, 3,0]
+);
+
+// The catalog's list types spell the lists the macros read; a list spelled by hand as a tuple
+// is another type, with the same `Spelling`.
+assert_type_eq_all!(
+    <catalog_lists::abcd as ChunkList>::Spelling,
+    (Chunk<0, 0>, Chunk<1, 0>, Chunk<2, 0>, Chunk<3, 0>)
+);
+assert_type_eq_all!(
+    <catalog_lists::adcb as ChunkList>::Spelling,
+    (Chunk<0, 0>, Chunk<3, 0>, Chunk<2, 0>, Chunk<1, 0>)
+);
+assert_type_eq_all!(
+    <catalog_lists::adbc as ChunkList>::Spelling,
+    (Chunk<0, 0>, Chunk<3, 0>, Chunk<1, 0>, Chunk<2, 0>)
+);
+assert_type_eq_all!(
+    <catalog_lists::abDC4c32d as ChunkList>::Spelling,
+    (
+        Chunk<0, 0>,
+        Chunk<1, 0>,
+        Chunk<3, 0>,
+        Chunk<2, 0>,
+        Chunk<2, 4>,
+        Chunk<3, 32>
+    )
+);
+assert_type_eq_all!(
+    <catalog_lists::aBCD8b8c32d as ChunkList>::Spelling,
+    (
+        Chunk<0, 0>,
+        Chunk<1, 0>,
+        Chunk<2, 0>,
+        Chunk<3, 0>,
+        Chunk<1, 8>,
+        Chunk<2, 8>,
+        Chunk<3, 32>
+    )
+);
+assert_type_eq_all!(
+    <catalog_lists::aBCD8b2c32d4c as ChunkList>::Spelling,
+    (
+        Chunk<0, 0>,
+        Chunk<1, 0>,
+        Chunk<2, 0>,
+        Chunk<3, 0>,
+        Chunk<1, 8>,
+        Chunk<2, 2>,
+        Chunk<3, 32>,
+        Chunk<2, 4>
+    )
+);
+assert_type_eq_all!(
+    <catalog_lists::aBCD4b4c32d2b2c as ChunkList>::Spelling,
+    (
+        Chunk<0, 0>,
+        Chunk<1, 0>,
+        Chunk<2, 0>,
+        Chunk<3, 0>,
+        Chunk<1, 4>,
+        Chunk<2, 4>,
+        Chunk<3, 32>,
+        Chunk<1, 2>,
+        Chunk<2, 2>
+    )
+);
+assert_type_eq_all!(
+    <catalog_lists::aBCD8b2c32d2c as ChunkList>::Spelling,
+    (
+        Chunk<0, 0>,
+        Chunk<1, 0>,
+        Chunk<2, 0>,
+        Chunk<3, 0>,
+        Chunk<1, 8>,
+        Chunk<2, 2>,
+        Chunk<3, 32>,
+        Chunk<2, 2>
+    )
+);
+assert_type_eq_all!(
+    <catalog_lists::aBCD8b2c32d as ChunkList>::Spelling,
+    (
+        Chunk<0, 0>,
+        Chunk<1, 0>,
+        Chunk<2, 0>,
+        Chunk<3, 0>,
+        Chunk<1, 8>,
+        Chunk<2, 2>,
+        Chunk<3, 32>
+    )
+);
+assert_type_eq_all!(
+    <catalog_lists::DCab8c32d4c as ChunkList>::Spelling,
+    (
+        Chunk<3, 0>,
+        Chunk<2, 0>,
+        Chunk<0, 0>,
+        Chunk<1, 0>,
+        Chunk<2, 8>,
+        Chunk<3, 32>,
+        Chunk<2, 4>
+    )
+);
+assert_type_eq_all!(
+    <catalog_lists::aBCD4b2c32d4c as ChunkList>::Spelling,
+    (
+        Chunk<0, 0>,
+        Chunk<1, 0>,
+        Chunk<2, 0>,
+        Chunk<3, 0>,
+        Chunk<1, 4>,
+        Chunk<2, 2>,
+        Chunk<3, 32>,
+        Chunk<2, 4>
+    )
+);
+assert_type_eq_all!(
+    <catalog_lists::aBcd16b as ChunkList>::Spelling,
+    (
+        Chunk<0, 0>,
+        Chunk<1, 0>,
+        Chunk<2, 0>,
+        Chunk<3, 0>,
+        Chunk<1, 16>
+    )
+);
+assert_type_ne_all!(
+    htp::R4CroutonLayout,
+    ChunkedMemoryLayout<4, (Chunk<0, 0>, Chunk<1, 0>, Chunk<2, 0>, Chunk<3, 0>, Chunk<1, 8>, Chunk<2, 8>, Chunk<3, 32>), names::NHWC>,
 );
 
 // The same chunk list with other names, or positional axes, is another layout.

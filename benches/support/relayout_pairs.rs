@@ -3,6 +3,7 @@
 //! with the thread pools and the 2-thread memcpy both time.
 
 use half::f16;
+use tensor_layout::RelayoutFrom;
 use tensor_layout::prelude::*;
 
 /// A value per element that is not a constant (so no copy can be folded away), and its bits
@@ -42,7 +43,7 @@ pub trait Measure {
     fn pair<T: Element, A, B>(&mut self, name: &str, dims: [usize; 4], naive: bool)
     where
         A: Layout<Index = [usize; 4]> + Default,
-        B: Layout<Index = [usize; 4]> + Default;
+        B: Layout<Index = [usize; 4]> + RelayoutFrom<A> + Default;
 }
 
 /// Runs `m` over every benchmarked pair, in the table's order.

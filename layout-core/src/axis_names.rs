@@ -63,7 +63,7 @@ impl AxisWord {
     }
 
     /// A word already checked by `axis_word_problem`.
-    const fn from_valid(word: &[u8]) -> Self {
+    pub(crate) const fn from_valid(word: &[u8]) -> Self {
         let mut letters = [0u8; MAX_RANK];
         let mut i = 0;
         while i < word.len() {
@@ -94,7 +94,7 @@ impl AxisWord {
         layout_notation::is_positional(self.bytes())
     }
 
-    const fn bytes(&self) -> &[u8] {
+    pub(crate) const fn bytes(&self) -> &[u8] {
         self.letters.split_at(self.len).0
     }
 
@@ -215,17 +215,20 @@ impl AxisNaming {
     }
 }
 
-/// The names of a layout's axes as a type: [`Named`], [`Positional`], or [`RunTimeNames`].
+/// The names of a layout's axes as a type: a word of [`names`](crate::names), [`Named`]
+/// letters, [`Positional`], or [`RunTimeNames`].
 ///
 /// ```
-/// use layout_core::{AxisNames, AxisNaming, Named};
-/// let AxisNaming::Named(word) = Named::<'O', 'I', 'H', 'W'>::NAMING else { unreachable!() };
+/// use layout_core::{AxisNames, AxisNaming, Named, names};
+/// let AxisNaming::Named(word) = names::OIHW::NAMING else { unreachable!() };
 /// assert_eq!(word.as_str(), "OIHW");
+/// let AxisNaming::Named(word) = Named::<'T', 'F'>::NAMING else { unreachable!() };
+/// assert_eq!(word.as_str(), "TF");
 /// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` does not name axes",
-    label = "expected axis names such as `Named<'N', 'C', 'H', 'W'>` or `names::NCHW`",
-    note = "axis names are `Named<...>` letters, `Positional`, or the aliases in `tensor_layout::names`"
+    label = "expected axis names such as `names::NCHW` or `Named<'T', 'F'>`",
+    note = "axis names are the types of `tensor_layout::names`, `Named<...>` letters, or `Positional`"
 )]
 pub trait AxisNames: Copy + Default + Eq + Hash + fmt::Debug + Send + Sync + 'static {
     /// The names this type stands for.
@@ -263,15 +266,22 @@ pub trait PositionalAxes: AxisNames {}
 
 impl PositionalAxes for Positional {}
 
-/// Named axes, one upper-case letter each, in logical order: `Named<'N', 'H', 'W', 'C'>` is
-/// HTP's activations, `Named<'N', 'C', 'H', 'W'>` oneDNN's. Unused trailing letters stay at
-/// their default, a space. [`names`](crate::names) has aliases for the common words.
+/// Named axes, one upper-case letter each, in logical order, for an axis word that has no type
+/// in [`names`](crate::names): `Named<'T', 'F'>` (time, frequency). Unused trailing letters stay
+/// at their default, a space. The common words (`NHWC`, `NCHW`, `OIHW`, ...) are types of
+/// [`names`](crate::names), and `Named<...>` letters that spell one of them do not compile, so
+/// that each word is one type.
+///
+/// A conversion between two `Named<...>` words, or between one and a word of
+/// [`names`](crate::names), is checked when it is compiled to machine code (`cargo build`, not
+/// `cargo check`); between words of [`names`](crate::names) the trait system checks it.
 ///
 /// ```
 /// use tensor_layout::prelude::*;
 /// use tensor_layout::Named;
-/// type Flat = ChunkedMemoryLayout<4, (Chunk<0, 0>, Chunk<1, 0>, Chunk<2, 0>, Chunk<3, 0>), Named<'N', 'H', 'W', 'C'>>;
-/// let _: Flat = htp::R4FlatMemoryLayout::default();
+/// type Spectrogram = chunked_layout![TF; 0,0, 1,0, 1,8];
+/// let _: ChunkedMemoryLayout<2, (Chunk<0, 0>, Chunk<1, 0>, Chunk<1, 8>), Named<'T', 'F'>> = Spectrogram::default();
+/// assert_eq!(Spectrogram::default().axis_word().as_str(), "TF");
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Named<
@@ -296,11 +306,11 @@ impl<
     const H: char,
 > AxisNames for Named<A, B, C, D, E, F, G, H>
 {
-    const NAMING: AxisNaming = AxisNaming::Named(named_word([A, B, C, D, E, F, G, H]));
+    const NAMING: AxisNaming = AxisNaming::Named(word_of_letters([A, B, C, D, E, F, G, H]));
 }
 
 /// The word of `Named<...>` letters, or a compile error saying what is wrong with them.
-const fn named_word(chars: [char; MAX_RANK]) -> AxisWord {
+const fn word_of_letters(chars: [char; MAX_RANK]) -> AxisWord {
     let mut bytes = [0u8; MAX_RANK];
     let mut len = 0;
     while len < MAX_RANK && chars[len] != ' ' {
@@ -317,7 +327,21 @@ const fn named_word(chars: [char; MAX_RANK]) -> AxisWord {
         }
         rest += 1;
     }
-    let word = bytes.split_at(len).0;
+    let word = named_word(bytes.split_at(len).0);
+    if layout_notation::has_word_type(word.bytes()) {
+        concat_panic!(
+            "\n\nthe axes ",
+            display: word.as_str(),
+            " have a type of their own: write `names::",
+            display: word.as_str(),
+            "` rather than `Named<...>` letters\n\n"
+        );
+    }
+    word
+}
+
+/// The named word `word`, or a compile error saying what is wrong with it.
+pub(crate) const fn named_word(word: &[u8]) -> AxisWord {
     if let Some(problem) = axis_word_problem(word) {
         concat_panic!("invalid axis names: ", problem.message());
     }

@@ -286,13 +286,15 @@ const fn mul_or_flag(flag: &mut bool, a: usize, b: usize) -> usize {
     }
 }
 
-mod sealed {
+pub(crate) mod sealed {
     pub trait Sealed {}
 }
 
-/// A tuple of [`Chunk`]s: the chunk list of a
+/// A tuple of [`Chunk`]s, or the catalog's type for one: the chunk list of a
 /// [`ChunkedMemoryLayout`](crate::ChunkedMemoryLayout). Implemented for tuples of 1 to
-/// [`MAX_AXES`] entries (and for `()`, so that an empty list is reported as such).
+/// [`MAX_AXES`] entries (and for `()`, so that an empty list is reported as such), and for the
+/// types of [`catalog_lists`](crate::catalog_lists), which the macros write for the catalog's
+/// lists so that compiler errors name them.
 ///
 /// The trait is sealed; its constants describe the list, and [`ChunkList::offset`] is the
 /// fully unrolled offset sum that monomorphization specialises per list.
@@ -310,6 +312,19 @@ mod sealed {
     note = "write `(Chunk<0, 0>, Chunk<1, 0>, ...)`, or let `chunked_layout!` or `onednn_layout!` write the layout type"
 )]
 pub trait ChunkList: sealed::Sealed + Send + Sync + 'static {
+    /// The list spelled as a tuple of [`Chunk`]s: `Self` for a tuple, the tuple of the same
+    /// entries for a type of [`catalog_lists`](crate::catalog_lists). Two lists with the same
+    /// spelling are the same list ([`TensorBase::respelled`](crate::TensorBase::respelled)).
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// use tensor_layout::{ChunkList, catalog_lists::aBcd16b};
+    /// fn same<T>(_: T, _: T) {}
+    /// type Tuple = (Chunk<0, 0>, Chunk<1, 0>, Chunk<2, 0>, Chunk<3, 0>, Chunk<1, 16>);
+    /// same(<aBcd16b as ChunkList>::Spelling::default(), Tuple::default());
+    /// ```
+    type Spelling: ChunkList;
+
     /// The entries, most major first.
     const ENTRIES: &'static [ChunkEntry];
 
@@ -333,6 +348,7 @@ fn entry_offset<C: ChunkList, const RANK: usize, const K: usize>(
 
 impl sealed::Sealed for () {}
 impl ChunkList for () {
+    type Spelling = ();
     const ENTRIES: &'static [ChunkEntry] = &[];
 
     fn offset<const RANK: usize>(_: &[usize; RANK], _: &[usize; RANK]) -> usize {
@@ -344,6 +360,7 @@ macro_rules! chunk_list_impl {
     ($(($k:tt $D:ident $S:ident))+) => {
         impl<$(const $D: usize, const $S: usize),+> sealed::Sealed for ($(Chunk<$D, $S>,)+) {}
         impl<$(const $D: usize, const $S: usize),+> ChunkList for ($(Chunk<$D, $S>,)+) {
+            type Spelling = Self;
             const ENTRIES: &'static [ChunkEntry] = &[$(ChunkEntry { dim: $D, size: $S }),+];
 
             #[inline(always)]

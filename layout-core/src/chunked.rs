@@ -9,7 +9,8 @@ use core::marker::PhantomData;
 
 /// A layout given by a chunk list (HTP's `ChunkedMemoryLayout<RANK, dim,size, ...>`).
 ///
-/// `Chunks` is a tuple of [`Chunk<dim, size>`](crate::Chunk) entries, most major first. Size 0
+/// `Chunks` is a tuple of [`Chunk<dim, size>`](crate::Chunk) entries, most major first (or the
+/// type of [`catalog_lists`](crate::catalog_lists) the macros write for a catalog's list). Size 0
 /// means "all the rest of dimension `dim`"; a fixed size `s` means `s` elements of it. Every
 /// dimension has exactly one rest entry, all rest entries come before all fixed entries, and the
 /// fixed entries together form one dense innermost chunk. An invalid list is a compile error
@@ -30,12 +31,15 @@ use core::marker::PhantomData;
 /// assert_eq!(Crouton::CHUNK_VOLUME, 2048);
 /// assert_eq!(Crouton::default().to_string(),
 ///            "ChunkedMemoryLayout<4, 0,0, 1,0, 2,0, 3,0, 1,8, 2,8, 3,32>");
-/// // With the axis names of HTP's activations it is `htp::R4CroutonLayout`:
+/// // With the axis names of HTP's activations it is the layout of `htp::R4CroutonLayout`,
+/// // whose type the macros spell with the catalog's list type (`respelled` converts):
 /// type Named = ChunkedMemoryLayout<4, (
 ///     Chunk<0, 0>, Chunk<1, 0>, Chunk<2, 0>, Chunk<3, 0>, Chunk<1, 8>, Chunk<2, 8>, Chunk<3, 32>,
 /// ), tensor_layout::names::NHWC>;
 /// assert_eq!(Named::default().to_string(),
 ///            "ChunkedMemoryLayout<NHWC, 0,0, 1,0, 2,0, 3,0, 1,8, 2,8, 3,32>");
+/// let _: tensor_layout::htp::R4CroutonLayout =
+///     ChunkedMemoryLayout::<4, tensor_layout::catalog_lists::aBCD8b8c32d, tensor_layout::names::NHWC>::default();
 /// let m = Mapping::<Crouton>::new([2, 9, 20, 50]).unwrap();
 /// assert_eq!(m.padded_dims(), [2, 16, 24, 64]);
 /// assert_eq!(m.offset([0, 0, 0, 32]), 2048); // the second chunk starts with channel 32

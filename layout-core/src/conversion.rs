@@ -6,7 +6,7 @@ use crate::relayout::{Renumbering, copy_into};
 use crate::storage::{Storage, StorageMut};
 use crate::{
     AxisNames, AxisNaming, ChunkList, ChunkedMemoryLayout, Coords, Layout, LayoutError, Mapping,
-    SameRankAs, Strided, Tensor, TensorBase,
+    RelayoutFrom, SameRankAs, Strided, Tensor, TensorBase,
 };
 use crate::{ChannelZeros, Interface};
 use alloc::vec::Vec;
@@ -98,7 +98,7 @@ impl<S: Storage, L: Layout, I: ChannelZeros<S::Elem>> TensorBase<S, L, I> {
     /// ```
     pub fn relayout<L2>(&self) -> Tensor<S::Elem, L2, I>
     where
-        L2: SameRankAs<L> + Default,
+        L2: SameRankAs<L> + RelayoutFrom<L> + Default,
         S::Elem: Send + Sync + 'static,
     {
         let () = const { check_convertible::<L::Names, L2::Names>(<L::Index as Coords>::RANK) };
@@ -120,7 +120,7 @@ impl<S: Storage, L: Layout, I: ChannelZeros<S::Elem>> TensorBase<S, L, I> {
     /// ```
     pub fn try_relayout<L2>(&self) -> Result<Tensor<S::Elem, L2, I>, LayoutError>
     where
-        L2: SameRankAs<L> + Default,
+        L2: SameRankAs<L> + RelayoutFrom<L> + Default,
         S::Elem: Send + Sync + 'static,
     {
         let () = const { check_convertible::<L::Names, L2::Names>(<L::Index as Coords>::RANK) };
@@ -150,7 +150,7 @@ impl<S: Storage, L: Layout, I: ChannelZeros<S::Elem>> TensorBase<S, L, I> {
     pub fn relayout_into<S2, L2>(&self, dst: &mut TensorBase<S2, L2, I>) -> Result<(), LayoutError>
     where
         S2: StorageMut<Elem = S::Elem>,
-        L2: SameRankAs<L>,
+        L2: SameRankAs<L> + RelayoutFrom<L>,
         S::Elem: Send + Sync + 'static,
     {
         let () = const { check_convertible::<L::Names, L2::Names>(<L::Index as Coords>::RANK) };
@@ -288,5 +288,36 @@ impl<S: Storage, L: Rename, I: Interface> TensorBase<S, L, I> {
         let new_name = position.map(|p| renamed.layout().axis_word().letter(p));
         let interface = new_name.map_or(interface.clone(), |name| interface.on_axis(name));
         TensorBase::from_parts(renamed, storage, pad, interface)
+    }
+}
+
+impl<S: Storage, const RANK: usize, C: ChunkList, N: AxisNames, I: Interface>
+    TensorBase<S, ChunkedMemoryLayout<RANK, C, N>, I>
+{
+    /// The same tensor typed with another spelling of its chunk list: the tuple
+    /// `(Chunk<0, 0>, ...)` written by hand and the type of
+    /// [`catalog_lists`](crate::catalog_lists) the macros write for the same entries are two
+    /// types of one layout. No data moves and nothing is copied; a list with other entries does
+    /// not compile. The target is usually inferred from where the tensor goes.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// type ByHand = ChunkedMemoryLayout<4, (Chunk<0, 0>, Chunk<1, 0>, Chunk<2, 0>, Chunk<3, 0>,
+    ///     Chunk<1, 8>, Chunk<2, 8>, Chunk<3, 32>), names::NHWC>;
+    /// fn takes_croutons(t: &Tensor<u8, htp::R4CroutonLayout>) -> usize { t.storage_len() }
+    /// let t = Tensor::<u8, ByHand>::zeros([1, 3, 5, 30]);
+    /// assert_eq!(takes_croutons(&t.respelled()), 2048);
+    /// ```
+    pub fn respelled<C2>(self) -> TensorBase<S, ChunkedMemoryLayout<RANK, C2, N>, I>
+    where
+        C2: ChunkList<Spelling = C::Spelling>,
+    {
+        let (mapping, storage, pad, interface) = self.into_parts();
+        let respelled = Mapping::from_parts(
+            ChunkedMemoryLayout::default(),
+            mapping.dims(),
+            *mapping.geometry(),
+        );
+        TensorBase::from_parts(respelled, storage, pad, interface)
     }
 }

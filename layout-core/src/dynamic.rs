@@ -194,12 +194,7 @@ impl DynLayout {
     /// assert_eq!(onednn::nChw16c::default().to_dyn().positional_tag(), "aBcd16b");
     /// ```
     pub fn positional_tag(&self) -> String {
-        layout_notation::OnednnTag {
-            rank: self.rank,
-            axes: None,
-            entries: self.entries.clone(),
-        }
-        .canonical()
+        layout_notation::positional_tag(self.rank, &self.entries)
     }
 }
 

@@ -7,11 +7,13 @@
 /// entry first, `dim,size` pairs, size 0 for "all the rest of the dimension".
 ///
 /// `chunked_layout![NHWC; d0,s0, d1,s1, ...]` names the axes (the word's letters in logical
-/// order; its length is the rank) and is exactly the type
-/// `ChunkedMemoryLayout<4, (Chunk<d0, s0>, Chunk<d1, s1>, ...), Named<'N', 'H', 'W', 'C'>>`;
+/// order; its length is the rank) and is the type `ChunkedMemoryLayout<4, List, names::NHWC>`;
 /// `chunked_layout![4; ...]` (or the word `abcd`) has positional axes and is
-/// `ChunkedMemoryLayout<4, (Chunk<d0, s0>, ...)>`. Two crates that spell the same word and list
-/// get the same type. Trailing commas and comments are allowed. Every mistake (rank 0 or above 8,
+/// `ChunkedMemoryLayout<4, List>`. `List` is the tuple `(Chunk<d0, s0>, Chunk<d1, s1>, ...)`, or,
+/// for a list some catalog layout has, its type in [`catalog_lists`](crate::catalog_lists)
+/// (`catalog_lists::aBCD8b8c32d`), so that compiler errors print the short name; a word
+/// without a type in [`names`](crate::names) is spelled with [`Named`](crate::Named) letters.
+/// Two crates that spell the same word and list get the same type. Trailing commas and comments are allowed. Every mistake (rank 0 or above 8,
 /// an axis word with a repeated or lower-case letter, a dimension out of range, a dimension
 /// without or with two rest entries, a rest entry after a fixed one, an odd count of numbers, a
 /// non-integer, more than 24 entries) is a compile error on the offending token, all of them at

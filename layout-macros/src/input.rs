@@ -1,9 +1,10 @@
 //! What both macros share: the optional `@path (crate path)` prefix the forwarding macros add,
 //! and the expansion of a checked chunk list into the layout type.
 
-use layout_notation::Entry;
-use proc_macro2::TokenStream;
+use layout_notation::{CatalogList, Entry, catalog_lists, has_word_type};
+use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
+use std::sync::OnceLock;
 use syn::parse::ParseStream;
 
 /// The crate path to expand under: `@path (...)` when given, else `::tensor_layout`.
@@ -21,15 +22,51 @@ pub(crate) fn crate_path(input: ParseStream<'_>) -> syn::Result<TokenStream> {
     Ok(quote!(::tensor_layout))
 }
 
-/// `path::ChunkedMemoryLayout<rank, (path::Chunk<d, s>, ...)>`, with
-/// `path::Named<'N', 'H', 'W', 'C'>` after the list when `axes` names the axes (a positional
-/// layout leaves the default, so every spelling of it is one type).
+/// `path::ChunkedMemoryLayout<rank, list, names>`: the list is the catalog's type for it
+/// (`path::catalog_lists::aBcd16b`) when some catalog layout has it, else the tuple
+/// `(path::Chunk<d, s>, ...)`; the names are `path::names::NHWC` for a word with a type of its own,
+/// else `path::Named<'T', 'F'>`, and a positional layout leaves the default. So every spelling of
+/// one layout is one type, and a compiler error prints the catalog's short names.
 pub(crate) fn layout_type(
     path: &TokenStream,
     rank: usize,
     axes: Option<&str>,
     entries: &[Entry],
 ) -> TokenStream {
+    let list = match catalog_list_tag(entries) {
+        Some(tag) => {
+            let tag = Ident::new(tag, Span::call_site());
+            quote!(#path::catalog_lists::#tag)
+        }
+        None => tuple(path, entries),
+    };
+    let rank = proc_macro2::Literal::usize_unsuffixed(rank);
+    match axes {
+        Some(word) if has_word_type(word.as_bytes()) => {
+            let word = Ident::new(word, Span::call_site());
+            quote!(#path::ChunkedMemoryLayout<#rank, #list, #path::names::#word>)
+        }
+        Some(word) => {
+            let letters = word.chars().map(proc_macro2::Literal::character);
+            quote!(#path::ChunkedMemoryLayout<#rank, #list, #path::Named<#(#letters),*>>)
+        }
+        None => quote!(#path::ChunkedMemoryLayout<#rank, #list>),
+    }
+}
+
+/// The tag of `entries` when a catalog layout has that list; the catalog is read once per
+/// compiler process, not once per macro call.
+fn catalog_list_tag(entries: &[Entry]) -> Option<&'static str> {
+    static LISTS: OnceLock<Vec<CatalogList>> = OnceLock::new();
+    LISTS
+        .get_or_init(catalog_lists)
+        .iter()
+        .find(|list| list.entries == entries)
+        .map(|list| list.tag.as_str())
+}
+
+/// The tuple spelling of a chunk list: `(path::Chunk<d, s>, ...)`.
+pub(crate) fn tuple(path: &TokenStream, entries: &[Entry]) -> TokenStream {
     let chunks = entries.iter().map(|e| {
         let (dim, size) = (
             proc_macro2::Literal::usize_unsuffixed(e.dim),
@@ -37,14 +74,7 @@ pub(crate) fn layout_type(
         );
         quote!(#path::Chunk<#dim, #size>,)
     });
-    let rank = proc_macro2::Literal::usize_unsuffixed(rank);
-    match axes {
-        Some(word) => {
-            let letters = word.chars().map(proc_macro2::Literal::character);
-            quote!(#path::ChunkedMemoryLayout<#rank, (#(#chunks)*), #path::Named<#(#letters),*>>)
-        }
-        None => quote!(#path::ChunkedMemoryLayout<#rank, (#(#chunks)*)>),
-    }
+    quote!((#(#chunks)*))
 }
 
 /// Folds errors into one (rustc shows each), or `None` when there are none.

@@ -15,6 +15,7 @@
 
 use proc_macro::TokenStream;
 
+mod catalog_lists;
 mod chunked;
 mod input;
 mod onednn;
@@ -40,6 +41,14 @@ pub fn chunked_layout(input: TokenStream) -> TokenStream {
 #[proc_macro]
 pub fn onednn_layout(input: TokenStream) -> TokenStream {
     onednn::expand(input.into()).into()
+}
+
+/// The types of the catalog's chunk lists, expanded once inside layout-core (its
+/// `catalog_lists` module); not for other crates.
+#[doc(hidden)]
+#[proc_macro]
+pub fn __catalog_list_types(_: TokenStream) -> TokenStream {
+    catalog_lists::expand().into()
 }
 
 /// The README's example, compiled and run as a doctest so the README stays true.

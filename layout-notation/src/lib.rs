@@ -24,6 +24,7 @@ mod nearest;
 mod onednn;
 mod sentence;
 mod text;
+mod type_names;
 
 pub use axis_word::{AxisWordProblem, axis_word_problem, is_positional, positional_word};
 pub use catalog::{CATALOG, CatalogName, catalog_names, find_catalog_name, is_module};
@@ -31,6 +32,9 @@ pub use chunk_rules::{ListProblem, MAX_ENTRIES, MAX_RANK, assert_chunk_list, che
 pub use nearest::nearest_catalog_names;
 pub use onednn::{OnednnTag, TextProblem, onednn_tag};
 pub use text::{TextLayout, parse_layout};
+pub use type_names::{
+    AXIS_WORD_TYPES, CatalogList, catalog_list_tag, catalog_lists, has_word_type, positional_tag,
+};
 
 /// The most problems a check reports ([`check_chunk_list`], [`onednn_tag`], [`parse_layout`]):
 /// the first ones, enough to mend the text, whose sentences cost time in proportion to their

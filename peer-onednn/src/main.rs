@@ -30,6 +30,7 @@ mod reorder;
 use reorder::Reorder;
 use std::hint::black_box;
 use std::time::Duration;
+use tensor_layout::RelayoutFrom;
 use tensor_layout::prelude::*;
 
 #[allow(dead_code)] // the pools and the 2-thread memcpy serve the benches, not this program
@@ -72,7 +73,7 @@ impl<T, A, B> Both<T, A, B>
 where
     T: Element,
     A: Layout<Index = [usize; 4]> + Default,
-    B: Layout<Index = [usize; 4]> + Default,
+    B: Layout<Index = [usize; 4]> + RelayoutFrom<A> + Default,
 {
     /// Both sides of `name` on `dims`, or `None` where oneDNN has no such reorder.
     fn new(name: &str, dims: [usize; 4]) -> Option<Self> {
@@ -121,7 +122,7 @@ impl Measure for SideBySide {
     fn pair<T: Element, A, B>(&mut self, name: &str, dims: [usize; 4], _naive: bool)
     where
         A: Layout<Index = [usize; 4]> + Default,
-        B: Layout<Index = [usize; 4]> + Default,
+        B: Layout<Index = [usize; 4]> + RelayoutFrom<A> + Default,
     {
         if !self.filters.is_empty() && !self.filters.iter().any(|f| name.contains(f.as_str())) {
             return;
@@ -182,7 +183,7 @@ impl Measure for Check {
     fn pair<T: Element, A, B>(&mut self, name: &str, dims: [usize; 4], _naive: bool)
     where
         A: Layout<Index = [usize; 4]> + Default,
-        B: Layout<Index = [usize; 4]> + Default,
+        B: Layout<Index = [usize; 4]> + RelayoutFrom<A> + Default,
     {
         let odd = if dims[2] == 3 {
             [[35, 19, 3, 3], [16, 33, 1, 5]] // weights: o and i not multiples of 16

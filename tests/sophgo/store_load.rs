@@ -14,7 +14,7 @@ use tensor_layout::sophgo::{
 /// are untouched, loads it back into two other layouts and compares.
 fn round_trip<L>(layout: L, dims: [usize; 4])
 where
-    L: LocalLayout<Chip = ExampleChip, Index = [usize; 4]>,
+    L: LocalLayout<Chip = ExampleChip, Index = [usize; 4], Names = names::NCHW>,
 {
     let mut memory = LocalMemory::<ExampleChip>::new();
     memory.bytes_mut().fill(0xEE);

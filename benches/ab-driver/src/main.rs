@@ -24,6 +24,7 @@
 
 use std::hint::black_box;
 use std::time::Duration;
+use tensor_layout::RelayoutFrom;
 use tensor_layout::prelude::*;
 
 #[allow(dead_code)] // the pools and the 2-thread memcpy serve the benches, not this program
@@ -71,7 +72,7 @@ fn value(number: usize) -> usize {
 fn axis_sources<A, B>() -> [usize; 4]
 where
     A: Layout<Index = [usize; 4]> + Default,
-    B: Layout<Index = [usize; 4]> + Default,
+    B: Layout<Index = [usize; 4]> + RelayoutFrom<A> + Default,
 {
     let probe = [2, 3, 5, 7];
     let out = Tensor::<u8, A>::zeros(probe).relayout::<B>().dims();
@@ -100,7 +101,7 @@ impl Measure for Round {
     fn pair<T: Element, A, B>(&mut self, name: &str, dims: [usize; 4], _naive: bool)
     where
         A: Layout<Index = [usize; 4]> + Default,
-        B: Layout<Index = [usize; 4]> + Default,
+        B: Layout<Index = [usize; 4]> + RelayoutFrom<A> + Default,
     {
         if !name.contains(self.filter.as_str()) {
             return;

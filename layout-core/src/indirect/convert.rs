@@ -17,8 +17,8 @@ use crate::conversion::{checked_renumbering, new_destination};
 use crate::relayout::{Renumbering, TableMove, copy_table};
 use crate::storage::{AlignedBuffer, Storage, StorageMut};
 use crate::{
-    ChannelZeros, Coords, Interface, Layout, LayoutError, SameRankAs, Tensor, TensorBase,
-    check_convertible,
+    ChannelZeros, Coords, Interface, Layout, LayoutError, RelayoutFrom, SameRankAs, Tensor,
+    TensorBase, check_convertible,
 };
 
 impl<T: Copy, L: Layout, I: Interface> IndirectTensor<T, L, I> {
@@ -74,7 +74,7 @@ impl<T: Copy, L: Layout, I: Interface> IndirectTensor<T, L, I> {
     /// ```
     pub fn relayout<L2>(&self) -> Tensor<T, L2, I>
     where
-        L2: SameRankAs<L> + Default,
+        L2: SameRankAs<L> + RelayoutFrom<L> + Default,
         T: Send + Sync + 'static,
         I: ChannelZeros<T>,
     {
@@ -96,7 +96,7 @@ impl<T: Copy, L: Layout, I: Interface> IndirectTensor<T, L, I> {
     /// ```
     pub fn try_relayout<L2>(&self) -> Result<Tensor<T, L2, I>, LayoutError>
     where
-        L2: SameRankAs<L> + Default,
+        L2: SameRankAs<L> + RelayoutFrom<L> + Default,
         T: Send + Sync + 'static,
         I: ChannelZeros<T>,
     {
@@ -127,7 +127,7 @@ impl<T: Copy, L: Layout, I: Interface> IndirectTensor<T, L, I> {
     pub fn relayout_into<S2, L2>(&self, dst: &mut TensorBase<S2, L2, I>) -> Result<(), LayoutError>
     where
         S2: StorageMut<Elem = T>,
-        L2: SameRankAs<L>,
+        L2: SameRankAs<L> + RelayoutFrom<L>,
         T: Send + Sync + 'static,
         I: ChannelZeros<T>,
     {
@@ -187,7 +187,7 @@ impl<T: Copy, L: Layout, I: Interface> IndirectTensor<T, L, I> {
     where
         S0: Storage<Elem = T>,
         L0: Layout,
-        L: SameRankAs<L0>,
+        L: SameRankAs<L0> + RelayoutFrom<L0>,
         T: Send + Sync + 'static,
         I: ChannelZeros<T>,
     {

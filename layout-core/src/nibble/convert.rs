@@ -4,7 +4,10 @@
 
 use super::packed::PackedTensor;
 use super::values::Nibble;
-use crate::{Coords, Interface, Layout, LayoutError, Plain, SameRankAs, Tensor, check_convertible};
+use crate::{
+    Coords, Interface, Layout, LayoutError, Plain, RelayoutFrom, SameRankAs, Tensor,
+    check_convertible,
+};
 use alloc::format;
 
 impl<E: Nibble, L: Layout, I: Interface> PackedTensor<E, L, I> {
@@ -24,7 +27,7 @@ impl<E: Nibble, L: Layout, I: Interface> PackedTensor<E, L, I> {
     /// ```
     pub fn try_relayout<L2>(&self) -> Result<PackedTensor<E, L2, I>, LayoutError>
     where
-        L2: SameRankAs<L> + Default,
+        L2: SameRankAs<L> + RelayoutFrom<L> + Default,
     {
         let () = const { check_convertible::<L::Names, L2::Names>(<L::Index as Coords>::RANK) };
         let moved = self.unpacked()?.relayout_to(L2::default())?;
@@ -50,7 +53,7 @@ impl<E: Nibble, L: Layout, I: Interface> PackedTensor<E, L, I> {
     /// ```
     pub fn relayout_into<L2>(&self, dst: &mut PackedTensor<E, L2, I>) -> Result<(), LayoutError>
     where
-        L2: SameRankAs<L>,
+        L2: SameRankAs<L> + RelayoutFrom<L>,
     {
         let () = const { check_convertible::<L::Names, L2::Names>(<L::Index as Coords>::RANK) };
         if self.interface != dst.interface {

@@ -5,8 +5,8 @@ use crate::axis_names::{check_convertible, positions};
 use crate::interface::contract::channel_position;
 use crate::storage::{Storage, StorageMut};
 use crate::{
-    AxisNames, Layout, LayoutError, Mapping, PositionalAxes, Strided, TensorBase, TensorView,
-    TensorViewMut,
+    AxisNames, Layout, LayoutError, Mapping, PositionalAxes, SameAxesAs, Strided, TensorBase,
+    TensorView, TensorViewMut,
 };
 use crate::{AxisWord, Interface};
 use core::ops::Range;
@@ -182,7 +182,7 @@ impl<S: Storage, L: Layout<Index = [usize; RANK]>, const RANK: usize, I: Interfa
     /// assert_eq!(as_nhwc[[0, 2, 3, 1]], nchw[[0, 1, 2, 3]]);
     /// assert_eq!(as_nhwc.mapping().layout().axis_word().as_str(), "NHWC");
     /// ```
-    pub fn permuted<N: AxisNames>(
+    pub fn permuted<N: SameAxesAs<L::Names>>(
         &self,
     ) -> Result<TensorView<'_, S::Elem, Strided<RANK, N>, I>, LayoutError> {
         Ok(self.strided_view(by_name_mapping(self.mapping())?, self.interface().clone()))
@@ -319,7 +319,7 @@ impl<S: StorageMut, L: Layout<Index = [usize; RANK]>, const RANK: usize, I: Inte
     /// nchw.permuted_mut::<names::NHWC>().unwrap()[[0, 1, 0, 1]] = 9; // (n, h, w, c)
     /// assert_eq!(nchw[[0, 1, 1, 0]], 9);
     /// ```
-    pub fn permuted_mut<N: AxisNames>(
+    pub fn permuted_mut<N: SameAxesAs<L::Names>>(
         &mut self,
     ) -> Result<TensorViewMut<'_, S::Elem, Strided<RANK, N>, I>, LayoutError> {
         let mapping = by_name_mapping(self.mapping())?;

@@ -190,7 +190,7 @@ impl<C: ChipSpec> LocalMemory<C> {
     ) -> Result<(), LayoutError>
     where
         T: Pod + Default + Send + Sync,
-        L: LocalLayout<Chip = C> + SameRankAs<L2>,
+        L: LocalLayout<Chip = C> + SameRankAs<L2> + layout_core::RelayoutFrom<L2>,
         S: Storage<Elem = T>,
         L2: layout_core::Layout,
     {
@@ -232,7 +232,7 @@ impl<C: ChipSpec> LocalMemory<C> {
         T: Pod + Default + Send + Sync,
         L: LocalLayout<Chip = C>,
         S2: StorageMut<Elem = T>,
-        L2: SameRankAs<L>,
+        L2: SameRankAs<L> + layout_core::RelayoutFrom<L>,
     {
         let () = const {
             layout_core::check_convertible::<L::Names, L2::Names>(
@@ -259,7 +259,7 @@ impl<C: ChipSpec> LocalMemory<C> {
     where
         T: Pod + Default + Send + Sync,
         L: LocalLayout<Chip = C>,
-        L2: SameRankAs<L> + Default,
+        L2: SameRankAs<L> + layout_core::RelayoutFrom<L> + Default,
     {
         let () = const {
             layout_core::check_convertible::<L::Names, L2::Names>(
