@@ -83,13 +83,14 @@ checkout() {
 
 # Builds the driver against the library in $2, in builds/$1 with target directory targets/$1;
 # prints the binary's path. The manifest is the driver's own with the library's path and the
-# driver's source made absolute: every build compiles the working tree's driver with the same
+# driver's source and build script made absolute: every build compiles the working tree's driver with the same
 # profile. The lock file is the library's own, so each build gets the dependency versions its
 # commit was tested with.
 build() {
     local key=$1 library=$2 dir=$ab_dir/builds/$1 target=$ab_dir/targets/$1
     mkdir -p "$dir"
     sed -e "s|^path = \"src/main.rs\" # ab.sh:.*|path = \"$root/benches/ab-driver/src/main.rs\"|" \
+        -e "s|^build = \"build.rs\" # ab.sh:.*|build = \"$root/benches/ab-driver/build.rs\"|" \
         -e "s|^tensor-layout = { path = \"../..\" } # ab.sh:.*|tensor-layout = { path = \"$library\" }|" \
         "$root/benches/ab-driver/Cargo.toml" >"$dir/Cargo.toml.new"
     grep -q "^tensor-layout = { path = \"$library\" }" "$dir/Cargo.toml.new" ||

@@ -3,7 +3,9 @@
 //! with the thread pools and the 2-thread memcpy both time.
 
 use half::f16;
-use tensor_layout::RelayoutFrom;
+// The bound on conversions by name, as the including crate names it: the library's own, or in
+// the A/B driver, a stand-in where the commit under test predates it.
+use super::RelayoutFrom;
 use tensor_layout::prelude::*;
 
 /// A value per element that is not a constant (so no copy can be folded away), and its bits

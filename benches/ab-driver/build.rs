@@ -1,0 +1,40 @@
+//! Tells the driver whether the library it is built against has the `RelayoutFrom` bound on
+//! conversions by name (commits before it do not; the driver then uses a stand-in). The
+//! library is the path dependency `tensor-layout` in this crate's manifest, which
+//! `benches/ab.sh` points at each compared commit's checkout.
+
+use std::path::Path;
+use std::{env, fs};
+
+fn main() {
+    println!("cargo::rerun-if-changed=Cargo.toml");
+    let dir = env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let manifest = fs::read_to_string(Path::new(&dir).join("Cargo.toml")).expect("the manifest");
+    let library = manifest
+        .lines()
+        .find_map(|line| line.strip_prefix("tensor-layout = { path = \""))
+        .and_then(|rest| rest.split('"').next())
+        .expect("a path dependency on tensor-layout");
+    let library = Path::new(&dir).join(library);
+    let sources = library.join("layout-core").join("src");
+    println!("cargo::rerun-if-changed={}", sources.display());
+    if declares_relayout_from(&sources) {
+        println!("cargo::rustc-cfg=library_has_relayout_from");
+    }
+}
+
+/// Whether any Rust file under `dir` declares `pub trait RelayoutFrom`.
+fn declares_relayout_from(dir: &Path) -> bool {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return false;
+    };
+    entries.flatten().any(|entry| {
+        let path = entry.path();
+        if path.is_dir() {
+            declares_relayout_from(&path)
+        } else {
+            path.extension().is_some_and(|e| e == "rs")
+                && fs::read_to_string(&path).is_ok_and(|text| text.contains("pub trait RelayoutFrom"))
+        }
+    })
+}
