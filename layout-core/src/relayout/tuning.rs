@@ -48,7 +48,11 @@ pub(crate) const PREFETCH_BYTES: usize = 4 * CACHE_LINE;
 /// lie a multiple of 4 KiB apart: alternating with memcpy (AMD EPYC, `cpu family` 26),
 /// 8x17x224x224 ran at 0.82-0.90x of memcpy without the prefetches and 0.80 with them, but
 /// 8x17x224x225 at 0.57-0.65 against 0.77-0.79, 8x17x230x230 at 0.40-0.49 against 0.76-0.78.
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "sse2",
+    not(feature = "portable-kernels")
+))]
 pub(crate) const PREFETCHED_STREAMS: usize = 16;
 
 /// How far ahead a transpose whose source is one run (each column's source line right after
@@ -75,7 +79,10 @@ pub(crate) const NEAR_RUN_BYTES: usize = 2 * CACHE_LINE;
 /// general blocks' prefetch of the source as one run (f32 8x17x230x230 nhwc->nchw 0.89-0.90 ->
 /// 0.61-0.63), and those columns go a column block at a time through all the tile's rows
 /// instead (`pitched::realigned::run_realigned`).
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // the x86-64 kernels' choice
+#[cfg_attr(
+    any(not(target_arch = "x86_64"), feature = "portable-kernels"),
+    allow(dead_code)
+)] // the x86-64 kernels' choice
 pub(crate) const SWEPT_COLUMNS_APART_BYTES: usize = 1024;
 
 /// Source columns of a 1- or 2-byte transpose that lie a multiple of this many bytes apart
@@ -88,14 +95,20 @@ pub(crate) const SWEPT_COLUMNS_APART_BYTES: usize = 1024;
 /// Zen 5), u8 NCHW -> NHWC: 2x256x64x64 0.15-0.18x memcpy -> 0.43, 1x256x64x128 (8 KiB)
 /// 0.18 -> 0.42, 2x256x32x64 (2 KiB) 0.33 -> 0.52; at 1 KiB (32 x 32) no gain (0.41 against
 /// 0.36-0.48), at 512 B a loss (0.51 -> 0.38-0.46), at 3136 B a loss (0.69 -> 0.58-0.61).
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // the x86-64 kernels' choice
+#[cfg_attr(
+    any(not(target_arch = "x86_64"), feature = "portable-kernels"),
+    allow(dead_code)
+)] // the x86-64 kernels' choice
 pub(crate) const CROWDED_SOURCE_PITCH_BYTES: usize = 2048;
 
 /// Lines of each column a transpose with crowded source columns ([`CROWDED_SOURCE_PITCH_BYTES`])
 /// reads per visit, so that the pages of the columns stay in the TLB: u8 2x256x64x64 NCHW ->
 /// NHWC 0.27x memcpy at one line, 0.40-0.42 at four, 0.43 at eight to thirty-two; 2x256x32x64
 /// 0.41 at four, 0.52 at eight (as for [`CROWDED_SOURCE_PITCH_BYTES`]).
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // the x86-64 kernels' choice
+#[cfg_attr(
+    any(not(target_arch = "x86_64"), feature = "portable-kernels"),
+    allow(dead_code)
+)] // the x86-64 kernels' choice
 pub(crate) const CROWDED_VISIT_LINES: usize = 8;
 
 /// Destination rows of a 1- or 2-byte transpose through the caches that lie a multiple of
@@ -106,7 +119,10 @@ pub(crate) const CROWDED_VISIT_LINES: usize = 8;
 /// 2x64x64x64 0.16 -> 0.28, 1x256x32x64 0.23-0.24 -> 0.34; a band of two to eight column
 /// blocks per row block ran 0.22-0.29 (64 x 64) and 0.34-0.40 (32 x 64). At 1 KiB (32 x 32)
 /// it lost (0.41-0.43 -> 0.28).
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // the x86-64 kernels' choice
+#[cfg_attr(
+    any(not(target_arch = "x86_64"), feature = "portable-kernels"),
+    allow(dead_code)
+)] // the x86-64 kernels' choice
 pub(crate) const CROWDED_ROW_PITCH_BYTES: usize = 2048;
 
 /// Most source bytes a group of column blocks written in one visit may span, so that the group
@@ -164,7 +180,11 @@ pub(crate) const CHUNK_BAND_BYTES: usize = 256 << 10;
 /// 1.02, C = 241 0.67-0.71 / 0.76-0.77 / 0.87-0.88 / 0.73-0.76, C = 240 0.83-0.93 / - /
 /// 1.03-1.06, C = 256 0.97-0.98 / - / 0.97-1.01. Through the caches (1x256x56x56) the same
 /// prefetches cost 0.71 -> 0.64: streamed sweeps only.
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "sse2",
+    not(feature = "portable-kernels")
+))]
 pub(crate) const SWEEP_SOURCE_AHEAD_BLOCKS: usize = 4;
 
 /// Rows ahead whose destination line a row copy into a far destination asks for: 256 bytes of

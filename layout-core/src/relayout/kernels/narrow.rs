@@ -18,7 +18,10 @@ pub(crate) trait Pieces<T> {
     /// Whether the pieces go to a destination past the caches (whether or not they stream):
     /// kernels that read their source as one run then ask for it ahead themselves (the x86-64
     /// split of 4-byte rows; read nowhere else).
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    #[cfg_attr(
+        any(not(target_arch = "x86_64"), feature = "portable-kernels"),
+        allow(dead_code)
+    )]
     const PAST_THE_CACHES: bool;
 
     /// Writes `piece` to `out`, of the same length.
