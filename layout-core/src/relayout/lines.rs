@@ -9,8 +9,14 @@ pub(crate) trait Lines: Copy {
     fn at(self, k: usize) -> usize;
 
     /// The distance from each line to the next, where it is one for all of them (read by the
-    /// x86-64 vector blocks only).
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    /// vector blocks only).
+    #[cfg_attr(
+        any(
+            not(any(target_arch = "x86_64", target_arch = "aarch64")),
+            feature = "portable-kernels"
+        ),
+        allow(dead_code)
+    )]
     fn pitch(self) -> Option<usize>;
 }
 

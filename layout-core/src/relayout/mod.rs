@@ -20,7 +20,11 @@ mod kernels;
 mod lines;
 mod plan;
 mod schedule;
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "sse2",
+    not(feature = "portable-kernels")
+))]
 mod stores;
 mod tuning;
 

@@ -5,9 +5,18 @@
 //! stride, or the per-call listing of `(source, destination)` line offsets the plan made.
 //!
 //! These kernels are portable. An element type with faster ones on this CPU provides them
-//! through the hooks of [`Element`]; on x86-64 ([`x86`]) those are SSE2, AVX2 and AVX-512
-//! blocks, which supply vector primitives and the functions compiled with their features.
+//! through the hooks of [`Element`]: on x86-64 (`x86`) SSE2, AVX2 and AVX-512 blocks, which
+//! supply vector primitives and the functions compiled with their features; on aarch64
+//! (`aarch64`) NEON blocks. The cargo feature `portable-kernels` leaves both out, so that
+//! every target runs the portable kernels.
 
+#[cfg(all(
+    target_arch = "aarch64",
+    target_feature = "neon",
+    target_endian = "little",
+    not(feature = "portable-kernels")
+))]
+mod aarch64;
 mod ahead;
 mod element;
 mod narrow;
@@ -16,13 +25,31 @@ mod reach;
 mod row_blocks;
 mod row_groups;
 mod rows;
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "sse2",
+    not(feature = "portable-kernels")
+))]
 mod staged;
+#[cfg(any(
+    all(target_arch = "x86_64", target_feature = "sse2"),
+    all(
+        target_arch = "aarch64",
+        target_feature = "neon",
+        target_endian = "little"
+    )
+))]
+#[cfg(not(feature = "portable-kernels"))]
+mod streamed_tiles;
 mod strided;
 mod tile_batch;
 mod tile_shape;
 mod tiles;
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "sse2",
+    not(feature = "portable-kernels")
+))]
 mod x86;
 
 pub(crate) use element::{Element, Opaque};
@@ -39,7 +66,11 @@ pub(crate) use tiles::transpose;
 /// inlines move 32 bytes a register instead of 16; as it is elsewhere.
 #[inline(always)]
 pub(crate) fn with_widest_copies<R>(body: impl FnOnce() -> R) -> R {
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        not(feature = "portable-kernels")
+    ))]
     if x86::avx2_available() {
         // SAFETY: the CPU runs AVX2 (just checked).
         return unsafe { x86::run_with_avx2(body) };

@@ -20,11 +20,10 @@ use super::reach::Reach;
 use super::row_blocks::RowBlocks;
 use super::rows::each_block;
 use super::staged::Stages;
+use super::streamed_tiles::blocks_write_whole_lines;
 use super::tile_batch::TileBatch;
-use super::tiles::{self, block_is_line};
-use crate::relayout::choices::Choices;
+use super::tiles;
 use crate::relayout::stores::end_streaming;
-use crate::relayout::tuning::{CACHE_LINE, ROWS};
 use core::mem::MaybeUninit;
 use core::ops::Range;
 use split_planes::SplitPlanes;
@@ -197,31 +196,12 @@ fn transpose_as<E: avx512::Broad>(
     }
     // Streaming needs whole destination lines (a line of columns, or half of one with the
     // next row after it).
-    let line = CACHE_LINE / size_of::<E>();
-    let whole_rows = tiles_stream(batch.rows.len(), batch.choices) && batch.cols.len() >= line / 2;
-    if stream && (whole_rows || packed_line_blocks::<E>(batch)) {
+    if stream && blocks_write_whole_lines::<E>(batch) {
         planes::<E, true>(dst, d, src, s, batch, reach);
         end_streaming();
     } else {
         planes::<E, false>(dst, d, src, s, batch, reach);
     }
-}
-
-/// Whether the batch's blocks are packed lines of bytes, which the streaming build writes as
-/// one line each ([`BlockMove::streams_block_lines`](tiles::BlockMove::streams_block_lines)):
-/// rows `cols` bytes apart (the plan's row pitch), each block of `ROWS` rows one 64-byte line
-/// (u8 flat->crouton2x2: 16 channels x 4 pixels), although a row is much less than a line.
-fn packed_line_blocks<E>(batch: TileBatch<'_>) -> bool {
-    size_of::<E>() == 1
-        && batch.row_pitch == Some(batch.cols.len())
-        && block_is_line(batch.cols.len())
-}
-
-/// Whether tiles of `rows` rows stream their destination lines (once the destination is past
-/// the caches): tiles of more than one block always; tiles of exactly one block where the
-/// machine gains by it ([`Choices::stream_one_block_tiles`]).
-fn tiles_stream(rows: usize, choices: &Choices) -> bool {
-    rows > ROWS || (rows == ROWS && choices.stream_one_block_tiles)
 }
 
 /// [`tiles::planes`] with AVX-512 blocks (each width compiled for AVX-512) where the CPU has
@@ -257,6 +237,8 @@ fn planes<E: avx512::Broad, const STREAM: bool>(
 mod tests {
     use super::super::tiles::{planes, portable_planes};
     use super::*;
+    use crate::relayout::choices::Choices;
+    use crate::relayout::tuning::CACHE_LINE;
     use alloc::vec::Vec;
 
     pub(super) type Listing = Vec<(usize, usize)>;
@@ -519,18 +501,5 @@ mod tests {
             "the build script found AVX-512, the library does not"
         );
         staged_transposes_equal_the_portable_tile(Build::Avx512);
-    }
-
-    #[test]
-    fn tiles_of_one_block_stream_only_where_the_choices_ask() {
-        for stream_one_block_tiles in [false, true] {
-            let choices = Choices {
-                stream_one_block_tiles,
-                ..Choices::DEFAULT
-            };
-            assert!(!tiles_stream(ROWS - 1, &choices));
-            assert!(tiles_stream(ROWS + 1, &choices));
-            assert_eq!(tiles_stream(ROWS, &choices), stream_one_block_tiles);
-        }
     }
 }

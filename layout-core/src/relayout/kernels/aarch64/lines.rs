@@ -1,0 +1,132 @@
+//! How the NEON kernels read and write their 128-bit registers: unaligned loads and stores
+//! (`ldr`/`str` of a q register), and whole 64-byte cache lines written with `stnp`, the
+//! non-temporal store pair, where the destination is past the caches.
+//!
+//! `stnp` is a hint that the data will not be read again soon, so that the CPU may write the
+//! line without allocating it in its caches. `core::arch::aarch64` has no intrinsic for it, so
+//! it is written in inline assembly. The ordering the Arm Architecture Reference Manual relaxes
+//! for non-temporal accesses is a load's address dependency (`ldnp`); `stnp`'s stores are
+//! ordered by the same barriers and release stores as any other, so the kernels need no fence
+//! of their own (x86-64's non-temporal stores need `sfence`). Miri runs no assembly: under
+//! Miri the same bytes are written by plain stores.
+
+use bytemuck::Pod;
+use core::arch::aarch64::{uint8x16_t, vld1q_u8, vst1q_u8};
+
+use crate::relayout::tuning::CACHE_LINE;
+
+/// The 16 bytes of `src` from element `at`, read unaligned into a register.
+///
+/// # Safety
+///
+/// `at + 16 / size_of::<E>() <= src.len()`.
+#[inline(always)]
+pub(crate) unsafe fn load<E: Pod>(src: &[E], at: usize) -> uint8x16_t {
+    debug_assert!(
+        at + 16 / size_of::<E>() <= src.len(),
+        "a register inside the slice"
+    );
+    // SAFETY: the 16 bytes from `at` lie inside `src` (the caller's promise); `ld1` of bytes
+    // needs no alignment.
+    unsafe { vld1q_u8(src.as_ptr().add(at).cast()) }
+}
+
+/// Writes `register` to `dst` from element `at`, unaligned, through the caches.
+///
+/// # Safety
+///
+/// `at + 16 / size_of::<E>() <= dst.len()`.
+#[inline(always)]
+pub(crate) unsafe fn store<E: Pod>(dst: &mut [E], at: usize, register: uint8x16_t) {
+    debug_assert!(
+        at + 16 / size_of::<E>() <= dst.len(),
+        "a register inside the slice"
+    );
+    // SAFETY: the 16 bytes from `at` lie inside `dst` (the caller's promise), exclusively
+    // borrowed; `st1` of bytes needs no alignment.
+    unsafe { vst1q_u8(dst.as_mut_ptr().add(at).cast(), register) }
+}
+
+/// The 16 bytes of `register`, as an array.
+#[inline(always)]
+pub(crate) fn bytes_of(register: uint8x16_t) -> [u8; 16] {
+    let mut bytes = [0; 16];
+    // SAFETY: `bytes` is 16 writable bytes.
+    unsafe { vst1q_u8(bytes.as_mut_ptr(), register) };
+    bytes
+}
+
+/// Writes the four registers of `line` back to back to `dst` from element `at`: where `stream`
+/// and they are one whole cache line (`at` on a 64-byte boundary), past the caches by two
+/// `stnp`; else through the caches.
+///
+/// # Safety
+///
+/// `at + 64 / size_of::<E>() <= dst.len()`.
+#[inline(always)]
+pub(crate) unsafe fn write_line<E: Pod>(
+    dst: &mut [E],
+    at: usize,
+    line: &[uint8x16_t; 4],
+    stream: bool,
+) {
+    let per_register = 16 / size_of::<E>();
+    debug_assert!(
+        at + 4 * per_register <= dst.len(),
+        "a line inside the slice"
+    );
+    if stream && on_cache_line(dst, at) {
+        // SAFETY: the line's 64 bytes lie inside `dst` (the caller's promise), exclusively
+        // borrowed, and start on a 64-byte boundary (just checked).
+        unsafe {
+            let to = dst.as_mut_ptr().add(at).cast::<u8>();
+            store_pair_past_caches(to, line[0], line[1]);
+            store_pair_past_caches(to.add(32), line[2], line[3]);
+        }
+        return;
+    }
+    for (i, &register) in line.iter().enumerate() {
+        // SAFETY: register `i` fills elements `at + i * per_register ..` of the line, inside
+        // `dst` (the caller's promise).
+        unsafe { store(dst, at + i * per_register, register) };
+    }
+}
+
+/// Whether element `at` of `dst` starts a cache line (its address a multiple of 64).
+#[inline(always)]
+pub(crate) fn on_cache_line<E>(dst: &[E], at: usize) -> bool {
+    dst.as_ptr()
+        .wrapping_add(at)
+        .addr()
+        .is_multiple_of(CACHE_LINE)
+}
+
+/// `stnp`: writes `low` then `high` to the 32 bytes at `to`, non-temporal. Under Miri, which
+/// runs no assembly, two plain unaligned writes of the same bytes.
+///
+/// # Safety
+///
+/// `to` is 32 writable bytes that nothing else accesses meanwhile.
+#[inline(always)]
+unsafe fn store_pair_past_caches(to: *mut u8, low: uint8x16_t, high: uint8x16_t) {
+    #[cfg(not(miri))]
+    // SAFETY: `stnp` writes the 32 bytes at `to` (the caller's promise that they are writable
+    // and unshared) and nothing else; it needs no alignment on normal memory. The assembly
+    // uses no stack and keeps the flags; it is not marked as leaving memory alone, so the
+    // compiler keeps it in order with the loads and stores around it.
+    unsafe {
+        core::arch::asm!(
+            "stnp {low:q}, {high:q}, [{to}]",
+            to = in(reg) to,
+            low = in(vreg) low,
+            high = in(vreg) high,
+            options(nostack, preserves_flags),
+        );
+    }
+    #[cfg(miri)]
+    // SAFETY: as above; unaligned writes need no alignment.
+    unsafe {
+        to.cast::<uint8x16_t>().write_unaligned(low);
+        to.add(16).cast::<uint8x16_t>().write_unaligned(high);
+    }
+}

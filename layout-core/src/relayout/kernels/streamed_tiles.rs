@@ -1,0 +1,77 @@
+//! Which transposes write their destination lines whole, so that the vector blocks may stream
+//! them past the caches when the destination is (the engine's streaming decision): the
+//! condition the x86-64 and aarch64 kernels share.
+
+use super::tile_batch::TileBatch;
+use super::tiles::block_is_line;
+use crate::relayout::choices::Choices;
+use crate::relayout::tuning::{CACHE_LINE, ROWS};
+
+/// Whether the batch's blocks write whole destination lines, which a streaming build of the
+/// blocks writes past the caches: tiles whose rows are a line of columns, or half of one with
+/// the next row after it, and that stream at all ([`tiles_stream`]); or packed lines of bytes
+/// ([`packed_line_blocks`]).
+pub(crate) fn blocks_write_whole_lines<E>(batch: TileBatch<'_>) -> bool {
+    let line = CACHE_LINE / size_of::<E>();
+    let whole_rows = tiles_stream(batch.rows.len(), batch.choices) && batch.cols.len() >= line / 2;
+    whole_rows || packed_line_blocks::<E>(batch)
+}
+
+/// Whether the batch's blocks are packed lines of bytes, which the streaming build writes as
+/// one line each ([`BlockMove::streams_block_lines`](super::tiles::BlockMove::streams_block_lines)):
+/// rows `cols` bytes apart (the plan's row pitch), each block of `ROWS` rows one 64-byte line
+/// (u8 flat->crouton2x2: 16 channels x 4 pixels), although a row is much less than a line.
+fn packed_line_blocks<E>(batch: TileBatch<'_>) -> bool {
+    size_of::<E>() == 1
+        && batch.row_pitch == Some(batch.cols.len())
+        && block_is_line(batch.cols.len())
+}
+
+/// Whether tiles of `rows` rows stream their destination lines (once the destination is past
+/// the caches): tiles of more than one block always; tiles of exactly one block where the
+/// machine gains by it ([`Choices::stream_one_block_tiles`]).
+fn tiles_stream(rows: usize, choices: &Choices) -> bool {
+    rows > ROWS || (rows == ROWS && choices.stream_one_block_tiles)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tiles_of_one_block_stream_only_where_the_choices_ask() {
+        for stream_one_block_tiles in [false, true] {
+            let choices = Choices {
+                stream_one_block_tiles,
+                ..Choices::DEFAULT
+            };
+            assert!(!tiles_stream(ROWS - 1, &choices));
+            assert!(tiles_stream(ROWS + 1, &choices));
+            assert_eq!(tiles_stream(ROWS, &choices), stream_one_block_tiles);
+        }
+    }
+
+    /// Rows of half a line of columns or more write whole lines; fewer columns do not, unless
+    /// each block of bytes is one packed line.
+    #[test]
+    fn whole_lines_need_half_a_line_of_columns_or_packed_byte_blocks() {
+        let rows: alloc::vec::Vec<(usize, usize)> = (0..32).map(|r| (r, r * 64)).collect();
+        let cols: alloc::vec::Vec<(usize, usize)> = (0..16).map(|c| (c * 40, c)).collect();
+        let batch = |cols, row_pitch| TileBatch {
+            origins: &[(0, 0)],
+            rows: &rows,
+            cols,
+            row_pitch,
+            rows_run: None,
+            cols_run: None,
+            choices: &Choices::DEFAULT,
+        };
+        // 16 columns: a whole line of f32, half a line of u16, a quarter of u8.
+        assert!(blocks_write_whole_lines::<u32>(batch(&cols, Some(64))));
+        assert!(blocks_write_whole_lines::<u16>(batch(&cols, Some(64))));
+        assert!(!blocks_write_whole_lines::<u8>(batch(&cols, Some(64))));
+        // 4 bytes a row, rows 4 apart: 16 rows are one line.
+        assert!(blocks_write_whole_lines::<u8>(batch(&cols[..4], Some(4))));
+        assert!(!blocks_write_whole_lines::<u8>(batch(&cols[..4], Some(5))));
+    }
+}
