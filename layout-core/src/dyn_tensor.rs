@@ -1,6 +1,6 @@
 //! [`DynTensor`]: a tensor whose layout is known only at run time.
 
-use crate::storage::{AlignedBuffer, Storage};
+use crate::storage::{AlignedBuffer, Storage, StorageMut};
 use crate::{
     AxisNames, Coords, DynLayout, DynMapping, Layout, LayoutError, Mapping, Tensor, TensorBase,
     TensorView, for_each_row_major_index,
@@ -96,6 +96,73 @@ impl<T: Copy> DynTensor<T> {
         });
         Ok(tensor)
     }
+
+    /// A tensor of `layout` and `dims` holding a copy of `storage`, the physical storage in
+    /// storage order, padding included (what [`DynTensor::as_raw`] gives back); the pad value
+    /// is `T::default()`.
+    ///
+    /// # Errors
+    /// [`LayoutError::Length`] when `storage` does not hold the storage length of `layout` on
+    /// `dims`; [`LayoutError::Rank`] and [`LayoutError::Overflow`] as for [`DynTensor::zeros`].
+    ///
+    /// ```
+    /// use tensor_layout::{DynLayout, DynTensor, LayoutError};
+    /// let layout = DynLayout::parse("nChw4c").unwrap();
+    /// let t = DynTensor::from_storage(layout.clone(), &[1, 3, 1, 1], &[1u8, 2, 3, 0]).unwrap();
+    /// assert_eq!(t.to_row_major(), [1, 2, 3]);
+    /// let short = DynTensor::from_storage(layout, &[1, 3, 1, 1], &[1u8, 2, 3]).unwrap_err();
+    /// assert_eq!(short, LayoutError::Length { expected: 4, found: 3 });
+    /// ```
+    pub fn from_storage(
+        layout: DynLayout,
+        dims: &[usize],
+        storage: &[T],
+    ) -> Result<Self, LayoutError>
+    where
+        T: Default,
+    {
+        let mapping = layout.bind(dims)?;
+        if storage.len() != mapping.storage_len() {
+            return Err(LayoutError::Length {
+                expected: mapping.storage_len(),
+                found: storage.len(),
+            });
+        }
+        Ok(Self {
+            mapping,
+            storage: AlignedBuffer::from_slice(storage),
+            pad: T::default(),
+            interface: Plain,
+        })
+    }
+
+    /// A new tensor of `layout` holding the elements of `storage` read as `src` (borrowed
+    /// storage, such as another library's array), moved by axis name as
+    /// [`DynTensor::relayout`] moves them; padding is `T::default()`.
+    ///
+    /// # Errors
+    /// [`LayoutError::Length`] when `storage` does not hold `src`'s storage length;
+    /// [`LayoutError::AxisNames`] when `layout`'s axes have other names than `src`'s;
+    /// [`LayoutError::Rank`] when it has another rank; [`LayoutError::Overflow`] when its
+    /// storage overflows.
+    ///
+    /// ```
+    /// use tensor_layout::{DynLayout, DynTensor};
+    /// let nchw = DynLayout::parse("nchw").unwrap().bind(&[1, 2, 1, 2]).unwrap();
+    /// let t = DynTensor::relayout_from(&nchw, &[1u16, 2, 3, 4], &DynLayout::parse("nhwc").unwrap()).unwrap();
+    /// assert_eq!(t.as_raw(), [1, 3, 2, 4]);
+    /// assert!(DynTensor::relayout_from(&nchw, &[1u16, 2, 3], &DynLayout::parse("nhwc").unwrap()).is_err());
+    /// ```
+    pub fn relayout_from(
+        src: &DynMapping,
+        storage: &[T],
+        layout: &DynLayout,
+    ) -> Result<Self, LayoutError>
+    where
+        T: Default + Send + Sync + 'static,
+    {
+        relayout_by_rank(src, storage, T::default(), Plain, layout)
+    }
 }
 
 impl<T: Copy, I: Interface> DynTensor<T, I> {
@@ -129,6 +196,18 @@ impl<T: Copy, I: Interface> DynTensor<T, I> {
     /// ```
     pub fn as_raw(&self) -> &[T] {
         self.storage.slots()
+    }
+
+    /// The physical storage, padding included, to write (padding slots too: relayouts and
+    /// element reads never take padding for data).
+    ///
+    /// ```
+    /// let mut t = tensor_layout::DynTensor::<u8>::zeros(tensor_layout::DynLayout::parse("nchw").unwrap(), &[1, 1, 1, 2]).unwrap();
+    /// t.as_raw_mut()[1] = 7;
+    /// assert_eq!(t.to_row_major(), [0, 7]);
+    /// ```
+    pub fn as_raw_mut(&mut self) -> &mut [T] {
+        self.storage.slots_mut()
     }
 
     /// The logical elements in row-major order.
@@ -229,42 +308,13 @@ impl<T: Copy, I: Interface> DynTensor<T, I> {
         T: Send + Sync + 'static,
         I: ChannelZeros<T>,
     {
-        macro_rules! by_rank {
-            ($($rank:literal)+) => {
-                match self.mapping.dims().len() {
-                    $($rank => self.relayout_ranked::<$rank>(layout),)+
-                    rank => Err(LayoutError::Rank { expected: layout.rank(), found: rank }),
-                }
-            };
-        }
-        by_rank!(1 2 3 4 5 6 7 8)
-    }
-
-    fn relayout_ranked<const RANK: usize>(
-        &self,
-        layout: &DynLayout,
-    ) -> Result<DynTensor<T, I>, LayoutError>
-    where
-        T: Send + Sync + 'static,
-        I: ChannelZeros<T>,
-    {
-        let (src_layout, dst_layout) = (self.mapping.layout().ranked::<RANK>()?, layout.ranked()?);
-        let dims: [usize; RANK] = core::array::from_fn(|d| self.mapping.dims()[d]);
-        let src = TensorView::from_parts(
-            Mapping::with_layout(src_layout, dims)?,
+        relayout_by_rank(
+            &self.mapping,
             self.as_raw(),
             self.pad,
             self.interface.clone(),
-        );
-        let out = src.relayout_to(dst_layout)?;
-        let (mapping, storage, pad, interface) = out.into_parts();
-        Ok(Self::rebound(
-            mapping.layout().to_dyn(),
-            &mapping.dims(),
-            storage,
-            pad,
-            interface,
-        ))
+            layout,
+        )
     }
 
     /// The storage of a typed tensor, with its layout as a run-time value.
@@ -283,6 +333,62 @@ impl<T: Copy, I: Interface> DynTensor<T, I> {
             interface,
         }
     }
+}
+
+/// The relayout of `storage`, read as `src`, into a new tensor of `layout`, dispatched on the
+/// rank once so that the typed engine runs.
+fn relayout_by_rank<T, I>(
+    src: &DynMapping,
+    storage: &[T],
+    pad: T,
+    interface: I,
+    layout: &DynLayout,
+) -> Result<DynTensor<T, I>, LayoutError>
+where
+    T: Copy + Send + Sync + 'static,
+    I: ChannelZeros<T>,
+{
+    macro_rules! by_rank {
+        ($($rank:literal)+) => {
+            match src.dims().len() {
+                $($rank => relayout_ranked::<T, I, $rank>(src, storage, pad, interface, layout),)+
+                rank => Err(LayoutError::Rank { expected: layout.rank(), found: rank }),
+            }
+        };
+    }
+    by_rank!(1 2 3 4 5 6 7 8)
+}
+
+fn relayout_ranked<T, I, const RANK: usize>(
+    src: &DynMapping,
+    storage: &[T],
+    pad: T,
+    interface: I,
+    layout: &DynLayout,
+) -> Result<DynTensor<T, I>, LayoutError>
+where
+    T: Copy + Send + Sync + 'static,
+    I: ChannelZeros<T>,
+{
+    let (src_layout, dst_layout) = (src.layout().ranked::<RANK>()?, layout.ranked()?);
+    let dims: [usize; RANK] = core::array::from_fn(|d| src.dims()[d]);
+    let mapping = Mapping::with_layout(src_layout, dims)?;
+    if storage.len() != mapping.storage_len() {
+        return Err(LayoutError::Length {
+            expected: mapping.storage_len(),
+            found: storage.len(),
+        });
+    }
+    let view = TensorView::from_parts(mapping, storage, pad, interface);
+    let out = view.relayout_to(dst_layout)?;
+    let (mapping, storage, pad, interface) = out.into_parts();
+    Ok(DynTensor::rebound(
+        mapping.layout().to_dyn(),
+        &mapping.dims(),
+        storage,
+        pad,
+        interface,
+    ))
 }
 
 /// A [`DynTensor`] that could not become a typed tensor, handed back with the reason.
