@@ -3,7 +3,7 @@
 use crate::storage::{AlignedBuffer, Storage, StorageMut};
 use crate::{
     AxisNames, Coords, DynLayout, DynMapping, Layout, LayoutError, Mapping, Tensor, TensorBase,
-    TensorView, for_each_row_major_index,
+    for_each_row_major_index,
 };
 use crate::{ChannelZeros, Interface, Plain};
 use alloc::string::ToString;
@@ -134,34 +134,6 @@ impl<T: Copy> DynTensor<T> {
             pad: T::default(),
             interface: Plain,
         })
-    }
-
-    /// A new tensor of `layout` holding the elements of `storage` read as `src` (borrowed
-    /// storage, such as another library's array), moved by axis name as
-    /// [`DynTensor::relayout`] moves them; padding is `T::default()`.
-    ///
-    /// # Errors
-    /// [`LayoutError::Length`] when `storage` does not hold `src`'s storage length;
-    /// [`LayoutError::AxisNames`] when `layout`'s axes have other names than `src`'s;
-    /// [`LayoutError::Rank`] when it has another rank; [`LayoutError::Overflow`] when its
-    /// storage overflows.
-    ///
-    /// ```
-    /// use tensor_layout::{DynLayout, DynTensor};
-    /// let nchw = DynLayout::parse("nchw").unwrap().bind(&[1, 2, 1, 2]).unwrap();
-    /// let t = DynTensor::relayout_from(&nchw, &[1u16, 2, 3, 4], &DynLayout::parse("nhwc").unwrap()).unwrap();
-    /// assert_eq!(t.as_raw(), [1, 3, 2, 4]);
-    /// assert!(DynTensor::relayout_from(&nchw, &[1u16, 2, 3], &DynLayout::parse("nhwc").unwrap()).is_err());
-    /// ```
-    pub fn relayout_from(
-        src: &DynMapping,
-        storage: &[T],
-        layout: &DynLayout,
-    ) -> Result<Self, LayoutError>
-    where
-        T: Default + Send + Sync + 'static,
-    {
-        relayout_by_rank(src, storage, T::default(), Plain, layout)
     }
 }
 
@@ -308,7 +280,7 @@ impl<T: Copy, I: Interface> DynTensor<T, I> {
         T: Send + Sync + 'static,
         I: ChannelZeros<T>,
     {
-        relayout_by_rank(
+        crate::dyn_relayout::relayout_by_rank(
             &self.mapping,
             self.as_raw(),
             self.pad,
@@ -318,7 +290,7 @@ impl<T: Copy, I: Interface> DynTensor<T, I> {
     }
 
     /// The storage of a typed tensor, with its layout as a run-time value.
-    fn rebound(
+    pub(crate) fn rebound(
         layout: DynLayout,
         dims: &[usize],
         storage: AlignedBuffer<T>,
@@ -333,62 +305,6 @@ impl<T: Copy, I: Interface> DynTensor<T, I> {
             interface,
         }
     }
-}
-
-/// The relayout of `storage`, read as `src`, into a new tensor of `layout`, dispatched on the
-/// rank once so that the typed engine runs.
-fn relayout_by_rank<T, I>(
-    src: &DynMapping,
-    storage: &[T],
-    pad: T,
-    interface: I,
-    layout: &DynLayout,
-) -> Result<DynTensor<T, I>, LayoutError>
-where
-    T: Copy + Send + Sync + 'static,
-    I: ChannelZeros<T>,
-{
-    macro_rules! by_rank {
-        ($($rank:literal)+) => {
-            match src.dims().len() {
-                $($rank => relayout_ranked::<T, I, $rank>(src, storage, pad, interface, layout),)+
-                rank => Err(LayoutError::Rank { expected: layout.rank(), found: rank }),
-            }
-        };
-    }
-    by_rank!(1 2 3 4 5 6 7 8)
-}
-
-fn relayout_ranked<T, I, const RANK: usize>(
-    src: &DynMapping,
-    storage: &[T],
-    pad: T,
-    interface: I,
-    layout: &DynLayout,
-) -> Result<DynTensor<T, I>, LayoutError>
-where
-    T: Copy + Send + Sync + 'static,
-    I: ChannelZeros<T>,
-{
-    let (src_layout, dst_layout) = (src.layout().ranked::<RANK>()?, layout.ranked()?);
-    let dims: [usize; RANK] = core::array::from_fn(|d| src.dims()[d]);
-    let mapping = Mapping::with_layout(src_layout, dims)?;
-    if storage.len() != mapping.storage_len() {
-        return Err(LayoutError::Length {
-            expected: mapping.storage_len(),
-            found: storage.len(),
-        });
-    }
-    let view = TensorView::from_parts(mapping, storage, pad, interface);
-    let out = view.relayout_to(dst_layout)?;
-    let (mapping, storage, pad, interface) = out.into_parts();
-    Ok(DynTensor::rebound(
-        mapping.layout().to_dyn(),
-        &mapping.dims(),
-        storage,
-        pad,
-        interface,
-    ))
 }
 
 /// A [`DynTensor`] that could not become a typed tensor, handed back with the reason.
