@@ -99,20 +99,39 @@ impl Storage {
         Ok(Self::new(buffer))
     }
 
+    /// The storage as `T`s.
+    ///
+    /// # Safety
+    /// `T` is the buffer's element type, and nothing in Rust writes the storage while the slice
+    /// lives (the caller holds the read guard).
+    unsafe fn slice<T>(&self) -> &[T] {
+        // SAFETY: `data` points at the buffer's `len` initialised elements, alive while `self`
+        // is; the caller promises their type and that nothing writes them meanwhile.
+        unsafe { std::slice::from_raw_parts(self.data.cast::<T>().as_ptr(), self.len) }
+    }
+
+    /// The storage as `T`s, to write.
+    ///
+    /// # Safety
+    /// `T` is the buffer's element type, nothing else in Rust reads or writes the storage while
+    /// the slice lives (the caller holds the write guard), and no other slice covers its memory.
+    #[allow(clippy::mut_from_ref)]
+    unsafe fn slice_mut<T>(&self) -> &mut [T] {
+        // SAFETY: `data` points at the buffer's `len` elements, alive while `self` is, and was
+        // taken from the buffer's mutable slice; the caller promises their type and that this
+        // is the only access meanwhile.
+        unsafe { std::slice::from_raw_parts_mut(self.data.cast::<T>().as_ptr(), self.len) }
+    }
+
     /// The elements, to read while `_reading` (this storage's read guard) is held.
     fn elements<'a>(&'a self, _reading: &'a std::sync::RwLockReadGuard<'_, ()>) -> Elements<'a> {
-        // SAFETY (each arm): `data` points at the buffer's `len` initialised elements of that
-        // width, alive while `self` is; the read guard keeps Rust writes out meanwhile.
         match self.buffer {
-            Buffer::U8(_) => {
-                Elements::U8(unsafe { std::slice::from_raw_parts(self.data.as_ptr(), self.len) })
-            }
-            Buffer::U16(_) => Elements::U16(unsafe {
-                std::slice::from_raw_parts(self.data.cast().as_ptr(), self.len)
-            }),
-            Buffer::U32(_) => Elements::U32(unsafe {
-                std::slice::from_raw_parts(self.data.cast().as_ptr(), self.len)
-            }),
+            // SAFETY: the buffer holds `u8`s, and the read guard keeps Rust writes out.
+            Buffer::U8(_) => Elements::U8(unsafe { self.slice() }),
+            // SAFETY: the buffer holds `u16`s, and the read guard keeps Rust writes out.
+            Buffer::U16(_) => Elements::U16(unsafe { self.slice() }),
+            // SAFETY: the buffer holds `u32`s, and the read guard keeps Rust writes out.
+            Buffer::U32(_) => Elements::U32(unsafe { self.slice() }),
         }
     }
 
@@ -138,23 +157,20 @@ impl Storage {
             .write()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         let dst = self.mapping();
-        // SAFETY (each arm): `data` points at the buffer's `len` elements of that width, alive
-        // while `self` is; the write guard keeps every other Rust access out, and the caller
-        // checked that `elements` lies elsewhere, so the two slices do not alias.
+        // In each arm: the buffer holds elements of that type, the write guard keeps every
+        // other Rust access out, and the caller checked that `elements` lies elsewhere.
         match (&self.buffer, elements) {
             (Buffer::U8(_), Elements::U8(e)) => {
-                let out = unsafe { std::slice::from_raw_parts_mut(self.data.as_ptr(), self.len) };
-                DynTensor::relayout_between(src, e, dst, out)
+                // SAFETY: as above.
+                DynTensor::relayout_between(src, e, dst, unsafe { self.slice_mut() })
             }
             (Buffer::U16(_), Elements::U16(e)) => {
-                let out =
-                    unsafe { std::slice::from_raw_parts_mut(self.data.cast().as_ptr(), self.len) };
-                DynTensor::relayout_between(src, e, dst, out)
+                // SAFETY: as above.
+                DynTensor::relayout_between(src, e, dst, unsafe { self.slice_mut() })
             }
             (Buffer::U32(_), Elements::U32(e)) => {
-                let out =
-                    unsafe { std::slice::from_raw_parts_mut(self.data.cast().as_ptr(), self.len) };
-                DynTensor::relayout_between(src, e, dst, out)
+                // SAFETY: as above.
+                DynTensor::relayout_between(src, e, dst, unsafe { self.slice_mut() })
             }
             _ => unreachable!("the caller checks that the element types agree"),
         }
