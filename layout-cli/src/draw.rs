@@ -6,37 +6,24 @@ use std::path::Path;
 use tensor_layout::AnyMapping;
 
 /// The most cells a drawing shows; larger storage is refused with advice.
-pub(crate) const MAX_CELLS: usize = 16_384;
+pub const MAX_CELLS: usize = 16_384;
 /// Side of one cell, in pixels.
 pub(crate) const CELL: usize = 28;
 /// Height of the caption above the cells.
 const CAPTION: usize = 14;
 
-/// Writes an SVG (or, for a `.png` name, a PNG rendered from it) of the storage: one cell per
-/// slot in rows of the innermost axes (at most 32 cells, at most [`MAX_ROWS`] rows: longer
-/// storage shows its first whole chunks, and says so), coloured by the coordinate of the axis
-/// `color_by` (a letter such as `C` or a position; the last axis by default), labelled with the
-/// logical index, padding hatched, chunk boundaries drawn thick, and a caption naming the axes.
-pub fn draw(m: &dyn AnyMapping, color_by: Option<&str>, output: &Path) -> Result<String, String> {
+/// Writes an SVG (or, for a `.png` name, a PNG rendered from it) of the storage, as
+/// [`svg_drawing`] draws it, the cells coloured by the coordinate of axis `color_dim`.
+pub fn draw(m: &dyn AnyMapping, color_dim: usize, output: &Path) -> Result<String, String> {
     let format = Format::of(output)?;
-    let word = m.axis_word();
-    let color_dim = match color_by {
-        Some(text) => crate::args::axis(text, &word).map_err(|e| format!("--color-by {e}"))?,
-        None => word.rank() - 1,
-    };
-    let storage = m.storage_len();
-    if storage > MAX_CELLS {
-        return Err(format!(
-            "the storage has {storage} slots; a drawing shows at most {MAX_CELLS}: draw smaller dims"
-        ));
-    }
-    let svg = svg(m, color_dim);
+    let svg = svg_drawing(m, color_dim)?;
     let written = match format {
         Format::Png => png(&svg)?,
         Format::Svg => svg.into_bytes(),
     };
     std::fs::write(output, &written)
         .map_err(|e| format!("cannot write {}: {e}", output.display()))?;
+    let storage = m.storage_len();
     let drawn = drawn_slots(storage, row_length(m), m.chunk_volume().max(1));
     let slots = if drawn < storage {
         format!("{drawn} of {storage} slots drawn")
@@ -48,6 +35,30 @@ pub fn draw(m: &dyn AnyMapping, color_by: Option<&str>, output: &Path) -> Result
         output.display(),
         written.len()
     ))
+}
+
+/// The storage as SVG text: one cell per slot in rows of the innermost axes (at most 32 cells,
+/// at most [`MAX_ROWS`] rows: longer storage shows its first whole chunks, and says so),
+/// coloured by the coordinate of axis `color_dim`, labelled with the logical index, padding
+/// hatched, chunk boundaries drawn thick, and a caption naming the axes.
+///
+/// # Errors
+/// One line when the storage has more than [`MAX_CELLS`] slots, or `color_dim` is not an axis.
+pub fn svg_drawing(m: &dyn AnyMapping, color_dim: usize) -> Result<String, String> {
+    let word = m.axis_word();
+    if color_dim >= word.rank() {
+        return Err(format!(
+            "axis {color_dim} is out of range: the layout has axes 0 to {} ({word})",
+            word.rank().saturating_sub(1)
+        ));
+    }
+    let storage = m.storage_len();
+    if storage > MAX_CELLS {
+        return Err(format!(
+            "the storage has {storage} slots; a drawing shows at most {MAX_CELLS}: draw smaller dims"
+        ));
+    }
+    Ok(svg(m, color_dim))
 }
 
 /// The picture formats `draw` writes, named by the output's extension.
@@ -81,7 +92,7 @@ impl Format {
 /// The most rows of cells a drawing shows: 64 rows of 28 pixels keep a picture under 2,000
 /// pixels tall. Longer storage is drawn as its first whole chunks (or its first slots, when one
 /// chunk is longer), and the caption says how much is left out.
-pub(crate) const MAX_ROWS: usize = 64;
+pub const MAX_ROWS: usize = 64;
 /// Width of one character of a caption (font size 9, DejaVu Sans Mono), in pixels.
 const CAPTION_CHAR: f64 = 9.0 * 0.602;
 
@@ -318,6 +329,7 @@ pub(crate) fn hatch_defs() -> &'static str {
 }
 
 /// `svg` rendered by resvg as PNG bytes.
+#[cfg(feature = "png")]
 pub(crate) fn png(svg: &str) -> Result<Vec<u8>, String> {
     let mut options = resvg::usvg::Options::default();
     options.fontdb_mut().load_system_fonts();
@@ -334,6 +346,16 @@ pub(crate) fn png(svg: &str) -> Result<Vec<u8>, String> {
     pixmap
         .encode_png()
         .map_err(|e| format!("cannot encode the PNG: {e}"))
+}
+
+/// Without the `png` feature (and resvg), drawings are SVG only.
+#[cfg(not(feature = "png"))]
+pub(crate) fn png(_svg: &str) -> Result<Vec<u8>, String> {
+    Err(
+        "this build writes SVG drawings only (PNG needs layout-cli's `png` feature): \
+         name the output .svg"
+            .to_string(),
+    )
 }
 
 #[cfg(test)]

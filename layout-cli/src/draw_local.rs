@@ -70,11 +70,41 @@ fn slot(m: &dyn AnyMapping, offset: usize) -> Slot {
     }
 }
 
-/// Writes the lanes of `m` as SVG (or a PNG rendered from it), the cells coloured by axis
-/// `color_dim`'s coordinate.
+/// Writes the lanes of `m` as SVG (or a PNG rendered from it), as [`svg_drawing`] draws them.
 pub fn draw(m: &DynLocalMapping, color_dim: usize, output: &Path) -> Result<String, String> {
     let format = Format::of(output)?;
+    let svg = svg_drawing(m, color_dim)?;
+    let written = match format {
+        Format::Png => png(&svg)?,
+        Format::Svg => svg.into_bytes(),
+    };
+    std::fs::write(output, &written)
+        .map_err(|e| format!("cannot write {}: {e}", output.display()))?;
     let layout = m.layout();
+    let lane = m.local_geometry().reserved_bytes() / layout.element_bytes;
+    Ok(format!(
+        "wrote {} ({} NPU lanes of {lane} slots, {} bytes)\n",
+        output.display(),
+        layout.chip.npus(),
+        written.len()
+    ))
+}
+
+/// The lanes of `m` as SVG text: one lane per NPU, each the bytes the tensor reserves there,
+/// one cell per element slot, coloured by axis `color_dim`'s coordinate.
+///
+/// # Errors
+/// One line when the lanes hold more than [`MAX_CELLS`] slots in all, or `color_dim` is not an
+/// axis.
+pub fn svg_drawing(m: &DynLocalMapping, color_dim: usize) -> Result<String, String> {
+    let layout = m.layout();
+    let word = m.mapping().axis_word();
+    if color_dim >= word.rank() {
+        return Err(format!(
+            "axis {color_dim} is out of range: the layout has axes 0 to {} ({word})",
+            word.rank().saturating_sub(1)
+        ));
+    }
     let g = m.local_geometry();
     let npus = layout.chip.npus();
     let lane = g.reserved_bytes() / layout.element_bytes;
@@ -87,18 +117,7 @@ pub fn draw(m: &DynLocalMapping, color_dim: usize, output: &Path) -> Result<Stri
             npus * rows * row
         ));
     }
-    let svg = svg(m, color_dim, row, rows);
-    let written = match format {
-        Format::Png => png(&svg)?,
-        Format::Svg => svg.into_bytes(),
-    };
-    std::fs::write(output, &written)
-        .map_err(|e| format!("cannot write {}: {e}", output.display()))?;
-    Ok(format!(
-        "wrote {} ({npus} NPU lanes of {lane} slots, {} bytes)\n",
-        output.display(),
-        written.len()
-    ))
+    Ok(svg(m, color_dim, row, rows))
 }
 
 /// `<` and `>` of a layout's name, and `&`, as SVG text needs them.

@@ -85,7 +85,7 @@ impl LocalOptions {
             layout = layout.with_mode(StorageModeName::parse(mode).map_err(text)?);
         }
         if let Some(strides) = &self.strides {
-            let numbers = crate::args::numbers(strides, "--strides")?;
+            let numbers = layout_cli::args::numbers(strides, "--strides")?;
             let strides: [usize; 4] = numbers.try_into().map_err(|found: Vec<usize>| {
                 format!(
                     "--strides {strides}: expected 4 strides N,C,H,W, found {}",

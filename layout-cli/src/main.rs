@@ -3,14 +3,10 @@
 //!
 //! Every failure prints one line to stderr saying what was expected, and exits with code 2.
 
-mod args;
-mod draw;
-mod draw_local;
 mod local_args;
-mod report;
-mod report_local;
 
 use clap::{Parser, Subcommand};
+use layout_cli::{args, draw, draw_local, report, report_local};
 use local_args::LocalOptions;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -207,7 +203,17 @@ fn run(cli: Cli) -> Result<String, String> {
                 None if element.is_some() => Err(format!(
                     "--type sets the bytes of a Sophgo local-memory layout's cells; {layout} is drawn in elements, whatever their type"
                 )),
-                None => draw::draw(&args::bind(&layout, &dims)?, color_by.as_deref(), &output),
+                None => {
+                    let m = args::bind(&layout, &dims)?;
+                    let word = m.layout().axis_word();
+                    let color_dim = match color_by.as_deref() {
+                        Some(text) => {
+                            args::axis(text, &word).map_err(|e| format!("--color-by {e}"))?
+                        }
+                        None => word.rank() - 1,
+                    };
+                    draw::draw(&m, color_dim, &output)
+                }
             }
         }
     }

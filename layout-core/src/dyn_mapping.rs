@@ -270,6 +270,34 @@ impl DynMapping {
         }
     }
 
+    /// This mapping's storage as one strided array, as typed mappings give it
+    /// ([`Mapping::strided_form`]): the logical dims for a plain layout, the blocked form with
+    /// padding for a blocked one.
+    ///
+    /// # Errors
+    /// [`LayoutError::NoStridedForm`] as for [`Mapping::strided_form`] (every chunk list has a
+    /// strided form; the error is kept for the contract's sake).
+    ///
+    /// ```
+    /// let m = tensor_layout::DynLayout::parse("nChw16c").unwrap().bind(&[2, 17, 3, 5]).unwrap();
+    /// let form = m.strided_form().unwrap();
+    /// assert_eq!((form.shape, form.strides), (vec![2, 2, 3, 5, 16], vec![480, 240, 80, 16, 1]));
+    /// ```
+    pub fn strided_form(&self) -> Result<crate::StridedForm, LayoutError> {
+        macro_rules! by_rank {
+            ($($rank:literal)+) => {
+                match self.dims.len() {
+                    $($rank => {
+                        let dims: [usize; $rank] = core::array::from_fn(|d| self.dims[d]);
+                        Mapping::with_layout(self.layout.ranked::<$rank>()?, dims)?.strided_form()
+                    })+
+                    rank => Err(LayoutError::Rank { expected: MAX_RANK, found: rank }),
+                }
+            };
+        }
+        by_rank!(1 2 3 4 5 6 7 8)
+    }
+
     /// Whether no two logical indices share a storage slot (mdspan's `is_unique`): always, as
     /// for every chunk list ([`Mapping::is_unique`]).
     ///

@@ -1,9 +1,9 @@
 //! [`DynTensor`]: a tensor whose layout is known only at run time.
 
-use crate::storage::{AlignedBuffer, Storage};
+use crate::storage::{AlignedBuffer, Storage, StorageMut};
 use crate::{
     AxisNames, Coords, DynLayout, DynMapping, Layout, LayoutError, Mapping, Tensor, TensorBase,
-    TensorView, for_each_row_major_index,
+    for_each_row_major_index,
 };
 use crate::{ChannelZeros, Interface, Plain};
 use alloc::string::ToString;
@@ -96,6 +96,45 @@ impl<T: Copy> DynTensor<T> {
         });
         Ok(tensor)
     }
+
+    /// A tensor of `layout` and `dims` holding a copy of `storage`, the physical storage in
+    /// storage order, padding included (what [`DynTensor::as_raw`] gives back); the pad value
+    /// is `T::default()`.
+    ///
+    /// # Errors
+    /// [`LayoutError::Length`] when `storage` does not hold the storage length of `layout` on
+    /// `dims`; [`LayoutError::Rank`] and [`LayoutError::Overflow`] as for [`DynTensor::zeros`].
+    ///
+    /// ```
+    /// use tensor_layout::{DynLayout, DynTensor, LayoutError};
+    /// let layout = DynLayout::parse("nChw4c").unwrap();
+    /// let t = DynTensor::from_storage(layout.clone(), &[1, 3, 1, 1], &[1u8, 2, 3, 0]).unwrap();
+    /// assert_eq!(t.to_row_major(), [1, 2, 3]);
+    /// let short = DynTensor::from_storage(layout, &[1, 3, 1, 1], &[1u8, 2, 3]).unwrap_err();
+    /// assert_eq!(short, LayoutError::Length { expected: 4, found: 3 });
+    /// ```
+    pub fn from_storage(
+        layout: DynLayout,
+        dims: &[usize],
+        storage: &[T],
+    ) -> Result<Self, LayoutError>
+    where
+        T: Default,
+    {
+        let mapping = layout.bind(dims)?;
+        if storage.len() != mapping.storage_len() {
+            return Err(LayoutError::Length {
+                expected: mapping.storage_len(),
+                found: storage.len(),
+            });
+        }
+        Ok(Self {
+            mapping,
+            storage: AlignedBuffer::from_slice(storage),
+            pad: T::default(),
+            interface: Plain,
+        })
+    }
 }
 
 impl<T: Copy, I: Interface> DynTensor<T, I> {
@@ -129,6 +168,18 @@ impl<T: Copy, I: Interface> DynTensor<T, I> {
     /// ```
     pub fn as_raw(&self) -> &[T] {
         self.storage.slots()
+    }
+
+    /// The physical storage, padding included, to write (padding slots too: relayouts and
+    /// element reads never take padding for data).
+    ///
+    /// ```
+    /// let mut t = tensor_layout::DynTensor::<u8>::zeros(tensor_layout::DynLayout::parse("nchw").unwrap(), &[1, 1, 1, 2]).unwrap();
+    /// t.as_raw_mut()[1] = 7;
+    /// assert_eq!(t.to_row_major(), [0, 7]);
+    /// ```
+    pub fn as_raw_mut(&mut self) -> &mut [T] {
+        self.storage.slots_mut()
     }
 
     /// The logical elements in row-major order.
@@ -229,46 +280,17 @@ impl<T: Copy, I: Interface> DynTensor<T, I> {
         T: Send + Sync + 'static,
         I: ChannelZeros<T>,
     {
-        macro_rules! by_rank {
-            ($($rank:literal)+) => {
-                match self.mapping.dims().len() {
-                    $($rank => self.relayout_ranked::<$rank>(layout),)+
-                    rank => Err(LayoutError::Rank { expected: layout.rank(), found: rank }),
-                }
-            };
-        }
-        by_rank!(1 2 3 4 5 6 7 8)
-    }
-
-    fn relayout_ranked<const RANK: usize>(
-        &self,
-        layout: &DynLayout,
-    ) -> Result<DynTensor<T, I>, LayoutError>
-    where
-        T: Send + Sync + 'static,
-        I: ChannelZeros<T>,
-    {
-        let (src_layout, dst_layout) = (self.mapping.layout().ranked::<RANK>()?, layout.ranked()?);
-        let dims: [usize; RANK] = core::array::from_fn(|d| self.mapping.dims()[d]);
-        let src = TensorView::from_parts(
-            Mapping::with_layout(src_layout, dims)?,
+        crate::dyn_relayout::relayout_by_rank(
+            &self.mapping,
             self.as_raw(),
             self.pad,
             self.interface.clone(),
-        );
-        let out = src.relayout_to(dst_layout)?;
-        let (mapping, storage, pad, interface) = out.into_parts();
-        Ok(Self::rebound(
-            mapping.layout().to_dyn(),
-            &mapping.dims(),
-            storage,
-            pad,
-            interface,
-        ))
+            layout,
+        )
     }
 
     /// The storage of a typed tensor, with its layout as a run-time value.
-    fn rebound(
+    pub(crate) fn rebound(
         layout: DynLayout,
         dims: &[usize],
         storage: AlignedBuffer<T>,

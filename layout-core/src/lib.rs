@@ -35,6 +35,7 @@ mod chunked;
 mod conversion;
 mod coords;
 mod dyn_mapping;
+mod dyn_relayout;
 mod dyn_tensor;
 mod dynamic;
 mod error;

@@ -1,0 +1,152 @@
+//! Relayouts of storage another library owns (a NumPy array, a DLPack tensor) by the typed
+//! engine, for layouts known only at run time: into a new [`DynTensor`], or into storage that
+//! is borrowed too.
+
+use crate::{
+    ChannelZeros, DynLayout, DynMapping, DynTensor, LayoutError, Mapping, Plain, TensorView,
+    TensorViewMut,
+};
+
+impl<T: Copy> DynTensor<T> {
+    /// A new tensor of `layout` holding the elements of `storage` read as `src` (borrowed
+    /// storage, such as another library's array), moved by axis name as
+    /// [`DynTensor::relayout`] moves them; padding is `T::default()`.
+    ///
+    /// # Errors
+    /// [`LayoutError::Length`] when `storage` does not hold `src`'s storage length;
+    /// [`LayoutError::AxisNames`] when `layout`'s axes have other names than `src`'s;
+    /// [`LayoutError::Rank`] when it has another rank; [`LayoutError::Overflow`] when its
+    /// storage overflows.
+    ///
+    /// ```
+    /// use tensor_layout::{DynLayout, DynTensor};
+    /// let nchw = DynLayout::parse("nchw").unwrap().bind(&[1, 2, 1, 2]).unwrap();
+    /// let t = DynTensor::relayout_from(&nchw, &[1u16, 2, 3, 4], &DynLayout::parse("nhwc").unwrap()).unwrap();
+    /// assert_eq!(t.as_raw(), [1, 3, 2, 4]);
+    /// assert!(DynTensor::relayout_from(&nchw, &[1u16, 2, 3], &DynLayout::parse("nhwc").unwrap()).is_err());
+    /// ```
+    pub fn relayout_from(
+        src: &DynMapping,
+        storage: &[T],
+        layout: &DynLayout,
+    ) -> Result<Self, LayoutError>
+    where
+        T: Default + Send + Sync + 'static,
+    {
+        relayout_by_rank(src, storage, T::default(), Plain, layout)
+    }
+
+    /// Writes the elements of `src_storage`, read as `src`, into `dst_storage`, read as `dst`,
+    /// moved by axis name as [`DynTensor::relayout`] moves them, and `T::default()` into every
+    /// padding slot of `dst`: a relayout between two buffers that other code owns.
+    ///
+    /// # Errors
+    /// [`LayoutError::Length`] when a storage does not hold its mapping's storage length;
+    /// [`LayoutError::AxisNames`] when `dst`'s axes have other names than `src`'s;
+    /// [`LayoutError::ShapeMismatch`] when `dst`'s dims are not `src`'s in `dst`'s axis order;
+    /// [`LayoutError::Rank`] when the ranks differ. `dst_storage` is then left untouched.
+    ///
+    /// ```
+    /// use tensor_layout::{DynLayout, DynTensor};
+    /// let nchw = DynLayout::parse("nchw").unwrap().bind(&[1, 2, 1, 2]).unwrap();
+    /// let nhwc = DynLayout::parse("nhwc").unwrap().bind(&[1, 2, 1, 2]).unwrap();
+    /// let mut out = [0u8; 4];
+    /// DynTensor::relayout_between(&nchw, &[1, 2, 3, 4], &nhwc, &mut out).unwrap();
+    /// assert_eq!(out, [1, 3, 2, 4]);
+    /// let wrong = DynLayout::parse("nhwc").unwrap().bind(&[1, 2, 2, 1]).unwrap();
+    /// assert!(DynTensor::relayout_between(&nchw, &[1, 2, 3, 4], &wrong, &mut out).is_err());
+    /// ```
+    pub fn relayout_between(
+        src: &DynMapping,
+        src_storage: &[T],
+        dst: &DynMapping,
+        dst_storage: &mut [T],
+    ) -> Result<(), LayoutError>
+    where
+        T: Default + Send + Sync + 'static,
+    {
+        macro_rules! by_rank {
+            ($($rank:literal)+) => {
+                match (src.dims().len(), dst.dims().len()) {
+                    $(($rank, $rank) => between_ranked::<T, $rank>(src, src_storage, dst, dst_storage),)+
+                    (found, expected) => Err(LayoutError::Rank { expected, found }),
+                }
+            };
+        }
+        by_rank!(1 2 3 4 5 6 7 8)
+    }
+}
+
+fn between_ranked<T, const RANK: usize>(
+    src: &DynMapping,
+    src_storage: &[T],
+    dst: &DynMapping,
+    dst_storage: &mut [T],
+) -> Result<(), LayoutError>
+where
+    T: Copy + Default + Send + Sync + 'static,
+{
+    let src_dims: [usize; RANK] = core::array::from_fn(|d| src.dims()[d]);
+    let dst_dims: [usize; RANK] = core::array::from_fn(|d| dst.dims()[d]);
+    let from = Mapping::with_layout(src.layout().ranked::<RANK>()?, src_dims)?;
+    let into = Mapping::with_layout(dst.layout().ranked::<RANK>()?, dst_dims)?;
+    let view = TensorView::from_slice(from, src_storage)?;
+    let mut out = TensorViewMut::from_slice(into, dst_storage)?;
+    view.relayout_into(&mut out)
+}
+
+/// The relayout of `storage`, read as `src`, into a new tensor of `layout`, dispatched on the
+/// rank once so that the typed engine runs.
+pub(crate) fn relayout_by_rank<T, I>(
+    src: &DynMapping,
+    storage: &[T],
+    pad: T,
+    interface: I,
+    layout: &DynLayout,
+) -> Result<DynTensor<T, I>, LayoutError>
+where
+    T: Copy + Send + Sync + 'static,
+    I: ChannelZeros<T>,
+{
+    macro_rules! by_rank {
+        ($($rank:literal)+) => {
+            match src.dims().len() {
+                $($rank => relayout_ranked::<T, I, $rank>(src, storage, pad, interface, layout),)+
+                rank => Err(LayoutError::Rank { expected: layout.rank(), found: rank }),
+            }
+        };
+    }
+    by_rank!(1 2 3 4 5 6 7 8)
+}
+
+fn relayout_ranked<T, I, const RANK: usize>(
+    src: &DynMapping,
+    storage: &[T],
+    pad: T,
+    interface: I,
+    layout: &DynLayout,
+) -> Result<DynTensor<T, I>, LayoutError>
+where
+    T: Copy + Send + Sync + 'static,
+    I: ChannelZeros<T>,
+{
+    let (src_layout, dst_layout) = (src.layout().ranked::<RANK>()?, layout.ranked()?);
+    let dims: [usize; RANK] = core::array::from_fn(|d| src.dims()[d]);
+    let mapping = Mapping::with_layout(src_layout, dims)?;
+    if storage.len() != mapping.storage_len() {
+        return Err(LayoutError::Length {
+            expected: mapping.storage_len(),
+            found: storage.len(),
+        });
+    }
+    let view = TensorView::from_parts(mapping, storage, pad, interface);
+    let out = view.relayout_to(dst_layout)?;
+    let (mapping, storage, pad, interface) = out.into_parts();
+    Ok(DynTensor::rebound(
+        mapping.layout().to_dyn(),
+        &mapping.dims(),
+        storage,
+        pad,
+        interface,
+    ))
+}
