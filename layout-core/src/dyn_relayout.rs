@@ -3,8 +3,8 @@
 //! is borrowed too.
 
 use crate::{
-    ChannelZeros, DynLayout, DynMapping, DynTensor, LayoutError, Mapping, Plain, TensorView,
-    TensorViewMut,
+    ChannelZeros, DynLayout, DynMapping, DynTensor, Interface, LayoutError, Mapping, Plain,
+    TensorView, TensorViewMut,
 };
 
 impl<T: Copy> DynTensor<T> {
@@ -77,6 +77,40 @@ impl<T: Copy> DynTensor<T> {
     }
 }
 
+impl<T: Copy, I: Interface> DynTensor<T, I> {
+    /// Converts into a new tensor of `layout`, moving each element by axis name as
+    /// [`TensorBase::relayout`](crate::TensorBase::relayout) does: `layout`'s axes are this
+    /// tensor's names in any order, and the new dims are this tensor's in that order.
+    ///
+    /// # Errors
+    /// [`LayoutError::AxisNames`] when `layout`'s axes have other names;
+    /// [`LayoutError::Rank`] when it has another rank; [`LayoutError::Overflow`] when its
+    /// storage overflows.
+    ///
+    /// ```
+    /// use tensor_layout::{DynLayout, DynTensor};
+    /// let flat = DynLayout::parse("htp::R4FlatMemoryLayout").unwrap();
+    /// let t = DynTensor::from_row_major(flat, &[1, 2, 3, 4], &(0..24).collect::<Vec<u8>>()).unwrap();
+    /// let blocked = t.relayout(&DynLayout::parse("nChw16c").unwrap()).unwrap();
+    /// assert_eq!(blocked.mapping().dims(), [1, 4, 2, 3]); // N, C, H, W
+    /// assert_eq!(blocked.as_raw()[..3], [0, 1, 2]); // the channels of pixel (0, 0) lie together
+    /// assert!(t.relayout(&DynLayout::parse("oihw").unwrap()).is_err());
+    /// ```
+    pub fn relayout(&self, layout: &DynLayout) -> Result<DynTensor<T, I>, LayoutError>
+    where
+        T: Send + Sync + 'static,
+        I: ChannelZeros<T>,
+    {
+        relayout_by_rank(
+            self.mapping(),
+            self.as_raw(),
+            self.pad_value(),
+            self.interface().clone(),
+            layout,
+        )
+    }
+}
+
 fn between_ranked<T, const RANK: usize>(
     src: &DynMapping,
     src_storage: &[T],
@@ -97,7 +131,7 @@ where
 
 /// The relayout of `storage`, read as `src`, into a new tensor of `layout`, dispatched on the
 /// rank once so that the typed engine runs.
-pub(crate) fn relayout_by_rank<T, I>(
+fn relayout_by_rank<T, I>(
     src: &DynMapping,
     storage: &[T],
     pad: T,

@@ -5,7 +5,7 @@ use crate::{
     AxisNames, Coords, DynLayout, DynMapping, Layout, LayoutError, Mapping, Tensor, TensorBase,
     for_each_row_major_index,
 };
-use crate::{ChannelZeros, Interface, Plain};
+use crate::{Interface, Plain};
 use alloc::string::ToString;
 use alloc::vec;
 use alloc::vec::Vec;
@@ -257,36 +257,9 @@ impl<T: Copy, I: Interface> DynTensor<T, I> {
         Ok(typed)
     }
 
-    /// Converts into a new tensor of `layout`, moving each element by axis name as
-    /// [`TensorBase::relayout`] does: `layout`'s axes are this tensor's names in any order, and
-    /// the new dims are this tensor's in that order.
-    ///
-    /// # Errors
-    /// [`LayoutError::AxisNames`] when `layout`'s axes have other names;
-    /// [`LayoutError::Rank`] when it has another rank; [`LayoutError::Overflow`] when its
-    /// storage overflows.
-    ///
-    /// ```
-    /// use tensor_layout::{DynLayout, DynTensor};
-    /// let flat = DynLayout::parse("htp::R4FlatMemoryLayout").unwrap();
-    /// let t = DynTensor::from_row_major(flat, &[1, 2, 3, 4], &(0..24).collect::<Vec<u8>>()).unwrap();
-    /// let blocked = t.relayout(&DynLayout::parse("nChw16c").unwrap()).unwrap();
-    /// assert_eq!(blocked.mapping().dims(), [1, 4, 2, 3]); // N, C, H, W
-    /// assert_eq!(blocked.as_raw()[..3], [0, 1, 2]); // the channels of pixel (0, 0) lie together
-    /// assert!(t.relayout(&DynLayout::parse("oihw").unwrap()).is_err());
-    /// ```
-    pub fn relayout(&self, layout: &DynLayout) -> Result<DynTensor<T, I>, LayoutError>
-    where
-        T: Send + Sync + 'static,
-        I: ChannelZeros<T>,
-    {
-        crate::dyn_relayout::relayout_by_rank(
-            &self.mapping,
-            self.as_raw(),
-            self.pad,
-            self.interface.clone(),
-            layout,
-        )
+    /// The value padding slots hold.
+    pub(crate) fn pad_value(&self) -> T {
+        self.pad
     }
 
     /// The storage of a typed tensor, with its layout as a run-time value.
