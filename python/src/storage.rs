@@ -72,15 +72,15 @@ impl Storage {
     }
 
     /// A new storage of `layout` holding `elements` read as `src`: the library's relayout.
-    pub fn relayout_from(
+    pub fn from_relayout(
         src: &DynMapping,
         elements: Elements<'_>,
         layout: &DynLayout,
     ) -> Result<Self, LayoutError> {
         let buffer = match elements {
-            Elements::U8(e) => Buffer::U8(DynTensor::relayout_from(src, e, layout)?),
-            Elements::U16(e) => Buffer::U16(DynTensor::relayout_from(src, e, layout)?),
-            Elements::U32(e) => Buffer::U32(DynTensor::relayout_from(src, e, layout)?),
+            Elements::U8(e) => Buffer::U8(DynTensor::from_relayout(src, e, layout)?),
+            Elements::U16(e) => Buffer::U16(DynTensor::from_relayout(src, e, layout)?),
+            Elements::U32(e) => Buffer::U32(DynTensor::from_relayout(src, e, layout)?),
         };
         Ok(Self::new(buffer))
     }
@@ -141,7 +141,7 @@ impl Storage {
             .access
             .read()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        Self::relayout_from(self.mapping(), self.elements(&reading), layout)
+        Self::from_relayout(self.mapping(), self.elements(&reading), layout)
     }
 
     /// Overwrites this storage with `elements` read as `src`, moved by axis name, padding

@@ -276,7 +276,7 @@ pub fn relayout<'py>(
     let failed = |e| relayout_error(src_layout, dst, e);
     let Some(out) = out else {
         let storage = py
-            .detach(|| Storage::relayout_from(mapping, elements, dst))
+            .detach(|| Storage::from_relayout(mapping, elements, dst))
             .map_err(failed)?;
         return Bound::new(
             py,
