@@ -228,7 +228,7 @@ impl Storage {
     ) -> Result<Self, LayoutError> {
         match (src, dst) {
             (Placed::Chunked(m), LayoutKind::Chunked(layout)) => {
-                Self::relayout_from(m, elements, layout)
+                Self::from_relayout(m, elements, layout)
             }
             _ => {
                 let dims = dims_in(&src.axes(), src.dims(), &axes_of(dst))?;
@@ -240,15 +240,15 @@ impl Storage {
     }
 
     /// A new storage of `layout` holding `elements` read as `src`: the library's relayout.
-    fn relayout_from(
+    fn from_relayout(
         src: &DynMapping,
         elements: Elements<'_>,
         layout: &DynLayout,
     ) -> Result<Self, LayoutError> {
         let buffer = match elements {
-            Elements::U8(e) => Buffer::U8(DynTensor::relayout_from(src, e, layout)?),
-            Elements::U16(e) => Buffer::U16(DynTensor::relayout_from(src, e, layout)?),
-            Elements::U32(e) => Buffer::U32(DynTensor::relayout_from(src, e, layout)?),
+            Elements::U8(e) => Buffer::U8(DynTensor::from_relayout(src, e, layout)?),
+            Elements::U16(e) => Buffer::U16(DynTensor::from_relayout(src, e, layout)?),
+            Elements::U32(e) => Buffer::U32(DynTensor::from_relayout(src, e, layout)?),
         };
         Ok(Self::new(buffer))
     }

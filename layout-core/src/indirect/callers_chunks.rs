@@ -4,13 +4,14 @@
 
 use super::store::ChunkStore;
 use super::{IndirectTensor, chunk_count};
+use crate::Element;
 use crate::tensor::padding::PaddingRule;
 use crate::{ChannelZeros, Interface, Layout, LayoutError, Mapping, Padding, Plain, RealValues};
 use alloc::boxed::Box;
 use alloc::vec::Vec;
 use core::fmt::Debug;
 
-impl<T: Copy + Default, L: Layout + Default> IndirectTensor<T, L> {
+impl<T: Element + Default, L: Layout + Default> IndirectTensor<T, L> {
     /// A tensor over chunks the caller supplies, in chunk-number order, wherever they lie in
     /// memory (they stay where they are); their padding is trusted as it is, and the pad value
     /// (written by relayouts into this tensor) is `T::default()`. For quantized chunks, or to
@@ -46,7 +47,7 @@ impl<T: Copy + Default, L: Layout + Default> IndirectTensor<T, L> {
 
 impl<T, L, I> IndirectTensor<T, L, I>
 where
-    T: Copy + PartialEq + Debug,
+    T: Element + PartialEq + Debug,
     L: Layout + Default,
     I: RealValues<T> + ChannelZeros<T>,
 {
@@ -101,7 +102,7 @@ where
     }
 }
 
-impl<T: Copy, L: Layout, I: Interface> IndirectTensor<T, L, I> {
+impl<T: Element, L: Layout, I: Interface> IndirectTensor<T, L, I> {
     /// The chunks as boxes, in chunk-number order: those given to
     /// [`IndirectTensor::from_chunks`] handed back as they are, those of the tensor's own pool
     /// copied out.
@@ -121,7 +122,7 @@ impl<T: Copy, L: Layout, I: Interface> IndirectTensor<T, L, I> {
 /// # Errors
 /// [`LayoutError::Length`] for another number of chunks than the mapping's, or
 /// [`LayoutError::ChunkLength`] naming the first chunk of another length than its volume.
-fn checked_table<T: Copy, L: Layout>(
+fn checked_table<T: Element, L: Layout>(
     mapping: &Mapping<L>,
     chunks: Vec<Box<[T]>>,
 ) -> Result<ChunkStore<T>, LayoutError> {

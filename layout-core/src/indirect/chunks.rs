@@ -2,13 +2,14 @@
 //! contiguous tensor.
 
 use super::IndirectTensor;
+use crate::Element;
 use crate::chunk_view::{ChunkAt, ChunkView, ChunkViewMut, chunk_place};
 use crate::{AxisNames, ChunkList, ChunkedMemoryLayout, Interface, LayoutError};
 
 impl<T, const RANK: usize, C: ChunkList, N: AxisNames, I: Interface>
     IndirectTensor<T, ChunkedMemoryLayout<RANK, C, N>, I>
 where
-    T: Copy,
+    T: Element,
 {
     /// Chunk `number` with its place in the tensor, read by coordinates inside the chunk
     /// (see [`TensorBase::chunk_view`](crate::TensorBase::chunk_view)).

@@ -13,6 +13,7 @@
 
 use super::IndirectTensor;
 use super::store::ChunkStore;
+use crate::Element;
 use crate::conversion::{checked_renumbering, new_destination};
 use crate::relayout::{Renumbering, TableMove, copy_table};
 use crate::storage::{AlignedBuffer, Storage, StorageMut};
@@ -21,7 +22,7 @@ use crate::{
     TensorBase, check_convertible,
 };
 
-impl<T: Copy, L: Layout, I: Interface> IndirectTensor<T, L, I> {
+impl<T: Element, L: Layout, I: Interface> IndirectTensor<T, L, I> {
     /// The same tensor in one contiguous allocation (the chunks copied in chunk-number order).
     ///
     /// # Panics
@@ -227,7 +228,7 @@ impl<T: Copy, L: Layout, I: Interface> IndirectTensor<T, L, I> {
     }
 }
 
-impl<T: Copy, L: Layout, I: Interface> Tensor<T, L, I> {
+impl<T: Element, L: Layout, I: Interface> Tensor<T, L, I> {
     /// The same tensor with its chunks behind a table, its storage the table's pool: no copy
     /// (see [`IndirectTensor`]).
     ///

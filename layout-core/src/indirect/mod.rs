@@ -6,8 +6,10 @@ mod callers_chunks;
 mod chunks;
 mod convert;
 mod elementwise;
+mod shared_queries;
 mod store;
 
+use crate::Element;
 use crate::interface::contract::channel_position;
 use crate::{ChannelZeros, Interface, Layout, LayoutError, Mapping, Plain, RealValues, Tensor};
 use alloc::vec::Vec;
@@ -38,14 +40,14 @@ use store::ChunkStore;
 /// assert_eq!(t.chunk(1)[1], 5);
 /// ```
 #[derive(Debug)]
-pub struct IndirectTensor<T: Copy, L: Layout, I: Interface = Plain> {
+pub struct IndirectTensor<T: Element, L: Layout, I: Interface = Plain> {
     mapping: Mapping<L>,
     table: ChunkStore<T>,
     pad: T,
     interface: I,
 }
 
-impl<T: Copy, L: Layout, I: Interface> Clone for IndirectTensor<T, L, I> {
+impl<T: Element, L: Layout, I: Interface> Clone for IndirectTensor<T, L, I> {
     /// The same tensor, its chunks copied into one pool of its own.
     ///
     /// ```
@@ -64,7 +66,7 @@ impl<T: Copy, L: Layout, I: Interface> Clone for IndirectTensor<T, L, I> {
     }
 }
 
-impl<T: Copy + Default, L: Layout + Default> IndirectTensor<T, L> {
+impl<T: Element + Default, L: Layout + Default> IndirectTensor<T, L> {
     /// A tensor whose every slot, padding included, is `T::default()`, its chunks in one pool.
     ///
     /// # Panics
@@ -96,7 +98,7 @@ impl<T: Copy + Default, L: Layout + Default> IndirectTensor<T, L> {
     }
 }
 
-impl<T: Copy, L: Layout + Default, I: RealValues<T> + ChannelZeros<T>> IndirectTensor<T, L, I> {
+impl<T: Element, L: Layout + Default, I: RealValues<T> + ChannelZeros<T>> IndirectTensor<T, L, I> {
     /// A tensor of real zeros read through `interface`: every element and padding slot holds
     /// the stored zero (see [`IndirectTensor::try_zeros_with`]).
     ///
@@ -134,7 +136,7 @@ impl<T: Copy, L: Layout + Default, I: RealValues<T> + ChannelZeros<T>> IndirectT
     }
 }
 
-impl<T: Copy, L: Layout, I: Interface> IndirectTensor<T, L, I> {
+impl<T: Element, L: Layout, I: Interface> IndirectTensor<T, L, I> {
     /// Chunks of `volume` slots, every slot `value`.
     fn filled(mapping: Mapping<L>, value: T, interface: I) -> Result<Self, LayoutError> {
         let volume = mapping.chunk_volume();
@@ -414,7 +416,7 @@ fn chunk_count<L: Layout>(mapping: &Mapping<L>) -> usize {
     mapping.storage_len() / mapping.chunk_volume()
 }
 
-impl<T: Copy, L: Layout, I: Interface> Index<L::Index> for IndirectTensor<T, L, I> {
+impl<T: Element, L: Layout, I: Interface> Index<L::Index> for IndirectTensor<T, L, I> {
     type Output = T;
 
     /// # Panics
@@ -425,7 +427,7 @@ impl<T: Copy, L: Layout, I: Interface> Index<L::Index> for IndirectTensor<T, L, 
     }
 }
 
-impl<T: Copy, L: Layout, I: Interface> IndexMut<L::Index> for IndirectTensor<T, L, I> {
+impl<T: Element, L: Layout, I: Interface> IndexMut<L::Index> for IndirectTensor<T, L, I> {
     /// # Panics
     /// When `index` is out of bounds, naming the index and the dims.
     fn index_mut(&mut self, index: L::Index) -> &mut T {
