@@ -42,7 +42,8 @@ macro_rules! pair {
             for (k, times) in times.iter_mut().enumerate() {
                 for _ in 0..3 {
                     let m = Instant::now();
-                    std::hint::black_box(&mut into[..]).copy_from_slice(std::hint::black_box(&from));
+                    std::hint::black_box(&mut into[..])
+                        .copy_from_slice(std::hint::black_box(&from));
                     let m = m.elapsed().as_secs_f64();
                     let t = Instant::now();
                     match k {
@@ -56,20 +57,31 @@ macro_rules! pair {
                 }
             }
         }
-        assert!(dst_new.as_raw() == dst_old.as_raw(), "{}: the two libraries disagree", $name);
+        assert!(
+            dst_new.as_raw() == dst_old.as_raw(),
+            "{}: the two libraries disagree",
+            $name
+        );
         let gb = |seconds: f64| bytes as f64 / seconds / 1e9;
         let memcpy = gb(best(&times[3]));
         print!("{:30}", $name);
         for (k, label) in ["old", "new", "new plan"].into_iter().enumerate() {
             let fastest = gb(best(&times[k]));
-            print!("  {label} {fastest:5.1} ({:.2}x, median {:5.1})", fastest / memcpy, gb(median(&mut times[k])));
+            print!(
+                "  {label} {fastest:5.1} ({:.2}x, median {:5.1})",
+                fastest / memcpy,
+                gb(median(&mut times[k]))
+            );
         }
         println!("  memcpy {memcpy:5.1}");
     }};
 }
 
 fn main() {
-    let rounds: usize = std::env::var("AB_ROUNDS").ok().and_then(|v| v.parse().ok()).unwrap_or(8);
+    let rounds: usize = std::env::var("AB_ROUNDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(8);
     let wanted: Vec<String> = std::env::args().skip(1).collect();
     let on = |name: &str| wanted.is_empty() || wanted.iter().any(|w| name.contains(w.as_str()));
     macro_rules! pairs {
