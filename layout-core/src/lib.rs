@@ -74,7 +74,7 @@ pub use dyn_mapping::DynMapping;
 pub use dyn_tensor::{DynTensor, IntoTypedError};
 pub use dynamic::{DynChunked, DynLayout};
 pub use error::LayoutError;
-pub use indirect::IndirectTensor;
+pub use indirect::{BorrowedChunks, ChunkStorage, IndirectTensor, IndirectTensorMut, OwnedChunks};
 pub use interface::contract::{ChannelZeros, Interface, Plain, RealValues};
 pub use interface::per_channel::PerChannel;
 pub use interface::scale_offset::ScaleOffset;

@@ -1,15 +1,15 @@
 //! Element-wise work on a chunk table, over logical elements only, as on a contiguous tensor:
 //! padding is never read by `f` nor written by it.
 
-use super::IndirectTensor;
-use super::store::ChunkStore;
+use super::store::{OwnedChunks, TableAccess};
+use super::{ChunkStorage, IndirectTensor};
 use crate::IterMut;
 use crate::interface::contract::channel_position;
 use crate::tensor::padding::PaddingRule;
 use crate::{ChannelZeros, Interface, Layout, LayoutError, Plain, RealValues};
 use alloc::vec::Vec;
 
-impl<T: Copy, L: Layout, I: Interface> IndirectTensor<T, L, I> {
+impl<T: Copy, L: Layout, I: Interface, C: ChunkStorage<Elem = T>> IndirectTensor<T, L, I, C> {
     /// The logical elements in row-major order (last dim fastest), writable; padding is not
     /// visited.
     ///
@@ -97,9 +97,9 @@ impl<T: Copy, L: Layout, I: Interface> IndirectTensor<T, L, I> {
     /// let other = tensor_layout::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 1, 2, 2]);
     /// assert!(a.zip_with(&other, |x, y| x + y).is_err());
     /// ```
-    pub fn zip_with<U: Copy, I2: Interface, V: Copy + Default>(
+    pub fn zip_with<U: Copy, I2: Interface, C2: ChunkStorage<Elem = U>, V: Copy + Default>(
         &self,
-        other: &IndirectTensor<U, L, I2>,
+        other: &IndirectTensor<U, L, I2, C2>,
         mut f: impl FnMut(T, U) -> V,
     ) -> Result<IndirectTensor<V, L>, LayoutError> {
         if self.dims() != other.dims() {
@@ -125,7 +125,7 @@ impl<T: Copy, L: Layout, I: Interface> IndirectTensor<T, L, I> {
     /// table of this tensor's mapping.
     fn each_logical<U: Copy>(
         &self,
-        out: &mut ChunkStore<U>,
+        out: &mut OwnedChunks<U>,
         mut f: impl FnMut(&L::Index, usize, T) -> U,
     ) {
         self.mapping.for_each_element(|index, at| {
