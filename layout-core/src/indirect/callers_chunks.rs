@@ -59,7 +59,7 @@ impl<'a, T: Copy + Default, L: Layout + Default> IndirectTensorMut<'a, T, L> {
     /// let mut b = vec![2u8; 2048];
     /// let mut t = IndirectTensorMut::<u8, htp::R4CroutonLayout>::from_chunk_slices([1, 9, 8, 32], [&mut a[..], &mut b[..]]).unwrap();
     /// assert_eq!((t[[0, 7, 7, 31]], t[[0, 8, 0, 0]]), (1, 2));
-    /// let src = Tensor::<u8, onednn::nhwc>::from_fn([1, 9, 8, 32], |[_, h, ..]| h as u8);
+    /// let src = Tensor::<u8, htp::R4FlatMemoryLayout>::from_fn([1, 9, 8, 32], |[_, h, ..]| h as u8);
     /// t.relayout_from(&src).unwrap(); // straight into the caller's chunks
     /// drop(t);
     /// assert_eq!((a[7 * 256], b[0], b[256]), (7, 8, 0)); // b's second row is padding

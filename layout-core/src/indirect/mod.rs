@@ -69,7 +69,7 @@ pub struct IndirectTensor<
 /// let (first, second) = pool.split_at_mut(2048);
 /// let mut t = IndirectTensorMut::<u8, htp::R4CroutonLayout>::from_chunk_slices([1, 9, 8, 32], [second, first]).unwrap();
 /// t[[0, 8, 0, 1]] = 5; // chunk 1: the first half of the pool
-/// assert_eq!(t.relayout::<onednn::nhwc>()[[0, 8, 0, 1]], 5);
+/// assert_eq!(t.relayout::<htp::R4FlatMemoryLayout>()[[0, 8, 0, 1]], 5);
 /// drop(t);
 /// assert_eq!(pool[1], 5);
 /// ```
