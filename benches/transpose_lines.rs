@@ -188,7 +188,7 @@ mod lines_alone {
     /// pairs whose names contain one of `filters` (all, without filters).
     fn pairs<T>(type_name: &str, images: [usize; 2], filters: &[String])
     where
-        T: Copy + Default + Send + Sync + 'static + From<u8>,
+        T: Element + Default + Send + Sync + 'static + From<u8>,
     {
         for images in images {
             let dims = [images, 256, 56, 56];
@@ -231,7 +231,7 @@ mod lines_alone {
         mut dst: Tensor<T, L2>,
         traffic: Traffic,
     ) where
-        T: Copy + Default + Send + Sync + 'static,
+        T: Element + Default + Send + Sync + 'static,
     {
         let bytes = size_of_val(src.as_raw());
         // Tensor storage, aligned as the streaming stores need.

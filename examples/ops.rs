@@ -23,7 +23,7 @@ type FlatWeights = chunked_layout![HWIO; 0,0, 1,0, 2,0, 3,0];
 /// [`LayoutError::ShapeMismatch`] when the dims differ.
 pub fn add<T, L>(a: &Tensor<T, L>, b: &Tensor<T, L>) -> Result<Tensor<T, L>, LayoutError>
 where
-    T: Copy + Default + Add<Output = T>,
+    T: Element + Default + Add<Output = T>,
     L: Layout + Default,
 {
     // Logical elements only: the sum of two pads never lands in the result's padding.

@@ -37,10 +37,10 @@ pub use layouts_catalog::{htp, megengine, onednn, sophgo};
 /// ```
 pub mod prelude {
     pub use layout_core::{
-        ChannelZeros, Chunk, ChunkView, ChunkViewMut, ChunkedMemoryLayout, Interface, Layout,
-        LayoutError, Mapping, Named, Padding, PerChannel, Plain, Positional, RealValues,
-        RelayoutPlan, ScaleOffset, Tensor, TensorView, TensorViewMut, Wisdom, chunked_layout,
-        names, onednn_layout,
+        ChannelZeros, Chunk, ChunkView, ChunkViewMut, ChunkedMemoryLayout, Element, Interface,
+        Layout, LayoutError, Mapping, Named, Padding, PerChannel, Plain, Positional, RealValues,
+        RelayoutPlan, ScaleOffset, Tensor, TensorRead, TensorView, TensorViewMut, TensorWrite,
+        Wisdom, chunked_layout, names, onednn_layout,
     };
     pub use layouts_catalog::{htp, megengine, onednn, sophgo};
 }

@@ -92,7 +92,7 @@ fn views_are_permuted_by_name_and_keep_names() {
     });
     let window = nhwc.slice(1, 1..3).unwrap();
     assert_eq!(window.mapping().layout().axis_word().as_str(), "NHWC");
-    let as_nchw = window.permuted::<names::NCHW>().unwrap();
+    let as_nchw = window.align_to::<names::NCHW>().unwrap();
     assert_eq!(as_nchw.dims(), [1, 3, 2, 5]);
     assert_eq!(as_nchw[[0, 2, 1, 4]], nhwc[[0, 2, 4, 2]]);
     // A view relayouts by name like any tensor: into HTP's own order, or into oneDNN's.
@@ -108,7 +108,9 @@ fn run_time_relayouts_move_by_name_and_refuse_other_names() {
     let data: Vec<u8> = (0..240).map(|v| v as u8).collect();
     let flat = DynLayout::parse("htp::R4FlatMemoryLayout").unwrap();
     let t = DynTensor::from_row_major(flat, &[1, 5, 6, 8], &data).unwrap();
-    let blocked = t.relayout(&DynLayout::parse("nChw32c").unwrap()).unwrap();
+    let blocked = t
+        .try_relayout(&DynLayout::parse("nChw32c").unwrap())
+        .unwrap();
     let typed = Tensor::<u8, htp::R4FlatMemoryLayout>::from_row_major([1, 5, 6, 8], &data)
         .unwrap()
         .relayout::<onednn::nChw32c>();
@@ -116,7 +118,7 @@ fn run_time_relayouts_move_by_name_and_refuse_other_names() {
     assert_eq!(blocked.mapping().dims(), [1, 8, 5, 6]);
     for other in ["oihw", "abcd", "NCDHW: 0,0 1,0 2,0 3,0 4,0"] {
         let layout = DynLayout::parse(other).unwrap();
-        let err = t.relayout(&layout).unwrap_err();
+        let err = t.try_relayout(&layout).unwrap_err();
         assert!(
             matches!(
                 err,
@@ -126,7 +128,7 @@ fn run_time_relayouts_move_by_name_and_refuse_other_names() {
         );
     }
     assert_eq!(
-        t.relayout(&DynLayout::parse("oihw").unwrap())
+        t.try_relayout(&DynLayout::parse("oihw").unwrap())
             .unwrap_err()
             .to_string(),
         "axes NHWC and OIHW do not have the same names: elements move by axis name"

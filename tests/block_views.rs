@@ -34,7 +34,7 @@ fn aligned_ranges(extent: usize, block: usize) -> Vec<Range<usize>> {
 /// Where `view`'s storage starts in `t`'s, in elements.
 fn start_in<T, L: Layout>(t: &Tensor<T, L>, view: &[T]) -> usize
 where
-    T: Copy,
+    T: tensor_layout::Element,
 {
     (view.as_ptr() as usize - t.as_raw().as_ptr() as usize) / size_of::<T>()
 }

@@ -191,7 +191,7 @@ fn strided_layouts_are_strided_and_unique_unless_their_strides_overlap() {
 #[test]
 fn views_of_tensors_answer_for_the_slots_they_see() {
     let t = Tensor::<u8, onednn::nchw>::zeros([2, 3, 4, 5]);
-    let whole = check(t.permuted::<names::NHWC>().unwrap().mapping());
+    let whole = check(t.align_to::<names::NHWC>().unwrap().mapping());
     assert!(whole.unique && whole.exhaustive && whole.strided);
     let rows = check(t.slice(2, 1..3).unwrap().mapping());
     assert!(rows.unique && !rows.exhaustive && rows.strided);
@@ -345,7 +345,7 @@ fn overlapping_strides_give_read_only_views_and_refuse_writable_ones() {
     let mut t = Tensor::<u8, onednn::nchw>::zeros([1, 2, 3, 4]);
     t.slice_mut(2, 1..3)
         .unwrap()
-        .permuted_mut::<names::NHWC>()
+        .align_to_mut::<names::NHWC>()
         .unwrap()[[0, 1, 3, 1]] = 5;
     assert_eq!(t[[0, 1, 2, 3]], 5);
 }

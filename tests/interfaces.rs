@@ -9,7 +9,7 @@ type Crouton = htp::R4CroutonLayout;
 type Flat = htp::R4FlatMemoryLayout;
 
 /// Every padding slot of `t` (slots no logical index reaches).
-fn padding<T: Copy, L: Layout, I: Interface>(t: &Tensor<T, L, I>) -> Vec<T> {
+fn padding<T: Element, L: Layout, I: Interface>(t: &Tensor<T, L, I>) -> Vec<T> {
     let raw = t.as_raw();
     (0..raw.len())
         .filter(|&slot| t.mapping().index_of(slot).is_none())
@@ -175,7 +175,7 @@ fn views_relayouts_and_dyn_tensors_keep_the_interface() {
     let slice = t.slice(2, 1..3).unwrap();
     assert_eq!(slice.interface(), &q);
     assert_eq!(slice.real([0, 1, 0, 3]), t.real([0, 1, 1, 3]));
-    let nhwc = t.permuted::<names::NHWC>().unwrap();
+    let nhwc = t.align_to::<names::NHWC>().unwrap();
     assert_eq!(nhwc.real([0, 2, 3, 1]), t.real([0, 1, 2, 3]));
     let blocked = t.relayout::<onednn::nChw16c>();
     assert_eq!(blocked.interface(), &q);
@@ -190,7 +190,7 @@ fn views_relayouts_and_dyn_tensors_keep_the_interface() {
     let dynamic = DynTensor::from(blocked);
     assert_eq!(dynamic.interface(), &q);
     let moved = dynamic
-        .relayout(&tensor_layout::DynLayout::parse("nhwc").unwrap())
+        .try_relayout(&tensor_layout::DynLayout::parse("nhwc").unwrap())
         .unwrap();
     let typed: Tensor<i8, onednn::nhwc, ScaleOffset> = moved.into_typed().unwrap();
     assert_eq!(typed.real([0, 1, 2, 3]), t.real([0, 1, 2, 3])); // oneDNN dims stay NCHW

@@ -54,7 +54,7 @@ fn plain_layouts_are_their_logical_dims_in_axis_order_without_a_copy() {
 #[test]
 fn permuted_and_sliced_views_are_seen_as_they_index() {
     let t = Tensor::<u16, onednn::nchw>::from_fn([2, 17, 3, 5], value);
-    let as_nhwc = t.permuted::<names::NHWC>().unwrap();
+    let as_nhwc = t.align_to::<names::NHWC>().unwrap();
     assert_plain_view(&as_nhwc, &as_nhwc.as_ndarray().unwrap());
     let rows = t.slice(2, 1..3).unwrap();
     let window = rows.slice(1, 4..7).unwrap();
@@ -183,7 +183,7 @@ fn round_trips_keep_every_element() {
     for dims in SHAPES {
         let t = Tensor::<u16, onednn::nChw16c>::from_fn(dims, value);
         let permuted = Tensor::<u16, onednn::nchw>::from_fn(dims, value);
-        let view = permuted.permuted::<names::NHWC>().unwrap();
+        let view = permuted.align_to::<names::NHWC>().unwrap();
         let as_nhwc =
             Tensor::<u16, htp::R4FlatMemoryLayout>::from_ndarray(view.as_ndarray().unwrap())
                 .unwrap();

@@ -77,7 +77,7 @@ fn element_count_overflow_on_every_constructor() {
 
 #[test]
 fn byte_overflow_for_every_element_size() {
-    fn check<T: Copy + Default>() {
+    fn check<T: tensor_layout::Element + Default>() {
         let size = size_of::<T>();
         // Fits in elements, not in isize::MAX bytes.
         let dims = [isize::MAX as usize / size + 1, 1, 1, 1];

@@ -18,6 +18,8 @@ struct Line {
 unsafe impl Zeroable for Line {}
 // SAFETY: as above; Line is Copy, repr(C), and holds no pointer.
 unsafe impl Pod for Line {}
+// A tensor stores one Line per slot.
+impl Element for Line {}
 
 fn line(v: u64) -> Line {
     Line {

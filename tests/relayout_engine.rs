@@ -43,7 +43,11 @@ fn dims_by_name<A: Layout, B: Layout<Index = A::Index>>(
 }
 
 /// What the destination must hold after the relayout (see the module docs).
-fn expected<T: Copy, L1: Layout, L2: Layout<Index = L1::Index> + RelayoutFrom<L1>>(
+fn expected<
+    T: tensor_layout::Element,
+    L1: Layout,
+    L2: Layout<Index = L1::Index> + RelayoutFrom<L1>,
+>(
     src: &Mapping<L1>,
     src_slots: &[T],
     dst: &Mapping<L2>,
@@ -68,7 +72,7 @@ fn expected<T: Copy, L1: Layout, L2: Layout<Index = L1::Index> + RelayoutFrom<L1
 
 /// Runs the engine from `src_slots` into `before` (the destination's prior contents).
 fn engine<
-    T: Copy + Default + Send + Sync + 'static,
+    T: tensor_layout::Element + Default + Send + Sync + 'static,
     L1: Layout,
     L2: Layout<Index = L1::Index> + RelayoutFrom<L1>,
 >(
@@ -94,7 +98,7 @@ fn check_mappings<L1: Layout, L2: Layout<Index = L1::Index> + RelayoutFrom<L1>>(
 /// [`check_mappings`] with elements of type `T` (`of` turns the numbering into `T`).
 fn check_mappings_as<T, L1, L2>(src: Mapping<L1>, dst: Mapping<L2>, of: fn(u32) -> T)
 where
-    T: Copy + Default + Send + Sync + PartialEq + std::fmt::Debug + 'static,
+    T: tensor_layout::Element + Default + Send + Sync + PartialEq + std::fmt::Debug + 'static,
     L1: Layout,
     L2: Layout<Index = L1::Index> + RelayoutFrom<L1>,
 {
@@ -272,7 +276,7 @@ fn strided_views_on_either_side_equal_the_plain_relayout() {
     let t = Tensor::<u32, onednn::nchw>::from_fn([2, 5, 6, 7], |[n, c, h, w]| {
         (n * 1000 + c * 100 + h * 10 + w) as u32
     });
-    let nhwc_view = t.permuted::<names::NHWC>().unwrap();
+    let nhwc_view = t.align_to::<names::NHWC>().unwrap();
     let window = t.slice(2, 1..5).unwrap();
     fn against_two<L, N>(m: Mapping<L>)
     where
@@ -327,7 +331,7 @@ fn check_lists_as<T>(
     dims: &[usize],
     of: fn(u32) -> T,
 ) where
-    T: Copy + Default + Send + Sync + PartialEq + std::fmt::Debug + 'static,
+    T: tensor_layout::Element + Default + Send + Sync + PartialEq + std::fmt::Debug + 'static,
 {
     macro_rules! ranked {
         ($($r:literal)*) => {

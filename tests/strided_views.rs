@@ -11,7 +11,7 @@ fn counting(dims: [usize; 4]) -> Tensor<u16, onednn::nchw> {
 #[test]
 fn nchw_seen_as_nhwc_is_the_nhwc_relayout() {
     let nchw = counting([2, 3, 4, 5]);
-    let view = nchw.permuted::<names::NHWC>().unwrap();
+    let view = nchw.align_to::<names::NHWC>().unwrap();
     assert_eq!(view.dims(), [2, 4, 5, 3]);
     // The view's logical row-major order is N, H, W, C: exactly oneDNN nhwc's storage.
     assert_eq!(
@@ -22,7 +22,7 @@ fn nchw_seen_as_nhwc_is_the_nhwc_relayout() {
     let crouton = view.relayout::<htp::R4CroutonLayout>();
     assert_eq!(crouton.to_row_major(), view.to_row_major());
     // Transposing twice gives the tensor back.
-    let back = view.permuted::<names::NCHW>().unwrap();
+    let back = view.align_to::<names::NCHW>().unwrap();
     assert_eq!(back.to_row_major(), nchw.to_row_major());
 }
 
@@ -92,12 +92,12 @@ fn transposed_strided_tensors_relayout_both_ways() {
 #[test]
 fn views_that_cannot_exist_are_errors() {
     let blocked = Tensor::<u8, onednn::nChw8c>::zeros([1, 16, 2, 2]);
-    let err = blocked.permuted::<names::NHWC>().unwrap_err();
+    let err = blocked.align_to::<names::NHWC>().unwrap_err();
     assert!(matches!(err, LayoutError::NotStrided { .. }));
     assert!(err.to_string().contains("is blocked"));
     // A blocked layout whose blocks cover nothing extra is plain after all.
     let one_block = Tensor::<u8, onednn::nChw8c>::zeros([1, 8, 2, 2]);
-    assert!(one_block.permuted::<names::NHWC>().is_ok());
+    assert!(one_block.align_to::<names::NHWC>().is_ok());
     // Reordering by number is for positional axes.
     let t = counting([1, 2, 3, 4]).with_axes::<tensor_layout::Positional>();
     assert_eq!(

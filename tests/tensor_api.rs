@@ -15,7 +15,7 @@ fn numbered(dims: [usize; 4]) -> Tensor<u16, Flat> {
 
 #[test]
 fn storage_is_aligned_to_128_bytes_for_every_element_type() {
-    fn check<T: Copy + Default>() {
+    fn check<T: Element + Default>() {
         for dims in [[1, 3, 5, 30], [1, 1, 1, 1], [2, 9, 20, 50]] {
             let t = Tensor::<T, Crouton>::zeros(dims);
             assert_eq!(t.as_raw().as_ptr() as usize % STORAGE_ALIGN, 0);

@@ -1,5 +1,6 @@
 //! Tells the driver whether the library it is built against has the `RelayoutFrom` bound on
-//! conversions by name (commits before it do not; the driver then uses a stand-in). The
+//! conversions by name, and the `Element` bound on what a tensor stores (commits before them do
+//! not; the driver then uses stand-ins). The
 //! library is the path dependency `tensor-layout` in this crate's manifest, which
 //! `benches/ab.sh` points at each compared commit's checkout.
 
@@ -18,23 +19,26 @@ fn main() {
     let library = Path::new(&dir).join(library);
     let sources = library.join("layout-core").join("src");
     println!("cargo::rerun-if-changed={}", sources.display());
-    if declares_relayout_from(&sources) {
+    if declares(&sources, "pub trait RelayoutFrom") {
         println!("cargo::rustc-cfg=library_has_relayout_from");
+    }
+    if declares(&sources, "pub trait Element") {
+        println!("cargo::rustc-cfg=library_has_element");
     }
 }
 
-/// Whether any Rust file under `dir` declares `pub trait RelayoutFrom`.
-fn declares_relayout_from(dir: &Path) -> bool {
+/// Whether any Rust file under `dir` holds `declaration` (such as `pub trait RelayoutFrom`).
+fn declares(dir: &Path, declaration: &str) -> bool {
     let Ok(entries) = fs::read_dir(dir) else {
         return false;
     };
     entries.flatten().any(|entry| {
         let path = entry.path();
         if path.is_dir() {
-            declares_relayout_from(&path)
+            declares(&path, declaration)
         } else {
             path.extension().is_some_and(|e| e == "rs")
-                && fs::read_to_string(&path).is_ok_and(|text| text.contains("pub trait RelayoutFrom"))
+                && fs::read_to_string(&path).is_ok_and(|text| text.contains(declaration))
         }
     })
 }

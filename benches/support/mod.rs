@@ -5,6 +5,7 @@
 // Every bench compiles all of it, so what one bench leaves unused is not dead code.
 #![allow(dead_code)]
 
+use tensor_layout::Element as TensorElement;
 use tensor_layout::RelayoutFrom;
 
 pub mod alternating;

@@ -6,11 +6,14 @@ use half::f16;
 // The bound on conversions by name, as the including crate names it: the library's own, or in
 // the A/B driver, a stand-in where the commit under test predates it.
 use super::RelayoutFrom;
+// What the library stores one per slot (`tensor_layout::Element`), as the including crate names
+// it: the library's own, or in the A/B driver, a stand-in where the commit under test predates it.
+use super::TensorElement;
 use tensor_layout::prelude::*;
 
 /// A value per element that is not a constant (so no copy can be folded away), and its bits
 /// (every byte of the element: two destinations compare byte for byte through them).
-pub trait Element: Copy + Default + Send + Sync + 'static {
+pub trait Element: TensorElement + Copy + Default + Send + Sync + 'static {
     fn of(i: usize) -> Self;
     fn bits(self) -> u64;
 }

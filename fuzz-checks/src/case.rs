@@ -110,7 +110,9 @@ fn list(word: &[u8], bytes: &[u8]) -> Option<DynLayout> {
 }
 
 /// Element values of every size the engine moves, from a number.
-pub trait Value: Copy + PartialEq + std::fmt::Debug + Send + Sync + 'static {
+pub trait Value:
+    tensor_layout::Element + PartialEq + std::fmt::Debug + Send + Sync + 'static
+{
     /// The value of `n` (its low bytes).
     fn of(n: u64) -> Self;
 }

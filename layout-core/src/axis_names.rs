@@ -260,7 +260,7 @@ impl AxisNames for Positional {
 #[diagnostic::on_unimplemented(
     message = "the axes of this tensor have names (`{Self}`), so its dims are reordered by name",
     label = "`permute`, `permute_mut` and `transpose` take positional axes only",
-    note = "view the tensor in another axis order with `permuted::<names::NCHW>()` (any word of the same names)"
+    note = "view the tensor in another axis order with `align_to::<names::NCHW>()` (any word of the same names)"
 )]
 pub trait PositionalAxes: AxisNames {}
 

@@ -1,6 +1,7 @@
 //! Conversions of a tensor into another layout, by axis name: [`TensorBase::relayout`] and its
 //! siblings move the data; [`TensorBase::with_axes`] only re-types it.
 
+use crate::Element;
 use crate::axis_names::{check_convertible, check_rank, positions};
 use crate::relayout::{Renumbering, copy_into};
 use crate::storage::{Storage, StorageMut};
@@ -34,7 +35,7 @@ pub(crate) fn new_destination<T, L1, L2, I>(
     interface: I,
 ) -> Result<(Tensor<T, L2, I>, Renumbering), LayoutError>
 where
-    T: Copy,
+    T: Element,
     L1: Layout,
     L2: SameRankAs<L1>,
     I: Interface,
@@ -214,6 +215,33 @@ impl<S: Storage, L: Layout, I: ChannelZeros<S::Elem>> TensorBase<S, L, I> {
     }
 }
 
+impl<S: StorageMut, L: Layout, I: ChannelZeros<S::Elem>> TensorBase<S, L, I> {
+    /// Overwrites this tensor with `src`'s logical elements, moved by axis name, and its padding
+    /// with its pad value: [`TensorBase::relayout_into`] seen from the destination (the same
+    /// call on every tensor kind).
+    ///
+    /// # Errors
+    /// As for [`TensorBase::relayout_into`]; this tensor is then left untouched.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let src = Tensor::<u8, onednn::nchw>::from_fn([1, 3, 2, 2], |[_, c, h, w]| (c * 4 + h * 2 + w) as u8);
+    /// let mut dst = Tensor::<u8, htp::R4CroutonLayout>::zeros([1, 2, 2, 3]);
+    /// dst.relayout_from(&src).unwrap();
+    /// assert_eq!(dst[[0, 1, 0, 2]], src[[0, 2, 1, 0]]);
+    /// ```
+    pub fn relayout_from<S0, L0>(&mut self, src: &TensorBase<S0, L0, I>) -> Result<(), LayoutError>
+    where
+        S0: Storage<Elem = S::Elem>,
+        L0: Layout,
+        L: SameRankAs<L0> + RelayoutFrom<L0>,
+        S::Elem: Send + Sync + 'static,
+    {
+        let () = const { check_convertible::<L0::Names, L::Names>(<L0::Index as Coords>::RANK) };
+        src.write_by_name(self)
+    }
+}
+
 /// A layout whose axes can be given other names without moving any data: chunked and strided
 /// layouts. The bound of [`TensorBase::with_axes`].
 ///
@@ -232,21 +260,28 @@ pub trait Rename: Layout {
     /// This layout with axes named `N`: the same storage, other meanings.
     type Renamed<N: AxisNames>: Layout<Index = Self::Index, Geometry = Self::Geometry, Names = N>;
 
-    /// This layout value with axes named `N`.
+    /// This layout value with axes named `N` (the name of the same re-typing on tensors,
+    /// [`TensorBase::with_axes`], on [`Strided`] and on [`DynLayout`](crate::DynLayout)).
     ///
     /// ```
     /// use tensor_layout::prelude::*;
     /// use tensor_layout::Rename;
-    /// let named = <onednn_layout!("abcd")>::default().renamed::<names::NCHW>();
+    /// let named = Rename::with_axes::<names::NCHW>(&<onednn_layout!("abcd")>::default());
     /// assert_eq!(named, onednn::nchw::default());
     /// ```
-    fn renamed<N: AxisNames>(&self) -> Self::Renamed<N>;
+    fn with_axes<N: AxisNames>(&self) -> Self::Renamed<N>;
+
+    /// Renamed [`Rename::with_axes`], the name the same re-typing has on tensors.
+    #[deprecated(note = "renamed to `Rename::with_axes`")]
+    fn renamed<N: AxisNames>(&self) -> Self::Renamed<N> {
+        self.with_axes()
+    }
 }
 
 impl<const RANK: usize, C: ChunkList, N0: AxisNames> Rename for ChunkedMemoryLayout<RANK, C, N0> {
     type Renamed<N: AxisNames> = ChunkedMemoryLayout<RANK, C, N>;
 
-    fn renamed<N: AxisNames>(&self) -> ChunkedMemoryLayout<RANK, C, N> {
+    fn with_axes<N: AxisNames>(&self) -> ChunkedMemoryLayout<RANK, C, N> {
         ChunkedMemoryLayout::default()
     }
 }
@@ -254,8 +289,8 @@ impl<const RANK: usize, C: ChunkList, N0: AxisNames> Rename for ChunkedMemoryLay
 impl<const RANK: usize, N0: AxisNames> Rename for Strided<RANK, N0> {
     type Renamed<N: AxisNames> = Strided<RANK, N>;
 
-    fn renamed<N: AxisNames>(&self) -> Strided<RANK, N> {
-        self.with_axes()
+    fn with_axes<N: AxisNames>(&self) -> Strided<RANK, N> {
+        Strided::with_axes(*self)
     }
 }
 
@@ -280,7 +315,7 @@ impl<S: Storage, L: Rename, I: Interface> TensorBase<S, L, I> {
         let position = self.channel_position();
         let (mapping, storage, pad, interface) = self.into_parts();
         let renamed = Mapping::from_parts(
-            mapping.layout().renamed::<N>(),
+            Rename::with_axes::<N>(mapping.layout()),
             mapping.dims(),
             *mapping.geometry(),
         );

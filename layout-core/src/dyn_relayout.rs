@@ -2,12 +2,13 @@
 //! engine, for layouts known only at run time: into a new [`DynTensor`], or into storage that
 //! is borrowed too.
 
+use crate::Element;
 use crate::{
     ChannelZeros, DynLayout, DynMapping, DynTensor, Interface, LayoutError, Mapping, Plain,
     TensorView, TensorViewMut,
 };
 
-impl<T: Copy> DynTensor<T> {
+impl<T: Element> DynTensor<T> {
     /// A new tensor of `layout` holding the elements of `storage` read as `src` (borrowed
     /// storage, such as another library's array), moved by axis name as
     /// [`DynTensor::relayout`] moves them; padding is `T::default()`.
@@ -21,11 +22,14 @@ impl<T: Copy> DynTensor<T> {
     /// ```
     /// use tensor_layout::{DynLayout, DynTensor};
     /// let nchw = DynLayout::parse("nchw").unwrap().bind(&[1, 2, 1, 2]).unwrap();
-    /// let t = DynTensor::relayout_from(&nchw, &[1u16, 2, 3, 4], &DynLayout::parse("nhwc").unwrap()).unwrap();
+    /// let t = DynTensor::from_relayout(&nchw, &[1u16, 2, 3, 4], &DynLayout::parse("nhwc").unwrap()).unwrap();
     /// assert_eq!(t.as_raw(), [1, 3, 2, 4]);
-    /// assert!(DynTensor::relayout_from(&nchw, &[1u16, 2, 3], &DynLayout::parse("nhwc").unwrap()).is_err());
+    /// assert!(DynTensor::from_relayout(&nchw, &[1u16, 2, 3], &DynLayout::parse("nhwc").unwrap()).is_err());
     /// ```
-    pub fn relayout_from(
+    ///
+    /// Formerly `DynTensor::relayout_from`, a name that now writes into an existing tensor as on
+    /// the other kinds ([`DynTensor::relayout_from`]).
+    pub fn from_relayout(
         src: &DynMapping,
         storage: &[T],
         layout: &DynLayout,
@@ -37,7 +41,7 @@ impl<T: Copy> DynTensor<T> {
     }
 
     /// Writes the elements of `src_storage`, read as `src`, into `dst_storage`, read as `dst`,
-    /// moved by axis name as [`DynTensor::relayout`] moves them, and `T::default()` into every
+    /// moved by axis name as [`DynTensor::try_relayout`] moves them, and `T::default()` into every
     /// padding slot of `dst`: a relayout between two buffers that other code owns.
     ///
     /// # Errors
@@ -77,10 +81,29 @@ impl<T: Copy> DynTensor<T> {
     }
 }
 
-impl<T: Copy, I: Interface> DynTensor<T, I> {
+impl<T: Element, I: Interface> DynTensor<T, I> {
     /// Converts into a new tensor of `layout`, moving each element by axis name as
     /// [`TensorBase::relayout`](crate::TensorBase::relayout) does: `layout`'s axes are this
     /// tensor's names in any order, and the new dims are this tensor's in that order.
+    ///
+    /// # Panics
+    /// With the message of the [`LayoutError`] that [`DynTensor::try_relayout`] returns.
+    ///
+    /// ```
+    /// use tensor_layout::{DynLayout, DynTensor};
+    /// let t = DynTensor::from_row_major(DynLayout::parse("nchw").unwrap(), &[1, 2, 1, 2], &[1u8, 2, 3, 4]).unwrap();
+    /// assert_eq!(t.relayout(&DynLayout::parse("nhwc").unwrap()).as_raw(), [1, 3, 2, 4]);
+    /// ```
+    pub fn relayout(&self, layout: &DynLayout) -> DynTensor<T, I>
+    where
+        T: Send + Sync + 'static,
+        I: ChannelZeros<T>,
+    {
+        self.try_relayout(layout).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// Converts into a new tensor of `layout`, moving each element by axis name (see
+    /// [`DynTensor::relayout`]).
     ///
     /// # Errors
     /// [`LayoutError::AxisNames`] when `layout`'s axes have other names;
@@ -91,12 +114,12 @@ impl<T: Copy, I: Interface> DynTensor<T, I> {
     /// use tensor_layout::{DynLayout, DynTensor};
     /// let flat = DynLayout::parse("htp::R4FlatMemoryLayout").unwrap();
     /// let t = DynTensor::from_row_major(flat, &[1, 2, 3, 4], &(0..24).collect::<Vec<u8>>()).unwrap();
-    /// let blocked = t.relayout(&DynLayout::parse("nChw16c").unwrap()).unwrap();
-    /// assert_eq!(blocked.mapping().dims(), [1, 4, 2, 3]); // N, C, H, W
+    /// let blocked = t.try_relayout(&DynLayout::parse("nChw16c").unwrap()).unwrap();
+    /// assert_eq!(blocked.dims(), [1, 4, 2, 3]); // N, C, H, W
     /// assert_eq!(blocked.as_raw()[..3], [0, 1, 2]); // the channels of pixel (0, 0) lie together
-    /// assert!(t.relayout(&DynLayout::parse("oihw").unwrap()).is_err());
+    /// assert!(t.try_relayout(&DynLayout::parse("oihw").unwrap()).is_err());
     /// ```
-    pub fn relayout(&self, layout: &DynLayout) -> Result<DynTensor<T, I>, LayoutError>
+    pub fn try_relayout(&self, layout: &DynLayout) -> Result<DynTensor<T, I>, LayoutError>
     where
         T: Send + Sync + 'static,
         I: ChannelZeros<T>,
@@ -109,6 +132,81 @@ impl<T: Copy, I: Interface> DynTensor<T, I> {
             layout,
         )
     }
+
+    /// Writes this tensor's logical elements into `dst` by axis name, and `dst`'s pad value into
+    /// its padding, as [`TensorBase::relayout_into`](crate::TensorBase::relayout_into) does.
+    ///
+    /// # Errors
+    /// [`LayoutError::AxisNames`] when `dst`'s axes have other names; [`LayoutError::Rank`]
+    /// when the ranks differ; [`LayoutError::ShapeMismatch`] when `dst`'s dims are not this
+    /// tensor's in `dst`'s axis order; [`LayoutError::InterfaceMismatch`] when the interfaces
+    /// differ. `dst` is then left untouched.
+    ///
+    /// ```
+    /// use tensor_layout::{DynLayout, DynTensor};
+    /// let src = DynTensor::from_row_major(DynLayout::parse("nchw").unwrap(), &[1, 2, 1, 2], &[1u8, 2, 3, 4]).unwrap();
+    /// // oneDNN's `nhwc` keeps the logical order NCHW: the same dims, another memory order.
+    /// let mut dst = DynTensor::<u8>::zeros(DynLayout::parse("nhwc").unwrap(), &[1, 2, 1, 2]).unwrap();
+    /// src.relayout_into(&mut dst).unwrap();
+    /// assert_eq!(dst.as_raw(), [1, 3, 2, 4]);
+    /// let mut wrong = DynTensor::<u8>::zeros(DynLayout::parse("nhwc").unwrap(), &[1, 1, 2, 2]).unwrap();
+    /// assert!(src.relayout_into(&mut wrong).is_err());
+    /// ```
+    pub fn relayout_into(&self, dst: &mut DynTensor<T, I>) -> Result<(), LayoutError>
+    where
+        T: Send + Sync + 'static,
+        I: ChannelZeros<T>,
+    {
+        macro_rules! by_rank {
+            ($($rank:literal)+) => {
+                match (self.mapping().dims().len(), dst.mapping().dims().len()) {
+                    $(($rank, $rank) => into_ranked::<T, I, $rank>(self, dst),)+
+                    (found, expected) => Err(LayoutError::Rank { expected, found }),
+                }
+            };
+        }
+        by_rank!(1 2 3 4 5 6 7 8)
+    }
+
+    /// Overwrites this tensor with `src`'s logical elements, moved by axis name, and its padding
+    /// with its pad value: [`DynTensor::relayout_into`] seen from the destination.
+    ///
+    /// # Errors
+    /// As for [`DynTensor::relayout_into`]; this tensor is then left untouched.
+    ///
+    /// ```
+    /// use tensor_layout::{DynLayout, DynTensor};
+    /// let src = DynTensor::from_row_major(DynLayout::parse("nchw").unwrap(), &[1, 2, 1, 2], &[1u8, 2, 3, 4]).unwrap();
+    /// let mut dst = DynTensor::<u8>::zeros(DynLayout::parse("nhwc").unwrap(), &[1, 2, 1, 2]).unwrap();
+    /// dst.relayout_from(&src).unwrap();
+    /// assert_eq!(dst.as_raw(), [1, 3, 2, 4]);
+    /// ```
+    pub fn relayout_from(&mut self, src: &DynTensor<T, I>) -> Result<(), LayoutError>
+    where
+        T: Send + Sync + 'static,
+        I: ChannelZeros<T>,
+    {
+        src.relayout_into(self)
+    }
+}
+
+/// [`DynTensor::relayout_into`] at rank `RANK`: both tensors as typed views.
+fn into_ranked<T, I, const RANK: usize>(
+    src: &DynTensor<T, I>,
+    dst: &mut DynTensor<T, I>,
+) -> Result<(), LayoutError>
+where
+    T: Element + Send + Sync + 'static,
+    I: ChannelZeros<T>,
+{
+    let src_dims: [usize; RANK] = core::array::from_fn(|d| src.mapping().dims()[d]);
+    let dst_dims: [usize; RANK] = core::array::from_fn(|d| dst.mapping().dims()[d]);
+    let from = Mapping::with_layout(src.mapping().layout().ranked::<RANK>()?, src_dims)?;
+    let into = Mapping::with_layout(dst.mapping().layout().ranked::<RANK>()?, dst_dims)?;
+    let view = TensorView::from_parts(from, src.as_raw(), src.pad_value(), src.interface().clone());
+    let (pad, interface) = (dst.pad_value(), dst.interface().clone());
+    let mut out = TensorViewMut::from_parts(into, dst.as_raw_mut(), pad, interface);
+    view.relayout_into(&mut out)
 }
 
 fn between_ranked<T, const RANK: usize>(
@@ -118,7 +216,7 @@ fn between_ranked<T, const RANK: usize>(
     dst_storage: &mut [T],
 ) -> Result<(), LayoutError>
 where
-    T: Copy + Default + Send + Sync + 'static,
+    T: Element + Default + Send + Sync + 'static,
 {
     let src_dims: [usize; RANK] = core::array::from_fn(|d| src.dims()[d]);
     let dst_dims: [usize; RANK] = core::array::from_fn(|d| dst.dims()[d]);
@@ -139,7 +237,7 @@ fn relayout_by_rank<T, I>(
     layout: &DynLayout,
 ) -> Result<DynTensor<T, I>, LayoutError>
 where
-    T: Copy + Send + Sync + 'static,
+    T: Element + Send + Sync + 'static,
     I: ChannelZeros<T>,
 {
     macro_rules! by_rank {
@@ -161,7 +259,7 @@ fn relayout_ranked<T, I, const RANK: usize>(
     layout: &DynLayout,
 ) -> Result<DynTensor<T, I>, LayoutError>
 where
-    T: Copy + Send + Sync + 'static,
+    T: Element + Send + Sync + 'static,
     I: ChannelZeros<T>,
 {
     let (src_layout, dst_layout) = (src.layout().ranked::<RANK>()?, layout.ranked()?);

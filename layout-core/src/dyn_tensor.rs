@@ -1,5 +1,9 @@
 //! [`DynTensor`]: a tensor whose layout is known only at run time.
 
+use crate::Element;
+use crate::RealValues;
+use crate::dyn_index::{DynIndex, DynRowMajor};
+use crate::interface::contract::channel_position;
 use crate::storage::{AlignedBuffer, Storage, StorageMut};
 use crate::{
     AxisNames, Coords, DynLayout, DynMapping, Layout, LayoutError, Mapping, Tensor, TensorBase,
@@ -10,6 +14,7 @@ use alloc::string::ToString;
 use alloc::vec;
 use alloc::vec::Vec;
 use core::fmt;
+use core::ops::{Index, IndexMut};
 
 /// A tensor whose layout was chosen at run time (read from a model file, a command line).
 ///
@@ -29,14 +34,14 @@ use core::fmt;
 /// assert_eq!(failed.tensor.as_raw().len(), 64); // nothing lost
 /// ```
 #[derive(Clone, Debug)]
-pub struct DynTensor<T: Copy, I: Interface = Plain> {
+pub struct DynTensor<T: Element, I: Interface = Plain> {
     mapping: DynMapping,
     storage: AlignedBuffer<T>,
     pad: T,
     interface: I,
 }
 
-impl<T: Copy> DynTensor<T> {
+impl<T: Element> DynTensor<T> {
     /// A tensor of `layout` and `dims` with every slot `T::default()`.
     ///
     /// # Errors
@@ -137,7 +142,7 @@ impl<T: Copy> DynTensor<T> {
     }
 }
 
-impl<T: Copy, I: Interface> DynTensor<T, I> {
+impl<T: Element, I: Interface> DynTensor<T, I> {
     /// The interface: what the stored values mean (kept from the typed tensor it came from).
     ///
     /// ```
@@ -180,6 +185,190 @@ impl<T: Copy, I: Interface> DynTensor<T, I> {
     /// ```
     pub fn as_raw_mut(&mut self) -> &mut [T] {
         self.storage.slots_mut()
+    }
+
+    /// The logical dims, in the layout's axis order.
+    ///
+    /// ```
+    /// let t = tensor_layout::DynTensor::<u8>::zeros(tensor_layout::DynLayout::parse("nChw16c").unwrap(), &[1, 3, 2, 2]).unwrap();
+    /// assert_eq!(t.dims(), [1, 3, 2, 2]);
+    /// ```
+    pub fn dims(&self) -> DynIndex {
+        DynIndex::try_from(self.mapping.dims()).expect("a layout's rank is at most MAX_RANK")
+    }
+
+    /// The dims after padding to whole blocks.
+    ///
+    /// ```
+    /// let t = tensor_layout::DynTensor::<u8>::zeros(tensor_layout::DynLayout::parse("nChw16c").unwrap(), &[1, 3, 2, 2]).unwrap();
+    /// assert_eq!(t.padded_dims(), [1, 16, 2, 2]);
+    /// ```
+    pub fn padded_dims(&self) -> DynIndex {
+        DynIndex::try_from(&self.mapping.padded_dims()[..])
+            .expect("a layout's rank is at most MAX_RANK")
+    }
+
+    /// Number of logical elements.
+    ///
+    /// ```
+    /// let t = tensor_layout::DynTensor::<u8>::zeros(tensor_layout::DynLayout::parse("nChw16c").unwrap(), &[1, 3, 2, 2]).unwrap();
+    /// assert_eq!(t.len(), 12);
+    /// ```
+    pub fn len(&self) -> usize {
+        self.mapping.len()
+    }
+
+    /// Whether the tensor has no logical element (some dim is zero).
+    ///
+    /// ```
+    /// let t = tensor_layout::DynTensor::<u8>::zeros(tensor_layout::DynLayout::parse("nchw").unwrap(), &[1, 0, 2, 2]).unwrap();
+    /// assert!(t.is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.mapping.is_empty()
+    }
+
+    /// Number of storage slots, padding included.
+    ///
+    /// ```
+    /// let t = tensor_layout::DynTensor::<u8>::zeros(tensor_layout::DynLayout::parse("nChw16c").unwrap(), &[1, 3, 2, 2]).unwrap();
+    /// assert_eq!(t.storage_len(), 64);
+    /// ```
+    pub fn storage_len(&self) -> usize {
+        self.mapping.storage_len()
+    }
+
+    /// The element at logical `index` (an array, a slice or a [`DynIndex`]), `None` outside
+    /// the dims or for another number of coordinates than the rank.
+    ///
+    /// ```
+    /// use tensor_layout::{DynLayout, DynTensor};
+    /// let t = DynTensor::from_row_major(DynLayout::parse("nhwc").unwrap(), &[1, 2, 1, 2], &[1, 2, 3, 4]).unwrap();
+    /// assert_eq!(t.get([0, 1, 0, 0]), Some(&3));
+    /// assert_eq!(t.get(&[0, 2, 0, 0][..]), None);
+    /// assert_eq!(t.get([0, 1, 0]), None);
+    /// ```
+    pub fn get(&self, index: impl AsRef<[usize]>) -> Option<&T> {
+        let offset = self.mapping.checked_offset(index.as_ref())?;
+        Some(&self.storage[offset])
+    }
+
+    /// The element at logical `index`, writable; `None` where [`DynTensor::get`] gives `None`.
+    ///
+    /// ```
+    /// use tensor_layout::{DynLayout, DynTensor};
+    /// let mut t = DynTensor::<u8>::zeros(DynLayout::parse("nhwc").unwrap(), &[1, 2, 1, 2]).unwrap();
+    /// *t.get_mut([0, 1, 0, 1]).unwrap() = 9;
+    /// assert_eq!(t.as_raw(), [0, 0, 0, 9]);
+    /// ```
+    pub fn get_mut(&mut self, index: impl AsRef<[usize]>) -> Option<&mut T> {
+        let offset = self.mapping.checked_offset(index.as_ref())?;
+        Some(&mut self.storage[offset])
+    }
+
+    /// The element at logical `index`, by value.
+    ///
+    /// # Panics
+    /// When `index` is out of bounds, naming the index and the dims, or has another number of
+    /// coordinates than the rank.
+    ///
+    /// ```
+    /// use tensor_layout::{DynLayout, DynTensor};
+    /// let t = DynTensor::from_row_major(DynLayout::parse("nhwc").unwrap(), &[1, 2, 1, 2], &[1, 2, 3, 4]).unwrap();
+    /// assert_eq!(t.value([0, 1, 0, 1]), 4);
+    /// ```
+    pub fn value(&self, index: impl AsRef<[usize]>) -> T {
+        self.storage[self.mapping.offset(index.as_ref())]
+    }
+
+    /// Writes `value` at logical `index`.
+    ///
+    /// # Panics
+    /// As for [`DynTensor::value`].
+    ///
+    /// ```
+    /// use tensor_layout::{DynLayout, DynTensor};
+    /// let mut t = DynTensor::<u8>::zeros(DynLayout::parse("nhwc").unwrap(), &[1, 2, 1, 2]).unwrap();
+    /// t.set([0, 1, 0, 0], 7);
+    /// assert_eq!(t.as_raw(), [0, 7, 0, 0]);
+    /// ```
+    pub fn set(&mut self, index: impl AsRef<[usize]>, value: T) {
+        let offset = self.mapping.offset(index.as_ref());
+        self.storage[offset] = value;
+    }
+
+    /// The logical elements with their indices, in row-major order (the last dim fastest).
+    ///
+    /// ```
+    /// use tensor_layout::{DynLayout, DynTensor};
+    /// let t = DynTensor::from_row_major(DynLayout::parse("nhwc").unwrap(), &[1, 1, 1, 2], &[5, 6]).unwrap();
+    /// let all: Vec<_> = t.indexed_iter().map(|(i, &v)| (i.to_vec(), v)).collect();
+    /// assert_eq!(all, [(vec![0, 0, 0, 0], 5), (vec![0, 0, 0, 1], 6)]);
+    /// ```
+    pub fn indexed_iter(&self) -> impl ExactSizeIterator<Item = (DynIndex, &T)> + '_ {
+        DynRowMajor::new(self.dims())
+            .map(move |index| (index, &self.storage[self.mapping.offset(&index)]))
+    }
+
+    /// The logical elements in row-major order.
+    ///
+    /// ```
+    /// use tensor_layout::{DynLayout, DynTensor};
+    /// let t = DynTensor::from_row_major(DynLayout::parse("nhwc").unwrap(), &[1, 2, 1, 2], &[1, 2, 3, 4]).unwrap();
+    /// assert_eq!(t.iter().copied().collect::<Vec<_>>(), [1, 2, 3, 4]);
+    /// ```
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &T> + '_ {
+        self.indexed_iter().map(|(_, value)| value)
+    }
+
+    /// The real value of the element at `index`, through the interface.
+    ///
+    /// # Panics
+    /// As for [`DynTensor::value`].
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let t = Tensor::<u8, onednn::nchw>::from_fn([1, 1, 1, 2], |[.., w]| 100 + w as u8 * 4)
+    ///     .with_interface(ScaleOffset::new(0.5, 100))
+    ///     .unwrap();
+    /// let d = tensor_layout::DynTensor::from(t);
+    /// assert_eq!(d.real([0, 0, 0, 1]), 2.0);
+    /// ```
+    pub fn real(&self, index: impl AsRef<[usize]>) -> f32
+    where
+        I: RealValues<T>,
+    {
+        let index = index.as_ref();
+        self.interface
+            .real(self.value(index), self.channel_of(index))
+    }
+
+    /// Stores the real `value` at `index`: rounded to nearest (ties to even) and saturated to
+    /// the stored type.
+    ///
+    /// # Panics
+    /// As for [`DynTensor::value`].
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let t = Tensor::<i8, onednn::nchw, _>::zeros_with([1, 1, 1, 2], ScaleOffset::new(0.5, 0));
+    /// let mut d = tensor_layout::DynTensor::from(t);
+    /// d.set_real([0, 0, 0, 0], 0.75); // 1.5 steps: ties to even
+    /// assert_eq!(d.to_row_major(), [2, 0]);
+    /// ```
+    pub fn set_real(&mut self, index: impl AsRef<[usize]>, value: f32)
+    where
+        I: RealValues<T>,
+    {
+        let index = index.as_ref();
+        let stored = self.interface.stored(value, self.channel_of(index));
+        self.set(index, stored);
+    }
+
+    /// The index along the interface's channel axis of `index` (0 for per-tensor interfaces).
+    fn channel_of(&self, index: &[usize]) -> usize {
+        let axes = self.mapping.layout().axis_word();
+        channel_position(&self.interface, &axes).map_or(0, |d| index.get(d).copied().unwrap_or(0))
     }
 
     /// The logical elements in row-major order.
@@ -257,8 +446,13 @@ impl<T: Copy, I: Interface> DynTensor<T, I> {
         Ok(typed)
     }
 
-    /// The value padding slots hold.
-    pub(crate) fn pad_value(&self) -> T {
+    /// The value padding slots hold (and relayouts into this tensor write there).
+    ///
+    /// ```
+    /// let t = tensor_layout::DynTensor::<u8>::zeros(tensor_layout::DynLayout::parse("nchw").unwrap(), &[1, 1, 1, 1]).unwrap();
+    /// assert_eq!(t.pad_value(), 0);
+    /// ```
+    pub fn pad_value(&self) -> T {
         self.pad
     }
 
@@ -280,6 +474,63 @@ impl<T: Copy, I: Interface> DynTensor<T, I> {
     }
 }
 
+impl<T: Element, I: Interface, const N: usize> Index<[usize; N]> for DynTensor<T, I> {
+    type Output = T;
+
+    /// # Panics
+    /// When `index` lies outside the dims, naming both, or has another rank.
+    fn index(&self, index: [usize; N]) -> &T {
+        &self.storage[self.mapping.offset(&index)]
+    }
+}
+
+impl<T: Element, I: Interface, const N: usize> IndexMut<[usize; N]> for DynTensor<T, I> {
+    /// # Panics
+    /// When `index` lies outside the dims, naming both, or has another rank.
+    fn index_mut(&mut self, index: [usize; N]) -> &mut T {
+        let offset = self.mapping.offset(&index);
+        &mut self.storage[offset]
+    }
+}
+
+impl<T: Element, I: Interface> Index<&[usize]> for DynTensor<T, I> {
+    type Output = T;
+
+    /// # Panics
+    /// When `index` lies outside the dims, naming both, or has another rank.
+    fn index(&self, index: &[usize]) -> &T {
+        &self.storage[self.mapping.offset(index)]
+    }
+}
+
+impl<T: Element, I: Interface> IndexMut<&[usize]> for DynTensor<T, I> {
+    /// # Panics
+    /// When `index` lies outside the dims, naming both, or has another rank.
+    fn index_mut(&mut self, index: &[usize]) -> &mut T {
+        let offset = self.mapping.offset(index);
+        &mut self.storage[offset]
+    }
+}
+
+impl<T: Element, I: Interface> Index<DynIndex> for DynTensor<T, I> {
+    type Output = T;
+
+    /// # Panics
+    /// When `index` lies outside the dims, naming both, or has another rank.
+    fn index(&self, index: DynIndex) -> &T {
+        &self.storage[self.mapping.offset(&index)]
+    }
+}
+
+impl<T: Element, I: Interface> IndexMut<DynIndex> for DynTensor<T, I> {
+    /// # Panics
+    /// When `index` lies outside the dims, naming both, or has another rank.
+    fn index_mut(&mut self, index: DynIndex) -> &mut T {
+        let offset = self.mapping.offset(&index);
+        &mut self.storage[offset]
+    }
+}
+
 /// A [`DynTensor`] that could not become a typed tensor, handed back with the reason.
 ///
 /// ```
@@ -291,14 +542,14 @@ impl<T: Copy, I: Interface> DynTensor<T, I> {
 /// let t = failed.tensor; // use it as another layout
 /// assert!(t.into_typed::<onednn::nchw>().is_ok());
 /// ```
-pub struct IntoTypedError<T: Copy, I: Interface = Plain> {
+pub struct IntoTypedError<T: Element, I: Interface = Plain> {
     /// Why the conversion failed.
     pub error: LayoutError,
     /// The tensor, as it was.
     pub tensor: DynTensor<T, I>,
 }
 
-impl<T: Copy, I: Interface> fmt::Debug for IntoTypedError<T, I> {
+impl<T: Element, I: Interface> fmt::Debug for IntoTypedError<T, I> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("IntoTypedError")
             .field("error", &self.error)
@@ -307,22 +558,22 @@ impl<T: Copy, I: Interface> fmt::Debug for IntoTypedError<T, I> {
     }
 }
 
-impl<T: Copy, I: Interface> fmt::Display for IntoTypedError<T, I> {
+impl<T: Element, I: Interface> fmt::Display for IntoTypedError<T, I> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(&self.error, f)
     }
 }
 
-impl<T: Copy, I: Interface> core::error::Error for IntoTypedError<T, I> {}
+impl<T: Element, I: Interface> core::error::Error for IntoTypedError<T, I> {}
 
-impl<T: Copy, I: Interface> From<IntoTypedError<T, I>> for LayoutError {
+impl<T: Element, I: Interface> From<IntoTypedError<T, I>> for LayoutError {
     /// Keeps the reason, drops the tensor (for `?` in functions that return [`LayoutError`]).
     fn from(failed: IntoTypedError<T, I>) -> Self {
         failed.error
     }
 }
 
-impl<T: Copy, const RANK: usize, C: crate::ChunkList, N: AxisNames, I: Interface>
+impl<T: Element, const RANK: usize, C: crate::ChunkList, N: AxisNames, I: Interface>
     From<Tensor<T, crate::ChunkedMemoryLayout<RANK, C, N>, I>> for DynTensor<T, I>
 {
     /// Forgets the layout type, keeping the storage, the axis names and the interface.

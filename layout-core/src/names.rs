@@ -10,7 +10,7 @@
 //! ```
 //! use tensor_layout::prelude::*;
 //! let nhwc = Tensor::<u8, htp::R4FlatMemoryLayout>::from_fn([1, 2, 3, 4], |[_, h, w, c]| (h * 100 + w * 10 + c) as u8);
-//! let as_nchw = nhwc.permuted::<names::NCHW>().unwrap(); // no copy
+//! let as_nchw = nhwc.align_to::<names::NCHW>().unwrap(); // no copy
 //! assert_eq!(as_nchw.dims(), [1, 4, 2, 3]);
 //! assert_eq!(as_nchw[[0, 3, 1, 2]], nhwc[[0, 1, 2, 3]]);
 //! ```

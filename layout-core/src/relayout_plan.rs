@@ -347,8 +347,8 @@ fn described<L: Layout>(mapping: &Mapping<L>) -> String {
 
 /// The prefetch choice of a plan, in words.
 fn choices_text(choices: &Choices) -> String {
-    match choices.streamed_prefetch_elements {
-        Some(far) => format!("streamed source prefetched up to {far} elements ahead"),
+    match choices.streamed_prefetch_bytes {
+        Some(far) => format!("streamed source prefetched up to {far} bytes ahead"),
         None => String::from("streamed source prefetched near"),
     }
 }

@@ -1,6 +1,6 @@
 //! Element storage: an owned buffer aligned to 128 bytes, and the borrowed slices views use.
 
-use crate::LayoutError;
+use crate::{Element, LayoutError};
 use alloc::alloc::{Layout as AllocLayout, alloc, dealloc};
 use alloc::vec::Vec;
 use core::fmt;
@@ -247,7 +247,7 @@ impl<T: Copy + fmt::Debug> fmt::Debug for AlignedBuffer<T> {
 )]
 pub trait Storage: sealed::Sealed {
     /// The element type.
-    type Elem: Copy;
+    type Elem: crate::Element;
 
     /// All storage slots, padding included.
     fn slots(&self) -> &[Self::Elem];
@@ -277,35 +277,35 @@ mod sealed {
     /// The storages of this module are all there are (see [`Storage`](super::Storage)).
     pub trait Sealed {}
 
-    impl<T: Copy> Sealed for super::AlignedBuffer<T> {}
-    impl<T: Copy> Sealed for &[T] {}
-    impl<T: Copy> Sealed for &mut [T] {}
+    impl<T: crate::Element> Sealed for super::AlignedBuffer<T> {}
+    impl<T: crate::Element> Sealed for &[T] {}
+    impl<T: crate::Element> Sealed for &mut [T] {}
 }
 
-impl<T: Copy> Storage for AlignedBuffer<T> {
+impl<T: Element> Storage for AlignedBuffer<T> {
     type Elem = T;
     fn slots(&self) -> &[T] {
         self
     }
 }
-impl<T: Copy> StorageMut for AlignedBuffer<T> {
+impl<T: Element> StorageMut for AlignedBuffer<T> {
     fn slots_mut(&mut self) -> &mut [T] {
         self
     }
 }
-impl<T: Copy> Storage for &[T] {
+impl<T: Element> Storage for &[T] {
     type Elem = T;
     fn slots(&self) -> &[T] {
         self
     }
 }
-impl<T: Copy> Storage for &mut [T] {
+impl<T: Element> Storage for &mut [T] {
     type Elem = T;
     fn slots(&self) -> &[T] {
         self
     }
 }
-impl<T: Copy> StorageMut for &mut [T] {
+impl<T: Element> StorageMut for &mut [T] {
     fn slots_mut(&mut self) -> &mut [T] {
         self
     }

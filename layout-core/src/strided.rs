@@ -17,7 +17,7 @@ use core::marker::PhantomData;
 /// `Names` says what the axes mean, as for [`ChunkedMemoryLayout`](crate::ChunkedMemoryLayout):
 /// a view keeps the names of the tensor it was made from
 /// ([`TensorBase::slice`](crate::TensorBase::slice)) or reorders them
-/// ([`TensorBase::permuted`](crate::TensorBase::permuted)). A strided layout built here is
+/// ([`TensorBase::align_to`](crate::TensorBase::align_to)). A strided layout built here is
 /// positional; name its axes with [`Strided::with_axes`].
 ///
 /// ```

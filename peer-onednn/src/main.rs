@@ -31,6 +31,8 @@ use reorder::Reorder;
 use std::hint::black_box;
 use std::time::Duration;
 use tensor_layout::RelayoutFrom;
+// What the library stores one per slot, as `relayout_pairs` names it (`super::TensorElement`).
+use tensor_layout::Element as TensorElement;
 use tensor_layout::prelude::*;
 
 #[allow(dead_code)] // the pools and the 2-thread memcpy serve the benches, not this program
@@ -63,7 +65,7 @@ fn bytes_of<T: Element>(slots: &[T]) -> &[u8] {
 }
 
 /// The library's tensors and oneDNN's reorder of one pair, on the same source values.
-struct Both<T: Copy, A: Layout, B: Layout> {
+struct Both<T: Element, A: Layout, B: Layout> {
     src: Tensor<T, A>,
     dst: Tensor<T, B>,
     peer: Reorder,

@@ -3,15 +3,15 @@
 
 use crate::elements::{Element, Width, bits_dtype, element_of};
 use crate::errors::{by_x, mismatch};
-use crate::layout::bind_chunked;
-use crate::storage::Elements;
+use crate::layout::{LayoutKind, bind_chunked, bind_placed};
+use crate::storage::{Elements, Placed};
 use numpy::ndarray::{ArrayViewD, IxDyn, ShapeBuilder};
 use numpy::{
     PyArrayDyn, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArray, PyUntypedArrayMethods,
 };
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use tensor_layout::{DynLayout, DynMapping};
+use tensor_layout::DynLayout;
 
 /// A source array's elements as the engine's unsigned integers, borrowed (read-only) from
 /// NumPy for as long as this lives.
@@ -37,21 +37,17 @@ pub struct Source<'py> {
     pub bits: Bits<'py>,
     pub element: Element,
     pub dtype: Bound<'py, numpy::PyArrayDescr>,
-    pub mapping: DynMapping,
+    pub placed: Placed,
 }
 
-/// `object` as a NumPy array: itself, or what `numpy.from_dlpack` makes of an object with
-/// `__dlpack__` (without a copy).
+/// `object` as a NumPy array: itself, or a view of an object's `__dlpack__` tensor (read by
+/// dlpark, without a copy: every supported dtype, bfloat16 included).
 pub fn as_array<'py>(object: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyUntypedArray>> {
     if let Ok(array) = object.cast::<PyUntypedArray>() {
         return Ok(array.clone());
     }
     if object.hasattr("__dlpack__")? {
-        let array = object
-            .py()
-            .import("numpy")?
-            .call_method1("from_dlpack", (object,))?;
-        return Ok(array.cast_into::<PyUntypedArray>()?);
+        return crate::dlpack::import(object);
     }
     Err(PyTypeError::new_err(format!(
         "expected a NumPy array or an object with __dlpack__, found {}",
@@ -60,18 +56,20 @@ pub fn as_array<'py>(object: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyUntype
 }
 
 /// Reads `array` as the storage of `layout`: with `dims`, a C-contiguous array of the storage
-/// length (any shape); without, the logical array of a plain layout (one axis per logical
-/// dim, in the layout's axis order), whose strides must be the layout's own.
+/// length (any shape; for a local layout, the chip's whole memory); without, the logical array
+/// of a plain layout (one axis per logical dim, in the layout's axis order), whose strides
+/// must be the layout's own.
 pub fn read_source<'py>(
     array: &Bound<'py, PyUntypedArray>,
-    layout: &DynLayout,
+    layout: &LayoutKind,
     dims: Option<Vec<usize>>,
 ) -> PyResult<Source<'py>> {
     let dtype = array.dtype();
     let element = element_of(&dtype)?;
-    let (mapping, ordered) = match dims {
-        Some(dims) => {
-            let mapping = bind_chunked(layout, &dims)?;
+    layout.check_element(element)?;
+    let (placed, ordered) = match (dims, layout) {
+        (Some(dims), _) => {
+            let placed = bind_placed(layout, &dims)?;
             if !array.is_c_contiguous() {
                 return Err(mismatch(format!(
                     "the storage of {layout} must be C-contiguous, and this array (shape {:?}, \
@@ -80,18 +78,32 @@ pub fn read_source<'py>(
                     array.strides()
                 )));
             }
-            if array.len() != mapping.storage_len() {
+            let len = placed.storage_len();
+            if array.len() != len {
+                let what = match layout {
+                    LayoutKind::Chunked(_) => "padding included",
+                    LayoutKind::Local(_) => "the chip's whole local memory",
+                };
                 return Err(mismatch(format!(
-                    "the array holds {} elements but {layout} on dims {} stores {} (padding \
-                     included)",
+                    "the array holds {} elements but {layout} on dims {} stores {len} ({what})",
                     array.len(),
                     by_x(&dims),
-                    mapping.storage_len()
                 )));
             }
-            (mapping, array.clone().into_any())
+            (placed, array.clone().into_any())
         }
-        None => logical_view(array, layout)?,
+        (None, LayoutKind::Chunked(layout)) => {
+            let (mapping, ordered) = logical_view(array, layout)?;
+            (Placed::Chunked(mapping), ordered)
+        }
+        (None, LayoutKind::Local(_)) => {
+            return Err(mismatch(format!(
+                "{layout} is a Sophgo local-memory layout: its storage is the chip's whole \
+                 local memory, so pass that memory (as elements) with dims= (the logical dims, \
+                 axes {})",
+                crate::storage::axes_of(layout)
+            )));
+        }
     };
     let bits = ordered.call_method1("view", (bits_dtype(array.py(), element.width),))?;
     let bits = match element.width {
@@ -103,7 +115,7 @@ pub fn read_source<'py>(
         bits,
         element,
         dtype,
-        mapping,
+        placed,
     })
 }
 
@@ -112,7 +124,7 @@ pub fn read_source<'py>(
 fn logical_view<'py>(
     array: &Bound<'py, PyUntypedArray>,
     layout: &DynLayout,
-) -> PyResult<(DynMapping, Bound<'py, PyAny>)> {
+) -> PyResult<(tensor_layout::DynMapping, Bound<'py, PyAny>)> {
     let word = layout.axis_word();
     if layout.entries().iter().any(|e| e.size > 0) {
         return Err(mismatch(format!(

@@ -90,3 +90,54 @@ pub fn bits_dtype<'py>(py: Python<'py>, width: Width) -> Bound<'py, PyArrayDescr
         Width::Four => numpy::dtype::<u32>(py),
     }
 }
+
+/// A DLPack type's name as NumPy spells its dtypes (`float64`, `bfloat16`, `bool`).
+fn dlpack_name(dtype: DLDataType) -> String {
+    let kind = match dtype.code {
+        DLDataTypeCode::INT => "int",
+        DLDataTypeCode::UINT => "uint",
+        DLDataTypeCode::FLOAT => "float",
+        DLDataTypeCode::BFLOAT => "bfloat",
+        DLDataTypeCode::COMPLEX => "complex",
+        DLDataTypeCode::BOOL => return "bool".to_string(),
+        other => return format!("DLPack type code {}, {} bits", other.0, dtype.bits),
+    };
+    match dtype.lanes {
+        1 => format!("{kind}{}", dtype.bits),
+        lanes => format!("{kind}{}x{lanes}", dtype.bits),
+    }
+}
+
+/// The element type of a DLPack tensor's `dtype`, or a `TypeError` naming it.
+pub fn element_of_dlpack(dtype: DLDataType) -> PyResult<Element> {
+    ELEMENTS
+        .iter()
+        .find(|e| e.dlpack == dtype)
+        .copied()
+        .ok_or_else(|| {
+            PyTypeError::new_err(format!(
+                "unsupported dtype {}: expected float32, float16, bfloat16 (ml_dtypes), \
+                 int8, uint8, int16, uint16, int32 or uint32",
+                dlpack_name(dtype)
+            ))
+        })
+}
+
+impl Element {
+    /// NumPy's dtype of these elements; bfloat16 is `ml_dtypes.bfloat16`, a `TypeError` where
+    /// `ml_dtypes` is not installed.
+    pub fn descr<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArrayDescr>> {
+        let dtype = if self.dlpack.code == DLDataTypeCode::BFLOAT {
+            let ml_dtypes = py.import("ml_dtypes").map_err(|_| {
+                PyTypeError::new_err(
+                    "bfloat16 elements need NumPy's bfloat16 dtype, which the ml_dtypes \
+                     package provides: pip install ml_dtypes",
+                )
+            })?;
+            ml_dtypes.getattr("bfloat16")?
+        } else {
+            py.import("numpy")?.getattr(self.name)?
+        };
+        PyArrayDescr::new(py, &dtype)
+    }
+}

@@ -1,8 +1,10 @@
 //! `Layout`: a layout read from text at run time, a chunk list or a Sophgo local-memory layout.
 
+use crate::elements::Element;
 use crate::errors::{by_x, value_error};
 use crate::local_text::{LocalText, local_text, parse_local};
 use crate::mapping::Mapping;
+use crate::storage::{Placed, axes_of};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use tensor_layout::sophgo::{ChipName, DynLocalLayout, StorageModeName};
@@ -15,6 +17,45 @@ pub enum LayoutKind {
     Chunked(DynLayout),
     /// `sophgo::Compact`, `EuAligned`, `LineAligned`, `FreeStrides` or `Matrix` on a chip.
     Local(DynLocalLayout),
+}
+
+impl std::fmt::Display for LayoutKind {
+    /// The text `Layout` reads back.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LayoutKind::Chunked(layout) => write!(f, "{layout}"),
+            LayoutKind::Local(layout) => f.write_str(&local_text(layout)),
+        }
+    }
+}
+
+impl LayoutKind {
+    /// The number of logical dims.
+    pub fn rank(&self) -> usize {
+        match self {
+            LayoutKind::Chunked(layout) => layout.rank(),
+            LayoutKind::Local(layout) => layout.rank(),
+        }
+    }
+
+    /// Checks that `element`s can be stored in this layout: a local layout places elements of
+    /// one size (its `dtype`), a chunked one any.
+    pub fn check_element(&self, element: Element) -> PyResult<()> {
+        match self {
+            LayoutKind::Local(layout) if layout.element_bytes != element.width.bytes() => {
+                Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                    "{} places {}-byte elements, and these are {}-byte {}: give the layout \
+                     dtype=\"{}\"",
+                    local_text(layout),
+                    layout.element_bytes,
+                    element.width.bytes(),
+                    element.name,
+                    element.name
+                )))
+            }
+            _ => Ok(()),
+        }
+    }
 }
 
 /// A tensor layout read from text: a catalog name (`"nChw16c"`, `"htp.R4CroutonLayout"`),
@@ -122,19 +163,6 @@ impl Layout {
         match &self.kind {
             LayoutKind::Chunked(layout) => layout.rank(),
             LayoutKind::Local(layout) => layout.rank(),
-        }
-    }
-
-    /// The chunked layout, or a `ValueError` saying that `what` needs one.
-    pub fn chunked(&self, what: &str) -> PyResult<&DynLayout> {
-        match &self.kind {
-            LayoutKind::Chunked(layout) => Ok(layout),
-            LayoutKind::Local(layout) => Err(PyValueError::new_err(format!(
-                "{what} takes chunked layouts; {} is a Sophgo local-memory layout, whose \
-                 storage is the chip's memory (relayout to or from a chunked layout such as \
-                 nchw in the chip's own tool chain)",
-                local_text(layout)
-            ))),
         }
     }
 
@@ -257,7 +285,7 @@ impl Layout {
     fn axes(&self) -> String {
         match &self.kind {
             LayoutKind::Chunked(layout) => layout.axis_word().as_str().to_string(),
-            LayoutKind::Local(layout) => if layout.rank() == 2 { "ab" } else { "NCHW" }.to_string(),
+            LayoutKind::Local(layout) => crate::local::local_axes(layout).as_str().to_string(),
         }
     }
 
@@ -361,6 +389,21 @@ pub fn layout_argument(value: &Bound<'_, PyAny>) -> PyResult<Layout> {
             element_bytes: None,
         },
     )
+}
+
+/// `layout` bound to `dims` (a local layout: placed on its chip), a `ValueError` naming both
+/// when the dims have another length, or with the library's reason.
+pub fn bind_placed(layout: &LayoutKind, dims: &[usize]) -> PyResult<Placed> {
+    if dims.len() != layout.rank() {
+        return Err(PyValueError::new_err(format!(
+            "dims {} have {} coordinates but {layout} has rank {} (axes {})",
+            by_x(dims),
+            dims.len(),
+            layout.rank(),
+            axes_of(layout)
+        )));
+    }
+    Placed::bind(layout, dims).map_err(value_error)
 }
 
 /// `layout` bound to `dims`, a `ValueError` naming both when the dims have another length.

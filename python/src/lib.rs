@@ -7,6 +7,7 @@ mod dlpack;
 mod elements;
 mod errors;
 mod layout;
+mod local;
 mod local_text;
 mod mapping;
 mod storage;

@@ -7,13 +7,13 @@ use crate::elements::Element;
 use crate::errors::{by_x, mismatch, value_error};
 use crate::layout::{Layout, LayoutKind, layout_argument};
 use crate::mapping::Mapping;
-use crate::storage::Storage;
+use crate::storage::{Placed, Storage};
 use numpy::PyArrayDescr;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 use std::sync::Arc;
-use tensor_layout::{ChunkEntry, DynLayout};
+use tensor_layout::{AxisWord, ChunkEntry, DynLayout};
 
 /// A tensor in a layout: storage the package owns (aligned, padding included), its layout,
 /// its dims and its element type.
@@ -33,42 +33,50 @@ impl Tensor {
         }
     }
 
-    fn layout_value(&self) -> &DynLayout {
-        self.storage.mapping().layout()
+    /// The layout on the dims.
+    fn placed(&self) -> &Placed {
+        self.storage.place()
+    }
+
+    /// The layout.
+    fn layout_value(&self) -> LayoutKind {
+        self.placed().kind()
     }
 
     /// A new tensor of `layout` with these elements, moved by axis name, the GIL released.
-    fn relayout_to(&self, py: Python<'_>, layout: &DynLayout) -> PyResult<Self> {
+    fn relayout_to(&self, py: Python<'_>, layout: &LayoutKind) -> PyResult<Self> {
+        layout.check_element(self.element)?;
         let storage = Arc::clone(&self.storage);
         let out = py
             .detach(|| storage.relayout(layout))
-            .map_err(|e| relayout_error(self.layout_value(), layout, e))?;
+            .map_err(|e| relayout_error(&self.layout_value(), layout, e))?;
         Ok(Self::from_storage(out, self.element, self.dtype.bind(py)))
     }
 }
 
 /// A failed relayout's error, naming both layouts.
-fn relayout_error(src: &DynLayout, dst: &DynLayout, error: tensor_layout::LayoutError) -> PyErr {
+fn relayout_error(src: &LayoutKind, dst: &LayoutKind, error: tensor_layout::LayoutError) -> PyErr {
     mismatch(format!("cannot relayout {src} into {dst}: {error}"))
 }
 
-/// The layout of the same axes stored in row-major order (NumPy's C order of the logical dims).
-fn row_major(layout: &DynLayout) -> DynLayout {
-    let entries: Vec<ChunkEntry> = (0..layout.rank())
+/// The layout of these axes stored in row-major order (NumPy's C order of the logical dims).
+fn row_major(axes: AxisWord) -> LayoutKind {
+    let entries: Vec<ChunkEntry> = (0..axes.rank())
         .map(|dim| ChunkEntry { dim, size: 0 })
         .collect();
-    let made = if layout.axis_word().is_positional() {
-        DynLayout::new(layout.rank(), &entries)
+    let made = if axes.is_positional() {
+        DynLayout::new(axes.rank(), &entries)
     } else {
-        DynLayout::named(layout.axis_word(), &entries)
+        DynLayout::named(axes, &entries)
     };
-    made.expect("one rest entry per dimension is a valid chunk list")
+    LayoutKind::Chunked(made.expect("one rest entry per dimension is a valid chunk list"))
 }
 
 #[pymethods]
 impl Tensor {
     /// A tensor of `layout` on logical `dims` holding a copy of `array`, the storage in storage
-    /// order (C-contiguous, the storage length, padding included).
+    /// order (C-contiguous, the storage length, padding included; for a Sophgo local layout,
+    /// the chip's whole local memory as elements).
     #[new]
     fn new(
         py: Python<'_>,
@@ -76,12 +84,11 @@ impl Tensor {
         dims: Vec<usize>,
         array: &Bound<'_, PyAny>,
     ) -> PyResult<Self> {
-        let layout = layout_argument(layout)?;
-        let layout = layout.chunked("Tensor")?.clone();
+        let layout = layout_argument(layout)?.kind;
         let source = read_source(&as_array(array)?, &layout, Some(dims.clone()))?;
         let elements = source.bits.elements()?;
         let storage = py
-            .detach(|| Storage::copied(layout, &dims, elements))
+            .detach(|| Storage::copied(&layout, &dims, elements))
             .map_err(value_error)?;
         Ok(Self::from_storage(storage, source.element, &source.dtype))
     }
@@ -95,12 +102,12 @@ impl Tensor {
         dst: &Bound<'py, PyAny>,
         out: Option<Bound<'py, Tensor>>,
     ) -> PyResult<Bound<'py, Tensor>> {
-        let dst = layout_argument(dst)?;
-        let dst = dst.chunked("relayout")?;
+        let dst = layout_argument(dst)?.kind;
         let this = slf.get();
+        dst.check_element(this.element)?;
         match out {
             Some(out) => {
-                check_out(out.get(), dst, this.element)?;
+                check_out(out.get(), &dst, this.element)?;
                 if Arc::ptr_eq(&this.storage, &out.get().storage) {
                     return Err(mismatch(
                         "out is the tensor itself: a relayout writes elsewhere".to_string(),
@@ -109,24 +116,24 @@ impl Tensor {
                 let (from, into) = (Arc::clone(&this.storage), Arc::clone(&out.get().storage));
                 slf.py()
                     .detach(|| into.relayout_from_storage(&from))
-                    .map_err(|e| relayout_error(this.layout_value(), dst, e))?;
+                    .map_err(|e| relayout_error(&this.layout_value(), &dst, e))?;
                 Ok(out)
             }
-            None => Bound::new(slf.py(), this.relayout_to(slf.py(), dst)?),
+            None => Bound::new(slf.py(), this.relayout_to(slf.py(), &dst)?),
         }
     }
 
     /// The logical elements as a new NumPy array of shape `dims` (the layout's axis order).
     fn to_numpy<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let logical = Bound::new(py, self.relayout_to(py, &row_major(self.layout_value()))?)?;
-        let dims = self.storage.mapping().dims().to_vec();
+        let logical = Bound::new(py, self.relayout_to(py, &row_major(self.placed().axes()))?)?;
+        let dims = self.placed().dims().to_vec();
         logical
             .call_method0("storage")?
             .call_method1("reshape", (dims,))
     }
 
-    /// The storage as a one-dimensional NumPy array (padding included), without a copy:
-    /// writing it writes the tensor.
+    /// The storage as a one-dimensional NumPy array (padding included; for a local layout,
+    /// the chip's whole local memory), without a copy: writing it writes the tensor.
     fn storage<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
         let this = slf.get();
         let len = this.storage.len();
@@ -146,7 +153,8 @@ impl Tensor {
     }
 
     /// The DLPack capsule of the storage in its strided form (the logical dims for a plain
-    /// layout, the blocked form with padding for a blocked one), without a copy.
+    /// layout, the blocked form with padding for a blocked one, the whole memory as one
+    /// dimension for a local one), without a copy.
     #[pyo3(signature = (*, stream=None, max_version=None, dl_device=None, copy=None))]
     fn __dlpack__<'py>(
         &self,
@@ -170,23 +178,23 @@ impl Tensor {
     #[getter]
     fn layout(&self) -> Layout {
         Layout {
-            kind: LayoutKind::Chunked(self.layout_value().clone()),
+            kind: self.layout_value(),
         }
     }
 
     /// The logical dims, in the layout's axis order.
     #[getter]
     fn dims<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        PyTuple::new(py, self.storage.mapping().dims())
+        PyTuple::new(py, self.placed().dims())
     }
 
-    /// The dims rounded up to whole blocks.
+    /// The dims rounded up to whole blocks (a local layout: with its dummies).
     #[getter]
     fn padded_dims<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        PyTuple::new(py, self.storage.mapping().padded_dims())
+        PyTuple::new(py, self.placed().with_any(|m| m.padded_dims()))
     }
 
-    /// Storage slots, padding included.
+    /// Storage slots, padding included (a local layout: the chip's memory, as elements).
     #[getter]
     fn storage_len(&self) -> usize {
         self.storage.len()
@@ -201,22 +209,22 @@ impl Tensor {
     /// The layout bound to the dims.
     #[getter]
     fn mapping(&self) -> PyResult<Mapping> {
-        Mapping::new(self.layout(), self.storage.mapping().dims().to_vec())
+        Mapping::new(self.layout(), self.placed().dims().to_vec())
     }
 
     fn __repr__(&self) -> String {
         format!(
             "Tensor({}, dims={}, dtype={})",
             self.layout().__repr__(),
-            by_x(self.storage.mapping().dims()),
+            by_x(self.placed().dims()),
             self.element.name
         )
     }
 }
 
 /// Checks that `out` can take a relayout into `dst` of `element`s.
-fn check_out(out: &Tensor, dst: &DynLayout, element: Element) -> PyResult<()> {
-    if out.layout_value() != dst {
+fn check_out(out: &Tensor, dst: &LayoutKind, element: Element) -> PyResult<()> {
+    if out.layout_value() != *dst {
         return Err(mismatch(format!(
             "out's layout is {} but dst is {dst}",
             out.layout_value()
@@ -250,14 +258,13 @@ pub fn relayout<'py>(
     dims: Option<Vec<usize>>,
     out: Option<Bound<'py, Tensor>>,
 ) -> PyResult<Bound<'py, Tensor>> {
-    let (src_layout, dst_layout) = (layout_argument(src)?, layout_argument(dst)?);
-    let src_layout = src_layout.chunked("relayout")?;
+    let (src_layout, dst) = (layout_argument(src)?.kind, layout_argument(dst)?.kind);
     if let Ok(tensor) = array.cast::<Tensor>() {
-        let own = tensor.get().storage.mapping();
-        if own.layout() != src_layout {
+        let own = tensor.get().placed();
+        if own.kind() != src_layout {
             return Err(mismatch(format!(
                 "the tensor's layout is {} but src is {src_layout}",
-                own.layout()
+                own.kind()
             )));
         }
         if let Some(dims) = dims.filter(|d| d.as_slice() != own.dims()) {
@@ -267,30 +274,31 @@ pub fn relayout<'py>(
                 by_x(&dims)
             )));
         }
-        return Tensor::relayout(tensor, dst, out);
+        let dst = Bound::new(py, Layout { kind: dst })?;
+        return Tensor::relayout(tensor, dst.as_any(), out);
     }
-    let dst = dst_layout.chunked("relayout")?;
-    let source = read_source(&as_array(array)?, src_layout, dims)?;
+    let source = read_source(&as_array(array)?, &src_layout, dims)?;
+    dst.check_element(source.element)?;
     let elements = source.bits.elements()?;
-    let mapping = &source.mapping;
-    let failed = |e| relayout_error(src_layout, dst, e);
+    let placed = &source.placed;
+    let failed = |e| relayout_error(&src_layout, &dst, e);
     let Some(out) = out else {
         let storage = py
-            .detach(|| Storage::relayout_from(mapping, elements, dst))
+            .detach(|| Storage::convert(placed, elements, &dst))
             .map_err(failed)?;
         return Bound::new(
             py,
             Tensor::from_storage(storage, source.element, &source.dtype),
         );
     };
-    check_out(out.get(), dst, source.element)?;
+    check_out(out.get(), &dst, source.element)?;
     let into = &out.get().storage;
     if into.overlaps(elements) {
         return Err(mismatch(
             "the array is out's own storage: a relayout writes elsewhere".to_string(),
         ));
     }
-    py.detach(|| into.relayout_into(mapping, elements))
+    py.detach(|| into.relayout_into(placed, elements))
         .map_err(failed)?;
     Ok(out)
 }

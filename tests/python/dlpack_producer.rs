@@ -48,7 +48,7 @@ unsafe extern "C" fn counting_versioned(managed: *mut DLManagedTensorVersioned) 
 /// `tensor` as a legacy managed tensor whose deleter also counts.
 fn legacy<T, L>(tensor: Tensor<T, L>) -> *mut DLManagedTensor
 where
-    T: tensor_layout::dlpark::DlpackElement + Copy + Send,
+    T: tensor_layout::dlpark::DlpackElement + tensor_layout::Element + Send,
     L: Layout,
 {
     let raw = tensor.into_dlpack_legacy().unwrap().into_raw();

@@ -1,7 +1,7 @@
 // A generic element-wise op over one layout rejects two tensors of different layouts.
 use tensor_layout::prelude::*;
 
-fn add<T: Copy + std::ops::Add<Output = T>, L: Layout>(a: &Tensor<T, L>, b: &Tensor<T, L>) -> usize {
+fn add<T: Element + std::ops::Add<Output = T>, L: Layout>(a: &Tensor<T, L>, b: &Tensor<T, L>) -> usize {
     a.len() + b.len()
 }
 

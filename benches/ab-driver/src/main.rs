@@ -35,6 +35,15 @@ trait RelayoutFrom<A> {}
 #[cfg(not(library_has_relayout_from))]
 impl<A, B> RelayoutFrom<A> for B {}
 
+/// The library's bound on what a tensor stores one per slot, or a stand-in where the commit
+/// under test has none (its tensors then take any `Copy` type).
+#[cfg(library_has_element)]
+use tensor_layout::Element as TensorElement;
+#[cfg(not(library_has_element))]
+trait TensorElement {}
+#[cfg(not(library_has_element))]
+impl<T> TensorElement for T {}
+
 #[allow(dead_code)] // the pools and the 2-thread memcpy serve the benches, not this program
 #[path = "../../support/relayout_pairs.rs"]
 mod relayout_pairs;

@@ -6,6 +6,7 @@
 
 use super::store::{BorrowedChunks, OwnedChunks, TableAccess};
 use super::{ChunkStorage, IndirectTensor, IndirectTensorMut, chunk_count};
+use crate::Element;
 use crate::tensor::padding::PaddingRule;
 use crate::{ChannelZeros, Interface, Layout, LayoutError, Mapping, Padding, Plain, RealValues};
 use alloc::boxed::Box;
@@ -14,7 +15,7 @@ use alloc::vec::Vec;
 use core::fmt::Debug;
 use core::ptr::NonNull;
 
-impl<T: Copy + Default, L: Layout + Default> IndirectTensor<T, L> {
+impl<T: Element + Default, L: Layout + Default> IndirectTensor<T, L> {
     /// A tensor over chunks the caller supplies, in chunk-number order, wherever they lie in
     /// memory (they stay where they are); their padding is trusted as it is, and the pad value
     /// (written by relayouts into this tensor) is `T::default()`. For quantized chunks, or to
@@ -42,7 +43,7 @@ impl<T: Copy + Default, L: Layout + Default> IndirectTensor<T, L> {
     }
 }
 
-impl<'a, T: Copy + Default, L: Layout + Default> IndirectTensorMut<'a, T, L> {
+impl<'a, T: Element + Default, L: Layout + Default> IndirectTensorMut<'a, T, L> {
     /// A tensor over chunks the caller owns and lends for `'a`, in chunk-number order,
     /// wherever they lie in memory: nothing is copied, and the chunks are the caller's again
     /// when the tensor drops. Their padding is trusted as it is, and the pad value (written by
@@ -119,7 +120,7 @@ impl<'a, T: Copy + Default, L: Layout + Default> IndirectTensorMut<'a, T, L> {
     }
 }
 
-impl<T: Copy + Default, L: Layout, C: ChunkStorage<Elem = T>> IndirectTensor<T, L, Plain, C> {
+impl<T: Element + Default, L: Layout, C: ChunkStorage<Elem = T>> IndirectTensor<T, L, Plain, C> {
     /// A plain tensor over `table`, whose padding is trusted and pad value `T::default()`.
     fn plain(mapping: Mapping<L>, table: C) -> Self {
         Self {
@@ -133,7 +134,7 @@ impl<T: Copy + Default, L: Layout, C: ChunkStorage<Elem = T>> IndirectTensor<T, 
 
 impl<T, L, I> IndirectTensor<T, L, I>
 where
-    T: Copy + PartialEq + Debug,
+    T: Element + PartialEq + Debug,
     L: Layout + Default,
     I: RealValues<T> + ChannelZeros<T>,
 {
@@ -174,7 +175,7 @@ where
 
 impl<'a, T, L, I> IndirectTensorMut<'a, T, L, I>
 where
-    T: Copy + PartialEq + Debug,
+    T: Element + PartialEq + Debug,
     L: Layout + Default,
     I: RealValues<T> + ChannelZeros<T>,
 {
@@ -242,7 +243,7 @@ where
 
 impl<T, L, I, C> IndirectTensor<T, L, I, C>
 where
-    T: Copy + PartialEq + Debug,
+    T: Element + PartialEq + Debug,
     L: Layout,
     I: RealValues<T> + ChannelZeros<T>,
     C: ChunkStorage<Elem = T>,
@@ -280,7 +281,7 @@ where
     }
 }
 
-impl<T: Copy, L: Layout, I: Interface> IndirectTensor<T, L, I> {
+impl<T: Element, L: Layout, I: Interface> IndirectTensor<T, L, I> {
     /// The chunks as boxes, in chunk-number order: those given to
     /// [`IndirectTensor::from_chunks`] handed back as they are, those of the tensor's own pool
     /// copied out.
@@ -299,7 +300,7 @@ impl<T: Copy, L: Layout, I: Interface> IndirectTensor<T, L, I> {
 ///
 /// # Errors
 /// As for [`checked_lengths`].
-fn owned_table<T: Copy, L: Layout>(
+fn owned_table<T: Element, L: Layout>(
     mapping: &Mapping<L>,
     chunks: Vec<Box<[T]>>,
 ) -> Result<OwnedChunks<T>, LayoutError> {
@@ -311,7 +312,7 @@ fn owned_table<T: Copy, L: Layout>(
 ///
 /// # Errors
 /// As for [`checked_lengths`].
-fn borrowed_table<'a, T: Copy, L: Layout>(
+fn borrowed_table<'a, T: Element, L: Layout>(
     mapping: &Mapping<L>,
     chunks: impl IntoIterator<Item = &'a mut [T]>,
 ) -> Result<BorrowedChunks<'a, T>, LayoutError> {
@@ -330,7 +331,7 @@ fn borrowed_table<'a, T: Copy, L: Layout>(
 ///
 /// # Safety
 /// As for [`IndirectTensorMut::from_chunk_ptrs`].
-unsafe fn raw_table<'a, T: Copy, L: Layout>(
+unsafe fn raw_table<'a, T: Element, L: Layout>(
     mapping: &Mapping<L>,
     chunks: &[*mut T],
 ) -> Result<BorrowedChunks<'a, T>, LayoutError> {
@@ -649,5 +650,24 @@ mod tests {
             lent.chunk_view_at([0, 2, 1, 4]).unwrap().1,
             owned.chunk_view_at([0, 2, 1, 4]).unwrap().1
         );
+    }
+
+    #[test]
+    fn lent_tables_answer_the_shared_face() {
+        use crate::{TensorRead, TensorWrite};
+        fn bump<X: TensorWrite<Elem = u16, Index = [usize; 4]>>(x: &mut X) -> (usize, u16) {
+            let old = x.value([0, 2, 1, 4]);
+            x.set([0, 2, 1, 4], old + 1);
+            (x.storage_len(), x.value([0, 2, 1, 4]))
+        }
+        let contiguous = sample().relayout::<Small>();
+        let mut owned: IndirectTensor<u16, Small> = contiguous.to_indirect();
+        let mut storage = contiguous.clone().into_parts().1;
+        let mut lent =
+            IndirectTensorMut::<u16, Small>::from_chunk_slices(DIMS, storage.chunks_exact_mut(8))
+                .unwrap();
+        assert_eq!(bump(&mut lent), bump(&mut owned));
+        assert_eq!(TensorRead::padded_dims(&lent), [1, 4, 2, 8]);
+        assert_eq!(lent.to_row_major(), owned.to_row_major());
     }
 }

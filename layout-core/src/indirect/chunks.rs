@@ -3,13 +3,14 @@
 
 use super::store::TableAccess;
 use super::{ChunkStorage, IndirectTensor};
+use crate::Element;
 use crate::chunk_view::{ChunkAt, ChunkView, ChunkViewMut, chunk_place};
 use crate::{AxisNames, ChunkList, ChunkedMemoryLayout, Interface, LayoutError};
 
 impl<T, const RANK: usize, C: ChunkList, N: AxisNames, I: Interface, S>
     IndirectTensor<T, ChunkedMemoryLayout<RANK, C, N>, I, S>
 where
-    T: Copy,
+    T: Element,
     S: ChunkStorage<Elem = T>,
 {
     /// Chunk `number` with its place in the tensor, read by coordinates inside the chunk

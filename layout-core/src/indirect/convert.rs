@@ -13,6 +13,7 @@
 
 use super::store::{OwnedChunks, TableAccess};
 use super::{ChunkStorage, IndirectTensor};
+use crate::Element;
 use crate::conversion::{checked_renumbering, new_destination};
 use crate::relayout::{Renumbering, TableMove, copy_table};
 use crate::storage::{AlignedBuffer, Storage, StorageMut};
@@ -21,7 +22,7 @@ use crate::{
     TensorBase, check_convertible,
 };
 
-impl<T: Copy, L: Layout, I: Interface> IndirectTensor<T, L, I> {
+impl<T: Element, L: Layout, I: Interface> IndirectTensor<T, L, I> {
     /// The same tensor in one contiguous allocation: the tensor's own pool as it is (no copy),
     /// the caller's chunks copied in chunk-number order (see [`IndirectTensor::to_contiguous`]).
     ///
@@ -39,7 +40,7 @@ impl<T: Copy, L: Layout, I: Interface> IndirectTensor<T, L, I> {
     }
 }
 
-impl<T: Copy, L: Layout, I: Interface, C: ChunkStorage<Elem = T>> IndirectTensor<T, L, I, C> {
+impl<T: Element, L: Layout, I: Interface, C: ChunkStorage<Elem = T>> IndirectTensor<T, L, I, C> {
     /// The same tensor in one contiguous allocation (the chunks copied in chunk-number order).
     ///
     /// # Panics
@@ -229,7 +230,7 @@ impl<T: Copy, L: Layout, I: Interface, C: ChunkStorage<Elem = T>> IndirectTensor
     }
 }
 
-impl<T: Copy, L: Layout, I: Interface> Tensor<T, L, I> {
+impl<T: Element, L: Layout, I: Interface> Tensor<T, L, I> {
     /// The same tensor with its chunks behind a table, its storage the table's pool: no copy
     /// (see [`IndirectTensor`]).
     ///

@@ -3,13 +3,14 @@
 
 use super::store::{OwnedChunks, TableAccess};
 use super::{ChunkStorage, IndirectTensor};
+use crate::Element;
 use crate::IterMut;
 use crate::interface::contract::channel_position;
 use crate::tensor::padding::PaddingRule;
 use crate::{ChannelZeros, Interface, Layout, LayoutError, Plain, RealValues};
 use alloc::vec::Vec;
 
-impl<T: Copy, L: Layout, I: Interface, C: ChunkStorage<Elem = T>> IndirectTensor<T, L, I, C> {
+impl<T: Element, L: Layout, I: Interface, C: ChunkStorage<Elem = T>> IndirectTensor<T, L, I, C> {
     /// The logical elements in row-major order (last dim fastest), writable; padding is not
     /// visited.
     ///
@@ -39,7 +40,7 @@ impl<T: Copy, L: Layout, I: Interface, C: ChunkStorage<Elem = T>> IndirectTensor
     /// assert_eq!(doubled.to_row_major(), [1, 3, 5]);
     /// assert_eq!(doubled.chunk(0)[3], 0); // padding: not f(0) = 1
     /// ```
-    pub fn map<U: Copy + Default>(&self, mut f: impl FnMut(T) -> U) -> IndirectTensor<U, L> {
+    pub fn map<U: Element + Default>(&self, mut f: impl FnMut(T) -> U) -> IndirectTensor<U, L> {
         let mut out = IndirectTensor::filled(self.mapping, U::default(), Plain)
             .unwrap_or_else(|e| panic!("{e}"));
         self.each_logical(&mut out.table, |_, _, x| f(x));
@@ -97,7 +98,7 @@ impl<T: Copy, L: Layout, I: Interface, C: ChunkStorage<Elem = T>> IndirectTensor
     /// let other = tensor_layout::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 1, 2, 2]);
     /// assert!(a.zip_with(&other, |x, y| x + y).is_err());
     /// ```
-    pub fn zip_with<U: Copy, I2: Interface, C2: ChunkStorage<Elem = U>, V: Copy + Default>(
+    pub fn zip_with<U: Element, I2: Interface, C2: ChunkStorage<Elem = U>, V: Element + Default>(
         &self,
         other: &IndirectTensor<U, L, I2, C2>,
         mut f: impl FnMut(T, U) -> V,
@@ -123,7 +124,7 @@ impl<T: Copy, L: Layout, I: Interface, C: ChunkStorage<Elem = T>> IndirectTensor
 
     /// Writes `f(index, slot, element)` into `out`'s slot of each logical element, `out` a
     /// table of this tensor's mapping.
-    fn each_logical<U: Copy>(
+    fn each_logical<U: Element>(
         &self,
         out: &mut OwnedChunks<U>,
         mut f: impl FnMut(&L::Index, usize, T) -> U,

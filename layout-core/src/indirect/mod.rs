@@ -6,8 +6,10 @@ mod callers_chunks;
 mod chunks;
 mod convert;
 mod elementwise;
+mod shared_queries;
 mod store;
 
+use crate::Element;
 use crate::interface::contract::channel_position;
 use crate::{ChannelZeros, Interface, Layout, LayoutError, Mapping, Plain, RealValues, Tensor};
 use alloc::vec::Vec;
@@ -45,7 +47,7 @@ pub use store::{BorrowedChunks, ChunkStorage, OwnedChunks};
 /// ```
 #[derive(Debug)]
 pub struct IndirectTensor<
-    T: Copy,
+    T: Element,
     L: Layout,
     I: Interface = Plain,
     C: ChunkStorage<Elem = T> = OwnedChunks<T>,
@@ -75,7 +77,7 @@ pub struct IndirectTensor<
 /// ```
 pub type IndirectTensorMut<'a, T, L, I = Plain> = IndirectTensor<T, L, I, BorrowedChunks<'a, T>>;
 
-impl<T: Copy, L: Layout, I: Interface> Clone for IndirectTensor<T, L, I> {
+impl<T: Element, L: Layout, I: Interface> Clone for IndirectTensor<T, L, I> {
     /// The same tensor, its chunks copied into one pool of its own.
     ///
     /// ```
@@ -94,7 +96,7 @@ impl<T: Copy, L: Layout, I: Interface> Clone for IndirectTensor<T, L, I> {
     }
 }
 
-impl<T: Copy + Default, L: Layout + Default> IndirectTensor<T, L> {
+impl<T: Element + Default, L: Layout + Default> IndirectTensor<T, L> {
     /// A tensor whose every slot, padding included, is `T::default()`, its chunks in one pool.
     ///
     /// # Panics
@@ -126,7 +128,7 @@ impl<T: Copy + Default, L: Layout + Default> IndirectTensor<T, L> {
     }
 }
 
-impl<T: Copy, L: Layout + Default, I: RealValues<T> + ChannelZeros<T>> IndirectTensor<T, L, I> {
+impl<T: Element, L: Layout + Default, I: RealValues<T> + ChannelZeros<T>> IndirectTensor<T, L, I> {
     /// A tensor of real zeros read through `interface`: every element and padding slot holds
     /// the stored zero (see [`IndirectTensor::try_zeros_with`]).
     ///
@@ -164,7 +166,7 @@ impl<T: Copy, L: Layout + Default, I: RealValues<T> + ChannelZeros<T>> IndirectT
     }
 }
 
-impl<T: Copy, L: Layout, I: Interface> IndirectTensor<T, L, I> {
+impl<T: Element, L: Layout, I: Interface> IndirectTensor<T, L, I> {
     /// Chunks of `volume` slots, every slot `value`.
     fn filled(mapping: Mapping<L>, value: T, interface: I) -> Result<Self, LayoutError> {
         let volume = mapping.chunk_volume();
@@ -180,7 +182,7 @@ impl<T: Copy, L: Layout, I: Interface> IndirectTensor<T, L, I> {
     }
 }
 
-impl<T: Copy, L: Layout, I: Interface, C: ChunkStorage<Elem = T>> IndirectTensor<T, L, I, C> {
+impl<T: Element, L: Layout, I: Interface, C: ChunkStorage<Elem = T>> IndirectTensor<T, L, I, C> {
     /// The layout bound to this tensor's dims.
     ///
     /// ```
@@ -446,7 +448,7 @@ fn chunk_count<L: Layout>(mapping: &Mapping<L>) -> usize {
     mapping.storage_len() / mapping.chunk_volume()
 }
 
-impl<T: Copy, L: Layout, I: Interface, C: ChunkStorage<Elem = T>> Index<L::Index>
+impl<T: Element, L: Layout, I: Interface, C: ChunkStorage<Elem = T>> Index<L::Index>
     for IndirectTensor<T, L, I, C>
 {
     type Output = T;
@@ -459,7 +461,7 @@ impl<T: Copy, L: Layout, I: Interface, C: ChunkStorage<Elem = T>> Index<L::Index
     }
 }
 
-impl<T: Copy, L: Layout, I: Interface, C: ChunkStorage<Elem = T>> IndexMut<L::Index>
+impl<T: Element, L: Layout, I: Interface, C: ChunkStorage<Elem = T>> IndexMut<L::Index>
     for IndirectTensor<T, L, I, C>
 {
     /// # Panics

@@ -11,7 +11,7 @@
 //! over them ran at 0.64 of the same loop over chunks 128 bytes apart and aligned.
 
 use crate::LayoutError;
-use crate::storage::{AlignedBuffer, Storage, StorageMut};
+use crate::storage::AlignedBuffer;
 use crate::table_chunks::{TableChunks, TableChunksMut};
 use alloc::boxed::Box;
 use alloc::vec::Vec;
@@ -165,14 +165,14 @@ unsafe impl<T: Copy> sealed::Sealed for OwnedChunks<T> {
 
     fn pooled_slots(&self) -> Option<&[T]> {
         match &self.owner {
-            Owner::Pool(buffer) => Some(buffer.slots()),
+            Owner::Pool(buffer) => Some(&buffer[..]),
             Owner::Boxes => None,
         }
     }
 
     fn pooled_slots_mut(&mut self) -> Option<&mut [T]> {
         match &mut self.owner {
-            Owner::Pool(buffer) => Some(buffer.slots_mut()),
+            Owner::Pool(buffer) => Some(&mut buffer[..]),
             Owner::Boxes => None,
         }
     }

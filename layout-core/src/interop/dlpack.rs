@@ -1,5 +1,6 @@
 //! DLPack: tensors exported as managed tensors (in their strided form) and imported from them.
 
+use crate::Element;
 use crate::{Layout, LayoutError, Mapping, Strided, Tensor, TensorBase, TensorView};
 use alloc::boxed::Box;
 use alloc::format;
@@ -10,7 +11,7 @@ use dlpark::metadata::Dynamic;
 use dlpark::tensor::TensorRef;
 use dlpark::{DlpackElement, Managed, ManagedTensorBase};
 
-impl<T: DlpackElement + Copy + Send, L: Layout> Tensor<T, L> {
+impl<T: DlpackElement + Element + Send, L: Layout> Tensor<T, L> {
     /// The tensor as a DLPack managed tensor (the versioned ABI, DLPack 1.x), without a copy:
     /// the managed tensor owns the tensor, and its deleter frees it. The shape and strides are
     /// the strided form ([`Mapping::strided_form`]): the logical dims in axis order for a
@@ -85,7 +86,7 @@ impl<T: DlpackElement + Copy + Send, L: Layout> Tensor<T, L> {
     }
 }
 
-impl<T: DlpackElement + Copy + Default, L, const RANK: usize> Tensor<T, L>
+impl<T: DlpackElement + Element + Default, L, const RANK: usize> Tensor<T, L>
 where
     L: Layout<Index = [usize; RANK]> + Default,
 {
@@ -299,7 +300,7 @@ where
     Ok(BlockedImport { dims, len })
 }
 
-impl<'a, T: DlpackElement + Copy + Default, const RANK: usize> TensorView<'a, T, Strided<RANK>> {
+impl<'a, T: DlpackElement + Element + Default, const RANK: usize> TensorView<'a, T, Strided<RANK>> {
     /// A view of a DLPack tensor's memory, without a copy: a [`Strided`] layout with its
     /// shape as dims and its strides, for tensors whose strides are not negative (a view borrows
     /// one slice of memory, from the first element on). The view borrows the managed tensor,

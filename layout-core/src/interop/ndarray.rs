@@ -1,5 +1,6 @@
 //! ndarray views of tensors (zero-copy, in their strided form) and tensors from ndarray views.
 
+use crate::Element;
 use crate::storage::{Storage, StorageMut};
 use crate::{Layout, LayoutError, Mapping, StridedForm, Tensor, TensorBase};
 use ::ndarray::{
@@ -129,7 +130,7 @@ where
     }
 }
 
-impl<T: Copy + Default, L, const RANK: usize> Tensor<T, L>
+impl<T: Element + Default, L, const RANK: usize> Tensor<T, L>
 where
     L: Layout<Index = [usize; RANK]> + Default,
 {

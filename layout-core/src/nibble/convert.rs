@@ -14,6 +14,24 @@ impl<E: Nibble, L: Layout, I: Interface> PackedTensor<E, L, I> {
     /// Converts into a new tensor of layout `L2`, moving each element by axis name as
     /// [`TensorBase::relayout`](crate::TensorBase::relayout) does; padding holds the pad value.
     ///
+    /// # Panics
+    /// With the message of the [`LayoutError`] that [`PackedTensor::try_relayout`] returns.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// use tensor_layout::{PackedTensor, u4};
+    /// let t = PackedTensor::<u4, onednn::nchw>::from_fn([1, 3, 1, 2], |[_, c, _, w]| u4::new((c * 2 + w) as u8));
+    /// assert_eq!(t.relayout::<megengine::NCHW64>().to_row_major(), t.to_row_major());
+    /// ```
+    pub fn relayout<L2>(&self) -> PackedTensor<E, L2, I>
+    where
+        L2: SameRankAs<L> + RelayoutFrom<L> + Default,
+    {
+        self.try_relayout().unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// Converts into a new tensor of layout `L2` (see [`PackedTensor::relayout`]).
+    ///
     /// # Errors
     /// [`LayoutError::Overflow`] when `L2`'s storage for these dims overflows.
     ///
@@ -67,6 +85,28 @@ impl<E: Nibble, L: Layout, I: Interface> PackedTensor<E, L, I> {
         source.relayout_into(&mut staged)?;
         pack(staged.as_raw(), dst.as_bytes_mut());
         Ok(())
+    }
+
+    /// Overwrites this tensor with `src`'s logical elements, moved by axis name, and its padding
+    /// with its pad value: [`PackedTensor::relayout_into`] seen from the destination.
+    ///
+    /// # Errors
+    /// As for [`PackedTensor::relayout_into`]; this tensor is then left untouched.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// use tensor_layout::{PackedTensor, u4};
+    /// let src = PackedTensor::<u4, megengine::NCHW>::from_fn([1, 3, 1, 1], |[_, c, ..]| u4::new(c as u8));
+    /// let mut dst = PackedTensor::<u4, megengine::NCHW64>::zeros([1, 3, 1, 1]);
+    /// dst.relayout_from(&src).unwrap();
+    /// assert_eq!(dst.as_bytes()[..2], [0x10, 0x02]);
+    /// ```
+    pub fn relayout_from<L0>(&mut self, src: &PackedTensor<E, L0, I>) -> Result<(), LayoutError>
+    where
+        L0: Layout,
+        L: SameRankAs<L0> + RelayoutFrom<L0>,
+    {
+        src.relayout_into(self)
     }
 
     /// The storage as one byte per slot (the nibble's 4 bits), in a plain tensor of the same

@@ -118,6 +118,42 @@ impl<E: Nibble, L: Layout + Default> PackedTensor<E, L> {
     }
 }
 
+impl<E: Nibble, L: Layout + Default> PackedTensor<E, L> {
+    /// A tensor of `dims` holding a copy of `bytes`, its storage already packed: two slots per
+    /// byte in storage order, the even slot in the low nibble (what
+    /// [`PackedTensor::as_bytes`] gives back, a MegEngine int4 buffer). Padding is taken as it
+    /// is; the pad value is 0.
+    ///
+    /// # Errors
+    /// [`LayoutError::Length`] when `bytes` does not hold `storage_len().div_ceil(2)` bytes;
+    /// [`LayoutError::Overflow`] as for [`PackedTensor::try_zeros`].
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// use tensor_layout::{PackedTensor, u4};
+    /// let t = PackedTensor::<u4, onednn::nchw>::from_bytes([1, 1, 1, 3], &[0x21, 0x03]).unwrap();
+    /// assert_eq!(t.to_row_major(), [u4::new(1), u4::new(2), u4::new(3)]);
+    /// let short = PackedTensor::<u4, onednn::nchw>::from_bytes([1, 1, 1, 3], &[0x21]).unwrap_err();
+    /// assert_eq!(short, LayoutError::Length { expected: 2, found: 1 });
+    /// ```
+    pub fn from_bytes(dims: L::Index, bytes: &[u8]) -> Result<Self, LayoutError> {
+        let mapping = Mapping::<L>::new(dims)?;
+        let expected = mapping.storage_len().div_ceil(2);
+        if bytes.len() != expected {
+            return Err(LayoutError::Length {
+                expected,
+                found: bytes.len(),
+            });
+        }
+        Ok(Self {
+            mapping,
+            bytes: AlignedBuffer::from_slice(bytes),
+            pad: E::default(),
+            interface: Plain,
+        })
+    }
+}
+
 impl<E: Nibble, L: Layout + Default, I: RealValues<E> + ChannelZeros<E>> PackedTensor<E, L, I> {
     /// A tensor of real zeros read through `interface` (MegEngine's `Quantized4Asymm` is `u4`
     /// with a [`ScaleOffset`](crate::ScaleOffset)): every slot holds the stored zero.
@@ -180,6 +216,29 @@ impl<E: Nibble, L: Layout, I: Interface> PackedTensor<E, L, I> {
     /// ```
     pub fn dims(&self) -> L::Index {
         self.mapping.dims()
+    }
+
+    /// The dims after padding to whole blocks.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let t = tensor_layout::PackedTensor::<tensor_layout::u4, megengine::NCHW64>::zeros([1, 3, 1, 1]);
+    /// assert_eq!(t.padded_dims(), [1, 64, 1, 1]);
+    /// ```
+    pub fn padded_dims(&self) -> L::Index {
+        self.mapping.padded_dims()
+    }
+
+    /// Number of storage slots (nibbles), padding included; the bytes are half as many,
+    /// rounded up.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let t = tensor_layout::PackedTensor::<tensor_layout::u4, megengine::NCHW64>::zeros([1, 3, 1, 1]);
+    /// assert_eq!((t.storage_len(), t.as_bytes().len()), (64, 32));
+    /// ```
+    pub fn storage_len(&self) -> usize {
+        self.mapping.storage_len()
     }
 
     /// Number of logical elements.

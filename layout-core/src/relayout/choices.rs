@@ -35,9 +35,11 @@ pub(crate) struct Choices {
     /// Least distance in bytes between a streamed block's source lines for the block to
     /// prefetch them (`kernels::tile_shape::source_prefetch`).
     pub prefetch_apart: usize,
-    /// How many elements ahead a streamed block prefetches its separate source lines, where
-    /// not the near distance; `None`: the near distance.
-    pub streamed_prefetch_elements: Option<usize>,
+    /// How many bytes ahead a streamed block prefetches each of its separate source lines,
+    /// where not the near distance; `None`: the near distance. Bytes, not elements: the
+    /// distance is lines in flight per source stream, whatever the element size (eight lines:
+    /// u8 NCHW -> NHWC reads 64 channel planes at once, f32 16).
+    pub streamed_prefetch_bytes: Option<usize>,
     /// Blocks written through the cache prefetch their separate source lines where these lie
     /// less than this many bytes apart.
     pub cached_prefetch_below: usize,
@@ -70,7 +72,7 @@ impl Choices {
             whole_rows: true,
             stream_one_block_tiles: !roomy,
             prefetch_apart: if roomy { 2048 } else { 512 },
-            streamed_prefetch_elements: if roomy { None } else { Some(512) },
+            streamed_prefetch_bytes: if roomy { None } else { Some(512) },
             cached_prefetch_below: if roomy { usize::MAX } else { 1024 },
             // Into a destination past the caches, whole lines streamed skip reading each line
             // before it is overwritten, on any core.
@@ -142,7 +144,7 @@ mod tests {
                 c.lines_per_visit,
                 c.stream_one_block_tiles,
                 c.prefetch_apart,
-                c.streamed_prefetch_elements,
+                c.streamed_prefetch_bytes,
                 c.cached_prefetch_below,
                 c.stream_short_rows,
                 c.sweep_streamed,

@@ -19,7 +19,7 @@ type Crouton = crate::chunked_layout![NHWC; 0,0, 1,0, 2,0, 3,0, 1,8, 2,8, 3,32];
 /// source, element by element.
 fn each_machine_moves<T, A, B>(dims: [usize; 4], of: fn(usize) -> T)
 where
-    T: Copy + Default + PartialEq + core::fmt::Debug + Send + Sync + 'static,
+    T: crate::Element + Default + PartialEq + core::fmt::Debug + Send + Sync + 'static,
     A: Layout<Index = [usize; 4]> + Default + PartialEq,
     B: SameRankAs<A> + Layout<Index = [usize; 4]> + Default + PartialEq,
 {

@@ -114,7 +114,7 @@ fn alternatives(model: PlanChoices) -> Vec<PlanChoices> {
         ..c
     }));
     out.push(with(Choices {
-        streamed_prefetch_elements: match c.streamed_prefetch_elements {
+        streamed_prefetch_bytes: match c.streamed_prefetch_bytes {
             Some(_) => None,
             None => Some(512),
         },

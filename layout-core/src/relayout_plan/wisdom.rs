@@ -57,7 +57,7 @@ struct Remembered {
     whole_rows: bool,
     stream_one_block_tiles: bool,
     prefetch_apart: usize,
-    streamed_prefetch_elements: Option<usize>,
+    streamed_prefetch_bytes: Option<usize>,
     cached_prefetch_below: usize,
     stream_short_rows: bool,
     sweep_streamed: bool,
@@ -103,7 +103,7 @@ impl Wisdom {
             whole_rows: c.whole_rows,
             stream_one_block_tiles: c.stream_one_block_tiles,
             prefetch_apart: c.prefetch_apart,
-            streamed_prefetch_elements: c.streamed_prefetch_elements,
+            streamed_prefetch_bytes: c.streamed_prefetch_bytes,
             cached_prefetch_below: c.cached_prefetch_below,
             stream_short_rows: c.stream_short_rows,
             sweep_streamed: c.sweep_streamed,
@@ -158,7 +158,7 @@ impl Wisdom {
             whole_rows: r.whole_rows,
             stream_one_block_tiles: r.stream_one_block_tiles,
             prefetch_apart: r.prefetch_apart,
-            streamed_prefetch_elements: r.streamed_prefetch_elements,
+            streamed_prefetch_bytes: r.streamed_prefetch_bytes,
             cached_prefetch_below: r.cached_prefetch_below,
             stream_short_rows: r.stream_short_rows,
             sweep_streamed: r.sweep_streamed,
@@ -192,7 +192,7 @@ impl fmt::Display for Wisdom {
                 u8::from(r.whole_rows),
                 u8::from(r.stream_one_block_tiles),
                 number(r.prefetch_apart),
-                r.streamed_prefetch_elements
+                r.streamed_prefetch_bytes
                     .map_or(String::from("near"), |v| v.to_string()),
                 number(r.cached_prefetch_below),
                 u8::from(r.stream_short_rows),
@@ -246,7 +246,7 @@ fn parse_entry(line: &str) -> Result<(EntryKey, Remembered), Misfit> {
         whole_rows: false,
         stream_one_block_tiles: false,
         prefetch_apart: 0,
-        streamed_prefetch_elements: None,
+        streamed_prefetch_bytes: None,
         cached_prefetch_below: 0,
         stream_short_rows: false,
         sweep_streamed: false,
@@ -299,7 +299,7 @@ fn parse_entry(line: &str) -> Result<(EntryKey, Remembered), Misfit> {
             "one-block" => r.stream_one_block_tiles = flag()?,
             "apart" => r.prefetch_apart = count()?,
             "far" => {
-                r.streamed_prefetch_elements = match value {
+                r.streamed_prefetch_bytes = match value {
                     "near" => None,
                     _ => Some(
                         value

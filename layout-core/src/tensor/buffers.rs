@@ -2,6 +2,7 @@
 //! the storage as bytes.
 
 use super::{Tensor, TensorBase, TensorView, TensorViewMut};
+use crate::Element;
 use crate::storage::{AlignedBuffer, Storage, StorageMut};
 use crate::{Interface, Plain};
 use crate::{Layout, LayoutError, Mapping};
@@ -9,7 +10,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use bytemuck::{NoUninit, Pod};
 
-impl<T: Copy + Default, L: Layout + Default> Tensor<T, L> {
+impl<T: Element + Default, L: Layout + Default> Tensor<T, L> {
     /// A tensor owning `storage`, its slots in storage order, padding included (what
     /// [`Tensor::into_vec`] and [`TensorBase::as_raw`] give back); the pad value is
     /// `T::default()`, whatever the padding slots of `storage` hold.
@@ -50,7 +51,7 @@ impl<T: Copy + Default, L: Layout + Default> Tensor<T, L> {
     }
 }
 
-impl<T: Copy, L: Layout, I: Interface> Tensor<T, L, I> {
+impl<T: Element, L: Layout, I: Interface> Tensor<T, L, I> {
     /// The storage, in storage order, padding included. Without a copy when the tensor's memory
     /// came from [`Tensor::from_vec`] without one (a `Vec` must free memory as it was
     /// allocated); otherwise one copy, the tensor's memory then freed.
@@ -101,7 +102,7 @@ where
     }
 }
 
-impl<'a, T: Pod, L: Layout> TensorView<'a, T, L> {
+impl<'a, T: Pod + Element, L: Layout> TensorView<'a, T, L> {
     /// A view of `bytes` as the storage of `mapping` (padding included) in elements of `T`, in
     /// the machine's byte order; the pad value is zero. No copy.
     ///
@@ -129,7 +130,7 @@ impl<'a, T: Pod, L: Layout> TensorView<'a, T, L> {
     }
 }
 
-impl<'a, T: Pod, L: Layout> TensorViewMut<'a, T, L> {
+impl<'a, T: Pod + Element, L: Layout> TensorViewMut<'a, T, L> {
     /// A writable view of `bytes` as the storage of `mapping` (see [`TensorView::from_bytes`]).
     ///
     /// # Errors

@@ -1,12 +1,13 @@
 //! Building tensors: owned ones filled or computed, and views of storage the caller holds.
 
 use super::{Tensor, TensorView, TensorViewMut};
+use crate::Element;
 use crate::storage::{AlignedBuffer, StorageMut};
 use crate::{Interface, Plain};
 use crate::{Layout, LayoutError, Mapping, row_major_strides};
 use alloc::vec::Vec;
 
-impl<T: Copy, L: Layout> Tensor<T, L> {
+impl<T: Element, L: Layout> Tensor<T, L> {
     /// A tensor whose every slot, padding included, is `T::default()` (zero for numbers).
     ///
     /// # Panics
@@ -48,6 +49,22 @@ impl<T: Copy, L: Layout> Tensor<T, L> {
     }
 
     /// A tensor for `mapping` with every logical element `value` and every padding slot `pad`.
+    ///
+    /// # Panics
+    /// With the message of the [`LayoutError`] that [`Tensor::try_filled`] returns.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let m = Mapping::<htp::R4CroutonLayout>::new([1, 1, 1, 30]).unwrap();
+    /// let t = Tensor::filled(m, 1u8, 128);
+    /// assert_eq!(t.as_raw()[29..31], [1, 128]);
+    /// ```
+    pub fn filled(mapping: Mapping<L>, value: T, pad: T) -> Self {
+        Self::try_filled(mapping, value, pad).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A tensor for `mapping` with every logical element `value` and every padding slot `pad`
+    /// (see [`Tensor::filled`]).
     ///
     /// # Errors
     /// [`LayoutError::Overflow`] when the storage exceeds one allocation (`isize::MAX` bytes);
@@ -151,7 +168,7 @@ impl<T: Copy, L: Layout> Tensor<T, L> {
     }
 }
 
-impl<T: Copy, L: Layout, I: Interface> Tensor<T, L, I> {
+impl<T: Element, L: Layout, I: Interface> Tensor<T, L, I> {
     /// Storage for `mapping` with every slot `pad`; the caller writes every logical slot (and,
     /// for a per-channel interface, the padding). An owned tensor is writable, so its mapping
     /// must be unique.
@@ -177,7 +194,7 @@ impl<T: Copy, L: Layout, I: Interface> Tensor<T, L, I> {
     }
 }
 
-impl<'a, T: Copy + Default, L: Layout> TensorView<'a, T, L> {
+impl<'a, T: Element + Default, L: Layout> TensorView<'a, T, L> {
     /// A view of `storage` (padding included) through `mapping`; its pad value is `T::default()`
     /// and its padding is trusted as it is. [`TensorView::from_slice_with`] reads the storage
     /// through an interface and checks the padding.
@@ -203,7 +220,7 @@ impl<'a, T: Copy + Default, L: Layout> TensorView<'a, T, L> {
     }
 }
 
-impl<'a, T: Copy + Default, L: Layout> TensorViewMut<'a, T, L> {
+impl<'a, T: Element + Default, L: Layout> TensorViewMut<'a, T, L> {
     /// A writable view of `storage` (padding included) through `mapping`; pad value
     /// `T::default()`, which relayouts into the view write into its padding. Nothing is written
     /// here: the padding is trusted as it is. [`TensorViewMut::from_slice_with`] reads the storage
@@ -262,7 +279,7 @@ pub(super) fn check_unique<L: Layout>(mapping: &Mapping<L>) -> Result<(), Layout
     }
 }
 
-fn fill_run<T: Copy>(slots: &mut [T], offset: usize, len: usize, stride: usize, value: T) {
+fn fill_run<T: Element>(slots: &mut [T], offset: usize, len: usize, stride: usize, value: T) {
     if stride == 1 {
         slots[offset..offset + len].fill(value);
     } else {

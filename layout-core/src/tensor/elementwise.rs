@@ -3,6 +3,7 @@
 //! leak into padding, as it can when a kernel runs over the whole storage.
 
 use super::{Tensor, TensorBase};
+use crate::Element;
 use crate::storage::{Storage, StorageMut};
 use crate::table_chunks::TableChunksMut;
 use crate::{ChannelZeros, Interface, Plain, RealValues};
@@ -26,7 +27,7 @@ impl<S: Storage, L: Layout, I: Interface> TensorBase<S, L, I> {
     /// assert_eq!(doubled.to_row_major(), [1, 3, 5]);
     /// assert_eq!(doubled.as_raw()[3], 0); // padding: not f(0) = 1
     /// ```
-    pub fn map<U: Copy + Default>(&self, mut f: impl FnMut(S::Elem) -> U) -> Tensor<U, L> {
+    pub fn map<U: Element + Default>(&self, mut f: impl FnMut(S::Elem) -> U) -> Tensor<U, L> {
         let mut out = Tensor::uninitialised(self.mapping, U::default(), Plain)
             .unwrap_or_else(|e| panic!("{e}"));
         let (src, dst) = (self.as_raw(), out.storage.slots_mut());
@@ -96,8 +97,8 @@ impl<S: Storage, L: Layout, I: Interface> TensorBase<S, L, I> {
     where
         S2: Storage<Elem = U>,
         I2: Interface,
-        U: Copy,
-        V: Copy + Default,
+        U: Element,
+        V: Element + Default,
     {
         if self.dims() != other.dims() {
             return Err(LayoutError::ShapeMismatch {

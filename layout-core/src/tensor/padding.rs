@@ -3,6 +3,7 @@
 
 use super::constructors::{check_len, check_unique};
 use super::{TensorBase, TensorView, TensorViewMut};
+use crate::Element;
 use crate::interface::contract::channel_position;
 use crate::storage::{Storage, StorageMut};
 use crate::{ChannelZeros, RealValues};
@@ -49,7 +50,7 @@ pub(crate) struct PaddingRule<'a, L: Layout, I, T> {
     channel: Option<usize>,
 }
 
-impl<'a, L: Layout, T: Copy, I: ChannelZeros<T>> PaddingRule<'a, L, I, T> {
+impl<'a, L: Layout, T: Element, I: ChannelZeros<T>> PaddingRule<'a, L, I, T> {
     /// The padding of a tensor of `mapping`, read through `interface`, its pad value `pad`.
     pub(crate) fn new(mapping: &'a Mapping<L>, interface: &'a I, pad: T) -> Self {
         let channel = channel_position(interface, &mapping.layout().axis_word());
@@ -142,7 +143,7 @@ impl<S: StorageMut, L: Layout, I: ChannelZeros<S::Elem>> TensorBase<S, L, I> {
     }
 }
 
-impl<'a, T: Copy + PartialEq + Debug, L: Layout, I: RealValues<T> + ChannelZeros<T>>
+impl<'a, T: Element + PartialEq + Debug, L: Layout, I: RealValues<T> + ChannelZeros<T>>
     TensorView<'a, T, L, I>
 {
     /// A view of a caller's `storage` (padding included) through `mapping`, read through
@@ -179,7 +180,7 @@ impl<'a, T: Copy + PartialEq + Debug, L: Layout, I: RealValues<T> + ChannelZeros
     }
 }
 
-impl<'a, T: Copy + PartialEq + Debug, L: Layout, I: RealValues<T> + ChannelZeros<T>>
+impl<'a, T: Element + PartialEq + Debug, L: Layout, I: RealValues<T> + ChannelZeros<T>>
     TensorViewMut<'a, T, L, I>
 {
     /// A writable view of a caller's `storage` (padding included) through `mapping`, read

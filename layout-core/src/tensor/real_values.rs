@@ -2,6 +2,7 @@
 //! one.
 
 use super::{Tensor, TensorBase};
+use crate::Element;
 use crate::interface::contract::channel_position;
 use crate::storage::{Storage, StorageMut};
 use crate::{ChannelZeros, Interface, RealValues};
@@ -73,7 +74,7 @@ impl<S: StorageMut, L: Layout, I: Interface> TensorBase<S, L, I> {
     }
 }
 
-impl<T: Copy, L: Layout + Default, I: RealValues<T> + ChannelZeros<T>> Tensor<T, L, I> {
+impl<T: Element, L: Layout + Default, I: RealValues<T> + ChannelZeros<T>> Tensor<T, L, I> {
     /// A tensor whose every element and padding slot holds the stored value of real 0 (the
     /// offset), read through `interface`.
     ///
@@ -109,6 +110,22 @@ impl<T: Copy, L: Layout + Default, I: RealValues<T> + ChannelZeros<T>> Tensor<T,
     /// A tensor holding the stored form of `f(index)` at every logical index (rounded to
     /// nearest, ties to even, saturated); padding holds the stored zero.
     ///
+    /// # Panics
+    /// With the message of the [`LayoutError`] that [`Tensor::try_from_real_fn`] returns.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let q = ScaleOffset::new(0.5, 10);
+    /// let t = Tensor::<u8, htp::R4CroutonLayout, _>::from_real_fn([1, 1, 1, 3], q, |[.., c]| c as f32);
+    /// assert_eq!(t.to_row_major(), [10, 12, 14]);
+    /// ```
+    pub fn from_real_fn(dims: L::Index, interface: I, f: impl FnMut(L::Index) -> f32) -> Self {
+        Self::try_from_real_fn(dims, interface, f).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A tensor holding the stored form of `f(index)` at every logical index (see
+    /// [`Tensor::from_real_fn`]).
+    ///
     /// # Errors
     /// As for [`Tensor::try_zeros_with`].
     ///
@@ -139,7 +156,7 @@ impl<T: Copy, L: Layout + Default, I: RealValues<T> + ChannelZeros<T>> Tensor<T,
     }
 }
 
-impl<T: Copy, L: Layout, I: Interface> Tensor<T, L, I> {
+impl<T: Element, L: Layout, I: Interface> Tensor<T, L, I> {
     /// The same storage read through `interface`: its padding rewritten to `interface`'s stored
     /// zero (the logical elements keep their stored values). Owned tensors only: a view over a
     /// caller's buffer takes its interface with

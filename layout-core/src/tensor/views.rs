@@ -177,15 +177,29 @@ impl<S: Storage, L: Layout<Index = [usize; RANK]>, const RANK: usize, I: Interfa
     /// ```
     /// use tensor_layout::prelude::*;
     /// let nchw = Tensor::<u8, onednn::nchw>::from_fn([1, 2, 3, 4], |[_, c, h, w]| (c * 100 + h * 10 + w) as u8);
-    /// let as_nhwc = nchw.permuted::<names::NHWC>().unwrap();
+    /// let as_nhwc = nchw.align_to::<names::NHWC>().unwrap();
     /// assert_eq!(as_nhwc.dims(), [1, 3, 4, 2]);
     /// assert_eq!(as_nhwc[[0, 2, 3, 1]], nchw[[0, 1, 2, 3]]);
     /// assert_eq!(as_nhwc.mapping().layout().axis_word().as_str(), "NHWC");
     /// ```
-    pub fn permuted<N: SameAxesAs<L::Names>>(
+    pub fn align_to<N: SameAxesAs<L::Names>>(
         &self,
     ) -> Result<TensorView<'_, S::Elem, Strided<RANK, N>, I>, LayoutError> {
         Ok(self.strided_view(by_name_mapping(self.mapping())?, self.interface().clone()))
+    }
+
+    /// Renamed [`TensorBase::align_to`]: `permute` and `transpose` reorder by number, `align_to`
+    /// by name.
+    ///
+    /// # Errors
+    /// As for [`TensorBase::align_to`].
+    #[deprecated(
+        note = "renamed to `align_to` (by name); `permute` and `transpose` reorder by number"
+    )]
+    pub fn permuted<N: SameAxesAs<L::Names>>(
+        &self,
+    ) -> Result<TensorView<'_, S::Elem, Strided<RANK, N>, I>, LayoutError> {
+        self.align_to()
     }
 
     /// The sub-tensor with `range` of dimension `dim` (a sub-tensor inside a bigger one, as in
@@ -214,7 +228,7 @@ impl<S: Storage, L: Layout<Index = [usize; RANK]>, const RANK: usize, I: Interfa
     }
     /// The same data with its dims reordered: dimension `i` of the view is dimension `order[i]`
     /// of this tensor. No copy. For positional axes only: a tensor with named axes is reordered
-    /// by name ([`TensorBase::permuted`]).
+    /// by name ([`TensorBase::align_to`]).
     ///
     /// # Errors
     /// [`LayoutError::NotStrided`] for a blocked layout; [`LayoutError::BadPermutation`] when
@@ -308,23 +322,34 @@ impl<S: StorageMut, L: Layout<Index = [usize; RANK]>, const RANK: usize, I: Inte
         Ok(self.strided_view_mut(mapping, interface))
     }
 
-    /// A writable view with its axes in the order of `N` (see [`TensorBase::permuted`]).
+    /// A writable view with its axes in the order of `N` (see [`TensorBase::align_to`]).
     ///
     /// # Errors
-    /// As for [`TensorBase::permuted`].
+    /// As for [`TensorBase::align_to`].
     ///
     /// ```
     /// use tensor_layout::prelude::*;
     /// let mut nchw = Tensor::<u8, onednn::nchw>::zeros([1, 2, 2, 2]);
-    /// nchw.permuted_mut::<names::NHWC>().unwrap()[[0, 1, 0, 1]] = 9; // (n, h, w, c)
+    /// nchw.align_to_mut::<names::NHWC>().unwrap()[[0, 1, 0, 1]] = 9; // (n, h, w, c)
     /// assert_eq!(nchw[[0, 1, 1, 0]], 9);
     /// ```
-    pub fn permuted_mut<N: SameAxesAs<L::Names>>(
+    pub fn align_to_mut<N: SameAxesAs<L::Names>>(
         &mut self,
     ) -> Result<TensorViewMut<'_, S::Elem, Strided<RANK, N>, I>, LayoutError> {
         let mapping = by_name_mapping(self.mapping())?;
         let interface = self.interface().clone();
         Ok(self.strided_view_mut(mapping, interface))
+    }
+
+    /// Renamed [`TensorBase::align_to_mut`].
+    ///
+    /// # Errors
+    /// As for [`TensorBase::align_to`].
+    #[deprecated(note = "renamed to `align_to_mut` (by name); `permute_mut` reorders by number")]
+    pub fn permuted_mut<N: SameAxesAs<L::Names>>(
+        &mut self,
+    ) -> Result<TensorViewMut<'_, S::Elem, Strided<RANK, N>, I>, LayoutError> {
+        self.align_to_mut()
     }
     /// A writable view with dims reordered by number (see [`TensorBase::permute`]).
     ///

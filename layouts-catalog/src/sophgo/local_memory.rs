@@ -136,7 +136,7 @@ impl<C: ChipSpec> LocalMemory<C> {
     /// ```
     pub fn view<T, L>(&self, tensor: &LocalTensor<T, L>) -> TensorView<'_, T, L>
     where
-        T: Pod + Default,
+        T: Pod + layout_core::Element + Default,
         L: LocalLayout<Chip = C>,
     {
         let slots: &[T] = bytemuck::try_cast_slice(&self.bytes)
@@ -156,7 +156,7 @@ impl<C: ChipSpec> LocalMemory<C> {
     /// ```
     pub fn view_mut<T, L>(&mut self, tensor: &LocalTensor<T, L>) -> TensorViewMut<'_, T, L>
     where
-        T: Pod + Default,
+        T: Pod + layout_core::Element + Default,
         L: LocalLayout<Chip = C>,
     {
         let slots: &mut [T] = bytemuck::try_cast_slice_mut(&mut self.bytes)
@@ -189,7 +189,7 @@ impl<C: ChipSpec> LocalMemory<C> {
         dst: &LocalTensor<T, L>,
     ) -> Result<(), LayoutError>
     where
-        T: Pod + Default + Send + Sync,
+        T: Pod + layout_core::Element + Default + Send + Sync,
         L: LocalLayout<Chip = C> + SameRankAs<L2> + layout_core::RelayoutFrom<L2>,
         S: Storage<Elem = T>,
         L2: layout_core::Layout,
@@ -229,7 +229,7 @@ impl<C: ChipSpec> LocalMemory<C> {
         dst: &mut TensorBase<S2, L2>,
     ) -> Result<(), LayoutError>
     where
-        T: Pod + Default + Send + Sync,
+        T: Pod + layout_core::Element + Default + Send + Sync,
         L: LocalLayout<Chip = C>,
         S2: StorageMut<Elem = T>,
         L2: SameRankAs<L> + layout_core::RelayoutFrom<L>,
@@ -257,7 +257,7 @@ impl<C: ChipSpec> LocalMemory<C> {
     /// ```
     pub fn load_new<T, L, L2>(&self, src: &LocalTensor<T, L>) -> Result<Tensor<T, L2>, LayoutError>
     where
-        T: Pod + Default + Send + Sync,
+        T: Pod + layout_core::Element + Default + Send + Sync,
         L: LocalLayout<Chip = C>,
         L2: SameRankAs<L> + layout_core::RelayoutFrom<L> + Default,
     {

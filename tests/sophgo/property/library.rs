@@ -16,8 +16,11 @@ use tensor_layout::sophgo::{
 use tensor_layout::{Coords, RowMajorIndices};
 
 /// Element types the memory can hold.
-pub(crate) trait Elem: Pod + Default + Send + Sync + 'static {}
-impl<T: Pod + Default + Send + Sync + 'static> Elem for T {}
+pub(crate) trait Elem:
+    Pod + tensor_layout::Element + Default + Send + Sync + 'static
+{
+}
+impl<T: Pod + tensor_layout::Element + Default + Send + Sync + 'static> Elem for T {}
 
 /// A random element from `salt` and its row-major position.
 pub(crate) fn value<T: Elem>(salt: u64, k: usize) -> T {

@@ -19,12 +19,32 @@
 mod aarch64;
 mod ahead;
 mod element;
+#[cfg(any(
+    all(target_arch = "x86_64", target_feature = "sse2"),
+    all(
+        target_arch = "aarch64",
+        target_feature = "neon",
+        target_endian = "little"
+    )
+))]
+#[cfg(not(feature = "portable-kernels"))]
+mod micro_blocks;
 mod narrow;
 mod prefetch;
 mod reach;
 mod row_blocks;
 mod row_groups;
 mod rows;
+#[cfg(any(
+    all(target_arch = "x86_64", target_feature = "sse2"),
+    all(
+        target_arch = "aarch64",
+        target_feature = "neon",
+        target_endian = "little"
+    )
+))]
+#[cfg(not(feature = "portable-kernels"))]
+mod shuffle;
 #[cfg(all(
     target_arch = "x86_64",
     target_feature = "sse2",

@@ -30,17 +30,20 @@ pub(super) fn pitched(rows: &[(usize, usize)], row_pitch: Option<usize>) -> Opti
 /// planes each take a line per visit (f32 1x256x56x56 nhwc->nchw; see
 /// [`GROUP_SOURCE_BYTES`]). Rows whose destination `pitch` (in elements, where the plan found
 /// one) crowds a few L1 sets ([`crowds_sets`]) take [`ALIASED_VISIT_BYTES`] per row on each
-/// visit, whatever their source.
+/// visit, whatever their source, where they go through the cache (`streams` false): streamed
+/// lines take no L1 set, and grouping them only multiplies the source lines read at once
+/// (NCHW -> NHWC of 256 f32 channels: 64 channel planes per visit instead of 16).
 pub(super) fn lines_per_visit<T, const COLS: usize>(
     cols: &[(usize, usize)],
     pitch: Option<usize>,
+    streams: bool,
     choices: &Choices,
 ) -> usize {
     let block_bytes = COLS * size_of::<T>();
     let most = choices.lines_per_visit;
     match cols.get(..COLS) {
         Some(_) if writes_whole_rows::<T>(cols, choices) => cols.len().div_ceil(COLS),
-        Some(_) if crowds_sets::<T>(pitch, choices) => {
+        Some(_) if !streams && crowds_sets::<T>(pitch, choices) => {
             (ALIASED_VISIT_BYTES / block_bytes.max(1)).clamp(1, cols.len().div_ceil(COLS))
         }
         Some([first, .., last]) if block_bytes == CACHE_LINE => {
@@ -85,7 +88,7 @@ pub(crate) fn rows_go_whole(cols: &[(usize, usize)], element: usize, choices: &C
 /// prefetched [`RUN_PREFETCH_BYTES`] ahead on its own lines, far enough to cover memory's
 /// latency at the speed the blocks consume it. Lines in separate places (channel planes of
 /// nchw->nhwc) are prefetched [`PREFETCH_BYTES`] ahead on each (streamed ones farther where
-/// [`Choices::streamed_prefetch_elements`] says): streamed blocks only where their source
+/// [`Choices::streamed_prefetch_bytes`] says): streamed blocks only where their source
 /// lines lie at least [`Choices::prefetch_apart`] bytes apart, more separate streams than the
 /// hardware prefetcher follows (u8 nchw->nhwc: planes 3136 bytes apart); blocks written
 /// through the cache where their lines lie less than [`Choices::cached_prefetch_below`] bytes
@@ -118,9 +121,9 @@ pub(super) fn source_prefetch<T>(
         // an eighth of the columns' spacing).
         let crowded = (apart * element).is_multiple_of(choices.l1_way_bytes() / 2);
         let far = choices
-            .streamed_prefetch_elements
+            .streamed_prefetch_bytes
             .filter(|_| streams && !crowded)
-            .map_or(near, |far| far.min(apart / 8).max(near));
+            .map_or(near, |far| (far / element).min(apart / 8).max(near));
         Some(SourcePrefetch {
             ahead: far,
             every: 1,
@@ -223,16 +226,16 @@ mod tests {
         // NCHW -> NHWC of 256 channels of u8 from planes of 56 x 56 (4 lines a set of a
         // 4 KiB way) go whole in one visit (4 blocks of 64); of f32 (16 a set) they do not.
         assert_eq!(
-            lines_per_visit::<u8, 64>(&columns(256, 3136), None, &most(1)),
+            lines_per_visit::<u8, 64>(&columns(256, 3136), None, false, &most(1)),
             4
         );
         assert_eq!(
-            lines_per_visit::<u32, 16>(&columns(256, 3136), None, &most(1)),
+            lines_per_visit::<u32, 16>(&columns(256, 3136), None, false, &most(1)),
             1
         );
         // 24 u16 channels 3136 apart: whole, in one block of 32 columns.
         assert_eq!(
-            lines_per_visit::<u16, 32>(&columns(24, 3136), None, &most(1)),
+            lines_per_visit::<u16, 32>(&columns(24, 3136), None, false, &most(1)),
             1
         );
         assert!(writes_whole_rows::<u16>(&columns(24, 3136), &most(1)));
@@ -248,53 +251,91 @@ mod tests {
         assert!(!writes_whole_rows::<u8>(&columns(256, 3136), &without));
         // Longer rows (u8 NHWC -> NCHW's 3136 positions) or more columns: the group rule.
         assert_eq!(
-            lines_per_visit::<u8, 64>(&columns(3136, 256), None, &most(1)),
+            lines_per_visit::<u8, 64>(&columns(3136, 256), None, false, &most(1)),
             1
         );
         assert_eq!(
-            lines_per_visit::<u16, 32>(&columns(512, 3136), None, &most(1)),
+            lines_per_visit::<u16, 32>(&columns(512, 3136), None, false, &most(1)),
             1
         );
         let cols = |pitch: usize| columns(2048, pitch);
         // 16 columns 256 elements apart span 15 KiB of u32: four blocks would fit in 64 KiB,
         // as many as the choices allow go together.
-        assert_eq!(lines_per_visit::<u32, 16>(&cols(256), None, &most(2)), 2);
-        assert_eq!(lines_per_visit::<u32, 16>(&cols(256), None, &most(1)), 1);
-        assert_eq!(lines_per_visit::<u32, 16>(&cols(256), None, &most(8)), 4);
-        assert_eq!(lines_per_visit::<u32, 16>(&cols(512), None, &most(2)), 2);
-        assert_eq!(lines_per_visit::<u32, 16>(&cols(2048), None, &most(2)), 1);
+        assert_eq!(
+            lines_per_visit::<u32, 16>(&cols(256), None, false, &most(2)),
+            2
+        );
+        assert_eq!(
+            lines_per_visit::<u32, 16>(&cols(256), None, false, &most(1)),
+            1
+        );
+        assert_eq!(
+            lines_per_visit::<u32, 16>(&cols(256), None, false, &most(8)),
+            4
+        );
+        assert_eq!(
+            lines_per_visit::<u32, 16>(&cols(512), None, false, &most(2)),
+            2
+        );
+        assert_eq!(
+            lines_per_visit::<u32, 16>(&cols(2048), None, false, &most(2)),
+            1
+        );
         // 3136 apart (NCHW planes of 56x56) span 184 KiB: one block at a time.
-        assert_eq!(lines_per_visit::<u32, 16>(&cols(3136), None, &most(2)), 1);
+        assert_eq!(
+            lines_per_visit::<u32, 16>(&cols(3136), None, false, &most(2)),
+            1
+        );
         // Rows whose pitch is a multiple of 512 bytes (two or more of a block's 16 rows in
         // one set of a 4 KiB way): 256 bytes per row and visit, whatever the source, but
         // never more blocks than the tile has.
         let one = most(1);
-        assert_eq!(lines_per_visit::<u32, 16>(&cols(3136), Some(1024), &one), 4);
         assert_eq!(
-            lines_per_visit::<u8, 64>(&columns(1024, 1), Some(512), &one),
+            lines_per_visit::<u32, 16>(&cols(3136), Some(1024), false, &one),
+            4
+        );
+        // Streamed, the same rows take no L1 set: one block at a time, as without a pitch.
+        assert_eq!(
+            lines_per_visit::<u32, 16>(&cols(3136), Some(1024), true, &one),
+            1
+        );
+        assert_eq!(
+            lines_per_visit::<u8, 64>(&columns(1024, 1), Some(512), false, &one),
             4
         );
         assert_eq!(
-            lines_per_visit::<u8, 64>(&columns(4096, 1), Some(4096), &most(2)),
-            4
-        );
-        assert_eq!(lines_per_visit::<u32, 8>(&cols(3136), Some(128), &one), 8);
-        assert_eq!(
-            lines_per_visit::<u32, 16>(&columns(300, 3136), Some(128), &one),
+            lines_per_visit::<u8, 64>(&columns(4096, 1), Some(4096), false, &most(2)),
             4
         );
         assert_eq!(
-            lines_per_visit::<u32, 16>(&columns(290, 1), Some(128), &one),
+            lines_per_visit::<u32, 8>(&cols(3136), Some(128), false, &one),
+            8
+        );
+        assert_eq!(
+            lines_per_visit::<u32, 16>(&columns(300, 3136), Some(128), false, &one),
             4
         );
-        assert_eq!(lines_per_visit::<u32, 16>(&cols(3136), Some(3136), &one), 1);
-        assert_eq!(lines_per_visit::<u32, 16>(&cols(3136), Some(100), &one), 1);
         assert_eq!(
-            lines_per_visit::<u8, 64>(&columns(3136, 256), Some(3136), &one),
+            lines_per_visit::<u32, 16>(&columns(290, 1), Some(128), false, &one),
+            4
+        );
+        assert_eq!(
+            lines_per_visit::<u32, 16>(&cols(3136), Some(3136), false, &one),
+            1
+        );
+        assert_eq!(
+            lines_per_visit::<u32, 16>(&cols(3136), Some(100), false, &one),
+            1
+        );
+        assert_eq!(
+            lines_per_visit::<u8, 64>(&columns(3136, 256), Some(3136), false, &one),
             1
         );
         // Blocks narrower than a line never group.
-        assert_eq!(lines_per_visit::<u32, 8>(&cols(256), None, &most(2)), 1);
+        assert_eq!(
+            lines_per_visit::<u32, 8>(&cols(256), None, false, &most(2)),
+            1
+        );
     }
 
     /// Source prefetches: streamed blocks prefetch their separate source lines only where
@@ -325,13 +366,13 @@ mod tests {
         assert_eq!(source_prefetch::<u32>(&cols(511), roomy, true), None);
         assert_eq!(source_prefetch::<u32>(&cols(512), roomy, true), near);
         assert_eq!(source_prefetch::<u32>(&cols(3136), roomy, true), near);
-        // With a smaller L2 streamed ones prefetch farther: 512 elements, at most an eighth
-        // of the spacing, never nearer than the rest; where the lines crowd L1 sets (a
-        // multiple of half a way, 2 KiB, apart), as near as the rest.
+        // With a smaller L2 streamed ones prefetch farther: 512 bytes (128 f32, 512 u8), at
+        // most an eighth of the spacing, never nearer than the rest; where the lines crowd L1
+        // sets (a multiple of half a way, 2 KiB, apart), as near as the rest.
         let ahead = |ahead| Some(SourcePrefetch { ahead, every: 1 });
-        assert_eq!(source_prefetch::<u32>(&cols(3136), small, true), ahead(392));
+        assert_eq!(source_prefetch::<u32>(&cols(3136), small, true), ahead(128));
         assert_eq!(source_prefetch::<u32>(&cols(8192), small, true), near);
-        assert_eq!(source_prefetch::<u32>(&cols(4100), small, true), ahead(512));
+        assert_eq!(source_prefetch::<u32>(&cols(4100), small, true), ahead(128));
         assert_eq!(source_prefetch::<u32>(&cols(300), small, true), ahead(64));
         assert_eq!(source_prefetch::<u8>(&cols(3136), small, true), ahead(392));
         assert_eq!(source_prefetch::<u32>(&cols(256), roomy, false), near);

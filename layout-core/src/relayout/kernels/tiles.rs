@@ -249,7 +249,7 @@ pub(crate) fn plane_body<T: Copy, B: BlockMove<T>, const COLS: usize>(
     let band = band_rows::<T>(rows.len(), cols.len(), B::streams::<COLS>());
     let choices = batch.choices;
     let pitch = pitched(rows, batch.row_pitch);
-    let group = COLS * lines_per_visit::<T, COLS>(cols, pitch, choices);
+    let group = COLS * lines_per_visit::<T, COLS>(cols, pitch, B::streams::<COLS>(), choices);
     let source_ahead = source_prefetch::<T>(cols, choices, B::streams::<COLS>());
     for &(tile_s, tile_d) in origins {
         let (s, d) = (s + tile_s, d + tile_d);
