@@ -102,6 +102,110 @@ fn round_trips_through_both_abis_keep_every_element() {
     assert_eq!(blocks.as_raw(), expected.as_slice());
 }
 
+/// A blocked export comes back into its layout: with its logical dims given, the same tensor;
+/// without, the dims its block counts give (padding slots now elements), the same storage.
+fn check_blocked_round_trip<L: Layout<Index = [usize; 4]> + Default>(dims: [usize; 4]) {
+    let t = Tensor::<f32, L>::from_fn(dims, value);
+    let form = t.mapping().strided_form().unwrap();
+    assert!(
+        form.shape.len() > 4,
+        "{}: a blocked layout",
+        t.mapping().layout()
+    );
+    let legacy = t.clone().into_dlpack_legacy().unwrap();
+    let exact = unsafe { Tensor::<f32, L>::from_dlpack_with_dims(&legacy, dims) }.unwrap();
+    assert_eq!((exact.dims(), exact.as_raw()), (dims, t.as_raw()));
+    let versioned = t.clone().into_dlpack().unwrap();
+    let padded = unsafe { Tensor::<f32, L>::from_dlpack(&versioned) }.unwrap();
+    assert_eq!(padded.dims(), t.mapping().padded_dims());
+    assert_eq!(padded.as_raw(), t.as_raw());
+    for index in RowMajorIndices::new(dims) {
+        assert_eq!(padded[index], t[index]);
+    }
+    // The padded tensor's own export is the same blocked form.
+    let again = padded.into_dlpack().unwrap();
+    assert_eq!(described(&again).0, described(&versioned).0);
+}
+
+#[test]
+fn blocked_exports_import_back_into_their_layouts() {
+    check_blocked_round_trip::<onednn::nChw16c>([2, 17, 3, 1]);
+    check_blocked_round_trip::<onednn::nChw8c>([1, 8, 2, 2]);
+    check_blocked_round_trip::<onednn::OIhw16i16o>([20, 17, 3, 3]);
+    check_blocked_round_trip::<onednn::OIhw4i16o4i>([17, 9, 1, 2]);
+    check_blocked_round_trip::<megengine::NCHW4>([1, 5, 2, 3]);
+    check_blocked_round_trip::<htp::R4CroutonLayout>([1, 9, 3, 33]);
+    check_blocked_round_trip::<htp::R4Crouton2x2Layout>([1, 9, 5, 33]);
+    check_blocked_round_trip::<htp::R4Depth32MemoryLayout>([2, 3, 1, 40]);
+    // Empty: no strides to check.
+    let empty = Tensor::<f32, onednn::nChw16c>::zeros([1, 0, 2, 2])
+        .into_dlpack()
+        .unwrap();
+    let back = unsafe { Tensor::<f32, onednn::nChw16c>::from_dlpack(&empty) }.unwrap();
+    assert_eq!(back.dims(), [1, 0, 2, 2]);
+}
+
+/// Why importing `managed` into `nChw16c` (of `dims` where given) fails.
+fn refusal(managed: &versioned::Dlpack, dims: Option<[usize; 4]>) -> String {
+    let made = match dims {
+        Some(dims) => unsafe {
+            Tensor::<f32, onednn::nChw16c>::from_dlpack_with_dims(managed, dims)
+        },
+        None => unsafe { Tensor::<f32, onednn::nChw16c>::from_dlpack(managed) },
+    };
+    made.unwrap_err().to_string()
+}
+
+#[test]
+fn blocked_imports_refuse_other_blocks_strides_and_dims() {
+    let nchw16c = "ChunkedMemoryLayout<NCHW, 0,0, 1,0, 2,0, 3,0, 1,16>";
+    // nChw8c's blocked form is not nChw16c's: 2 blocks of 16 channels would be [1, 2, 2, 2, 16].
+    let t = Tensor::<f32, onednn::nChw8c>::from_fn([1, 16, 2, 2], value);
+    let eights = t.into_dlpack().unwrap();
+    assert_eq!(
+        refusal(&eights, None),
+        format!(
+            "DLPack: the tensor's shape [1, 2, 2, 2, 8] is not the layout's blocked form: dims \
+             [1, 32, 2, 2] (its block counts) have the blocked form [1, 2, 2, 2, 16] in {nchw16c}"
+        )
+    );
+    // nChw16c's shape for [1, 16, 1, 2], its channels outermost in memory (a transposed copy).
+    let shape = vec![1, 1, 1, 2, 16];
+    let transposed = foreign(vec![0.0; 32], 0, shape, vec![32, 32, 32, 1, 2]);
+    assert_eq!(
+        refusal(&transposed, None),
+        format!(
+            "DLPack: the tensor's strides [32, 32, 32, 1, 2] are not those of the layout's \
+             blocked form [1, 1, 1, 2, 16], [32, 32, 32, 16, 1] (its storage order in {nchw16c})"
+        )
+    );
+    let compact = foreign(
+        vec![0.0; 64],
+        0,
+        vec![1, 2, 1, 2, 16],
+        vec![64, 32, 32, 16, 1],
+    );
+    assert!(unsafe { Tensor::<f32, onednn::nChw16c>::from_dlpack(&compact) }.is_ok());
+    let err = refusal(&compact, Some([1, 8, 1, 2]));
+    let want = "dims [1, 8, 1, 2] (asked for) have the blocked form [1, 1, 1, 2, 16]";
+    assert!(err.contains(want), "{err}");
+    let six = foreign(vec![0.0; 1], 0, vec![1; 6], vec![1; 6]);
+    let want = format!(
+        "the tensor has 6 dims; the layout ({nchw16c}) takes 4 (its logical dims) or 5 (its \
+         blocked form)"
+    );
+    assert!(
+        refusal(&six, None).ends_with(&want),
+        "{}",
+        refusal(&six, None)
+    );
+    let plain = foreign(vec![0.0; 4], 0, vec![1, 1, 2, 2], vec![4, 4, 2, 1]);
+    assert_eq!(
+        refusal(&plain, Some([1, 2, 2, 2])),
+        "DLPack: the tensor's shape [1, 1, 2, 2] is not the dims [1, 2, 2, 2] asked for"
+    );
+}
+
 static DELETED: AtomicUsize = AtomicUsize::new(0);
 static ORIGINAL: std::sync::Mutex<Option<unsafe extern "C" fn(*mut DLManagedTensor)>> =
     std::sync::Mutex::new(None);
@@ -192,7 +296,7 @@ fn imports_refuse_other_types_ranks_and_devices() {
     let err = unsafe { Tensor::<f32, onednn::ncdhw>::from_dlpack(&managed) }.unwrap_err();
     assert!(
         err.to_string()
-            .contains("the tensor has 4 dims, the layout 5"),
+            .contains("the tensor has 4 dims; the layout (ChunkedMemoryLayout<NCDHW, 0,0, 1,0, 2,0, 3,0, 4,0>) takes 5 (its logical dims)"),
         "{err}"
     );
 

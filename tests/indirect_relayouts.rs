@@ -7,7 +7,7 @@
 mod common;
 
 use tensor_layout::prelude::*;
-use tensor_layout::{IndirectTensor, PerChannel, RelayoutFrom};
+use tensor_layout::{ChunkStorage, IndirectTensor, IndirectTensorMut, PerChannel, RelayoutFrom};
 
 /// HTP's crouton with channel blocks of 24, which do not divide the crouton's 32.
 type Channels24 = chunked_layout![NHWC; 0,0, 1,0, 2,0, 3,0, 3,24];
@@ -42,24 +42,45 @@ fn scattered<L: Layout<Index = [usize; 4]> + Default>(t: &Tensor<u8, L>) -> Indi
     IndirectTensor::from_chunks(t.dims(), common::scattered_chunks(t)).unwrap()
 }
 
+/// The caller's `chunks` lent to a table, in place.
+fn lent<L: Layout<Index = [usize; 4]> + Default>(
+    dims: [usize; 4],
+    chunks: &mut [Box<[u8]>],
+) -> IndirectTensorMut<'_, u8, L> {
+    IndirectTensorMut::from_chunk_slices(dims, chunks.iter_mut().map(|chunk| &mut **chunk)).unwrap()
+}
+
 /// Out of a table of `A` into `B` and back, against the contiguous relayouts: a new tensor,
 /// a tensor written over (its padding too), and a table written over; the table's chunks the
-/// caller's, scattered, and the tensor's own pool.
+/// caller's, scattered (handed over, and lent), and the tensor's own pool.
 fn check<A, B>(dims: [usize; 4])
 where
     A: Layout<Index = [usize; 4]> + RelayoutFrom<B> + Default,
     B: Layout<Index = [usize; 4]> + RelayoutFrom<A> + Default,
 {
     let contiguous = sample::<A>(dims);
-    check_table::<A, B>(&contiguous, scattered(&contiguous), scattered);
-    check_table::<A, B>(&contiguous, contiguous.to_indirect(), Tensor::to_indirect);
+    check_table::<A, B>(
+        &contiguous,
+        &scattered(&contiguous),
+        &mut scattered(&contiguous),
+    );
+    let own = || contiguous.to_indirect();
+    check_table::<A, B>(&contiguous, &own(), &mut own());
+    let mut chunks = common::scattered_chunks(&contiguous);
+    let mut back = common::scattered_chunks(&contiguous);
+    check_table::<A, B>(
+        &contiguous,
+        &lent(dims, &mut chunks),
+        &mut lent(dims, &mut back),
+    );
 }
 
-/// [`check`] of `table`, `contiguous`'s chunks, and of tables that `like` makes.
+/// [`check`] of `table`, `contiguous`'s chunks, and of `back`, a table of its dims written
+/// over.
 fn check_table<A, B>(
     contiguous: &Tensor<u8, A>,
-    table: IndirectTensor<u8, A>,
-    like: fn(&Tensor<u8, A>) -> IndirectTensor<u8, A>,
+    table: &IndirectTensor<u8, A, Plain, impl ChunkStorage<Elem = u8>>,
+    back: &mut IndirectTensor<u8, A, Plain, impl ChunkStorage<Elem = u8>>,
 ) where
     A: Layout<Index = [usize; 4]> + RelayoutFrom<B> + Default,
     B: Layout<Index = [usize; 4]> + RelayoutFrom<A> + Default,
@@ -73,7 +94,6 @@ fn check_table<A, B>(
     table.relayout_into(&mut into).unwrap();
     assert_eq!(into.as_raw(), want.as_raw(), "into {dims:?}");
 
-    let mut back = like(contiguous);
     back.chunk_slices_mut().for_each(|chunk| chunk.fill(0xEE));
     back.relayout_from(&want).unwrap();
     assert_eq!(
@@ -158,18 +178,45 @@ fn per_channel_interfaces_fill_padding_as_contiguous_tensors_do() {
         })
         .unwrap();
     let want = contiguous.relayout::<onednn::nChw32c>();
-    let pooled = contiguous.to_indirect();
-    let chunks = common::scattered_chunks(&contiguous);
-    let boxed = IndirectTensor::from_chunks_with(dims, chunks, q.clone(), Padding::Check).unwrap();
-    for (table, kind) in [(pooled, "pool"), (boxed, "boxed")] {
-        let mut into =
-            Tensor::<u8, onednn::nChw32c, _>::try_zeros_with(want.dims(), q.clone()).unwrap();
-        into.as_raw_mut().fill(0xAB);
-        table.relayout_into(&mut into).unwrap();
-        assert_eq!(into.as_raw(), want.as_raw(), "{kind}");
-        let mut back = table;
-        back.chunk_slices_mut().for_each(|chunk| chunk.fill(0xEE));
-        back.relayout_from(&want).unwrap();
-        assert_eq!(back.to_contiguous().as_raw(), contiguous.as_raw(), "{kind}");
-    }
+    let pooled = || contiguous.to_indirect();
+    check_per_channel(&contiguous, &want, &pooled(), &mut pooled(), "pool");
+    let boxed = || {
+        let chunks = common::scattered_chunks(&contiguous);
+        IndirectTensor::from_chunks_with(dims, chunks, q.clone(), Padding::Check).unwrap()
+    };
+    check_per_channel(&contiguous, &want, &boxed(), &mut boxed(), "boxed");
+    let mut chunks = common::scattered_chunks(&contiguous);
+    let mut back = common::scattered_chunks(&contiguous);
+    let table = lent_with(dims, &mut chunks, q.clone());
+    let mut back = lent_with(dims, &mut back, q);
+    check_per_channel(&contiguous, &want, &table, &mut back, "lent");
+}
+
+/// The caller's `chunks` lent to a table read through `q`, their padding checked.
+fn lent_with(
+    dims: [usize; 4],
+    chunks: &mut [Box<[u8]>],
+    q: PerChannel,
+) -> IndirectTensorMut<'_, u8, htp::R4CroutonLayout, PerChannel> {
+    let chunks = chunks.iter_mut().map(|chunk| &mut **chunk);
+    IndirectTensorMut::from_chunk_slices_with(dims, chunks, q, Padding::Check).unwrap()
+}
+
+/// Out of `table` (`contiguous`'s chunks) into a tensor of `want`'s layout, and `want` into
+/// `back`, as the contiguous relayouts do.
+fn check_per_channel(
+    contiguous: &Tensor<u8, htp::R4CroutonLayout, PerChannel>,
+    want: &Tensor<u8, onednn::nChw32c, PerChannel>,
+    table: &IndirectTensor<u8, htp::R4CroutonLayout, PerChannel, impl ChunkStorage<Elem = u8>>,
+    back: &mut IndirectTensor<u8, htp::R4CroutonLayout, PerChannel, impl ChunkStorage<Elem = u8>>,
+    kind: &str,
+) {
+    let q = want.interface().clone();
+    let mut into = Tensor::<u8, onednn::nChw32c, _>::try_zeros_with(want.dims(), q).unwrap();
+    into.as_raw_mut().fill(0xAB);
+    table.relayout_into(&mut into).unwrap();
+    assert_eq!(into.as_raw(), want.as_raw(), "{kind}");
+    back.chunk_slices_mut().for_each(|chunk| chunk.fill(0xEE));
+    back.relayout_from(want).unwrap();
+    assert_eq!(back.to_contiguous().as_raw(), contiguous.as_raw(), "{kind}");
 }

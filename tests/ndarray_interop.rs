@@ -257,3 +257,47 @@ fn every_catalog_layout_has_a_strided_form_covering_its_storage_once() {
     }
     assert!(checked >= 30, "only {checked} catalog layouts of rank 4");
 }
+
+#[test]
+fn plain_layouts_are_had_at_their_fixed_rank() {
+    for dims in SHAPES {
+        let mut t = Tensor::<u16, onednn::nhwc>::from_fn(dims, value);
+        let a = t.as_ndarray_fixed().unwrap();
+        assert_plain_view(&t, &a.into_dyn());
+        // Rank 4's own index types: the NHWC array, dense.
+        let nhwc = a.permuted_axes([0, 2, 3, 1]);
+        assert!(nhwc.is_standard_layout());
+        assert_eq!(nhwc.as_slice().unwrap(), t.as_raw());
+        let mut m = t.as_ndarray_fixed_mut().unwrap();
+        m[[0, dims[1] - 1, 0, 0]] = 7;
+        assert_eq!(t[[0, dims[1] - 1, 0, 0]], 7);
+    }
+    // Views too: a slice of a permuted tensor, its strides as they index.
+    let t = Tensor::<u16, onednn::nchw>::from_fn([2, 17, 3, 1], value);
+    let v = t.slice(1, 2..9).unwrap();
+    let a: tensor_layout::ndarray::ArrayView4<u16> = v.as_ndarray_fixed().unwrap();
+    assert_eq!(a[[1, 0, 2, 0]], value([1, 2, 2, 0]));
+}
+
+#[test]
+fn blocked_layouts_at_fixed_rank_point_to_the_blocked_form() {
+    let mut t = Tensor::<u16, onednn::nChw16c>::from_fn([1, 17, 2, 3], value);
+    let err = t.as_ndarray_fixed().unwrap_err();
+    assert_eq!(
+        err,
+        LayoutError::BlockedForm {
+            layout: format!("{}", t.mapping().layout()),
+            rank: 4,
+            shape: vec![1, 2, 2, 3, 16],
+        }
+    );
+    assert!(
+        err.to_string().contains(
+            "is blocked: its strided form is its blocked form [1, 2, 2, 3, 16], of rank 5, not \
+             one axis per dimension (rank 4); take the blocked form at dynamic rank (as_ndarray)"
+        ),
+        "{err}"
+    );
+    assert_eq!(t.as_ndarray_fixed_mut().unwrap_err(), err);
+    assert_eq!(t.as_ndarray().unwrap().ndim(), 5);
+}

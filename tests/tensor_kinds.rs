@@ -194,7 +194,7 @@ fn dyn_tensor_out_of_bounds_names_the_index_and_the_dims() {
     );
     assert_eq!(
         panic_message(|| {
-            t[[0, 2, 0, 0]];
+            let _ = t[[0, 2, 0, 0]];
         }),
         message
     );

@@ -247,6 +247,31 @@ pub enum LayoutError {
         /// Elements this chunk holds.
         found: usize,
     },
+    /// A chunk pointer handed to a chunk table
+    /// ([`IndirectTensorMut::from_chunk_ptrs`](crate::IndirectTensorMut::from_chunk_ptrs)) that
+    /// cannot point to a chunk: null, not aligned for the element type, or reaching into another
+    /// chunk of the table.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// use tensor_layout::IndirectTensorMut;
+    /// let mut pool = vec![0u8; 2 * 2048];
+    /// let base = pool.as_mut_ptr();
+    /// let overlapping = [base, base.wrapping_add(100)];
+    /// // SAFETY: refused before any chunk is read.
+    /// let err = unsafe { IndirectTensorMut::<u8, htp::R4CroutonLayout>::from_chunk_ptrs([1, 9, 8, 32], &overlapping) }
+    ///     .unwrap_err();
+    /// assert!(matches!(err, LayoutError::ChunkPointer { chunk: 1, .. }));
+    /// assert!(err.to_string().contains("lies inside chunk 0"));
+    /// ```
+    ChunkPointer {
+        /// The chunk's number (its place in the table).
+        chunk: usize,
+        /// The pointer's address.
+        address: usize,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// A chunk number at or past the tensor's number of chunks.
     ///
     /// ```
@@ -321,6 +346,18 @@ pub enum LayoutError {
         dims: Vec<usize>,
         /// Why no strided form exists.
         reason: String,
+    },
+    /// A blocked layout asked for a fixed-rank ndarray view
+    /// ([`TensorBase::as_ndarray_fixed`](crate::TensorBase::as_ndarray_fixed), feature
+    /// `ndarray`): its strided form is its blocked form, with more axes than dims. The blocked
+    /// form is had at dynamic rank ([`TensorBase::as_ndarray`](crate::TensorBase::as_ndarray)).
+    BlockedForm {
+        /// The layout.
+        layout: String,
+        /// The rank asked for: the layout's number of dims.
+        rank: usize,
+        /// The blocked form's shape.
+        shape: Vec<usize>,
     },
     /// A byte buffer whose length is not that of the elements asked for.
     ///

@@ -79,7 +79,7 @@ pub use dyn_tensor::{DynTensor, IntoTypedError};
 pub use dynamic::{DynChunked, DynLayout};
 pub use element::Element;
 pub use error::LayoutError;
-pub use indirect::IndirectTensor;
+pub use indirect::{BorrowedChunks, ChunkStorage, IndirectTensor, IndirectTensorMut, OwnedChunks};
 pub use interface::contract::{ChannelZeros, Interface, Plain, RealValues};
 pub use interface::per_channel::PerChannel;
 pub use interface::scale_offset::ScaleOffset;

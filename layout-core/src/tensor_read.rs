@@ -5,8 +5,8 @@
 
 use crate::storage::{Storage, StorageMut};
 use crate::{
-    AnyMapping, DynIndex, DynMapping, DynTensor, Element, IndirectTensor, Interface, Layout,
-    Mapping, Nibble, PackedTensor, RealValues, TensorBase,
+    AnyMapping, ChunkStorage, DynIndex, DynMapping, DynTensor, Element, IndirectTensor, Interface,
+    Layout, Mapping, Nibble, PackedTensor, RealValues, TensorBase,
 };
 use alloc::vec::Vec;
 use core::borrow::Borrow;
@@ -224,7 +224,9 @@ impl<S: StorageMut, L: Layout, I: Interface> TensorWrite for TensorBase<S, L, I>
     write_by_inherent!(TensorBase);
 }
 
-impl<T: Element, L: Layout, I: Interface> TensorRead for IndirectTensor<T, L, I> {
+impl<T: Element, L: Layout, I: Interface, C: ChunkStorage<Elem = T>> TensorRead
+    for IndirectTensor<T, L, I, C>
+{
     type Elem = T;
     type Index = L::Index;
     type Ref<'a>
@@ -236,7 +238,9 @@ impl<T: Element, L: Layout, I: Interface> TensorRead for IndirectTensor<T, L, I>
     read_by_inherent!(IndirectTensor);
 }
 
-impl<T: Element, L: Layout, I: Interface> TensorWrite for IndirectTensor<T, L, I> {
+impl<T: Element, L: Layout, I: Interface, C: ChunkStorage<Elem = T>> TensorWrite
+    for IndirectTensor<T, L, I, C>
+{
     write_by_inherent!(IndirectTensor);
 }
 

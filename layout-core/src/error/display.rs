@@ -178,6 +178,11 @@ impl fmt::Display for LayoutError {
                 "a read-only view cannot fill its padding: check it (Padding::Check) or trust it \
                  (Padding::Trust), or build a writable view",
             ),
+            Self::ChunkPointer {
+                chunk,
+                address,
+                reason,
+            } => write!(f, "chunk {chunk}'s pointer {address:#x} {reason}"),
             Self::ChunkOutOfRange { chunk, count: 0 } => {
                 write!(f, "chunk {chunk} does not exist: the tensor has no chunks")
             }
@@ -218,6 +223,17 @@ impl fmt::Display for LayoutError {
                 f,
                 "{layout} on dims {dims:?} has no strided form (what ndarray and DLPack \
                  describe): {reason}; relayout to a plain or blocked layout first"
+            ),
+            Self::BlockedForm {
+                layout,
+                rank,
+                shape,
+            } => write!(
+                f,
+                "{layout} is blocked: its strided form is its blocked form {shape:?}, of rank \
+                 {}, not one axis per dimension (rank {rank}); take the blocked form at dynamic \
+                 rank (as_ndarray), or relayout to a plain layout first",
+                shape.len()
             ),
             Self::ByteLength {
                 expected,

@@ -1,15 +1,17 @@
 //! Chunks of a chunk table as [`ChunkView`]s, read by coordinates inside the chunk, as on a
 //! contiguous tensor.
 
-use super::IndirectTensor;
+use super::store::TableAccess;
+use super::{ChunkStorage, IndirectTensor};
 use crate::Element;
 use crate::chunk_view::{ChunkAt, ChunkView, ChunkViewMut, chunk_place};
 use crate::{AxisNames, ChunkList, ChunkedMemoryLayout, Interface, LayoutError};
 
-impl<T, const RANK: usize, C: ChunkList, N: AxisNames, I: Interface>
-    IndirectTensor<T, ChunkedMemoryLayout<RANK, C, N>, I>
+impl<T, const RANK: usize, C: ChunkList, N: AxisNames, I: Interface, S>
+    IndirectTensor<T, ChunkedMemoryLayout<RANK, C, N>, I, S>
 where
     T: Element,
+    S: ChunkStorage<Elem = T>,
 {
     /// Chunk `number` with its place in the tensor, read by coordinates inside the chunk
     /// (see [`TensorBase::chunk_view`](crate::TensorBase::chunk_view)).

@@ -11,8 +11,8 @@
 //! that straddle a chunk's or band's box, the whole table goes through one contiguous buffer
 //! instead, as it does into a table whose interface is per channel.
 
-use super::IndirectTensor;
-use super::store::ChunkStore;
+use super::store::{OwnedChunks, TableAccess};
+use super::{ChunkStorage, IndirectTensor};
 use crate::Element;
 use crate::conversion::{checked_renumbering, new_destination};
 use crate::relayout::{Renumbering, TableMove, copy_table};
@@ -23,6 +23,24 @@ use crate::{
 };
 
 impl<T: Element, L: Layout, I: Interface> IndirectTensor<T, L, I> {
+    /// The same tensor in one contiguous allocation: the tensor's own pool as it is (no copy),
+    /// the caller's chunks copied in chunk-number order (see [`IndirectTensor::to_contiguous`]).
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let t = Tensor::<u8, htp::R4CroutonLayout>::from_fn([1, 9, 8, 32], |[_, h, ..]| h as u8);
+    /// let back: Tensor<u8, htp::R4CroutonLayout> = t.clone().into_indirect().into_contiguous();
+    /// assert_eq!(back.as_raw(), t.as_raw());
+    /// ```
+    pub fn into_contiguous(self) -> Tensor<T, L, I> {
+        match self.table.into_pool() {
+            Ok(pool) => TensorBase::from_parts(self.mapping, pool, self.pad, self.interface),
+            Err(table) => IndirectTensor { table, ..self }.to_contiguous(),
+        }
+    }
+}
+
+impl<T: Element, L: Layout, I: Interface, C: ChunkStorage<Elem = T>> IndirectTensor<T, L, I, C> {
     /// The same tensor in one contiguous allocation (the chunks copied in chunk-number order).
     ///
     /// # Panics
@@ -43,22 +61,6 @@ impl<T: Element, L: Layout, I: Interface> IndirectTensor<T, L, I> {
             slots[n * volume..(n + 1) * volume].copy_from_slice(chunk);
         }
         out
-    }
-
-    /// The same tensor in one contiguous allocation: the tensor's own pool as it is (no copy),
-    /// the caller's chunks copied in chunk-number order (see [`IndirectTensor::to_contiguous`]).
-    ///
-    /// ```
-    /// use tensor_layout::prelude::*;
-    /// let t = Tensor::<u8, htp::R4CroutonLayout>::from_fn([1, 9, 8, 32], |[_, h, ..]| h as u8);
-    /// let back: Tensor<u8, htp::R4CroutonLayout> = t.clone().into_indirect().into_contiguous();
-    /// assert_eq!(back.as_raw(), t.as_raw());
-    /// ```
-    pub fn into_contiguous(self) -> Tensor<T, L, I> {
-        match self.table.into_pool() {
-            Ok(pool) => TensorBase::from_parts(self.mapping, pool, self.pad, self.interface),
-            Err(table) => IndirectTensor { table, ..self }.to_contiguous(),
-        }
     }
 
     /// Converts into a new contiguous tensor of layout `L2`, moving each element by axis name
@@ -242,7 +244,7 @@ impl<T: Element, L: Layout, I: Interface> Tensor<T, L, I> {
         let (mapping, storage, pad, interface) = self.into_parts();
         IndirectTensor {
             mapping,
-            table: ChunkStore::pool(storage, mapping.chunk_volume()),
+            table: OwnedChunks::pool(storage, mapping.chunk_volume()),
             pad,
             interface,
         }
@@ -268,7 +270,7 @@ impl<S: Storage, L: Layout, I: Interface> TensorBase<S, L, I> {
         let slots = &self.as_raw()[..mapping.storage_len()];
         IndirectTensor {
             mapping,
-            table: ChunkStore::pool(AlignedBuffer::from_slice(slots), volume),
+            table: OwnedChunks::pool(AlignedBuffer::from_slice(slots), volume),
             pad: self.pad_value(),
             interface: self.interface().clone(),
         }

@@ -1,8 +1,8 @@
 //! Element-wise work on a chunk table, over logical elements only, as on a contiguous tensor:
 //! padding is never read by `f` nor written by it.
 
-use super::IndirectTensor;
-use super::store::ChunkStore;
+use super::store::{OwnedChunks, TableAccess};
+use super::{ChunkStorage, IndirectTensor};
 use crate::Element;
 use crate::IterMut;
 use crate::interface::contract::channel_position;
@@ -10,7 +10,7 @@ use crate::tensor::padding::PaddingRule;
 use crate::{ChannelZeros, Interface, Layout, LayoutError, Plain, RealValues};
 use alloc::vec::Vec;
 
-impl<T: Element, L: Layout, I: Interface> IndirectTensor<T, L, I> {
+impl<T: Element, L: Layout, I: Interface, C: ChunkStorage<Elem = T>> IndirectTensor<T, L, I, C> {
     /// The logical elements in row-major order (last dim fastest), writable; padding is not
     /// visited.
     ///
@@ -98,9 +98,9 @@ impl<T: Element, L: Layout, I: Interface> IndirectTensor<T, L, I> {
     /// let other = tensor_layout::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 1, 2, 2]);
     /// assert!(a.zip_with(&other, |x, y| x + y).is_err());
     /// ```
-    pub fn zip_with<U: Element, I2: Interface, V: Element + Default>(
+    pub fn zip_with<U: Element, I2: Interface, C2: ChunkStorage<Elem = U>, V: Element + Default>(
         &self,
-        other: &IndirectTensor<U, L, I2>,
+        other: &IndirectTensor<U, L, I2, C2>,
         mut f: impl FnMut(T, U) -> V,
     ) -> Result<IndirectTensor<V, L>, LayoutError> {
         if self.dims() != other.dims() {
@@ -126,7 +126,7 @@ impl<T: Element, L: Layout, I: Interface> IndirectTensor<T, L, I> {
     /// table of this tensor's mapping.
     fn each_logical<U: Element>(
         &self,
-        out: &mut ChunkStore<U>,
+        out: &mut OwnedChunks<U>,
         mut f: impl FnMut(&L::Index, usize, T) -> U,
     ) {
         self.mapping.for_each_element(|index, at| {

@@ -14,7 +14,8 @@ use crate::interface::contract::channel_position;
 use crate::{ChannelZeros, Interface, Layout, LayoutError, Mapping, Plain, RealValues, Tensor};
 use alloc::vec::Vec;
 use core::ops::{Index, IndexMut};
-use store::ChunkStore;
+use store::TableAccess;
+pub use store::{BorrowedChunks, ChunkStorage, OwnedChunks};
 
 /// A tensor of a chunked layout whose chunks are reached through a table, wherever they lie.
 ///
@@ -30,6 +31,11 @@ use store::ChunkStore;
 /// real values and relayout as with a [`Tensor`]; [`IndirectTensor::to_contiguous`] and
 /// [`Tensor::to_indirect`] convert.
 ///
+/// The chunk storage `C` says who owns the chunks: the tensor ([`OwnedChunks`], the default),
+/// or the caller, who lends them for a lifetime ([`BorrowedChunks`]: an [`IndirectTensorMut`],
+/// built over `&mut [T]` chunks or a runtime's table of chunk pointers). Both read, write, hand
+/// out chunks and relayout with the same methods.
+///
 /// ```
 /// use tensor_layout::prelude::*;
 /// use tensor_layout::IndirectTensor;
@@ -40,12 +46,36 @@ use store::ChunkStore;
 /// assert_eq!(t.chunk(1)[1], 5);
 /// ```
 #[derive(Debug)]
-pub struct IndirectTensor<T: Element, L: Layout, I: Interface = Plain> {
+pub struct IndirectTensor<
+    T: Element,
+    L: Layout,
+    I: Interface = Plain,
+    C: ChunkStorage<Elem = T> = OwnedChunks<T>,
+> {
     mapping: Mapping<L>,
-    table: ChunkStore<T>,
+    table: C,
     pad: T,
     interface: I,
 }
+
+/// An [`IndirectTensor`] over chunks the caller owns, borrowed exclusively for `'a`: no copy,
+/// and nothing freed when it drops. Built from `&mut [T]` chunks
+/// ([`IndirectTensorMut::from_chunk_slices`]) or, `unsafe`, from a runtime's table of chunk
+/// pointers ([`IndirectTensorMut::from_chunk_ptrs`]); read, written and relayouted as an
+/// [`IndirectTensor`].
+///
+/// ```
+/// use tensor_layout::prelude::*;
+/// use tensor_layout::IndirectTensorMut;
+/// let mut pool = vec![0u8; 2 * 2048]; // two croutons, wherever the caller keeps them
+/// let (first, second) = pool.split_at_mut(2048);
+/// let mut t = IndirectTensorMut::<u8, htp::R4CroutonLayout>::from_chunk_slices([1, 9, 8, 32], [second, first]).unwrap();
+/// t[[0, 8, 0, 1]] = 5; // chunk 1: the first half of the pool
+/// assert_eq!(t.relayout::<htp::R4FlatMemoryLayout>()[[0, 8, 0, 1]], 5);
+/// drop(t);
+/// assert_eq!(pool[1], 5);
+/// ```
+pub type IndirectTensorMut<'a, T, L, I = Plain> = IndirectTensor<T, L, I, BorrowedChunks<'a, T>>;
 
 impl<T: Element, L: Layout, I: Interface> Clone for IndirectTensor<T, L, I> {
     /// The same tensor, its chunks copied into one pool of its own.
@@ -59,7 +89,7 @@ impl<T: Element, L: Layout, I: Interface> Clone for IndirectTensor<T, L, I> {
     fn clone(&self) -> Self {
         IndirectTensor {
             mapping: self.mapping,
-            table: self.table.clone(),
+            table: self.table.to_pool(),
             pad: self.pad,
             interface: self.interface.clone(),
         }
@@ -142,7 +172,7 @@ impl<T: Element, L: Layout, I: Interface> IndirectTensor<T, L, I> {
         let volume = mapping.chunk_volume();
         let count = chunk_count(&mapping);
         // One pool, the size of a contiguous tensor's storage: `to_contiguous` cannot fail.
-        let table = ChunkStore::filled(count, volume, value, mapping.dims().as_ref())?;
+        let table = OwnedChunks::filled(count, volume, value, mapping.dims().as_ref())?;
         Ok(Self {
             mapping,
             table,
@@ -150,7 +180,9 @@ impl<T: Element, L: Layout, I: Interface> IndirectTensor<T, L, I> {
             interface,
         })
     }
+}
 
+impl<T: Element, L: Layout, I: Interface, C: ChunkStorage<Elem = T>> IndirectTensor<T, L, I, C> {
     /// The layout bound to this tensor's dims.
     ///
     /// ```
@@ -416,7 +448,9 @@ fn chunk_count<L: Layout>(mapping: &Mapping<L>) -> usize {
     mapping.storage_len() / mapping.chunk_volume()
 }
 
-impl<T: Element, L: Layout, I: Interface> Index<L::Index> for IndirectTensor<T, L, I> {
+impl<T: Element, L: Layout, I: Interface, C: ChunkStorage<Elem = T>> Index<L::Index>
+    for IndirectTensor<T, L, I, C>
+{
     type Output = T;
 
     /// # Panics
@@ -427,7 +461,9 @@ impl<T: Element, L: Layout, I: Interface> Index<L::Index> for IndirectTensor<T, 
     }
 }
 
-impl<T: Element, L: Layout, I: Interface> IndexMut<L::Index> for IndirectTensor<T, L, I> {
+impl<T: Element, L: Layout, I: Interface, C: ChunkStorage<Elem = T>> IndexMut<L::Index>
+    for IndirectTensor<T, L, I, C>
+{
     /// # Panics
     /// When `index` is out of bounds, naming the index and the dims.
     fn index_mut(&mut self, index: L::Index) -> &mut T {

@@ -1,10 +1,10 @@
 //! The queries of [`TensorRead`](crate::TensorRead) and [`TensorWrite`](crate::TensorWrite) that
 //! an [`IndirectTensor`] answers as a [`Tensor`](crate::Tensor) does, besides those in `mod.rs`.
 
-use super::IndirectTensor;
+use super::{ChunkStorage, IndirectTensor};
 use crate::{Element, Interface, Layout};
 
-impl<T: Element, L: Layout, I: Interface> IndirectTensor<T, L, I> {
+impl<T: Element, L: Layout, I: Interface, C: ChunkStorage<Elem = T>> IndirectTensor<T, L, I, C> {
     /// The dims after padding to whole blocks.
     ///
     /// ```

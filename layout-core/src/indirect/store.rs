@@ -1,7 +1,10 @@
 //! Where an [`IndirectTensor`](super::IndirectTensor)'s chunks live: a table of thin pointers
-//! to chunks of one length, the chunks either carved from one pool that the tensor owns (an
-//! [`AlignedBuffer`], chunks back to back in chunk order, as a runtime's chunk pool hands them
-//! out) or the caller's own boxes, wherever the allocator put them.
+//! to chunks of one length, behind one of two [`ChunkStorage`]s. [`OwnedChunks`]: the chunks
+//! either carved from one pool that the tensor owns (an [`AlignedBuffer`], chunks back to back
+//! in chunk order, as a runtime's chunk pool hands them out) or the caller's own boxes, wherever
+//! the allocator put them. [`BorrowedChunks`]: chunks the caller keeps, borrowed for a lifetime.
+//! Every read, write and relayout of a chunk table goes through [`TableAccess`], the same code
+//! for both.
 //!
 //! The pool matters for speed: small chunks (128-byte depth-32 chunks) each boxed on their
 //! own lie 144 bytes apart behind malloc's headers, off the 64-byte line grid, and a relayout
@@ -12,14 +15,128 @@ use crate::storage::AlignedBuffer;
 use crate::table_chunks::{TableChunks, TableChunksMut};
 use alloc::boxed::Box;
 use alloc::vec::Vec;
+use core::marker::PhantomData;
 use core::ptr::NonNull;
 
-/// A table of chunks of `volume` elements each, owned.
-///
-/// Invariant: every pointer of `starts` is valid for reads and writes of `volume` initialised
-/// elements while the store lives, the chunks do not overlap, and `owner` says how each was
-/// allocated.
-pub(super) struct ChunkStore<T: Copy> {
+/// Where an [`IndirectTensor`](crate::IndirectTensor)'s chunks live: [`OwnedChunks`] (the
+/// default; the tensor owns them) or [`BorrowedChunks`] (the caller owns them, and lends them
+/// for a lifetime: [`IndirectTensorMut`](crate::IndirectTensorMut)). Sealed: these two are all
+/// there are.
+pub trait ChunkStorage: sealed::Sealed {}
+
+mod sealed {
+    use core::ptr::NonNull;
+
+    /// The chunk storages of this module are all there are (see
+    /// [`ChunkStorage`](super::ChunkStorage)).
+    ///
+    /// # Safety
+    /// Every pointer [`table`](Sealed::table) returns is valid for reads and writes of
+    /// the volume it returns in initialised elements while the storage lives (and is not
+    /// moved out of), the chunks do not overlap, and nothing but the storage reads or writes
+    /// them meanwhile: a shared borrow of the storage may read them, an exclusive one write.
+    pub unsafe trait Sealed {
+        /// The element type.
+        type Elem: Copy;
+
+        /// The first slot of each chunk, in chunk-number order, and the elements in each (the
+        /// volume).
+        fn table(&self) -> (&[NonNull<Self::Elem>], usize);
+
+        /// Every chunk's slots end to end, in chunk order, where the chunks lie so (the
+        /// tensor's own pool); `None` otherwise.
+        fn pooled_slots(&self) -> Option<&[Self::Elem]> {
+            None
+        }
+
+        /// [`pooled_slots`](Sealed::pooled_slots), writable.
+        fn pooled_slots_mut(&mut self) -> Option<&mut [Self::Elem]> {
+            None
+        }
+    }
+}
+
+/// The chunks of a [`ChunkStorage`], as slices and slots: what every chunk-table method
+/// reads and writes through, whoever owns the chunks.
+pub(crate) trait TableAccess: ChunkStorage {
+    /// Number of chunks.
+    fn len(&self) -> usize {
+        self.table().0.len()
+    }
+
+    /// The chunks, borrowed shared.
+    fn chunks(&self) -> TableChunks<'_, Self::Elem> {
+        let (starts, volume) = self.table();
+        // SAFETY: the storage's contract (`Sealed`); `&self` keeps writers away.
+        unsafe { TableChunks::new(starts, volume) }
+    }
+
+    /// The chunks, borrowed exclusively.
+    fn chunks_mut(&mut self) -> TableChunksMut<'_, Self::Elem> {
+        let (starts, volume) = self.table();
+        // SAFETY: the storage's contract (`Sealed`); `&mut self` keeps everyone else away.
+        unsafe { TableChunksMut::new(starts, volume) }
+    }
+
+    /// Chunk `n`.
+    ///
+    /// # Panics
+    /// When `n` is not below [`len`](Self::len).
+    fn chunk(&self, n: usize) -> &[Self::Elem] {
+        self.chunks().get(n)
+    }
+
+    /// Chunk `n`, writable.
+    ///
+    /// # Panics
+    /// When `n` is not below [`len`](Self::len).
+    fn chunk_mut(&mut self, n: usize) -> &mut [Self::Elem] {
+        let (starts, volume) = self.table();
+        let start = starts[n];
+        // SAFETY: the storage's contract (`Sealed`); the chunk is borrowed through `&mut self`.
+        unsafe { core::slice::from_raw_parts_mut(start.as_ptr(), volume) }
+    }
+
+    /// Storage slot `n` of the layout: slot `n % volume` of chunk `n / volume`.
+    ///
+    /// # Panics
+    /// When `n` lies past the last chunk.
+    fn slot(&self, n: usize) -> &Self::Elem {
+        let volume = self.table().1;
+        &self.chunk(n / volume)[n % volume]
+    }
+
+    /// Storage slot `n`, writable (see [`slot`](Self::slot)).
+    ///
+    /// # Panics
+    /// When `n` lies past the last chunk.
+    fn slot_mut(&mut self, n: usize) -> &mut Self::Elem {
+        let volume = self.table().1;
+        &mut self.chunk_mut(n / volume)[n % volume]
+    }
+
+    /// A pool holding copies of the chunks, in chunk order.
+    fn to_pool(&self) -> OwnedChunks<Self::Elem> {
+        let buffer = match self.pooled_slots() {
+            Some(slots) => AlignedBuffer::from_slice(slots),
+            None => AlignedBuffer::from_vec(self.chunks().iter().flatten().copied().collect()),
+        };
+        OwnedChunks::pool(buffer, self.table().1)
+    }
+}
+
+impl<C: ChunkStorage> TableAccess for C {}
+
+/// The chunks of an [`IndirectTensor`](crate::IndirectTensor) that owns them: one pool of its
+/// own ([`IndirectTensor::zeros`](crate::IndirectTensor::zeros),
+/// [`TensorBase::to_indirect`](crate::TensorBase::to_indirect), ...) or the caller's boxes
+/// ([`IndirectTensor::from_chunks`](crate::IndirectTensor::from_chunks)). Named only as the
+/// default type parameter of [`IndirectTensor`](crate::IndirectTensor).
+//
+// Invariant: every pointer of `starts` is valid for reads and writes of `volume` initialised
+// elements while the store lives, the chunks do not overlap, and `owner` says how each was
+// allocated.
+pub struct OwnedChunks<T: Copy> {
     starts: Vec<NonNull<T>>,
     volume: usize,
     owner: Owner<T>,
@@ -34,11 +151,101 @@ enum Owner<T: Copy> {
 }
 
 // SAFETY: the store owns its `T`s, as a `Vec<Box<[T]>>` does.
-unsafe impl<T: Copy + Send> Send for ChunkStore<T> {}
+unsafe impl<T: Copy + Send> Send for OwnedChunks<T> {}
 // SAFETY: shared access reads the `T`s only, as through `&Vec<Box<[T]>>`.
-unsafe impl<T: Copy + Sync> Sync for ChunkStore<T> {}
+unsafe impl<T: Copy + Sync> Sync for OwnedChunks<T> {}
 
-impl<T: Copy> ChunkStore<T> {
+// SAFETY: the store's invariant; the chunks are its own, reached only through it.
+unsafe impl<T: Copy> sealed::Sealed for OwnedChunks<T> {
+    type Elem = T;
+
+    fn table(&self) -> (&[NonNull<T>], usize) {
+        (&self.starts, self.volume)
+    }
+
+    fn pooled_slots(&self) -> Option<&[T]> {
+        match &self.owner {
+            Owner::Pool(buffer) => Some(&buffer[..]),
+            Owner::Boxes => None,
+        }
+    }
+
+    fn pooled_slots_mut(&mut self) -> Option<&mut [T]> {
+        match &mut self.owner {
+            Owner::Pool(buffer) => Some(&mut buffer[..]),
+            Owner::Boxes => None,
+        }
+    }
+}
+
+impl<T: Copy> ChunkStorage for OwnedChunks<T> {}
+
+/// The chunks of an [`IndirectTensorMut`](crate::IndirectTensorMut): the caller's, borrowed
+/// exclusively for `'a`, wherever they lie; nothing is copied or freed. Named only as the type
+/// parameter of [`IndirectTensor`](crate::IndirectTensor) that
+/// [`IndirectTensorMut`](crate::IndirectTensorMut) sets.
+//
+// Invariant: every pointer of `starts` is valid for reads and writes of `volume` initialised
+// elements for `'a`, the chunks do not overlap, and nothing else reads or writes them during
+// `'a` (they came from `&'a mut [T]`s, or from a caller who promised as much).
+pub struct BorrowedChunks<'a, T> {
+    starts: Vec<NonNull<T>>,
+    volume: usize,
+    _chunks: PhantomData<&'a mut [T]>,
+}
+
+// SAFETY: the store is an exclusive borrow of `T`s, as `&mut [T]` is.
+unsafe impl<T: Send> Send for BorrowedChunks<'_, T> {}
+// SAFETY: shared access reads the `T`s only, as through `&&mut [T]`.
+unsafe impl<T: Sync> Sync for BorrowedChunks<'_, T> {}
+
+impl<'a, T: Copy> BorrowedChunks<'a, T> {
+    /// The chunks `chunks`, each `volume` elements long (checked by the caller).
+    pub(super) fn from_slices(
+        chunks: impl IntoIterator<Item = &'a mut [T]>,
+        volume: usize,
+    ) -> Self {
+        let starts = chunks
+            .into_iter()
+            .map(|chunk| {
+                debug_assert_eq!(chunk.len(), volume);
+                NonNull::from(chunk).cast::<T>()
+            })
+            .collect();
+        BorrowedChunks {
+            starts,
+            volume,
+            _chunks: PhantomData,
+        }
+    }
+
+    /// The chunks that `starts` point to.
+    ///
+    /// # Safety
+    /// Every pointer of `starts` is valid for reads and writes of `volume` initialised elements
+    /// for `'a`, aligned for `T`, the chunks do not overlap, and nothing else reads or writes
+    /// them during `'a`.
+    pub(super) unsafe fn from_starts(starts: Vec<NonNull<T>>, volume: usize) -> Self {
+        BorrowedChunks {
+            starts,
+            volume,
+            _chunks: PhantomData,
+        }
+    }
+}
+
+// SAFETY: the store's invariant; `'a` keeps the chunks lent to it alone.
+unsafe impl<T: Copy> sealed::Sealed for BorrowedChunks<'_, T> {
+    type Elem = T;
+
+    fn table(&self) -> (&[NonNull<T>], usize) {
+        (&self.starts, self.volume)
+    }
+}
+
+impl<T: Copy> ChunkStorage for BorrowedChunks<'_, T> {}
+
+impl<T: Copy> OwnedChunks<T> {
     /// `count` chunks of `volume` elements in one pool, every slot `value`.
     ///
     /// # Errors
@@ -80,7 +287,7 @@ impl<T: Copy> ChunkStore<T> {
                     .unwrap_or_else(|| unreachable!("a buffer's pointer is not null"))
             })
             .collect();
-        ChunkStore {
+        OwnedChunks {
             starts,
             volume,
             owner: Owner::Pool(buffer),
@@ -98,7 +305,7 @@ impl<T: Copy> ChunkStore<T> {
                 unsafe { NonNull::new_unchecked(raw) }
             })
             .collect();
-        ChunkStore {
+        OwnedChunks {
             starts,
             volume,
             owner: Owner::Boxes,
@@ -140,94 +347,28 @@ impl<T: Copy> ChunkStore<T> {
             Owner::Boxes => unreachable!("a pool, checked above"),
         }
     }
-
-    /// Number of chunks.
-    pub(super) fn len(&self) -> usize {
-        self.starts.len()
-    }
-
-    /// The chunks, borrowed shared.
-    pub(super) fn chunks(&self) -> TableChunks<'_, T> {
-        // SAFETY: the store's invariant; `&self` keeps writers away.
-        unsafe { TableChunks::new(&self.starts, self.volume) }
-    }
-
-    /// The chunks, borrowed exclusively.
-    pub(super) fn chunks_mut(&mut self) -> TableChunksMut<'_, T> {
-        // SAFETY: the store's invariant; `&mut self` keeps everyone else away.
-        unsafe { TableChunksMut::new(&self.starts, self.volume) }
-    }
-
-    /// Every chunk's slots end to end, in chunk order, where the chunks are the store's own
-    /// pool; `None` for the caller's boxes.
-    pub(super) fn pooled_slots(&self) -> Option<&[T]> {
-        match &self.owner {
-            Owner::Pool(buffer) => Some(&buffer[..]),
-            Owner::Boxes => None,
-        }
-    }
-
-    /// [`pooled_slots`](Self::pooled_slots), writable.
-    pub(super) fn pooled_slots_mut(&mut self) -> Option<&mut [T]> {
-        match &mut self.owner {
-            Owner::Pool(buffer) => Some(&mut buffer[..]),
-            Owner::Boxes => None,
-        }
-    }
-
-    /// Chunk `n`.
-    ///
-    /// # Panics
-    /// When `n` is not below [`len`](Self::len).
-    pub(super) fn chunk(&self, n: usize) -> &[T] {
-        self.chunks().get(n)
-    }
-
-    /// Chunk `n`, writable.
-    ///
-    /// # Panics
-    /// When `n` is not below [`len`](Self::len).
-    pub(super) fn chunk_mut(&mut self, n: usize) -> &mut [T] {
-        // SAFETY: the store's invariant; the chunk is borrowed through `&mut self`.
-        unsafe { core::slice::from_raw_parts_mut(self.starts[n].as_ptr(), self.volume) }
-    }
-
-    /// Storage slot `n` of the layout: slot `n % volume` of chunk `n / volume`.
-    ///
-    /// # Panics
-    /// When `n` lies past the last chunk.
-    pub(super) fn slot(&self, n: usize) -> &T {
-        &self.chunk(n / self.volume)[n % self.volume]
-    }
-
-    /// Storage slot `n`, writable (see [`slot`](Self::slot)).
-    ///
-    /// # Panics
-    /// When `n` lies past the last chunk.
-    pub(super) fn slot_mut(&mut self, n: usize) -> &mut T {
-        let volume = self.volume;
-        &mut self.chunk_mut(n / volume)[n % volume]
-    }
 }
 
-impl<T: Copy> Clone for ChunkStore<T> {
+impl<T: Copy> Clone for OwnedChunks<T> {
     /// A pool holding copies of the chunks, in chunk order.
     fn clone(&self) -> Self {
-        let buffer = match self.pooled_slots() {
-            Some(slots) => AlignedBuffer::from_slice(slots),
-            None => AlignedBuffer::from_vec(self.chunks().iter().flatten().copied().collect()),
-        };
-        Self::pool(buffer, self.volume)
+        self.to_pool()
     }
 }
 
-impl<T: Copy + core::fmt::Debug> core::fmt::Debug for ChunkStore<T> {
+impl<T: Copy + core::fmt::Debug> core::fmt::Debug for OwnedChunks<T> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_list().entries(self.chunks().iter()).finish()
     }
 }
 
-impl<T: Copy> Drop for ChunkStore<T> {
+impl<T: Copy + core::fmt::Debug> core::fmt::Debug for BorrowedChunks<'_, T> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_list().entries(self.chunks().iter()).finish()
+    }
+}
+
+impl<T: Copy> Drop for OwnedChunks<T> {
     fn drop(&mut self) {
         if let Owner::Boxes = self.owner {
             self.take_boxes().for_each(drop);
@@ -237,19 +378,20 @@ impl<T: Copy> Drop for ChunkStore<T> {
 
 #[cfg(test)]
 mod tests {
+    use super::sealed::Sealed;
     use super::*;
     use alloc::vec;
 
     #[test]
     fn pools_hold_aligned_chunks_back_to_back() {
-        let store = ChunkStore::<u8>::filled(5, 128, 3, &[]).unwrap();
+        let store = OwnedChunks::<u8>::filled(5, 128, 3, &[]).unwrap();
         let starts: Vec<usize> = store.starts.iter().map(|p| p.as_ptr() as usize).collect();
         assert_eq!(starts[0] % 64, 0);
         assert!(starts.windows(2).all(|w| w[1] - w[0] == 128));
         assert!(store.chunks().iter().all(|c| c == [3; 128]));
 
         let slots: Vec<u16> = (0..12).collect();
-        let mut pool = ChunkStore::pool(AlignedBuffer::from_slice(&slots), 4);
+        let mut pool = OwnedChunks::pool(AlignedBuffer::from_slice(&slots), 4);
         assert_eq!(pool.len(), 3);
         assert_eq!(pool.chunk(2), [8, 9, 10, 11]);
         pool.chunk_mut(1)[0] = 40;
@@ -265,7 +407,7 @@ mod tests {
             vec![3, 4].into_boxed_slice(),
         ];
         let places: Vec<*const u32> = chunks.iter().map(|c| c.as_ptr()).collect();
-        let mut store = ChunkStore::from_boxes(chunks, 2);
+        let mut store = OwnedChunks::from_boxes(chunks, 2);
         store.chunk_mut(1)[0] = 30;
         assert!(store.pooled_slots().is_none());
         let store = store.into_pool().err().unwrap();
@@ -280,7 +422,7 @@ mod tests {
             vec![1i8; 3].into_boxed_slice(),
             vec![2; 3].into_boxed_slice(),
         ];
-        let boxed = ChunkStore::from_boxes(chunks, 3);
+        let boxed = OwnedChunks::from_boxes(chunks, 3);
         let mut pool = boxed.clone();
         pool.chunks_mut().each_mut().for_each(|c| c[0] = 0);
         assert_eq!(boxed.chunks().iter().collect::<Vec<_>>(), [[1; 3], [2; 3]]);
@@ -290,16 +432,16 @@ mod tests {
 
     #[test]
     fn empty_pools_and_zero_sized_elements_allocate_nothing() {
-        let empty = ChunkStore::<f32>::filled(0, 16, 0.0, &[]).unwrap();
+        let empty = OwnedChunks::<f32>::filled(0, 16, 0.0, &[]).unwrap();
         assert_eq!((empty.len(), empty.chunks().iter().count()), (0, 0));
-        let units = ChunkStore::<()>::filled(3, 4, (), &[]).unwrap();
+        let units = OwnedChunks::<()>::filled(3, 4, (), &[]).unwrap();
         assert_eq!(units.chunk(2).len(), 4);
         assert_eq!(units.clone().into_boxes().len(), 3);
     }
 
     #[test]
     fn pools_past_isize_are_errors() {
-        let err = ChunkStore::<u32>::filled(usize::MAX / 4, 2, 0, &[7]).unwrap_err();
+        let err = OwnedChunks::<u32>::filled(usize::MAX / 4, 2, 0, &[7]).unwrap_err();
         assert!(matches!(err, LayoutError::Overflow { .. }));
     }
 }

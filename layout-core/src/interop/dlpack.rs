@@ -4,6 +4,7 @@ use crate::Element;
 use crate::{Layout, LayoutError, Mapping, Strided, Tensor, TensorBase, TensorView};
 use alloc::boxed::Box;
 use alloc::format;
+use alloc::vec::Vec;
 use core::fmt::Display;
 use dlpark::ffi::{DLDevice, DLDeviceType, DLManagedTensor, DLManagedTensorVersioned};
 use dlpark::metadata::Dynamic;
@@ -89,10 +90,20 @@ impl<T: DlpackElement + Element + Default, L, const RANK: usize> Tensor<T, L>
 where
     L: Layout<Index = [usize; RANK]> + Default,
 {
-    /// A tensor holding a copy of the elements of a DLPack tensor whose shape is the logical
-    /// dims in `L`'s axis order; padding is `T::default()`. Any strides, negative and zero
-    /// ones included, either ABI ([`dlpark::legacy::Dlpack`], [`dlpark::versioned::Dlpack`]).
-    /// The DLPack tensor is only read: dropping it afterwards runs its deleter.
+    /// A tensor holding a copy of the elements of a DLPack tensor, which is either
+    ///
+    /// - the logical dims in `L`'s axis order, with any strides, negative and zero ones
+    ///   included: each element is copied to its place, padding is `T::default()`; or
+    /// - `L`'s blocked form ([`Mapping::strided_form`]), what [`Tensor::into_dlpack`] exports
+    ///   for a blocked layout: `nChw16c` as `[N, ceil(C / 16), H, W, 16]`, padding included.
+    ///   DLPack does not carry the logical dims, so they are the padded dims the block counts
+    ///   give (`C = 16 * ceil(C / 16)`), the padding slots becoming elements; give the logical
+    ///   dims with [`Tensor::from_dlpack_with_dims`]. The shape must be the blocked form of
+    ///   those dims, and the strides that form's own (its storage order), else an error names
+    ///   both; the storage is copied as it is.
+    ///
+    /// Either ABI ([`dlpark::legacy::Dlpack`], [`dlpark::versioned::Dlpack`]). The DLPack
+    /// tensor is only read: dropping it afterwards runs its deleter.
     ///
     /// # Safety
     /// DLPack does not carry the size of the memory behind its data pointer: the caller
@@ -103,7 +114,8 @@ where
     ///
     /// # Errors
     /// [`LayoutError::Dlpack`] when the tensor is not on the CPU, its element type is not `T`,
-    /// its rank is not `L`'s, or DLPack's own checks refuse its descriptor (a negative dim, a
+    /// its rank is neither `L`'s nor that of `L`'s blocked form, a blocked form's shape or
+    /// strides are not `L`'s, or DLPack's own checks refuse its descriptor (a negative dim, a
     /// misaligned or null data pointer); [`LayoutError::Overflow`] as for
     /// [`Tensor::try_zeros`].
     ///
@@ -115,13 +127,66 @@ where
     /// assert_eq!(nchw16c[[0, 2, 1, 0]], 210);
     /// let wrong = unsafe { Tensor::<f32, onednn::nChw16c>::from_dlpack(&managed) };
     /// assert!(matches!(wrong, Err(LayoutError::Dlpack { .. })));
+    /// // The blocked form comes back into its layout, its 16 channels all elements now.
+    /// let blocked = unsafe { Tensor::<i32, onednn::nChw16c>::from_dlpack(&nchw16c.clone().into_dlpack().unwrap()) }.unwrap();
+    /// assert_eq!((blocked.dims(), blocked.as_raw()), ([1, 16, 2, 2], nchw16c.as_raw()));
     /// ```
     pub unsafe fn from_dlpack<M: ManagedTensorBase>(
         dlpack: &Managed<M>,
     ) -> Result<Self, LayoutError> {
+        // SAFETY: the caller's promise, passed on.
+        unsafe { Self::import(dlpack, None) }
+    }
+
+    /// A tensor of logical `dims` holding a copy of the elements of a DLPack tensor (see
+    /// [`Tensor::from_dlpack`]): its shape `dims`, or the blocked form of `dims` in `L` (whose
+    /// padding this tensor's pad value, `T::default()`, then fills).
+    ///
+    /// # Safety
+    /// As for [`Tensor::from_dlpack`].
+    ///
+    /// # Errors
+    /// As for [`Tensor::from_dlpack`], and [`LayoutError::Dlpack`] when the shape is neither
+    /// `dims` nor their blocked form.
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let t = Tensor::<f32, onednn::nChw16c>::from_fn([1, 17, 2, 2], |[_, c, h, w]| (c * 100 + h * 10 + w) as f32);
+    /// let managed = t.clone().into_dlpack().unwrap(); // [1, 2, 2, 2, 16]
+    /// let back = unsafe { Tensor::<f32, onednn::nChw16c>::from_dlpack_with_dims(&managed, [1, 17, 2, 2]) }.unwrap();
+    /// assert_eq!(back.as_raw(), t.as_raw());
+    /// let err = unsafe { Tensor::<f32, onednn::nChw16c>::from_dlpack_with_dims(&managed, [1, 33, 2, 2]) }.unwrap_err();
+    /// assert!(err.to_string().contains("dims [1, 33, 2, 2] (asked for) have the blocked form [1, 3, 2, 2, 16]"), "{err}");
+    /// ```
+    pub unsafe fn from_dlpack_with_dims<M: ManagedTensorBase>(
+        dlpack: &Managed<M>,
+        dims: [usize; RANK],
+    ) -> Result<Self, LayoutError> {
+        // SAFETY: the caller's promise, passed on.
+        unsafe { Self::import(dlpack, Some(dims)) }
+    }
+
+    /// [`Tensor::from_dlpack`], of `dims` where given.
+    ///
+    /// # Safety
+    /// As for [`Tensor::from_dlpack`].
+    unsafe fn import<M: ManagedTensorBase>(
+        dlpack: &Managed<M>,
+        dims: Option<[usize; RANK]>,
+    ) -> Result<Self, LayoutError> {
         let described = dlpack.validate().map_err(refused)?;
-        let (dims, strides) = dims_and_strides::<T, RANK>(&described)?;
-        let mut tensor = Self::try_zeros(dims)?;
+        let (shape, strides) = shape_and_strides::<T>(&described)?;
+        if shape.len() != RANK {
+            // SAFETY: the caller's promise, passed on.
+            return unsafe { Self::import_blocked(&described, &shape, &strides, dims) };
+        }
+        let found: [usize; RANK] = core::array::from_fn(|d| shape[d]);
+        if let Some(dims) = dims.filter(|&dims| dims != found) {
+            return Err(LayoutError::Dlpack {
+                reason: format!("the tensor's shape {found:?} is not the dims {dims:?} asked for"),
+            });
+        }
+        let mut tensor = Self::try_zeros(found)?;
         if tensor.is_empty() {
             return Ok(tensor);
         }
@@ -130,12 +195,109 @@ where
         tensor.for_each_in_memory_order_mut(|index, slot| {
             let step: isize = (0..RANK).map(|d| index[d] as isize * strides[d]).sum();
             // SAFETY: `index` lies within the shape, so this is one of the elements the caller
-            // promised readable; `step` cannot overflow, as `dims_and_strides` checked the
+            // promised readable; `step` cannot overflow, as `shape_and_strides` checked the
             // largest reach in bytes against `isize`.
             *slot = unsafe { first.wrapping_offset(step).read() };
         });
         Ok(tensor)
     }
+
+    /// [`Tensor::from_dlpack`] of a tensor in `L`'s blocked form: its storage copied as it is.
+    ///
+    /// # Safety
+    /// As for [`Tensor::from_dlpack`].
+    unsafe fn import_blocked(
+        described: &TensorRef<'_>,
+        shape: &[usize],
+        strides: &[isize],
+        dims: Option<[usize; RANK]>,
+    ) -> Result<Self, LayoutError> {
+        let form = blocked_form_of::<L, RANK>(shape, strides, dims)?;
+        let mut tensor = Self::try_zeros(form.dims)?;
+        if tensor.is_empty() {
+            return Ok(tensor);
+        }
+        // SAFETY: validated descriptor; the caller vouches for the memory it describes.
+        let first = unsafe { described.offset_data_ptr::<T>() }.map_err(refused)?;
+        // SAFETY: the shape and strides are the blocked form's, which reaches every slot of
+        // `0..len` (checked by `blocked_form_of`): all elements the caller promised readable,
+        // in one allocation; `len` elements fit `isize` bytes (checked by `shape_and_strides`).
+        let slots = unsafe { core::slice::from_raw_parts(first, form.len) };
+        tensor.as_raw_mut()[..form.len].copy_from_slice(slots);
+        tensor.fill_padding(T::default());
+        Ok(tensor)
+    }
+}
+
+/// The logical dims of a DLPack tensor in `L`'s blocked form, and how many storage slots it
+/// covers from its first element (every one of them).
+struct BlockedImport<const RANK: usize> {
+    dims: [usize; RANK],
+    len: usize,
+}
+
+/// The dims whose blocked form in `L` a DLPack tensor of `shape` and `strides` is: `dims`
+/// where given, else those its block counts give (padding included).
+///
+/// # Errors
+/// [`LayoutError::Dlpack`] when `L` has no blocked form of that rank, or `shape` is not the
+/// blocked form of the dims, or `strides` not the form's; both sides named.
+fn blocked_form_of<L, const RANK: usize>(
+    shape: &[usize],
+    strides: &[isize],
+    dims: Option<[usize; RANK]>,
+) -> Result<BlockedImport<RANK>, LayoutError>
+where
+    L: Layout<Index = [usize; RANK]> + Default,
+{
+    let fail = |reason: alloc::string::String| Err(LayoutError::Dlpack { reason });
+    // One element in each dimension: every block count 1, so the padded dims are the blocks.
+    let unit = Mapping::<L>::new([1; RANK])?;
+    let layout = format!("{}", unit.layout());
+    let form_rank = unit.strided_form().map(|form| form.shape.len());
+    if form_rank
+        .as_ref()
+        .map_or(true, |&r| r != shape.len() || r == RANK)
+    {
+        let blocked = match form_rank {
+            Ok(r) if r != RANK => format!(" or {r} (its blocked form)"),
+            _ => alloc::string::String::new(),
+        };
+        return fail(format!(
+            "the tensor has {} dims; the layout ({layout}) takes {RANK} (its logical \
+             dims){blocked}",
+            shape.len()
+        ));
+    }
+    let blocks = unit.padded_dims();
+    let (dims, how) = match dims {
+        Some(dims) => (dims, "asked for"),
+        None => (
+            core::array::from_fn(|d| shape[d] * blocks[d]),
+            "its block counts",
+        ),
+    };
+    let form = Mapping::<L>::new(dims)?.strided_form()?;
+    if form.shape != shape {
+        return fail(format!(
+            "the tensor's shape {shape:?} is not the layout's blocked form: dims {dims:?} \
+             ({how}) have the blocked form {:?} in {layout}",
+            form.shape
+        ));
+    }
+    let len: usize = shape.iter().product();
+    if len == 0 {
+        return Ok(BlockedImport { dims, len });
+    }
+    let own = form.strides.iter().map(|&s| s as isize);
+    if !own.eq(strides.iter().copied()) || form.offset != 0 || form.span() != len {
+        return fail(format!(
+            "the tensor's strides {strides:?} are not those of the layout's blocked form \
+             {shape:?}, {:?} (its storage order in {layout})",
+            form.strides
+        ));
+    }
+    Ok(BlockedImport { dims, len })
 }
 
 impl<'a, T: DlpackElement + Element + Default, const RANK: usize> TensorView<'a, T, Strided<RANK>> {
@@ -204,6 +366,23 @@ impl<'a, T: DlpackElement + Element + Default, const RANK: usize> TensorView<'a,
 fn dims_and_strides<T: DlpackElement, const RANK: usize>(
     described: &TensorRef<'_>,
 ) -> Result<([usize; RANK], [isize; RANK]), LayoutError> {
+    let (shape, strides) = shape_and_strides::<T>(described)?;
+    if shape.len() != RANK {
+        return Err(LayoutError::Dlpack {
+            reason: format!("the tensor has {} dims, the layout {RANK}", shape.len()),
+        });
+    }
+    Ok((
+        core::array::from_fn(|d| shape[d]),
+        core::array::from_fn(|d| strides[d]),
+    ))
+}
+
+/// The shape and element strides of a CPU tensor of `T`, its reach in bytes checked to fit
+/// `isize`.
+fn shape_and_strides<T: DlpackElement>(
+    described: &TensorRef<'_>,
+) -> Result<(Vec<usize>, Vec<isize>), LayoutError> {
     let fail = |reason: alloc::string::String| Err(LayoutError::Dlpack { reason });
     if described.device().device_type != DLDeviceType::CPU {
         return fail(format!(
@@ -220,17 +399,11 @@ fn dims_and_strides<T: DlpackElement, const RANK: usize>(
         ));
     }
     let shape = described.shape();
-    if shape.len() != RANK {
-        return fail(format!(
-            "the tensor has {} dims, the layout {RANK}",
-            shape.len()
-        ));
-    }
     let strides = described.strides_or_compact().map_err(refused)?;
-    let mut dims = [0; RANK];
-    let mut element_strides = [0; RANK];
+    let mut dims = Vec::with_capacity(shape.len());
+    let mut element_strides = Vec::with_capacity(shape.len());
     let mut reach: i128 = 0;
-    for d in 0..RANK {
+    for d in 0..shape.len() {
         let (Ok(dim), Ok(stride)) = (usize::try_from(shape[d]), isize::try_from(strides[d])) else {
             return fail(format!(
                 "dim {d} has extent {} and stride {}: expected an extent of 0 or more and a \
@@ -238,8 +411,8 @@ fn dims_and_strides<T: DlpackElement, const RANK: usize>(
                 shape[d], strides[d]
             ));
         };
-        dims[d] = dim;
-        element_strides[d] = stride;
+        dims.push(dim);
+        element_strides.push(stride);
         reach += (dim.saturating_sub(1) as i128) * (stride as i128).abs();
     }
     let bytes = (reach + 1) * size_of::<T>() as i128;
@@ -282,8 +455,13 @@ mod tests {
         assert_eq!(view[[1, 1, 0]], 14);
         drop(legacy);
         let versioned = t.into_dlpack().unwrap();
-        let plain = unsafe { Tensor::<u16, Blocked2>::from_dlpack(&versioned) };
-        assert!(plain.is_err()); // rank 3 in blocked form
+        // The blocked form back in its layout: of the logical dims, or of the padded ones.
+        let exact = unsafe { Tensor::<u16, Blocked2>::from_dlpack_with_dims(&versioned, [2, 5]) };
+        assert_eq!(exact.unwrap().as_raw(), raw.as_slice());
+        let padded = unsafe { Tensor::<u16, Blocked2>::from_dlpack(&versioned) }.unwrap();
+        assert_eq!((padded.dims(), padded.as_raw()), ([2, 8], raw.as_slice()));
+        let other = unsafe { Tensor::<u16, Plain2>::from_dlpack(&versioned) };
+        assert!(other.is_err()); // rank 3, and Plain2 has no blocked form
     }
 
     #[test]
@@ -319,6 +497,8 @@ mod tests {
         let managed = t.into_dlpack().unwrap();
         let copy = unsafe { Tensor::<f64, Plain2>::from_dlpack(&managed) };
         assert!(copy.is_err()); // rank 3 in blocked form
+        let blocked = unsafe { Tensor::<f64, Blocked2>::from_dlpack(&managed) }.unwrap();
+        assert_eq!(blocked.dims(), [0, 4]);
         let back = unsafe { TensorView::<f64, Strided<3>>::from_dlpack(&managed) }.unwrap();
         assert!(back.is_empty());
     }

@@ -3,7 +3,10 @@
 use crate::Element;
 use crate::storage::{Storage, StorageMut};
 use crate::{Layout, LayoutError, Mapping, StridedForm, Tensor, TensorBase};
-use ::ndarray::{ArrayView, ArrayViewD, ArrayViewMutD, Dimension, IxDyn, ShapeBuilder, ShapeError};
+use ::ndarray::{
+    ArrayBase, ArrayView, ArrayViewD, ArrayViewMut, ArrayViewMutD, Dim, Dimension, Ix, IxDyn,
+    RawData, ShapeBuilder, ShapeError,
+};
 use alloc::format;
 use alloc::vec::Vec;
 
@@ -68,6 +71,65 @@ impl<S: StorageMut, L: Layout, I: crate::Interface> TensorBase<S, L, I> {
     }
 }
 
+impl<S: Storage, L, I: crate::Interface, const RANK: usize> TensorBase<S, L, I>
+where
+    L: Layout<Index = [usize; RANK]>,
+    Dim<[Ix; RANK]>: Dimension,
+{
+    /// The tensor of a plain layout as an ndarray view of its rank known at compile time
+    /// (`ArrayView4` for a rank-4 layout), without a copy: its logical dims in its axis order,
+    /// with its strides (see [`TensorBase::as_ndarray`]), so that ndarray's calls that take the
+    /// rank's own index types (`permuted_axes([0, 2, 3, 1])`, `[[n, c, h, w]]`) apply.
+    ///
+    /// # Errors
+    /// [`LayoutError::BlockedForm`] for a blocked layout, whose strided form has more axes than
+    /// dims: take its blocked form at dynamic rank with [`TensorBase::as_ndarray`].
+    /// [`LayoutError::NoStridedForm`] as for [`TensorBase::as_ndarray`].
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// use tensor_layout::ndarray::ArrayView4;
+    /// let t = Tensor::<u16, onednn::nchw>::from_fn([1, 3, 2, 2], |[_, c, h, w]| (c * 100 + h * 10 + w) as u16);
+    /// let a: ArrayView4<u16> = t.as_ndarray_fixed().unwrap();
+    /// let nhwc = a.permuted_axes([0, 2, 3, 1]);
+    /// assert_eq!(nhwc[[0, 1, 0, 2]], 210);
+    /// let blocked = Tensor::<u16, onednn::nChw16c>::zeros([1, 3, 2, 2]);
+    /// let err = blocked.as_ndarray_fixed().unwrap_err();
+    /// assert!(err.to_string().contains("take the blocked form at dynamic rank (as_ndarray)"));
+    /// ```
+    pub fn as_ndarray_fixed(&self) -> Result<ArrayView<'_, S::Elem, Dim<[Ix; RANK]>>, LayoutError> {
+        let mapping = *self.mapping();
+        fixed_rank(&mapping, self.as_ndarray()?)
+    }
+}
+
+impl<S: StorageMut, L, I: crate::Interface, const RANK: usize> TensorBase<S, L, I>
+where
+    L: Layout<Index = [usize; RANK]>,
+    Dim<[Ix; RANK]>: Dimension,
+{
+    /// The tensor of a plain layout as a writable ndarray view of its rank known at compile
+    /// time, without a copy (see [`TensorBase::as_ndarray_fixed`]).
+    ///
+    /// # Errors
+    /// As for [`TensorBase::as_ndarray_fixed`].
+    ///
+    /// ```
+    /// use tensor_layout::prelude::*;
+    /// let mut t = Tensor::<f32, onednn::nhwc>::zeros([1, 3, 2, 2]);
+    /// let mut a = t.as_ndarray_fixed_mut().unwrap().permuted_axes([0, 2, 3, 1]); // NHWC order
+    /// a[[0, 1, 0, 2]] = 5.0;
+    /// assert_eq!(t[[0, 2, 1, 0]], 5.0);
+    /// assert_eq!(t.as_raw()[8], 5.0); // dense NHWC: slot (h * W + w) * C + c = (1 * 2 + 0) * 3 + 2
+    /// ```
+    pub fn as_ndarray_fixed_mut(
+        &mut self,
+    ) -> Result<ArrayViewMut<'_, S::Elem, Dim<[Ix; RANK]>>, LayoutError> {
+        let mapping = *self.mapping();
+        fixed_rank(&mapping, self.as_ndarray_mut()?)
+    }
+}
+
 impl<T: Element + Default, L, const RANK: usize> Tensor<T, L>
 where
     L: Layout<Index = [usize; RANK]> + Default,
@@ -104,6 +166,23 @@ where
         }
         Self::try_from_fn(dims, |index| view[&index[..]])
     }
+}
+
+/// `view` (of `mapping`'s strided form) at `mapping`'s rank.
+///
+/// # Errors
+/// [`LayoutError::BlockedForm`] where the form has more axes: a blocked form.
+fn fixed_rank<A: RawData, L: Layout, D: Dimension>(
+    mapping: &Mapping<L>,
+    view: ArrayBase<A, IxDyn>,
+) -> Result<ArrayBase<A, D>, LayoutError> {
+    let shape = view.shape().to_vec();
+    view.into_dimensionality()
+        .map_err(|_| LayoutError::BlockedForm {
+            layout: format!("{}", mapping.layout()),
+            rank: <L::Index as crate::Coords>::RANK,
+            shape,
+        })
 }
 
 /// The form's shape and strides; an empty array gets ndarray's own strides, as its offsets
