@@ -19,12 +19,12 @@
 //! assert_eq!(first_chunk_sum(&crouton), nhwc.iter().map(|&v| u32::from(v)).sum());
 //! ```
 //!
-//! The crates behind it: [`layout_core`] (traits, mappings, tensors), [`layout_macros`] (the
-//! layout-spelling macros), [`layouts_catalog`] (named layouts per system).
+//! The crates behind it: `layout-core` (traits, mappings, tensors: everything it exports is
+//! exported here, once, at the root), `layout-macros` (the layout-spelling macros, exported
+//! through `layout-core`), [`layouts_catalog`] (named layouts per system, with its
+//! [`registry`](layouts_catalog::registry) of every catalog layout).
 
-pub use layout_core;
 pub use layout_core::*;
-pub use layout_macros;
 pub use layouts_catalog;
 pub use layouts_catalog::{htp, megengine, onednn, sophgo};
 

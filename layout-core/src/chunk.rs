@@ -57,7 +57,7 @@ pub use layout_notation::Entry as ChunkEntry;
 /// ```
 /// use layout_core::{Chunk, ChunkList};
 /// type List = (Chunk<0, 0>, Chunk<0, 4>, Chunk<0, 2>);
-/// let e = List::TABLE.entries();
+/// let e = List::SUMMARY.entries();
 /// assert_eq!((e[0].step, e[1].step, e[2].step), (8, 2, 1));
 /// assert_eq!((e[1].stride, e[2].stride), (2, 1));
 /// ```
@@ -82,7 +82,7 @@ impl EntryInfo {
     /// ```
     /// use layout_core::{Chunk, ChunkList};
     /// type List = (Chunk<0, 0>, Chunk<0, 8>);
-    /// let [rest, fixed] = [List::TABLE.entries()[0], List::TABLE.entries()[1]];
+    /// let [rest, fixed] = [List::SUMMARY.entries()[0], List::SUMMARY.entries()[1]];
     /// assert_eq!(rest.offset_term(19, 8) + fixed.offset_term(19, 8), 19);
     /// ```
     #[inline(always)]
@@ -101,14 +101,14 @@ impl EntryInfo {
 /// use layout_core::{Chunk, ChunkList};
 /// type Crouton = (Chunk<0, 0>, Chunk<1, 0>, Chunk<2, 0>, Chunk<3, 0>,
 ///                 Chunk<1, 8>, Chunk<2, 8>, Chunk<3, 32>);
-/// let table = Crouton::TABLE;
+/// let table = Crouton::SUMMARY;
 /// assert_eq!(table.chunk_volume, 8 * 8 * 32);
 /// assert_eq!(table.blocks[..4], [1, 8, 8, 32]);
 /// assert_eq!(table.rest_entries, 4);
 /// assert_eq!(table.entries()[4].stride, 256);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ChunkTable {
+pub struct ChunkListSummary {
     len: usize,
     entries: [EntryInfo; MAX_AXES],
     /// Block size of each dimension: the product of its fixed sizes (1 for an unblocked one).
@@ -121,17 +121,22 @@ pub struct ChunkTable {
     pub overflowed: bool,
 }
 
-impl ChunkTable {
+/// The former name of [`ChunkListSummary`]: "chunk table" now means only HTP's table of chunk
+/// allocations ([`IndirectTensor`](crate::IndirectTensor)).
+#[deprecated(note = "renamed to ChunkListSummary (and ChunkList::TABLE to ChunkList::SUMMARY)")]
+pub type ChunkTable = ChunkListSummary;
+
+impl ChunkListSummary {
     /// Summarises `entries`. Total for any input: an invalid list gives a table that
-    /// [`ChunkTable::validate`] rejects, never a panic here.
+    /// [`ChunkListSummary::validate`] rejects, never a panic here.
     ///
     /// ```
-    /// use layout_core::{ChunkEntry, ChunkTable};
-    /// let table = ChunkTable::new(&[ChunkEntry { dim: 0, size: 0 }, ChunkEntry { dim: 0, size: 16 }]);
+    /// use layout_core::{ChunkEntry, ChunkListSummary};
+    /// let table = ChunkListSummary::new(&[ChunkEntry { dim: 0, size: 0 }, ChunkEntry { dim: 0, size: 16 }]);
     /// assert_eq!(table.blocks[0], 16);
     /// ```
     pub const fn new(list: &[ChunkEntry]) -> Self {
-        let mut table = ChunkTable {
+        let mut table = ChunkListSummary {
             len: list.len(),
             entries: [EntryInfo {
                 dim: 0,
@@ -187,7 +192,7 @@ impl ChunkTable {
     /// use layout_core::{Chunk, ChunkList};
     /// type List = (Chunk<0, 0>, Chunk<1, 0>, Chunk<1, 8>);
     /// let (mut extents, mut strides) = ([0; 2], [0; 2]);
-    /// assert_eq!(List::TABLE.bind(&[3, 17], &mut extents, &mut strides), Ok(3 * 24));
+    /// assert_eq!(List::SUMMARY.bind(&[3, 17], &mut extents, &mut strides), Ok(3 * 24));
     /// assert_eq!((extents, strides), ([3, 3], [24, 8]));
     /// ```
     pub fn bind(
@@ -221,13 +226,13 @@ impl ChunkTable {
         Ok(if empty { 0 } else { running })
     }
 
-    /// The axes of the list bound to dims whose rest extents and strides [`ChunkTable::bind`]
+    /// The axes of the list bound to dims whose rest extents and strides [`ChunkListSummary::bind`]
     /// computed: one axis per entry, in list order.
     ///
     /// ```
     /// use layout_core::{Chunk, ChunkList};
     /// type List = (Chunk<0, 0>, Chunk<0, 4>);
-    /// let axes = List::TABLE.axes(&[3], &[4]);
+    /// let axes = List::SUMMARY.axes(&[3], &[4]);
     /// assert_eq!((axes[0].extent, axes[0].stride, axes[1].extent, axes[1].stride), (3, 4, 4, 1));
     /// ```
     pub fn axes(&self, rest_extents: &[usize], rest_strides: &[usize]) -> Axes {
@@ -254,7 +259,7 @@ impl ChunkTable {
     ///
     /// ```
     /// use layout_core::{Chunk, ChunkList};
-    /// assert_eq!(<(Chunk<0, 0>, Chunk<1, 0>)>::TABLE.entries().len(), 2);
+    /// assert_eq!(<(Chunk<0, 0>, Chunk<1, 0>)>::SUMMARY.entries().len(), 2);
     /// ```
     #[inline(always)]
     pub const fn entries(&self) -> &[EntryInfo] {
@@ -268,8 +273,8 @@ impl ChunkTable {
     /// ```
     /// use layout_core::{Chunk, ChunkList};
     /// type List = (Chunk<0, 0>, Chunk<1, 0>);
-    /// List::TABLE.validate(List::ENTRIES, 2); // valid: returns
-    /// assert!(std::panic::catch_unwind(|| List::TABLE.validate(List::ENTRIES, 1)).is_err());
+    /// List::SUMMARY.validate(List::ENTRIES, 2); // valid: returns
+    /// assert!(std::panic::catch_unwind(|| List::SUMMARY.validate(List::ENTRIES, 1)).is_err());
     /// ```
     pub const fn validate(&self, list: &[ChunkEntry], rank: usize) {
         layout_notation::assert_chunk_list(rank, list);
@@ -329,7 +334,7 @@ pub trait ChunkList: sealed::Sealed + Send + Sync + 'static {
     const ENTRIES: &'static [ChunkEntry];
 
     /// The compile-time summary of [`Self::ENTRIES`].
-    const TABLE: ChunkTable = ChunkTable::new(Self::ENTRIES);
+    const SUMMARY: ChunkListSummary = ChunkListSummary::new(Self::ENTRIES);
 
     /// The offset of `index` given the dims-dependent stride of each dimension's rest entry: one
     /// term per entry, each a shift/mask (or multiply by a constant) for power-of-two blocks.
@@ -342,7 +347,7 @@ fn entry_offset<C: ChunkList, const RANK: usize, const K: usize>(
     index: &[usize; RANK],
     rest_strides: &[usize; RANK],
 ) -> usize {
-    let entry = const { C::TABLE.entries[K] };
+    let entry = const { C::SUMMARY.entries[K] };
     entry.offset_term(index[entry.dim], rest_strides[entry.dim])
 }
 

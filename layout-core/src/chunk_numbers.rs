@@ -46,7 +46,7 @@ impl<const RANK: usize, C: ChunkList, N: AxisNames> Mapping<ChunkedMemoryLayout<
         if !index.iter().zip(&self.dims()).all(|(i, d)| i < d) {
             return None;
         }
-        let table = const { &C::TABLE };
+        let table = const { &C::SUMMARY };
         let extents = self.geometry().rest_extents();
         let mut number = 0;
         for entry in &table.entries()[..table.rest_entries] {
@@ -95,7 +95,7 @@ impl<const RANK: usize, C: ChunkList, N: AxisNames> Mapping<ChunkedMemoryLayout<
                 count,
             });
         }
-        let table = const { &C::TABLE };
+        let table = const { &C::SUMMARY };
         let (extents, strides) = (
             self.geometry().rest_extents(),
             self.geometry().rest_strides(),

@@ -1,7 +1,7 @@
 //! `ChunkedMemoryLayout<RANK, (Chunk<d, s>, ...), Names>`: the HTP chunk-list layout as a type.
 
 use crate::axis_names::check_rank;
-use crate::chunk::{ChunkEntry, ChunkList, ChunkTable};
+use crate::chunk::{ChunkEntry, ChunkList, ChunkListSummary};
 use crate::layout::{Axes, Layout};
 use crate::{AxisNames, LayoutError, Positional};
 use core::fmt;
@@ -52,7 +52,7 @@ impl<const RANK: usize, C: ChunkList, N: AxisNames> ChunkedMemoryLayout<RANK, C,
     /// Evaluating this constant checks the chunk list and the names; every use of the layout
     /// evaluates it.
     const CHECK: () = {
-        C::TABLE.validate(C::ENTRIES, RANK);
+        C::SUMMARY.validate(C::ENTRIES, RANK);
         check_rank::<N>(RANK);
     };
 
@@ -78,7 +78,7 @@ impl<const RANK: usize, C: ChunkList, N: AxisNames> ChunkedMemoryLayout<RANK, C,
         let mut blocks = [1; RANK];
         let mut d = 0;
         while d < RANK {
-            blocks[d] = C::TABLE.blocks[d];
+            blocks[d] = C::SUMMARY.blocks[d];
             d += 1;
         }
         blocks
@@ -92,7 +92,7 @@ impl<const RANK: usize, C: ChunkList, N: AxisNames> ChunkedMemoryLayout<RANK, C,
     /// ```
     pub const CHUNK_VOLUME: usize = {
         let () = Self::CHECK;
-        C::TABLE.chunk_volume
+        C::SUMMARY.chunk_volume
     };
 
     /// The logical shape of one chunk: how many coordinates of each dimension it covers. A
@@ -130,7 +130,7 @@ impl<const RANK: usize, C: ChunkList, N: AxisNames> ChunkedMemoryLayout<RANK, C,
     pub const fn offset_in_chunk(local: [usize; RANK]) -> usize {
         let () = Self::CHECK;
         // The table as a constant, so that a call at run time unrolls over its entries.
-        let table: &ChunkTable = const { &C::TABLE };
+        let table: &ChunkListSummary = const { &C::SUMMARY };
         let entries = table.entries();
         let mut offset = 0;
         let mut i = table.rest_entries;
@@ -212,7 +212,7 @@ impl<const RANK: usize> ChunkedGeometry<RANK> {
 
     /// Binds `table` to `dims`.
     pub(crate) fn bind(
-        table: &crate::ChunkTable,
+        table: &crate::ChunkListSummary,
         dims: &[usize; RANK],
     ) -> Result<Self, LayoutError> {
         let (mut rest_extents, mut rest_strides) = ([0; RANK], [0; RANK]);
@@ -260,17 +260,17 @@ impl<const RANK: usize, C: ChunkList, N: AxisNames> Layout for ChunkedMemoryLayo
     /// A chunk list numbers its slots as one mixed-radix number: one slot per digit combination.
     const IS_ALWAYS_UNIQUE: bool = true;
     /// Without blocks (every fixed size 1) no dimension pads, and the slots are dense.
-    const IS_ALWAYS_EXHAUSTIVE: bool = C::TABLE.chunk_volume == 1;
+    const IS_ALWAYS_EXHAUSTIVE: bool = C::SUMMARY.chunk_volume == 1;
     /// Without blocks each dimension has one entry, one stride.
-    const IS_ALWAYS_STRIDED: bool = C::TABLE.chunk_volume == 1;
+    const IS_ALWAYS_STRIDED: bool = C::SUMMARY.chunk_volume == 1;
 
     fn geometry(&self, dims: &[usize; RANK]) -> Result<ChunkedGeometry<RANK>, LayoutError> {
         let () = Self::CHECK;
-        ChunkedGeometry::bind(&C::TABLE, dims)
+        ChunkedGeometry::bind(&C::SUMMARY, dims)
     }
 
     fn padded_dims(&self, geometry: &ChunkedGeometry<RANK>) -> [usize; RANK] {
-        core::array::from_fn(|d| geometry.rest_extents[d] * C::TABLE.blocks[d])
+        core::array::from_fn(|d| geometry.rest_extents[d] * C::SUMMARY.blocks[d])
     }
 
     fn storage_len(&self, geometry: &ChunkedGeometry<RANK>) -> usize {
@@ -284,11 +284,11 @@ impl<const RANK: usize, C: ChunkList, N: AxisNames> Layout for ChunkedMemoryLayo
     }
 
     fn axes(&self, geometry: &ChunkedGeometry<RANK>) -> Axes {
-        C::TABLE.axes(&geometry.rest_extents, &geometry.rest_strides)
+        C::SUMMARY.axes(&geometry.rest_extents, &geometry.rest_strides)
     }
 
     fn chunk_axes(&self) -> usize {
-        C::TABLE.entries().len() - C::TABLE.rest_entries
+        C::SUMMARY.entries().len() - C::SUMMARY.rest_entries
     }
 
     /// None: the slots are one mixed-radix number ([`Layout::IS_ALWAYS_UNIQUE`]).

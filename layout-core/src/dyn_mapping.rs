@@ -2,7 +2,7 @@
 
 use crate::blocking::{DynBlockingDesc, inner_blocks};
 use crate::dynamic::DynLayout;
-use crate::{AnyMapping, Axes, AxisWord, ChunkTable, Layout, LayoutError, MAX_RANK, Mapping};
+use crate::{AnyMapping, Axes, AxisWord, ChunkListSummary, Layout, LayoutError, MAX_RANK, Mapping};
 use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
@@ -26,7 +26,7 @@ impl DynLayout {
                 found: dims.len(),
             });
         }
-        let table = ChunkTable::new(self.entries());
+        let table = ChunkListSummary::new(self.entries());
         let (mut rest_extents, mut rest_strides) = (vec![0; dims.len()], vec![0; dims.len()]);
         let storage_len = table.bind(dims, &mut rest_extents, &mut rest_strides)?;
         Ok(DynMapping {
@@ -53,7 +53,7 @@ impl DynLayout {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DynMapping {
     layout: DynLayout,
-    table: ChunkTable,
+    table: ChunkListSummary,
     dims: Vec<usize>,
     rest_extents: Vec<usize>,
     rest_strides: Vec<usize>,

@@ -2,8 +2,8 @@
 
 use crate::chunk::write_long_form;
 use crate::{
-    Axes, AxisNames, AxisWord, ChunkEntry, ChunkList, ChunkTable, ChunkedMemoryLayout, Layout,
-    LayoutError, RunTimeNames,
+    Axes, AxisNames, AxisWord, ChunkEntry, ChunkList, ChunkListSummary, ChunkedMemoryLayout,
+    Layout, LayoutError, RunTimeNames,
 };
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -252,7 +252,7 @@ impl<const RANK: usize, C: ChunkList, N: AxisNames> ChunkedMemoryLayout<RANK, C,
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DynChunked<const RANK: usize> {
-    table: ChunkTable,
+    table: ChunkListSummary,
     axes: AxisWord,
 }
 
@@ -275,7 +275,7 @@ impl DynLayout {
             });
         }
         Ok(DynChunked {
-            table: ChunkTable::new(&self.entries),
+            table: ChunkListSummary::new(&self.entries),
             axes: self.axes,
         })
     }

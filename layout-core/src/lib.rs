@@ -1,14 +1,30 @@
-//! The heart of tensor-layout: layouts as types, their mappings, and tensors.
+//! The heart of tensor-layout: a tensor's memory layout, and what each of its axes means, as
+//! part of its type. Read in this order:
 //!
-//! A layout maps logical indices (`[usize; RANK]`, in the owning system's dimension order) to
-//! storage offsets. [`ChunkedMemoryLayout`] spells the HTP/oneDNN family of blocked layouts as a
-//! type, so that a tensor's layout is checked by the compiler and its offset arithmetic is
-//! constant-folded per layout. A [`Mapping`] binds a layout to dims; a [`Tensor`] owns storage in
-//! that mapping, [`TensorView`] and [`TensorViewMut`] borrow it.
+//! 1. **Layouts.** A [`Layout`] maps a logical index (`[usize; RANK]`, in the axis order its
+//!    names give) to a storage offset. [`ChunkedMemoryLayout`] spells the whole family the
+//!    Qualcomm HTP SDK, oneDNN and MegEngine use (plain NCHW/NHWC, blocked nChw16c or NCHW4,
+//!    8x8x32 croutons, OIhw16i16o weights) as a list of [`Chunk`] entries; its axis names
+//!    ([`Named`], words from [`names`]) make NCHW and NHWC different types, and
+//!    [`catalog_lists`] names the lists the vendors use. [`Strided`] covers permuted and
+//!    strided views; [`DynLayout`] is a layout chosen at run time (parsed from text).
+//! 2. **Mappings.** A [`Mapping`] binds a layout to dims: padded dims, storage length, and the
+//!    offset of every index, constant-folded per layout ([`DynMapping`] at run time).
+//! 3. **Tensors.** Four kinds store elements in a mapping and answer the same queries through
+//!    [`TensorRead`] and [`TensorWrite`]: [`Tensor`] (one allocation; [`TensorView`] and
+//!    [`TensorViewMut`] borrow one), [`IndirectTensor`] (HTP's table of chunk allocations),
+//!    [`PackedTensor`] (4-bit [`u4`]/[`i4`] two per byte) and [`DynTensor`] (layout known at
+//!    run time). A tensor's [`Interface`] says what its stored values mean ([`Plain`],
+//!    [`ScaleOffset`], [`PerChannel`]); what it may store is an [`Element`].
+//! 4. **Relayout.** `relayout`, `try_relayout` and `relayout_into` move a tensor into another
+//!    layout by axis name ([`RelayoutFrom`] is the bound that checks the names at compile time);
+//!    a [`RelayoutPlan`] plans once and runs many times, and [`Wisdom`] keeps measured choices.
+//! 5. **Interop and errors.** DLPack (feature `dlpack`) and ndarray views (feature `ndarray`)
+//!    through [`StridedForm`]; every fallible call returns a [`LayoutError`].
 //!
 //! ```
 //! use layout_core::{Chunk, ChunkedMemoryLayout, Tensor};
-//! // NHWC dims, 8x8x32 "crouton" chunks (HTP's R4CroutonLayout).
+//! // NHWC dims, 8x8x32 "crouton" chunks (HTP's R4CroutonLayout, positional axes here).
 //! type Crouton = ChunkedMemoryLayout<4, (
 //!     Chunk<0, 0>, Chunk<1, 0>, Chunk<2, 0>, Chunk<3, 0>, Chunk<1, 8>, Chunk<2, 8>, Chunk<3, 32>,
 //! )>;
@@ -17,7 +33,8 @@
 //! assert_eq!(t[[0, 2, 4, 29]], 35);
 //! ```
 //!
-//! The crate is `no_std` and needs only `alloc`.
+//! The crate is `no_std` and needs only `alloc`. Most users depend on the facade crate
+//! `tensor-layout`, whose prelude holds the names above and the vendors' catalogs.
 #![no_std]
 #![warn(missing_docs)]
 
@@ -68,7 +85,9 @@ pub use axis_names::{
     check_convertible,
 };
 pub use blocking::{BlockingDesc, DynBlockingDesc};
-pub use chunk::{Chunk, ChunkEntry, ChunkList, ChunkTable, EntryInfo};
+#[allow(deprecated)]
+pub use chunk::ChunkTable;
+pub use chunk::{Chunk, ChunkEntry, ChunkList, ChunkListSummary, EntryInfo};
 pub use chunk_view::{ChunkAt, ChunkView, ChunkViewMut};
 pub use chunked::{ChunkedGeometry, ChunkedMemoryLayout};
 pub use conversion::Rename;

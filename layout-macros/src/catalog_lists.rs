@@ -50,7 +50,7 @@ pub(crate) fn expand() -> TokenStream {
                 type Spelling = #spelling;
                 const ENTRIES: &'static [#path::ChunkEntry] =
                     <Self::Spelling as #path::ChunkList>::ENTRIES;
-                const TABLE: #path::ChunkTable = <Self::Spelling as #path::ChunkList>::TABLE;
+                const SUMMARY: #path::ChunkListSummary = <Self::Spelling as #path::ChunkList>::SUMMARY;
 
                 #[inline(always)]
                 fn offset<const RANK: usize>(
