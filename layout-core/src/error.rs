@@ -348,9 +348,9 @@ pub enum LayoutError {
         reason: String,
     },
     /// A blocked layout asked for a fixed-rank ndarray view
-    /// ([`TensorBase::as_ndarray_fixed`](crate::TensorBase::as_ndarray_fixed), feature
-    /// `ndarray`): its strided form is its blocked form, with more axes than dims. The blocked
-    /// form is had at dynamic rank ([`TensorBase::as_ndarray`](crate::TensorBase::as_ndarray)).
+    /// (`TensorBase::as_ndarray_fixed`, feature `ndarray`): its strided form is its blocked
+    /// form, with more axes than dims. The blocked form is had at dynamic rank
+    /// (`TensorBase::as_ndarray`).
     BlockedForm {
         /// The layout.
         layout: String,
