@@ -1,4 +1,4 @@
-//! The four tensor kinds answer the same queries under the same names (SPEC §10): generic code
+//! The four tensor kinds answer the same queries under the same names (`TensorRead`, `TensorWrite`): generic code
 //! over `TensorRead` / `TensorWrite` runs on `Tensor` (and views), `IndirectTensor`,
 //! `PackedTensor` and `DynTensor`, and each gives what the others give.
 
