@@ -1,6 +1,6 @@
-//! The four tensor kinds answer the same queries under the same names (`TensorRead`, `TensorWrite`): generic code
-//! over `TensorRead` / `TensorWrite` runs on `Tensor` (and views), `IndirectTensor`,
-//! `PackedTensor` and `DynTensor`, and each gives what the others give.
+//! The four tensor kinds answer the same queries under the same names: generic code over
+//! `TensorRead` / `TensorWrite` runs on `Tensor` (and views), `IndirectTensor`, `PackedTensor`
+//! and `DynTensor`, and each gives what the others give.
 
 use std::borrow::Borrow;
 use std::fmt::{Debug, Write};
