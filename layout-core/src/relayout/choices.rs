@@ -40,6 +40,10 @@ pub(crate) struct Choices {
     /// distance is lines in flight per source stream, whatever the element size (eight lines:
     /// u8 NCHW -> NHWC reads 64 channel planes at once, f32 16).
     pub streamed_prefetch_bytes: Option<usize>,
+    /// How many bytes ahead a transpose prefetches a source it reads as one run (each column's
+    /// line right after the previous one's: nChw16c's positions, NHWC of 17 to 32 channels),
+    /// into L1.
+    pub run_prefetch_bytes: usize,
     /// Blocks written through the cache prefetch their separate source lines where these lie
     /// less than this many bytes apart.
     pub cached_prefetch_below: usize,
@@ -49,6 +53,11 @@ pub(crate) struct Choices {
     /// Whether streamed transposes of 4-byte elements whose source columns lie a few hundred
     /// bytes apart sweep each row block across every column (`kernels::x86::pitched`).
     pub sweep_streamed: bool,
+    /// Whether streamed transposes of 4-byte elements whose source is one run, in tiles on the
+    /// destination's line grid with 8 to 15 rows past their first 16 (NHWC -> NCHW of 24
+    /// channels), realign their rows (`kernels::x86::pitched::realigned`); off, the general
+    /// blocks move them, the last block overlapping the first.
+    pub realign_overlapped_rows: bool,
     /// Below this many destination bytes a relayout stays on one thread (the `parallel`
     /// feature).
     pub min_parallel_bytes: usize,
@@ -56,6 +65,21 @@ pub(crate) struct Choices {
 
 /// A private L2 from which the model takes a core to keep many lines per stream in flight.
 const ROOMY_L2_BYTES: usize = 2 << 20;
+
+/// An L1d from which the model prefetches a source run far ahead ([`FAR_RUN_PREFETCH_BYTES`]):
+/// the 128 lines then in flight take a sixth of it or less. A smaller L1d loses the lines in
+/// use to them and prefetches a run [`NEAR_RUN_PREFETCH_BYTES`] ahead, which the hardware
+/// prefetcher's own run-ahead completes. The same split decides whether tiles of 24 to 31
+/// rows on the line grid realign their rows, whose two blocks of lines in turn a smaller L1d
+/// does not keep beside the streamed stores.
+const WIDE_L1D_BYTES: usize = 48 << 10;
+
+/// How far ahead a wide L1d prefetches a source run: far enough to cover memory's latency at
+/// the speed the blocks consume the run, where the hardware prefetcher alone falls behind.
+const FAR_RUN_PREFETCH_BYTES: usize = 8 << 10;
+
+/// How far ahead a smaller L1d prefetches a source run: eight lines.
+const NEAR_RUN_PREFETCH_BYTES: usize = 512;
 
 impl Choices {
     /// The choices for [`CacheGeometry::DEFAULT`], the machine assumed where the processor
@@ -66,6 +90,7 @@ impl Choices {
     /// The choices for a machine with the caches `geometry` describes.
     pub(crate) const fn for_cache(geometry: CacheGeometry) -> Choices {
         let roomy = geometry.l2.bytes >= ROOMY_L2_BYTES;
+        let wide_l1 = geometry.l1d.bytes >= WIDE_L1D_BYTES;
         Choices {
             geometry,
             lines_per_visit: if roomy { 2 } else { 1 },
@@ -73,11 +98,17 @@ impl Choices {
             stream_one_block_tiles: !roomy,
             prefetch_apart: if roomy { 2048 } else { 512 },
             streamed_prefetch_bytes: if roomy { None } else { Some(512) },
+            run_prefetch_bytes: if wide_l1 {
+                FAR_RUN_PREFETCH_BYTES
+            } else {
+                NEAR_RUN_PREFETCH_BYTES
+            },
             cached_prefetch_below: if roomy { usize::MAX } else { 1024 },
             // Into a destination past the caches, whole lines streamed skip reading each line
             // before it is overwritten, on any core.
             stream_short_rows: true,
             sweep_streamed: !roomy,
+            realign_overlapped_rows: wide_l1,
             // A split pays once each thread's share no longer fits a private L2 (1 MiB and
             // under: half of it already).
             min_parallel_bytes: if roomy {
@@ -130,13 +161,58 @@ mod tests {
     /// and a 48 KiB 12-way with 2 MiB.
     #[test]
     fn the_choices_of_described_machines() {
-        // (lines per visit, one-block tiles streamed, prefetch apart, streamed prefetch,
-        //  cached prefetch below, short rows streamed, sweep, least parallel bytes)
-        type Row = (usize, bool, usize, Option<usize>, usize, bool, bool, usize);
+        // (lines per visit, one-block tiles streamed, prefetch apart, streamed prefetch, run
+        //  prefetch, cached prefetch below, short rows streamed, sweep, overlapped rows
+        //  realigned, least parallel bytes)
+        type Row = (
+            usize,
+            bool,
+            usize,
+            Option<usize>,
+            usize,
+            usize,
+            bool,
+            bool,
+            bool,
+            usize,
+        );
         let table: [Row; 3] = [
-            (1, true, 512, Some(512), 1024, true, true, 512 * KIB),
-            (1, true, 512, Some(512), 1024, true, true, 512 * KIB),
-            (2, false, 2048, None, usize::MAX, true, false, 4 * MIB),
+            (
+                1,
+                true,
+                512,
+                Some(512),
+                512,
+                1024,
+                true,
+                true,
+                false,
+                512 * KIB,
+            ),
+            (
+                1,
+                true,
+                512,
+                Some(512),
+                8 * KIB,
+                1024,
+                true,
+                true,
+                true,
+                512 * KIB,
+            ),
+            (
+                2,
+                false,
+                2048,
+                None,
+                8 * KIB,
+                usize::MAX,
+                true,
+                false,
+                true,
+                4 * MIB,
+            ),
         ];
         for (geometry, want) in CacheGeometry::DESCRIBED.into_iter().zip(table) {
             let c = Choices::for_cache(geometry);
@@ -145,9 +221,11 @@ mod tests {
                 c.stream_one_block_tiles,
                 c.prefetch_apart,
                 c.streamed_prefetch_bytes,
+                c.run_prefetch_bytes,
                 c.cached_prefetch_below,
                 c.stream_short_rows,
                 c.sweep_streamed,
+                c.realign_overlapped_rows,
                 c.min_parallel_bytes,
             );
             assert_eq!(got, want, "{geometry:?}");

@@ -14,6 +14,11 @@ use std::time::{Duration, Instant};
 /// the machine hits them alike; a candidate's time is its best round.
 const ROUNDS: usize = 5;
 
+/// The run prefetch distances a measured plan tries: the other of the model's two (a near
+/// one for an L1d of 32 KiB, a far one for 48 KiB and more).
+const RUN_PREFETCH_CANDIDATE: usize = 512;
+const RUN_PREFETCH_FAR_CANDIDATE: usize = 8 << 10;
+
 /// How much faster than the cache model's plan an alternative must run, in its best round, to
 /// be kept: less is within the noise of a few rounds.
 const KEEP_IF_FASTER_BY: f64 = 0.05;
@@ -26,7 +31,8 @@ where
 {
     /// Plans the relayout from `src` into `dst` by timing: the cache model's plan and each
     /// alternative choice (stores past the caches or through them, short rows whole or a
-    /// column block at a time, one or two lines per visit, near or far source prefetches) run
+    /// column block at a time, one or two lines per visit, near or far source prefetches of separate lines and of a source run, tiles of overlapping
+    /// rows realigned or not) run
     /// on these tensors in turn, a few rounds, and the fastest is kept where it beats the
     /// model's by more than the noise (5%). It takes some dozen relayouts' time; keep the
     /// answer in [`Wisdom`](super::Wisdom) to plan without measuring next time.
@@ -121,11 +127,23 @@ fn alternatives(model: PlanChoices) -> Vec<PlanChoices> {
         ..c
     }));
     out.push(with(Choices {
+        run_prefetch_bytes: if c.run_prefetch_bytes > RUN_PREFETCH_CANDIDATE {
+            RUN_PREFETCH_CANDIDATE
+        } else {
+            RUN_PREFETCH_FAR_CANDIDATE
+        },
+        ..c
+    }));
+    out.push(with(Choices {
         stream_one_block_tiles: !c.stream_one_block_tiles,
         ..c
     }));
     out.push(with(Choices {
         sweep_streamed: !c.sweep_streamed,
+        ..c
+    }));
+    out.push(with(Choices {
+        realign_overlapped_rows: !c.realign_overlapped_rows,
         ..c
     }));
     out.push(with(Choices {

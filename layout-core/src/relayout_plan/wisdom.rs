@@ -16,7 +16,7 @@ const HEADER: &str = "tensor-layout wisdom 1";
 /// blocks stay on the stack's scale).
 const MOST_LINES_PER_VISIT: usize = 64;
 
-/// Farthest a wisdom entry may ask source prefetches to reach, in elements.
+/// Farthest a wisdom entry may ask source prefetches to reach, in bytes.
 const FARTHEST_PREFETCH: usize = 1 << 20;
 
 /// The choices of relayout plans, remembered per relayout (element size, both mappings and
@@ -58,9 +58,13 @@ struct Remembered {
     stream_one_block_tiles: bool,
     prefetch_apart: usize,
     streamed_prefetch_bytes: Option<usize>,
+    /// `None`: the machine's own (wisdom written before the choice existed).
+    run_prefetch_bytes: Option<usize>,
     cached_prefetch_below: usize,
     stream_short_rows: bool,
     sweep_streamed: bool,
+    /// `None`: the machine's own (wisdom written before the choice existed).
+    realign_overlapped_rows: Option<bool>,
     min_parallel_bytes: usize,
     /// `None`: from the destination's size; else stores past the caches forced on or off.
     stream: Option<bool>,
@@ -104,9 +108,11 @@ impl Wisdom {
             stream_one_block_tiles: c.stream_one_block_tiles,
             prefetch_apart: c.prefetch_apart,
             streamed_prefetch_bytes: c.streamed_prefetch_bytes,
+            run_prefetch_bytes: Some(c.run_prefetch_bytes),
             cached_prefetch_below: c.cached_prefetch_below,
             stream_short_rows: c.stream_short_rows,
             sweep_streamed: c.sweep_streamed,
+            realign_overlapped_rows: Some(c.realign_overlapped_rows),
             min_parallel_bytes: c.min_parallel_bytes,
             stream: made_with.streaming.map(|s| s.blocks),
         };
@@ -153,17 +159,22 @@ impl Wisdom {
     /// machine's geometry.
     pub(crate) fn choices_for(&self, pair: &Pair, element_bytes: usize) -> Option<PlanChoices> {
         let r = self.entries.get(&(key(pair), element_bytes))?;
+        let machine = Choices::of_this_machine();
         let choices = Choices {
             lines_per_visit: r.lines_per_visit,
             whole_rows: r.whole_rows,
             stream_one_block_tiles: r.stream_one_block_tiles,
             prefetch_apart: r.prefetch_apart,
             streamed_prefetch_bytes: r.streamed_prefetch_bytes,
+            run_prefetch_bytes: r.run_prefetch_bytes.unwrap_or(machine.run_prefetch_bytes),
             cached_prefetch_below: r.cached_prefetch_below,
             stream_short_rows: r.stream_short_rows,
             sweep_streamed: r.sweep_streamed,
+            realign_overlapped_rows: r
+                .realign_overlapped_rows
+                .unwrap_or(machine.realign_overlapped_rows),
             min_parallel_bytes: r.min_parallel_bytes,
-            ..Choices::of_this_machine()
+            ..machine
         };
         Some(PlanChoices {
             choices,
@@ -185,9 +196,15 @@ impl fmt::Display for Wisdom {
                     v.to_string()
                 }
             };
+            let run = r
+                .run_prefetch_bytes
+                .map_or(String::new(), |v| format!(" run={v}"));
+            let realign = r
+                .realign_overlapped_rows
+                .map_or(String::new(), |v| format!(" realign={}", u8::from(v)));
             writeln!(
                 f,
-                "{entry_key:016x} {bytes} lines={} whole={} one-block={} apart={} far={} below={} short={} sweep={} parallel-from={} stream={}",
+                "{entry_key:016x} {bytes} lines={} whole={} one-block={} apart={} far={}{run} below={} short={} sweep={}{realign} parallel-from={} stream={}",
                 r.lines_per_visit,
                 u8::from(r.whole_rows),
                 u8::from(r.stream_one_block_tiles),
@@ -247,21 +264,25 @@ fn parse_entry(line: &str) -> Result<(EntryKey, Remembered), Misfit> {
         stream_one_block_tiles: false,
         prefetch_apart: 0,
         streamed_prefetch_bytes: None,
+        run_prefetch_bytes: None,
         cached_prefetch_below: 0,
         stream_short_rows: false,
         sweep_streamed: false,
+        realign_overlapped_rows: None,
         min_parallel_bytes: 0,
         stream: None,
     };
-    const NAMES: [&str; 10] = [
+    const NAMES: [&str; 12] = [
         "lines",
         "whole",
         "one-block",
         "apart",
         "far",
+        "run",
         "below",
         "short",
         "sweep",
+        "realign",
         "parallel-from",
         "stream",
     ];
@@ -272,7 +293,7 @@ fn parse_entry(line: &str) -> Result<(EntryKey, Remembered), Misfit> {
         let which = NAMES
             .iter()
             .position(|&n| n == name)
-            .ok_or((at, "a choice: lines, whole, one-block, apart, far, below, short, sweep, parallel-from or stream"))?;
+            .ok_or((at, "a choice: lines, whole, one-block, apart, far, run, below, short, sweep, realign, parallel-from or stream"))?;
         if core::mem::replace(&mut seen[which], true) {
             return Err((at, "each choice once"));
         }
@@ -306,13 +327,23 @@ fn parse_entry(line: &str) -> Result<(EntryKey, Remembered), Misfit> {
                             .parse::<usize>()
                             .ok()
                             .filter(|n| (1..=FARTHEST_PREFETCH).contains(n))
-                            .ok_or((value_at, "near, or elements from 1 to 1048576"))?,
+                            .ok_or((value_at, "near, or bytes from 1 to 1048576"))?,
                     ),
                 }
+            }
+            "run" => {
+                r.run_prefetch_bytes = Some(
+                    value
+                        .parse::<usize>()
+                        .ok()
+                        .filter(|n| (1..=FARTHEST_PREFETCH).contains(n))
+                        .ok_or((value_at, "bytes from 1 to 1048576"))?,
+                )
             }
             "below" => r.cached_prefetch_below = count()?,
             "short" => r.stream_short_rows = flag()?,
             "sweep" => r.sweep_streamed = flag()?,
+            "realign" => r.realign_overlapped_rows = Some(flag()?),
             "parallel-from" => r.min_parallel_bytes = count()?,
             _ => {
                 r.stream = match value {
@@ -324,7 +355,14 @@ fn parse_entry(line: &str) -> Result<(EntryKey, Remembered), Misfit> {
             }
         }
     }
-    if seen.contains(&false) {
+    // `run` and `realign` may be missing: wisdom written before those choices existed takes
+    // the machine's.
+    let optional = |name: &str| name == "run" || name == "realign";
+    if NAMES
+        .iter()
+        .zip(seen)
+        .any(|(&name, seen)| !seen && !optional(name))
+    {
         return Err((
             line.len(),
             "every choice: lines, whole, one-block, apart, far, below, short, sweep, parallel-from and stream",
@@ -375,6 +413,27 @@ mod tests {
         assert_eq!(wisdom.len(), 1);
         assert_eq!(wisdom.to_string(), format!("{HEADER}\n{ENTRY}\n"));
         assert_eq!(Wisdom::parse(&wisdom.to_string()).unwrap(), wisdom);
+        // The run prefetch distance is optional (wisdom written before it existed leaves it to
+        // the machine) and, when given, read back as written.
+        let with_run = ENTRY
+            .replace("far=392", "far=392 run=2048")
+            .replace("sweep=1", "sweep=1 realign=0");
+        let wisdom = Wisdom::parse(&format!("{HEADER}\n{with_run}\n")).unwrap();
+        assert_eq!(wisdom.to_string(), format!("{HEADER}\n{with_run}\n"));
+        let remembered = |w: &Wisdom| w.entries.values().next().unwrap().run_prefetch_bytes;
+        assert_eq!(remembered(&wisdom), Some(2048));
+        assert_eq!(remembered(&Wisdom::parse(&text).unwrap()), None);
+        let realign = |w: &Wisdom| w.entries.values().next().unwrap().realign_overlapped_rows;
+        assert_eq!(realign(&wisdom), Some(false));
+        assert_eq!(realign(&Wisdom::parse(&text).unwrap()), None);
+        let start = HEADER.len() + 1 + with_run.find("run=").unwrap() + 4;
+        match Wisdom::parse(&format!(
+            "{HEADER}\n{}",
+            with_run.replace("run=2048", "run=0")
+        )) {
+            Err(LayoutError::Parse { position, .. }) => assert_eq!(position, start),
+            other => panic!("{other:?}"),
+        }
     }
 
     /// Every malformed entry is refused at the character that does not fit.

@@ -4,8 +4,7 @@
 use crate::relayout::choices::Choices;
 use crate::relayout::tuning::{
     ALIASED_VISIT_BYTES, BAND_BYTES, BAND_SOURCE_RUN_BYTES, CACHE_LINE, GROUP_SOURCE_BYTES,
-    NEAR_RUN_BYTES, PREFETCH_BYTES, ROWS, RUN_PREFETCH_BYTES, WHOLE_BAND_SOURCE_BYTES,
-    WHOLE_ROW_BYTES,
+    NEAR_RUN_BYTES, PREFETCH_BYTES, ROWS, WHOLE_BAND_SOURCE_BYTES, WHOLE_ROW_BYTES,
 };
 
 /// The destination pitch of every whole block of [`ROWS`] rows (counted from the first), where
@@ -85,8 +84,7 @@ pub(crate) fn rows_go_whole(cols: &[(usize, usize)], element: usize, choices: &C
 /// `choices`. A source that is one run (each column's line right after the
 /// previous one's: nChw16c->nchw reads 1 KiB of positions per block, then the next), or nearly
 /// one (lines at most [`NEAR_RUN_BYTES`] apart: NHWC -> NCHW of 17 f32 channels), is
-/// prefetched [`RUN_PREFETCH_BYTES`] ahead on its own lines, far enough to cover memory's
-/// latency at the speed the blocks consume it. Lines in separate places (channel planes of
+/// prefetched [`Choices::run_prefetch_bytes`] ahead on its own lines. Lines in separate places (channel planes of
 /// nchw->nhwc) are prefetched [`PREFETCH_BYTES`] ahead on each (streamed ones farther where
 /// [`Choices::streamed_prefetch_bytes`] says): streamed blocks only where their source
 /// lines lie at least [`Choices::prefetch_apart`] bytes apart, more separate streams than the
@@ -110,7 +108,7 @@ pub(super) fn source_prefetch<T>(
     };
     if apart == ROWS || (apart > ROWS && apart * element <= NEAR_RUN_BYTES) {
         Some(SourcePrefetch {
-            ahead: RUN_PREFETCH_BYTES / element,
+            ahead: choices.run_prefetch_bytes / element,
             every: (CACHE_LINE / (apart * element)).max(1),
         })
     } else if separate {
@@ -380,26 +378,59 @@ mod tests {
         assert_eq!(source_prefetch::<u32>(&cols(3136), small, false), None);
         assert_eq!(source_prefetch::<u32>(&cols(256), small, false), None);
         assert_eq!(source_prefetch::<u32>(&cols(255), small, false), near);
-        // A source that is one run (lines of ROWS elements end to end) is prefetched far
-        // ahead, streamed or not, once per cache line: every column's line for f32 (64
-        // bytes), every fourth for u8 (16 bytes).
-        let far = |element: usize, every: usize| {
+        // A source that is one run (lines of ROWS elements end to end) is prefetched ahead by
+        // the machine's run distance (512 bytes with these 32 KiB L1d, 8 KiB with 48 KiB),
+        // streamed or not, once per cache line: every column's line for f32 (64 bytes), every
+        // fourth for u8 (16 bytes).
+        let run = |choices: &Choices, element: usize, every: usize| {
             Some(SourcePrefetch {
-                ahead: RUN_PREFETCH_BYTES / element,
+                ahead: choices.run_prefetch_bytes / element,
                 every,
             })
         };
-        assert_eq!(source_prefetch::<u32>(&cols(ROWS), roomy, true), far(4, 1));
-        assert_eq!(source_prefetch::<u32>(&cols(ROWS), small, false), far(4, 1));
-        assert_eq!(source_prefetch::<u8>(&cols(ROWS), roomy, true), far(1, 4));
+        let wide =
+            &Choices::for_cache(crate::relayout::cache_geometry::CacheGeometry::DESCRIBED[1]);
+        assert_eq!(
+            source_prefetch::<u32>(&cols(ROWS), wide, true),
+            run(wide, 4, 1)
+        );
+        assert_eq!(run(wide, 4, 1).map(|p| p.ahead), Some(2048));
+        assert_eq!(run(small, 4, 1).map(|p| p.ahead), Some(128));
+        assert_eq!(
+            source_prefetch::<u32>(&cols(ROWS), roomy, true),
+            run(roomy, 4, 1)
+        );
+        assert_eq!(
+            source_prefetch::<u32>(&cols(ROWS), small, false),
+            run(small, 4, 1)
+        );
+        assert_eq!(
+            source_prefetch::<u8>(&cols(ROWS), roomy, true),
+            run(roomy, 1, 4)
+        );
         // Lines at most two cache lines apart count as one run too (f32 NHWC -> NCHW of 17
         // to 32 channels; u8 of 17 to 128), one prefetch per column or per cache line.
-        assert_eq!(source_prefetch::<u32>(&cols(17), small, true), far(4, 1));
-        assert_eq!(source_prefetch::<u32>(&cols(17), roomy, false), far(4, 1));
-        assert_eq!(source_prefetch::<u32>(&cols(32), roomy, true), far(4, 1));
+        assert_eq!(
+            source_prefetch::<u32>(&cols(17), small, true),
+            run(small, 4, 1)
+        );
+        assert_eq!(
+            source_prefetch::<u32>(&cols(17), roomy, false),
+            run(roomy, 4, 1)
+        );
+        assert_eq!(
+            source_prefetch::<u32>(&cols(32), roomy, true),
+            run(roomy, 4, 1)
+        );
         assert_eq!(source_prefetch::<u32>(&cols(33), small, true), None);
-        assert_eq!(source_prefetch::<u8>(&cols(32), small, true), far(1, 2));
-        assert_eq!(source_prefetch::<u8>(&cols(128), roomy, true), far(1, 1));
+        assert_eq!(
+            source_prefetch::<u8>(&cols(32), small, true),
+            run(small, 1, 2)
+        );
+        assert_eq!(
+            source_prefetch::<u8>(&cols(128), roomy, true),
+            run(roomy, 1, 1)
+        );
         assert_eq!(source_prefetch::<u8>(&cols(129), small, true), None);
     }
 }

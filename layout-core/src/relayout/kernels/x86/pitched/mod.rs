@@ -68,7 +68,8 @@ const COLS: usize = 16;
 /// source columns crowd the L1 sets ([`crowded_source`]), or bytes go as squares of 64 x 64
 /// ([`squares`]), the rows in whole blocks; or, where the choices sweep, 4-byte
 /// elements whose source is one run ([`NEAR_RUN_BYTES`]) in tiles of 16 to 32 rows, the
-/// tiles whose rows start off the line grid or whose rows past 16 are 8 to 15
+/// tiles whose rows start off the line grid or, where the choices ask
+/// ([`Choices::realign_overlapped_rows`]), whose rows past 16 are 8 to 15
 /// ([`realigned::run_realigned`]; the others through [`tiles::planes`]). Each
 /// tile's rows past its whole blocks go as one more block, its last 16 rows, overlapping the
 /// block before (where those rows keep the pitch); its columns past its whole blocks, and every
@@ -137,6 +138,7 @@ pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(
     // Rows past the first block that the general blocks would move as a last block overlapping
     // it (half a block or more), rewriting lines just streamed: realigned on the grid too.
     let overlapped_rows = rows.len() % ROWS >= ROWS / 2;
+    let realign_overlapped = batch.choices.realign_overlapped_rows;
     if STREAM && !(rows_covered && (swept || crowded || squared || near_run)) {
         return false;
     }
@@ -171,7 +173,7 @@ pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(
         // `k * row_pitch` after the block's first in the destination (`pitched`) and `k` after
         // it in the source (a batch's rows count up by one there). AVX-512 F and BW run (the
         // caller's promise).
-        if near_run && !off_grid && !overlapped_rows {
+        if near_run && !off_grid && !(overlapped_rows && realign_overlapped) {
             rest(dst, d, src, s, tile, reach);
             continue;
         }
