@@ -5,6 +5,8 @@
 mod copy;
 #[cfg(feature = "parallel")]
 mod parallel;
+#[cfg(feature = "std")]
+mod recent;
 mod row_walk;
 mod streaming;
 mod walk;

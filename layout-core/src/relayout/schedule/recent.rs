@@ -1,0 +1,118 @@
+//! The plan of each thread's last relayout, kept so that the same relayout called again (a
+//! service converting one shape in a loop, a small tensor converted many times) plans nothing:
+//! a small relayout's plan takes longer than moving its bytes. One plan per thread, replaced by
+//! the next relayout of another shape; only with the `std` feature (thread-local storage).
+
+use super::copy::Planned;
+use super::streaming::Streaming;
+use crate::relayout::choices::Choices;
+use crate::relayout::plan::Pair;
+use core::cell::RefCell;
+
+extern crate std;
+
+/// Everything a plan depends on: equal keys, equal plans.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Key {
+    pair: Pair,
+    element_bytes: usize,
+    dst_bytes: usize,
+    streaming: Option<Streaming>,
+    choices: Choices,
+}
+
+std::thread_local! {
+    static LAST: RefCell<Option<(Key, Planned)>> = const { RefCell::new(None) };
+}
+
+/// Runs `body` with the plan of the relayout `pair` of `element_bytes`-byte elements into a
+/// destination of `dst_bytes` under `choices` (`streaming` overriding the stores past the
+/// caches): this thread's last plan where it is that relayout's, else a new one, kept in its
+/// place. `None`, `body` not run, where the relayout moves nothing, or the thread's plan is in
+/// use (a relayout begun on this thread while another waits on it, as rayon's work stealing can
+/// do) or gone (the thread is ending): the caller then plans for this call alone.
+pub(crate) fn with_last_plan<R>(
+    pair: &Pair,
+    element_bytes: usize,
+    dst_bytes: usize,
+    streaming: Option<Streaming>,
+    choices: &Choices,
+    body: impl FnOnce(&Planned) -> R,
+) -> Option<R> {
+    LAST.try_with(|last| {
+        let mut last = last.try_borrow_mut().ok()?;
+        let kept = last.as_ref().is_some_and(|(key, _)| {
+            key.element_bytes == element_bytes
+                && key.dst_bytes == dst_bytes
+                && key.streaming == streaming
+                && key.pair == *pair
+                && key.choices == *choices
+        });
+        if !kept {
+            let planned = Planned::new(pair, element_bytes, dst_bytes, streaming, *choices)?;
+            let key = Key {
+                pair: *pair,
+                element_bytes,
+                dst_bytes,
+                streaming,
+                choices: *choices,
+            };
+            *last = Some((key, planned));
+        }
+        last.as_ref().map(|(_, planned)| body(planned))
+    })
+    .ok()
+    .flatten()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Mapping;
+    use crate::relayout::plan::Renumbering;
+
+    type Nchw = crate::onednn_layout!("nchw");
+    type Nhwc = crate::onednn_layout!("nhwc");
+
+    fn pair(dims: [usize; 4]) -> Pair {
+        let (src, dst) = (
+            Mapping::<Nchw>::new(dims).unwrap(),
+            Mapping::<Nhwc>::new(dims).unwrap(),
+        );
+        let mut same: Renumbering = [0; crate::MAX_RANK];
+        same.iter_mut().enumerate().for_each(|(d, to)| *to = d);
+        Pair::of(&src, &dst, &same)
+    }
+
+    /// The same relayout again takes the kept plan (the same object); another shape, or the
+    /// same one inside a running relayout's plan, does not.
+    #[test]
+    fn the_same_relayout_reuses_the_last_plan() {
+        let choices = Choices::DEFAULT;
+        let at = |dims| {
+            with_last_plan(&pair(dims), 4, 4096, None, &choices, |p| {
+                core::ptr::from_ref(p).addr()
+            })
+        };
+        let first = at([1, 16, 8, 8]).unwrap();
+        assert_eq!(at([1, 16, 8, 8]), Some(first));
+        let other = with_last_plan(
+            &pair([1, 16, 8, 8]),
+            4,
+            4096,
+            Some(Streaming::ALL),
+            &choices,
+            |p| {
+                // Inside the kept plan's use, a relayout on this thread plans for itself.
+                let inner = with_last_plan(&pair([1, 16, 8, 8]), 4, 4096, None, &choices, |_| ());
+                (core::ptr::from_ref(p).addr(), inner)
+            },
+        );
+        assert_eq!(other.map(|(_, inner)| inner), Some(None));
+        assert_eq!(
+            with_last_plan(&pair([1, 0, 8, 8]), 4, 0, None, &choices, |_| ()),
+            None
+        );
+        assert!(at([2, 16, 8, 8]).is_some());
+    }
+}
