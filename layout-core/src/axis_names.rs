@@ -185,15 +185,15 @@ impl fmt::Debug for AxisWord {
 ///
 /// ```
 /// use layout_core::{AxisNames, AxisNaming, Positional, names};
-/// assert!(matches!(Positional::NAMING, AxisNaming::Positional));
-/// assert!(matches!(names::NHWC::NAMING, AxisNaming::Named(word) if word.as_str() == "NHWC"));
+/// assert!(matches!(Positional::NAMING, AxisNaming::ByPosition));
+/// assert!(matches!(names::NHWC::NAMING, AxisNaming::ByName(word) if word.as_str() == "NHWC"));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AxisNaming {
     /// Axes `a`, `b`, ... of whatever rank the layout has.
-    Positional,
+    ByPosition,
     /// These names, in logical order.
-    Named(AxisWord),
+    ByName(AxisWord),
     /// The layout value holds its names (a layout read at run time).
     AtRunTime,
 }
@@ -203,13 +203,13 @@ impl AxisNaming {
     ///
     /// ```
     /// use layout_core::AxisNaming;
-    /// assert_eq!(AxisNaming::Positional.word(2).unwrap().as_str(), "ab");
+    /// assert_eq!(AxisNaming::ByPosition.word(2).unwrap().as_str(), "ab");
     /// assert_eq!(AxisNaming::AtRunTime.word(2), None);
     /// ```
     pub const fn word(&self, rank: usize) -> Option<AxisWord> {
         match self {
-            Self::Positional => Some(AxisWord::positional(rank)),
-            Self::Named(word) => Some(*word),
+            Self::ByPosition => Some(AxisWord::positional(rank)),
+            Self::ByName(word) => Some(*word),
             Self::AtRunTime => None,
         }
     }
@@ -220,9 +220,9 @@ impl AxisNaming {
 ///
 /// ```
 /// use layout_core::{AxisNames, AxisNaming, Named, names};
-/// let AxisNaming::Named(word) = names::OIHW::NAMING else { unreachable!() };
+/// let AxisNaming::ByName(word) = names::OIHW::NAMING else { unreachable!() };
 /// assert_eq!(word.as_str(), "OIHW");
-/// let AxisNaming::Named(word) = Named::<'T', 'F'>::NAMING else { unreachable!() };
+/// let AxisNaming::ByName(word) = Named::<'T', 'F'>::NAMING else { unreachable!() };
 /// assert_eq!(word.as_str(), "TF");
 /// ```
 #[diagnostic::on_unimplemented(
@@ -247,7 +247,7 @@ pub trait AxisNames: Copy + Default + Eq + Hash + fmt::Debug + Send + Sync + 'st
 pub struct Positional;
 
 impl AxisNames for Positional {
-    const NAMING: AxisNaming = AxisNaming::Positional;
+    const NAMING: AxisNaming = AxisNaming::ByPosition;
 }
 
 /// Holds for [`Positional`] axes only: the bound of the views that reorder dims by number.
@@ -306,7 +306,7 @@ impl<
     const H: char,
 > AxisNames for Named<A, B, C, D, E, F, G, H>
 {
-    const NAMING: AxisNaming = AxisNaming::Named(word_of_letters([A, B, C, D, E, F, G, H]));
+    const NAMING: AxisNaming = AxisNaming::ByName(word_of_letters([A, B, C, D, E, F, G, H]));
 }
 
 /// The word of `Named<...>` letters, or a compile error saying what is wrong with them.
@@ -369,7 +369,7 @@ impl AxisNames for RunTimeNames {
 
 /// Checks at compile time that `N` names `rank` axes (a layout's own check).
 pub(crate) const fn check_rank<N: AxisNames>(rank: usize) {
-    if let AxisNaming::Named(word) = N::NAMING
+    if let AxisNaming::ByName(word) = N::NAMING
         && word.rank() != rank
     {
         concat_panic!(
