@@ -14,7 +14,7 @@ const SHAPES: [[usize; 4]; 4] = [[1, 3, 2, 5], [2, 17, 3, 1], [1, 16, 1, 1], [2,
 
 /// Every logical element of `t` is at its index in `a`, which has the logical dims as shape.
 fn assert_plain_view<S: tensor_layout::Storage<Elem = u16>, L: Layout<Index = [usize; 4]>>(
-    t: &TensorBase<S, L>,
+    t: &TensorBase<S, L, Plain>,
     a: &ArrayViewD<'_, u16>,
 ) {
     assert_eq!(a.shape(), t.dims());

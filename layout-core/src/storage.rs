@@ -225,7 +225,7 @@ impl<T: Copy + fmt::Debug> fmt::Debug for AlignedBuffer<T> {
 ///
 /// Sealed: these three are all there are. Every constructor of a tensor takes one of them, so
 /// another storage type could never hold a tensor; generic code names the bound
-/// (`fn f<S: Storage>(t: &TensorBase<S, L>)`) and accepts all three. Being sealed also lets the
+/// (`fn f<S: Storage>(t: &TensorBase<S, L, I>)`) and accepts all three. Being sealed also lets the
 /// tensors count on `slots()` being the same slice on every call, as a slice or a buffer of fixed
 /// length is (the mapping's storage length is checked once, when the tensor is made), and lets
 /// later releases add methods. No unsafe code depends on the trait: the kernels that write

@@ -7,7 +7,7 @@ use bytemuck::Pod;
 use core::fmt;
 use core::marker::PhantomData;
 use layout_core::{
-    AlignedBuffer, LayoutError, Mapping, SameRankAs, Storage, StorageMut, Tensor, TensorBase,
+    AlignedBuffer, LayoutError, Mapping, Plain, SameRankAs, Storage, StorageMut, Tensor, TensorBase,
     TensorView, TensorViewMut,
 };
 
@@ -185,7 +185,7 @@ impl<C: ChipSpec> LocalMemory<C> {
     /// ```
     pub fn store<T, L, S, L2>(
         &mut self,
-        src: &TensorBase<S, L2>,
+        src: &TensorBase<S, L2, Plain>,
         dst: &LocalTensor<T, L>,
     ) -> Result<(), LayoutError>
     where
@@ -226,7 +226,7 @@ impl<C: ChipSpec> LocalMemory<C> {
     pub fn load<T, L, S2, L2>(
         &self,
         src: &LocalTensor<T, L>,
-        dst: &mut TensorBase<S2, L2>,
+        dst: &mut TensorBase<S2, L2, Plain>,
     ) -> Result<(), LayoutError>
     where
         T: Pod + layout_core::Element + Default + Send + Sync,
