@@ -17,7 +17,8 @@ use crate::relayout::{
 };
 use crate::storage::{Storage, StorageMut};
 use crate::{
-    ChannelZeros, Coords, Interface, Layout, LayoutError, Mapping, SameRankAs, TensorBase,
+    ChannelZeros, Coords, Interface, Layout, LayoutError, Mapping, RelayoutFrom, SameRankAs,
+    TensorBase, check_convertible,
 };
 use alloc::format;
 use alloc::string::String;
@@ -75,14 +76,18 @@ impl<T, L1, L2> RelayoutPlan<T, L1, L2>
 where
     T: Copy + Send + Sync + 'static,
     L1: Layout + PartialEq,
-    L2: SameRankAs<L1> + PartialEq,
+    L2: SameRankAs<L1> + RelayoutFrom<L1> + PartialEq,
 {
     /// Plans the relayout from tensors shaped as `src` into tensors shaped as `dst` (their
     /// mappings: layout and dims; their data is not read), with the choices the cache model
     /// derives from this machine's caches.
     ///
+    /// Layouts whose axes are not the same names do not compile, as for
+    /// [`TensorBase::relayout`]; layouts whose names are known only at run time
+    /// ([`DynChunked`](crate::DynChunked)) are checked here.
+    ///
     /// # Errors
-    /// [`LayoutError::AxisNames`] when the two layouts' axes are not the same names;
+    /// [`LayoutError::AxisNames`] when run-time axes are not the same names;
     /// [`LayoutError::ShapeMismatch`] when `dst`'s dims are not `src`'s in `dst`'s axis
     /// order.
     ///
@@ -145,6 +150,7 @@ where
         dst: &Mapping<L2>,
         choose: impl FnOnce(&Pair) -> (PlanChoices, Origin),
     ) -> Result<Self, LayoutError> {
+        let () = const { check_convertible::<L1::Names, L2::Names>(<L1::Index as Coords>::RANK) };
         let to = checked_renumbering(src, dst)?;
         let pair = Pair::of(src, dst, &to);
         let (choices, origin) = choose(&pair);
@@ -302,7 +308,7 @@ impl Wisdom {
     where
         T: Copy + Send + Sync + 'static,
         L1: Layout + PartialEq,
-        L2: SameRankAs<L1> + PartialEq,
+        L2: SameRankAs<L1> + RelayoutFrom<L1> + PartialEq,
     {
         self.insert(&plan.pair, size_of::<T>(), plan.made_with);
     }

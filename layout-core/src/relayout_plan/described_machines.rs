@@ -21,7 +21,7 @@ fn each_machine_moves<T, A, B>(dims: [usize; 4], of: fn(usize) -> T)
 where
     T: crate::Element + Default + PartialEq + core::fmt::Debug + Send + Sync + 'static,
     A: Layout<Index = [usize; 4]> + Default + PartialEq,
-    B: SameRankAs<A> + Layout<Index = [usize; 4]> + Default + PartialEq,
+    B: SameRankAs<A> + crate::RelayoutFrom<A> + Layout<Index = [usize; 4]> + Default + PartialEq,
 {
     let src = Tensor::<T, A>::from_fn(dims, |[n, c, h, w]| of(((n * 31 + c) * 17 + h) * 13 + w));
     let want = src.to_row_major();
