@@ -128,18 +128,7 @@ impl<I: Coords> Iterator for RowMajorIndices<I> {
         let current = self.next?;
         self.remaining -= 1;
         let mut following = current;
-        let mut d = I::RANK;
-        self.next = loop {
-            if d == 0 {
-                break None;
-            }
-            d -= 1;
-            following[d] += 1;
-            if following[d] < self.dims[d] {
-                break Some(following);
-            }
-            following[d] = 0;
-        };
+        self.next = step_row_major(following.as_mut(), self.dims.as_ref()).then_some(following);
         Some(current)
     }
 
@@ -168,17 +157,22 @@ pub fn for_each_row_major_index(dims: &[usize], mut visit: impl FnMut(usize, &[u
     loop {
         visit(k, &index);
         k += 1;
-        let mut d = dims.len();
-        loop {
-            if d == 0 {
-                return;
-            }
-            d -= 1;
-            index[d] += 1;
-            if index[d] < dims[d] {
-                break;
-            }
-            index[d] = 0;
+        if !step_row_major(&mut index, dims) {
+            return;
         }
     }
+}
+
+/// Moves `index` to the index after it below `dims` in row-major order (the last coordinate
+/// fastest): `false`, with `index` back at all zeros, when it was the last one. The one step
+/// of every row-major walk, whatever holds the coordinates.
+pub(crate) fn step_row_major(index: &mut [usize], dims: &[usize]) -> bool {
+    for d in (0..dims.len()).rev() {
+        index[d] += 1;
+        if index[d] < dims[d] {
+            return true;
+        }
+        index[d] = 0;
+    }
+    false
 }

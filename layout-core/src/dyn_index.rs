@@ -1,5 +1,6 @@
 //! [`DynIndex`]: a logical index (or dims) of a rank known at run time, without an allocation.
 
+use crate::coords::step_row_major;
 use crate::{LayoutError, MAX_RANK};
 use core::fmt;
 use core::ops::{Deref, DerefMut};
@@ -139,18 +140,7 @@ impl Iterator for DynRowMajor {
         let current = self.next?;
         self.left -= 1;
         let mut following = current;
-        let mut d = following.len();
-        self.next = loop {
-            if d == 0 {
-                break None;
-            }
-            d -= 1;
-            following[d] += 1;
-            if following[d] < self.dims[d] {
-                break Some(following);
-            }
-            following[d] = 0;
-        };
+        self.next = step_row_major(&mut following, &self.dims).then_some(following);
         Some(current)
     }
 

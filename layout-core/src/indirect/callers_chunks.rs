@@ -38,8 +38,7 @@ impl<T: Element + Default, L: Layout + Default> IndirectTensor<T, L> {
     /// assert_eq!(err.to_string(), "chunk 1 holds 100 elements; every chunk of this layout holds 2048");
     /// ```
     pub fn from_chunks(dims: L::Index, chunks: Vec<Box<[T]>>) -> Result<Self, LayoutError> {
-        let mapping = Mapping::new(dims)?;
-        Ok(Self::plain(mapping, owned_table(&mapping, chunks)?))
+        Self::plain(dims, |mapping| owned_table(mapping, chunks))
     }
 }
 
@@ -69,8 +68,7 @@ impl<'a, T: Element + Default, L: Layout + Default> IndirectTensorMut<'a, T, L> 
         dims: L::Index,
         chunks: impl IntoIterator<Item = &'a mut [T]>,
     ) -> Result<Self, LayoutError> {
-        let mapping = Mapping::new(dims)?;
-        Ok(Self::plain(mapping, borrowed_table(&mapping, chunks)?))
+        Self::plain(dims, |mapping| borrowed_table(mapping, chunks))
     }
 
     /// A tensor over the chunks that `chunks` point to, in chunk-number order (a runtime's
@@ -112,23 +110,30 @@ impl<'a, T: Element + Default, L: Layout + Default> IndirectTensorMut<'a, T, L> 
     /// assert_eq!(err.unwrap_err().to_string(), "chunk 1's pointer 0x0 is null");
     /// ```
     pub unsafe fn from_chunk_ptrs(dims: L::Index, chunks: &[*mut T]) -> Result<Self, LayoutError> {
-        let mapping = Mapping::new(dims)?;
         // SAFETY: the caller's promise, passed on.
-        Ok(Self::plain(mapping, unsafe {
-            raw_table(&mapping, chunks)?
-        }))
+        Self::plain(dims, |mapping| unsafe { raw_table(mapping, chunks) })
     }
 }
 
-impl<T: Element + Default, L: Layout, C: ChunkStorage<Elem = T>> IndirectTensor<T, L, Plain, C> {
-    /// A plain tensor over `table`, whose padding is trusted and pad value `T::default()`.
-    fn plain(mapping: Mapping<L>, table: C) -> Self {
-        Self {
+impl<T: Element + Default, L: Layout + Default, C: ChunkStorage<Elem = T>>
+    IndirectTensor<T, L, Plain, C>
+{
+    /// A plain tensor of `dims` over the table `table` makes of the caller's chunks (checking
+    /// them against the mapping), whose padding is trusted and pad value `T::default()`.
+    ///
+    /// # Errors
+    /// [`LayoutError::Overflow`] for dims whose storage overflows; `table`'s errors.
+    fn plain(
+        dims: L::Index,
+        table: impl FnOnce(&Mapping<L>) -> Result<C, LayoutError>,
+    ) -> Result<Self, LayoutError> {
+        let mapping = Mapping::new(dims)?;
+        Ok(Self {
+            table: table(&mapping)?,
             mapping,
-            table,
             pad: T::default(),
             interface: Plain,
-        }
+        })
     }
 }
 
@@ -167,9 +172,7 @@ where
         interface: I,
         padding: Padding,
     ) -> Result<Self, LayoutError> {
-        let mapping = Mapping::<L>::new(dims)?;
-        let table = owned_table(&mapping, chunks)?;
-        Self::with_interface(mapping, table, interface, padding)
+        Self::with_interface(dims, |mapping| owned_table(mapping, chunks), interface, padding)
     }
 }
 
@@ -203,9 +206,7 @@ where
         interface: I,
         padding: Padding,
     ) -> Result<Self, LayoutError> {
-        let mapping = Mapping::<L>::new(dims)?;
-        let table = borrowed_table(&mapping, chunks)?;
-        Self::with_interface(mapping, table, interface, padding)
+        Self::with_interface(dims, |mapping| borrowed_table(mapping, chunks), interface, padding)
     }
 
     /// A tensor over the chunks that `chunks` point to (as
@@ -234,33 +235,36 @@ where
         interface: I,
         padding: Padding,
     ) -> Result<Self, LayoutError> {
-        let mapping = Mapping::<L>::new(dims)?;
         // SAFETY: the caller's promise, passed on.
-        let table = unsafe { raw_table(&mapping, chunks)? };
-        Self::with_interface(mapping, table, interface, padding)
+        let table = |mapping: &Mapping<L>| unsafe { raw_table(mapping, chunks) };
+        Self::with_interface(dims, table, interface, padding)
     }
 }
 
 impl<T, L, I, C> IndirectTensor<T, L, I, C>
 where
     T: Element + PartialEq + Debug,
-    L: Layout,
+    L: Layout + Default,
     I: RealValues<T> + ChannelZeros<T>,
     C: ChunkStorage<Elem = T>,
 {
-    /// A tensor over `table` (of `mapping`'s chunks), read through `interface`; its padding
-    /// filled with the stored zero, checked or trusted as `padding` says.
+    /// A tensor of `dims` over the table `table` makes of the caller's chunks (checking them
+    /// against the mapping), read through `interface`; its padding filled with the stored
+    /// zero, checked or trusted as `padding` says.
     ///
     /// # Errors
+    /// [`LayoutError::Overflow`] for dims whose storage overflows; `table`'s errors;
     /// [`LayoutError::Interface`] when the interface does not fit the dims;
     /// [`LayoutError::Padding`] (with [`Padding::Check`]) naming the first padding slot that
     /// does not hold the stored zero.
     fn with_interface(
-        mapping: Mapping<L>,
-        table: C,
+        dims: L::Index,
+        table: impl FnOnce(&Mapping<L>) -> Result<C, LayoutError>,
         interface: I,
         padding: Padding,
     ) -> Result<Self, LayoutError> {
+        let mapping = Mapping::new(dims)?;
+        let table = table(&mapping)?;
         interface.check(&mapping.layout().axis_word(), mapping.dims().as_ref())?;
         let pad = interface.stored_zero(0);
         let mut tensor = Self {
