@@ -16,14 +16,14 @@
 //! ```
 
 use crate::axis_names::named_word;
-use crate::{AxisNames, AxisNaming, Named, RunTimeNames, SameAxesAs};
+use crate::{axes::AxisNames, axes::AxisNaming, axes::Named, axes::RunTimeNames, axes::SameAxesAs};
 
 macro_rules! words {
     ($($(#[doc = $doc:literal])* $word:ident;)+) => {$(
         $(#[doc = $doc])*
         ///
         #[doc = concat!(
-            "```\nuse tensor_layout::prelude::*;\nuse tensor_layout::{AxisNames, AxisNaming};\n",
+            "```\nuse tensor_layout::prelude::*;\nuse tensor_layout::{axes::AxisNames, axes::AxisNaming};\n",
             "let AxisNaming::ByName(word) = names::", stringify!($word),
             "::NAMING else { unreachable!() };\nassert_eq!(word.as_str(), \"",
             stringify!($word), "\");\n```"
@@ -119,7 +119,7 @@ same_letters! {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::AxisWord;
+    use crate::axes::AxisWord;
 
     /// The words here are the words the macros give a type (layout-notation's list).
     #[test]

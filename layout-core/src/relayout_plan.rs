@@ -17,8 +17,8 @@ use crate::relayout::{
 };
 use crate::storage::{Storage, StorageMut};
 use crate::{
-    ChannelZeros, Coords, Interface, Layout, LayoutError, Mapping, RelayoutFrom, SameRankAs,
-    TensorBase, check_convertible,
+    Layout, LayoutError, Mapping, axes::RelayoutFrom, axes::check_convertible, layouts::SameRankAs,
+    mappings::Coords, quantized::ChannelZeros, quantized::Interface, tensors::TensorBase,
 };
 use alloc::format;
 use alloc::string::String;
@@ -84,7 +84,7 @@ where
     ///
     /// Layouts whose axes are not the same names do not compile, as for
     /// [`TensorBase::relayout`]; layouts whose names are known only at run time
-    /// ([`DynChunked`](crate::DynChunked)) are checked here.
+    /// ([`DynChunked`](crate::dynamic::DynChunked)) are checked here.
     ///
     /// # Errors
     /// [`LayoutError::AxisNames`] when run-time axes are not the same names;
@@ -120,6 +120,7 @@ where
     ///
     /// ```
     /// use tensor_layout::prelude::*;
+    /// use tensor_layout::plans::Wisdom;
     /// let src = Tensor::<f32, onednn::nchw>::zeros([1, 16, 4, 4]);
     /// let dst = Tensor::<f32, onednn::nhwc>::zeros([1, 16, 4, 4]);
     /// let plan = RelayoutPlan::with_wisdom(&src, &dst, &Wisdom::new()).unwrap();
@@ -298,6 +299,7 @@ impl Wisdom {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
+    /// use tensor_layout::plans::Wisdom;
     /// let src = Tensor::<u8, onednn::nchw>::zeros([1, 3, 4, 4]);
     /// let dst = Tensor::<u8, onednn::nhwc>::zeros([1, 3, 4, 4]);
     /// let mut wisdom = Wisdom::new();

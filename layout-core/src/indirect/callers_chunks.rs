@@ -6,9 +6,12 @@
 
 use super::store::{BorrowedChunks, OwnedChunks, TableAccess};
 use super::{ChunkStorage, IndirectTensor, IndirectTensorMut, chunk_count};
-use crate::Element;
 use crate::tensor::padding::PaddingRule;
-use crate::{ChannelZeros, Interface, Layout, LayoutError, Mapping, Padding, Plain, RealValues};
+use crate::tensors::Element;
+use crate::{
+    Layout, LayoutError, Mapping, quantized::ChannelZeros, quantized::Interface, quantized::Plain,
+    quantized::RealValues, tensors::Padding,
+};
 use alloc::boxed::Box;
 use alloc::format;
 use alloc::vec::Vec;
@@ -29,7 +32,7 @@ impl<T: Element + Default, L: Layout + Default> IndirectTensor<T, L> {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::IndirectTensor;
+    /// use tensor_layout::tensors::IndirectTensor;
     /// let chunks = vec![vec![1u8; 2048].into_boxed_slice(), vec![2u8; 2048].into_boxed_slice()];
     /// let t = IndirectTensor::<u8, htp::R4CroutonLayout>::from_chunks([1, 9, 8, 32], chunks).unwrap();
     /// assert_eq!((t[[0, 7, 7, 31]], t[[0, 8, 0, 0]]), (1, 2));
@@ -54,7 +57,7 @@ impl<'a, T: Element + Default, L: Layout + Default> IndirectTensorMut<'a, T, L> 
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::IndirectTensorMut;
+    /// use tensor_layout::tensors::IndirectTensorMut;
     /// let mut a = vec![1u8; 2048];
     /// let mut b = vec![2u8; 2048];
     /// let mut t = IndirectTensorMut::<u8, htp::R4CroutonLayout>::from_chunk_slices([1, 9, 8, 32], [&mut a[..], &mut b[..]]).unwrap();
@@ -95,7 +98,7 @@ impl<'a, T: Element + Default, L: Layout + Default> IndirectTensorMut<'a, T, L> 
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::IndirectTensorMut;
+    /// use tensor_layout::tensors::IndirectTensorMut;
     /// let mut pool = vec![0u8; 3 * 2048]; // a runtime's pool; the table names two of its chunks
     /// let base = pool.as_mut_ptr();
     /// let table = [base.wrapping_add(2 * 2048), base];
@@ -155,7 +158,8 @@ where
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::IndirectTensor;
+    /// use tensor_layout::tensors::Padding;
+    /// use tensor_layout::tensors::IndirectTensor;
     /// let q = ScaleOffset::new(0.5, 128);
     /// let chunks = || vec![vec![0u8; 2048].into_boxed_slice()];
     /// let err = IndirectTensor::<u8, htp::R4CroutonLayout, _>::from_chunks_with([1, 1, 1, 30], chunks(), q, Padding::Check)
@@ -172,7 +176,12 @@ where
         interface: I,
         padding: Padding,
     ) -> Result<Self, LayoutError> {
-        Self::with_interface(dims, |mapping| owned_table(mapping, chunks), interface, padding)
+        Self::with_interface(
+            dims,
+            |mapping| owned_table(mapping, chunks),
+            interface,
+            padding,
+        )
     }
 }
 
@@ -191,7 +200,8 @@ where
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::IndirectTensorMut;
+    /// use tensor_layout::tensors::Padding;
+    /// use tensor_layout::tensors::IndirectTensorMut;
     /// let q = ScaleOffset::new(0.5, 128);
     /// let mut chunk = vec![0u8; 2048];
     /// let t = IndirectTensorMut::<u8, htp::R4CroutonLayout, _>::from_chunk_slices_with([1, 1, 1, 30], [&mut chunk[..]], q, Padding::Fill)
@@ -206,7 +216,12 @@ where
         interface: I,
         padding: Padding,
     ) -> Result<Self, LayoutError> {
-        Self::with_interface(dims, |mapping| borrowed_table(mapping, chunks), interface, padding)
+        Self::with_interface(
+            dims,
+            |mapping| borrowed_table(mapping, chunks),
+            interface,
+            padding,
+        )
     }
 
     /// A tensor over the chunks that `chunks` point to (as
@@ -221,7 +236,8 @@ where
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::IndirectTensorMut;
+    /// use tensor_layout::tensors::Padding;
+    /// use tensor_layout::tensors::IndirectTensorMut;
     /// let q = ScaleOffset::new(0.5, 128);
     /// let mut chunk = vec![7u8; 2048];
     /// let table = [chunk.as_mut_ptr()];
@@ -292,7 +308,7 @@ impl<T: Element, L: Layout, I: Interface> IndirectTensor<T, L, I> {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// let t = tensor_layout::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 9, 8, 32]);
+    /// let t = tensor_layout::tensors::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 9, 8, 32]);
     /// assert_eq!(t.into_chunks().len(), 2);
     /// ```
     pub fn into_chunks(self) -> Vec<Box<[T]>> {
@@ -422,7 +438,10 @@ fn checked_count<L: Layout>(mapping: &Mapping<L>, found: usize) -> Result<(), La
 
 #[cfg(test)]
 mod tests {
-    use crate::{IndirectTensor, IndirectTensorMut, LayoutError, Padding, ScaleOffset, Tensor};
+    use crate::{
+        LayoutError, Tensor, quantized::ScaleOffset, tensors::IndirectTensor,
+        tensors::IndirectTensorMut, tensors::Padding,
+    };
     use alloc::string::ToString;
     use alloc::vec;
     use alloc::vec::Vec;
@@ -658,7 +677,7 @@ mod tests {
 
     #[test]
     fn lent_tables_answer_the_shared_face() {
-        use crate::{TensorRead, TensorWrite};
+        use crate::{tensors::TensorRead, tensors::TensorWrite};
         fn bump<X: TensorWrite<Elem = u16, Index = [usize; 4]>>(x: &mut X) -> (usize, u16) {
             let old = x.value([0, 2, 1, 4]);
             x.set([0, 2, 1, 4], old + 1);

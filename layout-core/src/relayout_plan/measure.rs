@@ -4,7 +4,10 @@
 use super::{Origin, RelayoutPlan};
 use crate::relayout::{Choices, PlanChoices, Streaming};
 use crate::storage::{Storage, StorageMut};
-use crate::{ChannelZeros, Layout, LayoutError, RelayoutFrom, SameRankAs, TensorBase};
+use crate::{
+    Layout, LayoutError, axes::RelayoutFrom, layouts::SameRankAs, quantized::ChannelZeros,
+    tensors::TensorBase,
+};
 use alloc::vec::Vec;
 
 extern crate std;

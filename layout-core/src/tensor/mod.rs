@@ -18,8 +18,8 @@ mod real_values;
 mod views;
 
 use crate::storage::{AlignedBuffer, Storage};
-use crate::{Interface, Plain};
 use crate::{Layout, Mapping};
+use crate::{quantized::Interface, quantized::Plain};
 use core::fmt;
 
 /// Logical data in a layout: a [`Mapping`], storage holding `mapping.storage_len()` slots, the
