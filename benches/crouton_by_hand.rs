@@ -15,7 +15,7 @@
 //! measures nothing).
 
 use std::hint::black_box;
-use tensor_layout::RelayoutFrom;
+use tensor_layout::axes::RelayoutFrom;
 use tensor_layout::htp::{R4CroutonLayout, R4FlatMemoryLayout};
 use tensor_layout::prelude::*;
 

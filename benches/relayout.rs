@@ -14,7 +14,7 @@ use criterion::{
 use std::hint::black_box;
 use std::time::Duration;
 use tensor_layout::prelude::*;
-use tensor_layout::{RelayoutFrom, RowMajorIndices};
+use tensor_layout::{axes::RelayoutFrom, mappings::RowMajorIndices};
 
 mod support;
 use support::relayout_pairs::{Element, Measure, copy_halves, each_pair, on_one_thread, pool};

@@ -21,7 +21,7 @@
 
 use std::hint::black_box;
 use std::time::Duration;
-use tensor_layout::RelayoutFrom;
+use tensor_layout::axes::RelayoutFrom;
 use tensor_layout::prelude::*;
 
 mod support;
@@ -186,7 +186,7 @@ fn main() {
 /// 4-bit elements (MegEngine's int4 `NCHW64`): packed tensors moved between plain and blocked
 /// layouts, against memcpy of the same bytes.
 fn nibble_rows(filter: &Filter) {
-    use tensor_layout::{PackedTensor, u4};
+    use tensor_layout::{quantized::PackedTensor, quantized::u4};
     let dims = [8, 256, 56, 56];
     let name = "u4 8x256x56x56 nchw->NCHW64";
     if !filter.wants(name) {
@@ -241,7 +241,7 @@ where
     L: RelayoutFrom<htp::R4FlatMemoryLayout>,
     htp::R4FlatMemoryLayout: RelayoutFrom<L>,
 {
-    use tensor_layout::IndirectTensor;
+    use tensor_layout::tensors::IndirectTensor;
     let name = format!("u8 {}x{}x{}x{}", dims[0], dims[1], dims[2], dims[3]);
     let table_kind = if boxed { "boxed chunks" } else { "chunk table" };
     let (out, into) = (

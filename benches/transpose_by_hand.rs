@@ -13,7 +13,7 @@
 //! measures nothing).
 
 use std::hint::black_box;
-use tensor_layout::RelayoutFrom;
+use tensor_layout::axes::RelayoutFrom;
 use tensor_layout::onednn;
 use tensor_layout::prelude::*;
 

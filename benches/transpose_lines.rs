@@ -23,9 +23,10 @@
 //! says so and measures nothing). Filters select the pairs whose names contain them.
 
 use std::hint::black_box;
-use tensor_layout::RelayoutFrom;
+use tensor_layout::axes::RelayoutFrom;
 use tensor_layout::onednn;
 use tensor_layout::prelude::*;
+use tensor_layout::tensors::Element;
 
 mod support;
 use support::alternating::{calls_for, ratio, with_memcpy};

@@ -17,6 +17,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 use tensor_layout::prelude::*;
+use tensor_layout::quantized::RealValues;
 
 type Activations = htp::R4CroutonLayout;
 type Weights = htp::R4ConvWeightLayout;

@@ -11,6 +11,7 @@
 
 use std::ops::Add;
 use tensor_layout::prelude::*;
+use tensor_layout::tensors::Element;
 
 /// Weights as they arrive, plain, with the axes of HTP's convolution weights: filter height,
 /// filter width, input channels, output channels (HWIO), the output channel fastest.

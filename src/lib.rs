@@ -19,16 +19,19 @@
 //! assert_eq!(first_chunk_sum(&crouton), nhwc.iter().map(|&v| u32::from(v)).sum());
 //! ```
 //!
-//! The crates behind it: `layout-core` (traits, mappings, tensors: everything it exports is
-//! exported here, once, at the root), `layout-macros` (the layout-spelling macros, exported
-//! through `layout-core`), [`layouts_catalog`] (named layouts per system, with its
-//! [`registry`](layouts_catalog::registry) of every catalog layout).
+//! The crates behind it: `layout-core` (layouts, mappings, tensors, relayout: everything it
+//! exports is exported here as it is, in the same modules, and its crate documentation is the
+//! guide to them), `layout-macros` (the layout-spelling macros, exported through
+//! `layout-core`), and `layouts-catalog`, whose modules of named layouts per system and
+//! [`registry`] of every catalog layout are exported here at the root.
 
 pub use layout_core::*;
-pub use layouts_catalog;
-pub use layouts_catalog::{htp, megengine, onednn, sophgo};
+pub use layouts_catalog::{htp, megengine, onednn, registry, sophgo};
 
-/// Everything a user of tensor-layout needs, in one import.
+/// What most code needs, in one import: the layout types and macros, the catalogs, the four
+/// tensor kinds and the traits of their shared queries, the common interfaces, relayout plans
+/// and the error type. Everything else is in its module ([`layouts`], [`axes`], [`tensors`],
+/// ...).
 ///
 /// ```
 /// use tensor_layout::prelude::*;
@@ -36,11 +39,11 @@ pub use layouts_catalog::{htp, megengine, onednn, sophgo};
 /// assert_eq!(t.len(), 8);
 /// ```
 pub mod prelude {
+    pub use layout_core::quantized::{PackedTensor, PerChannel, Plain, ScaleOffset};
+    pub use layout_core::tensors::{IndirectTensor, TensorRead, TensorWrite};
     pub use layout_core::{
-        ChannelZeros, Chunk, ChunkView, ChunkViewMut, ChunkedMemoryLayout, Element, Interface,
-        Layout, LayoutError, Mapping, Named, Padding, PerChannel, Plain, Positional, RealValues,
-        RelayoutPlan, ScaleOffset, Tensor, TensorRead, TensorView, TensorViewMut, TensorWrite,
-        Wisdom, chunked_layout, names, onednn_layout,
+        Chunk, ChunkedMemoryLayout, DynLayout, DynTensor, Layout, LayoutError, Mapping,
+        RelayoutPlan, Tensor, TensorView, TensorViewMut, chunked_layout, names, onednn_layout,
     };
     pub use layouts_catalog::{htp, megengine, onednn, sophgo};
 }

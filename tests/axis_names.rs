@@ -1,8 +1,9 @@
 //! Axis names: conversions move each element by name, across systems and at run time; re-typing
 //! and views keep or state names without moving data; mismatched names are errors that say so.
 
+use tensor_layout::axes::Positional;
 use tensor_layout::prelude::*;
-use tensor_layout::{AxisWord, DynLayout, DynTensor, LayoutError, RowMajorIndices};
+use tensor_layout::{DynLayout, DynTensor, LayoutError, axes::AxisWord, mappings::RowMajorIndices};
 
 #[test]
 fn croutons_land_in_onednn_channel_blocks_by_name() {
@@ -156,7 +157,7 @@ fn typed_tensors_of_run_time_layouts_check_names_when_they_convert() {
 
 #[test]
 fn every_catalog_name_prints_a_form_that_reads_back() {
-    for entry in tensor_layout::layouts_catalog::registry::all() {
+    for entry in tensor_layout::registry::all() {
         let layout = entry.layout();
         let text = layout.to_string();
         assert_eq!(DynLayout::parse(&text).unwrap(), layout, "{text}");

@@ -4,7 +4,7 @@
 
 use std::ops::Range;
 use tensor_layout::prelude::*;
-use tensor_layout::{AxisNames, ChunkList, LayoutError, RowMajorIndices};
+use tensor_layout::{LayoutError, axes::AxisNames, layouts::ChunkList, mappings::RowMajorIndices};
 
 type Crouton = htp::R4CroutonLayout;
 type Layout4<C, N> = ChunkedMemoryLayout<4, C, N>;
@@ -34,7 +34,7 @@ fn aligned_ranges(extent: usize, block: usize) -> Vec<Range<usize>> {
 /// Where `view`'s storage starts in `t`'s, in elements.
 fn start_in<T, L: Layout>(t: &Tensor<T, L>, view: &[T]) -> usize
 where
-    T: tensor_layout::Element,
+    T: tensor_layout::tensors::Element,
 {
     (view.as_ptr() as usize - t.as_raw().as_ptr() as usize) / size_of::<T>()
 }

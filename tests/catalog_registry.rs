@@ -3,8 +3,8 @@
 //! `UPDATE_DOCS=1 cargo test --test catalog_registry` rewrites docs/catalog.md after a change.
 
 use std::collections::HashSet;
-use tensor_layout::layouts_catalog::registry::{self, CatalogEntry};
-use tensor_layout::{ChunkEntry, DynLayout};
+use tensor_layout::registry::{self, CatalogEntry};
+use tensor_layout::{DynLayout, layouts::ChunkEntry};
 
 #[test]
 fn every_name_is_found_bare_and_qualified() {

@@ -3,7 +3,7 @@
 //! on HTP's, oneDNN's and MegEngine's blocked layouts with odd dims.
 
 use tensor_layout::prelude::*;
-use tensor_layout::{AxisNames, ChunkList, LayoutError, RowMajorIndices};
+use tensor_layout::{LayoutError, axes::AxisNames, layouts::ChunkList, mappings::RowMajorIndices};
 
 type Layout4<C, N> = ChunkedMemoryLayout<4, C, N>;
 

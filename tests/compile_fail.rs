@@ -109,12 +109,13 @@ fn quoted_errors_are_real() {
     );
 }
 
-/// The five commonest mistakes are type errors, which `cargo check` (and so every editor)
-/// reports, and their first screen names both layouts at the user's line: the error's first
+/// The five commonest mistakes, and a plan made across axis names, are type errors, which
+/// `cargo check` (and so every editor) reports, and their first screen names both layouts at
+/// the user's line: the error's first
 /// lines hold the message, the user's file and line, and both layouts' list or axis words.
 #[test]
 fn the_commonest_mistakes_are_type_errors_that_name_both_layouts() {
-    let cases: [(&str, &[&str]); 5] = [
+    let cases: [(&str, &[&str]); 6] = [
         ("onednn_nhwc_for_nchw", &["`abcd`", "`acdb`", "NCHW"]),
         ("wrong_axis_names_argument", &["`NCHW`", "`NHWC`", "abcd"]),
         (
@@ -128,6 +129,10 @@ fn the_commonest_mistakes_are_type_errors_that_name_both_layouts() {
         (
             "plain_tensor_for_quantized_op",
             &["aBCD8b8c32d, NHWC", "ScaleOffset", "Plain"],
+        ),
+        (
+            "plan_across_name_sets",
+            &["aBCD8b8c32d, NHWC", "ABcd16b16a, OIHW"],
         ),
     ];
     for (case, layouts) in cases {

@@ -10,7 +10,9 @@ use tensor_layout::prelude::*;
 use tensor_layout::sophgo::{
     Compact, EuAligned, ExampleChip, FourN, FreeStrides, LineAligned, Matrix, TwoIC, TwoN,
 };
-use tensor_layout::{Coords, DynLayout, DynMapping, RowMajorIndices, Strided};
+use tensor_layout::{
+    DynLayout, dynamic::DynMapping, layouts::Strided, mappings::Coords, mappings::RowMajorIndices,
+};
 
 /// What brute force says about a mapping.
 #[derive(Debug, PartialEq, Eq)]

@@ -7,7 +7,7 @@ use tensor_layout::dlpark::ffi::{DLDataType, DLDevice, DLDeviceType, DLManagedTe
 use tensor_layout::dlpark::metadata::Dynamic;
 use tensor_layout::dlpark::{Managed, legacy, versioned};
 use tensor_layout::prelude::*;
-use tensor_layout::{Layout, RowMajorIndices, Strided};
+use tensor_layout::{Layout, layouts::Strided, mappings::RowMajorIndices};
 
 fn value([n, c, h, w]: [usize; 4]) -> f32 {
     (n * 1000 + c * 100 + h * 10 + w) as f32

@@ -4,7 +4,9 @@
 mod common;
 use common::entries_of;
 use tensor_layout::prelude::*;
-use tensor_layout::{AxisNames, ChunkList, DynLayout, LayoutError, RowMajorIndices};
+use tensor_layout::{
+    DynLayout, LayoutError, axes::AxisNames, layouts::ChunkList, mappings::RowMajorIndices,
+};
 
 /// Checks one typed layout against its run-time twin on `dims`.
 fn agrees<const R: usize, C: ChunkList, N: AxisNames>(dims: [usize; R]) {

@@ -4,7 +4,9 @@
 //! to oneDNN with the same blocking descriptor.
 
 use tensor_layout::prelude::*;
-use tensor_layout::{AnyMapping, DynBlockingDesc, DynLayout, RowMajorIndices};
+use tensor_layout::{
+    DynLayout, interop::DynBlockingDesc, mappings::AnyMapping, mappings::RowMajorIndices,
+};
 
 /// Every query of the face, slot by slot and index by index, on two mappings that must agree.
 fn same_answers(typed: &dyn AnyMapping, dynamic: &dyn AnyMapping) {
@@ -154,7 +156,7 @@ fn descriptor_by_definition(layout: &DynLayout, dims: &[usize]) -> DynBlockingDe
 
 #[test]
 fn blocking_descriptors_of_run_time_layouts_match_the_typed_ones_and_the_definition() {
-    for entry in tensor_layout::layouts_catalog::registry::all() {
+    for entry in tensor_layout::registry::all() {
         let layout = entry.layout();
         let dims: Vec<usize> = (0..layout.rank())
             .map(|d| [3, 17, 5, 33, 2][d % 5])

@@ -7,7 +7,11 @@
 mod common;
 
 use tensor_layout::prelude::*;
-use tensor_layout::{ChunkStorage, IndirectTensor, IndirectTensorMut, PerChannel, RelayoutFrom};
+use tensor_layout::tensors::Padding;
+use tensor_layout::{
+    axes::RelayoutFrom, quantized::PerChannel, tensors::ChunkStorage, tensors::IndirectTensor,
+    tensors::IndirectTensorMut,
+};
 
 /// HTP's crouton with channel blocks of 24, which do not divide the crouton's 32.
 type Channels24 = chunked_layout![NHWC; 0,0, 1,0, 2,0, 3,0, 3,24];

@@ -4,8 +4,9 @@
 mod common;
 
 use common::scattered_chunks;
-use tensor_layout::IndirectTensor;
 use tensor_layout::prelude::*;
+use tensor_layout::tensors::IndirectTensor;
+use tensor_layout::tensors::Padding;
 
 type Crouton = htp::R4CroutonLayout;
 type Flat = htp::R4FlatMemoryLayout;

@@ -3,7 +3,9 @@
 
 use proptest::prelude::*;
 use tensor_layout::prelude::*;
-use tensor_layout::{DynTensor, IntoTypedError};
+use tensor_layout::quantized::{Interface, RealValues};
+use tensor_layout::tensors::{Element, Padding};
+use tensor_layout::{DynTensor, dynamic::IntoTypedError};
 
 type Crouton = htp::R4CroutonLayout;
 type Flat = htp::R4FlatMemoryLayout;

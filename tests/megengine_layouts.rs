@@ -2,7 +2,7 @@
 //! strides, and the formats NCHW, NHWC, NCHW4, NCHW32, NCHW64 and CHWN4.
 
 use tensor_layout::prelude::*;
-use tensor_layout::{RowMajorIndices, Strided};
+use tensor_layout::{layouts::Strided, mappings::RowMajorIndices};
 
 /// A plain row-major 2-D layout (the last index fastest).
 type RowMajor2 = chunked_layout![2; 0,0, 1,0];

@@ -3,7 +3,7 @@
 
 use tensor_layout::ndarray::{Array, Array4, ArrayViewD, Axis, Dimension, IxDyn, s};
 use tensor_layout::prelude::*;
-use tensor_layout::{Layout, RowMajorIndices, Strided, TensorBase};
+use tensor_layout::{Layout, layouts::Strided, mappings::RowMajorIndices, tensors::TensorBase};
 
 fn value([n, c, h, w]: [usize; 4]) -> u16 {
     (n * 1000 + c * 100 + h * 10 + w) as u16
@@ -13,8 +13,11 @@ fn value([n, c, h, w]: [usize; 4]) -> u16 {
 const SHAPES: [[usize; 4]; 4] = [[1, 3, 2, 5], [2, 17, 3, 1], [1, 16, 1, 1], [2, 1, 4, 3]];
 
 /// Every logical element of `t` is at its index in `a`, which has the logical dims as shape.
-fn assert_plain_view<S: tensor_layout::Storage<Elem = u16>, L: Layout<Index = [usize; 4]>>(
-    t: &TensorBase<S, L>,
+fn assert_plain_view<
+    S: tensor_layout::storage::Storage<Elem = u16>,
+    L: Layout<Index = [usize; 4]>,
+>(
+    t: &TensorBase<S, L, Plain>,
     a: &ArrayViewD<'_, u16>,
 ) {
     assert_eq!(a.shape(), t.dims());
@@ -221,7 +224,7 @@ fn wrong_rank_and_layouts_without_strided_form_are_errors() {
 
 #[test]
 fn every_catalog_layout_has_a_strided_form_covering_its_storage_once() {
-    use tensor_layout::layouts_catalog::registry;
+    use tensor_layout::registry;
     let mut checked = 0;
     for entry in registry::all() {
         let layout = entry.layout();

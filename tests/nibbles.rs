@@ -3,7 +3,7 @@
 
 use proptest::prelude::*;
 use tensor_layout::prelude::*;
-use tensor_layout::{Nibble, PackedTensor, i4, u4};
+use tensor_layout::{quantized::Nibble, quantized::PackedTensor, quantized::i4, quantized::u4};
 
 /// The element at storage slot `slot` of `bytes` by the packing rule, written out.
 fn by_rule(bytes: &[u8], slot: usize) -> u8 {

@@ -3,7 +3,9 @@
 //! nChw16c, and the zero padding of channels that do not fill a block.
 
 use tensor_layout::prelude::*;
-use tensor_layout::{RelayoutFrom, RowMajorIndices, SameRankAs, Strided};
+use tensor_layout::{
+    axes::RelayoutFrom, layouts::SameRankAs, layouts::Strided, mappings::RowMajorIndices,
+};
 
 /// Checks `offset` of every index of `dims` against `formula`.
 fn assert_offsets<L: Layout<Index = [usize; 4]> + Default>(

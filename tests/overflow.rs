@@ -2,7 +2,7 @@
 //! from every constructor, never a wrap, a panic or an abort.
 
 use tensor_layout::prelude::*;
-use tensor_layout::{DynLayout, DynTensor, LayoutError, Strided};
+use tensor_layout::{DynLayout, DynTensor, LayoutError, layouts::Strided};
 
 const HUGE: usize = usize::MAX;
 const HALF: usize = usize::MAX / 2 + 1;
@@ -77,7 +77,7 @@ fn element_count_overflow_on_every_constructor() {
 
 #[test]
 fn byte_overflow_for_every_element_size() {
-    fn check<T: tensor_layout::Element + Default>() {
+    fn check<T: tensor_layout::tensors::Element + Default>() {
         let size = size_of::<T>();
         // Fits in elements, not in isize::MAX bytes.
         let dims = [isize::MAX as usize / size + 1, 1, 1, 1];

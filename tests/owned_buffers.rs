@@ -4,7 +4,8 @@
 
 use tensor_layout::bytemuck::{self, Pod, Zeroable};
 use tensor_layout::prelude::*;
-use tensor_layout::{AlignedBuffer, STORAGE_ALIGN, Strided};
+use tensor_layout::tensors::Element;
+use tensor_layout::{layouts::Strided, storage::AlignedBuffer, storage::STORAGE_ALIGN};
 
 /// An element type aligned to 128 bytes: every `Vec` of it is aligned as tensor storage must be.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

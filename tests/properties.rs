@@ -9,7 +9,8 @@ use proptest::prelude::*;
 use std::collections::HashSet;
 use tensor_layout::prelude::*;
 use tensor_layout::{
-    ChunkEntry, DynLayout, DynTensor, RelayoutFrom, RowMajorIndices, for_each_row_major_index,
+    DynLayout, DynTensor, axes::RelayoutFrom, layouts::ChunkEntry, mappings::RowMajorIndices,
+    mappings::for_each_row_major_index,
 };
 
 fn cases(default: u32) -> ProptestConfig {

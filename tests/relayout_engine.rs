@@ -9,7 +9,10 @@ use common::{chunk_list, chunk_list_of_rank, storage_slots};
 use half::f16;
 use proptest::prelude::*;
 use tensor_layout::prelude::*;
-use tensor_layout::{ChunkEntry, DynChunked, DynLayout, RelayoutFrom, layouts_catalog::registry};
+use tensor_layout::{
+    DynLayout, axes::RelayoutFrom, dynamic::DynChunked, layouts::ChunkEntry, registry,
+    tensors::Element,
+};
 
 /// Source slots: distinct values for elements, `poison` in padding (a relayout must not read it).
 fn numbered<L: Layout>(mapping: &Mapping<L>, poison: u32) -> Vec<u32> {
@@ -43,11 +46,7 @@ fn dims_by_name<A: Layout, B: Layout<Index = A::Index>>(
 }
 
 /// What the destination must hold after the relayout (see the module docs).
-fn expected<
-    T: tensor_layout::Element,
-    L1: Layout,
-    L2: Layout<Index = L1::Index> + RelayoutFrom<L1>,
->(
+fn expected<T: Element, L1: Layout, L2: Layout<Index = L1::Index> + RelayoutFrom<L1>>(
     src: &Mapping<L1>,
     src_slots: &[T],
     dst: &Mapping<L2>,
@@ -72,7 +71,7 @@ fn expected<
 
 /// Runs the engine from `src_slots` into `before` (the destination's prior contents).
 fn engine<
-    T: tensor_layout::Element + Default + Send + Sync + 'static,
+    T: Element + Default + Send + Sync + 'static,
     L1: Layout,
     L2: Layout<Index = L1::Index> + RelayoutFrom<L1>,
 >(
@@ -98,7 +97,7 @@ fn check_mappings<L1: Layout, L2: Layout<Index = L1::Index> + RelayoutFrom<L1>>(
 /// [`check_mappings`] with elements of type `T` (`of` turns the numbering into `T`).
 fn check_mappings_as<T, L1, L2>(src: Mapping<L1>, dst: Mapping<L2>, of: fn(u32) -> T)
 where
-    T: tensor_layout::Element + Default + Send + Sync + PartialEq + std::fmt::Debug + 'static,
+    T: Element + Default + Send + Sync + PartialEq + std::fmt::Debug + 'static,
     L1: Layout,
     L2: Layout<Index = L1::Index> + RelayoutFrom<L1>,
 {
@@ -281,8 +280,8 @@ fn strided_views_on_either_side_equal_the_plain_relayout() {
     fn against_two<L, N>(m: Mapping<L>)
     where
         L: Layout<Index = [usize; 4], Names = N>,
-        N: tensor_layout::AxisNames,
-        names::NHWC: tensor_layout::SameAxesAs<N>,
+        N: tensor_layout::axes::AxisNames,
+        names::NHWC: tensor_layout::axes::SameAxesAs<N>,
     {
         type Blocked<N> = ChunkedMemoryLayout<
             4,
@@ -331,7 +330,7 @@ fn check_lists_as<T>(
     dims: &[usize],
     of: fn(u32) -> T,
 ) where
-    T: tensor_layout::Element + Default + Send + Sync + PartialEq + std::fmt::Debug + 'static,
+    T: Element + Default + Send + Sync + PartialEq + std::fmt::Debug + 'static,
 {
     macro_rules! ranked {
         ($($r:literal)*) => {

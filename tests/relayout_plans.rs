@@ -4,13 +4,14 @@
 
 use half::f16;
 use std::sync::Arc;
-use tensor_layout::RelayoutFrom;
+use tensor_layout::axes::RelayoutFrom;
+use tensor_layout::plans::Wisdom;
 use tensor_layout::prelude::*;
 
 /// `src` relayouted into a new `B` by `relayout`: the reference every plan must equal.
 fn reference<T, A, B>(src: &Tensor<T, A>) -> Tensor<T, B>
 where
-    T: tensor_layout::Element + Default + Send + Sync + 'static,
+    T: tensor_layout::tensors::Element + Default + Send + Sync + 'static,
     A: Layout<Index = [usize; 4]>,
     B: Layout<Index = [usize; 4]> + RelayoutFrom<A> + Default,
 {
@@ -21,9 +22,9 @@ where
 /// could be made with, so that each runs.
 fn every_choice<T, A, B>(plan: &RelayoutPlan<T, A, B>) -> Vec<Wisdom>
 where
-    T: tensor_layout::Element + Send + Sync + 'static,
+    T: tensor_layout::tensors::Element + Send + Sync + 'static,
     A: Layout<Index = [usize; 4]> + PartialEq,
-    B: Layout<Index = [usize; 4]> + PartialEq,
+    B: Layout<Index = [usize; 4]> + RelayoutFrom<A> + PartialEq,
 {
     let mut wisdom = Wisdom::new();
     wisdom.remember(plan);
@@ -62,7 +63,13 @@ where
 /// it gives the destination `relayout` gives, padding included.
 fn check<T, A, B>(dims: [usize; 4], of: fn(usize) -> T)
 where
-    T: tensor_layout::Element + Default + PartialEq + std::fmt::Debug + Send + Sync + 'static,
+    T: tensor_layout::tensors::Element
+        + Default
+        + PartialEq
+        + std::fmt::Debug
+        + Send
+        + Sync
+        + 'static,
     A: Layout<Index = [usize; 4]> + Default + PartialEq,
     B: Layout<Index = [usize; 4]> + RelayoutFrom<A> + Default + PartialEq,
 {

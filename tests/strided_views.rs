@@ -99,7 +99,7 @@ fn views_that_cannot_exist_are_errors() {
     let one_block = Tensor::<u8, onednn::nChw8c>::zeros([1, 8, 2, 2]);
     assert!(one_block.align_to::<names::NHWC>().is_ok());
     // Reordering by number is for positional axes.
-    let t = counting([1, 2, 3, 4]).with_axes::<tensor_layout::Positional>();
+    let t = counting([1, 2, 3, 4]).with_axes::<tensor_layout::axes::Positional>();
     assert_eq!(
         t.permute([0, 1, 1, 3]).unwrap_err(),
         LayoutError::BadPermutation {

@@ -2,7 +2,8 @@
 //! the errors and panics each promises.
 
 use tensor_layout::prelude::*;
-use tensor_layout::{STORAGE_ALIGN, StorageChunk};
+use tensor_layout::tensors::Element;
+use tensor_layout::{storage::STORAGE_ALIGN, tensors::StorageChunk};
 
 type Crouton = htp::R4CroutonLayout;
 type Flat = htp::R4FlatMemoryLayout;

@@ -5,7 +5,11 @@
 use std::borrow::Borrow;
 use std::fmt::{Debug, Write};
 use tensor_layout::prelude::*;
-use tensor_layout::{DynIndex, DynLayout, DynTensor, IndirectTensor, PackedTensor, u4};
+use tensor_layout::quantized::RealValues;
+use tensor_layout::{
+    DynLayout, DynTensor, dynamic::DynIndex, quantized::PackedTensor, quantized::u4,
+    tensors::IndirectTensor,
+};
 
 /// A checksum of the logical elements in row-major order.
 fn checksum<X: TensorRead>(x: &X) -> i64

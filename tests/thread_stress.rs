@@ -6,7 +6,8 @@
 
 use std::sync::{Arc, Mutex};
 use tensor_layout::{
-    DynChunked, DynLayout, Mapping, RelayoutPlan, Tensor, Wisdom, for_each_row_major_index,
+    DynLayout, Mapping, RelayoutPlan, Tensor, dynamic::DynChunked,
+    mappings::for_each_row_major_index, plans::Wisdom,
 };
 
 /// Threads running at once.

@@ -5,8 +5,9 @@
 //! that must differ are asserted to differ.
 
 use static_assertions::{assert_type_eq_all, assert_type_ne_all};
+use tensor_layout::axes::Positional;
 use tensor_layout::prelude::*;
-use tensor_layout::{ChunkList, catalog_lists};
+use tensor_layout::{catalog_lists, layouts::ChunkList};
 
 assert_type_eq_all!(
     htp::R4FlatMemoryLayout,

@@ -1,6 +1,7 @@
 //! Tells the driver whether the library it is built against has the `RelayoutFrom` bound on
 //! conversions by name, and the `Element` bound on what a tensor stores (commits before them do
-//! not; the driver then uses stand-ins). The
+//! not; the driver then uses stand-ins), and whether those sit in the modules `axes` and
+//! `tensors` or at the crate's root (commits before the items were grouped by concern). The
 //! library is the path dependency `tensor-layout` in this crate's manifest, which
 //! `benches/ab.sh` points at each compared commit's checkout.
 
@@ -24,6 +25,9 @@ fn main() {
     }
     if declares(&sources, "pub trait Element") {
         println!("cargo::rustc-cfg=library_has_element");
+    }
+    if declares(&sources, "pub mod axes;") {
+        println!("cargo::rustc-cfg=library_has_modules");
     }
 }
 

@@ -5,8 +5,8 @@
 // Every bench compiles all of it, so what one bench leaves unused is not dead code.
 #![allow(dead_code)]
 
-use tensor_layout::Element as TensorElement;
-use tensor_layout::RelayoutFrom;
+use tensor_layout::axes::RelayoutFrom;
+use tensor_layout::tensors::Element as TensorElement;
 
 pub mod alternating;
 pub mod hand_written;

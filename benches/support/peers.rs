@@ -18,7 +18,7 @@ use ndarray::{Array4, ArrayView4, Ix4, ShapeBuilder};
 use std::hint::black_box;
 use std::time::Duration;
 use strided_view::{StridedView, StridedViewMut};
-use tensor_layout::AxisNames;
+use tensor_layout::axes::AxisNames;
 use tensor_layout::prelude::*;
 use threadteam::Exec;
 

@@ -6,7 +6,7 @@ use half::f16;
 // The bound on conversions by name, as the including crate names it: the library's own, or in
 // the A/B driver, a stand-in where the commit under test predates it.
 use super::RelayoutFrom;
-// What the library stores one per slot (`tensor_layout::Element`), as the including crate names
+// What the library stores one per slot (`tensor_layout::tensors::Element`), as the including crate names
 // it: the library's own, or in the A/B driver, a stand-in where the commit under test predates it.
 use super::TensorElement;
 use tensor_layout::prelude::*;

@@ -3,7 +3,8 @@
 //! element, against the two mappings' `index -> offset`.
 
 use tensor_layout::{
-    AxisWord, ChunkEntry, DynChunked, DynLayout, Mapping, Tensor, for_each_row_major_index,
+    DynLayout, Mapping, Tensor, axes::AxisWord, dynamic::DynChunked, layouts::ChunkEntry,
+    mappings::for_each_row_major_index,
 };
 
 /// Bytes a [`Case`] is read from.
@@ -111,7 +112,7 @@ fn list(word: &[u8], bytes: &[u8]) -> Option<DynLayout> {
 
 /// Element values of every size the engine moves, from a number.
 pub trait Value:
-    tensor_layout::Element + PartialEq + std::fmt::Debug + Send + Sync + 'static
+    tensor_layout::tensors::Element + PartialEq + std::fmt::Debug + Send + Sync + 'static
 {
     /// The value of `n` (its low bytes).
     fn of(n: u64) -> Self;

@@ -9,7 +9,7 @@
 #[path = "../../layout-cli/src/args.rs"]
 mod args;
 
-use tensor_layout::AxisWord;
+use tensor_layout::axes::AxisWord;
 
 /// The input, split at newlines, is LAYOUT, DIMS, INDEX, a second LAYOUT and an AXIS, as
 /// `layout where`, `layout diff` and `layout draw --color-by` take them. Each reader answers or

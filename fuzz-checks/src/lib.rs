@@ -38,7 +38,9 @@ pub use cli_args::cli_args;
 pub use relayout_plan::relayout_plan;
 pub use wisdom_parse::wisdom_parse;
 
-use tensor_layout::{ChunkEntry, DynLayout, Mapping, Tensor, for_each_row_major_index};
+use tensor_layout::{
+    DynLayout, Mapping, Tensor, layouts::ChunkEntry, mappings::for_each_row_major_index,
+};
 
 /// Any text handed to `DynLayout::parse`: never a panic; a layout that reads prints in the long
 /// form and reads back equal; bound to small dims, every offset lies inside the storage.

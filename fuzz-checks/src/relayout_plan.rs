@@ -5,7 +5,7 @@
 use crate::case::{
     CASE_BYTES, Case, STALE, Value, assert_relayout, mappings, source, stale_destination,
 };
-use tensor_layout::{DynChunked, RelayoutPlan, Tensor, Wisdom};
+use tensor_layout::{RelayoutPlan, Tensor, dynamic::DynChunked, plans::Wisdom};
 
 /// Bytes after the case: the choices' 10 bytes, then whether to measure.
 const CHOICE_BYTES: usize = 10;

@@ -3,7 +3,7 @@
 
 use crate::case::{CASE_BYTES, Case, Value, mappings, source, stale_destination};
 use crate::relayout_plan::{remembered_line, run_and_check};
-use tensor_layout::{RelayoutPlan, Wisdom};
+use tensor_layout::{RelayoutPlan, plans::Wisdom};
 
 /// The first `CASE_BYTES` spell a small relayout (`Case`); the rest is text, read twice:
 /// as a whole wisdom text, and as the choices of one entry for that relayout (after its key

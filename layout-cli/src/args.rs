@@ -2,7 +2,7 @@
 //! axes of two layouts correspond.
 
 use tensor_layout::sophgo::{DynLocalLayout, DynLocalMapping};
-use tensor_layout::{AxisWord, DynLayout, DynMapping};
+use tensor_layout::{DynLayout, axes::AxisWord, dynamic::DynMapping};
 
 /// Any spelling `DynLayout::parse` reads: a catalog name (bare or `module::Name`), the long or
 /// short form, a oneDNN tag.

@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 use std::path::Path;
-use tensor_layout::AnyMapping;
+use tensor_layout::mappings::AnyMapping;
 
 /// The most cells a drawing shows; larger storage is refused with advice.
 pub const MAX_CELLS: usize = 16_384;

@@ -4,7 +4,7 @@
 use crate::draw::{CELL, Format, HATCH, MAX_CELLS, cell, colour, hatch_defs, index_label, png};
 use std::fmt::Write;
 use std::path::Path;
-use tensor_layout::AnyMapping;
+use tensor_layout::mappings::AnyMapping;
 use tensor_layout::sophgo::{DynLocalMapping, LocalGeometry};
 
 /// Room left of the cells for the NPU's name and each row's byte offset.

@@ -1,9 +1,12 @@
 //! The text reports: list, explain, order, where, at, diff.
 
 use std::fmt::Write;
-use tensor_layout::layouts_catalog::registry;
+use tensor_layout::registry;
 use tensor_layout::sophgo::LocalKind;
-use tensor_layout::{AnyMapping, Axes, Axis, AxisWord, DynLayout, DynMapping};
+use tensor_layout::{
+    DynLayout, axes::AxisWord, dynamic::DynMapping, layouts::Axes, layouts::Axis,
+    mappings::AnyMapping,
+};
 
 /// An index with its axis names: `(N=0, H=2, W=4, C=29)`.
 pub(crate) fn named(index: &[usize], word: &AxisWord) -> String {

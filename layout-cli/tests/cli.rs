@@ -19,7 +19,7 @@ fn list_shows_every_catalog_layout() {
         "sophgo::EuAligned           NCHW   [n, c, h, w]  local memory, C stride rounded up"
     ));
     assert!(out.contains("sophgo::Matrix              ab     [rows, columns]"));
-    let catalog = tensor_layout::layouts_catalog::registry::all();
+    let catalog = tensor_layout::registry::all();
     let local = tensor_layout::sophgo::LocalKind::ALL;
     assert_eq!(out.lines().count(), catalog.len() + local.len());
     assert_eq!(out.matches("(--chip)").count(), local.len());

@@ -4,7 +4,7 @@
 mod common;
 
 use common::ok;
-use tensor_layout::RowMajorIndices;
+use tensor_layout::mappings::RowMajorIndices;
 use tensor_layout::sophgo::{ChipName, DynLocalLayout, LocalKind, StorageModeName};
 
 /// The SVG's lanes: for each `<g class="npu" data-npu="k">` group, the labels of its cells.

@@ -1,14 +1,14 @@
 //! [`AnyMapping`]: one face for every layout bound to dims, typed ([`Mapping`]) or read at run
-//! time ([`DynMapping`](crate::DynMapping)), so generic code and tools take both.
+//! time ([`DynMapping`](crate::dynamic::DynMapping)), so generic code and tools take both.
 
-use crate::{Axes, AxisWord, Coords, Layout, LayoutError, Mapping};
+use crate::{Layout, LayoutError, Mapping, axes::AxisWord, layouts::Axes, mappings::Coords};
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 /// A layout bound to dims, seen without its rank or its type: indices and dims are slices.
 ///
 /// [`Mapping<L>`](Mapping) of every layout (chunked, strided, Sophgo local) and
-/// [`DynMapping`](crate::DynMapping) implement it with the same method names and meanings as
+/// [`DynMapping`](crate::dynamic::DynMapping) implement it with the same method names and meanings as
 /// their own methods: [`AnyMapping::offset`] expects an index within the dims (and panics, naming
 /// both, when it is not), [`AnyMapping::checked_offset`] answers `None` and
 /// [`AnyMapping::try_offset`] an error instead. A report, a drawing or a test written against
@@ -16,7 +16,7 @@ use alloc::vec::Vec;
 ///
 /// ```
 /// use tensor_layout::prelude::*;
-/// use tensor_layout::{AnyMapping, DynLayout};
+/// use tensor_layout::{mappings::AnyMapping, DynLayout};
 /// fn last_offset(m: &dyn AnyMapping) -> Option<usize> {
 ///     let last: Vec<usize> = m.dims().iter().map(|d| d.checked_sub(1)).collect::<Option<_>>()?;
 ///     m.checked_offset(&last)
@@ -31,7 +31,7 @@ pub trait AnyMapping {
     /// The names of the logical axes, in logical order.
     ///
     /// ```
-    /// use tensor_layout::{AnyMapping, DynLayout};
+    /// use tensor_layout::{mappings::AnyMapping, DynLayout};
     /// let m = DynLayout::parse("hwio").unwrap().bind(&[8, 4, 3, 3]).unwrap();
     /// assert_eq!(AnyMapping::axis_word(&m).as_str(), "OIHW");
     /// ```
@@ -41,7 +41,7 @@ pub trait AnyMapping {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::AnyMapping;
+    /// use tensor_layout::mappings::AnyMapping;
     /// let m = Mapping::<onednn::nChw8c>::new([1, 8, 1, 1]).unwrap();
     /// assert_eq!(m.layout_text(), "ChunkedMemoryLayout<NCHW, 0,0, 1,0, 2,0, 3,0, 1,8>");
     /// ```
@@ -51,7 +51,7 @@ pub trait AnyMapping {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::AnyMapping;
+    /// use tensor_layout::mappings::AnyMapping;
     /// let m = Mapping::<onednn::nchw>::new([1, 2, 3, 4]).unwrap();
     /// assert_eq!(AnyMapping::dims(&m), [1, 2, 3, 4]);
     /// ```
@@ -61,7 +61,7 @@ pub trait AnyMapping {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::AnyMapping;
+    /// use tensor_layout::mappings::AnyMapping;
     /// let m = Mapping::<onednn::nChw16c>::new([1, 3, 2, 2]).unwrap();
     /// assert_eq!(AnyMapping::padded_dims(&m), [1, 16, 2, 2]);
     /// ```
@@ -71,7 +71,7 @@ pub trait AnyMapping {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::AnyMapping;
+    /// use tensor_layout::mappings::AnyMapping;
     /// let m = Mapping::<onednn::nChw16c>::new([1, 3, 2, 2]).unwrap();
     /// assert_eq!(AnyMapping::storage_len(&m), 64);
     /// ```
@@ -81,7 +81,7 @@ pub trait AnyMapping {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::AnyMapping;
+    /// use tensor_layout::mappings::AnyMapping;
     /// let m = Mapping::<onednn::nchw>::new([1, 2, 3, 4]).unwrap();
     /// assert_eq!(AnyMapping::axes(&m).iter().map(|a| a.stride).collect::<Vec<_>>(), [24, 12, 4, 1]);
     /// ```
@@ -91,7 +91,7 @@ pub trait AnyMapping {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::AnyMapping;
+    /// use tensor_layout::mappings::AnyMapping;
     /// let m = Mapping::<htp::R4CroutonLayout>::new([1, 3, 5, 30]).unwrap();
     /// assert_eq!(AnyMapping::chunk_volume(&m), 2048);
     /// ```
@@ -102,7 +102,7 @@ pub trait AnyMapping {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::AnyMapping;
+    /// use tensor_layout::mappings::AnyMapping;
     /// let m = Mapping::<onednn::nhwc>::new([1, 2, 3, 4]).unwrap();
     /// assert_eq!(AnyMapping::checked_offset(&m, &[0, 1, 0, 0]), Some(1));
     /// assert_eq!(AnyMapping::checked_offset(&m, &[0, 2, 0, 0]), None);
@@ -115,7 +115,7 @@ pub trait AnyMapping {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::AnyMapping;
+    /// use tensor_layout::mappings::AnyMapping;
     /// let m = Mapping::<onednn::nChw4c>::new([1, 3, 1, 1]).unwrap();
     /// assert_eq!(AnyMapping::padded_index_of(&m, 3), Some(vec![0, 3, 0, 0]));
     /// assert_eq!(AnyMapping::padded_index_of(&m, 4), None);
@@ -123,11 +123,11 @@ pub trait AnyMapping {
     fn padded_index_of(&self, offset: usize) -> Option<Vec<usize>>;
 
     /// The memory order in the HTP documentation's notation (see
-    /// [`MemoryOrder`](crate::MemoryOrder)): `folded` joins the runs of one chunk; at most
+    /// [`MemoryOrder`](crate::mappings::MemoryOrder)): `folded` joins the runs of one chunk; at most
     /// `max_lines` lines.
     ///
     /// ```
-    /// use tensor_layout::{AnyMapping, DynLayout};
+    /// use tensor_layout::{mappings::AnyMapping, DynLayout};
     /// let m = DynLayout::parse("nhwc").unwrap().bind(&[1, 2, 1, 3]).unwrap();
     /// assert_eq!(m.memory_order_text(false, 1), "(0,0,0,0), (0,1,0,0)\n... 2 more lines\n");
     /// ```
@@ -136,7 +136,7 @@ pub trait AnyMapping {
     /// Number of dimensions.
     ///
     /// ```
-    /// use tensor_layout::{AnyMapping, DynLayout};
+    /// use tensor_layout::{mappings::AnyMapping, DynLayout};
     /// assert_eq!(DynLayout::parse("ncdhw").unwrap().bind(&[1, 1, 1, 1, 1]).unwrap().rank(), 5);
     /// ```
     fn rank(&self) -> usize {
@@ -146,7 +146,7 @@ pub trait AnyMapping {
     /// Number of logical elements (the product of the dims).
     ///
     /// ```
-    /// use tensor_layout::{AnyMapping, DynLayout};
+    /// use tensor_layout::{mappings::AnyMapping, DynLayout};
     /// assert_eq!(AnyMapping::len(&DynLayout::parse("nChw16c").unwrap().bind(&[1, 3, 2, 2]).unwrap()), 12);
     /// ```
     fn len(&self) -> usize {
@@ -156,7 +156,7 @@ pub trait AnyMapping {
     /// Whether some dim is zero.
     ///
     /// ```
-    /// use tensor_layout::{AnyMapping, DynLayout};
+    /// use tensor_layout::{mappings::AnyMapping, DynLayout};
     /// assert!(AnyMapping::is_empty(&DynLayout::parse("nchw").unwrap().bind(&[1, 0, 2, 2]).unwrap()));
     /// ```
     fn is_empty(&self) -> bool {
@@ -170,7 +170,7 @@ pub trait AnyMapping {
     /// with the message of [`AnyMapping::try_offset`]'s error.
     ///
     /// ```
-    /// use tensor_layout::{AnyMapping, DynLayout};
+    /// use tensor_layout::{mappings::AnyMapping, DynLayout};
     /// let m = DynLayout::parse("nChw8c").unwrap().bind(&[2, 17, 3, 5]).unwrap();
     /// assert_eq!(AnyMapping::offset(&m, &[1, 9, 2, 4]), 24 * 15 + 120 + 2 * 40 + 4 * 8 + 1);
     /// ```
@@ -188,7 +188,7 @@ pub trait AnyMapping {
     /// [`LayoutError::IndexOutOfBounds`] naming the index and the dims when it lies outside them.
     ///
     /// ```
-    /// use tensor_layout::{AnyMapping, DynLayout};
+    /// use tensor_layout::{mappings::AnyMapping, DynLayout};
     /// let m = DynLayout::parse("nchw").unwrap().bind(&[1, 2, 3, 4]).unwrap();
     /// assert_eq!(AnyMapping::try_offset(&m, &[0, 2, 0, 0]).unwrap_err().to_string(),
     ///            "index [0, 2, 0, 0] is out of bounds for dims [1, 2, 3, 4]");
@@ -212,7 +212,7 @@ pub trait AnyMapping {
     /// The logical index stored at `offset`; `None` for a padding slot or past the end.
     ///
     /// ```
-    /// use tensor_layout::{AnyMapping, DynLayout};
+    /// use tensor_layout::{mappings::AnyMapping, DynLayout};
     /// let m = DynLayout::parse("nChw4c").unwrap().bind(&[1, 3, 1, 1]).unwrap();
     /// assert_eq!(AnyMapping::index_of(&m, 2), Some(vec![0, 2, 0, 0]));
     /// assert_eq!(AnyMapping::index_of(&m, 3), None); // padding
@@ -226,7 +226,7 @@ pub trait AnyMapping {
     /// Whether storage slot `offset` is padding (`false` past the end).
     ///
     /// ```
-    /// use tensor_layout::{AnyMapping, DynLayout};
+    /// use tensor_layout::{mappings::AnyMapping, DynLayout};
     /// let m = DynLayout::parse("nChw4c").unwrap().bind(&[1, 3, 1, 1]).unwrap();
     /// assert!(AnyMapping::is_padding(&m, 3));
     /// assert!(!AnyMapping::is_padding(&m, 2));
@@ -240,7 +240,7 @@ pub trait AnyMapping {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::{AnyMapping, DynLayout};
+    /// use tensor_layout::{mappings::AnyMapping, DynLayout};
     /// let typed = Mapping::<onednn::nChw16c>::new([2, 16, 3, 3]).unwrap();
     /// let dynamic = DynLayout::parse("aBcd16b").unwrap().bind(&[2, 16, 3, 3]).unwrap();
     /// assert!(typed.same_function_as_any(&dynamic));

@@ -8,7 +8,7 @@
 //! oneDNN NCHW one; relayouts move elements by name.
 
 use crate::LayoutError;
-use crate::MAX_RANK;
+use crate::mappings::MAX_RANK;
 use alloc::string::ToString;
 use const_panic::concat_panic;
 use core::fmt;
@@ -18,7 +18,7 @@ use layout_notation::axis_word_problem;
 /// The names of a layout's logical axes as a value: `NHWC`, `OIHW`, or positional `abcd`.
 ///
 /// ```
-/// use layout_core::AxisWord;
+/// use layout_core::axes::AxisWord;
 /// let nhwc = AxisWord::new("NHWC").unwrap();
 /// assert_eq!((nhwc.rank(), nhwc.to_string()), (4, "NHWC".to_string()));
 /// assert_eq!(AxisWord::positional(3).as_str(), "abc");
@@ -34,7 +34,7 @@ impl AxisWord {
     /// The positional word of `rank` axes (`abcd` for rank 4; at most [`MAX_RANK`] letters).
     ///
     /// ```
-    /// assert!(layout_core::AxisWord::positional(4).is_positional());
+    /// assert!(layout_core::axes::AxisWord::positional(4).is_positional());
     /// ```
     pub const fn positional(rank: usize) -> Self {
         let len = if rank < MAX_RANK { rank } else { MAX_RANK };
@@ -47,7 +47,7 @@ impl AxisWord {
     /// [`LayoutError::InvalidAxisWord`] saying what is wrong.
     ///
     /// ```
-    /// use layout_core::AxisWord;
+    /// use layout_core::axes::AxisWord;
     /// assert_eq!(AxisWord::new("abcd").unwrap(), AxisWord::positional(4));
     /// assert_eq!(AxisWord::new("NhWC").unwrap_err().to_string(),
     ///            "`NhWC` is not an axis word: axis names are upper-case letters (N, C, H, W, ...) or the positional a, b, c, ...");
@@ -79,7 +79,7 @@ impl AxisWord {
     /// Number of axes.
     ///
     /// ```
-    /// assert_eq!(layout_core::AxisWord::new("NCDHW").unwrap().rank(), 5);
+    /// assert_eq!(layout_core::axes::AxisWord::new("NCDHW").unwrap().rank(), 5);
     /// ```
     pub const fn rank(&self) -> usize {
         self.len
@@ -88,7 +88,7 @@ impl AxisWord {
     /// Whether the axes are positional (`a`, `b`, ...), stating no meaning.
     ///
     /// ```
-    /// assert!(!layout_core::AxisWord::new("NCHW").unwrap().is_positional());
+    /// assert!(!layout_core::axes::AxisWord::new("NCHW").unwrap().is_positional());
     /// ```
     pub const fn is_positional(&self) -> bool {
         layout_notation::is_positional(self.bytes())
@@ -101,7 +101,7 @@ impl AxisWord {
     /// The word as text.
     ///
     /// ```
-    /// assert_eq!(layout_core::AxisWord::new("HWIO").unwrap().as_str(), "HWIO");
+    /// assert_eq!(layout_core::axes::AxisWord::new("HWIO").unwrap().as_str(), "HWIO");
     /// ```
     pub const fn as_str(&self) -> &str {
         match core::str::from_utf8(self.bytes()) {
@@ -116,7 +116,7 @@ impl AxisWord {
     /// When `axis >= self.rank()`.
     ///
     /// ```
-    /// assert_eq!(layout_core::AxisWord::new("NHWC").unwrap().letter(3), 'C');
+    /// assert_eq!(layout_core::axes::AxisWord::new("NHWC").unwrap().letter(3), 'C');
     /// ```
     pub const fn letter(&self, axis: usize) -> char {
         assert!(axis < self.len, "axis out of range");
@@ -126,7 +126,7 @@ impl AxisWord {
     /// Where the axis named `letter` stands, if this word has it.
     ///
     /// ```
-    /// let nhwc = layout_core::AxisWord::new("NHWC").unwrap();
+    /// let nhwc = layout_core::axes::AxisWord::new("NHWC").unwrap();
     /// assert_eq!((nhwc.position_of('C'), nhwc.position_of('O')), (Some(3), None));
     /// ```
     pub const fn position_of(&self, letter: char) -> Option<usize> {
@@ -145,7 +145,7 @@ impl AxisWord {
     /// positional words of the same rank, axis for axis.
     ///
     /// ```
-    /// use layout_core::AxisWord;
+    /// use layout_core::axes::AxisWord;
     /// let nhwc = AxisWord::new("NHWC").unwrap();
     /// let nchw = AxisWord::new("NCHW").unwrap();
     /// assert_eq!(nhwc.positions_in(&nchw).unwrap()[..4], [0, 2, 3, 1]);
@@ -184,16 +184,16 @@ impl fmt::Debug for AxisWord {
 /// How a layout type names its axes (the value of [`AxisNames::NAMING`]).
 ///
 /// ```
-/// use layout_core::{AxisNames, AxisNaming, Positional, names};
-/// assert!(matches!(Positional::NAMING, AxisNaming::Positional));
-/// assert!(matches!(names::NHWC::NAMING, AxisNaming::Named(word) if word.as_str() == "NHWC"));
+/// use layout_core::{axes::AxisNames, axes::AxisNaming, axes::Positional, names};
+/// assert!(matches!(Positional::NAMING, AxisNaming::ByPosition));
+/// assert!(matches!(names::NHWC::NAMING, AxisNaming::ByName(word) if word.as_str() == "NHWC"));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AxisNaming {
     /// Axes `a`, `b`, ... of whatever rank the layout has.
-    Positional,
+    ByPosition,
     /// These names, in logical order.
-    Named(AxisWord),
+    ByName(AxisWord),
     /// The layout value holds its names (a layout read at run time).
     AtRunTime,
 }
@@ -202,14 +202,14 @@ impl AxisNaming {
     /// The word for a layout of `rank` axes; `None` when only the layout value knows it.
     ///
     /// ```
-    /// use layout_core::AxisNaming;
-    /// assert_eq!(AxisNaming::Positional.word(2).unwrap().as_str(), "ab");
+    /// use layout_core::axes::AxisNaming;
+    /// assert_eq!(AxisNaming::ByPosition.word(2).unwrap().as_str(), "ab");
     /// assert_eq!(AxisNaming::AtRunTime.word(2), None);
     /// ```
     pub const fn word(&self, rank: usize) -> Option<AxisWord> {
         match self {
-            Self::Positional => Some(AxisWord::positional(rank)),
-            Self::Named(word) => Some(*word),
+            Self::ByPosition => Some(AxisWord::positional(rank)),
+            Self::ByName(word) => Some(*word),
             Self::AtRunTime => None,
         }
     }
@@ -219,10 +219,10 @@ impl AxisNaming {
 /// letters, [`Positional`], or [`RunTimeNames`].
 ///
 /// ```
-/// use layout_core::{AxisNames, AxisNaming, Named, names};
-/// let AxisNaming::Named(word) = names::OIHW::NAMING else { unreachable!() };
+/// use layout_core::{axes::AxisNames, axes::AxisNaming, axes::Named, names};
+/// let AxisNaming::ByName(word) = names::OIHW::NAMING else { unreachable!() };
 /// assert_eq!(word.as_str(), "OIHW");
-/// let AxisNaming::Named(word) = Named::<'T', 'F'>::NAMING else { unreachable!() };
+/// let AxisNaming::ByName(word) = Named::<'T', 'F'>::NAMING else { unreachable!() };
 /// assert_eq!(word.as_str(), "TF");
 /// ```
 #[diagnostic::on_unimplemented(
@@ -240,14 +240,14 @@ pub trait AxisNames: Copy + Default + Eq + Hash + fmt::Debug + Send + Sync + 'st
 ///
 /// ```
 /// use tensor_layout::prelude::*;
-/// use tensor_layout::Positional;
+/// use tensor_layout::axes::Positional;
 /// let _: ChunkedMemoryLayout<2, (Chunk<0, 0>, Chunk<1, 0>), Positional> = <chunked_layout![2; 0,0, 1,0]>::default();
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Positional;
 
 impl AxisNames for Positional {
-    const NAMING: AxisNaming = AxisNaming::Positional;
+    const NAMING: AxisNaming = AxisNaming::ByPosition;
 }
 
 /// Holds for [`Positional`] axes only: the bound of the views that reorder dims by number.
@@ -278,7 +278,7 @@ impl PositionalAxes for Positional {}
 ///
 /// ```
 /// use tensor_layout::prelude::*;
-/// use tensor_layout::Named;
+/// use tensor_layout::axes::Named;
 /// type Spectrogram = chunked_layout![TF; 0,0, 1,0, 1,8];
 /// let _: ChunkedMemoryLayout<2, (Chunk<0, 0>, Chunk<1, 0>, Chunk<1, 8>), Named<'T', 'F'>> = Spectrogram::default();
 /// assert_eq!(Spectrogram::default().axis_word().as_str(), "TF");
@@ -306,7 +306,7 @@ impl<
     const H: char,
 > AxisNames for Named<A, B, C, D, E, F, G, H>
 {
-    const NAMING: AxisNaming = AxisNaming::Named(word_of_letters([A, B, C, D, E, F, G, H]));
+    const NAMING: AxisNaming = AxisNaming::ByName(word_of_letters([A, B, C, D, E, F, G, H]));
 }
 
 /// The word of `Named<...>` letters, or a compile error saying what is wrong with them.
@@ -354,10 +354,10 @@ pub(crate) const fn named_word(word: &[u8]) -> AxisWord {
 }
 
 /// Names held by the layout value rather than its type: a layout chosen at run time
-/// ([`DynChunked`](crate::DynChunked)). Conversions check them when they run.
+/// ([`DynChunked`](crate::dynamic::DynChunked)). Conversions check them when they run.
 ///
 /// ```
-/// use layout_core::{AxisNames, AxisNaming, RunTimeNames};
+/// use layout_core::{axes::AxisNames, axes::AxisNaming, axes::RunTimeNames};
 /// assert_eq!(RunTimeNames::NAMING, AxisNaming::AtRunTime);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -369,7 +369,7 @@ impl AxisNames for RunTimeNames {
 
 /// Checks at compile time that `N` names `rank` axes (a layout's own check).
 pub(crate) const fn check_rank<N: AxisNames>(rank: usize) {
-    if let AxisNaming::Named(word) = N::NAMING
+    if let AxisNaming::ByName(word) = N::NAMING
         && word.rank() != rank
     {
         concat_panic!(
@@ -390,7 +390,7 @@ pub(crate) const fn check_rank<N: AxisNames>(rank: usize) {
 /// converts can check it too, so that the error points at its caller.
 ///
 /// ```
-/// use tensor_layout::{check_convertible, names};
+/// use tensor_layout::{axes::check_convertible, names};
 /// const _: () = check_convertible::<names::NHWC, names::NCHW>(4);
 /// ```
 pub const fn check_convertible<From: AxisNames, To: AxisNames>(rank: usize) {

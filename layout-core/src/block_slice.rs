@@ -8,7 +8,9 @@
 //! a range may end inside a block only where the dimension ends.
 
 use crate::chunked::ChunkedGeometry;
-use crate::{AxisNames, ChunkList, ChunkedMemoryLayout, Layout, LayoutError, Mapping};
+use crate::{
+    ChunkedMemoryLayout, Layout, LayoutError, Mapping, axes::AxisNames, layouts::ChunkList,
+};
 use alloc::string::ToString;
 use core::ops::Range;
 

@@ -1,6 +1,6 @@
 //! A chunked mapping described the way oneDNN describes blocked memory.
 
-use crate::{ChunkEntry, ChunkList, ChunkedMemoryLayout, Mapping};
+use crate::{ChunkedMemoryLayout, Mapping, layouts::ChunkEntry, layouts::ChunkList};
 use alloc::vec::Vec;
 
 /// oneDNN's blocking descriptor of a chunked mapping (`dnnl_blocking_desc_t` plus dims): enough
@@ -48,7 +48,7 @@ impl<const RANK: usize> BlockingDesc<RANK> {
     }
 }
 
-impl<const RANK: usize, C: ChunkList, N: crate::AxisNames>
+impl<const RANK: usize, C: ChunkList, N: crate::axes::AxisNames>
     Mapping<ChunkedMemoryLayout<RANK, C, N>>
 {
     /// This mapping as oneDNN's blocking descriptor (see [`BlockingDesc`]).
@@ -85,11 +85,11 @@ pub(crate) fn inner_blocks(entries: &[ChunkEntry]) -> (Vec<usize>, Vec<usize>) {
 /// oneDNN's blocking descriptor of a run-time mapping ([`DynMapping::blocking_desc`]): the same
 /// fields as [`BlockingDesc`], one entry per dimension, for any rank.
 ///
-/// [`DynMapping::blocking_desc`]: crate::DynMapping::blocking_desc
+/// [`DynMapping::blocking_desc`]: crate::dynamic::DynMapping::blocking_desc
 ///
 /// ```
 /// use tensor_layout::prelude::*;
-/// use tensor_layout::{DynBlockingDesc, DynLayout};
+/// use tensor_layout::{interop::DynBlockingDesc, DynLayout};
 /// let dynamic = DynLayout::parse("nChw8c").unwrap().bind(&[2, 17, 3, 5]).unwrap().blocking_desc();
 /// let typed = Mapping::<onednn::nChw8c>::new([2, 17, 3, 5]).unwrap().blocking_desc();
 /// assert_eq!(dynamic, DynBlockingDesc::from(typed));

@@ -7,7 +7,7 @@
 //! So a compiler error about two layouts prints `ChunkedMemoryLayout<4, aBCD8b8c32d, NHWC>`
 //! against `ChunkedMemoryLayout<4, abcd, NHWC>` and points at the differing list by its tag,
 //! where the tuples printed a count of entries. The tuple spelled by hand is another type; see
-//! [`TensorBase::respelled`](crate::TensorBase::respelled) to go from one to the other for free.
+//! [`TensorBase::respelled`](crate::tensors::TensorBase::respelled) to go from one to the other for free.
 //!
 //! ```
 //! use tensor_layout::prelude::*;

@@ -2,7 +2,7 @@
 //! constants derived from them at compile time.
 
 use crate::layout::{Axes, Axis, MAX_AXES};
-use crate::{AxisWord, LayoutError, MAX_RANK};
+use crate::{LayoutError, axes::AxisWord, mappings::MAX_RANK};
 use alloc::vec::Vec;
 
 /// Writes a chunked layout's long form: `ChunkedMemoryLayout<4, 0,0, 1,0, ...>` for positional
@@ -31,7 +31,7 @@ pub(crate) fn write_long_form(
 /// [`ChunkedMemoryLayout`](crate::ChunkedMemoryLayout); the type has no values of interest.
 ///
 /// ```
-/// use layout_core::{Chunk, ChunkList};
+/// use layout_core::{Chunk, layouts::ChunkList};
 /// type Inner = (Chunk<0, 0>, Chunk<1, 0>, Chunk<1, 8>);
 /// assert_eq!(Inner::ENTRIES[2].dim, 1);
 /// assert_eq!(Inner::ENTRIES[2].size, 8);
@@ -44,7 +44,7 @@ pub struct Chunk<const DIM: usize, const SIZE: usize>;
 /// layout-notation's rules, parser and macros use it too.
 ///
 /// ```
-/// use layout_core::ChunkEntry;
+/// use layout_core::layouts::ChunkEntry;
 /// let rest = ChunkEntry { dim: 3, size: 0 };
 /// assert!(rest.is_rest());
 /// assert_eq!(ChunkEntry::new(1, 8), ChunkEntry { dim: 1, size: 8 });
@@ -55,7 +55,7 @@ pub use layout_notation::Entry as ChunkEntry;
 /// stride of a rest entry (which depends on the dims).
 ///
 /// ```
-/// use layout_core::{Chunk, ChunkList};
+/// use layout_core::{Chunk, layouts::ChunkList};
 /// type List = (Chunk<0, 0>, Chunk<0, 4>, Chunk<0, 2>);
 /// let e = List::SUMMARY.entries();
 /// assert_eq!((e[0].step, e[1].step, e[2].step), (8, 2, 1));
@@ -80,7 +80,7 @@ impl EntryInfo {
     /// `rest_stride` is the dimension's rest stride (used by a rest entry only).
     ///
     /// ```
-    /// use layout_core::{Chunk, ChunkList};
+    /// use layout_core::{Chunk, layouts::ChunkList};
     /// type List = (Chunk<0, 0>, Chunk<0, 8>);
     /// let [rest, fixed] = [List::SUMMARY.entries()[0], List::SUMMARY.entries()[1]];
     /// assert_eq!(rest.offset_term(19, 8) + fixed.offset_term(19, 8), 19);
@@ -98,7 +98,7 @@ impl EntryInfo {
 /// The compile-time summary of a chunk list.
 ///
 /// ```
-/// use layout_core::{Chunk, ChunkList};
+/// use layout_core::{Chunk, layouts::ChunkList};
 /// type Crouton = (Chunk<0, 0>, Chunk<1, 0>, Chunk<2, 0>, Chunk<3, 0>,
 ///                 Chunk<1, 8>, Chunk<2, 8>, Chunk<3, 32>);
 /// let table = Crouton::SUMMARY;
@@ -122,8 +122,10 @@ pub struct ChunkListSummary {
 }
 
 /// The former name of [`ChunkListSummary`]: "chunk table" now means only HTP's table of chunk
-/// allocations ([`IndirectTensor`](crate::IndirectTensor)).
-#[deprecated(note = "renamed to ChunkListSummary (and ChunkList::TABLE to ChunkList::SUMMARY)")]
+/// allocations ([`IndirectTensor`](crate::tensors::IndirectTensor)).
+#[deprecated(
+    note = "renamed to layouts::ChunkListSummary (and ChunkList::TABLE to ChunkList::SUMMARY)"
+)]
 pub type ChunkTable = ChunkListSummary;
 
 impl ChunkListSummary {
@@ -131,7 +133,7 @@ impl ChunkListSummary {
     /// [`ChunkListSummary::validate`] rejects, never a panic here.
     ///
     /// ```
-    /// use layout_core::{ChunkEntry, ChunkListSummary};
+    /// use layout_core::{layouts::ChunkEntry, layouts::ChunkListSummary};
     /// let table = ChunkListSummary::new(&[ChunkEntry { dim: 0, size: 0 }, ChunkEntry { dim: 0, size: 16 }]);
     /// assert_eq!(table.blocks[0], 16);
     /// ```
@@ -189,7 +191,7 @@ impl ChunkListSummary {
     /// [`LayoutError::Overflow`] when a padded dim or the storage length does not fit in `usize`.
     ///
     /// ```
-    /// use layout_core::{Chunk, ChunkList};
+    /// use layout_core::{Chunk, layouts::ChunkList};
     /// type List = (Chunk<0, 0>, Chunk<1, 0>, Chunk<1, 8>);
     /// let (mut extents, mut strides) = ([0; 2], [0; 2]);
     /// assert_eq!(List::SUMMARY.bind(&[3, 17], &mut extents, &mut strides), Ok(3 * 24));
@@ -230,7 +232,7 @@ impl ChunkListSummary {
     /// computed: one axis per entry, in list order.
     ///
     /// ```
-    /// use layout_core::{Chunk, ChunkList};
+    /// use layout_core::{Chunk, layouts::ChunkList};
     /// type List = (Chunk<0, 0>, Chunk<0, 4>);
     /// let axes = List::SUMMARY.axes(&[3], &[4]);
     /// assert_eq!((axes[0].extent, axes[0].stride, axes[1].extent, axes[1].stride), (3, 4, 4, 1));
@@ -258,7 +260,7 @@ impl ChunkListSummary {
     /// The per-entry information, in list order.
     ///
     /// ```
-    /// use layout_core::{Chunk, ChunkList};
+    /// use layout_core::{Chunk, layouts::ChunkList};
     /// assert_eq!(<(Chunk<0, 0>, Chunk<1, 0>)>::SUMMARY.entries().len(), 2);
     /// ```
     #[inline(always)]
@@ -271,7 +273,7 @@ impl ChunkListSummary {
     /// evaluated in a constant) with a sentence naming the first problem and its entry.
     ///
     /// ```
-    /// use layout_core::{Chunk, ChunkList};
+    /// use layout_core::{Chunk, layouts::ChunkList};
     /// type List = (Chunk<0, 0>, Chunk<1, 0>);
     /// List::SUMMARY.validate(List::ENTRIES, 2); // valid: returns
     /// assert!(std::panic::catch_unwind(|| List::SUMMARY.validate(List::ENTRIES, 1)).is_err());
@@ -305,7 +307,7 @@ pub(crate) mod sealed {
 /// fully unrolled offset sum that monomorphization specialises per list.
 ///
 /// ```
-/// use layout_core::{Chunk, ChunkList};
+/// use layout_core::{Chunk, layouts::ChunkList};
 /// type List = (Chunk<0, 0>, Chunk<1, 0>, Chunk<1, 4>);
 /// assert_eq!(List::ENTRIES.len(), 3);
 /// // [x0, x1] = [2, 5]: x1 = 1 * 4 + 1; rest strides are per dimension.
@@ -319,11 +321,11 @@ pub(crate) mod sealed {
 pub trait ChunkList: sealed::Sealed + Send + Sync + 'static {
     /// The list spelled as a tuple of [`Chunk`]s: `Self` for a tuple, the tuple of the same
     /// entries for a type of [`catalog_lists`](crate::catalog_lists). Two lists with the same
-    /// spelling are the same list ([`TensorBase::respelled`](crate::TensorBase::respelled)).
+    /// spelling are the same list ([`TensorBase::respelled`](crate::tensors::TensorBase::respelled)).
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::{ChunkList, catalog_lists::aBcd16b};
+    /// use tensor_layout::{layouts::ChunkList, catalog_lists::aBcd16b};
     /// fn same<T>(_: T, _: T) {}
     /// type Tuple = (Chunk<0, 0>, Chunk<1, 0>, Chunk<2, 0>, Chunk<3, 0>, Chunk<1, 16>);
     /// same(<aBcd16b as ChunkList>::Spelling::default(), Tuple::default());

@@ -10,7 +10,7 @@
 //! [`CHUNK_VOLUME`]: crate::ChunkedMemoryLayout::CHUNK_VOLUME
 //! [`CHUNK_SHAPE`]: crate::ChunkedMemoryLayout::CHUNK_SHAPE
 
-use crate::{AxisNames, ChunkList, ChunkedMemoryLayout, LayoutError, Mapping};
+use crate::{ChunkedMemoryLayout, LayoutError, Mapping, axes::AxisNames, layouts::ChunkList};
 use alloc::vec::Vec;
 
 impl<const RANK: usize, C: ChunkList, N: AxisNames> Mapping<ChunkedMemoryLayout<RANK, C, N>> {

@@ -1,7 +1,9 @@
 //! One chunk of a chunked tensor, addressed by coordinates inside the chunk: [`ChunkView`] and
 //! [`ChunkViewMut`].
 
-use crate::{AxisNames, ChunkList, ChunkedMemoryLayout, Layout, LayoutError, Mapping};
+use crate::{
+    ChunkedMemoryLayout, Layout, LayoutError, Mapping, axes::AxisNames, layouts::ChunkList,
+};
 use alloc::vec::Vec;
 use const_panic::concat_panic;
 use core::fmt;
@@ -60,11 +62,11 @@ pub struct ChunkViewMut<'a, T, L: Layout> {
 }
 
 /// A chunk that holds an element, and the element's coordinates inside it: what
-/// [`TensorBase::chunk_view_at`](crate::TensorBase::chunk_view_at) answers.
+/// [`TensorBase::chunk_view_at`](crate::tensors::TensorBase::chunk_view_at) answers.
 ///
 /// ```
 /// use tensor_layout::prelude::*;
-/// use tensor_layout::ChunkAt;
+/// use tensor_layout::tensors::ChunkAt;
 /// let t = Tensor::<u8, htp::R4CroutonLayout>::zeros([1, 16, 8, 32]);
 /// let (chunk, local): ChunkAt<'_, u8, htp::R4CroutonLayout> = t.chunk_view_at([0, 9, 1, 2]).unwrap();
 /// assert_eq!((chunk.number(), local), (1, [0, 1, 1, 2]));

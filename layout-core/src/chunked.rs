@@ -3,7 +3,7 @@
 use crate::axis_names::check_rank;
 use crate::chunk::{ChunkEntry, ChunkList, ChunkListSummary};
 use crate::layout::{Axes, Layout};
-use crate::{AxisNames, LayoutError, Positional};
+use crate::{LayoutError, axes::AxisNames, axes::Positional};
 use core::fmt;
 use core::marker::PhantomData;
 
@@ -16,7 +16,7 @@ use core::marker::PhantomData;
 /// fixed entries together form one dense innermost chunk. An invalid list is a compile error
 /// naming the problem, raised as soon as the layout is used.
 ///
-/// `Names` says what the logical axes mean: [`Named`](crate::Named) letters such as
+/// `Names` says what the logical axes mean: [`Named`](crate::axes::Named) letters such as
 /// [`names::NHWC`](crate::names::NHWC), or [`Positional`] (the default) for a layout that states
 /// none. It is part of the type: the same chunk list with other names is another layout.
 /// `chunked_layout![NHWC; ...]` spells a named layout, `chunked_layout![4; ...]` a positional one.
@@ -212,7 +212,7 @@ impl<const RANK: usize> ChunkedGeometry<RANK> {
 
     /// Binds `table` to `dims`.
     pub(crate) fn bind(
-        table: &crate::ChunkListSummary,
+        table: &crate::layouts::ChunkListSummary,
         dims: &[usize; RANK],
     ) -> Result<Self, LayoutError> {
         let (mut rest_extents, mut rest_strides) = ([0; RANK], [0; RANK]);

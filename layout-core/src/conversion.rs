@@ -1,15 +1,16 @@
 //! Conversions of a tensor into another layout, by axis name: [`TensorBase::relayout`] and its
 //! siblings move the data; [`TensorBase::with_axes`] only re-types it.
 
-use crate::Element;
 use crate::axis_names::{check_convertible, check_rank, positions};
 use crate::relayout::{Renumbering, copy_into};
 use crate::storage::{Storage, StorageMut};
+use crate::tensors::Element;
 use crate::{
-    AxisNames, AxisNaming, ChunkList, ChunkedMemoryLayout, Coords, Layout, LayoutError, Mapping,
-    RelayoutFrom, SameRankAs, Strided, Tensor, TensorBase,
+    ChunkedMemoryLayout, Layout, LayoutError, Mapping, Tensor, axes::AxisNames, axes::AxisNaming,
+    axes::RelayoutFrom, layouts::ChunkList, layouts::SameRankAs, layouts::Strided,
+    mappings::Coords, tensors::TensorBase,
 };
-use crate::{ChannelZeros, Interface};
+use crate::{quantized::ChannelZeros, quantized::Interface};
 use alloc::vec::Vec;
 
 /// Where each axis of `src` lands in `dst`, by name.
@@ -247,7 +248,7 @@ impl<S: StorageMut, L: Layout, I: ChannelZeros<S::Elem>> TensorBase<S, L, I> {
 ///
 /// ```
 /// use tensor_layout::prelude::*;
-/// use tensor_layout::Rename;
+/// use tensor_layout::axes::Rename;
 /// type Abcd = onednn_layout!("abcd");
 /// let _: <Abcd as Rename>::Renamed<names::NCHW> = onednn::nchw::default();
 /// ```
@@ -265,7 +266,7 @@ pub trait Rename: Layout {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::Rename;
+    /// use tensor_layout::axes::Rename;
     /// let named = Rename::with_axes::<names::NCHW>(&<onednn_layout!("abcd")>::default());
     /// assert_eq!(named, onednn::nchw::default());
     /// ```

@@ -7,7 +7,7 @@ use core::ops::{Index, IndexMut};
 /// The highest rank of a layout, and so of an index: a rule of the chunk lists, kept with them.
 ///
 /// ```
-/// assert_eq!(layout_core::MAX_RANK, 8);
+/// assert_eq!(layout_core::mappings::MAX_RANK, 8);
 /// ```
 pub use layout_notation::MAX_RANK;
 
@@ -17,7 +17,7 @@ pub use layout_notation::MAX_RANK;
 /// what it needs to build and walk them without knowing `RANK`.
 ///
 /// ```
-/// use layout_core::Coords;
+/// use layout_core::mappings::Coords;
 /// let dims = <[usize; 3]>::splat(4);
 /// assert_eq!(dims, [4, 4, 4]);
 /// assert_eq!(<[usize; 3] as Coords>::RANK, 3);
@@ -77,7 +77,7 @@ impl<const RANK: usize> Coords for [usize; RANK] {
 /// valid mapping, whose storage is at least as large).
 ///
 /// ```
-/// assert_eq!(layout_core::row_major_strides(&[2, 3, 5, 30]), [450, 150, 30, 1]);
+/// assert_eq!(layout_core::mappings::row_major_strides(&[2, 3, 5, 30]), [450, 150, 30, 1]);
 /// ```
 pub fn row_major_strides<I: Coords>(dims: &I) -> I {
     let mut strides = I::splat(1);
@@ -92,7 +92,7 @@ pub fn row_major_strides<I: Coords>(dims: &I) -> I {
 /// Iterator over every index below `dims` in logical row-major order.
 ///
 /// ```
-/// use layout_core::RowMajorIndices;
+/// use layout_core::mappings::RowMajorIndices;
 /// let all: Vec<[usize; 2]> = RowMajorIndices::new([2, 2]).collect();
 /// assert_eq!(all, [[0, 0], [0, 1], [1, 0], [1, 1]]);
 /// assert_eq!(RowMajorIndices::new([3, 0]).count(), 0);
@@ -108,7 +108,7 @@ impl<I: Coords> RowMajorIndices<I> {
     /// All indices below `dims`; none when any dim is zero.
     ///
     /// ```
-    /// assert_eq!(layout_core::RowMajorIndices::new([2, 3]).len(), 6);
+    /// assert_eq!(layout_core::mappings::RowMajorIndices::new([2, 3]).len(), 6);
     /// ```
     pub fn new(dims: I) -> Self {
         let remaining = dims.volume().unwrap_or(usize::MAX);
@@ -128,18 +128,7 @@ impl<I: Coords> Iterator for RowMajorIndices<I> {
         let current = self.next?;
         self.remaining -= 1;
         let mut following = current;
-        let mut d = I::RANK;
-        self.next = loop {
-            if d == 0 {
-                break None;
-            }
-            d -= 1;
-            following[d] += 1;
-            if following[d] < self.dims[d] {
-                break Some(following);
-            }
-            following[d] = 0;
-        };
+        self.next = step_row_major(following.as_mut(), self.dims.as_ref()).then_some(following);
         Some(current)
     }
 
@@ -156,7 +145,7 @@ impl<I: Coords> core::iter::FusedIterator for RowMajorIndices<I> {}
 ///
 /// ```
 /// let mut seen = Vec::new();
-/// layout_core::for_each_row_major_index(&[2, 2], |k, index| seen.push((k, index.to_vec())));
+/// layout_core::mappings::for_each_row_major_index(&[2, 2], |k, index| seen.push((k, index.to_vec())));
 /// assert_eq!(seen, [(0, vec![0, 0]), (1, vec![0, 1]), (2, vec![1, 0]), (3, vec![1, 1])]);
 /// ```
 pub fn for_each_row_major_index(dims: &[usize], mut visit: impl FnMut(usize, &[usize])) {
@@ -168,17 +157,22 @@ pub fn for_each_row_major_index(dims: &[usize], mut visit: impl FnMut(usize, &[u
     loop {
         visit(k, &index);
         k += 1;
-        let mut d = dims.len();
-        loop {
-            if d == 0 {
-                return;
-            }
-            d -= 1;
-            index[d] += 1;
-            if index[d] < dims[d] {
-                break;
-            }
-            index[d] = 0;
+        if !step_row_major(&mut index, dims) {
+            return;
         }
     }
+}
+
+/// Moves `index` to the index after it below `dims` in row-major order (the last coordinate
+/// fastest): `false`, with `index` back at all zeros, when it was the last one. The one step
+/// of every row-major walk, whatever holds the coordinates.
+pub(crate) fn step_row_major(index: &mut [usize], dims: &[usize]) -> bool {
+    for d in (0..dims.len()).rev() {
+        index[d] += 1;
+        if index[d] < dims[d] {
+            return true;
+        }
+        index[d] = 0;
+    }
+    false
 }

@@ -1,6 +1,7 @@
 //! [`DynIndex`]: a logical index (or dims) of a rank known at run time, without an allocation.
 
-use crate::{LayoutError, MAX_RANK};
+use crate::coords::step_row_major;
+use crate::{LayoutError, mappings::MAX_RANK};
 use core::fmt;
 use core::ops::{Deref, DerefMut};
 
@@ -8,11 +9,11 @@ use core::ops::{Deref, DerefMut};
 /// what [`DynTensor`](crate::DynTensor) answers where a typed tensor answers `[usize; RANK]`
 /// (its [`dims`](crate::DynTensor::dims), the indices of its
 /// [`indexed_iter`](crate::DynTensor::indexed_iter), its
-/// [`TensorRead::Index`](crate::TensorRead::Index)). It is `Copy`, holds its coordinates inline
+/// [`TensorRead::Index`](crate::tensors::TensorRead::Index)). It is `Copy`, holds its coordinates inline
 /// and reads as a `&[usize]`.
 ///
 /// ```
-/// use tensor_layout::DynIndex;
+/// use tensor_layout::dynamic::DynIndex;
 /// let index = DynIndex::from([0, 2, 1]);
 /// assert_eq!(index.len(), 3);
 /// assert_eq!(index[1], 2);
@@ -139,18 +140,7 @@ impl Iterator for DynRowMajor {
         let current = self.next?;
         self.left -= 1;
         let mut following = current;
-        let mut d = following.len();
-        self.next = loop {
-            if d == 0 {
-                break None;
-            }
-            d -= 1;
-            following[d] += 1;
-            if following[d] < self.dims[d] {
-                break Some(following);
-            }
-            following[d] = 0;
-        };
+        self.next = step_row_major(&mut following, &self.dims).then_some(following);
         Some(current)
     }
 

@@ -1,8 +1,11 @@
 //! [`DynMapping`]: a run-time layout bound to dims, and its contracts.
 
 use crate::blocking::{DynBlockingDesc, inner_blocks};
-use crate::dynamic::DynLayout;
-use crate::{AnyMapping, Axes, AxisWord, ChunkListSummary, Layout, LayoutError, MAX_RANK, Mapping};
+use crate::dyn_layout::DynLayout;
+use crate::{
+    Layout, LayoutError, Mapping, axes::AxisWord, layouts::Axes, layouts::ChunkListSummary,
+    mappings::AnyMapping, mappings::MAX_RANK,
+};
 use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
@@ -283,7 +286,7 @@ impl DynMapping {
     /// let form = m.strided_form().unwrap();
     /// assert_eq!((form.shape, form.strides), (vec![2, 2, 3, 5, 16], vec![480, 240, 80, 16, 1]));
     /// ```
-    pub fn strided_form(&self) -> Result<crate::StridedForm, LayoutError> {
+    pub fn strided_form(&self) -> Result<crate::interop::StridedForm, LayoutError> {
         macro_rules! by_rank {
             ($($rank:literal)+) => {
                 match self.dims.len() {
@@ -364,7 +367,7 @@ impl DynMapping {
 
 impl DynMapping {
     /// Runs `work` on this mapping as a typed [`Mapping`] of its rank (over
-    /// [`DynChunked`](crate::DynChunked)), for what only the typed code computes.
+    /// [`DynChunked`](crate::dynamic::DynChunked)), for what only the typed code computes.
     fn with_ranked<T>(&self, work: impl FnOnce(&dyn AnyMapping) -> T) -> T {
         macro_rules! ranks {
             ($($r:literal)+) => {

@@ -2,10 +2,10 @@
 //! engine, for layouts known only at run time: into a new [`DynTensor`], or into storage that
 //! is borrowed too.
 
-use crate::Element;
+use crate::tensors::Element;
 use crate::{
-    ChannelZeros, DynLayout, DynMapping, DynTensor, Interface, LayoutError, Mapping, Plain,
-    TensorView, TensorViewMut,
+    DynLayout, DynTensor, LayoutError, Mapping, TensorView, TensorViewMut, dynamic::DynMapping,
+    quantized::ChannelZeros, quantized::Interface, quantized::Plain,
 };
 
 impl<T: Element> DynTensor<T> {
@@ -83,7 +83,7 @@ impl<T: Element> DynTensor<T> {
 
 impl<T: Element, I: Interface> DynTensor<T, I> {
     /// Converts into a new tensor of `layout`, moving each element by axis name as
-    /// [`TensorBase::relayout`](crate::TensorBase::relayout) does: `layout`'s axes are this
+    /// [`TensorBase::relayout`](crate::tensors::TensorBase::relayout) does: `layout`'s axes are this
     /// tensor's names in any order, and the new dims are this tensor's in that order.
     ///
     /// # Panics
@@ -134,7 +134,7 @@ impl<T: Element, I: Interface> DynTensor<T, I> {
     }
 
     /// Writes this tensor's logical elements into `dst` by axis name, and `dst`'s pad value into
-    /// its padding, as [`TensorBase::relayout_into`](crate::TensorBase::relayout_into) does.
+    /// its padding, as [`TensorBase::relayout_into`](crate::tensors::TensorBase::relayout_into) does.
     ///
     /// # Errors
     /// [`LayoutError::AxisNames`] when `dst`'s axes have other names; [`LayoutError::Rank`]

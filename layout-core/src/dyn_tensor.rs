@@ -1,15 +1,15 @@
 //! [`DynTensor`]: a tensor whose layout is known only at run time.
 
-use crate::Element;
-use crate::RealValues;
 use crate::dyn_index::{DynIndex, DynRowMajor};
 use crate::interface::contract::channel_position;
+use crate::quantized::RealValues;
 use crate::storage::{AlignedBuffer, Storage, StorageMut};
+use crate::tensors::Element;
 use crate::{
-    AxisNames, Coords, DynLayout, DynMapping, Layout, LayoutError, Mapping, Tensor, TensorBase,
-    for_each_row_major_index,
+    DynLayout, Layout, LayoutError, Mapping, Tensor, axes::AxisNames, dynamic::DynMapping,
+    mappings::Coords, mappings::for_each_row_major_index, tensors::TensorBase,
 };
-use crate::{Interface, Plain};
+use crate::{quantized::Interface, quantized::Plain};
 use alloc::string::ToString;
 use alloc::vec;
 use alloc::vec::Vec;
@@ -573,7 +573,7 @@ impl<T: Element, I: Interface> From<IntoTypedError<T, I>> for LayoutError {
     }
 }
 
-impl<T: Element, const RANK: usize, C: crate::ChunkList, N: AxisNames, I: Interface>
+impl<T: Element, const RANK: usize, C: crate::layouts::ChunkList, N: AxisNames, I: Interface>
     From<Tensor<T, crate::ChunkedMemoryLayout<RANK, C, N>, I>> for DynTensor<T, I>
 {
     /// Forgets the layout type, keeping the storage, the axis names and the interface.

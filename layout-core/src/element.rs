@@ -1,18 +1,18 @@
 //! [`Element`]: what a tensor stores one per slot.
 
 /// A type that a [`Tensor`](crate::Tensor), its views, an
-/// [`IndirectTensor`](crate::IndirectTensor) and a [`DynTensor`](crate::DynTensor) store one
+/// [`IndirectTensor`](crate::tensors::IndirectTensor) and a [`DynTensor`](crate::DynTensor) store one
 /// per storage slot: the integers, the floats (`f32`, `f64`, `half::f16`, `half::bf16`), `bool`,
 /// `char`, `()`, and arrays and tuples (up to four) of
-/// them. The 4-bit [`u4`](crate::u4) and [`i4`](crate::i4) are not: they are
-/// packed two per byte, in a [`PackedTensor`](crate::PackedTensor), wherever they are stored.
+/// them. The 4-bit [`u4`](crate::quantized::u4) and [`i4`](crate::quantized::i4) are not: they are
+/// packed two per byte, in a [`PackedTensor`](crate::quantized::PackedTensor), wherever they are stored.
 ///
 /// A `Copy` type of your own becomes an element with one line, `impl Element for MyPixel {}`;
 /// generic code over a tensor's element type bounds it by `T: Element`.
 ///
 /// ```
 /// use tensor_layout::prelude::*;
-/// use tensor_layout::Element;
+/// use tensor_layout::tensors::Element;
 /// #[derive(Clone, Copy, Default, Debug, PartialEq)]
 /// struct Rgb(u8, u8, u8);
 /// impl Element for Rgb {}
@@ -29,13 +29,13 @@
 ///
 /// ```compile_fail
 /// use tensor_layout::prelude::*;
-/// let t = Tensor::<tensor_layout::u4, onednn::nchw>::zeros([1, 1, 1, 2]);
+/// let t = Tensor::<tensor_layout::quantized::u4, onednn::nchw>::zeros([1, 1, 1, 2]);
 /// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a tensor element: a `Tensor` stores one `{Self}` per slot",
     label = "not an `Element`",
     note = "4-bit `u4` and `i4` are packed two per byte: use `PackedTensor<{Self}, L>` (`PackedTensor::zeros`, `from_fn`, `from_row_major`, `from_bytes`)",
-    note = "a `Copy` type of your own becomes an element with `impl tensor_layout::Element for MyType {{}}`; generic code bounds its element type by `T: Element`"
+    note = "a `Copy` type of your own becomes an element with `impl tensor_layout::tensors::Element for MyType {{}}`; generic code bounds its element type by `T: Element`"
 )]
 pub trait Element: Copy {}
 

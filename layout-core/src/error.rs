@@ -1,4 +1,12 @@
-//! The error type of every fallible call in tensor-layout.
+//! The error type of every fallible call in tensor-layout, [`LayoutError`] (also at the
+//! crate's root). What [`DynTensor::into_typed`](crate::DynTensor::into_typed) returns, which
+//! hands the tensor back, is [`IntoTypedError`](crate::dynamic::IntoTypedError).
+//!
+//! ```
+//! use layout_core::error::LayoutError;
+//! let err = layout_core::dynamic::DynLayout::parse("4: 0,0 9,0").unwrap_err();
+//! assert!(matches!(err, LayoutError::InvalidLayout { .. }), "{err:?}");
+//! ```
 
 mod display;
 
@@ -174,7 +182,7 @@ pub enum LayoutError {
     /// element would change another. Read-only views may overlap.
     ///
     /// ```
-    /// use tensor_layout::{LayoutError, Mapping, Strided, TensorViewMut};
+    /// use tensor_layout::{LayoutError, Mapping, layouts::Strided, TensorViewMut};
     /// let diagonal = Mapping::with_layout(Strided::new([1, 1], 0), [2, 2]).unwrap();
     /// let err = TensorViewMut::from_slice(diagonal, &mut [0u8; 3]).unwrap_err();
     /// assert!(matches!(err, LayoutError::StridesOverlap { .. }));
@@ -214,10 +222,11 @@ pub enum LayoutError {
         destination: String,
     },
     /// A padding slot of a caller's buffer that does not hold the stored zero, found by a view
-    /// built with [`Padding::Check`](crate::Padding::Check).
+    /// built with [`Padding::Check`](crate::tensors::Padding::Check).
     ///
     /// ```
     /// use tensor_layout::prelude::*;
+    /// use tensor_layout::tensors::Padding;
     /// let m = Mapping::<htp::R4CroutonLayout>::new([1, 1, 1, 30]).unwrap();
     /// let mut buffer = vec![128u8; 2048];
     /// buffer[40] = 7;
@@ -235,9 +244,9 @@ pub enum LayoutError {
         /// The stored zero it should hold.
         expected: String,
     },
-    /// [`Padding::Fill`](crate::Padding::Fill) asked of a read-only view, which cannot write.
+    /// [`Padding::Fill`](crate::tensors::Padding::Fill) asked of a read-only view, which cannot write.
     ReadOnlyPadding,
-    /// A chunk handed to a chunk table ([`IndirectTensor::from_chunks`](crate::IndirectTensor::from_chunks))
+    /// A chunk handed to a chunk table ([`IndirectTensor::from_chunks`](crate::tensors::IndirectTensor::from_chunks))
     /// whose length is not the layout's chunk volume.
     ChunkLength {
         /// The chunk's number (its place in the table).
@@ -248,13 +257,13 @@ pub enum LayoutError {
         found: usize,
     },
     /// A chunk pointer handed to a chunk table
-    /// ([`IndirectTensorMut::from_chunk_ptrs`](crate::IndirectTensorMut::from_chunk_ptrs)) that
+    /// ([`IndirectTensorMut::from_chunk_ptrs`](crate::tensors::IndirectTensorMut::from_chunk_ptrs)) that
     /// cannot point to a chunk: null, not aligned for the element type, or reaching into another
     /// chunk of the table.
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::IndirectTensorMut;
+    /// use tensor_layout::tensors::IndirectTensorMut;
     /// let mut pool = vec![0u8; 2 * 2048];
     /// let base = pool.as_mut_ptr();
     /// let overlapping = [base, base.wrapping_add(100)];

@@ -1,7 +1,9 @@
 //! The [`Layout`] trait: what every memory layout (chunked, strided, NPU-local) provides.
 
 use crate::fuse::fuse_neighbours;
-use crate::{AxisNames, AxisWord, Coords, LayoutError, RowMajorIndices};
+use crate::{
+    LayoutError, axes::AxisNames, axes::AxisWord, mappings::Coords, mappings::RowMajorIndices,
+};
 use alloc::vec::Vec;
 use core::fmt::{Debug, Display};
 use core::ops::Deref;
@@ -9,7 +11,7 @@ use core::ops::Deref;
 /// The most axes a layout may describe itself with (chunk lists may have this many entries).
 ///
 /// ```
-/// assert!(layout_core::MAX_AXES >= 16);
+/// assert!(layout_core::layouts::MAX_AXES >= 16);
 /// ```
 pub const MAX_AXES: usize = layout_notation::MAX_ENTRIES;
 
@@ -68,8 +70,8 @@ pub trait Layout: Copy + Debug + Display + Send + Sync + 'static {
     /// What the layout derives from logical dims (padded extents, strides, storage length).
     type Geometry: Copy + Debug + Eq + Send + Sync;
 
-    /// What the logical axes mean: [`Named`](crate::Named) letters (`NHWC`),
-    /// [`Positional`](crate::Positional), or [`RunTimeNames`](crate::RunTimeNames) held by the
+    /// What the logical axes mean: [`Named`](crate::axes::Named) letters (`NHWC`),
+    /// [`Positional`](crate::axes::Positional), or [`RunTimeNames`](crate::axes::RunTimeNames) held by the
     /// layout value. Conversions between layouts move elements by these names.
     type Names: AxisNames;
 
@@ -143,7 +145,7 @@ pub trait Layout: Copy + Debug + Display + Send + Sync + 'static {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::Strided;
+    /// use tensor_layout::layouts::Strided;
     /// assert!(htp::R4CroutonLayout::IS_ALWAYS_UNIQUE);
     /// assert!(!<Strided<2> as Layout>::IS_ALWAYS_UNIQUE); // stride 0 broadcasts
     /// ```
@@ -172,7 +174,7 @@ pub trait Layout: Copy + Debug + Display + Send + Sync + 'static {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::Strided;
+    /// use tensor_layout::layouts::Strided;
     /// assert!(<Strided<4> as Layout>::IS_ALWAYS_STRIDED);
     /// assert!(!htp::R4CroutonLayout::IS_ALWAYS_STRIDED);
     /// ```
@@ -186,11 +188,11 @@ pub trait Layout: Copy + Debug + Display + Send + Sync + 'static {
     ///
     /// The default answers `None` at once when [`Layout::IS_ALWAYS_UNIQUE`] holds, and otherwise
     /// visits every index (time proportional to the elements, one bit per slot of the span); a
-    /// layout that can tell from its parameters overrides it, as [`Strided`](crate::Strided) does.
+    /// layout that can tell from its parameters overrides it, as [`Strided`](crate::layouts::Strided) does.
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::Strided;
+    /// use tensor_layout::layouts::Strided;
     /// let broadcast = Strided::new([3, 0], 0); // every column of a row in one slot
     /// let m = Mapping::with_layout(broadcast, [2, 4]).unwrap();
     /// assert_eq!(m.layout().shared_slot(m.geometry(), &m.dims()), Some(([0, 0], [0, 1])));
@@ -233,7 +235,7 @@ fn shared_slot_by_visiting<I: Coords>(offset: impl Fn(&I) -> usize, dims: &I) ->
 ///
 /// ```
 /// use tensor_layout::prelude::*;
-/// use tensor_layout::SameRankAs;
+/// use tensor_layout::layouts::SameRankAs;
 /// fn convertible<A: Layout, B: SameRankAs<A>>() {}
 /// convertible::<htp::R4FlatMemoryLayout, htp::R4CroutonLayout>();
 /// ```
@@ -264,7 +266,7 @@ pub struct Axis {
 /// A layout's axes, most major first; derefs to `[Axis]`.
 ///
 /// ```
-/// use layout_core::{Axes, Axis};
+/// use layout_core::{layouts::Axes, layouts::Axis};
 /// let axes = Axes::from_slice(&[Axis { dim: 0, extent: 2, step: 1, stride: 3 },
 ///                               Axis { dim: 1, extent: 3, step: 1, stride: 1 }]);
 /// assert_eq!(axes.len(), 2);
@@ -283,7 +285,7 @@ impl Axes {
     /// When `axes` has more than [`MAX_AXES`] entries.
     ///
     /// ```
-    /// use layout_core::{Axes, Axis};
+    /// use layout_core::{layouts::Axes, layouts::Axis};
     /// assert!(Axes::from_slice(&[]).is_empty());
     /// ```
     pub fn from_slice(axes: &[Axis]) -> Self {

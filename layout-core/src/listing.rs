@@ -1,6 +1,6 @@
 //! The memory order of a mapping written out in the notation of Qualcomm's HTP documentation.
 
-use crate::{Coords, Layout, Mapping};
+use crate::{Layout, Mapping, mappings::Coords};
 use core::fmt::{self, Write};
 
 /// A printable listing of a mapping's storage in memory order, in the notation of the HTP

@@ -12,7 +12,7 @@
 /// `ChunkedMemoryLayout<4, List>`. `List` is the tuple `(Chunk<d0, s0>, Chunk<d1, s1>, ...)`, or,
 /// for a list some catalog layout has, its type in [`catalog_lists`](crate::catalog_lists)
 /// (`catalog_lists::aBCD8b8c32d`), so that compiler errors print the short name; a word
-/// without a type in [`names`](crate::names) is spelled with [`Named`](crate::Named) letters.
+/// without a type in [`names`](crate::names) is spelled with [`Named`](crate::axes::Named) letters.
 /// Two crates that spell the same word and list get the same type. Trailing commas and comments are allowed. Every mistake (rank 0 or above 8,
 /// an axis word with a repeated or lower-case letter, a dimension out of range, a dimension
 /// without or with two rest entries, a rest entry after a fixed one, an odd count of numbers, a

@@ -1,6 +1,9 @@
 //! [`Mapping`]: a layout bound to logical dims.
 
-use crate::{Axes, Coords, Layout, LayoutError, RowMajorIndices, SameRankAs};
+use crate::{
+    Layout, LayoutError, layouts::Axes, layouts::SameRankAs, mappings::Coords,
+    mappings::RowMajorIndices,
+};
 use alloc::vec::Vec;
 
 /// A layout bound to logical dims: padded dims, storage length, and the offset of every index.
@@ -72,7 +75,7 @@ impl<L: Layout> Mapping<L> {
         })
     }
 
-    /// The logical dims, borrowed (for the rank-free face, [`AnyMapping`](crate::AnyMapping)).
+    /// The logical dims, borrowed (for the rank-free face, [`AnyMapping`](crate::mappings::AnyMapping)).
     pub(crate) fn dims_ref(&self) -> &L::Index {
         &self.dims
     }
@@ -325,7 +328,7 @@ impl<L: Layout> Mapping<L> {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::Strided;
+    /// use tensor_layout::layouts::Strided;
     /// assert!(Mapping::<htp::R4CroutonLayout>::new([1, 3, 5, 30]).unwrap().is_unique());
     /// let diagonal = Mapping::with_layout(Strided::new([1, 1], 0), [2, 2]).unwrap();
     /// assert!(!diagonal.is_unique()); // [0, 1] and [1, 0] both at slot 1
@@ -339,7 +342,7 @@ impl<L: Layout> Mapping<L> {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::Strided;
+    /// use tensor_layout::layouts::Strided;
     /// let diagonal = Mapping::with_layout(Strided::new([1, 1], 0), [2, 2]).unwrap();
     /// assert_eq!(diagonal.shared_slot(), Some(([0, 1], [1, 0])));
     /// ```

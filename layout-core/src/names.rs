@@ -16,15 +16,15 @@
 //! ```
 
 use crate::axis_names::named_word;
-use crate::{AxisNames, AxisNaming, Named, RunTimeNames, SameAxesAs};
+use crate::{axes::AxisNames, axes::AxisNaming, axes::Named, axes::RunTimeNames, axes::SameAxesAs};
 
 macro_rules! words {
     ($($(#[doc = $doc:literal])* $word:ident;)+) => {$(
         $(#[doc = $doc])*
         ///
         #[doc = concat!(
-            "```\nuse tensor_layout::prelude::*;\nuse tensor_layout::{AxisNames, AxisNaming};\n",
-            "let AxisNaming::Named(word) = names::", stringify!($word),
+            "```\nuse tensor_layout::prelude::*;\nuse tensor_layout::{axes::AxisNames, axes::AxisNaming};\n",
+            "let AxisNaming::ByName(word) = names::", stringify!($word),
             "::NAMING else { unreachable!() };\nassert_eq!(word.as_str(), \"",
             stringify!($word), "\");\n```"
         )]
@@ -32,7 +32,7 @@ macro_rules! words {
         pub struct $word;
 
         impl AxisNames for $word {
-            const NAMING: AxisNaming = AxisNaming::Named(named_word(stringify!($word).as_bytes()));
+            const NAMING: AxisNaming = AxisNaming::ByName(named_word(stringify!($word).as_bytes()));
         }
 
         // Letters that may spell any word: checked when the conversion is compiled to machine
@@ -119,7 +119,7 @@ same_letters! {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::AxisWord;
+    use crate::axes::AxisWord;
 
     /// The words here are the words the macros give a type (layout-notation's list).
     #[test]
@@ -142,7 +142,7 @@ mod tests {
         ];
         let theirs = layout_notation::AXIS_WORD_TYPES
             .iter()
-            .map(|w| AxisNaming::Named(AxisWord::new(w).unwrap()));
+            .map(|w| AxisNaming::ByName(AxisWord::new(w).unwrap()));
         assert!(ours.into_iter().eq(theirs));
     }
 }

@@ -1,6 +1,6 @@
 //! Counting through the outer axes of a layout, keeping index and offset current by additions.
 
-use crate::{Axes, Coords, layout::MAX_AXES};
+use crate::{layout::MAX_AXES, layouts::Axes, mappings::Coords};
 
 /// Yields the partial index and offset of every digit combination of a layout's `levels`
 /// outermost axes, in memory order, skipping each combination whose partial index is already

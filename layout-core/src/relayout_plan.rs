@@ -17,7 +17,8 @@ use crate::relayout::{
 };
 use crate::storage::{Storage, StorageMut};
 use crate::{
-    ChannelZeros, Coords, Interface, Layout, LayoutError, Mapping, SameRankAs, TensorBase,
+    Layout, LayoutError, Mapping, axes::RelayoutFrom, axes::check_convertible, layouts::SameRankAs,
+    mappings::Coords, quantized::ChannelZeros, quantized::Interface, tensors::TensorBase,
 };
 use alloc::format;
 use alloc::string::String;
@@ -75,14 +76,18 @@ impl<T, L1, L2> RelayoutPlan<T, L1, L2>
 where
     T: Copy + Send + Sync + 'static,
     L1: Layout + PartialEq,
-    L2: SameRankAs<L1> + PartialEq,
+    L2: SameRankAs<L1> + RelayoutFrom<L1> + PartialEq,
 {
     /// Plans the relayout from tensors shaped as `src` into tensors shaped as `dst` (their
     /// mappings: layout and dims; their data is not read), with the choices the cache model
     /// derives from this machine's caches.
     ///
+    /// Layouts whose axes are not the same names do not compile, as for
+    /// [`TensorBase::relayout`]; layouts whose names are known only at run time
+    /// ([`DynChunked`](crate::dynamic::DynChunked)) are checked here.
+    ///
     /// # Errors
-    /// [`LayoutError::AxisNames`] when the two layouts' axes are not the same names;
+    /// [`LayoutError::AxisNames`] when run-time axes are not the same names;
     /// [`LayoutError::ShapeMismatch`] when `dst`'s dims are not `src`'s in `dst`'s axis
     /// order.
     ///
@@ -115,6 +120,7 @@ where
     ///
     /// ```
     /// use tensor_layout::prelude::*;
+    /// use tensor_layout::plans::Wisdom;
     /// let src = Tensor::<f32, onednn::nchw>::zeros([1, 16, 4, 4]);
     /// let dst = Tensor::<f32, onednn::nhwc>::zeros([1, 16, 4, 4]);
     /// let plan = RelayoutPlan::with_wisdom(&src, &dst, &Wisdom::new()).unwrap();
@@ -145,6 +151,7 @@ where
         dst: &Mapping<L2>,
         choose: impl FnOnce(&Pair) -> (PlanChoices, Origin),
     ) -> Result<Self, LayoutError> {
+        let () = const { check_convertible::<L1::Names, L2::Names>(<L1::Index as Coords>::RANK) };
         let to = checked_renumbering(src, dst)?;
         let pair = Pair::of(src, dst, &to);
         let (choices, origin) = choose(&pair);
@@ -292,6 +299,7 @@ impl Wisdom {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
+    /// use tensor_layout::plans::Wisdom;
     /// let src = Tensor::<u8, onednn::nchw>::zeros([1, 3, 4, 4]);
     /// let dst = Tensor::<u8, onednn::nhwc>::zeros([1, 3, 4, 4]);
     /// let mut wisdom = Wisdom::new();
@@ -302,7 +310,7 @@ impl Wisdom {
     where
         T: Copy + Send + Sync + 'static,
         L1: Layout + PartialEq,
-        L2: SameRankAs<L1> + PartialEq,
+        L2: SameRankAs<L1> + RelayoutFrom<L1> + PartialEq,
     {
         self.insert(&plan.pair, size_of::<T>(), plan.made_with);
     }

@@ -3,7 +3,7 @@
 //! while types are checked, so `cargo check` (and every editor) reports a relayout from
 //! activations into weights, with both layouts in the message.
 
-use crate::{AxisNames, Layout, Named, Positional, RunTimeNames};
+use crate::{Layout, axes::AxisNames, axes::Named, axes::Positional, axes::RunTimeNames};
 
 /// Holds when `Self` names the same axes as `N`, in any order: every names type with itself,
 /// the words of [`names`](crate::names) with the same letters (`NHWC` and `NCHW`; `OIHW`, `HWIO`
@@ -13,7 +13,7 @@ use crate::{AxisNames, Layout, Named, Positional, RunTimeNames};
 /// words never convert.
 ///
 /// ```
-/// use tensor_layout::{AxisNames, SameAxesAs, names};
+/// use tensor_layout::{axes::AxisNames, axes::SameAxesAs, names};
 /// fn convertible<From: AxisNames, To: SameAxesAs<From>>() {}
 /// convertible::<names::NHWC, names::NCHW>();
 /// convertible::<names::HWIO, names::OIHW>();
@@ -62,11 +62,11 @@ impl<
 /// Holds when a tensor of layout `From` can be relayouted into `Self`: their axes have the same
 /// names ([`SameAxesAs`]). The bound of every conversion by name (`relayout`, `try_relayout`,
 /// `relayout_into`, [`RelayoutPlan::new`](crate::RelayoutPlan::new), ...), next to
-/// [`SameRankAs`](crate::SameRankAs).
+/// [`SameRankAs`](crate::layouts::SameRankAs).
 ///
 /// ```
 /// use tensor_layout::prelude::*;
-/// use tensor_layout::RelayoutFrom;
+/// use tensor_layout::axes::RelayoutFrom;
 /// fn convertible<From: Layout, To: RelayoutFrom<From>>() {}
 /// convertible::<htp::R4CroutonLayout, onednn::nChw16c>();
 /// convertible::<htp::R4ConvWeightLayout, onednn::OIhw16i16o>();

@@ -1,6 +1,13 @@
-//! Element storage: an owned buffer aligned to 128 bytes, and the borrowed slices views use.
+//! Element storage: an owned buffer aligned to 128 bytes ([`AlignedBuffer`]), and the borrowed
+//! slices views use; [`Storage`] and [`StorageMut`] are the bounds of generic code over all three.
+//!
+//! ```
+//! use layout_core::storage::{AlignedBuffer, STORAGE_ALIGN};
+//! let buffer = AlignedBuffer::from_slice(&[1u8, 2, 3]);
+//! assert_eq!(buffer.as_ptr() as usize % STORAGE_ALIGN, 0);
+//! ```
 
-use crate::{Element, LayoutError};
+use crate::{LayoutError, tensors::Element};
 use alloc::alloc::{Layout as AllocLayout, alloc, dealloc};
 use alloc::vec::Vec;
 use core::fmt;
@@ -11,14 +18,14 @@ use core::ptr::NonNull;
 /// covers HTP's vector registers and the cache lines of every current CPU.
 ///
 /// ```
-/// assert_eq!(layout_core::STORAGE_ALIGN, 128);
+/// assert_eq!(layout_core::storage::STORAGE_ALIGN, 128);
 /// ```
 pub const STORAGE_ALIGN: usize = 128;
 
 /// An owned, fixed-length, 128-byte aligned array of `Copy` elements: a tensor's storage.
 ///
 /// ```
-/// use layout_core::AlignedBuffer;
+/// use layout_core::storage::AlignedBuffer;
 /// let buf = AlignedBuffer::filled(100, 7u8).unwrap();
 /// assert_eq!(buf.as_ptr() as usize % 128, 0);
 /// assert!(buf.iter().all(|&x| x == 7));
@@ -50,7 +57,7 @@ impl<T: Copy> AlignedBuffer<T> {
     /// `isize::MAX` bytes; [`LayoutError::Allocation`] when the allocator refuses.
     ///
     /// ```
-    /// let buf = layout_core::AlignedBuffer::filled(3, 1.5f32).unwrap();
+    /// let buf = layout_core::storage::AlignedBuffer::filled(3, 1.5f32).unwrap();
     /// assert_eq!(&buf[..], &[1.5, 1.5, 1.5]);
     /// ```
     pub fn filled(len: usize, value: T) -> Result<Self, LayoutError> {
@@ -72,7 +79,7 @@ impl<T: Copy> AlignedBuffer<T> {
     /// When the allocator refuses (a slice that exists always has a valid size).
     ///
     /// ```
-    /// let buf = layout_core::AlignedBuffer::from_slice(&[1.0f32, 2.0]);
+    /// let buf = layout_core::storage::AlignedBuffer::from_slice(&[1.0f32, 2.0]);
     /// assert_eq!(&buf[..], &[1.0, 2.0]);
     /// ```
     pub fn from_slice(values: &[T]) -> Self {
@@ -114,7 +121,7 @@ impl<T: Copy> AlignedBuffer<T> {
     /// holds no bytes), else copied into new aligned memory (and `vec` freed).
     ///
     /// ```
-    /// let buf = layout_core::AlignedBuffer::from_vec(vec![1u16, 2, 3]);
+    /// let buf = layout_core::storage::AlignedBuffer::from_vec(vec![1u16, 2, 3]);
     /// assert_eq!((&buf[..], buf.as_ptr() as usize % 128), (&[1, 2, 3][..], 0));
     /// ```
     pub fn from_vec(vec: Vec<T>) -> Self {
@@ -141,7 +148,7 @@ impl<T: Copy> AlignedBuffer<T> {
     /// without a copy (a `Vec` frees it as it was allocated), else a copy.
     ///
     /// ```
-    /// let buf = layout_core::AlignedBuffer::filled(3, 7u8).unwrap();
+    /// let buf = layout_core::storage::AlignedBuffer::filled(3, 7u8).unwrap();
     /// assert_eq!(buf.into_vec(), [7, 7, 7]);
     /// ```
     pub fn into_vec(self) -> Vec<T> {
@@ -161,7 +168,7 @@ impl<T: Copy> AlignedBuffer<T> {
     /// (and so handed back by [`AlignedBuffer::into_vec`] without one).
     ///
     /// ```
-    /// let buf = layout_core::AlignedBuffer::filled(3, 7u8).unwrap();
+    /// let buf = layout_core::storage::AlignedBuffer::filled(3, 7u8).unwrap();
     /// assert!(!buf.is_vec_memory());
     /// ```
     pub fn is_vec_memory(&self) -> bool {
@@ -225,7 +232,7 @@ impl<T: Copy + fmt::Debug> fmt::Debug for AlignedBuffer<T> {
 ///
 /// Sealed: these three are all there are. Every constructor of a tensor takes one of them, so
 /// another storage type could never hold a tensor; generic code names the bound
-/// (`fn f<S: Storage>(t: &TensorBase<S, L>)`) and accepts all three. Being sealed also lets the
+/// (`fn f<S: Storage>(t: &TensorBase<S, L, I>)`) and accepts all three. Being sealed also lets the
 /// tensors count on `slots()` being the same slice on every call, as a slice or a buffer of fixed
 /// length is (the mapping's storage length is checked once, when the tensor is made), and lets
 /// later releases add methods. No unsafe code depends on the trait: the kernels that write
@@ -236,7 +243,7 @@ impl<T: Copy + fmt::Debug> fmt::Debug for AlignedBuffer<T> {
 /// [`TensorViewMut::from_slice`](crate::TensorViewMut::from_slice).
 ///
 /// ```
-/// use layout_core::Storage;
+/// use layout_core::storage::Storage;
 /// let slice: &[u8] = &[1, 2];
 /// assert_eq!(slice.slots(), &[1, 2]);
 /// ```
@@ -247,7 +254,7 @@ impl<T: Copy + fmt::Debug> fmt::Debug for AlignedBuffer<T> {
 )]
 pub trait Storage: sealed::Sealed {
     /// The element type.
-    type Elem: crate::Element;
+    type Elem: crate::tensors::Element;
 
     /// All storage slots, padding included.
     fn slots(&self) -> &[Self::Elem];
@@ -257,7 +264,7 @@ pub trait Storage: sealed::Sealed {
 /// Sealed, as [`Storage`] is.
 ///
 /// ```
-/// use layout_core::StorageMut;
+/// use layout_core::storage::StorageMut;
 /// let mut data = [1u8, 2];
 /// let mut slice: &mut [u8] = &mut data;
 /// slice.slots_mut()[0] = 7;
@@ -277,9 +284,9 @@ mod sealed {
     /// The storages of this module are all there are (see [`Storage`](super::Storage)).
     pub trait Sealed {}
 
-    impl<T: crate::Element> Sealed for super::AlignedBuffer<T> {}
-    impl<T: crate::Element> Sealed for &[T] {}
-    impl<T: crate::Element> Sealed for &mut [T] {}
+    impl<T: crate::tensors::Element> Sealed for crate::storage::AlignedBuffer<T> {}
+    impl<T: crate::tensors::Element> Sealed for &[T] {}
+    impl<T: crate::tensors::Element> Sealed for &mut [T] {}
 }
 
 impl<T: Element> Storage for AlignedBuffer<T> {

@@ -2,7 +2,10 @@
 //! on them (permute, transpose, slice) are in `tensor/views.rs`.
 
 use crate::axis_names::check_rank;
-use crate::{Axes, Axis, AxisNames, Coords, Layout, LayoutError, Mapping, Positional};
+use crate::{
+    Layout, LayoutError, Mapping, axes::AxisNames, axes::Positional, layouts::Axes, layouts::Axis,
+    mappings::Coords,
+};
 use alloc::vec::Vec;
 use core::fmt;
 use core::marker::PhantomData;
@@ -16,12 +19,12 @@ use core::marker::PhantomData;
 ///
 /// `Names` says what the axes mean, as for [`ChunkedMemoryLayout`](crate::ChunkedMemoryLayout):
 /// a view keeps the names of the tensor it was made from
-/// ([`TensorBase::slice`](crate::TensorBase::slice)) or reorders them
-/// ([`TensorBase::align_to`](crate::TensorBase::align_to)). A strided layout built here is
+/// ([`TensorBase::slice`](crate::tensors::TensorBase::slice)) or reorders them
+/// ([`TensorBase::align_to`](crate::tensors::TensorBase::align_to)). A strided layout built here is
 /// positional; name its axes with [`Strided::with_axes`].
 ///
 /// ```
-/// use tensor_layout::{Mapping, Strided};
+/// use tensor_layout::{Mapping, layouts::Strided};
 /// // MegEngine's documentation: a 2x5 int32 matrix, row-major: byte strides (20, 4), element [1][2] at byte 28.
 /// let layout = Strided::row_major([2, 5]);
 /// assert_eq!(layout.strides(), [5, 1]);
@@ -41,7 +44,7 @@ impl<const RANK: usize, N: AxisNames> Strided<RANK, N> {
     /// said to mean.
     ///
     /// ```
-    /// use tensor_layout::{Strided, names};
+    /// use tensor_layout::{layouts::Strided, names};
     /// let nhwc = Strided::row_major([1, 2, 3, 4]).with_axes::<names::NHWC>();
     /// assert_eq!(nhwc.to_string(), "Strided<NHWC>(strides [24, 12, 4, 1], offset 0)");
     /// ```
@@ -53,7 +56,7 @@ impl<const RANK: usize, N: AxisNames> Strided<RANK, N> {
     pub(crate) fn named(strides: [usize; RANK], offset: usize) -> Self {
         let () = const {
             check_rank::<N>(RANK);
-            if matches!(N::NAMING, crate::AxisNaming::AtRunTime) {
+            if matches!(N::NAMING, crate::axes::AxisNaming::AtRunTime) {
                 panic!("a strided view needs axis names known at compile time");
             }
         };
@@ -67,7 +70,7 @@ impl<const RANK: usize, N: AxisNames> Strided<RANK, N> {
     /// The element strides.
     ///
     /// ```
-    /// assert_eq!(tensor_layout::Strided::row_major([4, 5]).strides(), [5, 1]);
+    /// assert_eq!(tensor_layout::layouts::Strided::row_major([4, 5]).strides(), [5, 1]);
     /// ```
     pub fn strides(&self) -> [usize; RANK] {
         self.strides
@@ -76,7 +79,7 @@ impl<const RANK: usize, N: AxisNames> Strided<RANK, N> {
     /// The strides in bytes for elements of type `T` (MegEngine's and NumPy's `strides`).
     ///
     /// ```
-    /// assert_eq!(tensor_layout::Strided::row_major([4, 5]).byte_strides::<f32>(), [20, 4]);
+    /// assert_eq!(tensor_layout::layouts::Strided::row_major([4, 5]).byte_strides::<f32>(), [20, 4]);
     /// ```
     pub fn byte_strides<T>(&self) -> [usize; RANK] {
         self.strides.map(|s| s * size_of::<T>())
@@ -85,7 +88,7 @@ impl<const RANK: usize, N: AxisNames> Strided<RANK, N> {
     /// Offset of the first element.
     ///
     /// ```
-    /// assert_eq!(tensor_layout::Strided::new([1], 7).offset(), 7);
+    /// assert_eq!(tensor_layout::layouts::Strided::new([1], 7).offset(), 7);
     /// ```
     pub fn offset(&self) -> usize {
         self.offset
@@ -96,7 +99,7 @@ impl<const RANK: usize> Strided<RANK> {
     /// Element strides per dimension and the offset of the first element.
     ///
     /// ```
-    /// let s = tensor_layout::Strided::new([1, 3], 2);
+    /// let s = tensor_layout::layouts::Strided::new([1, 3], 2);
     /// assert_eq!((s.strides(), s.offset()), ([1, 3], 2));
     /// ```
     pub fn new(strides: [usize; RANK], offset: usize) -> Self {
@@ -106,16 +109,16 @@ impl<const RANK: usize> Strided<RANK> {
     /// Dense row-major (C order) strides for `dims`: the last dimension moves fastest.
     ///
     /// ```
-    /// assert_eq!(tensor_layout::Strided::row_major([2, 3, 4]).strides(), [12, 4, 1]);
+    /// assert_eq!(tensor_layout::layouts::Strided::row_major([2, 3, 4]).strides(), [12, 4, 1]);
     /// ```
     pub fn row_major(dims: [usize; RANK]) -> Self {
-        Self::new(crate::row_major_strides(&dims), 0)
+        Self::new(crate::mappings::row_major_strides(&dims), 0)
     }
 
     /// Dense column-major (Fortran order) strides for `dims`: the first dimension moves fastest.
     ///
     /// ```
-    /// assert_eq!(tensor_layout::Strided::column_major([2, 3, 4]).strides(), [1, 2, 6]);
+    /// assert_eq!(tensor_layout::layouts::Strided::column_major([2, 3, 4]).strides(), [1, 2, 6]);
     /// ```
     pub fn column_major(dims: [usize; RANK]) -> Self {
         let mut strides = [1; RANK];

@@ -1,7 +1,7 @@
 //! A chunk table borrowed for a relayout: the chunks' first slots as a list of thin pointers,
 //! every chunk `volume` elements long ([`TableChunks`] shared, [`TableChunksMut`] exclusive).
 //!
-//! The owner ([`IndirectTensor`](crate::IndirectTensor)'s store) keeps the chunks alive and
+//! The owner ([`IndirectTensor`](crate::tensors::IndirectTensor)'s store) keeps the chunks alive and
 //! apart; these types hand them out as slices, and to the row kernels as the pointer list
 //! itself, eight bytes a chunk, where a list of slices would cost sixteen.
 

@@ -5,8 +5,9 @@
 
 use crate::storage::{Storage, StorageMut};
 use crate::{
-    AnyMapping, ChunkStorage, DynIndex, DynMapping, DynTensor, Element, IndirectTensor, Interface,
-    Layout, Mapping, Nibble, PackedTensor, RealValues, TensorBase,
+    DynTensor, Layout, Mapping, dynamic::DynIndex, dynamic::DynMapping, mappings::AnyMapping,
+    quantized::Interface, quantized::Nibble, quantized::PackedTensor, quantized::RealValues,
+    tensors::ChunkStorage, tensors::Element, tensors::IndirectTensor, tensors::TensorBase,
 };
 use alloc::vec::Vec;
 use core::borrow::Borrow;
@@ -23,7 +24,7 @@ use core::fmt::Debug;
 ///
 /// ```
 /// use tensor_layout::prelude::*;
-/// use tensor_layout::{DynTensor, IndirectTensor, PackedTensor, u4};
+/// use tensor_layout::{DynTensor, tensors::IndirectTensor, quantized::PackedTensor, quantized::u4};
 /// use std::borrow::Borrow;
 ///
 /// /// A checksum of the logical elements in row-major order, for any kind of tensor.
@@ -69,7 +70,7 @@ pub trait TensorRead {
     /// The layout bound to the dims: [`Mapping<L>`] for the typed kinds, [`DynMapping`] for
     /// [`DynTensor`].
     type Mapping: AnyMapping;
-    /// What the stored values mean ([`Plain`](crate::Plain) unless said otherwise).
+    /// What the stored values mean ([`Plain`](crate::quantized::Plain) unless said otherwise).
     type Interface: Interface;
 
     /// The logical dims, in the layout's axis order.

@@ -2,7 +2,7 @@
 //! skipping padding with one comparison per run, never a division per element.
 
 use crate::odometer::{Odometer, logical};
-use crate::{Coords, Layout, Mapping};
+use crate::{Layout, Mapping, mappings::Coords};
 use core::ops::Range;
 
 /// Logical elements that lie one after another along the innermost axis.
@@ -41,7 +41,7 @@ impl<I: Coords> Run<I> {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::row_major_strides;
+    /// use tensor_layout::mappings::row_major_strides;
     /// let m = Mapping::<htp::R4NCHWMemoryLayout>::new([1, 2, 3, 4]).unwrap();
     /// let mut runs = Vec::new();
     /// m.for_each_run(|run| runs.push(run.in_strided(&row_major_strides(&m.dims()))));

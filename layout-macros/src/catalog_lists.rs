@@ -26,7 +26,7 @@ pub(crate) fn expand() -> TokenStream {
             layouts.join(", ")
         );
         let example = format!(
-            "```\nuse tensor_layout::prelude::*;\nuse tensor_layout::ChunkList;\nuse tensor_layout::catalog_lists::{tag};\n\
+            "```\nuse tensor_layout::prelude::*;\nuse tensor_layout::layouts::ChunkList;\nuse tensor_layout::catalog_lists::{tag};\n\
              let _: ChunkedMemoryLayout<{rank}, {tag}> = <chunked_layout![{rank}; {numbers}]>::default();\n\
              assert_eq!(<{tag} as ChunkList>::ENTRIES.len(), {len});\n```",
             tag = list.tag,
@@ -46,18 +46,18 @@ pub(crate) fn expand() -> TokenStream {
 
             impl #path::chunk::sealed::Sealed for #name {}
 
-            impl #path::ChunkList for #name {
+            impl #path::layouts::ChunkList for #name {
                 type Spelling = #spelling;
-                const ENTRIES: &'static [#path::ChunkEntry] =
-                    <Self::Spelling as #path::ChunkList>::ENTRIES;
-                const SUMMARY: #path::ChunkListSummary = <Self::Spelling as #path::ChunkList>::SUMMARY;
+                const ENTRIES: &'static [#path::layouts::ChunkEntry] =
+                    <Self::Spelling as #path::layouts::ChunkList>::ENTRIES;
+                const SUMMARY: #path::layouts::ChunkListSummary = <Self::Spelling as #path::layouts::ChunkList>::SUMMARY;
 
                 #[inline(always)]
                 fn offset<const RANK: usize>(
                     index: &[usize; RANK],
                     rest_strides: &[usize; RANK],
                 ) -> usize {
-                    <Self::Spelling as #path::ChunkList>::offset(index, rest_strides)
+                    <Self::Spelling as #path::layouts::ChunkList>::offset(index, rest_strides)
                 }
             }
         }

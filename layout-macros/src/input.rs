@@ -48,7 +48,7 @@ pub(crate) fn layout_type(
         }
         Some(word) => {
             let letters = word.chars().map(proc_macro2::Literal::character);
-            quote!(#path::ChunkedMemoryLayout<#rank, #list, #path::Named<#(#letters),*>>)
+            quote!(#path::ChunkedMemoryLayout<#rank, #list, #path::axes::Named<#(#letters),*>>)
         }
         None => quote!(#path::ChunkedMemoryLayout<#rank, #list>),
     }

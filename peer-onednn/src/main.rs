@@ -30,9 +30,9 @@ mod reorder;
 use reorder::Reorder;
 use std::hint::black_box;
 use std::time::Duration;
-use tensor_layout::RelayoutFrom;
+use tensor_layout::axes::RelayoutFrom;
 // What the library stores one per slot, as `relayout_pairs` names it (`super::TensorElement`).
-use tensor_layout::Element as TensorElement;
+use tensor_layout::tensors::Element as TensorElement;
 use tensor_layout::prelude::*;
 
 #[allow(dead_code)] // the pools and the 2-thread memcpy serve the benches, not this program
@@ -211,7 +211,7 @@ impl Measure for Check {
 /// with the memory descriptor oneDNN makes of the same tag, on dims that pad and dims that do
 /// not; returns how many layout-dims pairs agreed.
 fn check_descriptors() -> usize {
-    let catalog = tensor_layout::layouts_catalog::registry::all()
+    let catalog = tensor_layout::registry::all()
         .iter()
         .filter(|e| e.system.module() == "onednn")
         .map(|e| e.name);

@@ -124,7 +124,7 @@ pub fn read_source<'py>(
 fn logical_view<'py>(
     array: &Bound<'py, PyUntypedArray>,
     layout: &DynLayout,
-) -> PyResult<(tensor_layout::DynMapping, Bound<'py, PyAny>)> {
+) -> PyResult<(tensor_layout::dynamic::DynMapping, Bound<'py, PyAny>)> {
     let word = layout.axis_word();
     if layout.entries().iter().any(|e| e.size > 0) {
         return Err(mismatch(format!(

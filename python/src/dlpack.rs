@@ -18,7 +18,7 @@ use pyo3::exceptions::{PyBufferError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::sync::Arc;
-use tensor_layout::StridedForm;
+use tensor_layout::interop::StridedForm;
 
 /// One tensor's storage as DLPack describes it; each export keeps the storage alive.
 pub struct Export {

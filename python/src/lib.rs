@@ -18,7 +18,7 @@ use pyo3::prelude::*;
 /// Every catalog layout's name, `module::Name` (`htp::R4CroutonLayout`, `onednn::nChw16c`).
 #[pyfunction]
 fn catalog() -> Vec<String> {
-    tensor_layout::layouts_catalog::registry::all()
+    tensor_layout::registry::all()
         .iter()
         .map(|entry| entry.qualified_name())
         .collect()

@@ -9,7 +9,7 @@ use std::ptr::NonNull;
 use std::sync::RwLock;
 use tensor_layout::sophgo::{DynLocalLayout, DynLocalMapping};
 use tensor_layout::{
-    AnyMapping, AxisWord, ChunkEntry, DynLayout, DynMapping, DynTensor, LayoutError,
+    mappings::AnyMapping, axes::AxisWord, layouts::ChunkEntry, DynLayout, dynamic::DynMapping, DynTensor, LayoutError,
 };
 
 /// A layout bound to dims, as a storage is read: a chunked mapping, or a Sophgo local layout

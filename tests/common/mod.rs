@@ -6,7 +6,10 @@
 use proptest::prelude::*;
 use std::collections::HashSet;
 use tensor_layout::prelude::*;
-use tensor_layout::{ChunkEntry, ChunkList, Coords, RowMajorIndices};
+use tensor_layout::quantized::Interface;
+use tensor_layout::{
+    layouts::ChunkEntry, layouts::ChunkList, mappings::Coords, mappings::RowMajorIndices,
+};
 
 /// The chunk-list formulas, written out plainly: per-entry extents, mixed-radix digits, strides.
 pub struct Reference {
@@ -76,7 +79,7 @@ pub trait Chunked<const R: usize> {
 }
 
 /// The checks concern the chunk list, whatever the axes are called.
-impl<const R: usize, C: ChunkList, N: tensor_layout::AxisNames> Chunked<R>
+impl<const R: usize, C: ChunkList, N: tensor_layout::axes::AxisNames> Chunked<R>
     for ChunkedMemoryLayout<R, C, N>
 {
     fn check(dims: [usize; R]) {

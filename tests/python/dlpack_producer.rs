@@ -9,7 +9,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use tensor_layout::dlpark::ffi::{DLManagedTensor, DLManagedTensorVersioned};
 use tensor_layout::prelude::*;
-use tensor_layout::{Layout, Strided};
+use tensor_layout::{Layout, layouts::Strided};
 
 /// How many exported tensors have been deleted.
 static DELETED: AtomicUsize = AtomicUsize::new(0);
@@ -48,7 +48,7 @@ unsafe extern "C" fn counting_versioned(managed: *mut DLManagedTensorVersioned) 
 /// `tensor` as a legacy managed tensor whose deleter also counts.
 fn legacy<T, L>(tensor: Tensor<T, L>) -> *mut DLManagedTensor
 where
-    T: tensor_layout::dlpark::DlpackElement + tensor_layout::Element + Send,
+    T: tensor_layout::dlpark::DlpackElement + tensor_layout::tensors::Element + Send,
     L: Layout,
 {
     let raw = tensor.into_dlpack_legacy().unwrap().into_raw();

@@ -3,13 +3,13 @@
 //! `index_of`) runs on them wherever the tensor starts.
 
 use crate::helpers::{S, X};
-use tensor_layout::for_each_row_major_index;
+use tensor_layout::mappings::for_each_row_major_index;
 use tensor_layout::prelude::*;
 use tensor_layout::sophgo::{
     BM1688, Compact, EuAligned, ExampleChip, FourN, FreeStrides, LineAligned, LocalMemory, Matrix,
     TwoIC, TwoN,
 };
-use tensor_layout::{Axis, RowMajorIndices};
+use tensor_layout::{layouts::Axis, mappings::RowMajorIndices};
 
 /// Counts through every digit combination of the mapping's axes (each axis a digit of its
 /// extent, the innermost fastest), checking: offsets strictly increase in counting order; each

@@ -2,7 +2,7 @@
 //! formula written out independently of the library, and element values that say where they
 //! came from.
 
-use tensor_layout::RowMajorIndices;
+use tensor_layout::mappings::RowMajorIndices;
 use tensor_layout::sophgo::{LocalAddress, LocalLayout, LocalTensor};
 
 pub(crate) const X: usize = 4;

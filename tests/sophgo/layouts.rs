@@ -3,7 +3,7 @@
 //! tensor at NPU 0 and at a later NPU.
 
 use crate::helpers::{S, assert_locations};
-use tensor_layout::RowMajorIndices;
+use tensor_layout::mappings::RowMajorIndices;
 use tensor_layout::sophgo::{
     Compact, EuAligned, ExampleChip, LineAligned, LocalAddress, LocalMemory,
 };

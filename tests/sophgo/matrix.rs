@@ -4,7 +4,7 @@
 
 use crate::helpers::{S, X, documented_location};
 use std::collections::{BTreeSet, HashMap};
-use tensor_layout::RowMajorIndices;
+use tensor_layout::mappings::RowMajorIndices;
 use tensor_layout::sophgo::{ExampleChip, LocalMemory, Matrix};
 
 /// Blocks (4-byte units) each NPU uses for the 2 x 40 matrix with width `w`, from the library's

@@ -8,7 +8,7 @@ use tensor_layout::sophgo::{
     BM1688, ChipName, Compact, DynLocalLayout, EuAligned, ExampleChip, FourN, FreeStrides,
     LineAligned, LocalKind, LocalMemory, Matrix, StorageModeName, TwoIC, TwoN,
 };
-use tensor_layout::{AnyMapping, RowMajorIndices};
+use tensor_layout::{mappings::AnyMapping, mappings::RowMajorIndices};
 
 /// Every index of `dims` at the same offset in both mappings, and the same storage.
 fn assert_same(dynamic: &dyn AnyMapping, typed: &dyn AnyMapping) {

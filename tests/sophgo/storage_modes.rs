@@ -3,7 +3,7 @@
 //! count the packed elements and a short batch gets zero dummies.
 
 use crate::helpers::{assert_locations, int_value, value};
-use tensor_layout::RowMajorIndices;
+use tensor_layout::mappings::RowMajorIndices;
 use tensor_layout::prelude::*;
 use tensor_layout::sophgo::{
     EuAligned, ExampleChip, FourN, Fp32x2, Int8x4, Int16x2, LocalMemory, TwoIC, TwoN,

@@ -4,7 +4,7 @@
 
 use crate::helpers::{S, value};
 use std::collections::BTreeSet;
-use tensor_layout::RowMajorIndices;
+use tensor_layout::mappings::RowMajorIndices;
 use tensor_layout::prelude::*;
 use tensor_layout::sophgo::{
     Compact, EuAligned, ExampleChip, FreeStrides, LineAligned, LocalLayout, LocalMemory, Matrix,

@@ -3,7 +3,7 @@
 //! channel slot of an NPU to the next, and the continuous layout of system memory.
 
 use crate::helpers::{S, X, assert_locations};
-use tensor_layout::RowMajorIndices;
+use tensor_layout::mappings::RowMajorIndices;
 use tensor_layout::prelude::*;
 use tensor_layout::sophgo::{ExampleChip, FreeStrides, LocalAddress, LocalMemory};
 

@@ -1,5 +1,6 @@
 // A generic element-wise op over one layout rejects two tensors of different layouts.
 use tensor_layout::prelude::*;
+use tensor_layout::tensors::Element;
 
 fn add<T: Element + std::ops::Add<Output = T>, L: Layout>(a: &Tensor<T, L>, b: &Tensor<T, L>) -> usize {
     a.len() + b.len()

@@ -24,8 +24,10 @@
 
 use std::hint::black_box;
 use std::time::Duration;
-#[cfg(library_has_relayout_from)]
+#[cfg(all(library_has_relayout_from, not(library_has_modules)))]
 use tensor_layout::RelayoutFrom;
+#[cfg(all(library_has_relayout_from, library_has_modules))]
+use tensor_layout::axes::RelayoutFrom;
 use tensor_layout::prelude::*;
 
 /// Stands for the library's bound on conversions by name when the commit under test has none
@@ -37,8 +39,10 @@ impl<A, B> RelayoutFrom<A> for B {}
 
 /// The library's bound on what a tensor stores one per slot, or a stand-in where the commit
 /// under test has none (its tensors then take any `Copy` type).
-#[cfg(library_has_element)]
+#[cfg(all(library_has_element, not(library_has_modules)))]
 use tensor_layout::Element as TensorElement;
+#[cfg(all(library_has_element, library_has_modules))]
+use tensor_layout::tensors::Element as TensorElement;
 #[cfg(not(library_has_element))]
 trait TensorElement {}
 #[cfg(not(library_has_element))]

@@ -6,9 +6,12 @@
 
 use super::store::{BorrowedChunks, OwnedChunks, TableAccess};
 use super::{ChunkStorage, IndirectTensor, IndirectTensorMut, chunk_count};
-use crate::Element;
 use crate::tensor::padding::PaddingRule;
-use crate::{ChannelZeros, Interface, Layout, LayoutError, Mapping, Padding, Plain, RealValues};
+use crate::tensors::Element;
+use crate::{
+    Layout, LayoutError, Mapping, quantized::ChannelZeros, quantized::Interface, quantized::Plain,
+    quantized::RealValues, tensors::Padding,
+};
 use alloc::boxed::Box;
 use alloc::format;
 use alloc::vec::Vec;
@@ -29,7 +32,7 @@ impl<T: Element + Default, L: Layout + Default> IndirectTensor<T, L> {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::IndirectTensor;
+    /// use tensor_layout::tensors::IndirectTensor;
     /// let chunks = vec![vec![1u8; 2048].into_boxed_slice(), vec![2u8; 2048].into_boxed_slice()];
     /// let t = IndirectTensor::<u8, htp::R4CroutonLayout>::from_chunks([1, 9, 8, 32], chunks).unwrap();
     /// assert_eq!((t[[0, 7, 7, 31]], t[[0, 8, 0, 0]]), (1, 2));
@@ -38,8 +41,7 @@ impl<T: Element + Default, L: Layout + Default> IndirectTensor<T, L> {
     /// assert_eq!(err.to_string(), "chunk 1 holds 100 elements; every chunk of this layout holds 2048");
     /// ```
     pub fn from_chunks(dims: L::Index, chunks: Vec<Box<[T]>>) -> Result<Self, LayoutError> {
-        let mapping = Mapping::new(dims)?;
-        Ok(Self::plain(mapping, owned_table(&mapping, chunks)?))
+        Self::plain(dims, |mapping| owned_table(mapping, chunks))
     }
 }
 
@@ -55,7 +57,7 @@ impl<'a, T: Element + Default, L: Layout + Default> IndirectTensorMut<'a, T, L> 
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::IndirectTensorMut;
+    /// use tensor_layout::tensors::IndirectTensorMut;
     /// let mut a = vec![1u8; 2048];
     /// let mut b = vec![2u8; 2048];
     /// let mut t = IndirectTensorMut::<u8, htp::R4CroutonLayout>::from_chunk_slices([1, 9, 8, 32], [&mut a[..], &mut b[..]]).unwrap();
@@ -69,8 +71,7 @@ impl<'a, T: Element + Default, L: Layout + Default> IndirectTensorMut<'a, T, L> 
         dims: L::Index,
         chunks: impl IntoIterator<Item = &'a mut [T]>,
     ) -> Result<Self, LayoutError> {
-        let mapping = Mapping::new(dims)?;
-        Ok(Self::plain(mapping, borrowed_table(&mapping, chunks)?))
+        Self::plain(dims, |mapping| borrowed_table(mapping, chunks))
     }
 
     /// A tensor over the chunks that `chunks` point to, in chunk-number order (a runtime's
@@ -97,7 +98,7 @@ impl<'a, T: Element + Default, L: Layout + Default> IndirectTensorMut<'a, T, L> 
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::IndirectTensorMut;
+    /// use tensor_layout::tensors::IndirectTensorMut;
     /// let mut pool = vec![0u8; 3 * 2048]; // a runtime's pool; the table names two of its chunks
     /// let base = pool.as_mut_ptr();
     /// let table = [base.wrapping_add(2 * 2048), base];
@@ -112,23 +113,30 @@ impl<'a, T: Element + Default, L: Layout + Default> IndirectTensorMut<'a, T, L> 
     /// assert_eq!(err.unwrap_err().to_string(), "chunk 1's pointer 0x0 is null");
     /// ```
     pub unsafe fn from_chunk_ptrs(dims: L::Index, chunks: &[*mut T]) -> Result<Self, LayoutError> {
-        let mapping = Mapping::new(dims)?;
         // SAFETY: the caller's promise, passed on.
-        Ok(Self::plain(mapping, unsafe {
-            raw_table(&mapping, chunks)?
-        }))
+        Self::plain(dims, |mapping| unsafe { raw_table(mapping, chunks) })
     }
 }
 
-impl<T: Element + Default, L: Layout, C: ChunkStorage<Elem = T>> IndirectTensor<T, L, Plain, C> {
-    /// A plain tensor over `table`, whose padding is trusted and pad value `T::default()`.
-    fn plain(mapping: Mapping<L>, table: C) -> Self {
-        Self {
+impl<T: Element + Default, L: Layout + Default, C: ChunkStorage<Elem = T>>
+    IndirectTensor<T, L, Plain, C>
+{
+    /// A plain tensor of `dims` over the table `table` makes of the caller's chunks (checking
+    /// them against the mapping), whose padding is trusted and pad value `T::default()`.
+    ///
+    /// # Errors
+    /// [`LayoutError::Overflow`] for dims whose storage overflows; `table`'s errors.
+    fn plain(
+        dims: L::Index,
+        table: impl FnOnce(&Mapping<L>) -> Result<C, LayoutError>,
+    ) -> Result<Self, LayoutError> {
+        let mapping = Mapping::new(dims)?;
+        Ok(Self {
+            table: table(&mapping)?,
             mapping,
-            table,
             pad: T::default(),
             interface: Plain,
-        }
+        })
     }
 }
 
@@ -150,7 +158,8 @@ where
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::IndirectTensor;
+    /// use tensor_layout::tensors::Padding;
+    /// use tensor_layout::tensors::IndirectTensor;
     /// let q = ScaleOffset::new(0.5, 128);
     /// let chunks = || vec![vec![0u8; 2048].into_boxed_slice()];
     /// let err = IndirectTensor::<u8, htp::R4CroutonLayout, _>::from_chunks_with([1, 1, 1, 30], chunks(), q, Padding::Check)
@@ -167,9 +176,12 @@ where
         interface: I,
         padding: Padding,
     ) -> Result<Self, LayoutError> {
-        let mapping = Mapping::<L>::new(dims)?;
-        let table = owned_table(&mapping, chunks)?;
-        Self::with_interface(mapping, table, interface, padding)
+        Self::with_interface(
+            dims,
+            |mapping| owned_table(mapping, chunks),
+            interface,
+            padding,
+        )
     }
 }
 
@@ -188,7 +200,8 @@ where
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::IndirectTensorMut;
+    /// use tensor_layout::tensors::Padding;
+    /// use tensor_layout::tensors::IndirectTensorMut;
     /// let q = ScaleOffset::new(0.5, 128);
     /// let mut chunk = vec![0u8; 2048];
     /// let t = IndirectTensorMut::<u8, htp::R4CroutonLayout, _>::from_chunk_slices_with([1, 1, 1, 30], [&mut chunk[..]], q, Padding::Fill)
@@ -203,9 +216,12 @@ where
         interface: I,
         padding: Padding,
     ) -> Result<Self, LayoutError> {
-        let mapping = Mapping::<L>::new(dims)?;
-        let table = borrowed_table(&mapping, chunks)?;
-        Self::with_interface(mapping, table, interface, padding)
+        Self::with_interface(
+            dims,
+            |mapping| borrowed_table(mapping, chunks),
+            interface,
+            padding,
+        )
     }
 
     /// A tensor over the chunks that `chunks` point to (as
@@ -220,7 +236,8 @@ where
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::IndirectTensorMut;
+    /// use tensor_layout::tensors::Padding;
+    /// use tensor_layout::tensors::IndirectTensorMut;
     /// let q = ScaleOffset::new(0.5, 128);
     /// let mut chunk = vec![7u8; 2048];
     /// let table = [chunk.as_mut_ptr()];
@@ -234,33 +251,36 @@ where
         interface: I,
         padding: Padding,
     ) -> Result<Self, LayoutError> {
-        let mapping = Mapping::<L>::new(dims)?;
         // SAFETY: the caller's promise, passed on.
-        let table = unsafe { raw_table(&mapping, chunks)? };
-        Self::with_interface(mapping, table, interface, padding)
+        let table = |mapping: &Mapping<L>| unsafe { raw_table(mapping, chunks) };
+        Self::with_interface(dims, table, interface, padding)
     }
 }
 
 impl<T, L, I, C> IndirectTensor<T, L, I, C>
 where
     T: Element + PartialEq + Debug,
-    L: Layout,
+    L: Layout + Default,
     I: RealValues<T> + ChannelZeros<T>,
     C: ChunkStorage<Elem = T>,
 {
-    /// A tensor over `table` (of `mapping`'s chunks), read through `interface`; its padding
-    /// filled with the stored zero, checked or trusted as `padding` says.
+    /// A tensor of `dims` over the table `table` makes of the caller's chunks (checking them
+    /// against the mapping), read through `interface`; its padding filled with the stored
+    /// zero, checked or trusted as `padding` says.
     ///
     /// # Errors
+    /// [`LayoutError::Overflow`] for dims whose storage overflows; `table`'s errors;
     /// [`LayoutError::Interface`] when the interface does not fit the dims;
     /// [`LayoutError::Padding`] (with [`Padding::Check`]) naming the first padding slot that
     /// does not hold the stored zero.
     fn with_interface(
-        mapping: Mapping<L>,
-        table: C,
+        dims: L::Index,
+        table: impl FnOnce(&Mapping<L>) -> Result<C, LayoutError>,
         interface: I,
         padding: Padding,
     ) -> Result<Self, LayoutError> {
+        let mapping = Mapping::new(dims)?;
+        let table = table(&mapping)?;
         interface.check(&mapping.layout().axis_word(), mapping.dims().as_ref())?;
         let pad = interface.stored_zero(0);
         let mut tensor = Self {
@@ -288,7 +308,7 @@ impl<T: Element, L: Layout, I: Interface> IndirectTensor<T, L, I> {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// let t = tensor_layout::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 9, 8, 32]);
+    /// let t = tensor_layout::tensors::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 9, 8, 32]);
     /// assert_eq!(t.into_chunks().len(), 2);
     /// ```
     pub fn into_chunks(self) -> Vec<Box<[T]>> {
@@ -418,7 +438,10 @@ fn checked_count<L: Layout>(mapping: &Mapping<L>, found: usize) -> Result<(), La
 
 #[cfg(test)]
 mod tests {
-    use crate::{IndirectTensor, IndirectTensorMut, LayoutError, Padding, ScaleOffset, Tensor};
+    use crate::{
+        LayoutError, Tensor, quantized::ScaleOffset, tensors::IndirectTensor,
+        tensors::IndirectTensorMut, tensors::Padding,
+    };
     use alloc::string::ToString;
     use alloc::vec;
     use alloc::vec::Vec;
@@ -654,7 +677,7 @@ mod tests {
 
     #[test]
     fn lent_tables_answer_the_shared_face() {
-        use crate::{TensorRead, TensorWrite};
+        use crate::{tensors::TensorRead, tensors::TensorWrite};
         fn bump<X: TensorWrite<Elem = u16, Index = [usize; 4]>>(x: &mut X) -> (usize, u16) {
             let old = x.value([0, 2, 1, 4]);
             x.set([0, 2, 1, 4], old + 1);

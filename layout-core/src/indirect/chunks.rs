@@ -3,9 +3,11 @@
 
 use super::store::TableAccess;
 use super::{ChunkStorage, IndirectTensor};
-use crate::Element;
 use crate::chunk_view::{ChunkAt, ChunkView, ChunkViewMut, chunk_place};
-use crate::{AxisNames, ChunkList, ChunkedMemoryLayout, Interface, LayoutError};
+use crate::tensors::Element;
+use crate::{
+    ChunkedMemoryLayout, LayoutError, axes::AxisNames, layouts::ChunkList, quantized::Interface,
+};
 
 impl<T, const RANK: usize, C: ChunkList, N: AxisNames, I: Interface, S>
     IndirectTensor<T, ChunkedMemoryLayout<RANK, C, N>, I, S>
@@ -14,7 +16,7 @@ where
     S: ChunkStorage<Elem = T>,
 {
     /// Chunk `number` with its place in the tensor, read by coordinates inside the chunk
-    /// (see [`TensorBase::chunk_view`](crate::TensorBase::chunk_view)).
+    /// (see [`TensorBase::chunk_view`](crate::tensors::TensorBase::chunk_view)).
     ///
     /// # Errors
     /// [`LayoutError::ChunkOutOfRange`] when `number` is not below the chunk count.
@@ -42,7 +44,7 @@ where
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// let mut t = tensor_layout::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 9, 8, 32]);
+    /// let mut t = tensor_layout::tensors::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 9, 8, 32]);
     /// t.chunk_view_mut(1).unwrap()[[0, 0, 1, 5]] = 3;
     /// assert_eq!(t[[0, 8, 1, 5]], 3);
     /// ```
@@ -61,7 +63,7 @@ where
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// let t = tensor_layout::IndirectTensor::<u8, onednn::nChw16c>::zeros([1, 20, 2, 2]);
+    /// let t = tensor_layout::tensors::IndirectTensor::<u8, onednn::nChw16c>::zeros([1, 20, 2, 2]);
     /// assert_eq!(t.try_chunk_of([0, 17, 0, 1]), Ok((5, 1)));
     /// assert!(t.try_chunk_of([0, 20, 0, 0]).is_err());
     /// ```
@@ -70,7 +72,7 @@ where
     }
 
     /// The chunk that holds logical `index`, and `index`'s coordinates inside it (see
-    /// [`TensorBase::chunk_view_at`](crate::TensorBase::chunk_view_at)).
+    /// [`TensorBase::chunk_view_at`](crate::tensors::TensorBase::chunk_view_at)).
     ///
     /// # Errors
     /// [`LayoutError::IndexOutOfBounds`] when `index` lies outside the dims.
@@ -95,7 +97,7 @@ where
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// let mut t = tensor_layout::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 9, 8, 40]);
+    /// let mut t = tensor_layout::tensors::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 9, 8, 40]);
     /// for mut chunk in t.chunk_views_mut() {
     ///     let corner = chunk.origin();
     ///     chunk[[0, 0, 0, 0]] = (corner[1] + corner[3]) as u8;
@@ -118,7 +120,7 @@ where
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// let t = tensor_layout::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 9, 8, 40]);
+    /// let t = tensor_layout::tensors::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 9, 8, 40]);
     /// let origins: Vec<_> = t.chunk_views().map(|chunk| chunk.origin()).collect();
     /// assert_eq!(origins, [[0, 0, 0, 0], [0, 0, 0, 32], [0, 8, 0, 0], [0, 8, 0, 32]]);
     /// ```

@@ -1,5 +1,5 @@
 //! Between chunk tables and contiguous storage: [`IndirectTensor::to_contiguous`],
-//! [`TensorBase::to_indirect`](crate::TensorBase::to_indirect), and relayouts both ways.
+//! [`TensorBase::to_indirect`](crate::tensors::TensorBase::to_indirect), and relayouts both ways.
 //!
 //! Chunks in the tensor's own pool lie end to end in chunk order, so a relayout moves them as
 //! the contiguous tensor they form. The caller's chunks move through the table without a
@@ -13,13 +13,13 @@
 
 use super::store::{OwnedChunks, TableAccess};
 use super::{ChunkStorage, IndirectTensor};
-use crate::Element;
 use crate::conversion::{checked_renumbering, new_destination};
 use crate::relayout::{Renumbering, TableMove, copy_table};
 use crate::storage::{AlignedBuffer, Storage, StorageMut};
+use crate::tensors::Element;
 use crate::{
-    ChannelZeros, Coords, Interface, Layout, LayoutError, RelayoutFrom, SameRankAs, Tensor,
-    TensorBase, check_convertible,
+    Layout, LayoutError, Tensor, axes::RelayoutFrom, axes::check_convertible, layouts::SameRankAs,
+    mappings::Coords, quantized::ChannelZeros, quantized::Interface, tensors::TensorBase,
 };
 
 impl<T: Element, L: Layout, I: Interface> IndirectTensor<T, L, I> {
@@ -48,7 +48,7 @@ impl<T: Element, L: Layout, I: Interface, C: ChunkStorage<Elem = T>> IndirectTen
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// let t = tensor_layout::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 9, 8, 32]);
+    /// let t = tensor_layout::tensors::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 9, 8, 32]);
     /// let c: Tensor<u8, htp::R4CroutonLayout> = t.to_contiguous();
     /// assert_eq!(c.storage_len(), 2 * 2048);
     /// ```
@@ -122,7 +122,7 @@ impl<T: Element, L: Layout, I: Interface, C: ChunkStorage<Elem = T>> IndirectTen
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// let src = tensor_layout::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 2, 2, 3]);
+    /// let src = tensor_layout::tensors::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 2, 2, 3]);
     /// let mut dst = Tensor::<u8, htp::R4FlatMemoryLayout>::from_fn([1, 2, 2, 3], |_| 9);
     /// src.relayout_into(&mut dst).unwrap();
     /// assert_eq!(dst.to_row_major(), [0; 12]);
@@ -182,7 +182,7 @@ impl<T: Element, L: Layout, I: Interface, C: ChunkStorage<Elem = T>> IndirectTen
     /// ```
     /// use tensor_layout::prelude::*;
     /// let src = Tensor::<u8, onednn::nchw>::from_fn([1, 3, 2, 2], |[_, c, h, w]| (c * 4 + h * 2 + w) as u8);
-    /// let mut dst = tensor_layout::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 2, 2, 3]);
+    /// let mut dst = tensor_layout::tensors::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 2, 2, 3]);
     /// dst.relayout_from(&src).unwrap();
     /// assert_eq!(dst[[0, 1, 0, 2]], src[[0, 2, 1, 0]]);
     /// ```

@@ -3,11 +3,14 @@
 
 use super::store::{OwnedChunks, TableAccess};
 use super::{ChunkStorage, IndirectTensor};
-use crate::Element;
-use crate::IterMut;
 use crate::interface::contract::channel_position;
 use crate::tensor::padding::PaddingRule;
-use crate::{ChannelZeros, Interface, Layout, LayoutError, Plain, RealValues};
+use crate::tensors::Element;
+use crate::tensors::IterMut;
+use crate::{
+    Layout, LayoutError, quantized::ChannelZeros, quantized::Interface, quantized::Plain,
+    quantized::RealValues,
+};
 use alloc::vec::Vec;
 
 impl<T: Element, L: Layout, I: Interface, C: ChunkStorage<Elem = T>> IndirectTensor<T, L, I, C> {
@@ -16,7 +19,7 @@ impl<T: Element, L: Layout, I: Interface, C: ChunkStorage<Elem = T>> IndirectTen
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// let mut t = tensor_layout::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 1, 2, 2]);
+    /// let mut t = tensor_layout::tensors::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 1, 2, 2]);
     /// for (k, v) in t.iter_mut().enumerate() {
     ///     *v = 200 + k as u8;
     /// }
@@ -92,10 +95,10 @@ impl<T: Element, L: Layout, I: Interface, C: ChunkStorage<Elem = T>> IndirectTen
     /// ```
     /// use tensor_layout::prelude::*;
     /// let a = Tensor::<u8, htp::R4CroutonLayout>::from_fn([1, 1, 2, 3], |[.., w, c]| (w * 3 + c) as u8).to_indirect();
-    /// let b = tensor_layout::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 1, 2, 3]);
+    /// let b = tensor_layout::tensors::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 1, 2, 3]);
     /// let sum = a.zip_with(&b, |x, y| u16::from(x) + u16::from(y) + 10).unwrap();
     /// assert_eq!(sum.to_row_major(), [10, 11, 12, 13, 14, 15]);
-    /// let other = tensor_layout::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 1, 2, 2]);
+    /// let other = tensor_layout::tensors::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 1, 2, 2]);
     /// assert!(a.zip_with(&other, |x, y| x + y).is_err());
     /// ```
     pub fn zip_with<U: Element, I2: Interface, C2: ChunkStorage<Elem = U>, V: Element + Default>(
@@ -147,7 +150,7 @@ impl<T: Element, L: Layout, I: Interface, C: ChunkStorage<Elem = T>> IndirectTen
 
 #[cfg(test)]
 mod tests {
-    use crate::{IndirectTensor, Mapping};
+    use crate::{Mapping, tensors::IndirectTensor};
     use alloc::boxed::Box;
     use alloc::vec::Vec;
 

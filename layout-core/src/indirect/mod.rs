@@ -9,9 +9,12 @@ mod elementwise;
 mod shared_queries;
 mod store;
 
-use crate::Element;
 use crate::interface::contract::channel_position;
-use crate::{ChannelZeros, Interface, Layout, LayoutError, Mapping, Plain, RealValues, Tensor};
+use crate::tensors::Element;
+use crate::{
+    Layout, LayoutError, Mapping, Tensor, quantized::ChannelZeros, quantized::Interface,
+    quantized::Plain, quantized::RealValues,
+};
 use alloc::vec::Vec;
 use core::ops::{Index, IndexMut};
 use store::TableAccess;
@@ -38,7 +41,7 @@ pub use store::{BorrowedChunks, ChunkStorage, OwnedChunks};
 ///
 /// ```
 /// use tensor_layout::prelude::*;
-/// use tensor_layout::IndirectTensor;
+/// use tensor_layout::tensors::IndirectTensor;
 /// let mut t = IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 9, 8, 32]);
 /// assert_eq!((t.chunk_count(), t.chunk_volume()), (2, 2048));
 /// t[[0, 8, 0, 1]] = 5; // row 8 starts the second crouton
@@ -66,7 +69,7 @@ pub struct IndirectTensor<
 ///
 /// ```
 /// use tensor_layout::prelude::*;
-/// use tensor_layout::IndirectTensorMut;
+/// use tensor_layout::tensors::IndirectTensorMut;
 /// let mut pool = vec![0u8; 2 * 2048]; // two croutons, wherever the caller keeps them
 /// let (first, second) = pool.split_at_mut(2048);
 /// let mut t = IndirectTensorMut::<u8, htp::R4CroutonLayout>::from_chunk_slices([1, 9, 8, 32], [second, first]).unwrap();
@@ -83,7 +86,7 @@ impl<T: Element, L: Layout, I: Interface> Clone for IndirectTensor<T, L, I> {
     /// ```
     /// use tensor_layout::prelude::*;
     /// let chunks = vec![vec![1u8; 2048].into_boxed_slice(), vec![2u8; 2048].into_boxed_slice()];
-    /// let t = tensor_layout::IndirectTensor::<u8, htp::R4CroutonLayout>::from_chunks([1, 9, 8, 32], chunks).unwrap();
+    /// let t = tensor_layout::tensors::IndirectTensor::<u8, htp::R4CroutonLayout>::from_chunks([1, 9, 8, 32], chunks).unwrap();
     /// assert_eq!(t.clone().to_row_major(), t.to_row_major());
     /// ```
     fn clone(&self) -> Self {
@@ -104,7 +107,7 @@ impl<T: Element + Default, L: Layout + Default> IndirectTensor<T, L> {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// let t = tensor_layout::IndirectTensor::<f32, htp::R4CroutonLayout>::zeros([1, 3, 5, 30]);
+    /// let t = tensor_layout::tensors::IndirectTensor::<f32, htp::R4CroutonLayout>::zeros([1, 3, 5, 30]);
     /// assert_eq!(t.to_row_major(), vec![0.0; 450]);
     /// ```
     pub fn zeros(dims: L::Index) -> Self {
@@ -119,7 +122,7 @@ impl<T: Element + Default, L: Layout + Default> IndirectTensor<T, L> {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// let huge = tensor_layout::IndirectTensor::<u8, htp::R4CroutonLayout>::try_zeros([1 << 40, 1 << 40, 1, 1]);
+    /// let huge = tensor_layout::tensors::IndirectTensor::<u8, htp::R4CroutonLayout>::try_zeros([1 << 40, 1 << 40, 1, 1]);
     /// assert!(matches!(huge, Err(LayoutError::Overflow { .. })));
     /// ```
     pub fn try_zeros(dims: L::Index) -> Result<Self, LayoutError> {
@@ -139,7 +142,7 @@ impl<T: Element, L: Layout + Default, I: RealValues<T> + ChannelZeros<T>> Indire
     /// ```
     /// use tensor_layout::prelude::*;
     /// let q = ScaleOffset::new(0.1, 128);
-    /// let t = tensor_layout::IndirectTensor::<u8, htp::R4CroutonLayout, _>::zeros_with([1, 3, 5, 30], q);
+    /// let t = tensor_layout::tensors::IndirectTensor::<u8, htp::R4CroutonLayout, _>::zeros_with([1, 3, 5, 30], q);
     /// assert!(t.chunk(0).iter().all(|&v| v == 128));
     /// ```
     pub fn zeros_with(dims: L::Index, interface: I) -> Self {
@@ -155,7 +158,7 @@ impl<T: Element, L: Layout + Default, I: RealValues<T> + ChannelZeros<T>> Indire
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::IndirectTensor;
+    /// use tensor_layout::tensors::IndirectTensor;
     /// let q = ScaleOffset::new(0.1, 128);
     /// let t = IndirectTensor::<u8, htp::R4CroutonLayout, _>::try_zeros_with([1, 3, 5, 30], q).unwrap();
     /// assert!(t.chunk(0).iter().all(|&v| v == 128));
@@ -187,7 +190,7 @@ impl<T: Element, L: Layout, I: Interface, C: ChunkStorage<Elem = T>> IndirectTen
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// let t = tensor_layout::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 3, 5, 30]);
+    /// let t = tensor_layout::tensors::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 3, 5, 30]);
     /// assert_eq!(t.mapping().padded_dims(), [1, 8, 8, 32]);
     /// ```
     pub fn mapping(&self) -> &Mapping<L> {
@@ -198,7 +201,7 @@ impl<T: Element, L: Layout, I: Interface, C: ChunkStorage<Elem = T>> IndirectTen
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// let t = tensor_layout::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 3, 5, 30]);
+    /// let t = tensor_layout::tensors::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 3, 5, 30]);
     /// assert_eq!(t.dims(), [1, 3, 5, 30]);
     /// ```
     pub fn dims(&self) -> L::Index {
@@ -209,7 +212,7 @@ impl<T: Element, L: Layout, I: Interface, C: ChunkStorage<Elem = T>> IndirectTen
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// assert_eq!(tensor_layout::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 3, 5, 30]).len(), 450);
+    /// assert_eq!(tensor_layout::tensors::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 3, 5, 30]).len(), 450);
     /// ```
     pub fn len(&self) -> usize {
         self.mapping.len()
@@ -219,7 +222,7 @@ impl<T: Element, L: Layout, I: Interface, C: ChunkStorage<Elem = T>> IndirectTen
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// assert!(tensor_layout::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 0, 5, 30]).is_empty());
+    /// assert!(tensor_layout::tensors::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 0, 5, 30]).is_empty());
     /// ```
     pub fn is_empty(&self) -> bool {
         self.mapping.is_empty()
@@ -229,7 +232,7 @@ impl<T: Element, L: Layout, I: Interface, C: ChunkStorage<Elem = T>> IndirectTen
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// let t = tensor_layout::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 1, 1, 1]);
+    /// let t = tensor_layout::tensors::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 1, 1, 1]);
     /// assert_eq!(*t.interface(), Plain);
     /// ```
     pub fn interface(&self) -> &I {
@@ -240,7 +243,7 @@ impl<T: Element, L: Layout, I: Interface, C: ChunkStorage<Elem = T>> IndirectTen
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// let t = tensor_layout::IndirectTensor::<u8, htp::R4CroutonLayout, _>::try_zeros_with([1, 1, 1, 1], ScaleOffset::new(1.0, 9)).unwrap();
+    /// let t = tensor_layout::tensors::IndirectTensor::<u8, htp::R4CroutonLayout, _>::try_zeros_with([1, 1, 1, 1], ScaleOffset::new(1.0, 9)).unwrap();
     /// assert_eq!(t.pad_value(), 9);
     /// ```
     pub fn pad_value(&self) -> T {
@@ -251,7 +254,7 @@ impl<T: Element, L: Layout, I: Interface, C: ChunkStorage<Elem = T>> IndirectTen
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// let t = tensor_layout::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([2, 9, 17, 40]);
+    /// let t = tensor_layout::tensors::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([2, 9, 17, 40]);
     /// assert_eq!(t.chunk_count(), 2 * 2 * 3 * 2);
     /// ```
     pub fn chunk_count(&self) -> usize {
@@ -263,7 +266,7 @@ impl<T: Element, L: Layout, I: Interface, C: ChunkStorage<Elem = T>> IndirectTen
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// assert_eq!(tensor_layout::IndirectTensor::<u8, onednn::nChw16c>::zeros([1, 3, 2, 2]).chunk_volume(), 16);
+    /// assert_eq!(tensor_layout::tensors::IndirectTensor::<u8, onednn::nChw16c>::zeros([1, 3, 2, 2]).chunk_volume(), 16);
     /// ```
     pub fn chunk_volume(&self) -> usize {
         self.mapping.chunk_volume()
@@ -276,7 +279,7 @@ impl<T: Element, L: Layout, I: Interface, C: ChunkStorage<Elem = T>> IndirectTen
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// let t = tensor_layout::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 16, 16, 32]);
+    /// let t = tensor_layout::tensors::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 16, 16, 32]);
     /// assert_eq!(t.chunk_of([0, 9, 2, 5]), (2, 1 * 256 + 2 * 32 + 5));
     /// ```
     pub fn chunk_of(&self, index: L::Index) -> (usize, usize) {
@@ -295,7 +298,7 @@ impl<T: Element, L: Layout, I: Interface, C: ChunkStorage<Elem = T>> IndirectTen
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// let t = tensor_layout::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 3, 5, 30]);
+    /// let t = tensor_layout::tensors::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 3, 5, 30]);
     /// assert_eq!(t.chunk(0).len(), 2048);
     /// ```
     pub fn chunk(&self, n: usize) -> &[T] {
@@ -309,7 +312,7 @@ impl<T: Element, L: Layout, I: Interface, C: ChunkStorage<Elem = T>> IndirectTen
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// let mut t = tensor_layout::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 3, 5, 30]);
+    /// let mut t = tensor_layout::tensors::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 3, 5, 30]);
     /// t.chunk_mut(0)[32] = 7; // pixel (0, 1), channel 0
     /// assert_eq!(t[[0, 0, 1, 0]], 7);
     /// ```
@@ -321,7 +324,7 @@ impl<T: Element, L: Layout, I: Interface, C: ChunkStorage<Elem = T>> IndirectTen
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// let t = tensor_layout::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 9, 8, 32]);
+    /// let t = tensor_layout::tensors::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 9, 8, 32]);
     /// assert_eq!(t.chunk_slices().map(<[u8]>::len).sum::<usize>(), 2 * 2048);
     /// ```
     pub fn chunk_slices(&self) -> impl ExactSizeIterator<Item = &[T]> + '_ {
@@ -332,7 +335,7 @@ impl<T: Element, L: Layout, I: Interface, C: ChunkStorage<Elem = T>> IndirectTen
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// let mut t = tensor_layout::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 9, 8, 32]);
+    /// let mut t = tensor_layout::tensors::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 9, 8, 32]);
     /// t.chunk_slices_mut().for_each(|chunk| chunk.fill(1));
     /// assert_eq!(t[[0, 8, 7, 31]], 1);
     /// ```
@@ -344,7 +347,7 @@ impl<T: Element, L: Layout, I: Interface, C: ChunkStorage<Elem = T>> IndirectTen
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// let t = tensor_layout::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 3, 5, 30]);
+    /// let t = tensor_layout::tensors::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 3, 5, 30]);
     /// assert_eq!((t.get([0, 2, 4, 29]), t.get([0, 3, 0, 0])), (Some(&0), None));
     /// ```
     pub fn get(&self, index: L::Index) -> Option<&T> {
@@ -356,7 +359,7 @@ impl<T: Element, L: Layout, I: Interface, C: ChunkStorage<Elem = T>> IndirectTen
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// let mut t = tensor_layout::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 3, 5, 30]);
+    /// let mut t = tensor_layout::tensors::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 3, 5, 30]);
     /// *t.get_mut([0, 1, 1, 1]).unwrap() = 4;
     /// assert_eq!(t[[0, 1, 1, 1]], 4);
     /// ```
@@ -369,18 +372,18 @@ impl<T: Element, L: Layout, I: Interface, C: ChunkStorage<Elem = T>> IndirectTen
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// let t = tensor_layout::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 1, 1, 2]);
+    /// let t = tensor_layout::tensors::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 1, 1, 2]);
     /// assert_eq!(t.indexed_iter().collect::<Vec<_>>(), [([0, 0, 0, 0], &0), ([0, 0, 0, 1], &0)]);
     /// ```
     pub fn indexed_iter(&self) -> impl ExactSizeIterator<Item = (L::Index, &T)> + '_ {
-        crate::RowMajorIndices::new(self.dims()).map(move |index| (index, &self[index]))
+        crate::mappings::RowMajorIndices::new(self.dims()).map(move |index| (index, &self[index]))
     }
 
     /// The logical elements in row-major order.
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// let t = tensor_layout::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 1, 1, 2]);
+    /// let t = tensor_layout::tensors::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 1, 1, 2]);
     /// assert_eq!(t.iter().count(), 2);
     /// ```
     pub fn iter(&self) -> impl ExactSizeIterator<Item = &T> + '_ {
@@ -406,7 +409,7 @@ impl<T: Element, L: Layout, I: Interface, C: ChunkStorage<Elem = T>> IndirectTen
     /// ```
     /// use tensor_layout::prelude::*;
     /// let q = ScaleOffset::new(0.5, 2);
-    /// let t = tensor_layout::IndirectTensor::<u8, htp::R4CroutonLayout, _>::try_zeros_with([1, 1, 1, 1], q).unwrap();
+    /// let t = tensor_layout::tensors::IndirectTensor::<u8, htp::R4CroutonLayout, _>::try_zeros_with([1, 1, 1, 1], q).unwrap();
     /// assert_eq!(t.real([0, 0, 0, 0]), 0.0);
     /// ```
     pub fn real(&self, index: L::Index) -> f32
@@ -424,7 +427,7 @@ impl<T: Element, L: Layout, I: Interface, C: ChunkStorage<Elem = T>> IndirectTen
     /// ```
     /// use tensor_layout::prelude::*;
     /// let q = ScaleOffset::new(0.5, 2);
-    /// let mut t = tensor_layout::IndirectTensor::<u8, htp::R4CroutonLayout, _>::try_zeros_with([1, 1, 1, 1], q).unwrap();
+    /// let mut t = tensor_layout::tensors::IndirectTensor::<u8, htp::R4CroutonLayout, _>::try_zeros_with([1, 1, 1, 1], q).unwrap();
     /// t.set_real([0, 0, 0, 0], 1.0);
     /// assert_eq!(t[[0, 0, 0, 0]], 4);
     /// ```

@@ -1,15 +1,15 @@
-//! The queries of [`TensorRead`](crate::TensorRead) and [`TensorWrite`](crate::TensorWrite) that
+//! The queries of [`TensorRead`](crate::tensors::TensorRead) and [`TensorWrite`](crate::tensors::TensorWrite) that
 //! an [`IndirectTensor`] answers as a [`Tensor`](crate::Tensor) does, besides those in `mod.rs`.
 
 use super::{ChunkStorage, IndirectTensor};
-use crate::{Element, Interface, Layout};
+use crate::{Layout, quantized::Interface, tensors::Element};
 
 impl<T: Element, L: Layout, I: Interface, C: ChunkStorage<Elem = T>> IndirectTensor<T, L, I, C> {
     /// The dims after padding to whole blocks.
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// let t = tensor_layout::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 3, 5, 30]);
+    /// let t = tensor_layout::tensors::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 3, 5, 30]);
     /// assert_eq!(t.padded_dims(), [1, 8, 8, 32]);
     /// ```
     pub fn padded_dims(&self) -> L::Index {
@@ -20,7 +20,7 @@ impl<T: Element, L: Layout, I: Interface, C: ChunkStorage<Elem = T>> IndirectTen
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// let t = tensor_layout::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 9, 8, 32]);
+    /// let t = tensor_layout::tensors::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 9, 8, 32]);
     /// assert_eq!(t.storage_len(), 2 * 2048);
     /// ```
     pub fn storage_len(&self) -> usize {
@@ -48,7 +48,7 @@ impl<T: Element, L: Layout, I: Interface, C: ChunkStorage<Elem = T>> IndirectTen
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// let mut t = tensor_layout::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 9, 8, 32]);
+    /// let mut t = tensor_layout::tensors::IndirectTensor::<u8, htp::R4CroutonLayout>::zeros([1, 9, 8, 32]);
     /// t.set([0, 8, 0, 1], 5);
     /// assert_eq!(t.chunk(1)[1], 5);
     /// ```

@@ -18,9 +18,9 @@ use alloc::vec::Vec;
 use core::marker::PhantomData;
 use core::ptr::NonNull;
 
-/// Where an [`IndirectTensor`](crate::IndirectTensor)'s chunks live: [`OwnedChunks`] (the
+/// Where an [`IndirectTensor`](crate::tensors::IndirectTensor)'s chunks live: [`OwnedChunks`] (the
 /// default; the tensor owns them) or [`BorrowedChunks`] (the caller owns them, and lends them
-/// for a lifetime: [`IndirectTensorMut`](crate::IndirectTensorMut)). Sealed: these two are all
+/// for a lifetime: [`IndirectTensorMut`](crate::tensors::IndirectTensorMut)). Sealed: these two are all
 /// there are.
 pub trait ChunkStorage: sealed::Sealed {}
 
@@ -127,11 +127,11 @@ pub(crate) trait TableAccess: ChunkStorage {
 
 impl<C: ChunkStorage> TableAccess for C {}
 
-/// The chunks of an [`IndirectTensor`](crate::IndirectTensor) that owns them: one pool of its
-/// own ([`IndirectTensor::zeros`](crate::IndirectTensor::zeros),
-/// [`TensorBase::to_indirect`](crate::TensorBase::to_indirect), ...) or the caller's boxes
-/// ([`IndirectTensor::from_chunks`](crate::IndirectTensor::from_chunks)). Named only as the
-/// default type parameter of [`IndirectTensor`](crate::IndirectTensor).
+/// The chunks of an [`IndirectTensor`](crate::tensors::IndirectTensor) that owns them: one pool of its
+/// own ([`IndirectTensor::zeros`](crate::tensors::IndirectTensor::zeros),
+/// [`TensorBase::to_indirect`](crate::tensors::TensorBase::to_indirect), ...) or the caller's boxes
+/// ([`IndirectTensor::from_chunks`](crate::tensors::IndirectTensor::from_chunks)). Named only as the
+/// default type parameter of [`IndirectTensor`](crate::tensors::IndirectTensor).
 //
 // Invariant: every pointer of `starts` is valid for reads and writes of `volume` initialised
 // elements while the store lives, the chunks do not overlap, and `owner` says how each was
@@ -180,10 +180,10 @@ unsafe impl<T: Copy> sealed::Sealed for OwnedChunks<T> {
 
 impl<T: Copy> ChunkStorage for OwnedChunks<T> {}
 
-/// The chunks of an [`IndirectTensorMut`](crate::IndirectTensorMut): the caller's, borrowed
+/// The chunks of an [`IndirectTensorMut`](crate::tensors::IndirectTensorMut): the caller's, borrowed
 /// exclusively for `'a`, wherever they lie; nothing is copied or freed. Named only as the type
-/// parameter of [`IndirectTensor`](crate::IndirectTensor) that
-/// [`IndirectTensorMut`](crate::IndirectTensorMut) sets.
+/// parameter of [`IndirectTensor`](crate::tensors::IndirectTensor) that
+/// [`IndirectTensorMut`](crate::tensors::IndirectTensorMut) sets.
 //
 // Invariant: every pointer of `starts` is valid for reads and writes of `volume` initialised
 // elements for `'a`, the chunks do not overlap, and nothing else reads or writes them during

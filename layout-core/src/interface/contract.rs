@@ -5,15 +5,16 @@ use super::rounding;
 use core::fmt::Debug;
 use core::ops::Range;
 
-use crate::{AxisWord, LayoutError};
+use crate::{LayoutError, axes::AxisWord};
 
 /// How a tensor's stored values relate to real ones, for every element type.
 ///
-/// Implemented by [`Plain`], [`ScaleOffset`](crate::ScaleOffset) and [`PerChannel`](crate::PerChannel); [`RealValues`] adds the
+/// Implemented by [`Plain`], [`ScaleOffset`](crate::quantized::ScaleOffset) and [`PerChannel`](crate::quantized::PerChannel); [`RealValues`] adds the
 /// conversions for the element types an interface supports.
 ///
 /// ```
 /// use tensor_layout::prelude::*;
+/// use tensor_layout::quantized::Interface;
 /// fn describe<I: Interface>(interface: &I) -> Option<char> { interface.channel_axis() }
 /// assert_eq!(describe(&Plain), None);
 /// assert_eq!(describe(&PerChannel::new('O', vec![(0.5, 0); 4])), Some('O'));
@@ -65,6 +66,7 @@ pub(crate) fn channel_position<I: Interface>(interface: &I, axes: &AxisWord) -> 
 ///
 /// ```
 /// use tensor_layout::prelude::*;
+/// use tensor_layout::quantized::RealValues;
 /// let q = ScaleOffset::new(0.5, 10);
 /// assert_eq!(RealValues::<u8>::real(&q, 14, 0), 2.0);
 /// assert_eq!(RealValues::<u8>::stored(&q, 2.0, 0), 14u8);
@@ -85,14 +87,15 @@ pub trait RealValues<T: Copy>: Interface {
 }
 
 /// Where a tensor's padding takes its values from, for stored type `T`: one pad value for the
-/// whole tensor (every interface but [`PerChannel`](crate::PerChannel), for every `T`), or the stored zero of the
+/// whole tensor (every interface but [`PerChannel`](crate::quantized::PerChannel), for every `T`), or the stored zero of the
 /// channel each padding slot lies in.
 ///
-/// The bound of the calls that write padding (relayout, [`Padding::Fill`](crate::Padding)), so
+/// The bound of the calls that write padding (relayout, [`Padding::Fill`](crate::tensors::Padding)), so
 /// that they hold for plain tensors of any element type.
 ///
 /// ```
 /// use tensor_layout::prelude::*;
+/// use tensor_layout::quantized::ChannelZeros;
 /// assert_eq!(ChannelZeros::<u8>::channel_zero(&ScaleOffset::new(1.0, 9), 0), None);
 /// let q = PerChannel::new('O', vec![(1.0, 3), (1.0, 5)]);
 /// assert_eq!(ChannelZeros::<u8>::channel_zero(&q, 1), Some(5));

@@ -7,7 +7,7 @@ use core::ops::Range;
 
 use super::contract::{ChannelZeros, Interface, RealValues};
 use super::scale_offset::ScaleOffset;
-use crate::{AxisWord, LayoutError};
+use crate::{LayoutError, axes::AxisWord};
 
 /// A [`ScaleOffset`] per index of one named axis: the element at `[.., o, ..]` of axis `'O'`
 /// means `scale[o] * (stored - offset[o])`.
@@ -41,7 +41,7 @@ impl PerChannel {
     /// a tensor ([`Interface::check`]).
     ///
     /// ```
-    /// use tensor_layout::PerChannel;
+    /// use tensor_layout::quantized::PerChannel;
     /// let q = PerChannel::new('C', vec![(0.1, 0), (0.2, 0)]);
     /// assert_eq!(q.axis(), 'C');
     /// assert_eq!(q.pairs()[1].scale, 0.2);
@@ -57,7 +57,7 @@ impl PerChannel {
     /// The named axis whose index selects the pair.
     ///
     /// ```
-    /// use tensor_layout::PerChannel;
+    /// use tensor_layout::quantized::PerChannel;
     /// assert_eq!(PerChannel::new('O', vec![(1.0, 0)]).axis(), 'O');
     /// ```
     pub fn axis(&self) -> char {
@@ -67,7 +67,7 @@ impl PerChannel {
     /// The pairs, one per index of the axis.
     ///
     /// ```
-    /// use tensor_layout::{PerChannel, ScaleOffset};
+    /// use tensor_layout::{quantized::PerChannel, quantized::ScaleOffset};
     /// let q = PerChannel::new('O', vec![(1.0, 3)]);
     /// assert_eq!(q.pairs(), [ScaleOffset::new(1.0, 3)]);
     /// ```

@@ -38,7 +38,7 @@ impl ScaleOffset {
     /// store the offset where the quotient is NaN).
     ///
     /// ```
-    /// use tensor_layout::ScaleOffset;
+    /// use tensor_layout::quantized::ScaleOffset;
     /// let q = ScaleOffset::new(0.25, -3);
     /// assert_eq!((q.scale, q.offset), (0.25, -3));
     /// ```
@@ -49,7 +49,7 @@ impl ScaleOffset {
     /// The real value of `stored`: `scale * (stored - offset)`, computed in `f64`.
     ///
     /// ```
-    /// use tensor_layout::ScaleOffset;
+    /// use tensor_layout::quantized::ScaleOffset;
     /// assert_eq!(ScaleOffset::new(0.5, 10).real_of(14), 2.0);
     /// ```
     pub fn real_of(&self, stored: i32) -> f32 {
@@ -61,7 +61,7 @@ impl ScaleOffset {
     /// offset (saturated).
     ///
     /// ```
-    /// use tensor_layout::ScaleOffset;
+    /// use tensor_layout::quantized::ScaleOffset;
     /// let q = ScaleOffset::new(1.0, 0);
     /// assert_eq!([q.stored_in(2.5, 0, 255), q.stored_in(3.5, 0, 255), q.stored_in(-1.0, 0, 255)], [2, 4, 0]);
     /// ```

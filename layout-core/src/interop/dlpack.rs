@@ -1,7 +1,9 @@
 //! DLPack: tensors exported as managed tensors (in their strided form) and imported from them.
 
-use crate::Element;
-use crate::{Layout, LayoutError, Mapping, Strided, Tensor, TensorBase, TensorView};
+use crate::tensors::Element;
+use crate::{
+    Layout, LayoutError, Mapping, Tensor, TensorView, layouts::Strided, tensors::TensorBase,
+};
 use alloc::boxed::Box;
 use alloc::format;
 use alloc::vec::Vec;
@@ -317,7 +319,7 @@ impl<'a, T: DlpackElement + Element + Default, const RANK: usize> TensorView<'a,
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::Strided;
+    /// use tensor_layout::layouts::Strided;
     /// let t = Tensor::<u16, onednn::nhwc>::from_fn([1, 3, 2, 2], |[_, c, h, w]| (c * 100 + h * 10 + w) as u16);
     /// let managed = t.into_dlpack().unwrap();
     /// let view = unsafe { TensorView::<u16, Strided<4>>::from_dlpack(&managed) }.unwrap();
@@ -356,7 +358,7 @@ impl<'a, T: DlpackElement + Element + Default, const RANK: usize> TensorView<'a,
             mapping,
             slots,
             T::default(),
-            crate::Plain,
+            crate::quantized::Plain,
         ))
     }
 }

@@ -1,6 +1,6 @@
 //! [`StridedForm`]: a mapping's storage as one strided array, the shape ndarray and DLPack take.
 
-use crate::{Axes, Axis, Coords, Layout, LayoutError, Mapping};
+use crate::{Layout, LayoutError, Mapping, layouts::Axes, layouts::Axis, mappings::Coords};
 use alloc::format;
 use alloc::vec::Vec;
 

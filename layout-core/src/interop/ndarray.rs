@@ -1,8 +1,8 @@
 //! ndarray views of tensors (zero-copy, in their strided form) and tensors from ndarray views.
 
-use crate::Element;
 use crate::storage::{Storage, StorageMut};
-use crate::{Layout, LayoutError, Mapping, StridedForm, Tensor, TensorBase};
+use crate::tensors::Element;
+use crate::{Layout, LayoutError, Mapping, Tensor, interop::StridedForm, tensors::TensorBase};
 use ::ndarray::{
     ArrayBase, ArrayView, ArrayViewD, ArrayViewMut, ArrayViewMutD, Dim, Dimension, Ix, IxDyn,
     RawData, ShapeBuilder, ShapeError,
@@ -10,7 +10,7 @@ use ::ndarray::{
 use alloc::format;
 use alloc::vec::Vec;
 
-impl<S: Storage, L: Layout, I: crate::Interface> TensorBase<S, L, I> {
+impl<S: Storage, L: Layout, I: crate::quantized::Interface> TensorBase<S, L, I> {
     /// The tensor as an ndarray view of its storage, without a copy, in its strided form
     /// ([`Mapping::strided_form`](crate::Mapping::strided_form)): a plain layout (`nchw`,
     /// `nhwc`, a slice or a permuted view) as its logical dims in its axis order, a blocked layout
@@ -41,7 +41,7 @@ impl<S: Storage, L: Layout, I: crate::Interface> TensorBase<S, L, I> {
     }
 }
 
-impl<S: StorageMut, L: Layout, I: crate::Interface> TensorBase<S, L, I> {
+impl<S: StorageMut, L: Layout, I: crate::quantized::Interface> TensorBase<S, L, I> {
     /// The tensor as a writable ndarray view of its storage, without a copy (see
     /// [`TensorBase::as_ndarray`]). A blocked layout's view includes its padding: what is
     /// written there is read back as padding (by [`TensorBase::as_raw`], relayout keeps
@@ -71,7 +71,7 @@ impl<S: StorageMut, L: Layout, I: crate::Interface> TensorBase<S, L, I> {
     }
 }
 
-impl<S: Storage, L, I: crate::Interface, const RANK: usize> TensorBase<S, L, I>
+impl<S: Storage, L, I: crate::quantized::Interface, const RANK: usize> TensorBase<S, L, I>
 where
     L: Layout<Index = [usize; RANK]>,
     Dim<[Ix; RANK]>: Dimension,
@@ -103,7 +103,7 @@ where
     }
 }
 
-impl<S: StorageMut, L, I: crate::Interface, const RANK: usize> TensorBase<S, L, I>
+impl<S: StorageMut, L, I: crate::quantized::Interface, const RANK: usize> TensorBase<S, L, I>
 where
     L: Layout<Index = [usize; RANK]>,
     Dim<[Ix; RANK]>: Dimension,
@@ -180,7 +180,7 @@ fn fixed_rank<A: RawData, L: Layout, D: Dimension>(
     view.into_dimensionality()
         .map_err(|_| LayoutError::BlockedForm {
             layout: format!("{}", mapping.layout()),
-            rank: <L::Index as crate::Coords>::RANK,
+            rank: <L::Index as crate::mappings::Coords>::RANK,
             shape,
         })
 }

@@ -5,21 +5,21 @@
 use super::packed::PackedTensor;
 use super::values::Nibble;
 use crate::{
-    Coords, Interface, Layout, LayoutError, Plain, RelayoutFrom, SameRankAs, Tensor,
-    check_convertible,
+    Layout, LayoutError, Tensor, axes::RelayoutFrom, axes::check_convertible, layouts::SameRankAs,
+    mappings::Coords, quantized::Interface, quantized::Plain,
 };
 use alloc::format;
 
 impl<E: Nibble, L: Layout, I: Interface> PackedTensor<E, L, I> {
     /// Converts into a new tensor of layout `L2`, moving each element by axis name as
-    /// [`TensorBase::relayout`](crate::TensorBase::relayout) does; padding holds the pad value.
+    /// [`TensorBase::relayout`](crate::tensors::TensorBase::relayout) does; padding holds the pad value.
     ///
     /// # Panics
     /// With the message of the [`LayoutError`] that [`PackedTensor::try_relayout`] returns.
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::{PackedTensor, u4};
+    /// use tensor_layout::{quantized::PackedTensor, quantized::u4};
     /// let t = PackedTensor::<u4, onednn::nchw>::from_fn([1, 3, 1, 2], |[_, c, _, w]| u4::new((c * 2 + w) as u8));
     /// assert_eq!(t.relayout::<megengine::NCHW64>().to_row_major(), t.to_row_major());
     /// ```
@@ -37,7 +37,7 @@ impl<E: Nibble, L: Layout, I: Interface> PackedTensor<E, L, I> {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::{PackedTensor, u4};
+    /// use tensor_layout::{quantized::PackedTensor, quantized::u4};
     /// let t = PackedTensor::<u4, onednn::nchw>::from_fn([1, 3, 1, 2], |[_, c, _, w]| u4::new((c * 2 + w) as u8));
     /// let blocked = t.try_relayout::<megengine::NCHW64>().unwrap();
     /// assert_eq!(blocked.value([0, 2, 0, 1]), u4::new(5));
@@ -58,12 +58,12 @@ impl<E: Nibble, L: Layout, I: Interface> PackedTensor<E, L, I> {
     /// into its padding.
     ///
     /// # Errors
-    /// As for [`TensorBase::relayout_into`](crate::TensorBase::relayout_into); `dst` is then
+    /// As for [`TensorBase::relayout_into`](crate::tensors::TensorBase::relayout_into); `dst` is then
     /// left untouched.
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::{PackedTensor, i4};
+    /// use tensor_layout::{quantized::PackedTensor, quantized::i4};
     /// let src = PackedTensor::<i4, megengine::NCHW64>::from_fn([1, 70, 1, 1], |[_, c, ..]| i4::new((c % 16) as i8 - 8));
     /// let mut dst = PackedTensor::<i4, megengine::NCHW>::zeros([1, 70, 1, 1]);
     /// src.relayout_into(&mut dst).unwrap();
@@ -95,7 +95,7 @@ impl<E: Nibble, L: Layout, I: Interface> PackedTensor<E, L, I> {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::{PackedTensor, u4};
+    /// use tensor_layout::{quantized::PackedTensor, quantized::u4};
     /// let src = PackedTensor::<u4, megengine::NCHW>::from_fn([1, 3, 1, 1], |[_, c, ..]| u4::new(c as u8));
     /// let mut dst = PackedTensor::<u4, megengine::NCHW64>::zeros([1, 3, 1, 1]);
     /// dst.relayout_from(&src).unwrap();

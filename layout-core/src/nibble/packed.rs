@@ -3,11 +3,12 @@
 use super::values::Nibble;
 use crate::storage::{AlignedBuffer, Storage, StorageMut};
 use crate::{
-    ChannelZeros, Interface, Layout, LayoutError, Mapping, Plain, RealValues, RowMajorIndices,
+    Layout, LayoutError, Mapping, mappings::RowMajorIndices, quantized::ChannelZeros,
+    quantized::Interface, quantized::Plain, quantized::RealValues,
 };
 use alloc::vec::Vec;
 
-/// A tensor of 4-bit elements ([`u4`](crate::u4), [`i4`](crate::i4)) in layout `L`, packed two
+/// A tensor of 4-bit elements ([`u4`](crate::quantized::u4), [`i4`](crate::quantized::i4)) in layout `L`, packed two
 /// per byte in storage order: storage slot `s` is the low nibble of byte `s / 2` when `s` is
 /// even, the high nibble when it is odd (MegEngine's int4 packing). An odd storage length
 /// leaves the last byte's high nibble as padding.
@@ -17,7 +18,7 @@ use alloc::vec::Vec;
 ///
 /// ```
 /// use tensor_layout::prelude::*;
-/// use tensor_layout::{PackedTensor, u4};
+/// use tensor_layout::{quantized::PackedTensor, quantized::u4};
 /// let t = PackedTensor::<u4, megengine::NCHW64>::from_fn([1, 3, 1, 1], |[_, c, ..]| u4::new(c as u8 + 1));
 /// assert_eq!(t.value([0, 2, 0, 0]), u4::new(3));
 /// assert_eq!(t.as_bytes()[..2], [0x21, 0x03]); // channel 0 low, channel 1 high, then 2
@@ -44,7 +45,7 @@ impl<E: Nibble, L: Layout + Default> PackedTensor<E, L> {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// let t = tensor_layout::PackedTensor::<tensor_layout::i4, megengine::NCHW64>::zeros([1, 70, 2, 2]);
+    /// let t = tensor_layout::quantized::PackedTensor::<tensor_layout::quantized::i4, megengine::NCHW64>::zeros([1, 70, 2, 2]);
     /// assert_eq!(t.as_bytes().len(), 2 * 2 * 2 * 32);
     /// ```
     pub fn zeros(dims: L::Index) -> Self {
@@ -59,7 +60,7 @@ impl<E: Nibble, L: Layout + Default> PackedTensor<E, L> {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// let t = tensor_layout::PackedTensor::<tensor_layout::u4, onednn::nchw>::try_zeros([1, 1, 1, 3]).unwrap();
+    /// let t = tensor_layout::quantized::PackedTensor::<tensor_layout::quantized::u4, onednn::nchw>::try_zeros([1, 1, 1, 3]).unwrap();
     /// assert_eq!(t.as_bytes(), [0, 0]); // 3 nibbles: the last byte's high nibble is padding
     /// ```
     pub fn try_zeros(dims: L::Index) -> Result<Self, LayoutError> {
@@ -73,7 +74,7 @@ impl<E: Nibble, L: Layout + Default> PackedTensor<E, L> {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::{PackedTensor, i4};
+    /// use tensor_layout::{quantized::PackedTensor, quantized::i4};
     /// let t = PackedTensor::<i4, onednn::nchw>::from_fn([1, 1, 1, 3], |[.., w]| i4::new(w as i8 - 1));
     /// assert_eq!(t.as_bytes(), [0x0F, 0x01]); // -1 in the low nibble of byte 0, 1 in byte 1
     /// ```
@@ -92,7 +93,7 @@ impl<E: Nibble, L: Layout + Default> PackedTensor<E, L> {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::{PackedTensor, u4};
+    /// use tensor_layout::{quantized::PackedTensor, quantized::u4};
     /// let values: Vec<u4> = (0..6).map(u4::new).collect();
     /// let t = PackedTensor::<u4, onednn::nhwc>::from_row_major([1, 2, 1, 3], &values).unwrap();
     /// assert_eq!(t.as_bytes(), [0x30, 0x41, 0x52]); // channels interleave: 0 3, 1 4, 2 5
@@ -106,7 +107,7 @@ impl<E: Nibble, L: Layout + Default> PackedTensor<E, L> {
                 found: values.len(),
             });
         }
-        let row_major = crate::row_major_strides(&dims);
+        let row_major = crate::mappings::row_major_strides(&dims);
         let mapping = t.mapping;
         mapping.for_each_run(|run| {
             let (base, step) = run.in_strided(&row_major);
@@ -130,7 +131,7 @@ impl<E: Nibble, L: Layout + Default> PackedTensor<E, L> {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::{PackedTensor, u4};
+    /// use tensor_layout::{quantized::PackedTensor, quantized::u4};
     /// let t = PackedTensor::<u4, onednn::nchw>::from_bytes([1, 1, 1, 3], &[0x21, 0x03]).unwrap();
     /// assert_eq!(t.to_row_major(), [u4::new(1), u4::new(2), u4::new(3)]);
     /// let short = PackedTensor::<u4, onednn::nchw>::from_bytes([1, 1, 1, 3], &[0x21]).unwrap_err();
@@ -156,7 +157,7 @@ impl<E: Nibble, L: Layout + Default> PackedTensor<E, L> {
 
 impl<E: Nibble, L: Layout + Default, I: RealValues<E> + ChannelZeros<E>> PackedTensor<E, L, I> {
     /// A tensor of real zeros read through `interface` (MegEngine's `Quantized4Asymm` is `u4`
-    /// with a [`ScaleOffset`](crate::ScaleOffset)): every slot holds the stored zero.
+    /// with a [`ScaleOffset`](crate::quantized::ScaleOffset)): every slot holds the stored zero.
     ///
     /// # Errors
     /// As for [`PackedTensor::try_zeros`], and [`LayoutError::Interface`] when the interface
@@ -164,7 +165,7 @@ impl<E: Nibble, L: Layout + Default, I: RealValues<E> + ChannelZeros<E>> PackedT
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::{PackedTensor, u4};
+    /// use tensor_layout::{quantized::PackedTensor, quantized::u4};
     /// let q = ScaleOffset::new(0.5, 8);
     /// let mut t = PackedTensor::<u4, megengine::NCHW64, _>::try_zeros_with([1, 2, 1, 1], q).unwrap();
     /// assert_eq!(t.as_bytes()[31], 0x88); // padding holds the offset
@@ -201,7 +202,7 @@ impl<E: Nibble, L: Layout, I: Interface> PackedTensor<E, L, I> {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// let t = tensor_layout::PackedTensor::<tensor_layout::u4, megengine::NCHW64>::zeros([1, 3, 1, 1]);
+    /// let t = tensor_layout::quantized::PackedTensor::<tensor_layout::quantized::u4, megengine::NCHW64>::zeros([1, 3, 1, 1]);
     /// assert_eq!(t.mapping().storage_len(), 64);
     /// ```
     pub fn mapping(&self) -> &Mapping<L> {
@@ -212,7 +213,7 @@ impl<E: Nibble, L: Layout, I: Interface> PackedTensor<E, L, I> {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// assert_eq!(tensor_layout::PackedTensor::<tensor_layout::u4, onednn::nchw>::zeros([1, 2, 3, 4]).dims(), [1, 2, 3, 4]);
+    /// assert_eq!(tensor_layout::quantized::PackedTensor::<tensor_layout::quantized::u4, onednn::nchw>::zeros([1, 2, 3, 4]).dims(), [1, 2, 3, 4]);
     /// ```
     pub fn dims(&self) -> L::Index {
         self.mapping.dims()
@@ -222,7 +223,7 @@ impl<E: Nibble, L: Layout, I: Interface> PackedTensor<E, L, I> {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// let t = tensor_layout::PackedTensor::<tensor_layout::u4, megengine::NCHW64>::zeros([1, 3, 1, 1]);
+    /// let t = tensor_layout::quantized::PackedTensor::<tensor_layout::quantized::u4, megengine::NCHW64>::zeros([1, 3, 1, 1]);
     /// assert_eq!(t.padded_dims(), [1, 64, 1, 1]);
     /// ```
     pub fn padded_dims(&self) -> L::Index {
@@ -234,7 +235,7 @@ impl<E: Nibble, L: Layout, I: Interface> PackedTensor<E, L, I> {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// let t = tensor_layout::PackedTensor::<tensor_layout::u4, megengine::NCHW64>::zeros([1, 3, 1, 1]);
+    /// let t = tensor_layout::quantized::PackedTensor::<tensor_layout::quantized::u4, megengine::NCHW64>::zeros([1, 3, 1, 1]);
     /// assert_eq!((t.storage_len(), t.as_bytes().len()), (64, 32));
     /// ```
     pub fn storage_len(&self) -> usize {
@@ -245,7 +246,7 @@ impl<E: Nibble, L: Layout, I: Interface> PackedTensor<E, L, I> {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// assert_eq!(tensor_layout::PackedTensor::<tensor_layout::u4, onednn::nchw>::zeros([1, 2, 3, 4]).len(), 24);
+    /// assert_eq!(tensor_layout::quantized::PackedTensor::<tensor_layout::quantized::u4, onednn::nchw>::zeros([1, 2, 3, 4]).len(), 24);
     /// ```
     pub fn len(&self) -> usize {
         self.mapping.len()
@@ -255,7 +256,7 @@ impl<E: Nibble, L: Layout, I: Interface> PackedTensor<E, L, I> {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// assert!(tensor_layout::PackedTensor::<tensor_layout::u4, onednn::nchw>::zeros([1, 0, 3, 4]).is_empty());
+    /// assert!(tensor_layout::quantized::PackedTensor::<tensor_layout::quantized::u4, onednn::nchw>::zeros([1, 0, 3, 4]).is_empty());
     /// ```
     pub fn is_empty(&self) -> bool {
         self.mapping.is_empty()
@@ -265,7 +266,7 @@ impl<E: Nibble, L: Layout, I: Interface> PackedTensor<E, L, I> {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// assert_eq!(*tensor_layout::PackedTensor::<tensor_layout::u4, onednn::nchw>::zeros([1, 1, 1, 1]).interface(), Plain);
+    /// assert_eq!(*tensor_layout::quantized::PackedTensor::<tensor_layout::quantized::u4, onednn::nchw>::zeros([1, 1, 1, 1]).interface(), Plain);
     /// ```
     pub fn interface(&self) -> &I {
         &self.interface
@@ -275,7 +276,7 @@ impl<E: Nibble, L: Layout, I: Interface> PackedTensor<E, L, I> {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::{PackedTensor, u4};
+    /// use tensor_layout::{quantized::PackedTensor, quantized::u4};
     /// assert_eq!(PackedTensor::<u4, onednn::nchw>::zeros([1, 1, 1, 1]).pad_value(), u4::new(0));
     /// ```
     pub fn pad_value(&self) -> E {
@@ -286,7 +287,7 @@ impl<E: Nibble, L: Layout, I: Interface> PackedTensor<E, L, I> {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::{PackedTensor, u4};
+    /// use tensor_layout::{quantized::PackedTensor, quantized::u4};
     /// let t = PackedTensor::<u4, onednn::nchw>::from_fn([1, 1, 1, 2], |[.., w]| u4::new(w as u8 + 7));
     /// assert_eq!(t.as_bytes(), [0x87]);
     /// ```
@@ -298,7 +299,7 @@ impl<E: Nibble, L: Layout, I: Interface> PackedTensor<E, L, I> {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::{PackedTensor, u4};
+    /// use tensor_layout::{quantized::PackedTensor, quantized::u4};
     /// let mut t = PackedTensor::<u4, onednn::nchw>::zeros([1, 1, 1, 2]);
     /// t.as_bytes_mut()[0] = 0xA5;
     /// assert_eq!((t.value([0, 0, 0, 0]), t.value([0, 0, 0, 1])), (u4::new(5), u4::new(10)));
@@ -332,7 +333,7 @@ impl<E: Nibble, L: Layout, I: Interface> PackedTensor<E, L, I> {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// let t = tensor_layout::PackedTensor::<tensor_layout::u4, onednn::nchw>::zeros([1, 1, 1, 2]);
+    /// let t = tensor_layout::quantized::PackedTensor::<tensor_layout::quantized::u4, onednn::nchw>::zeros([1, 1, 1, 2]);
     /// assert_eq!(t.get([0, 0, 0, 2]), None);
     /// ```
     pub fn get(&self, index: L::Index) -> Option<E> {
@@ -348,7 +349,7 @@ impl<E: Nibble, L: Layout, I: Interface> PackedTensor<E, L, I> {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::{PackedTensor, i4};
+    /// use tensor_layout::{quantized::PackedTensor, quantized::i4};
     /// let t = PackedTensor::<i4, onednn::nchw>::from_fn([1, 1, 1, 2], |_| i4::new(-2));
     /// assert_eq!(t.value([0, 0, 0, 1]), i4::new(-2));
     /// ```
@@ -367,7 +368,7 @@ impl<E: Nibble, L: Layout, I: Interface> PackedTensor<E, L, I> {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::{PackedTensor, u4};
+    /// use tensor_layout::{quantized::PackedTensor, quantized::u4};
     /// let mut t = PackedTensor::<u4, onednn::nchw>::zeros([1, 1, 1, 2]);
     /// t.set([0, 0, 0, 1], u4::new(12));
     /// assert_eq!(t.as_bytes(), [0xC0]);
@@ -387,7 +388,7 @@ impl<E: Nibble, L: Layout, I: Interface> PackedTensor<E, L, I> {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::{PackedTensor, i4};
+    /// use tensor_layout::{quantized::PackedTensor, quantized::i4};
     /// let t = PackedTensor::<i4, onednn::nchw>::from_fn([1, 1, 1, 1], |_| i4::new(-3));
     /// assert_eq!(t.real([0, 0, 0, 0]), -3.0);
     /// ```
@@ -405,7 +406,7 @@ impl<E: Nibble, L: Layout, I: Interface> PackedTensor<E, L, I> {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::{PackedTensor, u4};
+    /// use tensor_layout::{quantized::PackedTensor, quantized::u4};
     /// let mut t = PackedTensor::<u4, onednn::nchw>::zeros([1, 1, 1, 1]);
     /// t.set_real([0, 0, 0, 0], 99.0);
     /// assert_eq!(t.value([0, 0, 0, 0]), u4::new(15));
@@ -422,7 +423,7 @@ impl<E: Nibble, L: Layout, I: Interface> PackedTensor<E, L, I> {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::{PackedTensor, u4};
+    /// use tensor_layout::{quantized::PackedTensor, quantized::u4};
     /// let t = PackedTensor::<u4, onednn::nchw>::from_fn([1, 1, 1, 2], |[.., w]| u4::new(w as u8));
     /// assert_eq!(t.indexed_iter().last(), Some(([0, 0, 0, 1], u4::new(1))));
     /// ```
@@ -435,7 +436,7 @@ impl<E: Nibble, L: Layout, I: Interface> PackedTensor<E, L, I> {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::{PackedTensor, u4};
+    /// use tensor_layout::{quantized::PackedTensor, quantized::u4};
     /// let t = PackedTensor::<u4, megengine::NCHW64>::from_fn([1, 3, 1, 1], |[_, c, ..]| u4::new(c as u8));
     /// assert_eq!(t.iter().map(u4::get).collect::<Vec<_>>(), [0, 1, 2]);
     /// ```
@@ -447,7 +448,7 @@ impl<E: Nibble, L: Layout, I: Interface> PackedTensor<E, L, I> {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::{PackedTensor, u4};
+    /// use tensor_layout::{quantized::PackedTensor, quantized::u4};
     /// let t = PackedTensor::<u4, onednn::nhwc>::from_fn([1, 2, 1, 1], |[_, c, ..]| u4::new(c as u8 + 1));
     /// assert_eq!(t.to_row_major(), [u4::new(1), u4::new(2)]);
     /// ```

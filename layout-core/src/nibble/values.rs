@@ -1,6 +1,6 @@
 //! The 4-bit element types and the [`Nibble`] trait that packs them.
 
-use crate::{Plain, RealValues, ScaleOffset};
+use crate::{quantized::Plain, quantized::RealValues, quantized::ScaleOffset};
 use core::fmt;
 
 mod sealed {
@@ -10,7 +10,7 @@ mod sealed {
 /// A 4-bit element type: [`u4`] or [`i4`], held in a nibble of a byte.
 ///
 /// ```
-/// use tensor_layout::{Nibble, i4, u4};
+/// use tensor_layout::{quantized::Nibble, quantized::i4, quantized::u4};
 /// assert_eq!(u4::new(13).to_bits(), 13);
 /// assert_eq!(i4::new(-3).to_bits(), 0b1101);
 /// assert_eq!(i4::from_bits(0b1101), i4::new(-3));
@@ -27,7 +27,7 @@ pub trait Nibble:
 /// An unsigned 4-bit integer, 0 to 15.
 ///
 /// ```
-/// use tensor_layout::u4;
+/// use tensor_layout::quantized::u4;
 /// assert_eq!(u4::new(15).get(), 15);
 /// assert_eq!(u4::try_new(16), None);
 /// ```
@@ -38,7 +38,7 @@ pub struct u4(u8);
 /// A signed 4-bit integer, -8 to 7 (two's complement in its nibble).
 ///
 /// ```
-/// use tensor_layout::i4;
+/// use tensor_layout::quantized::i4;
 /// assert_eq!(i4::new(-8).get(), -8);
 /// assert_eq!(i4::try_new(8), None);
 /// ```
@@ -58,7 +58,7 @@ impl u4 {
     /// When `value` exceeds 15 ([`u4::try_new`] returns `None` instead).
     ///
     /// ```
-    /// assert_eq!(tensor_layout::u4::new(9).get(), 9);
+    /// assert_eq!(tensor_layout::quantized::u4::new(9).get(), 9);
     /// ```
     pub const fn new(value: u8) -> Self {
         match Self::try_new(value) {
@@ -70,7 +70,7 @@ impl u4 {
     /// `value` as a `u4`, `None` above 15.
     ///
     /// ```
-    /// assert!(tensor_layout::u4::try_new(15).is_some());
+    /// assert!(tensor_layout::quantized::u4::try_new(15).is_some());
     /// ```
     pub const fn try_new(value: u8) -> Option<Self> {
         if value <= 15 { Some(Self(value)) } else { None }
@@ -79,7 +79,7 @@ impl u4 {
     /// The value, 0 to 15.
     ///
     /// ```
-    /// assert_eq!(tensor_layout::u4::new(4).get(), 4);
+    /// assert_eq!(tensor_layout::quantized::u4::new(4).get(), 4);
     /// ```
     pub const fn get(self) -> u8 {
         self.0
@@ -98,7 +98,7 @@ impl i4 {
     /// When `value` lies outside -8 to 7 ([`i4::try_new`] returns `None` instead).
     ///
     /// ```
-    /// assert_eq!(tensor_layout::i4::new(-5).get(), -5);
+    /// assert_eq!(tensor_layout::quantized::i4::new(-5).get(), -5);
     /// ```
     pub const fn new(value: i8) -> Self {
         match Self::try_new(value) {
@@ -110,7 +110,7 @@ impl i4 {
     /// `value` as an `i4`, `None` outside -8 to 7.
     ///
     /// ```
-    /// assert!(tensor_layout::i4::try_new(-9).is_none());
+    /// assert!(tensor_layout::quantized::i4::try_new(-9).is_none());
     /// ```
     pub const fn try_new(value: i8) -> Option<Self> {
         if -8 <= value && value <= 7 {
@@ -123,7 +123,7 @@ impl i4 {
     /// The value, -8 to 7.
     ///
     /// ```
-    /// assert_eq!(tensor_layout::i4::new(7).get(), 7);
+    /// assert_eq!(tensor_layout::quantized::i4::new(7).get(), 7);
     /// ```
     pub const fn get(self) -> i8 {
         self.0

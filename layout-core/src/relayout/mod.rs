@@ -28,7 +28,7 @@ mod schedule;
 mod stores;
 mod tuning;
 
-use crate::{Coords, Layout, Mapping};
+use crate::{Layout, Mapping, mappings::Coords};
 pub(crate) use cache_geometry::CacheGeometry;
 pub(crate) use choices::Choices;
 pub(crate) use chunk_table::{TableMove, copy_table};
@@ -218,7 +218,7 @@ mod tests {
         let src_slots: Vec<T> = (0..src.storage_len()).map(|i| of(i as u32 + 1)).collect();
         let pad = of(0);
         let mut want = alloc::vec![pad; dst.storage_len()];
-        crate::for_each_row_major_index(&dims, |_, i| {
+        crate::mappings::for_each_row_major_index(&dims, |_, i| {
             let i: [usize; 4] = i.try_into().unwrap();
             want[dst.offset(i)] = src_slots[src.offset(i)];
         });

@@ -4,7 +4,7 @@
 
 use super::{Origin, RelayoutPlan};
 use crate::relayout::{CacheGeometry, Choices, PlanChoices, Streaming};
-use crate::{Layout, SameRankAs, Tensor};
+use crate::{Layout, Tensor, layouts::SameRankAs};
 use alloc::format;
 
 type Nchw = crate::onednn_layout!("nchw");
@@ -19,9 +19,13 @@ type Crouton = crate::chunked_layout![NHWC; 0,0, 1,0, 2,0, 3,0, 1,8, 2,8, 3,32];
 /// source, element by element.
 fn each_machine_moves<T, A, B>(dims: [usize; 4], of: fn(usize) -> T)
 where
-    T: crate::Element + Default + PartialEq + core::fmt::Debug + Send + Sync + 'static,
+    T: crate::tensors::Element + Default + PartialEq + core::fmt::Debug + Send + Sync + 'static,
     A: Layout<Index = [usize; 4]> + Default + PartialEq,
-    B: SameRankAs<A> + Layout<Index = [usize; 4]> + Default + PartialEq,
+    B: SameRankAs<A>
+        + crate::axes::RelayoutFrom<A>
+        + Layout<Index = [usize; 4]>
+        + Default
+        + PartialEq,
 {
     let src = Tensor::<T, A>::from_fn(dims, |[n, c, h, w]| of(((n * 31 + c) * 17 + h) * 13 + w));
     let want = src.to_row_major();

@@ -4,7 +4,10 @@
 use super::{Origin, RelayoutPlan};
 use crate::relayout::{Choices, PlanChoices, Streaming};
 use crate::storage::{Storage, StorageMut};
-use crate::{ChannelZeros, Layout, LayoutError, SameRankAs, TensorBase};
+use crate::{
+    Layout, LayoutError, axes::RelayoutFrom, layouts::SameRankAs, quantized::ChannelZeros,
+    tensors::TensorBase,
+};
 use alloc::vec::Vec;
 
 extern crate std;
@@ -27,7 +30,7 @@ impl<T, L1, L2> RelayoutPlan<T, L1, L2>
 where
     T: Copy + Send + Sync + 'static,
     L1: Layout + PartialEq,
-    L2: SameRankAs<L1> + PartialEq,
+    L2: SameRankAs<L1> + RelayoutFrom<L1> + PartialEq,
 {
     /// Plans the relayout from `src` into `dst` by timing: the cache model's plan and each
     /// alternative choice (stores past the caches or through them, short rows whole or a

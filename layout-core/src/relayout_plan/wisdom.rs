@@ -32,6 +32,7 @@ const FARTHEST_PREFETCH: usize = 1 << 20;
 ///
 /// ```
 /// use tensor_layout::prelude::*;
+/// use tensor_layout::plans::Wisdom;
 /// let src = Tensor::<f32, onednn::nchw>::zeros([1, 16, 8, 8]);
 /// let dst = Tensor::<f32, onednn::nhwc>::zeros([1, 16, 8, 8]);
 /// let mut wisdom = Wisdom::new();
@@ -74,7 +75,7 @@ impl Wisdom {
     /// Wisdom that remembers nothing.
     ///
     /// ```
-    /// assert!(tensor_layout::Wisdom::new().is_empty());
+    /// assert!(tensor_layout::plans::Wisdom::new().is_empty());
     /// ```
     pub fn new() -> Wisdom {
         Wisdom::default()
@@ -83,7 +84,7 @@ impl Wisdom {
     /// How many relayouts it remembers.
     ///
     /// ```
-    /// assert_eq!(tensor_layout::Wisdom::new().len(), 0);
+    /// assert_eq!(tensor_layout::plans::Wisdom::new().len(), 0);
     /// ```
     pub fn len(&self) -> usize {
         self.entries.len()
@@ -92,7 +93,7 @@ impl Wisdom {
     /// Whether it remembers no relayout.
     ///
     /// ```
-    /// assert!(tensor_layout::Wisdom::default().is_empty());
+    /// assert!(tensor_layout::plans::Wisdom::default().is_empty());
     /// ```
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
@@ -127,7 +128,7 @@ impl Wisdom {
     /// expected there: any text but wisdom's is refused, never half read.
     ///
     /// ```
-    /// use tensor_layout::Wisdom;
+    /// use tensor_layout::plans::Wisdom;
     /// assert!(Wisdom::parse("tensor-layout wisdom 1\n").unwrap().is_empty());
     /// assert!(Wisdom::parse("not wisdom").is_err());
     /// ```

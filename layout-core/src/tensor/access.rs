@@ -2,8 +2,8 @@
 //! padding.
 
 use super::{TensorBase, TensorView, TensorViewMut};
-use crate::Interface;
 use crate::Layout;
+use crate::quantized::Interface;
 use crate::storage::{Storage, StorageMut};
 use core::ops::{Index, IndexMut};
 
@@ -35,7 +35,7 @@ impl<S: Storage, L: Layout, I: Interface> TensorBase<S, L, I> {
     }
 
     /// The element at logical `index`, by value (as for 4-bit elements, which a
-    /// [`PackedTensor`](crate::PackedTensor) gives by value only).
+    /// [`PackedTensor`](crate::quantized::PackedTensor) gives by value only).
     ///
     /// # Panics
     /// When `index` is out of bounds, naming the index and the dims.

@@ -3,7 +3,9 @@
 
 use super::{TensorBase, TensorView, TensorViewMut};
 use crate::storage::{Storage, StorageMut};
-use crate::{AxisNames, ChunkList, ChunkedMemoryLayout, Interface, LayoutError};
+use crate::{
+    ChunkedMemoryLayout, LayoutError, axes::AxisNames, layouts::ChunkList, quantized::Interface,
+};
 use core::ops::Range;
 
 type Chunked<const RANK: usize, C, N> = ChunkedMemoryLayout<RANK, C, N>;

@@ -2,10 +2,10 @@
 //! the storage as bytes.
 
 use super::{Tensor, TensorBase, TensorView, TensorViewMut};
-use crate::Element;
 use crate::storage::{AlignedBuffer, Storage, StorageMut};
-use crate::{Interface, Plain};
+use crate::tensors::Element;
 use crate::{Layout, LayoutError, Mapping};
+use crate::{quantized::Interface, quantized::Plain};
 use alloc::string::String;
 use alloc::vec::Vec;
 use bytemuck::{NoUninit, Pod};
@@ -16,7 +16,7 @@ impl<T: Element + Default, L: Layout + Default> Tensor<T, L> {
     /// `T::default()`, whatever the padding slots of `storage` hold.
     ///
     /// Copies only when it must: tensor storage is aligned to 128 bytes
-    /// ([`STORAGE_ALIGN`](crate::STORAGE_ALIGN)), so the `Vec`'s memory becomes the tensor's when
+    /// ([`STORAGE_ALIGN`](crate::storage::STORAGE_ALIGN)), so the `Vec`'s memory becomes the tensor's when
     /// its first element's address is a multiple of 128 (or of `T`'s alignment, if larger), and
     /// is otherwise copied into new aligned memory and freed. Most allocators align small blocks
     /// to 16 bytes only, so expect a copy unless the `Vec` came from [`Tensor::into_vec`] of a

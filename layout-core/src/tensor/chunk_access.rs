@@ -6,7 +6,9 @@
 use super::TensorBase;
 use crate::chunk_view::{ChunkAt, ChunkView, ChunkViewMut, chunk_place as place};
 use crate::storage::{Storage, StorageMut};
-use crate::{AxisNames, ChunkList, ChunkedMemoryLayout, Interface, LayoutError};
+use crate::{
+    ChunkedMemoryLayout, LayoutError, axes::AxisNames, layouts::ChunkList, quantized::Interface,
+};
 
 type Chunked<const RANK: usize, C, N> = ChunkedMemoryLayout<RANK, C, N>;
 

@@ -1,10 +1,10 @@
 //! Building tensors: owned ones filled or computed, and views of storage the caller holds.
 
 use super::{Tensor, TensorView, TensorViewMut};
-use crate::Element;
 use crate::storage::{AlignedBuffer, StorageMut};
-use crate::{Interface, Plain};
-use crate::{Layout, LayoutError, Mapping, row_major_strides};
+use crate::tensors::Element;
+use crate::{Layout, LayoutError, Mapping, mappings::row_major_strides};
+use crate::{quantized::Interface, quantized::Plain};
 use alloc::vec::Vec;
 
 impl<T: Element, L: Layout> Tensor<T, L> {
@@ -73,7 +73,7 @@ impl<T: Element, L: Layout> Tensor<T, L> {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::Strided;
+    /// use tensor_layout::layouts::Strided;
     /// let m = Mapping::<htp::R4CroutonLayout>::new([1, 1, 1, 30]).unwrap();
     /// let t = Tensor::try_filled(m, 1u8, 128).unwrap();
     /// assert_eq!(t.as_raw()[29..31], [1, 128]);
@@ -233,7 +233,7 @@ impl<'a, T: Element + Default, L: Layout> TensorViewMut<'a, T, L> {
     ///
     /// ```
     /// use tensor_layout::prelude::*;
-    /// use tensor_layout::Strided;
+    /// use tensor_layout::layouts::Strided;
     /// let mut raw = [0u8; 6];
     /// let m = Mapping::<htp::R4NCHWMemoryLayout>::new([1, 1, 2, 3]).unwrap();
     /// TensorViewMut::from_slice(m, &mut raw).unwrap()[[0, 0, 1, 0]] = 9;

@@ -3,11 +3,13 @@
 //! leak into padding, as it can when a kernel runs over the whole storage.
 
 use super::{Tensor, TensorBase};
-use crate::Element;
 use crate::storage::{Storage, StorageMut};
 use crate::table_chunks::TableChunksMut;
-use crate::{ChannelZeros, Interface, Plain, RealValues};
-use crate::{Layout, LayoutError, Mapping, RowMajorIndices};
+use crate::tensors::Element;
+use crate::{Layout, LayoutError, Mapping, mappings::RowMajorIndices};
+use crate::{
+    quantized::ChannelZeros, quantized::Interface, quantized::Plain, quantized::RealValues,
+};
 use alloc::vec::Vec;
 use core::marker::PhantomData;
 use core::ptr::NonNull;
@@ -141,12 +143,12 @@ impl<S: StorageMut, L: Layout, I: Interface> TensorBase<S, L, I> {
 }
 
 /// The logical elements of a tensor in row-major order, writable: [`TensorBase::iter_mut`],
-/// [`IndirectTensor::iter_mut`](crate::IndirectTensor::iter_mut).
+/// [`IndirectTensor::iter_mut`](crate::tensors::IndirectTensor::iter_mut).
 ///
 /// ```
 /// use tensor_layout::prelude::*;
 /// let mut t = Tensor::<i8, onednn::nChw16c>::zeros([1, 3, 1, 1]);
-/// let it: tensor_layout::IterMut<'_, i8, onednn::nChw16c> = t.iter_mut();
+/// let it: tensor_layout::tensors::IterMut<'_, i8, onednn::nChw16c> = t.iter_mut();
 /// assert_eq!(it.len(), 3);
 /// ```
 pub struct IterMut<'a, T, L: Layout> {

@@ -1,10 +1,10 @@
 //! Visiting elements: row-major iterators, memory-order visits and contiguous chunks.
 
 use super::{StorageChunk, StorageChunkMut, TensorBase};
-use crate::Interface;
 use crate::odometer::{Odometer, logical};
+use crate::quantized::Interface;
 use crate::storage::{Storage, StorageMut};
-use crate::{Layout, Mapping, row_major_strides};
+use crate::{Layout, Mapping, mappings::row_major_strides};
 use alloc::vec::Vec;
 
 impl<S: Storage, L: Layout, I: Interface> TensorBase<S, L, I> {
@@ -29,7 +29,7 @@ impl<S: Storage, L: Layout, I: Interface> TensorBase<S, L, I> {
     /// ```
     pub fn indexed_iter(&self) -> impl ExactSizeIterator<Item = (L::Index, &S::Elem)> + '_ {
         let slots = self.as_raw();
-        crate::RowMajorIndices::new(self.dims())
+        crate::mappings::RowMajorIndices::new(self.dims())
             .map(move |index| (index, &slots[self.mapping.offset(index)]))
     }
 

@@ -18,8 +18,8 @@ mod real_values;
 mod views;
 
 use crate::storage::{AlignedBuffer, Storage};
-use crate::{Interface, Plain};
 use crate::{Layout, Mapping};
+use crate::{quantized::Interface, quantized::Plain};
 use core::fmt;
 
 /// Logical data in a layout: a [`Mapping`], storage holding `mapping.storage_len()` slots, the
@@ -28,7 +28,10 @@ use core::fmt;
 ///
 /// Use it through its aliases: [`Tensor`] owns 128-byte aligned storage, [`TensorView`] and
 /// [`TensorViewMut`] borrow it. The layout is part of the type: a function taking
-/// `&Tensor<u8, htp::R4CroutonLayout>` accepts no other layout.
+/// `&Tensor<u8, htp::R4CroutonLayout>` accepts no other layout. The interface is too, and here
+/// it has no default (the aliases give `Plain`), so that a compiler error setting a plain
+/// tensor against a quantized one prints both interfaces: a default parameter is left out of
+/// printed types.
 ///
 /// ```
 /// use tensor_layout::prelude::*;
@@ -38,7 +41,7 @@ use core::fmt;
 /// assert_eq!(t.as_raw()[30], 0); // padding is zero
 /// ```
 #[derive(Clone, Copy)]
-pub struct TensorBase<S: Storage, L: Layout, I: Interface = Plain> {
+pub struct TensorBase<S: Storage, L: Layout, I: Interface> {
     mapping: Mapping<L>,
     storage: S,
     pad: S::Elem,

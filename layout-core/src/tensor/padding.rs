@@ -3,11 +3,11 @@
 
 use super::constructors::{check_len, check_unique};
 use super::{TensorBase, TensorView, TensorViewMut};
-use crate::Element;
 use crate::interface::contract::channel_position;
 use crate::storage::{Storage, StorageMut};
-use crate::{ChannelZeros, RealValues};
+use crate::tensors::Element;
 use crate::{Layout, LayoutError, Mapping};
+use crate::{quantized::ChannelZeros, quantized::RealValues};
 use alloc::format;
 use alloc::vec::Vec;
 use core::fmt::Debug;
@@ -19,6 +19,7 @@ use core::fmt::Debug;
 ///
 /// ```
 /// use tensor_layout::prelude::*;
+/// use tensor_layout::tensors::Padding;
 /// let m = Mapping::<htp::R4CroutonLayout>::new([1, 1, 1, 30]).unwrap();
 /// let q = ScaleOffset::new(0.1, 128);
 /// let mut buffer = vec![0u8; 2048];
@@ -157,6 +158,7 @@ impl<'a, T: Element + PartialEq + Debug, L: Layout, I: RealValues<T> + ChannelZe
     ///
     /// ```
     /// use tensor_layout::prelude::*;
+    /// use tensor_layout::tensors::Padding;
     /// let m = Mapping::<htp::R4CroutonLayout>::new([1, 1, 1, 30]).unwrap();
     /// let buffer = vec![128u8; 2048];
     /// let v = TensorView::from_slice_with(m, &buffer, ScaleOffset::new(0.1, 128), Padding::Check).unwrap();
@@ -196,6 +198,7 @@ impl<'a, T: Element + PartialEq + Debug, L: Layout, I: RealValues<T> + ChannelZe
     ///
     /// ```
     /// use tensor_layout::prelude::*;
+    /// use tensor_layout::tensors::Padding;
     /// let m = Mapping::<htp::R4CroutonLayout>::new([1, 1, 1, 30]).unwrap();
     /// let q = ScaleOffset::new(0.1, 128);
     /// let mut buffer = vec![7u8; 2048];

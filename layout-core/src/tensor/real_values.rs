@@ -2,11 +2,11 @@
 //! one.
 
 use super::{Tensor, TensorBase};
-use crate::Element;
 use crate::interface::contract::channel_position;
 use crate::storage::{Storage, StorageMut};
-use crate::{ChannelZeros, Interface, RealValues};
+use crate::tensors::Element;
 use crate::{Layout, LayoutError, Mapping};
+use crate::{quantized::ChannelZeros, quantized::Interface, quantized::RealValues};
 
 impl<S: Storage, L: Layout, I: Interface> TensorBase<S, L, I> {
     /// The interface: what the stored values mean.

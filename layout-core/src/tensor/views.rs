@@ -5,10 +5,10 @@ use crate::axis_names::{check_convertible, positions};
 use crate::interface::contract::channel_position;
 use crate::storage::{Storage, StorageMut};
 use crate::{
-    AxisNames, Layout, LayoutError, Mapping, PositionalAxes, SameAxesAs, Strided, TensorBase,
-    TensorView, TensorViewMut,
+    Layout, LayoutError, Mapping, TensorView, TensorViewMut, axes::AxisNames, axes::PositionalAxes,
+    axes::SameAxesAs, layouts::Strided, tensors::TensorBase,
 };
-use crate::{AxisWord, Interface};
+use crate::{axes::AxisWord, quantized::Interface};
 use core::ops::Range;
 
 /// A view through a strided mapping with axis names `N`.

@@ -15,7 +15,7 @@ use super::strides::{
 use alloc::boxed::Box;
 use alloc::string::ToString;
 use core::fmt;
-use layout_core::{AnyMapping, Coords, LayoutError, Mapping};
+use layout_core::{LayoutError, Mapping, mappings::AnyMapping, mappings::Coords};
 
 /// A Sophgo local layout chosen at run time: which layout, on which chip, in which storage
 /// mode, at which address, with elements of how many bytes; free strides and a matrix's width

@@ -5,7 +5,7 @@ use super::address::LocalAddress;
 use alloc::format;
 use alloc::vec::Vec;
 use core::ops::Range;
-use layout_core::{Axes, Axis, LayoutError};
+use layout_core::{LayoutError, layouts::Axes, layouts::Axis};
 
 /// A 4-D local layout bound to dims `[N, C, H, W]`: strides, start, channels per NPU.
 ///

@@ -14,7 +14,7 @@ use alloc::string::ToString;
 use alloc::vec::Vec;
 use core::fmt;
 use core::marker::PhantomData;
-use layout_core::{Axes, Layout, LayoutError};
+use layout_core::{Layout, LayoutError, layouts::Axes};
 
 /// A 4-D tensor `[N, C, H, W]` in the local memory of chip `C`, its strides following rule `R`,
 /// stored in mode `M`. Use it through its aliases [`Compact`], [`EuAligned`], [`LineAligned`]

@@ -7,8 +7,8 @@ use bytemuck::Pod;
 use core::fmt;
 use core::marker::PhantomData;
 use layout_core::{
-    AlignedBuffer, LayoutError, Mapping, SameRankAs, Storage, StorageMut, Tensor, TensorBase,
-    TensorView, TensorViewMut,
+    LayoutError, Mapping, Tensor, TensorView, TensorViewMut, layouts::SameRankAs, quantized::Plain,
+    storage::AlignedBuffer, storage::Storage, storage::StorageMut, tensors::TensorBase,
 };
 
 /// The local memory of chip `C`: `NPUS * NPU_BYTES` bytes, NPU 0's first.
@@ -136,7 +136,7 @@ impl<C: ChipSpec> LocalMemory<C> {
     /// ```
     pub fn view<T, L>(&self, tensor: &LocalTensor<T, L>) -> TensorView<'_, T, L>
     where
-        T: Pod + layout_core::Element + Default,
+        T: Pod + layout_core::tensors::Element + Default,
         L: LocalLayout<Chip = C>,
     {
         let slots: &[T] = bytemuck::try_cast_slice(&self.bytes)
@@ -156,7 +156,7 @@ impl<C: ChipSpec> LocalMemory<C> {
     /// ```
     pub fn view_mut<T, L>(&mut self, tensor: &LocalTensor<T, L>) -> TensorViewMut<'_, T, L>
     where
-        T: Pod + layout_core::Element + Default,
+        T: Pod + layout_core::tensors::Element + Default,
         L: LocalLayout<Chip = C>,
     {
         let slots: &mut [T] = bytemuck::try_cast_slice_mut(&mut self.bytes)
@@ -185,18 +185,18 @@ impl<C: ChipSpec> LocalMemory<C> {
     /// ```
     pub fn store<T, L, S, L2>(
         &mut self,
-        src: &TensorBase<S, L2>,
+        src: &TensorBase<S, L2, Plain>,
         dst: &LocalTensor<T, L>,
     ) -> Result<(), LayoutError>
     where
-        T: Pod + layout_core::Element + Default + Send + Sync,
-        L: LocalLayout<Chip = C> + SameRankAs<L2> + layout_core::RelayoutFrom<L2>,
+        T: Pod + layout_core::tensors::Element + Default + Send + Sync,
+        L: LocalLayout<Chip = C> + SameRankAs<L2> + layout_core::axes::RelayoutFrom<L2>,
         S: Storage<Elem = T>,
         L2: layout_core::Layout,
     {
         let () = const {
-            layout_core::check_convertible::<L2::Names, L::Names>(
-                <L::Index as layout_core::Coords>::RANK,
+            layout_core::axes::check_convertible::<L2::Names, L::Names>(
+                <L::Index as layout_core::mappings::Coords>::RANK,
             )
         };
         let mut view = self.view_mut(dst);
@@ -226,17 +226,17 @@ impl<C: ChipSpec> LocalMemory<C> {
     pub fn load<T, L, S2, L2>(
         &self,
         src: &LocalTensor<T, L>,
-        dst: &mut TensorBase<S2, L2>,
+        dst: &mut TensorBase<S2, L2, Plain>,
     ) -> Result<(), LayoutError>
     where
-        T: Pod + layout_core::Element + Default + Send + Sync,
+        T: Pod + layout_core::tensors::Element + Default + Send + Sync,
         L: LocalLayout<Chip = C>,
         S2: StorageMut<Elem = T>,
-        L2: SameRankAs<L> + layout_core::RelayoutFrom<L>,
+        L2: SameRankAs<L> + layout_core::axes::RelayoutFrom<L>,
     {
         let () = const {
-            layout_core::check_convertible::<L::Names, L2::Names>(
-                <L::Index as layout_core::Coords>::RANK,
+            layout_core::axes::check_convertible::<L::Names, L2::Names>(
+                <L::Index as layout_core::mappings::Coords>::RANK,
             )
         };
         self.view(src).relayout_into(dst)
@@ -257,13 +257,13 @@ impl<C: ChipSpec> LocalMemory<C> {
     /// ```
     pub fn load_new<T, L, L2>(&self, src: &LocalTensor<T, L>) -> Result<Tensor<T, L2>, LayoutError>
     where
-        T: Pod + layout_core::Element + Default + Send + Sync,
+        T: Pod + layout_core::tensors::Element + Default + Send + Sync,
         L: LocalLayout<Chip = C>,
-        L2: SameRankAs<L> + layout_core::RelayoutFrom<L> + Default,
+        L2: SameRankAs<L> + layout_core::axes::RelayoutFrom<L> + Default,
     {
         let () = const {
-            layout_core::check_convertible::<L::Names, L2::Names>(
-                <L::Index as layout_core::Coords>::RANK,
+            layout_core::axes::check_convertible::<L::Names, L2::Names>(
+                <L::Index as layout_core::mappings::Coords>::RANK,
             )
         };
         self.view(src).try_relayout()

@@ -8,7 +8,7 @@ use alloc::format;
 use alloc::string::ToString;
 use core::fmt;
 use core::marker::PhantomData;
-use layout_core::{Axes, Axis, Layout, LayoutError};
+use layout_core::{Layout, LayoutError, layouts::Axes, layouts::Axis};
 
 /// The TPU-Kernel documentation's matrix layout: an `[N, M]` matrix seen as the 4-D tensor `(N, ceil(M / W), 1, W)`
 /// in the EU-aligned layout, the width `W` (in `1..=M`) chosen by the user.
@@ -121,7 +121,7 @@ impl<C: ChipSpec> Layout for Matrix<C> {
     type Index = [usize; 2];
     type Geometry = MatrixGeometry;
     /// Rows and columns: a matrix states no further meaning.
-    type Names = layout_core::Positional;
+    type Names = layout_core::axes::Positional;
 
     /// Binding checks the 4-D view as for [`EuAligned`]: every mapping is unique.
     const IS_ALWAYS_UNIQUE: bool = true;

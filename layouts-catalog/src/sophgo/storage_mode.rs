@@ -3,7 +3,7 @@
 
 use core::fmt;
 use core::hash::Hash;
-use layout_core::{AxisNames, names};
+use layout_core::{axes::AxisNames, names};
 
 /// How many elements of dimension 0 a layout packs into one wider element, and which element
 /// size it needs.

@@ -13,14 +13,14 @@ use tensor_layout::sophgo::{
     LineAligned, Local, LocalAddress, LocalLayout, LocalMemory, LocalTensor, Matrix, Normal,
     StorageMode, StrideRule, TwoIC, TwoN,
 };
-use tensor_layout::{Coords, RowMajorIndices};
+use tensor_layout::{mappings::Coords, mappings::RowMajorIndices};
 
 /// Element types the memory can hold.
 pub(crate) trait Elem:
-    Pod + tensor_layout::Element + Default + Send + Sync + 'static
+    Pod + tensor_layout::tensors::Element + Default + Send + Sync + 'static
 {
 }
-impl<T: Pod + tensor_layout::Element + Default + Send + Sync + 'static> Elem for T {}
+impl<T: Pod + tensor_layout::tensors::Element + Default + Send + Sync + 'static> Elem for T {}
 
 /// A random element from `salt` and its row-major position.
 pub(crate) fn value<T: Elem>(salt: u64, k: usize) -> T {

@@ -9,7 +9,7 @@ use super::{cases, run};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use tensor_layout::RowMajorIndices;
+use tensor_layout::mappings::RowMajorIndices;
 use tensor_layout::prelude::*;
 
 /// `place` against the reference: the same error, or the same locations (inside their NPUs,

@@ -2,7 +2,7 @@
 //! library's placement code, in `u128` so that nothing wraps.
 
 use super::inputs::{Case, Rule};
-use tensor_layout::for_each_row_major_index;
+use tensor_layout::mappings::for_each_row_major_index;
 use tensor_layout::prelude::*;
 
 /// An error the reference expects, exactly or by variant.

@@ -116,7 +116,7 @@ where
 {
     let dims = case.dims4();
     let geo = reference(case, "").geo.unwrap();
-    let row_major = tensor_layout::row_major_strides(&dims);
+    let row_major = tensor_layout::mappings::row_major_strides(&dims);
     let at = |i: [usize; 4]| i.iter().zip(&row_major).map(|(a, b)| a * b).sum::<usize>();
     let src = Tensor::<T, Plain<L::Names>>::from_fn(dims, |i| value(case.salt, at(i)));
     <L::Chip as Pooled>::with_memory(|memory| {

@@ -4,7 +4,7 @@
 //! batches of one plan. Runs of chunks go to different threads ([`split`]).
 
 use super::{Dim, Table, TableMove, split};
-use crate::MAX_RANK;
+use crate::mappings::MAX_RANK;
 use crate::relayout::by_size::{self, BATCH};
 use crate::relayout::choices::Choices;
 use crate::relayout::plan::{Band, Grid, Pair, Part};

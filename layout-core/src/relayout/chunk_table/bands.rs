@@ -12,7 +12,7 @@ use crate::relayout::by_size;
 use crate::relayout::choices::Choices;
 use crate::relayout::plan::{Band, Pair, Point};
 use crate::relayout::schedule::{Prepared, Streaming};
-use crate::{Coords, Layout, Mapping};
+use crate::{Layout, Mapping, mappings::Coords};
 use alloc::vec::Vec;
 
 /// The relayout `moves` (its source of mapping `src`) in bands of at most `band_bytes`;

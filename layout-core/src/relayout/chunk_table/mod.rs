@@ -21,7 +21,7 @@ mod table_rows;
 use super::plan::{Band, Grid, Pair, Renumbering, Side};
 use super::tuning::{CHUNK_ALONE_BYTES, CHUNK_BAND_BYTES};
 use crate::table_chunks::{TableChunks, TableChunksMut};
-use crate::{Coords, Layout, MAX_RANK, Mapping};
+use crate::{Layout, Mapping, mappings::Coords, mappings::MAX_RANK};
 
 /// Which way a relayout moves a chunk table (its chunks in chunk-number order), with the slots
 /// of both sides.

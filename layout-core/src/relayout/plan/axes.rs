@@ -2,7 +2,7 @@
 //! blocks nest exactly, and where a step of the destination moves the source.
 
 use super::pair::Renumbering;
-use crate::{Axes, Axis, MAX_AXES};
+use crate::{layouts::Axes, layouts::Axis, layouts::MAX_AXES};
 
 /// `axes` with each axis's dimension `d` renumbered `to[d]`.
 pub(super) fn renumbered(axes: &Axes, to: &Renumbering) -> Axes {

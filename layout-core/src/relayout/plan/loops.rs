@@ -7,7 +7,7 @@ use super::divisors::largest_divisor_within;
 use super::pair::Pair;
 use crate::fuse::fuse_neighbours;
 use crate::relayout::tuning::{CACHE_LINE, MAX_LISTED, ROW_BLOCK_ENOUGH, TILE_BATCH_ENOUGH};
-use crate::{Axes, MAX_AXES, MAX_RANK};
+use crate::{layouts::Axes, layouts::MAX_AXES, mappings::MAX_RANK};
 
 /// The most loops a plan may have: every destination axis split at every source boundary.
 pub(crate) const MAX_LEVELS: usize = 2 * MAX_AXES;

@@ -1,20 +1,20 @@
 //! A relayout in numbers: what the plan needs to know of both mappings, with no type parameter
 //! left.
 
-use crate::{Axes, Coords, Layout, MAX_RANK, Mapping};
+use crate::{Layout, Mapping, layouts::Axes, mappings::Coords, mappings::MAX_RANK};
 use core::ops::Range;
 
 /// Where each source dimension lands in the destination: `to[d]` is the destination dimension
 /// of source dimension `d` (the same axis name). The identity for layouts with the same names
 /// in the same order.
-pub(crate) type Renumbering = [usize; crate::MAX_RANK];
+pub(crate) type Renumbering = [usize; crate::mappings::MAX_RANK];
 
 /// The renumbering of layouts whose axes are in the same order.
 #[cfg(test)]
 pub(crate) const SAME_ORDER: Renumbering = {
-    let mut to = [0; crate::MAX_RANK];
+    let mut to = [0; crate::mappings::MAX_RANK];
     let mut d = 0;
-    while d < crate::MAX_RANK {
+    while d < crate::mappings::MAX_RANK {
         to[d] = d;
         d += 1;
     }

@@ -11,7 +11,7 @@
 
 use super::axes::{coverage, exact_chain};
 use super::pair::{Pair, Side};
-use crate::{MAX_AXES, MAX_RANK};
+use crate::{layouts::MAX_AXES, mappings::MAX_RANK};
 use core::ops::Range;
 
 /// A box of logical coordinates: per dimension `d`, the range `start[d]..end[d]`.
@@ -116,7 +116,7 @@ impl Side {
                 && end.is_multiple_of(axis.step)
                 && range.start / span == (end - 1) / span
         })?;
-        let mut axes = [crate::Axis::default(); MAX_AXES];
+        let mut axes = [crate::layouts::Axis::default(); MAX_AXES];
         axes[..self.axes.len()].copy_from_slice(&self.axes);
         for (i, &k) in of_d.iter().enumerate().skip(pick) {
             let axis = &mut axes[k];
@@ -128,7 +128,7 @@ impl Side {
                 1
             };
         }
-        self.axes = crate::Axes::from_slice(&axes[..self.axes.len()]);
+        self.axes = crate::layouts::Axes::from_slice(&axes[..self.axes.len()]);
         Some(())
     }
 }

@@ -10,7 +10,7 @@
 use super::axes::exact_chain;
 use super::pair::Side;
 use super::part::Part;
-use crate::{Axis, MAX_AXES, MAX_RANK};
+use crate::{layouts::Axis, layouts::MAX_AXES, mappings::MAX_RANK};
 use core::ops::Range;
 
 /// The chunks of a chunk table as boxes.

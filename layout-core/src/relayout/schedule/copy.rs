@@ -4,7 +4,7 @@
 
 use super::streaming::Streaming;
 use super::walk::{Nest, SourceOffsets};
-use crate::MAX_RANK;
+use crate::mappings::MAX_RANK;
 use crate::relayout::choices::Choices;
 use crate::relayout::kernels::{Element, Reach, RowBlock, RowBlocks, each_block, rows_go_whole};
 use crate::relayout::plan::{Kernel, Listings, Pair, Plan, Point, ahead_if_far};
@@ -336,7 +336,7 @@ fn walk<E: Element>(
     if super::parallel::run(&nest, dst) {
         return;
     }
-    let mut point: Point = [0; crate::MAX_RANK + 1];
+    let mut point: Point = [0; crate::mappings::MAX_RANK + 1];
     nest.data(dst, 0, plan.src_base, plan.dst_base, &mut point);
 }
 

@@ -161,7 +161,7 @@ fn share_pieces<T: Send>(
 /// Runs the subtree of digit combination `piece` of loops `0..=k` into its block `out`.
 fn run_piece<T: Element>(nest: &Nest<'_, T>, out: &mut [T], k: usize, piece: usize) {
     let levels = nest.plan.levels();
-    let mut point: Point = [0; crate::MAX_RANK + 1];
+    let mut point: Point = [0; crate::mappings::MAX_RANK + 1];
     let mut src = nest.plan.src_base;
     let mut rest = piece;
     let mut digits = [0usize; MAX_LEVELS];

@@ -4,7 +4,7 @@
 
 use super::copy::Prepared;
 use crate::relayout::plan::{Kernel, Level, MAX_LEVELS};
-use crate::{MAX_RANK, for_each_row_major_index};
+use crate::{mappings::MAX_RANK, mappings::for_each_row_major_index};
 use core::ops::Range;
 
 /// A plan of row copies whose loops outside the row block need no bounds (every digit is
