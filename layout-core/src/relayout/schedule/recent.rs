@@ -79,7 +79,7 @@ mod tests {
             Mapping::<Nchw>::new(dims).unwrap(),
             Mapping::<Nhwc>::new(dims).unwrap(),
         );
-        let mut same: Renumbering = [0; crate::MAX_RANK];
+        let mut same: Renumbering = [0; crate::mappings::MAX_RANK];
         same.iter_mut().enumerate().for_each(|(d, to)| *to = d);
         Pair::of(&src, &dst, &same)
     }
