@@ -12,6 +12,8 @@
 use super::choices::Choices;
 use super::kernels::Opaque;
 use super::plan::Pair;
+#[cfg(feature = "std")]
+use super::schedule::with_last_plan;
 use super::schedule::{
     Planned, Prepared, SourceOffsets, Streaming, run, run_from_chunks, run_into_chunks,
 };
@@ -271,6 +273,21 @@ macro_rules! engines {
                 streaming: Option<Streaming>,
                 choices: &Choices,
             ) {
+                // The thread's last plan where it is this relayout's: a small relayout's plan
+                // takes longer than moving its bytes.
+                #[cfg(feature = "std")]
+                if with_last_plan(
+                    pair,
+                    size_of::<$unit>(),
+                    size_of_val(dst),
+                    streaming,
+                    choices,
+                    |planned| planned.run(src, dst, pad, offsets),
+                )
+                .is_some()
+                {
+                    return;
+                }
                 run(pair, src, dst, pad, offsets, streaming, choices);
             }
 

@@ -230,10 +230,9 @@ pub(crate) enum KernelKind {
 }
 
 /// The engine: plans the copy `pair` describes for elements `E` under `choices`, then walks
-/// the destination. With `std`, the plan is the thread's last one where that was this relayout
-/// (`recent`), else made and kept for the next call; without, or where the thread's plan is in
-/// use, it stays where it is made (a plan is a few KiB: moving it into a [`Planned`] costs a
-/// small relayout a noticeable share of its time).
+/// the destination. The plan stays where it is made (a plan is a few KiB: moving it into a
+/// [`Planned`] costs a small relayout a noticeable share of its time); with `std` the engines
+/// run the thread's last [`Planned`] instead where it is this relayout's (`recent`).
 pub(crate) fn run<E: Element>(
     pair: &Pair,
     src: &[E],
@@ -245,21 +244,6 @@ pub(crate) fn run<E: Element>(
 ) {
     if pair.dims[..pair.rank].contains(&0) {
         return;
-    }
-    #[cfg(feature = "std")]
-    {
-        let (element_bytes, dst_bytes) = (size_of::<E>(), size_of_val(dst));
-        let last = super::recent::with_last_plan(
-            pair,
-            element_bytes,
-            dst_bytes,
-            streaming,
-            choices,
-            |planned| planned.run(src, dst, pad, offsets),
-        );
-        if last.is_some() {
-            return;
-        }
     }
     let mut plan = Plan::new(pair, size_of::<E>());
     let (listings, streaming) = ready(

@@ -16,6 +16,8 @@ pub(crate) use copy::{
 };
 #[cfg(feature = "parallel")]
 pub(crate) use parallel::threads_for;
+#[cfg(feature = "std")]
+pub(crate) use recent::with_last_plan;
 pub(crate) use row_walk::RowWalk;
 pub(crate) use streaming::Streaming;
 pub(crate) use walk::SourceOffsets;
