@@ -67,17 +67,7 @@ impl<T: Copy + Send + Sync + 'static> Element for Opaque<T> {}
 
 // Without vector kernels (targets other than x86-64 and little-endian aarch64, or the
 // `portable-kernels` feature), every unit type moves by the portable kernels.
-#[cfg(any(
-    feature = "portable-kernels",
-    not(any(
-        all(target_arch = "x86_64", target_feature = "sse2"),
-        all(
-            target_arch = "aarch64",
-            target_feature = "neon",
-            target_endian = "little"
-        )
-    ))
-))]
+#[cfg(not(vector_kernels))]
 mod portable_units {
     use super::Element;
     use core::mem::MaybeUninit;
