@@ -19,6 +19,8 @@ mod micro_blocks;
 mod narrow;
 mod prefetch;
 mod reach;
+#[cfg(vector_kernels)]
+mod register;
 mod row_blocks;
 mod row_groups;
 mod rows;

@@ -16,7 +16,8 @@
 //!
 //! Only plain element types take this path (see [`by_size`](crate::relayout::by_size)).
 
-use super::super::micro_blocks::{self, Lanes, Register128};
+use super::super::micro_blocks;
+use super::super::register::{Lanes, Register, Register128};
 use super::super::shuffle::Interleave;
 use super::super::tiles::BlockMove;
 use super::lines::{bytes_of, load, store, write_line};
@@ -90,7 +91,10 @@ fn as_bytes(register: uint8x16_t) -> uint8x16_t {
 }
 
 /// The NEON register: `ld1`/`st1` of 16 bytes, `stnp` pairs for whole lines past the caches.
-impl Register128 for uint8x16_t {
+impl Register for uint8x16_t {
+    const BYTES: usize = 16;
+    type Line = [Self; 4];
+
     #[inline(always)]
     fn zero() -> Self {
         // SAFETY: NEON runs on every CPU this module is compiled for (see the module docs).
@@ -98,9 +102,14 @@ impl Register128 for uint8x16_t {
     }
 
     #[inline(always)]
-    unsafe fn load<E: Pod>(src: &[E], at: usize) -> Self {
+    fn zero_line() -> Self::Line {
+        [Self::zero(); 4]
+    }
+
+    #[inline(always)]
+    unsafe fn load_lanes<E: Pod>(src: &[E], at: [usize; 4]) -> Self {
         // SAFETY: passed on from the caller.
-        unsafe { load(src, at) }
+        unsafe { load(src, at[0]) }
     }
 
     #[inline(always)]
@@ -110,12 +119,14 @@ impl Register128 for uint8x16_t {
     }
 
     #[inline(always)]
-    unsafe fn stream_line<E: Pod>(dst: &mut [E], at: usize, line: &[Self; 4]) {
+    unsafe fn stream_line<E: Pod>(dst: &mut [E], at: usize, line: &Self::Line) {
         // SAFETY: passed on from the caller; `write_line` streams only a line that starts on
         // 64 bytes.
         unsafe { write_line(dst, at, line, true) }
     }
+}
 
+impl Register128 for uint8x16_t {
     #[inline(always)]
     fn bytes(self) -> [u8; 16] {
         bytes_of(self)
