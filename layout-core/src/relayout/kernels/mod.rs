@@ -34,6 +34,7 @@ mod strided;
 mod tile_batch;
 mod tile_shape;
 mod tiles;
+mod transposes;
 #[cfg(x86_kernels)]
 mod x86;
 

@@ -14,6 +14,7 @@ use super::super::reach::Reach;
 use super::super::staged;
 use super::super::tile_batch::TileBatch;
 use super::super::tiles::{self, BlockMove};
+use super::super::transposes::Transposes;
 use super::shuffle::{Interleave, interleave_for, load_register, x86_register};
 use super::sse2::{Block, Sse2};
 use crate::relayout::lines::Lines;
@@ -64,7 +65,7 @@ pub(crate) unsafe fn plane<T: Copy, B: BlockMove<T>, const COLS: usize>(
     batch: TileBatch<'_>,
     reach: Reach,
 ) {
-    tiles::plane_body::<T, B, COLS>(dst, d, src, s, batch, reach);
+    tiles::plane_body::<T, B, COLS>(Transposes::new(dst, d, src, s, batch, reach));
 }
 
 /// [`staged::staged_widths`] compiled with AVX2, the blocks [`Avx2Blocks`] writing through the
@@ -85,12 +86,9 @@ pub(crate) unsafe fn staged<E: Wide>(
     reach: Reach,
     stages: staged::Stages,
 ) {
+    let t = Transposes::new(dst, d, src, s, batch, reach);
     // SAFETY: passed on from the caller.
-    unsafe {
-        staged::staged_widths::<E, Avx2Blocks<false>>(
-            dst, d, src, s, batch, reach, stages, stream_run,
-        )
-    }
+    unsafe { staged::staged_widths::<E, Avx2Blocks<false>>(t, stages, stream_run) }
 }
 
 /// [`rows::copy_rows`](super::super::rows::copy_rows) compiled with AVX2.
@@ -264,16 +262,9 @@ impl<E: Wide, const STREAM: bool> BlockMove<E> for Avx2Blocks<STREAM> {
     /// # Safety
     ///
     /// The CPU runs AVX2 instructions.
-    unsafe fn plane<const COLS: usize>(
-        dst: &mut [E],
-        d: usize,
-        src: &[E],
-        s: usize,
-        batch: TileBatch<'_>,
-        reach: Reach,
-    ) {
+    unsafe fn plane<const COLS: usize>(t: Transposes<'_, E>) {
         // SAFETY: passed on from the caller.
-        unsafe { plane::<E, Self, COLS>(dst, d, src, s, batch, reach) }
+        unsafe { plane::<E, Self, COLS>(t.dst, t.d, t.src, t.s, t.batch, t.reach) }
     }
 
     /// # Safety

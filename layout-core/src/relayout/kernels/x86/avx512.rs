@@ -15,6 +15,7 @@ use super::super::reach::Reach;
 use super::super::staged;
 use super::super::tile_batch::TileBatch;
 use super::super::tiles::{self, BlockMove};
+use super::super::transposes::Transposes;
 use super::avx2::{Avx2Blocks, Wide};
 use super::shuffle::{
     Interleave, interleave_for, load_register, shuffle_rounds, x86_register, zero,
@@ -57,7 +58,7 @@ pub(crate) unsafe fn plane<T: Copy, B: BlockMove<T>, const COLS: usize>(
     batch: TileBatch<'_>,
     reach: Reach,
 ) {
-    tiles::plane_body::<T, B, COLS>(dst, d, src, s, batch, reach);
+    tiles::plane_body::<T, B, COLS>(Transposes::new(dst, d, src, s, batch, reach));
 }
 
 /// [`staged::staged_widths`] compiled with AVX-512 F and BW, the blocks ([`StageBlocks`])
@@ -78,19 +79,9 @@ pub(crate) unsafe fn staged<E: Broad>(
     reach: Reach,
     stages: staged::Stages,
 ) {
+    let t = Transposes::new(dst, d, src, s, batch, reach);
     // SAFETY: passed on from the caller; AVX-512 implies AVX2, which `stream_run` needs.
-    unsafe {
-        staged::staged_widths::<E, StageBlocks>(
-            dst,
-            d,
-            src,
-            s,
-            batch,
-            reach,
-            stages,
-            super::avx2::stream_run,
-        )
-    }
+    unsafe { staged::staged_widths::<E, StageBlocks>(t, stages, super::avx2::stream_run) }
 }
 
 /// [`narrow::narrow_transpose`] compiled with AVX-512 F and BW, whose shuffles interleave
@@ -108,9 +99,10 @@ pub(crate) unsafe fn narrow_transpose<T: Copy, P: narrow::Pieces<T>>(
     src: &[T],
     s: usize,
     batch: TileBatch<'_>,
+    reach: Reach,
 ) -> bool {
     // SAFETY: `P`'s instructions are AVX-512 F ones at most (the caller's promise covers them).
-    unsafe { narrow::narrow_transpose::<T, P>(dst, d, src, s, batch) }
+    unsafe { narrow::narrow_transpose::<T, P>(Transposes::new(dst, d, src, s, batch, reach)) }
 }
 
 /// Narrow tiles' pieces written past the caches: each whole 64 bytes of a piece that start a
@@ -161,16 +153,9 @@ impl<E: Broad, const STREAM: bool> BlockMove<E> for Avx512Blocks<STREAM> {
     /// # Safety
     ///
     /// The CPU runs AVX-512 F and BW instructions.
-    unsafe fn plane<const COLS: usize>(
-        dst: &mut [E],
-        d: usize,
-        src: &[E],
-        s: usize,
-        batch: TileBatch<'_>,
-        reach: Reach,
-    ) {
+    unsafe fn plane<const COLS: usize>(t: Transposes<'_, E>) {
         // SAFETY: passed on from the caller.
-        unsafe { plane::<E, Self, COLS>(dst, d, src, s, batch, reach) }
+        unsafe { plane::<E, Self, COLS>(t.dst, t.d, t.src, t.s, t.batch, t.reach) }
     }
 
     /// # Safety
