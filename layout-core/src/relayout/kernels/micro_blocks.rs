@@ -12,6 +12,37 @@ use super::shuffle::{Interleave, shuffle_rounds};
 use super::tiles::BlockMove;
 use crate::relayout::lines::Lines;
 use crate::relayout::tuning::{CACHE_LINE, ROWS};
+use core::marker::PhantomData;
+
+/// Blocks moved through an ISA's 128-bit registers `R` (SSE2 on x86-64, NEON on aarch64: part
+/// of every CPU their modules are built for); with `STREAM`, destination lines that are a
+/// whole aligned cache line go past the caches.
+pub(crate) struct Blocks128<R, const STREAM: bool>(PhantomData<R>);
+
+impl<E, R, const STREAM: bool> BlockMove<E> for Blocks128<R, STREAM>
+where
+    E: Lanes + Interleave<R>,
+    R: Register128,
+{
+    const STREAMS: bool = STREAM;
+
+    /// # Safety
+    ///
+    /// As [`BlockMove::block`]: every listed line lies inside its slice.
+    #[inline(always)]
+    unsafe fn block<const COLS: usize, L: Lines>(
+        dst: &mut [E],
+        d: usize,
+        rows: L,
+        src: &[E],
+        s: usize,
+        cols: &[(usize, usize); COLS],
+    ) {
+        // SAFETY: passed on from the caller; the CPU runs `R`'s instructions (every CPU the
+        // ISA's module is built for).
+        unsafe { block::<E, R, Self, L, COLS>(dst, d, rows, src, s, cols) }
+    }
+}
 
 /// The block through 128-bit registers `R`, for an ISA whose blocks are `B` (whose
 /// [`BlockMove::streams`] and kin say which lines go past the caches): micro-blocks of
@@ -22,7 +53,7 @@ use crate::relayout::tuning::{CACHE_LINE, ROWS};
 /// As [`BlockMove::block`]: every listed line lies inside its slice; the CPU runs `R`'s
 /// instructions.
 #[inline(always)]
-pub(crate) unsafe fn block<E, R, B, L, const COLS: usize>(
+unsafe fn block<E, R, B, L, const COLS: usize>(
     dst: &mut [E],
     d: usize,
     rows: L,

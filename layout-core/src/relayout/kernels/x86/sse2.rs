@@ -15,37 +15,15 @@
 //! unsigned integers of their size ([`by_size`](crate::relayout::by_size)); any other type
 //! keeps the portable tile.
 
-use super::super::micro_blocks;
+use super::super::micro_blocks::Blocks128;
 use super::super::register::{Lanes, Register128};
-use super::super::tiles::BlockMove;
 use super::shuffle::{Interleave, load_register, x86_register};
-use crate::relayout::lines::Lines;
 use core::arch::x86_64::{__m128i, _mm_stream_si128};
 
 /// Blocks moved through SSE2 registers; with `STREAM`, destination lines that are a whole
 /// aligned cache line are written with non-temporal stores (no read of the line first, no
 /// eviction of the cache's other contents).
-pub(crate) struct Sse2<const STREAM: bool>;
-
-impl<E: Block, const STREAM: bool> BlockMove<E> for Sse2<STREAM> {
-    const STREAMS: bool = STREAM;
-
-    /// # Safety
-    ///
-    /// As [`BlockMove::block`]: every listed line lies inside its slice.
-    #[inline(always)]
-    unsafe fn block<const COLS: usize, L: Lines>(
-        dst: &mut [E],
-        d: usize,
-        rows: L,
-        src: &[E],
-        s: usize,
-        cols: &[(usize, usize); COLS],
-    ) {
-        // SAFETY: passed on from the caller; SSE2 runs on every x86-64 CPU.
-        unsafe { micro_blocks::block::<E, __m128i, Self, L, COLS>(dst, d, rows, src, s, cols) }
-    }
-}
+pub(crate) type Sse2<const STREAM: bool> = Blocks128<__m128i, STREAM>;
 
 /// An unsigned integer that fills a 128-bit register `LANES` times, with its SSE2
 /// interleaves.
