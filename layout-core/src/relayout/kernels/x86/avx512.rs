@@ -18,7 +18,7 @@ use super::super::tiles::{self, BlockMove};
 use super::super::transposes::Transposes;
 use super::avx2::{Avx2Blocks, Wide};
 use super::shuffle::{
-    Interleave, interleave_for, load_register, shuffle_rounds, x86_register, zero,
+    Interleave, interleave_for, load_register, permute_dwords, shuffle_rounds, x86_register, zero,
 };
 use crate::relayout::lines::Lines;
 use crate::relayout::stores::{one_per_line, store_line, store_lines};
@@ -29,8 +29,6 @@ use core::arch::x86_64::{
     _mm512_unpackhi_epi8, _mm512_unpackhi_epi16, _mm512_unpackhi_epi32, _mm512_unpacklo_epi8,
     _mm512_unpacklo_epi16, _mm512_unpacklo_epi32,
 };
-#[cfg(not(miri))]
-use core::arch::x86_64::{_mm512_permutex2var_epi32, _mm512_setr_epi32};
 
 cpufeatures::new!(cpuid_avx512, "avx512f", "avx512bw");
 
@@ -273,48 +271,28 @@ unsafe fn whole_lines<E: Pod, L: Lines, const COLS: usize, const STREAM: bool>(
 }
 
 /// The perfect shuffle of 32-bit elements across whole 512-bit registers (`vpermt2d`), not
-/// lane by lane as the interleave instructions do. Miri does not run `vpermt2d`; under Miri
-/// the same permutation is made element by element (`interleaved`), so the loads and stores
-/// around it are still checked (the native tests check the instruction itself).
+/// lane by lane as the interleave instructions do ([`permute_dwords`], which Miri runs
+/// element by element).
 pub(crate) struct Whole32;
 
 impl Interleave<__m512i> for Whole32 {
     #[inline(always)]
     unsafe fn low(a: __m512i, b: __m512i) -> __m512i {
-        #[cfg(not(miri))]
         // SAFETY: AVX-512 F runs (the caller's promise).
-        unsafe {
-            let firsts = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
-            _mm512_permutex2var_epi32(a, firsts, b)
-        }
-        #[cfg(miri)]
-        interleaved(a, b, 0)
+        unsafe { permute_dwords(a, bytemuck::cast(FIRST_HALVES), b) }
     }
     #[inline(always)]
     unsafe fn high(a: __m512i, b: __m512i) -> __m512i {
-        #[cfg(not(miri))]
         // SAFETY: as for `low`.
-        unsafe {
-            let seconds =
-                _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
-            _mm512_permutex2var_epi32(a, seconds, b)
-        }
-        #[cfg(miri)]
-        interleaved(a, b, 8)
+        unsafe { permute_dwords(a, bytemuck::cast(SECOND_HALVES), b) }
     }
 }
 
-/// `a[from], b[from], a[from + 1], b[from + 1], ..` (eight of each) as 32-bit elements: what
-/// [`Whole32`]'s `vpermt2d` computes, for Miri.
-#[cfg(miri)]
-fn interleaved(a: __m512i, b: __m512i, from: usize) -> __m512i {
-    let (a, b): ([u32; 16], [u32; 16]) = (bytemuck::cast(a), bytemuck::cast(b));
-    let mut out = [0u32; 16];
-    for (i, pair) in out.chunks_exact_mut(2).enumerate() {
-        pair.copy_from_slice(&[a[from + i], b[from + i]]);
-    }
-    bytemuck::cast(out)
-}
+/// `vpermt2d` indices of `a[0], b[0], a[1], b[1], ..` (eight of each: bit 4 picks `b`).
+const FIRST_HALVES: [u32; 16] = [0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23];
+
+/// `vpermt2d` indices of `a[8], b[8], a[9], b[9], ..`.
+const SECOND_HALVES: [u32; 16] = [8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31];
 
 /// [`micro_blocks::transposed`] of `4N` columns `pitch` apart, the first at `s`: line
 /// `q * N + j` at `s + (q * N + j) * pitch`, each lane's address one addition from the last,
