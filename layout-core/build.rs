@@ -1,6 +1,14 @@
-//! Tells layout-core's own tests which x86-64 vector kernels can run where they are run, so
-//! that a kernel test this CPU cannot run is reported as ignored, with the reason, not as
-//! passed. The library itself asks the CPU at run time and reads none of these flags.
+//! Names, once, which vector kernels the library is built with, and tells layout-core's own
+//! tests which x86-64 vector kernels can run where they are run.
+//!
+//! The kernels built (none with the feature `portable-kernels`):
+//!
+//! - `x86_kernels`: x86-64 with SSE2 (the SSE2 blocks; AVX2 and AVX-512 detected at run time).
+//! - `neon_kernels`: little-endian aarch64 with NEON.
+//! - `vector_kernels`: either of them (the code both share).
+//!
+//! A kernel test this CPU cannot run is reported as ignored, with the reason, not as passed.
+//! The library itself asks the CPU at run time and reads none of these flags:
 //!
 //! - `kernel_tests_avx2`: AVX2.
 //! - `kernel_tests_avx512`: AVX-512 F and BW.
@@ -20,6 +28,7 @@ const FLAGS: [(&str, &[&str]); 3] = [
 
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
+    kernels_built();
     for (flag, _) in FLAGS {
         println!("cargo::rustc-check-cfg=cfg({flag})");
     }
@@ -40,6 +49,27 @@ fn main() {
             println!("cargo::rustc-cfg={flag}");
         }
     }
+}
+
+/// Emits `x86_kernels` or `neon_kernels`, and `vector_kernels` with either, for the target
+/// being built.
+fn kernels_built() {
+    for flag in ["x86_kernels", "neon_kernels", "vector_kernels"] {
+        println!("cargo::rustc-check-cfg=cfg({flag})");
+    }
+    if env::var_os("CARGO_FEATURE_PORTABLE_KERNELS").is_some() {
+        return;
+    }
+    let features = env::var("CARGO_CFG_TARGET_FEATURE").unwrap_or_default();
+    let has = |feature: &str| features.split(',').any(|f| f == feature);
+    let little = env::var("CARGO_CFG_TARGET_ENDIAN").as_deref() == Ok("little");
+    let flag = match env::var("CARGO_CFG_TARGET_ARCH").as_deref() {
+        Ok("x86_64") if has("sse2") => "x86_kernels",
+        Ok("aarch64") if has("neon") && little => "neon_kernels",
+        _ => return,
+    };
+    println!("cargo::rustc-cfg={flag}");
+    println!("cargo::rustc-cfg=vector_kernels");
 }
 
 /// Whether the CPU running this script runs `feature`.

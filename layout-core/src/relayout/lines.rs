@@ -10,13 +10,7 @@ pub(crate) trait Lines: Copy {
 
     /// The distance from each line to the next, where it is one for all of them (read by the
     /// vector blocks only).
-    #[cfg_attr(
-        any(
-            not(any(target_arch = "x86_64", target_arch = "aarch64")),
-            feature = "portable-kernels"
-        ),
-        allow(dead_code)
-    )]
+    #[cfg_attr(not(vector_kernels), allow(dead_code))]
     fn pitch(self) -> Option<usize>;
 }
 

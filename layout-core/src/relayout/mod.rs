@@ -20,11 +20,7 @@ mod kernels;
 mod lines;
 mod plan;
 mod schedule;
-#[cfg(all(
-    target_arch = "x86_64",
-    target_feature = "sse2",
-    not(feature = "portable-kernels")
-))]
+#[cfg(x86_kernels)]
 mod stores;
 mod tuning;
 

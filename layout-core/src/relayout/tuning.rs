@@ -46,11 +46,7 @@ pub(crate) const PREFETCH_BYTES: usize = 4 * CACHE_LINE;
 /// f32 NCHW -> NHWC of 255 channels runs faster with the prefetches. Of 17 channels the
 /// hardware keeps up only where the planes lie a multiple of 4 KiB apart (224 x 224, where
 /// the prefetches cost a little); elsewhere (224 x 225, 230 x 230) they pay by far.
-#[cfg(all(
-    target_arch = "x86_64",
-    target_feature = "sse2",
-    not(feature = "portable-kernels")
-))]
+#[cfg(x86_kernels)]
 pub(crate) const PREFETCHED_STREAMS: usize = 16;
 
 /// How far ahead a transpose whose source is one run (each column's source line right after
@@ -74,10 +70,7 @@ pub(crate) const NEAR_RUN_BYTES: usize = 2 * CACHE_LINE;
 /// the general blocks' prefetch of the source as one run (f32 NHWC -> NCHW of 17 channels),
 /// and those columns go a column block at a time through all the tile's rows
 /// instead (`pitched::realigned::run_realigned`).
-#[cfg_attr(
-    any(not(target_arch = "x86_64"), feature = "portable-kernels"),
-    allow(dead_code)
-)] // the x86-64 kernels' choice
+#[cfg_attr(not(x86_kernels), allow(dead_code))] // the x86-64 kernels' choice
 pub(crate) const SWEPT_COLUMNS_APART_BYTES: usize = 1024;
 
 /// Source columns of a 1- or 2-byte transpose that lie a multiple of this many bytes apart
@@ -88,19 +81,13 @@ pub(crate) const SWEPT_COLUMNS_APART_BYTES: usize = 1024;
 /// visit [`CROWDED_VISIT_LINES`] lines of each column at a time (`kernels::x86::pitched`).
 /// The stage pays at pitches of 2, 4 and 8 KiB; at 1 KiB (32 x 32) it gains nothing, and at
 /// 512 or 3136 bytes it costs.
-#[cfg_attr(
-    any(not(target_arch = "x86_64"), feature = "portable-kernels"),
-    allow(dead_code)
-)] // the x86-64 kernels' choice
+#[cfg_attr(not(x86_kernels), allow(dead_code))] // the x86-64 kernels' choice
 pub(crate) const CROWDED_SOURCE_PITCH_BYTES: usize = 2048;
 
 /// Lines of each column a transpose with crowded source columns ([`CROWDED_SOURCE_PITCH_BYTES`])
 /// reads per visit, so that the pages of the columns stay in the TLB: one line a visit is far
 /// slower, four slower than eight (planes of 32 x 64 bytes), and more than eight gain nothing.
-#[cfg_attr(
-    any(not(target_arch = "x86_64"), feature = "portable-kernels"),
-    allow(dead_code)
-)] // the x86-64 kernels' choice
+#[cfg_attr(not(x86_kernels), allow(dead_code))] // the x86-64 kernels' choice
 pub(crate) const CROWDED_VISIT_LINES: usize = 8;
 
 /// Destination rows of a 1- or 2-byte transpose through the caches that lie a multiple of
@@ -109,10 +96,7 @@ pub(crate) const CROWDED_VISIT_LINES: usize = 8;
 /// column, each row written in one pass (`kernels::x86::pitched`). A band of two to eight
 /// column blocks per row block is slower; at 1 KiB (32 x 32) the row blocks one at a time
 /// cost, so 2 KiB and its multiples only.
-#[cfg_attr(
-    any(not(target_arch = "x86_64"), feature = "portable-kernels"),
-    allow(dead_code)
-)] // the x86-64 kernels' choice
+#[cfg_attr(not(x86_kernels), allow(dead_code))] // the x86-64 kernels' choice
 pub(crate) const CROWDED_ROW_PITCH_BYTES: usize = 2048;
 
 /// Most source bytes a group of column blocks written in one visit may span, so that the group
@@ -162,11 +146,7 @@ pub(crate) const CHUNK_BAND_BYTES: usize = 256 << 10;
 /// four, the best of none, two, four and eight across f32 NHWC -> NCHW of 240, 241, 255 and
 /// 256 channels (eight lost where the columns straddle lines). Through the caches the same
 /// prefetches cost: streamed sweeps only.
-#[cfg(all(
-    target_arch = "x86_64",
-    target_feature = "sse2",
-    not(feature = "portable-kernels")
-))]
+#[cfg(x86_kernels)]
 pub(crate) const SWEEP_SOURCE_AHEAD_BLOCKS: usize = 4;
 
 /// Rows ahead whose destination line a row copy into a far destination asks for: 256 bytes of

@@ -2,7 +2,7 @@
 
 use super::reach::Reach;
 use super::row_blocks::RowBlocks;
-use super::tile_batch::TileBatch;
+use super::transposes::Transposes;
 use core::ops::Range;
 
 /// A type the engine moves elements as: the unsigned integers of 1, 2, 4 and 8 bytes (plain
@@ -11,18 +11,10 @@ use core::ops::Range;
 /// [`Opaque`] (any other size). The hooks are the vector kernels a type has; by default it
 /// has none and the portable kernels move it.
 pub(crate) trait Element: Copy + Send + Sync + 'static {
-    /// Transposes every tile of `batch` as [`transpose`](super::tiles::transpose) does, with
-    /// vector blocks; `false` (nothing written) where this type has none.
-    fn vector_transpose(
-        dst: &mut [Self],
-        d: usize,
-        src: &[Self],
-        s: usize,
-        batch: TileBatch<'_>,
-        reach: Reach,
-        stream: bool,
-    ) -> bool {
-        let _ = (dst, d, src, s, batch, reach, stream);
+    /// Runs the transposes `t` as [`transpose`](super::tiles::transpose) does, with vector
+    /// blocks; `false` (nothing written) where this type has none.
+    fn vector_transpose(t: Transposes<'_, Self>, stream: bool) -> bool {
+        let _ = (t, stream);
         false
     }
 
@@ -67,17 +59,7 @@ impl<T: Copy + Send + Sync + 'static> Element for Opaque<T> {}
 
 // Without vector kernels (targets other than x86-64 and little-endian aarch64, or the
 // `portable-kernels` feature), every unit type moves by the portable kernels.
-#[cfg(any(
-    feature = "portable-kernels",
-    not(any(
-        all(target_arch = "x86_64", target_feature = "sse2"),
-        all(
-            target_arch = "aarch64",
-            target_feature = "neon",
-            target_endian = "little"
-        )
-    ))
-))]
+#[cfg(not(vector_kernels))]
 mod portable_units {
     use super::Element;
     use core::mem::MaybeUninit;

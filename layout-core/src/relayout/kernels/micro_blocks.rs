@@ -1,98 +1,59 @@
-//! The 128-bit transpose blocks every vector ISA shares: a block of `ROWS` rows by `COLS`
-//! columns cut into micro-blocks of `N` source lines, one 128-bit register each, transposed by
-//! the perfect shuffle ([`shuffle_rounds`]) and stored as destination lines. SSE2 (x86-64) and
-//! NEON (aarch64) supply only their register: how it loads, stores and streams a line
-//! ([`Register128`]), and their interleaves ([`Interleave`]); the loop is written once, here.
-//! The wider x86-64 blocks (AVX2, AVX-512) fall back to it for blocks narrower than their
-//! registers.
+//! The transpose blocks every vector ISA shares: a block of `ROWS` rows by `COLS` columns cut
+//! into micro-blocks of `N` source lines of one 128-bit lane each, transposed by the perfect
+//! shuffle ([`shuffle_rounds`]) and stored as destination lines. A register of several lanes
+//! (AVX2's two, AVX-512's four) holds as many micro-blocks side by side, the same rows' next
+//! columns, since the interleaves work within lanes: each round and each store then covers
+//! that many more columns, and a transposed register is consecutive elements of one
+//! destination line. The ISAs supply only their register ([`Register`]: its loads into lanes,
+//! stores and streams) and their interleaves ([`Interleave`]); the loop is written once, here.
 
+use super::register::{Lanes, Register, Register128};
 use super::shuffle::{Interleave, shuffle_rounds};
 use super::tiles::BlockMove;
 use crate::relayout::lines::Lines;
-use crate::relayout::tuning::ROWS;
-use bytemuck::Pod;
+use crate::relayout::tuning::{CACHE_LINE, ROWS};
+use core::marker::PhantomData;
 
-/// An ISA's 128-bit register as the shared blocks use it.
-pub(crate) trait Register128: Copy {
-    /// A register of zero bits.
-    fn zero() -> Self;
+/// Blocks moved through an ISA's 128-bit registers `R` (SSE2 on x86-64, NEON on aarch64: part
+/// of every CPU their modules are built for); with `STREAM`, destination lines that are a
+/// whole aligned cache line go past the caches.
+pub(crate) struct Blocks128<R, const STREAM: bool>(PhantomData<R>);
 
-    /// The 16 bytes of `src` from element `at`, read unaligned.
-    ///
+impl<E, R, const STREAM: bool> BlockMove<E> for Blocks128<R, STREAM>
+where
+    E: Lanes + Interleave<R>,
+    R: Register128,
+{
+    const STREAMS: bool = STREAM;
+
     /// # Safety
     ///
-    /// `at + 16 / size_of::<E>() <= src.len()`.
-    unsafe fn load<E: Pod>(src: &[E], at: usize) -> Self;
-
-    /// Writes the register to `dst` from element `at`, unaligned, through the caches.
-    ///
-    /// # Safety
-    ///
-    /// `at + 16 / size_of::<E>() <= dst.len()`.
-    unsafe fn store<E: Pod>(dst: &mut [E], at: usize, register: Self);
-
-    /// Writes the four registers of `line` back to back from element `at`: past the caches
-    /// where they are one whole cache line (`at` on a 64-byte boundary), else through them.
-    ///
-    /// # Safety
-    ///
-    /// `at + 64 / size_of::<E>() <= dst.len()`.
-    unsafe fn stream_line<E: Pod>(dst: &mut [E], at: usize, line: &[Self; 4]);
-
-    /// [`Register128::stream_line`] of `lines[k]` at element `at + rows.at(from + k)`, for
-    /// every `k`.
-    ///
-    /// # Safety
-    ///
-    /// Each line's 64 bytes lie inside `dst`.
-    unsafe fn stream_lines<E: Pod, L: Lines>(
+    /// As [`BlockMove::block`]: every listed line lies inside its slice.
+    #[inline(always)]
+    unsafe fn block<const COLS: usize, L: Lines>(
         dst: &mut [E],
-        at: usize,
+        d: usize,
         rows: L,
-        from: usize,
-        lines: &[[Self; 4]],
+        src: &[E],
+        s: usize,
+        cols: &[(usize, usize); COLS],
     ) {
-        for (k, line) in lines.iter().enumerate() {
-            // SAFETY: passed on from the caller.
-            unsafe { Self::stream_line(dst, at + rows.at(from + k), line) };
-        }
+        // SAFETY: passed on from the caller; the CPU runs `R`'s instructions (every CPU the
+        // ISA's module is built for).
+        unsafe { block::<E, R, Self, L, COLS>(dst, d, rows, src, s, cols) }
     }
-
-    /// The register's 16 bytes.
-    fn bytes(self) -> [u8; 16];
 }
 
-/// A plain unsigned integer of 1, 2 or 4 bytes: `LANES` of them fill a 128-bit register.
-pub(crate) trait Lanes: Pod {
-    /// Elements per 128-bit register.
-    const LANES: usize;
-}
-
-impl Lanes for u8 {
-    const LANES: usize = 16;
-}
-
-impl Lanes for u16 {
-    const LANES: usize = 8;
-}
-
-impl Lanes for u32 {
-    const LANES: usize = 4;
-}
-
-/// Registers in a 64-byte destination line.
-const LINE_REGISTERS: usize = 4;
-
-/// The block, for an ISA whose blocks are `B` (whose [`BlockMove::streams`] and kin say which
-/// lines go past the caches) and whose register is `R`: micro-blocks of `min(COLS, LANES)`
-/// columns.
+/// The block through 128-bit registers `R`, for an ISA whose blocks are `B` (whose
+/// [`BlockMove::streams`] and kin say which lines go past the caches): micro-blocks of
+/// `min(COLS, LANES)` columns.
 ///
 /// # Safety
 ///
 /// As [`BlockMove::block`]: every listed line lies inside its slice; the CPU runs `R`'s
 /// instructions.
 #[inline(always)]
-pub(crate) unsafe fn block<E, R, B, L, const COLS: usize>(
+unsafe fn block<E, R, B, L, const COLS: usize>(
     dst: &mut [E],
     d: usize,
     rows: L,
@@ -105,9 +66,71 @@ pub(crate) unsafe fn block<E, R, B, L, const COLS: usize>(
     B: BlockMove<E>,
     L: Lines,
 {
+    // SAFETY (both): passed on from the caller.
+    unsafe {
+        if COLS < E::LANES {
+            narrow_micro_blocks::<E, R, B, L, COLS>(dst, d, rows, src, s, cols)
+        } else {
+            whole_registers::<E, R, B, L, COLS>(dst, d, rows, src, s, cols)
+        }
+    }
+}
+
+/// The block through registers `R` of several 128-bit lanes, for an ISA whose blocks are `B`;
+/// blocks narrower than one register's micro-blocks side by side are `Narrower`'s (the blocks
+/// of the next narrower register).
+///
+/// # Safety
+///
+/// As [`block`], and the CPU runs `Narrower`'s instructions.
+#[cfg_attr(not(x86_kernels), allow(dead_code))] // registers of several lanes: x86-64's only
+#[inline(always)]
+pub(crate) unsafe fn wide_block<E, R, B, Narrower, L, const COLS: usize>(
+    dst: &mut [E],
+    d: usize,
+    rows: L,
+    src: &[E],
+    s: usize,
+    cols: &[(usize, usize); COLS],
+) where
+    E: Lanes + Interleave<R>,
+    R: Register,
+    B: BlockMove<E>,
+    Narrower: BlockMove<E>,
+    L: Lines,
+{
+    // SAFETY (both): passed on from the caller.
+    unsafe {
+        if COLS < R::BYTES / 16 * E::LANES {
+            Narrower::block::<COLS, L>(dst, d, rows, src, s, cols)
+        } else {
+            whole_registers::<E, R, B, L, COLS>(dst, d, rows, src, s, cols)
+        }
+    }
+}
+
+/// The block as micro-blocks of `E::LANES` columns, a whole register's of them at a time.
+///
+/// # Safety
+///
+/// As [`block`], and `COLS` fills at least one register (`R::BYTES / 16 * E::LANES`).
+#[inline(always)]
+unsafe fn whole_registers<E, R, B, L, const COLS: usize>(
+    dst: &mut [E],
+    d: usize,
+    rows: L,
+    src: &[E],
+    s: usize,
+    cols: &[(usize, usize); COLS],
+) where
+    E: Lanes + Interleave<R>,
+    R: Register,
+    B: BlockMove<E>,
+    L: Lines,
+{
     // SAFETY (all three): passed on from the caller.
     unsafe {
-        match COLS.min(E::LANES) {
+        match E::LANES {
             16 => micro_blocks::<E, R, B, L, COLS, 16>(dst, d, rows, src, s, cols),
             8 => micro_blocks::<E, R, B, L, COLS, 8>(dst, d, rows, src, s, cols),
             _ => micro_blocks::<E, R, B, L, COLS, 4>(dst, d, rows, src, s, cols),
@@ -115,11 +138,13 @@ pub(crate) unsafe fn block<E, R, B, L, const COLS: usize>(
     }
 }
 
-/// The block as micro-blocks of `N` columns by `E::LANES` rows, one register per source line.
+/// The block as micro-blocks of `N == E::LANES` columns by `N` rows, one lane per source line,
+/// `R::BYTES / 16` micro-blocks side by side in each register: register `k` of a transposed
+/// group is `span` consecutive elements of destination line `k`.
 ///
 /// # Safety
 ///
-/// As [`block`].
+/// As [`whole_registers`].
 #[inline(always)]
 unsafe fn micro_blocks<E, R, B, L, const COLS: usize, const N: usize>(
     dst: &mut [E],
@@ -130,46 +155,43 @@ unsafe fn micro_blocks<E, R, B, L, const COLS: usize, const N: usize>(
     cols: &[(usize, usize); COLS],
 ) where
     E: Lanes + Interleave<R>,
-    R: Register128,
+    R: Register,
     B: BlockMove<E>,
     L: Lines,
 {
-    let lanes = E::LANES;
-    if N < lanes {
-        // SAFETY: passed on from the caller.
-        return unsafe { narrow_micro_blocks::<E, R, B, L, COLS, N>(dst, d, rows, src, s, cols) };
-    }
+    // Columns per register.
+    let span = R::BYTES / 16 * N;
     // Rows of a whole cache line go past the caches when they start on one; so do rows of
     // half a line whose next row follows them (f16 nchw->nChw16c: 16 channels are 32 bytes).
     let stream = B::streams::<COLS>();
     let paired = B::streams_pairs::<COLS>();
-    for r in (0..ROWS).step_by(lanes) {
+    for r in (0..ROWS).step_by(N) {
         if !stream && !paired {
-            // Each micro-block's lines are stored as soon as they are transposed: fewest
-            // registers live (the streaming order below spills registers, which costs byte
-            // transposes that stay in cache much of their speed).
-            for c in (0..COLS).step_by(N) {
+            // Each register's line is stored as soon as it is transposed: fewest registers
+            // live (the streaming order below spills registers, which costs byte transposes
+            // that stay in cache much of their speed).
+            for c in (0..COLS).step_by(span) {
                 // SAFETY: each source line `s + col.0 ..` holds `ROWS` elements (the caller's
-                // promise) and `r + LANES <= ROWS`.
-                let v = unsafe { transposed::<E, R, N>(src, s + r, &cols[c..c + N]) };
+                // promise) and `r + N <= ROWS`.
+                let v = unsafe { transposed::<E, R, N>(src, s + r, &cols[c..c + span]) };
                 for (k, register) in v.into_iter().enumerate() {
                     // SAFETY: the destination line at `d + rows.at(r + k)` holds `COLS`
-                    // elements (the caller's promise); this register fills `c .. c + N`.
+                    // elements (the caller's promise); this register fills `c .. c + span`.
                     unsafe { R::store(dst, d + rows.at(r + k) + c, register) };
                 }
             }
             continue;
         }
-        // Every column block of these rows is transposed first, then each destination line is
+        // Every register of these rows is transposed first, then each destination line is
         // written by back-to-back stores: a line leaves the write-combining buffer whole, which
-        // streams far faster than storing block by block (docs/concepts.md, "Non-temporal
-        // stores in relayout").
-        let mut lines = [[R::zero(); LINE_REGISTERS]; N];
-        for (b, c) in (0..COLS).step_by(N).enumerate() {
+        // streams far faster than storing register by register (docs/concepts.md,
+        // "Non-temporal stores in relayout").
+        let mut lines = [R::zero_line(); N];
+        for (b, c) in (0..COLS).step_by(span).enumerate() {
             // SAFETY: as above.
-            let v = unsafe { transposed::<E, R, N>(src, s + r, &cols[c..c + N]) };
+            let v = unsafe { transposed::<E, R, N>(src, s + r, &cols[c..c + span]) };
             for (line, register) in lines.iter_mut().zip(v) {
-                line[b] = register;
+                line.as_mut()[b] = register;
             }
         }
         if stream {
@@ -178,21 +200,25 @@ unsafe fn micro_blocks<E, R, B, L, const COLS: usize, const N: usize>(
             unsafe { R::stream_lines(dst, d, rows, r, &lines) };
             continue;
         }
-        // Paired: two registers per row, 32 bytes.
+        // Paired: each row half a line, its line's first `half` registers.
+        let half = CACHE_LINE / 2 / R::BYTES;
         for k in (0..N).step_by(2) {
             let (at, next) = (d + rows.at(r + k), d + rows.at(r + k + 1));
-            let (this, that) = (&lines[k], &lines[k + 1]);
+            let (this, that) = (lines[k].as_ref(), lines[k + 1].as_ref());
             if next == at + COLS {
+                let mut line = R::zero_line();
+                let registers = line.as_mut();
+                registers[..half].copy_from_slice(&this[..half]);
+                registers[half..2 * half].copy_from_slice(&that[..half]);
                 // SAFETY: the two rows' lines (`COLS` elements each, inside `dst` by the
                 // caller's promise) are adjacent: 64 bytes from `at`.
-                let line = [this[0], this[1], that[0], that[1]];
                 unsafe { R::stream_line(dst, at, &line) };
             } else {
                 for (at, line) in [(at, this), (next, that)] {
-                    // SAFETY: each line holds `COLS = 2 * N` elements (the caller's promise).
-                    unsafe {
-                        R::store(dst, at, line[0]);
-                        R::store(dst, at + N, line[1]);
+                    for (i, &register) in line[..half].iter().enumerate() {
+                        // SAFETY: each line holds `COLS = half * span` elements (the
+                        // caller's promise).
+                        unsafe { R::store(dst, at + i * span, register) };
                     }
                 }
             }
@@ -200,17 +226,17 @@ unsafe fn micro_blocks<E, R, B, L, const COLS: usize, const N: usize>(
     }
 }
 
-/// Micro-blocks narrower than a register (`N < E::LANES`, so `COLS == N`): each register holds
-/// `LANES / N` destination lines, stored at once where they are adjacent. With streaming, a
-/// block that is one whole 64-byte destination line (16 rows of 4 bytes, adjacent: u8
-/// flat->crouton2x2's 16 channels of a 2x2 pixel tile) goes past the caches where it starts
-/// on a cache line.
+/// Blocks narrower than a 128-bit register (`COLS < E::LANES`): micro-blocks of `COLS`
+/// columns, each register holding `LANES / COLS` destination lines, stored at once where they
+/// are adjacent. With streaming, a block that is one whole 64-byte destination line (16 rows
+/// of 4 bytes, adjacent: u8 flat->crouton2x2's 16 channels of a 2x2 pixel tile) goes past the
+/// caches where it starts on a cache line.
 ///
 /// # Safety
 ///
 /// As [`block`].
 #[inline(always)]
-unsafe fn narrow_micro_blocks<E, R, B, L, const COLS: usize, const N: usize>(
+unsafe fn narrow_micro_blocks<E, R, B, L, const COLS: usize>(
     dst: &mut [E],
     d: usize,
     rows: L,
@@ -224,39 +250,35 @@ unsafe fn narrow_micro_blocks<E, R, B, L, const COLS: usize, const N: usize>(
     L: Lines,
 {
     let lanes = E::LANES;
-    let per_register = lanes / N;
-    let one_line = B::streams_block_lines::<COLS>() && COLS == N;
-    if one_line && lines_follow(rows, 0, ROWS, COLS) {
+    let per_register = lanes / COLS;
+    if B::streams_block_lines::<COLS>() && lines_follow(rows, 0, ROWS, COLS) {
         // SAFETY: as in `micro_blocks`; the block's `ROWS` lines of `COLS` elements follow one
         // another from `d + rows.at(0)`, inside `dst` (the caller's promise): 64 bytes.
         unsafe {
-            let v = transposed::<E, R, N>(src, s, &cols[..N]);
+            let v = transposed::<E, R, COLS>(src, s, cols);
             let line = [v[0], v[1], v[2], v[3]];
             return R::stream_line(dst, d + rows.at(0), &line);
         }
     }
     for r in (0..ROWS).step_by(lanes) {
-        for c in (0..COLS).step_by(N) {
-            // SAFETY: as in `micro_blocks`.
-            let v = unsafe { transposed::<E, R, N>(src, s + r, &cols[c..c + N]) };
-            for (k, register) in v.iter().enumerate() {
-                let first_line = r + k * per_register;
-                let first = rows.at(first_line);
-                let bytes = register.bytes();
-                if lines_follow(rows, first_line, per_register, N) {
-                    // The register's lines are adjacent in the destination: one checked copy
-                    // of its bytes (with an unchecked store LLVM compiles this loop worse: u8
-                    // flat->crouton2x2 on x86-64).
-                    let at = d + first + c;
-                    bytemuck::cast_slice_mut::<E, u8>(&mut dst[at..at + lanes])
-                        .copy_from_slice(&bytes);
-                    continue;
-                }
-                let lines: [E; 16] = lanes_of(bytes);
-                for j in 0..per_register {
-                    let at = d + rows.at(first_line + j) + c;
-                    dst[at..at + N].copy_from_slice(&lines[j * N..(j + 1) * N]);
-                }
+        // SAFETY: as in `micro_blocks`.
+        let v = unsafe { transposed::<E, R, COLS>(src, s + r, cols) };
+        for (k, register) in v.iter().enumerate() {
+            let first_line = r + k * per_register;
+            let first = rows.at(first_line);
+            let bytes = register.bytes();
+            if lines_follow(rows, first_line, per_register, COLS) {
+                // The register's lines are adjacent in the destination: one checked copy of
+                // its bytes (with an unchecked store LLVM compiles this loop worse: u8
+                // flat->crouton2x2 on x86-64).
+                let at = d + first;
+                bytemuck::cast_slice_mut::<E, u8>(&mut dst[at..at + lanes]).copy_from_slice(&bytes);
+                continue;
+            }
+            let lines: [E; 16] = lanes_of(bytes);
+            for j in 0..per_register {
+                let at = d + rows.at(first_line + j);
+                dst[at..at + COLS].copy_from_slice(&lines[j * COLS..(j + 1) * COLS]);
             }
         }
     }
@@ -280,26 +302,37 @@ fn lines_follow<L: Lines>(rows: L, first: usize, count: usize, apart: usize) -> 
     true
 }
 
-/// `N` source lines of `E::LANES` elements (at `s + col.0` for each of `cols`) transposed by
-/// `log2(N)` perfect-shuffle rounds: register `k` then holds destination lines
-/// `k * LANES / N ..`, `N` elements each.
+/// `N` source lines of `E::LANES` elements in each lane of `N` registers (line `q * N + j` of
+/// `cols`, at `s + col.0`, in lane `q` of register `j`), transposed by `log2(N)` rounds of the
+/// perfect shuffle in every lane: register `k` then holds destination lines `k * LANES / N ..`
+/// of each lane's micro-block, `N` elements each (for `N == LANES`: destination line `k`'s
+/// elements of every lane's columns in turn).
 ///
 /// # Safety
 ///
-/// `s + col.0 + E::LANES <= src.len()` for the first `N` of `cols`; the CPU runs `R`'s
-/// instructions.
+/// `s + col.0 + E::LANES <= src.len()` for the first `R::BYTES / 16 * N` of `cols`; the CPU
+/// runs `R`'s instructions.
 #[inline(always)]
-unsafe fn transposed<E, R, const N: usize>(src: &[E], s: usize, cols: &[(usize, usize)]) -> [R; N]
+pub(crate) unsafe fn transposed<E, R, const N: usize>(
+    src: &[E],
+    s: usize,
+    cols: &[(usize, usize)],
+) -> [R; N]
 where
     E: Lanes + Interleave<R>,
-    R: Register128,
+    R: Register,
 {
-    // A plain loop, not `core::array::from_fn` (see `shuffle_rounds`).
+    // Plain loops, not closures or `core::array::from_fn` (see `shuffle_rounds`): a closure is
+    // a function of its own, not compiled with the build's CPU features.
     let mut v = [R::zero(); N];
-    for (register, col) in v.iter_mut().zip(cols) {
-        // SAFETY: `E::LANES` elements of `E` are 16 bytes, inside `src` from `s + col.0` (the
+    for (j, register) in v.iter_mut().enumerate() {
+        let mut at = [0; 4];
+        for (q, at) in at.iter_mut().take(R::BYTES / 16).enumerate() {
+            *at = s + cols[q * N + j].0;
+        }
+        // SAFETY: `E::LANES` elements of `E` are 16 bytes, inside `src` from each `at` (the
         // caller's promise).
-        *register = unsafe { R::load(src, s + col.0) };
+        *register = unsafe { R::load_lanes(src, at) };
     }
     // SAFETY: the CPU runs the interleaves (the caller's promise).
     unsafe { shuffle_rounds::<E, R, N>(v) }
@@ -307,7 +340,7 @@ where
 
 /// The elements of a register's `bytes`, in the first `16 / size` slots of the result.
 #[inline(always)]
-fn lanes_of<E: Pod>(bytes: [u8; 16]) -> [E; 16] {
+fn lanes_of<E: bytemuck::Pod>(bytes: [u8; 16]) -> [E; 16] {
     let mut out = [E::zeroed(); 16];
     let n = 16 / size_of::<E>();
     bytemuck::cast_slice_mut::<E, u8>(&mut out[..n]).copy_from_slice(&bytes);

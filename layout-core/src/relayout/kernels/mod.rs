@@ -10,66 +10,32 @@
 //! (`aarch64`) NEON blocks. The cargo feature `portable-kernels` leaves both out, so that
 //! every target runs the portable kernels.
 
-#[cfg(all(
-    target_arch = "aarch64",
-    target_feature = "neon",
-    target_endian = "little",
-    not(feature = "portable-kernels")
-))]
+#[cfg(neon_kernels)]
 mod aarch64;
 mod ahead;
 mod element;
-#[cfg(any(
-    all(target_arch = "x86_64", target_feature = "sse2"),
-    all(
-        target_arch = "aarch64",
-        target_feature = "neon",
-        target_endian = "little"
-    )
-))]
-#[cfg(not(feature = "portable-kernels"))]
+#[cfg(vector_kernels)]
 mod micro_blocks;
 mod narrow;
 mod prefetch;
 mod reach;
+#[cfg(vector_kernels)]
+mod register;
 mod row_blocks;
 mod row_groups;
 mod rows;
-#[cfg(any(
-    all(target_arch = "x86_64", target_feature = "sse2"),
-    all(
-        target_arch = "aarch64",
-        target_feature = "neon",
-        target_endian = "little"
-    )
-))]
-#[cfg(not(feature = "portable-kernels"))]
+#[cfg(vector_kernels)]
 mod shuffle;
-#[cfg(all(
-    target_arch = "x86_64",
-    target_feature = "sse2",
-    not(feature = "portable-kernels")
-))]
+#[cfg(x86_kernels)]
 mod staged;
-#[cfg(any(
-    all(target_arch = "x86_64", target_feature = "sse2"),
-    all(
-        target_arch = "aarch64",
-        target_feature = "neon",
-        target_endian = "little"
-    )
-))]
-#[cfg(not(feature = "portable-kernels"))]
+#[cfg(vector_kernels)]
 mod streamed_tiles;
 mod strided;
 mod tile_batch;
 mod tile_shape;
 mod tiles;
-#[cfg(all(
-    target_arch = "x86_64",
-    target_feature = "sse2",
-    not(feature = "portable-kernels")
-))]
+mod transposes;
+#[cfg(x86_kernels)]
 mod x86;
 
 pub(crate) use element::{Element, Opaque};
@@ -86,11 +52,7 @@ pub(crate) use tiles::transpose;
 /// inlines move 32 bytes a register instead of 16; as it is elsewhere.
 #[inline(always)]
 pub(crate) fn with_widest_copies<R>(body: impl FnOnce() -> R) -> R {
-    #[cfg(all(
-        target_arch = "x86_64",
-        target_feature = "sse2",
-        not(feature = "portable-kernels")
-    ))]
+    #[cfg(x86_kernels)]
     if x86::avx2_available() {
         // SAFETY: the CPU runs AVX2 (just checked).
         return unsafe { x86::run_with_avx2(body) };

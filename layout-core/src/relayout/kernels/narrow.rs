@@ -6,7 +6,8 @@
 //!
 //! [`ROWS`]: crate::relayout::tuning::ROWS
 
-use super::tile_batch::{TileBatch, move_elements};
+use super::tile_batch::move_elements;
+use super::transposes::Transposes;
 
 /// How the zipped (or split) pieces of narrow tiles reach the destination.
 pub(crate) trait Pieces<T> {
@@ -48,8 +49,7 @@ impl<T: Copy> Pieces<T> for Cached {
     }
 }
 
-/// Transposes every tile of `batch` from `src` (at `s`) into `dst` (at `d`) if its tiles are at
-/// most three columns or rows wide, writing the pieces that one run of each side allows by
+/// Runs the transposes `t` if their tiles are at most three columns or rows wide, writing the pieces that one run of each side allows by
 /// `P`; `false`, nothing written, otherwise. Always inlined, so that a function compiled for
 /// more CPU features (the AVX-512 build on x86-64) compiles the loops with them.
 ///
@@ -57,22 +57,16 @@ impl<T: Copy> Pieces<T> for Cached {
 ///
 /// The CPU runs `P`'s instructions.
 #[inline(always)]
-pub(crate) unsafe fn narrow_transpose<T: Copy, P: Pieces<T>>(
-    dst: &mut [T],
-    d: usize,
-    src: &[T],
-    s: usize,
-    batch: TileBatch<'_>,
-) -> bool {
+pub(crate) unsafe fn narrow_transpose<T: Copy, P: Pieces<T>>(t: Transposes<'_, T>) -> bool {
     // SAFETY (each arm): passed on from the caller.
     unsafe {
-        match (batch.cols.len(), batch.rows.len()) {
-            (1, _) => tiles_of::<T, P, 1>(dst, d, src, s, batch),
-            (2, _) => tiles_of::<T, P, 2>(dst, d, src, s, batch),
-            (3, _) => tiles_of::<T, P, 3>(dst, d, src, s, batch),
-            (_, 1) => short_tiles_of::<T, P, 1>(dst, d, src, s, batch),
-            (_, 2) => short_tiles_of::<T, P, 2>(dst, d, src, s, batch),
-            (_, 3) => short_tiles_of::<T, P, 3>(dst, d, src, s, batch),
+        match (t.batch.cols.len(), t.batch.rows.len()) {
+            (1, _) => tiles_of::<T, P, 1>(t),
+            (2, _) => tiles_of::<T, P, 2>(t),
+            (3, _) => tiles_of::<T, P, 3>(t),
+            (_, 1) => short_tiles_of::<T, P, 1>(t),
+            (_, 2) => short_tiles_of::<T, P, 2>(t),
+            (_, 3) => short_tiles_of::<T, P, 3>(t),
             _ => return false,
         }
     }
@@ -85,13 +79,8 @@ pub(crate) unsafe fn narrow_transpose<T: Copy, P: Pieces<T>>(
 ///
 /// The CPU runs `P`'s instructions.
 #[inline(always)]
-unsafe fn short_tiles_of<T: Copy, P: Pieces<T>, const N: usize>(
-    dst: &mut [T],
-    d: usize,
-    src: &[T],
-    s: usize,
-    batch: TileBatch<'_>,
-) {
+unsafe fn short_tiles_of<T: Copy, P: Pieces<T>, const N: usize>(t: Transposes<'_, T>) {
+    let (dst, d, src, s, batch, _) = t.parts();
     let rows: &[(usize, usize); N] = batch.rows.try_into().expect("N rows");
     let cols = batch.cols;
     let len = cols.len();
@@ -151,13 +140,8 @@ fn disjoint_runs<T, const N: usize>(
 ///
 /// The CPU runs `P`'s instructions.
 #[inline(always)]
-unsafe fn tiles_of<T: Copy, P: Pieces<T>, const N: usize>(
-    dst: &mut [T],
-    d: usize,
-    src: &[T],
-    s: usize,
-    batch: TileBatch<'_>,
-) {
+unsafe fn tiles_of<T: Copy, P: Pieces<T>, const N: usize>(t: Transposes<'_, T>) {
+    let (dst, d, src, s, batch, _) = t.parts();
     let cols: &[(usize, usize); N] = batch.cols.try_into().expect("N columns");
     // One run on both sides: the rows' source offsets count up by one (as every tile's do),
     // their destination offsets N apart, and the columns' destination offsets `0..N`.
@@ -280,6 +264,8 @@ unsafe fn unzip_planes<T: Copy, P: Pieces<T>, const N: usize, const STEP: usize>
 
 #[cfg(test)]
 mod tests {
+    use super::super::reach::Reach;
+    use super::super::tile_batch::TileBatch;
     use super::*;
     use crate::relayout::tuning::ROWS;
     use alloc::vec;
@@ -300,7 +286,16 @@ mod tests {
         let src: Vec<u32> = (0..src_len as u32).collect();
         let (mut got, mut expected) = (vec![u32::MAX; dst_len], vec![u32::MAX; dst_len]);
         // SAFETY: plain copies run on any CPU.
-        assert!(unsafe { narrow_transpose::<u32, Cached>(&mut got, 0, &src, 0, batch) });
+        assert!(unsafe {
+            narrow_transpose::<u32, Cached>(Transposes::new(
+                &mut got,
+                0,
+                &src,
+                0,
+                batch,
+                Reach::of(batch.rows, batch.cols),
+            ))
+        });
         reference(&mut expected, &src, batch);
         assert_eq!(got, expected);
     }
@@ -370,8 +365,16 @@ mod tests {
             choices: &crate::relayout::choices::Choices::DEFAULT,
         };
         // SAFETY: as above.
-        let narrow =
-            unsafe { narrow_transpose::<u32, Cached>(&mut [0u32; 16], 0, &[0u32; 19], 0, wide) };
+        let narrow = unsafe {
+            narrow_transpose::<u32, Cached>(Transposes::new(
+                &mut [0u32; 16],
+                0,
+                &[0u32; 19],
+                0,
+                wide,
+                Reach::of(wide.rows, wide.cols),
+            ))
+        };
         assert!(!narrow);
     }
 }

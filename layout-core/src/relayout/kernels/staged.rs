@@ -17,9 +17,9 @@
 //! the per-row copies.
 
 use super::prefetch::prefetch;
-use super::reach::Reach;
 use super::tile_batch::{TileBatch, move_elements};
 use super::tiles::{BlockMove, block_columns};
+use super::transposes::Transposes;
 use crate::relayout::lines::Pitch;
 use crate::relayout::tuning::{CACHE_LINE, PREFETCH_BYTES, PREFETCHED_STREAMS, ROWS};
 use alloc::vec::Vec;
@@ -98,18 +98,13 @@ impl Stages {
 /// The CPU runs `B`'s instructions and `stream_run`'s; `stages` is [`Stages::of`] the batch,
 /// with `width == COLS`.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)] // the kernel's arguments stay in registers
 pub(crate) unsafe fn staged_body<T: Pod, B: BlockMove<T>, const COLS: usize>(
-    dst: &mut [T],
-    d: usize,
-    src: &[T],
-    s: usize,
-    batch: TileBatch<'_>,
-    reach: Reach,
+    t: Transposes<'_, T>,
     stages: Stages,
     buffer: &mut [T],
     stream_run: unsafe fn(&mut [T], &[T]),
 ) {
+    let (dst, d, src, s, batch, reach) = t.parts();
     let Stages {
         cols: n,
         rows: group,
@@ -201,14 +196,8 @@ pub(crate) unsafe fn staged_body<T: Pod, B: BlockMove<T>, const COLS: usize>(
 ///
 /// As [`staged_body`].
 #[inline(always)]
-#[allow(clippy::too_many_arguments)] // the kernel's arguments, as in `staged_body`
 pub(crate) unsafe fn staged_widths<T: Pod, B: BlockMove<T>>(
-    dst: &mut [T],
-    d: usize,
-    src: &[T],
-    s: usize,
-    batch: TileBatch<'_>,
-    reach: Reach,
+    t: Transposes<'_, T>,
     stages: Stages,
     stream_run: unsafe fn(&mut [T], &[T]),
 ) {
@@ -217,10 +206,10 @@ pub(crate) unsafe fn staged_widths<T: Pod, B: BlockMove<T>>(
     // SAFETY (each arm): passed on from the caller, with `COLS == stages.width`.
     unsafe {
         match stages.width {
-            32 => staged_body::<T, B, 32>(dst, d, src, s, batch, reach, stages, buffer, stream_run),
-            16 => staged_body::<T, B, 16>(dst, d, src, s, batch, reach, stages, buffer, stream_run),
-            8 => staged_body::<T, B, 8>(dst, d, src, s, batch, reach, stages, buffer, stream_run),
-            _ => staged_body::<T, B, 4>(dst, d, src, s, batch, reach, stages, buffer, stream_run),
+            32 => staged_body::<T, B, 32>(t, stages, buffer, stream_run),
+            16 => staged_body::<T, B, 16>(t, stages, buffer, stream_run),
+            8 => staged_body::<T, B, 8>(t, stages, buffer, stream_run),
+            _ => staged_body::<T, B, 4>(t, stages, buffer, stream_run),
         }
     }
 }

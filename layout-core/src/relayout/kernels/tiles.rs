@@ -9,6 +9,7 @@ use super::prefetch::prefetch;
 use super::reach::Reach;
 use super::tile_batch::{TileBatch, move_elements};
 use super::tile_shape::{SourcePrefetch, band_rows, lines_per_visit, pitched, source_prefetch};
+use super::transposes::Transposes;
 use crate::relayout::lines::{Lines, Pitch};
 use crate::relayout::tuning::{CACHE_LINE, ROWS};
 
@@ -31,14 +32,15 @@ pub(crate) fn transpose<T: Element>(
     reach: Reach,
     stream: bool,
 ) {
-    if T::vector_transpose(dst, d, src, s, batch, reach, stream) {
+    let mut t = Transposes::new(dst, d, src, s, batch, reach);
+    if T::vector_transpose(t.reborrow(), stream) {
         return;
     }
     // SAFETY: plain copies run on any CPU.
-    if unsafe { narrow_transpose::<T, Cached>(dst, d, src, s, batch) } {
+    if unsafe { narrow_transpose::<T, Cached>(t.reborrow()) } {
         return;
     }
-    portable_planes(dst, d, src, s, batch, reach);
+    portable_planes(t);
 }
 
 /// How one full block of `ROWS` rows by `COLS` columns is moved: `COLS` source lines (each
@@ -86,17 +88,11 @@ pub(crate) trait BlockMove<T: Copy> {
     /// # Safety
     ///
     /// The CPU runs the blocks' instructions (nothing for the portable and SSE2 blocks).
-    unsafe fn plane<const COLS: usize>(
-        dst: &mut [T],
-        d: usize,
-        src: &[T],
-        s: usize,
-        batch: TileBatch<'_>,
-        reach: Reach,
-    ) where
+    unsafe fn plane<const COLS: usize>(t: Transposes<'_, T>)
+    where
         Self: Sized,
     {
-        plane::<T, Self, COLS>(dst, d, src, s, batch, reach);
+        plane::<T, Self, COLS>(t.dst, t.d, t.src, t.s, t.batch, t.reach);
     }
 
     /// Moves the block.
@@ -127,14 +123,8 @@ pub(crate) trait BlockMove<T: Copy> {
 /// # Safety
 ///
 /// As [`BlockMove::plane`]: the CPU runs `B`'s instructions.
-pub(crate) unsafe fn planes<T: Copy, B: BlockMove<T>>(
-    dst: &mut [T],
-    d: usize,
-    src: &[T],
-    s: usize,
-    batch: TileBatch<'_>,
-    reach: Reach,
-) {
+pub(crate) unsafe fn planes<T: Copy, B: BlockMove<T>>(mut t: Transposes<'_, T>) {
+    let batch = t.batch;
     let line = CACHE_LINE / size_of::<T>().max(1);
     let columns = block_columns(batch.cols.len(), line, B::streams::<64>());
     // Four or more columns past the last whole block move as a batch of their own, in
@@ -148,39 +138,25 @@ pub(crate) unsafe fn planes<T: Copy, B: BlockMove<T>>(
         // SAFETY (both): passed on from the caller; the columns are a part of the batch's, so
         // the call's `reach` bounds them too.
         unsafe {
-            planes::<T, B>(
-                dst,
-                d,
-                src,
-                s,
-                TileBatch {
-                    cols: blocks,
-                    ..batch
-                },
-                reach,
-            );
-            planes::<T, B>(
-                dst,
-                d,
-                src,
-                s,
-                TileBatch {
-                    cols: rest,
-                    ..batch
-                },
-                reach,
-            );
+            planes::<T, B>(t.with_batch(TileBatch {
+                cols: blocks,
+                ..batch
+            }));
+            planes::<T, B>(t.with_batch(TileBatch {
+                cols: rest,
+                ..batch
+            }));
         }
         return;
     }
     // SAFETY (each arm): passed on from the caller.
     unsafe {
         match columns {
-            64 => B::plane::<64>(dst, d, src, s, batch, reach),
-            32 => B::plane::<32>(dst, d, src, s, batch, reach),
-            16 => B::plane::<16>(dst, d, src, s, batch, reach),
-            8 => B::plane::<8>(dst, d, src, s, batch, reach),
-            _ => B::plane::<4>(dst, d, src, s, batch, reach),
+            64 => B::plane::<64>(t),
+            32 => B::plane::<32>(t),
+            16 => B::plane::<16>(t),
+            8 => B::plane::<8>(t),
+            _ => B::plane::<4>(t),
         }
     }
 }
@@ -201,16 +177,9 @@ pub(crate) fn block_columns(cols: usize, line: usize, byte_lines: bool) -> usize
 }
 
 /// [`planes`] with the portable tile, which runs on any CPU.
-pub(crate) fn portable_planes<T: Copy>(
-    dst: &mut [T],
-    d: usize,
-    src: &[T],
-    s: usize,
-    batch: TileBatch<'_>,
-    reach: Reach,
-) {
+pub(crate) fn portable_planes<T: Copy>(t: Transposes<'_, T>) {
     // SAFETY: the portable tile's instructions run on any CPU.
-    unsafe { planes::<T, Portable>(dst, d, src, s, batch, reach) }
+    unsafe { planes::<T, Portable>(t) }
 }
 
 /// One width's [`plane_body`], as a function of its own (the default [`BlockMove::plane`]).
@@ -223,29 +192,23 @@ pub(crate) fn plane<T: Copy, B: BlockMove<T>, const COLS: usize>(
     batch: TileBatch<'_>,
     reach: Reach,
 ) {
-    plane_body::<T, B, COLS>(dst, d, src, s, batch, reach);
+    plane_body::<T, B, COLS>(Transposes::new(dst, d, src, s, batch, reach));
 }
 
 /// The batch's transposes in blocks of `COLS` columns. Always inlined, so that a function
 /// compiled for more CPU features (`avx2::plane`) compiles the whole loop nest with them.
 #[inline(always)]
-pub(crate) fn plane_body<T: Copy, B: BlockMove<T>, const COLS: usize>(
-    dst: &mut [T],
-    d: usize,
-    src: &[T],
-    s: usize,
-    batch: TileBatch<'_>,
-    reach: Reach,
-) {
+pub(crate) fn plane_body<T: Copy, B: BlockMove<T>, const COLS: usize>(mut t: Transposes<'_, T>) {
+    if packed_tiles::<T, B, COLS>(t.reborrow()) {
+        return;
+    }
+    let (dst, d, src, s, batch, reach) = t.parts();
     let TileBatch {
         origins,
         rows,
         cols,
         ..
     } = batch;
-    if packed_tiles::<T, B, COLS>(dst, d, src, s, batch, reach) {
-        return;
-    }
     let band = band_rows::<T>(rows.len(), cols.len(), B::streams::<COLS>());
     let choices = batch.choices;
     let pitch = pitched(rows, batch.row_pitch);
@@ -353,14 +316,8 @@ fn packed<const COLS: usize>(
 /// fast. Rows past the last whole block, and tiles whose reach does not fit, move as
 /// [`move_block`] moves them.
 #[inline(always)]
-fn packed_tiles<T: Copy, B: BlockMove<T>, const COLS: usize>(
-    dst: &mut [T],
-    d: usize,
-    src: &[T],
-    s: usize,
-    batch: TileBatch<'_>,
-    reach: Reach,
-) -> bool {
+fn packed_tiles<T: Copy, B: BlockMove<T>, const COLS: usize>(t: Transposes<'_, T>) -> bool {
+    let (dst, d, src, s, batch, reach) = t.parts();
     let TileBatch { origins, rows, .. } = batch;
     let Some(cols) = packed::<COLS>(rows, batch.cols, batch.row_pitch) else {
         return false;
@@ -421,11 +378,11 @@ const fn packed_rows<const COLS: usize>() -> [(usize, usize); ROWS] {
     rows
 }
 
-/// One block of a plane: through `B` when it is whole and `fits` (the call's [`Reach::fits`]),
-/// else element by element. With `pitch` (from [`pitched`]: every whole block's destination
-/// lines that far apart), `B` finds the lines by [`Pitch`], not from the listing. A function,
-/// not a closure: a closure would be compiled on its own, without the CPU features of the AVX2
-/// build that inlines this.
+/// One block of a plane: through `B` when it is whole and `fits` (the call's
+/// [`Reach::fits`]), else element by element. With `pitch` (from
+/// [`pitched`]: every whole block's destination lines that far apart), `B` finds the lines by
+/// [`Pitch`], not from the listing. A function, not a closure: a closure would be compiled on
+/// its own, without the CPU features of the AVX2 build that inlines this.
 #[inline(always)]
 fn move_block<T: Copy, B: BlockMove<T>, const COLS: usize>(
     dst: &mut [T],

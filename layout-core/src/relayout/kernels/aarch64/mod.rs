@@ -26,6 +26,7 @@ use super::reach::Reach;
 use super::streamed_tiles::blocks_write_whole_lines;
 use super::tile_batch::TileBatch;
 use super::tiles;
+use super::transposes::Transposes;
 use core::mem::MaybeUninit;
 use core::ops::Range;
 use neon::{Block, Neon};
@@ -55,16 +56,8 @@ macro_rules! vector_element {
 /// [`Element::vector_transpose`] by [`transpose_as`], for the types with NEON blocks.
 macro_rules! vector_transpose {
     (true) => {
-        fn vector_transpose(
-            dst: &mut [Self],
-            d: usize,
-            src: &[Self],
-            s: usize,
-            batch: TileBatch<'_>,
-            reach: Reach,
-            stream: bool,
-        ) -> bool {
-            transpose_as(dst, d, src, s, batch, reach, stream);
+        fn vector_transpose(t: Transposes<'_, Self>, stream: bool) -> bool {
+            transpose_as(t.dst, t.d, t.src, t.s, t.batch, t.reach, stream);
             true
         }
     };
@@ -93,16 +86,17 @@ fn transpose_as<E: Block>(
     reach: Reach,
     stream: bool,
 ) {
+    let mut t = Transposes::new(dst, d, src, s, batch, reach);
     // SAFETY: plain copies run on any CPU.
-    if unsafe { narrow_transpose::<E, Cached>(dst, d, src, s, batch) } {
+    if unsafe { narrow_transpose::<E, Cached>(t.reborrow()) } {
         return;
     }
     // SAFETY (both): NEON runs on every CPU this module is compiled for (see the module docs).
     unsafe {
-        if stream && blocks_write_whole_lines::<E>(batch) {
-            tiles::planes::<E, Neon<true>>(dst, d, src, s, batch, reach);
+        if stream && blocks_write_whole_lines::<E>(t.batch) {
+            tiles::planes::<E, Neon<true>>(t);
         } else {
-            tiles::planes::<E, Neon<false>>(dst, d, src, s, batch, reach);
+            tiles::planes::<E, Neon<false>>(t);
         }
     }
 }

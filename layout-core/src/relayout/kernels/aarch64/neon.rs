@@ -16,11 +16,10 @@
 //!
 //! Only plain element types take this path (see [`by_size`](crate::relayout::by_size)).
 
-use super::super::micro_blocks::{self, Lanes, Register128};
+use super::super::micro_blocks::Blocks128;
+use super::super::register::{Lanes, Register, Register128};
 use super::super::shuffle::Interleave;
-use super::super::tiles::BlockMove;
 use super::lines::{bytes_of, load, store, write_line};
-use crate::relayout::lines::Lines;
 use bytemuck::Pod;
 use core::arch::aarch64::{
     uint8x16_t, vdupq_n_u8, vreinterpretq_u8_u16, vreinterpretq_u8_u32, vreinterpretq_u16_u8,
@@ -29,28 +28,7 @@ use core::arch::aarch64::{
 
 /// Blocks moved through NEON registers; with `STREAM`, destination lines that are a whole
 /// aligned cache line are written with `stnp` (a hint to write them past the caches).
-pub(crate) struct Neon<const STREAM: bool>;
-
-impl<E: Block, const STREAM: bool> BlockMove<E> for Neon<STREAM> {
-    const STREAMS: bool = STREAM;
-
-    /// # Safety
-    ///
-    /// As [`BlockMove::block`]: every listed line lies inside its slice.
-    #[inline(always)]
-    unsafe fn block<const COLS: usize, L: Lines>(
-        dst: &mut [E],
-        d: usize,
-        rows: L,
-        src: &[E],
-        s: usize,
-        cols: &[(usize, usize); COLS],
-    ) {
-        // SAFETY: passed on from the caller; NEON runs on every CPU this module is compiled
-        // for (module docs).
-        unsafe { micro_blocks::block::<E, uint8x16_t, Self, L, COLS>(dst, d, rows, src, s, cols) }
-    }
-}
+pub(crate) type Neon<const STREAM: bool> = Blocks128<uint8x16_t, STREAM>;
 
 /// An unsigned integer that fills a 128-bit register `LANES` times, with its NEON interleaves.
 pub(crate) trait Block: Lanes + Interleave<uint8x16_t> {}
@@ -90,7 +68,10 @@ fn as_bytes(register: uint8x16_t) -> uint8x16_t {
 }
 
 /// The NEON register: `ld1`/`st1` of 16 bytes, `stnp` pairs for whole lines past the caches.
-impl Register128 for uint8x16_t {
+impl Register for uint8x16_t {
+    const BYTES: usize = 16;
+    type Line = [Self; 4];
+
     #[inline(always)]
     fn zero() -> Self {
         // SAFETY: NEON runs on every CPU this module is compiled for (see the module docs).
@@ -98,9 +79,14 @@ impl Register128 for uint8x16_t {
     }
 
     #[inline(always)]
-    unsafe fn load<E: Pod>(src: &[E], at: usize) -> Self {
+    fn zero_line() -> Self::Line {
+        [Self::zero(); 4]
+    }
+
+    #[inline(always)]
+    unsafe fn load_lanes<E: Pod>(src: &[E], at: [usize; 4]) -> Self {
         // SAFETY: passed on from the caller.
-        unsafe { load(src, at) }
+        unsafe { load(src, at[0]) }
     }
 
     #[inline(always)]
@@ -110,12 +96,14 @@ impl Register128 for uint8x16_t {
     }
 
     #[inline(always)]
-    unsafe fn stream_line<E: Pod>(dst: &mut [E], at: usize, line: &[Self; 4]) {
+    unsafe fn stream_line<E: Pod>(dst: &mut [E], at: usize, line: &Self::Line) {
         // SAFETY: passed on from the caller; `write_line` streams only a line that starts on
         // 64 bytes.
         unsafe { write_line(dst, at, line, true) }
     }
+}
 
+impl Register128 for uint8x16_t {
     #[inline(always)]
     fn bytes(self) -> [u8; 16] {
         bytes_of(self)

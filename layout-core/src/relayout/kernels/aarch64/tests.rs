@@ -3,6 +3,7 @@
 //! same size (portable kernels), and the streamed row copies against plain copies.
 
 use super::super::rows::{Destination, copy_listed_blocks};
+use super::super::tile_batch::TileBatch;
 use super::super::tiles::{planes, portable_planes};
 use super::super::{OneBlock, RowBlock};
 use super::*;
@@ -61,7 +62,7 @@ fn blocks_agree<E: Block + Debug + PartialEq>(
             for misalign in [0, 1] {
                 let mut want = buffer();
                 let d = start(&want, misalign);
-                portable_planes(&mut want, d, &src, 1, batch, reach);
+                portable_planes(Transposes::new(&mut want, d, &src, 1, batch, reach));
                 let want = &want[d..d + len];
                 for stream in [false, true] {
                     let mut got = buffer();
@@ -69,9 +70,13 @@ fn blocks_agree<E: Block + Debug + PartialEq>(
                     // SAFETY: NEON runs on every CPU this module is compiled for.
                     unsafe {
                         if stream {
-                            planes::<E, Neon<true>>(&mut got, d, &src, 1, batch, reach);
+                            planes::<E, Neon<true>>(Transposes::new(
+                                &mut got, d, &src, 1, batch, reach,
+                            ));
                         } else {
-                            planes::<E, Neon<false>>(&mut got, d, &src, 1, batch, reach);
+                            planes::<E, Neon<false>>(Transposes::new(
+                                &mut got, d, &src, 1, batch, reach,
+                            ));
                         }
                     }
                     assert_eq!(

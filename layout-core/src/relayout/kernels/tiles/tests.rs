@@ -52,7 +52,7 @@ fn every_tile_of_a_batch_moves() {
         choices: &crate::relayout::choices::Choices::DEFAULT,
     };
     let mut got = alloc::vec![0u32; len];
-    portable_planes(&mut got, d, &src, s, batch, reach);
+    portable_planes(Transposes::new(&mut got, d, &src, s, batch, reach));
     assert_eq!(got, want);
     let mut got = alloc::vec![0u32; len];
     transpose(&mut got, d, &src, s, batch, reach, false);
@@ -98,7 +98,7 @@ fn packed_blocks_move_as_listed() {
         };
         for reach in [reach, too_far] {
             let mut got = alloc::vec![0u32; len];
-            portable_planes(&mut got, 1, &src, 2, batch, reach);
+            portable_planes(Transposes::new(&mut got, 1, &src, 2, batch, reach));
             assert_eq!(got, want, "{reach:?}");
             let mut got = alloc::vec![0u32; len];
             transpose(&mut got, 1, &src, 2, batch, reach, false);
@@ -133,7 +133,14 @@ fn blocks_outside_the_reach_take_the_checked_path() {
         },
     ] {
         let mut got = alloc::vec![0u32; 32 * 20 + 4];
-        portable_planes(&mut got, 1, &src, 2, one_tile(&rows), reach);
+        portable_planes(Transposes::new(
+            &mut got,
+            1,
+            &src,
+            2,
+            one_tile(&rows),
+            reach,
+        ));
         assert_eq!(got, want, "{reach:?}");
     }
     // Rows that skip a source offset: the block is not ROWS consecutive source elements.
@@ -142,6 +149,13 @@ fn blocks_outside_the_reach_take_the_checked_path() {
     by_element(&mut want, 1, &gapped, &src, 2, &cols);
     let mut got = alloc::vec![0u32; 16 * 20 + 4];
     let reach = Reach::of(&gapped, &cols);
-    portable_planes(&mut got, 1, &src, 2, one_tile(&gapped), reach);
+    portable_planes(Transposes::new(
+        &mut got,
+        1,
+        &src,
+        2,
+        one_tile(&gapped),
+        reach,
+    ));
     assert_eq!(got, want);
 }

@@ -9,15 +9,17 @@
 //! `no_std`, so `std::is_x86_feature_detected!` is not available).
 
 use super::super::ahead::Ahead;
+use super::super::micro_blocks;
 use super::super::reach::Reach;
 use super::super::staged;
 use super::super::tile_batch::TileBatch;
 use super::super::tiles::{self, BlockMove};
-use super::shuffle::{Interleave, interleave_for, load_register, shuffle_rounds, zero};
+use super::super::transposes::Transposes;
+use super::shuffle::{Interleave, interleave_for, load_register, x86_register};
 use super::sse2::{Block, Sse2};
 use crate::relayout::lines::Lines;
-use crate::relayout::stores::{end_streaming, store, store_line, store_lines};
-use crate::relayout::tuning::{CACHE_LINE, ROWS};
+use crate::relayout::stores::{end_streaming, store, store_line};
+use crate::relayout::tuning::CACHE_LINE;
 use bytemuck::Pod;
 use core::arch::x86_64::{
     __m128i, __m256i, _mm256_set_m128i, _mm256_stream_si256, _mm256_unpackhi_epi8,
@@ -63,7 +65,7 @@ pub(crate) unsafe fn plane<T: Copy, B: BlockMove<T>, const COLS: usize>(
     batch: TileBatch<'_>,
     reach: Reach,
 ) {
-    tiles::plane_body::<T, B, COLS>(dst, d, src, s, batch, reach);
+    tiles::plane_body::<T, B, COLS>(Transposes::new(dst, d, src, s, batch, reach));
 }
 
 /// [`staged::staged_widths`] compiled with AVX2, the blocks [`Avx2Blocks`] writing through the
@@ -84,12 +86,9 @@ pub(crate) unsafe fn staged<E: Wide>(
     reach: Reach,
     stages: staged::Stages,
 ) {
+    let t = Transposes::new(dst, d, src, s, batch, reach);
     // SAFETY: passed on from the caller.
-    unsafe {
-        staged::staged_widths::<E, Avx2Blocks<false>>(
-            dst, d, src, s, batch, reach, stages, stream_run,
-        )
-    }
+    unsafe { staged::staged_widths::<E, Avx2Blocks<false>>(t, stages, stream_run) }
 }
 
 /// [`rows::copy_rows`](super::super::rows::copy_rows) compiled with AVX2.
@@ -250,11 +249,9 @@ pub(crate) unsafe fn stream_run<E: Pod>(out: &mut [E], run: &[E]) {
     out[tail..].copy_from_slice(&run[tail..]);
 }
 
-/// Blocks moved through 256-bit registers: two SSE2 micro-blocks side by side, one per 128-bit
-/// lane (the AVX2 interleaves work within lanes), holding the same rows' columns `c .. c + N`
-/// and `c + N .. c + 2N`. Each interleave round and each store then covers twice the columns,
-/// and a transposed register is `2N` consecutive elements of one destination line. Blocks
-/// narrower than two micro-blocks are [`Sse2`]'s.
+/// Blocks moved through 256-bit registers, two micro-blocks side by side, one per 128-bit lane
+/// (the shared loop, [`micro_blocks::wide_block`]). Blocks narrower than two micro-blocks are
+/// [`Sse2`]'s.
 ///
 /// Only where the CPU runs AVX2: their [`plane`] is compiled for it.
 pub(crate) struct Avx2Blocks<const STREAM: bool>;
@@ -265,16 +262,9 @@ impl<E: Wide, const STREAM: bool> BlockMove<E> for Avx2Blocks<STREAM> {
     /// # Safety
     ///
     /// The CPU runs AVX2 instructions.
-    unsafe fn plane<const COLS: usize>(
-        dst: &mut [E],
-        d: usize,
-        src: &[E],
-        s: usize,
-        batch: TileBatch<'_>,
-        reach: Reach,
-    ) {
+    unsafe fn plane<const COLS: usize>(t: Transposes<'_, E>) {
         // SAFETY: passed on from the caller.
-        unsafe { plane::<E, Self, COLS>(dst, d, src, s, batch, reach) }
+        unsafe { plane::<E, Self, COLS>(t.dst, t.d, t.src, t.s, t.batch, t.reach) }
     }
 
     /// # Safety
@@ -289,18 +279,11 @@ impl<E: Wide, const STREAM: bool> BlockMove<E> for Avx2Blocks<STREAM> {
         s: usize,
         cols: &[(usize, usize); COLS],
     ) {
-        // SAFETY (all four): passed on from the caller.
+        // SAFETY: passed on from the caller.
         unsafe {
-            if COLS < 2 * E::LANES {
-                return <Sse2<STREAM> as BlockMove<E>>::block::<COLS, L>(
-                    dst, d, rows, src, s, cols,
-                );
-            }
-            match E::LANES {
-                16 => lane_pairs::<E, L, COLS, 16, STREAM>(dst, d, rows, src, s, cols),
-                8 => lane_pairs::<E, L, COLS, 8, STREAM>(dst, d, rows, src, s, cols),
-                _ => lane_pairs::<E, L, COLS, 4, STREAM>(dst, d, rows, src, s, cols),
-            }
+            micro_blocks::wide_block::<E, __m256i, Self, Sse2<STREAM>, L, COLS>(
+                dst, d, rows, src, s, cols,
+            )
         }
     }
 }
@@ -319,93 +302,20 @@ impl Wide for u8 {}
 impl Wide for u16 {}
 impl Wide for u32 {}
 
-/// The block as pairs of `N`-column micro-blocks (`N == E::LANES`), one 256-bit register per
-/// pair of source lines. Streamed blocks store whole 64-byte destination lines back to back
-/// (two registers of one row, or one register each of two adjacent rows), as the SSE2 blocks
-/// do ([`Sse2`]).
-///
-/// # Safety
-///
-/// As [`BlockMove::block`], `COLS >= 2 * N`, and the CPU runs AVX2 instructions.
-#[inline(always)]
-unsafe fn lane_pairs<E: Wide, L: Lines, const COLS: usize, const N: usize, const STREAM: bool>(
-    dst: &mut [E],
-    d: usize,
-    rows: L,
-    src: &[E],
-    s: usize,
-    cols: &[(usize, usize); COLS],
-) {
-    let stream = <Avx2Blocks<STREAM> as BlockMove<E>>::streams::<COLS>();
-    let paired = <Avx2Blocks<STREAM> as BlockMove<E>>::streams_pairs::<COLS>();
-    for r in (0..ROWS).step_by(N) {
-        let mut lines = [[zero(); 2]; N];
-        for (p, c) in (0..COLS).step_by(2 * N).enumerate() {
-            // SAFETY: each source line holds `ROWS` elements from `s + col.0` (the caller's
-            // promise) and `r + N <= ROWS`; AVX2 runs (the caller's promise).
-            let v = unsafe {
-                pair_transposed::<E, N>(src, s + r, &cols[c..c + N], &cols[c + N..c + 2 * N])
-            };
-            for (k, register) in v.into_iter().enumerate() {
-                if stream || paired {
-                    lines[k][p] = register;
-                } else {
-                    // SAFETY: the destination line at `d + rows.at(k)` holds `COLS` elements (the
-                    // caller's promise); this register fills its elements `c .. c + 2N`.
-                    unsafe { store(dst, d + rows.at(r + k) + c, register) };
-                }
-            }
-        }
-        if stream {
-            // SAFETY: the line at `d + rows.at(k)` holds `COLS` elements, 64 bytes.
-            unsafe { store_lines(dst, d, rows, r, &lines, true, _mm256_stream_si256) };
-        } else if paired {
-            for k in (0..N).step_by(2) {
-                let (at, next) = (d + rows.at(r + k), d + rows.at(r + k + 1));
-                // SAFETY: each row's line holds `COLS` elements (32 bytes, one register);
-                // adjacent lines are 64 bytes from `at`.
-                unsafe {
-                    if next == at + COLS {
-                        let line = [lines[k][0], lines[k + 1][0]];
-                        store_line(dst, at, &line, _mm256_stream_si256);
-                    } else {
-                        store(dst, at, lines[k][0]);
-                        store(dst, next, lines[k + 1][0]);
-                    }
-                }
-            }
-        }
-    }
-}
+// The AVX2 register: two 128-bit lanes, `vmovntdq` for whole lines past the caches.
+x86_register!(__m256i: 32, _mm256_stream_si256, pair_lanes);
 
-/// Source lines `left[j]` (low lanes) and `right[j]` (high lanes), `E::LANES` elements from
-/// `s + col.0` each, transposed by `log2(N)` rounds of the perfect shuffle in both lanes:
-/// register `k` is then destination line `k`'s `N` elements from the left columns followed by
-/// its `N` from the right ones.
+/// The 16 bytes at `at[0]` in the low lane, at `at[1]` in the high one (element offsets).
 ///
 /// # Safety
 ///
-/// `s + col.0 + E::LANES <= src.len()` for the first `N` of `left` and of `right`; the CPU
-/// runs AVX2 instructions.
+/// Both 16 bytes lie inside `src`; the CPU runs AVX instructions.
 #[inline(always)]
-unsafe fn pair_transposed<E: Wide, const N: usize>(
-    src: &[E],
-    s: usize,
-    left: &[(usize, usize)],
-    right: &[(usize, usize)],
-) -> [__m256i; N] {
-    // Plain loops, not closures: a closure is a function of its own, not compiled for AVX2,
-    // and the instructions would stay calls.
-    let mut v = [zero(); N];
-    for (j, register) in v.iter_mut().enumerate() {
-        // SAFETY: 16 bytes inside `src` from each place (the caller's promise); AVX runs (the
-        // caller's promise of AVX2).
-        unsafe {
-            let low: __m128i = load_register(src, s + left[j].0);
-            let high: __m128i = load_register(src, s + right[j].0);
-            *register = _mm256_set_m128i(high, low);
-        }
+unsafe fn pair_lanes<E: Pod>(src: &[E], at: [usize; 4]) -> __m256i {
+    // SAFETY: passed on from the caller.
+    unsafe {
+        let low: __m128i = load_register(src, at[0]);
+        let high: __m128i = load_register(src, at[1]);
+        _mm256_set_m128i(high, low)
     }
-    // SAFETY: AVX2 runs (the caller's promise).
-    unsafe { shuffle_rounds::<E, __m256i, N>(v) }
 }

@@ -9,24 +9,26 @@
 //! of a line fills at once (f32 nhwc->nchw). Detection as in
 //! [`super::avx2`]: once, with `cpuid`, by `cpufeatures`.
 
+use super::super::micro_blocks;
 use super::super::narrow;
 use super::super::reach::Reach;
 use super::super::staged;
 use super::super::tile_batch::TileBatch;
 use super::super::tiles::{self, BlockMove};
+use super::super::transposes::Transposes;
 use super::avx2::{Avx2Blocks, Wide};
-use super::shuffle::{Interleave, interleave_for, load_register, shuffle_rounds, zero};
+use super::shuffle::{
+    Interleave, interleave_for, load_register, permute_dwords, shuffle_rounds, x86_register, zero,
+};
 use crate::relayout::lines::Lines;
 use crate::relayout::stores::{one_per_line, store_line, store_lines};
-use crate::relayout::tuning::{CACHE_LINE, ROWS};
+use crate::relayout::tuning::CACHE_LINE;
 use bytemuck::Pod;
 use core::arch::x86_64::{
     __m128i, __m512i, _mm512_castsi128_si512, _mm512_inserti32x4, _mm512_stream_si512,
     _mm512_unpackhi_epi8, _mm512_unpackhi_epi16, _mm512_unpackhi_epi32, _mm512_unpacklo_epi8,
     _mm512_unpacklo_epi16, _mm512_unpacklo_epi32,
 };
-#[cfg(not(miri))]
-use core::arch::x86_64::{_mm512_permutex2var_epi32, _mm512_setr_epi32};
 
 cpufeatures::new!(cpuid_avx512, "avx512f", "avx512bw");
 
@@ -54,7 +56,7 @@ pub(crate) unsafe fn plane<T: Copy, B: BlockMove<T>, const COLS: usize>(
     batch: TileBatch<'_>,
     reach: Reach,
 ) {
-    tiles::plane_body::<T, B, COLS>(dst, d, src, s, batch, reach);
+    tiles::plane_body::<T, B, COLS>(Transposes::new(dst, d, src, s, batch, reach));
 }
 
 /// [`staged::staged_widths`] compiled with AVX-512 F and BW, the blocks ([`StageBlocks`])
@@ -75,19 +77,9 @@ pub(crate) unsafe fn staged<E: Broad>(
     reach: Reach,
     stages: staged::Stages,
 ) {
+    let t = Transposes::new(dst, d, src, s, batch, reach);
     // SAFETY: passed on from the caller; AVX-512 implies AVX2, which `stream_run` needs.
-    unsafe {
-        staged::staged_widths::<E, StageBlocks>(
-            dst,
-            d,
-            src,
-            s,
-            batch,
-            reach,
-            stages,
-            super::avx2::stream_run,
-        )
-    }
+    unsafe { staged::staged_widths::<E, StageBlocks>(t, stages, super::avx2::stream_run) }
 }
 
 /// [`narrow::narrow_transpose`] compiled with AVX-512 F and BW, whose shuffles interleave
@@ -105,9 +97,10 @@ pub(crate) unsafe fn narrow_transpose<T: Copy, P: narrow::Pieces<T>>(
     src: &[T],
     s: usize,
     batch: TileBatch<'_>,
+    reach: Reach,
 ) -> bool {
     // SAFETY: `P`'s instructions are AVX-512 F ones at most (the caller's promise covers them).
-    unsafe { narrow::narrow_transpose::<T, P>(dst, d, src, s, batch) }
+    unsafe { narrow::narrow_transpose::<T, P>(Transposes::new(dst, d, src, s, batch, reach)) }
 }
 
 /// Narrow tiles' pieces written past the caches: each whole 64 bytes of a piece that start a
@@ -145,10 +138,9 @@ impl<E: Pod> narrow::Pieces<E> for StreamedPieces {
 }
 
 /// Blocks moved through 512-bit registers, each transposed register `4N` consecutive elements
-/// (64 bytes) of one destination line: four SSE2 micro-blocks side by side, one per 128-bit
-/// lane, holding the same rows' columns `c + q * N .. c + (q + 1) * N` for `q` in `0..4`
-/// ([`lane_quads`]), or for streamed 4-byte elements 16 x 16 squares shuffled across whole
-/// registers ([`whole_lines`]). Blocks narrower than that are [`Avx2Blocks`]'.
+/// (64 bytes) of one destination line: four micro-blocks side by side, one per 128-bit lane
+/// (the shared loop, [`micro_blocks::wide_block`]), or for streamed 4-byte elements 16 x 16
+/// squares shuffled across whole registers ([`whole_lines`]). Blocks narrower than that are [`Avx2Blocks`]'.
 ///
 /// Only where the CPU runs AVX-512 F and BW: their [`plane`] is compiled for it.
 pub(crate) struct Avx512Blocks<const STREAM: bool>;
@@ -159,16 +151,9 @@ impl<E: Broad, const STREAM: bool> BlockMove<E> for Avx512Blocks<STREAM> {
     /// # Safety
     ///
     /// The CPU runs AVX-512 F and BW instructions.
-    unsafe fn plane<const COLS: usize>(
-        dst: &mut [E],
-        d: usize,
-        src: &[E],
-        s: usize,
-        batch: TileBatch<'_>,
-        reach: Reach,
-    ) {
+    unsafe fn plane<const COLS: usize>(t: Transposes<'_, E>) {
         // SAFETY: passed on from the caller.
-        unsafe { plane::<E, Self, COLS>(dst, d, src, s, batch, reach) }
+        unsafe { plane::<E, Self, COLS>(t.dst, t.d, t.src, t.s, t.batch, t.reach) }
     }
 
     /// # Safety
@@ -183,18 +168,15 @@ impl<E: Broad, const STREAM: bool> BlockMove<E> for Avx512Blocks<STREAM> {
         s: usize,
         cols: &[(usize, usize); COLS],
     ) {
-        // SAFETY (all four): passed on from the caller (AVX-512 implies AVX2).
+        // SAFETY (both): passed on from the caller (AVX-512 implies AVX2); `whole_lines` takes
+        // 4-byte elements in blocks of a multiple of 16 columns.
         unsafe {
-            if COLS < 4 * E::LANES {
-                return <Avx2Blocks<STREAM> as BlockMove<E>>::block::<COLS, L>(
+            if STREAM && size_of::<E>() == 4 && COLS.is_multiple_of(16) {
+                whole_lines::<E, L, COLS, STREAM>(dst, d, rows, src, s, cols)
+            } else {
+                micro_blocks::wide_block::<E, __m512i, Self, Avx2Blocks<STREAM>, L, COLS>(
                     dst, d, rows, src, s, cols,
-                );
-            }
-            match E::LANES {
-                4 if STREAM => whole_lines::<E, L, COLS, STREAM>(dst, d, rows, src, s, cols),
-                16 => lane_quads::<E, L, COLS, 16, STREAM>(dst, d, rows, src, s, cols),
-                8 => lane_quads::<E, L, COLS, 8, STREAM>(dst, d, rows, src, s, cols),
-                _ => lane_quads::<E, L, COLS, 4, STREAM>(dst, d, rows, src, s, cols),
+                )
             }
         }
     }
@@ -245,34 +227,8 @@ impl Broad for u8 {}
 impl Broad for u16 {}
 impl Broad for u32 {}
 
-/// The block as quads of `N`-column micro-blocks (`N == E::LANES`), one 512-bit register per
-/// four source lines, each destination line stored as soon as it is transposed (one register:
-/// streamed where `STREAM` and the line is a whole aligned cache line).
-///
-/// # Safety
-///
-/// As [`BlockMove::block`], `COLS >= 4 * N`, and the CPU runs AVX-512 F and BW instructions.
-#[inline(always)]
-unsafe fn lane_quads<E: Broad, L: Lines, const COLS: usize, const N: usize, const STREAM: bool>(
-    dst: &mut [E],
-    d: usize,
-    rows: L,
-    src: &[E],
-    s: usize,
-    cols: &[(usize, usize); COLS],
-) {
-    for r in (0..ROWS).step_by(N) {
-        for c in (0..COLS).step_by(4 * N) {
-            // SAFETY: each source line holds `ROWS` elements from `s + col.0` (the caller's
-            // promise) and `r + N <= ROWS`; AVX-512 runs (the caller's promise).
-            let v = unsafe { quad_transposed::<E, N>(src, s + r, &cols[c..c + 4 * N]) };
-            let lines = one_per_line(v);
-            // SAFETY: the destination line at `d + rows.at(k)` holds `COLS` elements (the
-            // caller's promise); register `k` fills its elements `c .. c + 4N`, 64 bytes.
-            unsafe { store_lines(dst, d + c, rows, r, &lines, STREAM, _mm512_stream_si512) };
-        }
-    }
-}
+// The AVX-512 register, a whole cache line: four 128-bit lanes, `vmovntdq` past the caches.
+x86_register!(__m512i: 64, _mm512_stream_si512, quad_register);
 
 /// The block of 4-byte elements as 16 x 16 squares: a source line's 16 elements (`ROWS`) are
 /// one whole 64-byte register, loaded at once, and four rounds of the perfect shuffle across
@@ -315,84 +271,33 @@ unsafe fn whole_lines<E: Pod, L: Lines, const COLS: usize, const STREAM: bool>(
 }
 
 /// The perfect shuffle of 32-bit elements across whole 512-bit registers (`vpermt2d`), not
-/// lane by lane as the interleave instructions do. Miri does not run `vpermt2d`; under Miri
-/// the same permutation is made element by element (`interleaved`), so the loads and stores
-/// around it are still checked (the native tests check the instruction itself).
+/// lane by lane as the interleave instructions do ([`permute_dwords`], which Miri runs
+/// element by element).
 pub(crate) struct Whole32;
 
 impl Interleave<__m512i> for Whole32 {
     #[inline(always)]
     unsafe fn low(a: __m512i, b: __m512i) -> __m512i {
-        #[cfg(not(miri))]
         // SAFETY: AVX-512 F runs (the caller's promise).
-        unsafe {
-            let firsts = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
-            _mm512_permutex2var_epi32(a, firsts, b)
-        }
-        #[cfg(miri)]
-        interleaved(a, b, 0)
+        unsafe { permute_dwords(a, bytemuck::cast(FIRST_HALVES), b) }
     }
     #[inline(always)]
     unsafe fn high(a: __m512i, b: __m512i) -> __m512i {
-        #[cfg(not(miri))]
         // SAFETY: as for `low`.
-        unsafe {
-            let seconds =
-                _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
-            _mm512_permutex2var_epi32(a, seconds, b)
-        }
-        #[cfg(miri)]
-        interleaved(a, b, 8)
+        unsafe { permute_dwords(a, bytemuck::cast(SECOND_HALVES), b) }
     }
 }
 
-/// `a[from], b[from], a[from + 1], b[from + 1], ..` (eight of each) as 32-bit elements: what
-/// [`Whole32`]'s `vpermt2d` computes, for Miri.
-#[cfg(miri)]
-fn interleaved(a: __m512i, b: __m512i, from: usize) -> __m512i {
-    let (a, b): ([u32; 16], [u32; 16]) = (bytemuck::cast(a), bytemuck::cast(b));
-    let mut out = [0u32; 16];
-    for (i, pair) in out.chunks_exact_mut(2).enumerate() {
-        pair.copy_from_slice(&[a[from + i], b[from + i]]);
-    }
-    bytemuck::cast(out)
-}
+/// `vpermt2d` indices of `a[0], b[0], a[1], b[1], ..` (eight of each: bit 4 picks `b`).
+const FIRST_HALVES: [u32; 16] = [0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23];
 
-/// Source lines `cols[q * N + j]` in lane `q` of register `j` (`E::LANES` elements from
-/// `s + col.0` each), transposed by `log2(N)` rounds of the perfect shuffle in every lane:
-/// register `k` is then destination line `k`'s `4N` elements, the four column groups in turn.
-///
-/// # Safety
-///
-/// `s + col.0 + E::LANES <= src.len()` for the first `4N` of `cols`; the CPU runs AVX-512 F
-/// and BW instructions.
-#[inline(always)]
-pub(super) unsafe fn quad_transposed<E: Broad, const N: usize>(
-    src: &[E],
-    s: usize,
-    cols: &[(usize, usize)],
-) -> [__m512i; N] {
-    // Plain loops and functions, not closures: a closure is a function of its own, not
-    // compiled for AVX-512, and the instructions would stay calls.
-    let mut v = [zero(); N];
-    for (j, register) in v.iter_mut().enumerate() {
-        let at = [
-            s + cols[j].0,
-            s + cols[N + j].0,
-            s + cols[2 * N + j].0,
-            s + cols[3 * N + j].0,
-        ];
-        // SAFETY: each line's 16 bytes lie inside `src` (the caller's promise); AVX-512 F
-        // runs (the caller's promise).
-        *register = unsafe { quad_register(src, at) };
-    }
-    // SAFETY: AVX-512 BW runs (the caller's promise).
-    unsafe { shuffle_rounds::<E, __m512i, N>(v) }
-}
+/// `vpermt2d` indices of `a[8], b[8], a[9], b[9], ..`.
+const SECOND_HALVES: [u32; 16] = [8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31];
 
-/// As [`quad_transposed`] for columns `pitch` apart, the first at `s`: line `q * N + j` at
-/// `s + (q * N + j) * pitch`, each lane's address one addition from the last, so that the
-/// compiler keeps four running addresses, not 4N offsets (which it kept on the stack).
+/// [`micro_blocks::transposed`] of `4N` columns `pitch` apart, the first at `s`: line
+/// `q * N + j` at `s + (q * N + j) * pitch`, each lane's address one addition from the last,
+/// so that the compiler keeps four running addresses, not 4N offsets (which it kept on the
+/// stack).
 ///
 /// # Safety
 ///
@@ -408,7 +313,8 @@ pub(super) unsafe fn quad_transposed_pitched<E: Broad, const N: usize>(
     let mut at = [s, s + quarter, s + 2 * quarter, s + 3 * quarter];
     let mut v = [zero(); N];
     for register in &mut v {
-        // SAFETY: as for `quad_transposed`, line `q * N + j` at `at[q]`.
+        // SAFETY: line `q * N + j`'s 16 bytes, at `at[q]`, lie inside `src` (the caller's
+        // promise); AVX-512 F runs (the caller's promise).
         *register = unsafe { quad_register(src, at) };
         at = at.map(|a| a + pitch);
     }

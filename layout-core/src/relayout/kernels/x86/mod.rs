@@ -23,6 +23,7 @@ use super::staged::Stages;
 use super::streamed_tiles::blocks_write_whole_lines;
 use super::tile_batch::TileBatch;
 use super::tiles;
+use super::transposes::Transposes;
 use crate::relayout::stores::end_streaming;
 use core::mem::MaybeUninit;
 use core::ops::Range;
@@ -36,16 +37,8 @@ pub(super) use avx2::{available as avx2_available, run_with_avx2};
 macro_rules! vector_element {
     ($($int:ty: $transposes:tt),*) => {$(
         impl Element for $int {
-            fn vector_transpose(
-                dst: &mut [Self],
-                d: usize,
-                src: &[Self],
-                s: usize,
-                batch: TileBatch<'_>,
-                reach: Reach,
-                stream: bool,
-            ) -> bool {
-                vector_transpose!($transposes, dst, d, src, s, batch, reach, stream)
+            fn vector_transpose(t: Transposes<'_, Self>, stream: bool) -> bool {
+                vector_transpose!($transposes, t.dst, t.d, t.src, t.s, t.batch, t.reach, stream)
             }
 
             fn stream_rows(
@@ -134,19 +127,25 @@ fn transpose_as<E: avx512::Broad>(
         (true, true) => (
             unsafe {
                 avx512::narrow_transpose::<E, SplitPlanes<avx512::StreamedPieces>>(
-                    dst, d, src, s, batch,
+                    dst, d, src, s, batch, reach,
                 )
             },
             true,
         ),
         (true, false) => (
             unsafe {
-                avx512::narrow_transpose::<E, SplitPlanes<narrow::Cached>>(dst, d, src, s, batch)
+                avx512::narrow_transpose::<E, SplitPlanes<narrow::Cached>>(
+                    dst, d, src, s, batch, reach,
+                )
             },
             false,
         ),
         (false, _) => (
-            unsafe { narrow::narrow_transpose::<E, narrow::Cached>(dst, d, src, s, batch) },
+            unsafe {
+                narrow::narrow_transpose::<E, narrow::Cached>(Transposes::new(
+                    dst, d, src, s, batch, reach,
+                ))
+            },
             false,
         ),
     };
@@ -197,44 +196,39 @@ fn transpose_as<E: avx512::Broad>(
     // Streaming needs whole destination lines (a line of columns, or half of one with the
     // next row after it).
     if stream && blocks_write_whole_lines::<E>(batch) {
-        planes::<E, true>(dst, d, src, s, batch, reach);
+        planes::<E, true>(Transposes::new(dst, d, src, s, batch, reach));
         end_streaming();
     } else {
-        planes::<E, false>(dst, d, src, s, batch, reach);
+        planes::<E, false>(Transposes::new(dst, d, src, s, batch, reach));
     }
 }
 
 /// [`tiles::planes`] with AVX-512 blocks (each width compiled for AVX-512) where the CPU has
 /// AVX-512 F and BW, else with AVX2 blocks (compiled for AVX2) where the CPU has AVX2, else
 /// with SSE2 blocks.
-fn planes<E: avx512::Broad, const STREAM: bool>(
-    dst: &mut [E],
-    d: usize,
-    src: &[E],
-    s: usize,
-    batch: TileBatch<'_>,
-    reach: Reach,
-) {
+fn planes<E: avx512::Broad, const STREAM: bool>(mut t: Transposes<'_, E>) {
     if avx512::available() {
         // SAFETY (both): the CPU runs AVX-512 F and BW instructions (checked just above).
         unsafe {
-            let sweep_streamed = batch.choices.sweep_streamed;
+            let sweep_streamed = t.batch.choices.sweep_streamed;
+            let (dst, d, src, s, batch, reach) = t.reborrow().parts();
             if pitched::pitched_plane::<E, STREAM>(dst, d, src, s, batch, reach, sweep_streamed) {
                 return;
             }
-            tiles::planes::<E, avx512::Avx512Blocks<STREAM>>(dst, d, src, s, batch, reach)
+            tiles::planes::<E, avx512::Avx512Blocks<STREAM>>(t)
         }
     } else if avx2::available() {
         // SAFETY: the CPU runs AVX2 instructions (checked just above).
-        unsafe { tiles::planes::<E, avx2::Avx2Blocks<STREAM>>(dst, d, src, s, batch, reach) }
+        unsafe { tiles::planes::<E, avx2::Avx2Blocks<STREAM>>(t) }
     } else {
         // SAFETY: SSE2 is enabled (see the module docs).
-        unsafe { tiles::planes::<E, Sse2<STREAM>>(dst, d, src, s, batch, reach) }
+        unsafe { tiles::planes::<E, Sse2<STREAM>>(t) }
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::tile_batch::TileBatch;
     use super::super::tiles::{planes, portable_planes};
     use super::*;
     use crate::relayout::choices::Choices;
@@ -356,7 +350,7 @@ mod tests {
         };
         let mut want = buffer();
         let d = start(&want);
-        portable_planes(&mut want, d, src, 1, batch, reach);
+        portable_planes(Transposes::new(&mut want, d, src, 1, batch, reach));
         let want = &want[d..d + len];
         for stream in [false, true] {
             let mut got = buffer();
@@ -366,20 +360,24 @@ mod tests {
             // test's `ignore` attribute, and its assertion of `available()`).
             unsafe {
                 match (stream, build) {
-                    (true, Build::Avx512) => {
-                        planes::<E, avx512::Avx512Blocks<true>>(dst, d, src, 1, batch, reach)
+                    (true, Build::Avx512) => planes::<E, avx512::Avx512Blocks<true>>(
+                        Transposes::new(dst, d, src, 1, batch, reach),
+                    ),
+                    (false, Build::Avx512) => planes::<E, avx512::Avx512Blocks<false>>(
+                        Transposes::new(dst, d, src, 1, batch, reach),
+                    ),
+                    (true, Build::Avx2) => planes::<E, avx2::Avx2Blocks<true>>(Transposes::new(
+                        dst, d, src, 1, batch, reach,
+                    )),
+                    (false, Build::Avx2) => planes::<E, avx2::Avx2Blocks<false>>(Transposes::new(
+                        dst, d, src, 1, batch, reach,
+                    )),
+                    (true, Build::Sse2) => {
+                        planes::<E, Sse2<true>>(Transposes::new(dst, d, src, 1, batch, reach))
                     }
-                    (false, Build::Avx512) => {
-                        planes::<E, avx512::Avx512Blocks<false>>(dst, d, src, 1, batch, reach)
+                    (false, Build::Sse2) => {
+                        planes::<E, Sse2<false>>(Transposes::new(dst, d, src, 1, batch, reach))
                     }
-                    (true, Build::Avx2) => {
-                        planes::<E, avx2::Avx2Blocks<true>>(dst, d, src, 1, batch, reach)
-                    }
-                    (false, Build::Avx2) => {
-                        planes::<E, avx2::Avx2Blocks<false>>(dst, d, src, 1, batch, reach)
-                    }
-                    (true, Build::Sse2) => planes::<E, Sse2<true>>(dst, d, src, 1, batch, reach),
-                    (false, Build::Sse2) => planes::<E, Sse2<false>>(dst, d, src, 1, batch, reach),
                 }
             }
             assert_eq!(&got[d..d + len], want, "{case}, stream {stream}, {build:?}");
@@ -456,7 +454,7 @@ mod tests {
                 };
                 let stages = Stages::of::<E>(&batch).expect("a staged batch");
                 let mut want = alloc::vec![make(0); 2 * tile_dst];
-                portable_planes(&mut want, 0, &src, 1, batch, reach);
+                portable_planes(Transposes::new(&mut want, 0, &src, 1, batch, reach));
                 let mut got = alloc::vec![make(0); 2 * tile_dst];
                 // SAFETY: each test runs its build only where the CPU has its features (the
                 // test's `ignore` attribute, and its assertion of `available()`).

@@ -12,9 +12,10 @@
 //! (docs/engine-measurements.md, "Short byte rows"). Writing each group into a local buffer
 //! and copying it out as one run, as the streamed groups do, is slower through the caches.
 
+use super::super::micro_blocks::transposed;
 use super::super::tile_batch::TileBatch;
 use super::avx2::stream_run;
-use super::avx512::{quad_transposed, quad_transposed_pitched};
+use super::avx512::quad_transposed_pitched;
 use super::shuffle::load_register;
 use crate::relayout::stores::store;
 use crate::relayout::tuning::{CACHE_LINE, ROWS};
@@ -119,7 +120,7 @@ pub(super) unsafe fn transpose(
             // SAFETY: the 64 columns' lines of the block's 16 rows, from `s + row_s + col.0`,
             // end by `s + last_s - 15 + source_reach` (checked above); AVX-512 F and BW run
             // (the caller's promise).
-            let lines = unsafe { quad_transposed::<u8, ROWS>(src, s + row_s, &cols) };
+            let lines = unsafe { transposed::<u8, __m512i, ROWS>(src, s + row_s, &cols) };
             put_rows(dst, d + row_d, n, &lines);
         }
     }

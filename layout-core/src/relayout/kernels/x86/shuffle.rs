@@ -1,7 +1,8 @@
 //! The x86-64 interleaves of the perfect shuffle (`unpacklo`/`unpackhi` for 128-bit
-//! registers; AVX2 and AVX-512 give theirs in their modules, by the same macro), zero
-//! registers and unaligned loads of any width, and `vpermt2d`, which the 4-byte kernels share.
-//! The rounds themselves are shared by every ISA (`kernels::shuffle`).
+//! registers; AVX2 and AVX-512 give theirs in their modules, by the same macro), the registers
+//! of every width as the shared blocks use them (`x86_register!`), zero registers and
+//! unaligned loads of any width, and `vpermt2d`, which the 4-byte kernels share. The rounds
+//! themselves are shared by every ISA (`kernels::shuffle`).
 
 pub(crate) use super::super::shuffle::{Interleave, shuffle_rounds};
 use bytemuck::Pod;
@@ -29,6 +30,65 @@ macro_rules! interleave_for {
 }
 
 pub(crate) use interleave_for;
+
+/// [`Register`](crate::relayout::kernels::register::Register) for an x86-64 register of
+/// `$bytes` bytes: unaligned loads and stores (`vmovdqu`), `$stream` (a non-temporal store,
+/// `movntdq` of its width) for whole lines past the caches, `$lanes` for the 16-byte loads
+/// into its lanes.
+macro_rules! x86_register {
+    ($register:ty: $bytes:literal, $stream:ident, $lanes:path) => {
+        impl $crate::relayout::kernels::register::Register for $register {
+            const BYTES: usize = $bytes;
+            type Line = [Self; 64 / $bytes];
+
+            #[inline(always)]
+            fn zero() -> Self {
+                bytemuck::Zeroable::zeroed()
+            }
+
+            #[inline(always)]
+            fn zero_line() -> Self::Line {
+                bytemuck::Zeroable::zeroed()
+            }
+
+            #[inline(always)]
+            unsafe fn load_lanes<E: bytemuck::Pod>(src: &[E], at: [usize; 4]) -> Self {
+                // SAFETY: passed on from the caller.
+                unsafe { $lanes(src, at) }
+            }
+
+            #[inline(always)]
+            unsafe fn store<E: bytemuck::Pod>(dst: &mut [E], at: usize, register: Self) {
+                // SAFETY: passed on from the caller.
+                unsafe { $crate::relayout::stores::store(dst, at, register) }
+            }
+
+            #[inline(always)]
+            unsafe fn stream_line<E: bytemuck::Pod>(dst: &mut [E], at: usize, line: &Self::Line) {
+                // SAFETY: passed on from the caller; `store_line` streams only a line that
+                // starts on 64 bytes.
+                unsafe { $crate::relayout::stores::store_line(dst, at, line, $stream) }
+            }
+
+            #[inline(always)]
+            unsafe fn stream_lines<E: bytemuck::Pod, L: $crate::relayout::lines::Lines>(
+                dst: &mut [E],
+                at: usize,
+                rows: L,
+                from: usize,
+                lines: &[Self::Line],
+            ) {
+                // SAFETY: as for `stream_line`; `store_lines` tests one line per block where
+                // the rows keep a pitch.
+                unsafe {
+                    $crate::relayout::stores::store_lines(dst, at, rows, from, lines, true, $stream)
+                }
+            }
+        }
+    };
+}
+
+pub(crate) use x86_register;
 
 interleave_for! {
     __m128i:

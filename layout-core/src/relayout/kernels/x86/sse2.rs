@@ -15,38 +15,15 @@
 //! unsigned integers of their size ([`by_size`](crate::relayout::by_size)); any other type
 //! keeps the portable tile.
 
-use super::super::micro_blocks::{self, Lanes, Register128};
-use super::super::tiles::BlockMove;
-use super::shuffle::{Interleave, load_register, zero};
-use crate::relayout::lines::Lines;
-use crate::relayout::stores::{store, store_line, store_lines};
-use bytemuck::Pod;
+use super::super::micro_blocks::Blocks128;
+use super::super::register::{Lanes, Register128};
+use super::shuffle::{Interleave, load_register, x86_register};
 use core::arch::x86_64::{__m128i, _mm_stream_si128};
 
 /// Blocks moved through SSE2 registers; with `STREAM`, destination lines that are a whole
 /// aligned cache line are written with non-temporal stores (no read of the line first, no
 /// eviction of the cache's other contents).
-pub(crate) struct Sse2<const STREAM: bool>;
-
-impl<E: Block, const STREAM: bool> BlockMove<E> for Sse2<STREAM> {
-    const STREAMS: bool = STREAM;
-
-    /// # Safety
-    ///
-    /// As [`BlockMove::block`]: every listed line lies inside its slice.
-    #[inline(always)]
-    unsafe fn block<const COLS: usize, L: Lines>(
-        dst: &mut [E],
-        d: usize,
-        rows: L,
-        src: &[E],
-        s: usize,
-        cols: &[(usize, usize); COLS],
-    ) {
-        // SAFETY: passed on from the caller; SSE2 runs on every x86-64 CPU.
-        unsafe { micro_blocks::block::<E, __m128i, Self, L, COLS>(dst, d, rows, src, s, cols) }
-    }
-}
+pub(crate) type Sse2<const STREAM: bool> = Blocks128<__m128i, STREAM>;
 
 /// An unsigned integer that fills a 128-bit register `LANES` times, with its SSE2
 /// interleaves.
@@ -54,44 +31,21 @@ pub(crate) trait Block: Lanes + Interleave<__m128i> {}
 
 impl<E: Lanes + Interleave<__m128i>> Block for E {}
 
-/// The SSE2 register: `movdqu` loads and stores, `movntdq` for whole lines past the caches.
+// The SSE2 register: `movdqu` loads and stores, `movntdq` for whole lines past the caches.
+x86_register!(__m128i: 16, _mm_stream_si128, one_lane);
+
+/// The 16 bytes at `at[0]` (an element offset), the register's one lane.
+///
+/// # Safety
+///
+/// The 16 bytes lie inside `src`.
+#[inline(always)]
+unsafe fn one_lane<E: bytemuck::Pod>(src: &[E], at: [usize; 4]) -> __m128i {
+    // SAFETY: passed on from the caller; SSE2 runs on every x86-64 CPU.
+    unsafe { load_register(src, at[0]) }
+}
+
 impl Register128 for __m128i {
-    #[inline(always)]
-    fn zero() -> Self {
-        zero()
-    }
-
-    #[inline(always)]
-    unsafe fn load<E: Pod>(src: &[E], at: usize) -> Self {
-        // SAFETY: passed on from the caller; SSE2 runs on every x86-64 CPU.
-        unsafe { load_register(src, at) }
-    }
-
-    #[inline(always)]
-    unsafe fn store<E: Pod>(dst: &mut [E], at: usize, register: Self) {
-        // SAFETY: as for `load`.
-        unsafe { store(dst, at, register) }
-    }
-
-    #[inline(always)]
-    unsafe fn stream_line<E: Pod>(dst: &mut [E], at: usize, line: &[Self; 4]) {
-        // SAFETY: as for `load`.
-        unsafe { store_line(dst, at, line, _mm_stream_si128) }
-    }
-
-    #[inline(always)]
-    unsafe fn stream_lines<E: Pod, L: Lines>(
-        dst: &mut [E],
-        at: usize,
-        rows: L,
-        from: usize,
-        lines: &[[Self; 4]],
-    ) {
-        // SAFETY: as for `load`; `store_lines` tests one line per block where the rows keep a
-        // pitch.
-        unsafe { store_lines(dst, at, rows, from, lines, true, _mm_stream_si128) }
-    }
-
     #[inline(always)]
     fn bytes(self) -> [u8; 16] {
         bytemuck::cast(self)

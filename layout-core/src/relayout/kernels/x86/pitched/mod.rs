@@ -44,6 +44,7 @@ use super::super::reach::Reach;
 use super::super::tile_batch::TileBatch;
 use super::super::tile_shape::pitched;
 use super::super::tiles;
+use super::super::transposes::Transposes;
 use super::avx512::{Avx512Blocks, Broad, Whole32, quad_transposed_pitched};
 use super::shuffle::{load_register, shuffle_rounds, zero};
 #[cfg(doc)]
@@ -143,9 +144,11 @@ pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(
         return false;
     }
     let (first_col_s, first_col_d) = cols[0];
-    let rest = |dst: &mut [E], d, src: &[E], s, part, reach| {
+    let rest = |dst: &mut [E], part| {
         // SAFETY: AVX-512 F and BW run (the caller's promise).
-        unsafe { tiles::planes::<E, Avx512Blocks<STREAM>>(dst, d, src, s, part, reach) }
+        unsafe {
+            tiles::planes::<E, Avx512Blocks<STREAM>>(Transposes::new(dst, d, src, s, part, reach))
+        }
     };
     for origin in origins {
         let tile = TileBatch {
@@ -154,7 +157,7 @@ pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(
         };
         let (tile_s, tile_d) = (s + origin.0, d + origin.1);
         if !reach.fits(dst.len(), tile_d, src.len(), tile_s) {
-            rest(dst, d, src, s, tile, reach);
+            rest(dst, tile);
             continue;
         }
         let corner = Corner {
@@ -174,7 +177,7 @@ pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(
         // it in the source (a batch's rows count up by one there). AVX-512 F and BW run (the
         // caller's promise).
         if near_run && !off_grid && !(overlapped_rows && realign_overlapped) {
-            rest(dst, d, src, s, tile, reach);
+            rest(dst, tile);
             continue;
         }
         if near_run {
@@ -215,14 +218,14 @@ pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(
                 cols: &cols[whole_cols..],
                 ..tile
             };
-            rest(dst, d, src, s, part, reach);
+            rest(dst, part);
         }
         if swept_rows.len() < rows.len() {
             let part = TileBatch {
                 rows: &rows[whole_rows..],
                 ..tile
             };
-            rest(dst, d, src, s, part, reach);
+            rest(dst, part);
         }
     }
     true

@@ -125,7 +125,7 @@ fn agrees_with_portable<E: Broad + core::fmt::Debug + PartialEq, const STREAM: b
             };
             let mut want = alloc::vec![make(0); len];
             let d = start(&want);
-            portable_planes(&mut want, d, &src, 1, batch, reach);
+            portable_planes(Transposes::new(&mut want, d, &src, 1, batch, reach));
             let want = &want[d..d + 2 * tile_dst];
             let mut got = alloc::vec![make(0); len];
             let d = start(&got);

@@ -1,0 +1,90 @@
+//! What the shared transpose blocks ([`micro_blocks`](super::micro_blocks)) need of a vector
+//! ISA: its register ([`Register`]: its width, how a source line enters each of its 128-bit
+//! lanes, how it is stored and how whole 64-byte lines go past the caches), and the element
+//! types a 128-bit lane holds ([`Lanes`]).
+
+use crate::relayout::lines::Lines;
+use bytemuck::Pod;
+
+/// An ISA's vector register as the shared blocks use it: `BYTES / 16` lanes of 128 bits, the
+/// span of its interleaves, each holding one micro-block's source line.
+pub(crate) trait Register: Copy {
+    /// The register's width: 16 (SSE2, NEON), 32 (AVX2) or 64 bytes (AVX-512).
+    const BYTES: usize;
+
+    /// A 64-byte line as registers back to back: `[Self; 64 / BYTES]`.
+    type Line: Copy + AsRef<[Self]> + AsMut<[Self]>;
+
+    /// A register of zero bits.
+    fn zero() -> Self;
+
+    /// A line of zero registers.
+    fn zero_line() -> Self::Line;
+
+    /// The 16 bytes of `src` from element `at[q]` in lane `q`, for each of the register's
+    /// `BYTES / 16` lanes (the rest of `at` is not read): the ISA's step across lanes.
+    ///
+    /// # Safety
+    ///
+    /// `at[q] + 16 / size_of::<E>() <= src.len()` for each lane `q`; the CPU runs the
+    /// register's instructions.
+    unsafe fn load_lanes<E: Pod>(src: &[E], at: [usize; 4]) -> Self;
+
+    /// Writes the register to `dst` from element `at`, unaligned, through the caches.
+    ///
+    /// # Safety
+    ///
+    /// `at + BYTES / size_of::<E>() <= dst.len()`; the CPU runs the register's instructions.
+    unsafe fn store<E: Pod>(dst: &mut [E], at: usize, register: Self);
+
+    /// Writes the registers of `line` back to back from element `at`: past the caches where
+    /// they are one whole cache line (`at` on a 64-byte boundary), else through them.
+    ///
+    /// # Safety
+    ///
+    /// `at + 64 / size_of::<E>() <= dst.len()`; the CPU runs the register's instructions.
+    unsafe fn stream_line<E: Pod>(dst: &mut [E], at: usize, line: &Self::Line);
+
+    /// [`Register::stream_line`] of `lines[k]` at element `at + rows.at(from + k)`, for
+    /// every `k`.
+    ///
+    /// # Safety
+    ///
+    /// Each line's 64 bytes lie inside `dst`; the CPU runs the register's instructions.
+    unsafe fn stream_lines<E: Pod, L: Lines>(
+        dst: &mut [E],
+        at: usize,
+        rows: L,
+        from: usize,
+        lines: &[Self::Line],
+    ) {
+        for (k, line) in lines.iter().enumerate() {
+            // SAFETY: passed on from the caller.
+            unsafe { Self::stream_line(dst, at + rows.at(from + k), line) };
+        }
+    }
+}
+
+/// A register of one 128-bit lane, whose blocks also move micro-blocks narrower than it.
+pub(crate) trait Register128: Register<Line = [Self; 4]> {
+    /// The register's 16 bytes.
+    fn bytes(self) -> [u8; 16];
+}
+
+/// A plain unsigned integer of 1, 2 or 4 bytes: `LANES` of them fill a 128-bit lane.
+pub(crate) trait Lanes: Pod {
+    /// Elements per 128-bit lane.
+    const LANES: usize;
+}
+
+impl Lanes for u8 {
+    const LANES: usize = 16;
+}
+
+impl Lanes for u16 {
+    const LANES: usize = 8;
+}
+
+impl Lanes for u32 {
+    const LANES: usize = 4;
+}

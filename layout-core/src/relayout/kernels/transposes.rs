@@ -1,0 +1,71 @@
+//! One transpose call's arguments as the kernels hand them down, from the walk to the blocks:
+//! both sides (slots and start), the batch of tiles, and the reach that bounds them.
+
+use super::reach::Reach;
+use super::tile_batch::TileBatch;
+
+/// The transposes of one call: every tile of `batch` from `src` (at `s`) into `dst` (at `d`),
+/// `reach` bounding the offsets one tile's rows and columns reach.
+///
+/// Passed between the layers that are inlined into one another. A function that is not
+/// inlined and holds a kernel's loops (each width's `plane`, the staged, narrow and pitched
+/// builds, `transpose` and the ISAs' `transpose_as`) takes the six as arguments of its own:
+/// the compiler then knows that `dst` overlaps nothing else it reads, which it does not
+/// know of a slice read from a struct argument (the loops reload what they read after each
+/// store, and spill more).
+pub(crate) struct Transposes<'a, T> {
+    pub dst: &'a mut [T],
+    pub d: usize,
+    pub src: &'a [T],
+    pub s: usize,
+    pub batch: TileBatch<'a>,
+    pub reach: Reach,
+}
+
+impl<'a, T> Transposes<'a, T> {
+    /// Every tile of `batch` from `src` (at `s`) into `dst` (at `d`), within `reach`.
+    #[inline(always)]
+    pub(crate) fn new(
+        dst: &'a mut [T],
+        d: usize,
+        src: &'a [T],
+        s: usize,
+        batch: TileBatch<'a>,
+        reach: Reach,
+    ) -> Self {
+        Transposes {
+            dst,
+            d,
+            src,
+            s,
+            batch,
+            reach,
+        }
+    }
+
+    /// The six as they are passed one by one.
+    #[inline(always)]
+    pub(crate) fn parts(self) -> (&'a mut [T], usize, &'a [T], usize, TileBatch<'a>, Reach) {
+        (self.dst, self.d, self.src, self.s, self.batch, self.reach)
+    }
+
+    /// The same transposes, the destination lent for one call.
+    #[inline(always)]
+    pub(crate) fn reborrow(&mut self) -> Transposes<'_, T> {
+        self.with_batch(self.batch)
+    }
+
+    /// The transposes of `batch`, a part of this call's (so that `reach` bounds it too), the
+    /// destination lent for one call.
+    #[inline(always)]
+    pub(crate) fn with_batch<'b>(&'b mut self, batch: TileBatch<'b>) -> Transposes<'b, T> {
+        Transposes {
+            dst: self.dst,
+            d: self.d,
+            src: self.src,
+            s: self.s,
+            batch,
+            reach: self.reach,
+        }
+    }
+}
