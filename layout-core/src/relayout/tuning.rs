@@ -49,10 +49,10 @@ pub(crate) const PREFETCH_BYTES: usize = 4 * CACHE_LINE;
 #[cfg(x86_kernels)]
 pub(crate) const PREFETCHED_STREAMS: usize = 16;
 
-/// How far ahead a transpose whose source is one run (each column's source line right after
-/// the previous column's, as nChw16c's 16 channels per position) prefetches it: the best of 1,
-/// 2, 4, 8 and 16 KiB (f32 nChw16c->nchw); the hardware prefetcher alone does not keep up
-/// with a run read that fast.
+/// How far ahead the realigned sweeps of AVX-512 (`kernels::x86::pitched::realigned`) prefetch
+/// their source run; the general transposes take theirs from the cache model
+/// ([`Choices::run_prefetch_bytes`](super::choices::Choices::run_prefetch_bytes)).
+#[cfg(x86_kernels)]
 pub(crate) const RUN_PREFETCH_BYTES: usize = 8 << 10;
 
 /// Farthest apart two columns' source lines may start for a transpose to read its source as
