@@ -59,6 +59,7 @@ mod dynamic;
 mod element;
 mod error;
 mod fuse;
+mod huge_pages;
 mod indirect;
 mod interface;
 mod interop;

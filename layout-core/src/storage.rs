@@ -126,9 +126,11 @@ impl<T: Copy> AlignedBuffer<T> {
         } else {
             // SAFETY: the layout has a non-zero size.
             let raw = unsafe { alloc(layout) }.cast::<T>();
-            NonNull::new(raw).ok_or(LayoutError::Allocation {
+            let raw = NonNull::new(raw).ok_or(LayoutError::Allocation {
                 bytes: layout.size(),
-            })?
+            })?;
+            crate::huge_pages::advise(raw.cast(), layout.size());
+            raw
         };
         Ok(Self {
             ptr,
