@@ -94,11 +94,13 @@ fn copy_streaming_uninit<T, L1, L2>(
     L2: Layout<Index = L1::Index>,
 {
     // SAFETY: `MaybeUninit<T>` has `T`'s size and alignment, so this is the same memory as
-    // `T`s, borrowed as exclusively. Slots without a value yet are never read: the engine only
-    // writes the destination (each element once, `pad` into each padding slot, reading the
-    // source alone), and its kernels store whole values, never a load, blend and store back.
-    // Miri runs the relayouts into new tensors of the tests and checks that no slot is read
-    // before it is written.
+    // `T`s, borrowed as exclusively. The slice may hold slots without a value yet, which is
+    // harmless as long as none is read before it is written (a reference is checked by Miri
+    // for its address and extent, not for the values behind it; reading such a slot is what
+    // is undefined). None is: the engine only writes the destination (each element once,
+    // `pad` into each padding slot, reading the source alone), and its kernels store whole
+    // values, never a load, blend and store back. Miri runs the relayouts into new memory of
+    // the tests below and of the tensor tests and reports a slot read before it is written.
     let dst_slots = unsafe { &mut *(core::ptr::from_mut(dst_slots) as *mut [T]) };
     copy_streaming(src, src_slots, dst, dst_slots, pad, to, streaming);
 }
