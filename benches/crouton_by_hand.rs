@@ -20,7 +20,7 @@ use tensor_layout::htp::{R4CroutonLayout, R4FlatMemoryLayout};
 use tensor_layout::prelude::*;
 
 mod support;
-use support::alternating::{calls_for, ratio, with_memcpy};
+use support::alternating::{calls_for, memcpy_buffers, ratio, with_memcpy};
 
 fn main() {
     #[cfg(target_arch = "x86_64")]
@@ -178,7 +178,7 @@ mod by_hand {
             by_hand(source, &mut written, order);
             assert_eq!(written, dst.as_raw(), "{name}: by hand ({order:?})");
         }
-        let (from, mut to) = (vec![1u8; source.len()], vec![0u8; source.len()]);
+        let (from, mut to) = memcpy_buffers(source.len());
         let calls = calls_for(2 * source.len());
         // Each contender in rounds of its own with memcpy, its ratio to that memcpy
         // (`support/alternating.rs` says why).

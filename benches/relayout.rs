@@ -17,6 +17,7 @@ use tensor_layout::prelude::*;
 use tensor_layout::{axes::RelayoutFrom, mappings::RowMajorIndices};
 
 mod support;
+use support::alternating::memcpy_buffers;
 use support::relayout_pairs::{Element, Measure, copy_halves, each_pair, on_one_thread, pool};
 
 fn group<'a>(c: &'a mut Criterion, name: &str, bytes: u64) -> BenchmarkGroup<'a, WallTime> {
@@ -33,11 +34,10 @@ fn group<'a>(c: &'a mut Criterion, name: &str, bytes: u64) -> BenchmarkGroup<'a,
 /// `parallel`, also the two halves copied on two threads at once: how far memcpy itself scales
 /// on this machine, the yardstick for the library's 2-thread figure.
 fn memcpy(c: &mut Criterion, name: &str, bytes: usize) {
-    let src = vec![1u8; bytes];
-    let mut dst = vec![0u8; bytes];
+    let (src, mut dst) = memcpy_buffers(bytes);
     let mut g = group(c, name, 2 * bytes as u64);
     g.bench_function("memcpy", |b| {
-        b.iter(|| dst.copy_from_slice(black_box(&src)))
+        b.iter(|| dst.copy_from_slice(black_box(&src[..])))
     });
     if cfg!(feature = "parallel") {
         let two = pool(2);

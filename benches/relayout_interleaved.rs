@@ -23,9 +23,10 @@ use std::hint::black_box;
 use std::time::Duration;
 use tensor_layout::axes::RelayoutFrom;
 use tensor_layout::prelude::*;
+use tensor_layout::storage::AlignedBuffer;
 
 mod support;
-use support::alternating::{calls_for, median, timed, with_memcpy};
+use support::alternating::{calls_for, median, memcpy_buffers, timed, with_memcpy};
 use support::peers::{PeerTimes, Peers, Permutation};
 use support::relayout_pairs::{
     Element, Measure, copy_halves, each_pair, on_one_thread, on_two_threads, pool,
@@ -76,8 +77,7 @@ impl Measure for Interleaved {
         if let Some(peers) = &mut peers {
             peers.check(name, dst.as_raw());
         }
-        let copy_from = vec![1u8; size_of_val(src.as_raw())];
-        let mut copy_into = vec![0u8; copy_from.len()];
+        let (copy_from, mut copy_into) = memcpy_buffers(size_of_val(src.as_raw()));
         let bytes = size_of_val(src.as_raw()) + size_of_val(dst.as_raw());
         let calls = calls_for(bytes);
         let mut times = Times::with_capacity(calls);
@@ -197,8 +197,7 @@ fn nibble_rows(filter: &Filter) {
     });
     let mut dst = PackedTensor::<u4, megengine::NCHW64>::zeros(dims);
     let bytes = src.as_bytes().len() + dst.as_bytes().len();
-    let copy_from = vec![1u8; src.as_bytes().len()];
-    let mut copy_into = vec![0u8; copy_from.len()];
+    let (copy_from, mut copy_into) = memcpy_buffers(src.as_bytes().len());
     let calls = calls_for(bytes);
     let (mut library, mut copies) = (Vec::new(), Vec::new());
     for _ in 0..calls {
@@ -280,7 +279,7 @@ where
 struct TableRounds {
     bytes: usize,
     calls: usize,
-    copy_from: Vec<u8>,
+    copy_from: AlignedBuffer<u8>,
     one: rayon::ThreadPool,
     two: rayon::ThreadPool,
 }
@@ -291,7 +290,7 @@ impl TableRounds {
         TableRounds {
             bytes,
             calls: calls_for(bytes),
-            copy_from: vec![1u8; copy_bytes],
+            copy_from: memcpy_buffers(copy_bytes).0,
             one: pool(1),
             two: pool(2),
         }
@@ -307,7 +306,7 @@ impl TableRounds {
         table: impl Fn(&mut D) + Sync,
         contiguous: impl Fn(&mut D) + Sync,
     ) {
-        let mut copy_into = vec![0u8; self.copy_from.len()];
+        let mut copy_into = memcpy_buffers(self.copy_from.len()).1;
         let copy_from = &self.copy_from[..];
         let mut one_thread = [Vec::new(), Vec::new(), Vec::new()];
         let mut two_threads = [Vec::new(), Vec::new(), Vec::new()];

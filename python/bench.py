@@ -9,11 +9,17 @@ other drifts with it. The table gives the median time of each, and each speed as
 the memcpy's ("÷ memcpy", as `cargo bench --bench relayout_interleaved` gives the library's
 from Rust, which relayouts into a destination made beforehand too).
 
-    python python/bench.py [--calls 21] [--dims 8x256x56x56]
+    python python/bench.py [--calls 21] [--dims 8x256x56x56] [--rust]
+
+With `--rust`, the same four relayouts from Rust follow at once (`cargo bench --bench
+relayout_interleaved` on them, run from the repository with cargo), so that "÷ memcpy" of the
+package and of Rust come from the same minutes.
 """
 
 import argparse
+import pathlib
 import statistics
+import subprocess
 import time
 
 import numpy as np
@@ -67,12 +73,35 @@ def case(dtype, src, dst, dims, calls):
     return {name: statistics.median(values) for name, values in times.items()}
 
 
+# The Rust bench's names of the relayouts this script measures (its pairs are 8x256x56x56).
+RUST_PAIRS = [
+    f"{rust} 8x256x56x56 {src}->{dst}"
+    for rust in ("f32", "u8")
+    for src, dst in (("nchw", "nhwc"), ("nhwc", "nchw"))
+]
+
+
+def rust_bench():
+    """The Rust bench's table of the same relayouts, printed as cargo bench prints it."""
+    repository = pathlib.Path(__file__).resolve().parent.parent
+    command = ["cargo", "bench", "--bench", "relayout_interleaved", "--", *RUST_PAIRS]
+    print(f"\n{' '.join(command[:4])} -- {' '.join(repr(p) for p in RUST_PAIRS)}", flush=True)
+    subprocess.run(command, cwd=repository, check=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=21, help="rounds per case (default 21)")
     parser.add_argument("--dims", default="8x256x56x56", help="N x C x H x W (default 8x256x56x56)")
+    parser.add_argument(
+        "--rust",
+        action="store_true",
+        help="then the same relayouts from Rust (cargo bench; 8x256x56x56 only)",
+    )
     args = parser.parse_args()
     dims = tuple(int(d) for d in args.dims.split("x"))
+    if args.rust and dims != (8, 256, 56, 56):
+        parser.error("--rust compares 8x256x56x56, the dims of the Rust bench's pairs")
     print(
         f"| {args.dims} | package ms (out=) | package ms (new) | NumPy ms | memcpy ms "
         "| package ÷ memcpy | NumPy ÷ memcpy | package / NumPy | new / NumPy |"
@@ -87,6 +116,8 @@ def main():
                 f"| {t['memcpy'] / t['package']:.2f} | {t['memcpy'] / t['numpy']:.2f} "
                 f"| {t['numpy'] / t['package']:.2f}x | {t['numpy'] / t['new']:.2f}x |"
             )
+    if args.rust:
+        rust_bench()
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@
 //! bytes as 8x256x56x56, at 0.72-0.78 against 0.84-0.95; AMD EPYC, 2026-11-26).
 
 use std::time::{Duration, Instant};
+use tensor_layout::storage::AlignedBuffer;
 
 /// Calls per pair: enough for about 2 GiB moved by each contender, at least 21, at most 2001
 /// (an odd count, so the median is one call's time).
@@ -27,6 +28,16 @@ pub fn median(mut times: Vec<Duration>) -> Duration {
 /// over the contender's (above 1 faster).
 pub fn ratio((times, copies): (Vec<Duration>, Vec<Duration>)) -> f64 {
     median(copies).as_secs_f64() / median(times).as_secs_f64()
+}
+
+/// memcpy's source (every byte 1) and destination (every byte 0), `bytes` each, allocated as a
+/// tensor's storage is: aligned, and on Linux backed by huge pages from 4 MiB on, as the
+/// library's tensors are (and NumPy's arrays), which on this machine makes copies of tens of
+/// megabytes far faster; a `Vec` of the same bytes would make memcpy the slower side of every
+/// ratio for a reason that is not the copying.
+pub fn memcpy_buffers(bytes: usize) -> (AlignedBuffer<u8>, AlignedBuffer<u8>) {
+    let filled = |value| AlignedBuffer::filled(bytes, value).expect("memcpy's buffers fit");
+    (filled(1), filled(0))
 }
 
 /// How long `f` takes.

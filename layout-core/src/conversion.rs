@@ -2,7 +2,7 @@
 //! siblings move the data; [`TensorBase::with_axes`] only re-types it.
 
 use crate::axis_names::{check_convertible, check_rank, positions};
-use crate::relayout::{Renumbering, copy_into};
+use crate::relayout::{Renumbering, copy_into, copy_into_uninit};
 use crate::storage::{Storage, StorageMut};
 use crate::tensors::Element;
 use crate::{
@@ -12,6 +12,7 @@ use crate::{
 };
 use crate::{quantized::ChannelZeros, quantized::Interface};
 use alloc::vec::Vec;
+use core::mem::MaybeUninit;
 
 /// Where each axis of `src` lands in `dst`, by name.
 fn renumbering<L1: Layout, L2: Layout>(src: &L1, dst: &L2) -> Result<Renumbering, LayoutError> {
@@ -167,13 +168,29 @@ impl<S: Storage, L: Layout, I: ChannelZeros<S::Elem>> TensorBase<S, L, I> {
         L2: SameRankAs<L>,
         S::Elem: Send + Sync + 'static,
     {
-        let (mut out, to) = new_destination(
-            self.mapping(),
-            layout,
-            self.pad_value(),
-            self.interface().clone(),
-        )?;
-        self.copy_renumbered(&mut out, &to);
+        if !layout.gaps_are_padding() {
+            // Slots the relayout does not reach keep the pad value they are filled with.
+            let (mut out, to) = new_destination(
+                self.mapping(),
+                layout,
+                self.pad_value(),
+                self.interface().clone(),
+            )?;
+            self.copy_renumbered(&mut out, &to);
+            return Ok(out);
+        }
+        let to = renumbering(self.mapping().layout(), &layout)?;
+        let mapping = Mapping::with_layout(layout, renumbered_dims(&self.mapping().dims(), &to))?;
+        let pad = self.pad_value();
+        let write = |dst: &Mapping<L2>, slots: &mut [MaybeUninit<S::Elem>]| {
+            copy_into_uninit(self.mapping(), self.as_raw(), dst, slots, pad, &to);
+        };
+        // SAFETY: every gap of the destination is padding, so the relayout writes every slot
+        // (each element, and `pad` into each padding slot) and reads none of them.
+        let mut out = unsafe { Tensor::written(mapping, pad, self.interface().clone(), write) }?;
+        if out.interface().channel_axis().is_some() {
+            out.write_interface_padding();
+        }
         Ok(out)
     }
 

@@ -88,6 +88,7 @@ mod dyn_relayout;
 mod dyn_tensor;
 mod element;
 mod fuse;
+mod huge_pages;
 mod indirect;
 mod interface;
 mod layout;

@@ -11,6 +11,7 @@ use crate::{LayoutError, tensors::Element};
 use alloc::alloc::{Layout as AllocLayout, alloc, dealloc};
 use alloc::vec::Vec;
 use core::fmt;
+use core::mem::MaybeUninit;
 use core::ops::{Deref, DerefMut};
 use core::ptr::NonNull;
 
@@ -93,6 +94,32 @@ impl<T: Copy> AlignedBuffer<T> {
         buffer
     }
 
+    /// `len` elements, each written by `write`, which is handed the new memory before any
+    /// element holds a value: a buffer that is about to be overwritten whole is not written
+    /// twice.
+    ///
+    /// If `write` panics, the memory is freed and nothing reads it.
+    ///
+    /// # Safety
+    /// `write` writes every element of the slice it is given before it returns, and reads an
+    /// element only after writing it.
+    pub(crate) unsafe fn written_by(
+        len: usize,
+        write: impl FnOnce(&mut [MaybeUninit<T>]),
+    ) -> Result<Self, LayoutError> {
+        let mut buffer = Self::uninit(len)?;
+        // SAFETY: `ptr` points at an allocation for `len` elements owned by `buffer` (or is
+        // dangling and aligned with `len * size_of::<T>() == 0`), and `MaybeUninit<T>` has
+        // `T`'s layout and may hold anything; the slice borrows `buffer` mutably, so it is the
+        // only access until `write` returns.
+        let slots = unsafe {
+            core::slice::from_raw_parts_mut(buffer.as_mut_ptr().cast::<MaybeUninit<T>>(), len)
+        };
+        write(slots);
+        // Every element now holds a value (the caller's promise): `buffer` may be read.
+        Ok(buffer)
+    }
+
     /// Allocates room for `len` elements; the caller writes all of them before reading any.
     fn uninit(len: usize) -> Result<Self, LayoutError> {
         let layout = Self::alloc_layout(len).ok_or_else(|| LayoutError::Overflow {
@@ -106,9 +133,11 @@ impl<T: Copy> AlignedBuffer<T> {
         } else {
             // SAFETY: the layout has a non-zero size.
             let raw = unsafe { alloc(layout) }.cast::<T>();
-            NonNull::new(raw).ok_or(LayoutError::Allocation {
+            let raw = NonNull::new(raw).ok_or(LayoutError::Allocation {
                 bytes: layout.size(),
-            })?
+            })?;
+            crate::huge_pages::advise(raw.cast(), layout.size());
+            raw
         };
         Ok(Self {
             ptr,

@@ -42,7 +42,7 @@ use relayout_pairs::{Element, Measure, each_pair};
 
 #[path = "../../benches/support/alternating.rs"]
 mod alternating;
-use alternating::{calls_for, median, with_memcpy};
+use alternating::{calls_for, median, memcpy_buffers, with_memcpy};
 
 #[path = "../../benches/support/peers.rs"]
 mod peers;
@@ -138,8 +138,7 @@ impl Measure for SideBySide {
         if let Some(rust_peers) = &mut rust_peers {
             rust_peers.check(name, both.dst.as_raw());
         }
-        let copy_from = vec![1u8; size_of_val(both.src.as_raw())];
-        let mut copy_into = vec![0u8; copy_from.len()];
+        let (copy_from, mut copy_into) = memcpy_buffers(size_of_val(both.src.as_raw()));
         let bytes = size_of_val(both.src.as_raw()) + size_of_val(both.dst.as_raw());
         let calls = calls_for(bytes);
         // Each contender in rounds of its own with memcpy (`alternating` says why).

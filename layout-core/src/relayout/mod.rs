@@ -28,6 +28,7 @@ use crate::{Layout, Mapping, mappings::Coords};
 pub(crate) use cache_geometry::CacheGeometry;
 pub(crate) use choices::Choices;
 pub(crate) use chunk_table::{TableMove, copy_table};
+use core::mem::MaybeUninit;
 pub(crate) use plan::Pair;
 use plan::Point;
 pub(crate) use plan::Renumbering;
@@ -54,6 +55,50 @@ pub(crate) fn copy_into<T, L1, L2>(
     L2: Layout<Index = L1::Index>,
 {
     copy_streaming(src, src_slots, dst, dst_slots, pad, to, None);
+}
+
+/// [`copy_into`] into slots that hold no values yet (a new destination's memory): when every
+/// gap of `dst` is padding ([`Layout::gaps_are_padding`]), every slot of `dst_slots` holds a
+/// value afterwards, an element or `pad`.
+pub(crate) fn copy_into_uninit<T, L1, L2>(
+    src: &Mapping<L1>,
+    src_slots: &[T],
+    dst: &Mapping<L2>,
+    dst_slots: &mut [MaybeUninit<T>],
+    pad: T,
+    to: &Renumbering,
+) where
+    T: Copy + Send + Sync + 'static,
+    L1: Layout,
+    L2: Layout<Index = L1::Index>,
+{
+    copy_streaming_uninit(src, src_slots, dst, dst_slots, pad, to, None);
+}
+
+/// [`copy_into_uninit`] with the stores past the caches that `streaming` asks for.
+fn copy_streaming_uninit<T, L1, L2>(
+    src: &Mapping<L1>,
+    src_slots: &[T],
+    dst: &Mapping<L2>,
+    dst_slots: &mut [MaybeUninit<T>],
+    pad: T,
+    to: &Renumbering,
+    streaming: Option<Streaming>,
+) where
+    T: Copy + Send + Sync + 'static,
+    L1: Layout,
+    L2: Layout<Index = L1::Index>,
+{
+    // SAFETY: `MaybeUninit<T>` has `T`'s size and alignment, so this is the same memory as
+    // `T`s, borrowed as exclusively. The slice may hold slots without a value yet, which is
+    // harmless as long as none is read before it is written (a reference is checked by Miri
+    // for its address and extent, not for the values behind it; reading such a slot is what
+    // is undefined). None is: the engine only writes the destination (each element once,
+    // `pad` into each padding slot, reading the source alone), and its kernels store whole
+    // values, never a load, blend and store back. Miri runs the relayouts into new memory of
+    // the tests below and of the tensor tests and reports a slot read before it is written.
+    let dst_slots = unsafe { &mut *(core::ptr::from_mut(dst_slots) as *mut [T]) };
+    copy_streaming(src, src_slots, dst, dst_slots, pad, to, streaming);
 }
 
 /// [`copy_into`] with the stores past the caches that `streaming` asks for (by default, from
@@ -190,17 +235,24 @@ mod tests {
     /// where the slots start in it.
     fn on_a_line<T: Copy>(len: usize, value: T) -> (Vec<T>, usize) {
         let slots = alloc::vec![value; len + 64];
-        // `align_offset` may say it cannot (`usize::MAX`, as Miri does for odd sizes): then
-        // the slots start where the vector does.
-        let start = Some(slots.as_ptr().align_offset(64))
-            .filter(|&at| at < 64)
-            .unwrap_or(0);
+        let start = line_start(slots.as_ptr());
         (slots, start)
+    }
+
+    /// The first element from `first` on that starts a 64-byte line, where the element size
+    /// allows; `align_offset` may say it cannot (`usize::MAX`, as Miri does for odd sizes):
+    /// then `first` itself.
+    fn line_start<T>(first: *const T) -> usize {
+        Some(first.align_offset(64))
+            .filter(|&at| at < 64)
+            .unwrap_or(0)
     }
 
     /// Relayouts `A` -> `B` of `dims` with every kernel streaming and with none (under Miri:
     /// streaming only), against the definition: each element lands where the destination's offset puts it, every other slot
-    /// holds the pad (chunked layouts: every slot not an element's is padding).
+    /// holds the pad (chunked layouts: every slot not an element's is padding). Each runs
+    /// into slots filled beforehand and into new memory, as a new tensor's (under Miri: into
+    /// new memory only).
     fn check<T, A, B>(dims: [usize; 4], of: fn(u32) -> T)
     where
         T: Copy + Send + Sync + PartialEq + core::fmt::Debug + 'static,
@@ -226,9 +278,26 @@ mod tests {
             &[Streaming::ALL, Streaming::NONE]
         };
         for &streaming in modes {
-            let (mut got, start) = on_a_line(dst.storage_len(), of(0xBEEF));
-            let dst_slots = &mut got[start..start + dst.storage_len()];
-            copy_streaming(
+            // Under Miri, into new memory only: it checks that every slot is written (no slot
+            // is read before), which the slots filled beforehand check less strictly.
+            if !cfg!(miri) {
+                let (mut got, start) = on_a_line(dst.storage_len(), of(0xBEEF));
+                let dst_slots = &mut got[start..start + dst.storage_len()];
+                copy_streaming(
+                    &src,
+                    &src_slots,
+                    &dst,
+                    dst_slots,
+                    pad,
+                    &SAME_ORDER,
+                    Some(streaming),
+                );
+                assert_eq!(dst_slots, &want[..], "{dims:?}, {streaming:?}");
+            }
+            let mut fresh = Vec::<T>::with_capacity(dst.storage_len() + 64);
+            let start = line_start(fresh.spare_capacity_mut().as_ptr());
+            let dst_slots = &mut fresh.spare_capacity_mut()[start..start + dst.storage_len()];
+            copy_streaming_uninit(
                 &src,
                 &src_slots,
                 &dst,
@@ -237,7 +306,13 @@ mod tests {
                 &SAME_ORDER,
                 Some(streaming),
             );
-            assert_eq!(dst_slots, &want[..], "{dims:?}, {streaming:?}");
+            // SAFETY: the relayout wrote every slot of `dst_slots` (what this checks: under
+            // Miri, reading a slot it missed is an error).
+            let got: Vec<T> = dst_slots
+                .iter()
+                .map(|s| unsafe { s.assume_init() })
+                .collect();
+            assert_eq!(got, want, "{dims:?}, {streaming:?}, into new memory");
         }
     }
 

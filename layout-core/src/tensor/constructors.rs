@@ -6,6 +6,18 @@ use crate::tensors::Element;
 use crate::{Layout, LayoutError, Mapping, mappings::row_major_strides};
 use crate::{quantized::Interface, quantized::Plain};
 use alloc::vec::Vec;
+use core::mem::MaybeUninit;
+
+/// A failed allocation of `mapping`'s storage of `T`s, an overflow told in the mapping's dims.
+fn storage_error<T, L: Layout>(error: LayoutError, mapping: &Mapping<L>) -> LayoutError {
+    match error {
+        LayoutError::Overflow { .. } => LayoutError::Overflow {
+            dims: Vec::from(mapping.dims().as_ref()),
+            element_size: Some(size_of::<T>()),
+        },
+        other => other,
+    }
+}
 
 impl<T: Element, L: Layout> Tensor<T, L> {
     /// A tensor whose every slot, padding included, is `T::default()` (zero for numbers).
@@ -178,13 +190,37 @@ impl<T: Element, L: Layout, I: Interface> Tensor<T, L, I> {
         interface: I,
     ) -> Result<Self, LayoutError> {
         check_unique(&mapping)?;
-        let storage = AlignedBuffer::filled(mapping.storage_len(), pad).map_err(|e| match e {
-            LayoutError::Overflow { .. } => LayoutError::Overflow {
-                dims: Vec::from(mapping.dims().as_ref()),
-                element_size: Some(size_of::<T>()),
-            },
-            other => other,
-        })?;
+        let storage = AlignedBuffer::filled(mapping.storage_len(), pad)
+            .map_err(|e| storage_error::<T, _>(e, &mapping))?;
+        Ok(Self {
+            mapping,
+            storage,
+            pad,
+            interface,
+        })
+    }
+}
+
+impl<T: Element, L: Layout, I: Interface> Tensor<T, L, I> {
+    /// Storage for `mapping` whose every slot `write` writes, handed the mapping and the new
+    /// memory before any slot holds a value: for a destination the relayout overwrites whole,
+    /// which [`Tensor::uninitialised`] would fill first for nothing.
+    ///
+    /// # Safety
+    /// `write` writes every slot of the slice it is given (padding included) before it
+    /// returns, and reads a slot only after writing it.
+    pub(crate) unsafe fn written(
+        mapping: Mapping<L>,
+        pad: T,
+        interface: I,
+        write: impl FnOnce(&Mapping<L>, &mut [MaybeUninit<T>]),
+    ) -> Result<Self, LayoutError> {
+        check_unique(&mapping)?;
+        // SAFETY: `write` writes every slot (the caller's promise).
+        let storage = unsafe {
+            AlignedBuffer::written_by(mapping.storage_len(), |slots| write(&mapping, slots))
+        }
+        .map_err(|e| storage_error::<T, _>(e, &mapping))?;
         Ok(Self {
             mapping,
             storage,

@@ -94,3 +94,46 @@ fn iter_mut_reaches_each_logical_slot_once() {
     assert_eq!(flat[[1, 1, 4]], 0);
     assert_eq!(flat[[1, 2, 4]], 124);
 }
+
+/// A relayout into a new tensor writes the new memory once, with no fill before it: every slot
+/// must be written by the relayout itself (under Miri, reading a slot it missed is an error).
+/// Checked against the relayout into a tensor made beforehand, whose elements hold another
+/// value first: the same elements, the same padding (for a per-channel interface, each
+/// channel's stored zero), for every element width and for moves as bytes.
+#[test]
+fn relayouts_into_new_tensors_write_every_slot() {
+    type Nchw = crate::onednn_layout!("nchw");
+    type Nhwc = crate::onednn_layout!("nhwc");
+    type NChw4c = crate::onednn_layout!("nChw4c");
+
+    fn check<T, A, B>(dims: [usize; 4], of: fn(usize) -> T)
+    where
+        T: crate::tensors::Element + Default + PartialEq + core::fmt::Debug + Send + Sync + 'static,
+        A: Layout<Index = [usize; 4]> + Default + crate::layouts::SameRankAs<B>,
+        B: Layout<Index = [usize; 4]> + Default + crate::axes::RelayoutFrom<A>,
+    {
+        let src =
+            Tensor::<T, A>::from_fn(dims, |[n, c, h, w]| of(n * 1000 + c * 100 + h * 10 + w + 1));
+        let new = src.relayout::<B>();
+        let mut made = Tensor::filled(*new.mapping(), of(0xBE), T::default());
+        src.relayout_into(&mut made).unwrap();
+        assert_eq!(new.as_raw(), made.as_raw(), "{dims:?}");
+    }
+    for dims in [[1, 3, 2, 5], [2, 6, 3, 3]] {
+        check::<f32, Nchw, NChw4c>(dims, |v| v as f32);
+        check::<u8, NChw4c, Nhwc>(dims, |v| v as u8);
+        check::<u16, Nhwc, Nchw>(dims, |v| v as u16);
+        check::<f64, Nchw, Nhwc>(dims, |v| v as f64);
+        // Four bytes, one of them padding: moved as bytes, not as a number.
+        check::<(u8, u16), Nhwc, NChw4c>(dims, |v| (v as u8, v as u16));
+    }
+
+    let q = crate::quantized::PerChannel::new('C', (0..3).map(|c| (0.5, 10 + c)).collect());
+    let dims = [1, 3, 2, 5];
+    let src =
+        Tensor::<u8, Nchw, _>::from_real_fn(dims, q.clone(), |[_, c, h, w]| (c + h + w) as f32);
+    let new = src.relayout::<NChw4c>();
+    let mut made = Tensor::<u8, NChw4c, _>::zeros_with(dims, q);
+    src.relayout_into(&mut made).unwrap();
+    assert_eq!(new.as_raw(), made.as_raw());
+}
