@@ -10,7 +10,9 @@
 //! bytes as 8x256x56x56, at 0.72-0.78 against 0.84-0.95; AMD EPYC, 2026-11-26).
 
 use std::time::{Duration, Instant};
-use tensor_layout::storage::AlignedBuffer;
+// The library's aligned buffer, named by the including crate (its path moved between versions
+// that the A/B driver builds against).
+use super::AlignedBuffer;
 
 /// Calls per pair: enough for about 2 GiB moved by each contender, at least 21, at most 2001
 /// (an odd count, so the median is one call's time).

@@ -9,6 +9,8 @@ use tensor_layout::axes::RelayoutFrom;
 use tensor_layout::tensors::Element as TensorElement;
 
 pub mod alternating;
+/// The library's aligned buffer, for `alternating`'s memcpy between buffers like a tensor's.
+pub use tensor_layout::storage::AlignedBuffer;
 pub mod hand_written;
 pub mod peers;
 pub mod relayout_pairs;

@@ -30,6 +30,7 @@ mod reorder;
 use reorder::Reorder;
 use std::hint::black_box;
 use std::time::Duration;
+use tensor_layout::storage::AlignedBuffer;
 use tensor_layout::axes::RelayoutFrom;
 // What the library stores one per slot, as `relayout_pairs` names it (`super::TensorElement`).
 use tensor_layout::tensors::Element as TensorElement;

@@ -56,6 +56,10 @@ use relayout_pairs::{Element, Measure, each_pair};
 #[allow(dead_code)] // the medians and ratios serve the benches, not this program
 #[path = "../../support/alternating.rs"]
 mod alternating;
+#[cfg(not(library_has_modules))]
+use tensor_layout::AlignedBuffer;
+#[cfg(library_has_modules)]
+use tensor_layout::storage::AlignedBuffer;
 use alternating::timed;
 
 /// Logical elements checked per pair: every one up to this count, an evenly strided sample of
