@@ -113,11 +113,16 @@ pub(super) fn source_prefetch<T>(
         })
     } else if separate {
         let near = PREFETCH_BYTES / element;
-        // Farther on where the columns' lines do not share a few L1 sets (a multiple of half
-        // an L1 way apart, as 4 KiB planes and 3x3 weights of 512 inputs are: there the lines
-        // prefetched far ahead evict those in use), and well inside a column's run (at most
-        // an eighth of the columns' spacing).
+        // Columns whose lines share a few L1 sets (a multiple of half an L1 way apart, as
+        // 4 KiB planes and 3x3 weights of 512 inputs are): a streamed block's 16 lines already
+        // fill their sets, and lines asked for ahead land in the same sets and evict those in
+        // use, so streamed blocks leave them to the hardware; through the cache, near. Farther
+        // on where they do not crowd, and well inside a column's run (at most an eighth of
+        // the columns' spacing).
         let crowded = (apart * element).is_multiple_of(choices.l1_way_bytes() / 2);
+        if streams && crowded {
+            return None;
+        }
         let far = choices
             .streamed_prefetch_bytes
             .filter(|_| streams && !crowded)
@@ -338,7 +343,7 @@ mod tests {
 
     /// Source prefetches: streamed blocks prefetch their separate source lines only where
     /// they are at least the choices' distance apart (2 KiB with a roomy L2, 512 bytes
-    /// otherwise), `PREFETCH_BYTES` ahead with a roomy L2; blocks through the cache always
+    /// otherwise) and do not crowd the L1 sets, `PREFETCH_BYTES` ahead with a roomy L2; blocks through the cache always
     /// with a roomy L2, otherwise where they are under 1 KiB apart.
     #[test]
     fn source_lines_are_prefetched_as_the_choices_say() {
@@ -362,14 +367,18 @@ mod tests {
         assert_eq!(source_prefetch::<u32>(&cols(127), roomy, true), None);
         assert_eq!(source_prefetch::<u32>(&cols(128), small, true), near);
         assert_eq!(source_prefetch::<u32>(&cols(511), roomy, true), None);
-        assert_eq!(source_prefetch::<u32>(&cols(512), roomy, true), near);
+        assert_eq!(source_prefetch::<u32>(&cols(513), roomy, true), near);
         assert_eq!(source_prefetch::<u32>(&cols(3136), roomy, true), near);
+        // Streamed columns a multiple of half an L1 way (2 KiB) apart crowd their sets: none.
+        assert_eq!(source_prefetch::<u32>(&cols(512), roomy, true), None);
+        assert_eq!(source_prefetch::<u32>(&cols(1024), small, true), None);
         // With a smaller L2 streamed ones prefetch farther: 512 bytes (128 f32, 512 u8), at
         // most an eighth of the spacing, never nearer than the rest; where the lines crowd L1
-        // sets (a multiple of half a way, 2 KiB, apart), as near as the rest.
+        // sets (a multiple of half a way, 2 KiB, apart), none; through the cache, near.
         let ahead = |ahead| Some(SourcePrefetch { ahead, every: 1 });
         assert_eq!(source_prefetch::<u32>(&cols(3136), small, true), ahead(128));
-        assert_eq!(source_prefetch::<u32>(&cols(8192), small, true), near);
+        assert_eq!(source_prefetch::<u32>(&cols(8192), small, true), None);
+        assert_eq!(source_prefetch::<u32>(&cols(8192), roomy, false), near);
         assert_eq!(source_prefetch::<u32>(&cols(4100), small, true), ahead(128));
         assert_eq!(source_prefetch::<u32>(&cols(300), small, true), ahead(64));
         assert_eq!(source_prefetch::<u8>(&cols(3136), small, true), ahead(392));
