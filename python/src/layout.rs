@@ -407,7 +407,10 @@ pub fn bind_placed(layout: &LayoutKind, dims: &[usize]) -> PyResult<Placed> {
 }
 
 /// `layout` bound to `dims`, a `ValueError` naming both when the dims have another length.
-pub fn bind_chunked(layout: &DynLayout, dims: &[usize]) -> PyResult<tensor_layout::dynamic::DynMapping> {
+pub fn bind_chunked(
+    layout: &DynLayout,
+    dims: &[usize],
+) -> PyResult<tensor_layout::dynamic::DynMapping> {
     if dims.len() != layout.rank() {
         return Err(PyValueError::new_err(format!(
             "dims {} have {} coordinates but {layout} has rank {} (axes {})",

@@ -8,7 +8,9 @@
 //! `AnyMapping`; so these copies go element by element through the two mappings' offsets.
 
 use tensor_layout::sophgo::{DynLocalLayout, DynLocalMapping, LocalKind, StorageModeName};
-use tensor_layout::{mappings::AnyMapping, axes::AxisWord, LayoutError, mappings::for_each_row_major_index};
+use tensor_layout::{
+    LayoutError, axes::AxisWord, mappings::AnyMapping, mappings::for_each_row_major_index,
+};
 
 /// The axis names of a local layout: `NCHW` for activations, `IOHW` for 2IC's weights, and
 /// positional `ab` for a matrix (what its bound mapping reports).

@@ -7,7 +7,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use std::path::Path;
 use tensor_layout::sophgo::DynLocalMapping;
-use tensor_layout::{mappings::AnyMapping, dynamic::DynMapping};
+use tensor_layout::{dynamic::DynMapping, mappings::AnyMapping};
 
 /// A layout bound to logical dims (in the layout's axis order): padded dims, storage length,
 /// offsets, and the `layout` command's explanation and drawing.

@@ -9,7 +9,8 @@ use std::ptr::NonNull;
 use std::sync::RwLock;
 use tensor_layout::sophgo::{DynLocalLayout, DynLocalMapping};
 use tensor_layout::{
-    mappings::AnyMapping, axes::AxisWord, layouts::ChunkEntry, DynLayout, dynamic::DynMapping, DynTensor, LayoutError,
+    DynLayout, DynTensor, LayoutError, axes::AxisWord, dynamic::DynMapping, layouts::ChunkEntry,
+    mappings::AnyMapping,
 };
 
 /// A layout bound to dims, as a storage is read: a chunked mapping, or a Sophgo local layout

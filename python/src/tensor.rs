@@ -13,7 +13,7 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 use std::sync::Arc;
-use tensor_layout::{axes::AxisWord, layouts::ChunkEntry, DynLayout};
+use tensor_layout::{DynLayout, axes::AxisWord, layouts::ChunkEntry};
 
 /// A tensor in a layout: storage the package owns (aligned, padding included), its layout,
 /// its dims and its element type.
