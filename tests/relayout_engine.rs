@@ -229,6 +229,25 @@ fn narrow_tiles_and_long_runs_relayout_alike() {
     }
 }
 
+/// Tiles of four to fifteen rows, fewer than a block (NHWC -> NCHW of an RGBA image and of 5
+/// to 15 channels; the 2x2 crouton back to flat, each channel's 2 x 2 positions together):
+/// whole blocks of columns and a partial one, tiles whose blocks read past the source's end.
+#[test]
+fn tiles_of_few_rows_relayout_alike() {
+    for dims in [
+        [2, 4, 9, 21],
+        [1, 5, 8, 16],
+        [1, 8, 3, 70],
+        [2, 15, 7, 9],
+        [1, 12, 1, 65],
+    ] {
+        plain_transposes_alike(dims);
+    }
+    for dims in [[1, 4, 6, 96], [2, 7, 9, 33]] {
+        check_typed::<htp::R4Crouton2x2Layout, htp::R4FlatMemoryLayout>(dims);
+    }
+}
+
 /// Planes of 33 to 63 positions (7 x 7, 6 x 6, 9 x 7, 5 x 7), whose NCHW rows of bytes lie
 /// back to back, shorter than a line: channels in groups of 64 and blocks of 16 past them,
 /// the last block overlapping the one before, and fewer channels than one group.

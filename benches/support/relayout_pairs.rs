@@ -103,6 +103,10 @@ pub fn each_pair(m: &mut impl Measure) {
     m.pair::<u8, htp::R4FlatMemoryLayout, htp::R4CroutonLayout>(flat, large, false);
     m.pair::<u8, htp::R4CroutonLayout, htp::R4FlatMemoryLayout>(crouton, large, false);
     m.pair::<u8, htp::R4FlatMemoryLayout, htp::R4Crouton2x2Layout>(flat_2x2, large, false);
+    // Back from the 2x2 crouton: each channel's 2 x 2 positions together in the source, so
+    // tiles of four rows (fewer than a block).
+    let from_2x2 = "u8 4x128x128x256 crouton2x2->flat";
+    m.pair::<u8, htp::R4Crouton2x2Layout, htp::R4FlatMemoryLayout>(from_2x2, large, false);
     let to_onednn = "u8 4x128x128x256 crouton->nChw32c";
     m.pair::<u8, htp::R4CroutonLayout, onednn::nChw32c>(to_onednn, large, false);
     // Odd shapes of the plain transposes, each about the size of the round 8x256x56x56 (19 to
@@ -147,6 +151,11 @@ pub fn each_pair(m: &mut impl Measure) {
     let rgb = [32, 3, 224, 224];
     m.pair::<u8, onednn::nchw, onednn::nhwc>("u8 32x3x224x224 nchw->nhwc (RGB)", rgb, false);
     m.pair::<u8, onednn::nhwc, onednn::nchw>("u8 32x3x224x224 nhwc->nchw (RGB)", rgb, false);
+    // RGBA and 8 channels: tiles of four and eight rows, fewer than a block.
+    let rgba = "u8 32x4x224x224 nhwc->nchw (RGBA)";
+    m.pair::<u8, onednn::nhwc, onednn::nchw>(rgba, [32, 4, 224, 224], false);
+    let eight = "f32 8x8x224x224 nhwc->nchw (8 channels)";
+    m.pair::<f32, onednn::nhwc, onednn::nchw>(eight, [8, 8, 224, 224], false);
     // A tile narrower than two blocks: 7 x 7 positions, 49 bytes of u8 per destination row.
     let late = "u8 32x2048x7x7 nhwc->nchw (7x7)";
     m.pair::<u8, onednn::nhwc, onednn::nchw>(late, [32, 2048, 7, 7], false);

@@ -25,6 +25,7 @@ where
     R: Register128,
 {
     const STREAMS: bool = STREAM;
+    type Cached = Blocks128<R, false>;
 
     /// # Safety
     ///

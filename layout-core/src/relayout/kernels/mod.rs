@@ -14,6 +14,7 @@
 mod aarch64;
 mod ahead;
 mod element;
+mod few_rows;
 #[cfg(vector_kernels)]
 mod micro_blocks;
 mod narrow;

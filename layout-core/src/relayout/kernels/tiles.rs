@@ -4,6 +4,7 @@
 #![allow(clippy::too_many_arguments)] // the kernel's arguments stay in registers
 
 use super::element::Element;
+use super::few_rows::{few_rows_plane, takes as takes_few_rows};
 use super::narrow::{Cached, narrow_transpose};
 use super::prefetch::prefetch;
 use super::reach::Reach;
@@ -50,7 +51,11 @@ pub(crate) trait BlockMove<T: Copy> {
     /// Whether blocks whose destination lines are whole cache lines bypass the caches.
     const STREAMS: bool = false;
 
-    /// Whether blocks of `COLS` columns bypass the caches: their destination lines are whole
+    /// The same blocks written through the caches, for blocks into a local stage
+    /// ([`BlockMove::few_rows`]).
+    type Cached: BlockMove<T>;
+
+    /// Whether blocks of `COLS` columns bypass the caches:  their destination lines are whole
     /// cache lines and `STREAMS` holds.
     fn streams<const COLS: usize>() -> bool {
         Self::STREAMS && COLS * size_of::<T>() == CACHE_LINE
@@ -93,6 +98,22 @@ pub(crate) trait BlockMove<T: Copy> {
         Self: Sized,
     {
         plane::<T, Self, COLS>(t.dst, t.d, t.src, t.s, t.batch, t.reach);
+    }
+
+    /// Runs one width's transposes of tiles with 4 to 15 rows
+    /// ([`few_rows_body`](super::few_rows::few_rows_body) with the [`Cached`](Self::Cached)
+    /// blocks), as a function of its own compiled with the CPU features the blocks use:
+    /// [`few_rows_plane`] by default, a `#[target_feature]` function for the AVX2 and AVX-512
+    /// blocks.
+    ///
+    /// # Safety
+    ///
+    /// The CPU runs the blocks' instructions (nothing for the portable and SSE2 blocks).
+    unsafe fn few_rows<const COLS: usize>(t: Transposes<'_, T>)
+    where
+        Self: Sized,
+    {
+        few_rows_plane::<T, Self::Cached, COLS>(t.dst, t.d, t.src, t.s, t.batch, t.reach);
     }
 
     /// Moves the block.
@@ -152,11 +173,30 @@ pub(crate) unsafe fn planes<T: Copy, B: BlockMove<T>>(mut t: Transposes<'_, T>) 
     // SAFETY (each arm): passed on from the caller.
     unsafe {
         match columns {
-            64 => B::plane::<64>(t),
-            32 => B::plane::<32>(t),
-            16 => B::plane::<16>(t),
-            8 => B::plane::<8>(t),
-            _ => B::plane::<4>(t),
+            64 => width::<T, B, 64>(t),
+            32 => width::<T, B, 32>(t),
+            16 => width::<T, B, 16>(t),
+            8 => width::<T, B, 8>(t),
+            _ => width::<T, B, 4>(t),
+        }
+    }
+}
+
+/// One width's transposes: [`BlockMove::few_rows`] for tiles of 4 to 15 rows, else
+/// [`BlockMove::plane`]. Each is a function of its own, called from here rather than one from
+/// the other, so that a debug build never holds both frames at once.
+///
+/// # Safety
+///
+/// As [`BlockMove::plane`]: the CPU runs `B`'s instructions.
+#[inline(always)]
+unsafe fn width<T: Copy, B: BlockMove<T>, const COLS: usize>(t: Transposes<'_, T>) {
+    // SAFETY (both): passed on from the caller.
+    unsafe {
+        if takes_few_rows(&t.batch) {
+            B::few_rows::<COLS>(t)
+        } else {
+            B::plane::<COLS>(t)
         }
     }
 }
@@ -434,6 +474,8 @@ fn move_block<T: Copy, B: BlockMove<T>, const COLS: usize>(
 pub(crate) struct Portable;
 
 impl<T: Copy> BlockMove<T> for Portable {
+    type Cached = Self;
+
     /// No prefetch: the prefetch distances are tuned for the vector blocks, not for the
     /// portable tile.
     #[inline(always)]

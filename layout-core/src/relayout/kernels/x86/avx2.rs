@@ -9,6 +9,7 @@
 //! `no_std`, so `std::is_x86_feature_detected!` is not available).
 
 use super::super::ahead::Ahead;
+use super::super::few_rows;
 use super::super::micro_blocks;
 use super::super::reach::Reach;
 use super::super::staged;
@@ -66,6 +67,25 @@ pub(crate) unsafe fn plane<T: Copy, B: BlockMove<T>, const COLS: usize>(
     reach: Reach,
 ) {
     tiles::plane_body::<T, B, COLS>(Transposes::new(dst, d, src, s, batch, reach));
+}
+
+/// Tiles of a few rows ([`few_rows::few_rows_body`]) compiled with AVX2: the
+/// [`BlockMove::few_rows`] of [`Avx2Blocks`].
+///
+/// # Safety
+///
+/// The CPU runs AVX2 instructions ([`available`]).
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+pub(crate) unsafe fn few_rows_plane<T: Copy, B: BlockMove<T>, const COLS: usize>(
+    dst: &mut [T],
+    d: usize,
+    src: &[T],
+    s: usize,
+    batch: TileBatch<'_>,
+    reach: Reach,
+) {
+    few_rows::few_rows_body::<T, B, COLS>(Transposes::new(dst, d, src, s, batch, reach));
 }
 
 /// [`staged::staged_widths`] compiled with AVX2, the blocks [`Avx2Blocks`] writing through the
@@ -258,6 +278,7 @@ pub(crate) struct Avx2Blocks<const STREAM: bool>;
 
 impl<E: Wide, const STREAM: bool> BlockMove<E> for Avx2Blocks<STREAM> {
     const STREAMS: bool = STREAM;
+    type Cached = Avx2Blocks<false>;
 
     /// # Safety
     ///
@@ -265,6 +286,14 @@ impl<E: Wide, const STREAM: bool> BlockMove<E> for Avx2Blocks<STREAM> {
     unsafe fn plane<const COLS: usize>(t: Transposes<'_, E>) {
         // SAFETY: passed on from the caller.
         unsafe { plane::<E, Self, COLS>(t.dst, t.d, t.src, t.s, t.batch, t.reach) }
+    }
+
+    /// # Safety
+    ///
+    /// The CPU runs AVX2 instructions.
+    unsafe fn few_rows<const COLS: usize>(t: Transposes<'_, E>) {
+        // SAFETY: passed on from the caller.
+        unsafe { few_rows_plane::<E, Self::Cached, COLS>(t.dst, t.d, t.src, t.s, t.batch, t.reach) }
     }
 
     /// # Safety

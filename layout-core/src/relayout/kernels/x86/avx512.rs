@@ -9,6 +9,7 @@
 //! of a line fills at once (f32 nhwc->nchw). Detection as in
 //! [`super::avx2`]: once, with `cpuid`, by `cpufeatures`.
 
+use super::super::few_rows;
 use super::super::micro_blocks;
 use super::super::narrow;
 use super::super::reach::Reach;
@@ -57,6 +58,25 @@ pub(crate) unsafe fn plane<T: Copy, B: BlockMove<T>, const COLS: usize>(
     reach: Reach,
 ) {
     tiles::plane_body::<T, B, COLS>(Transposes::new(dst, d, src, s, batch, reach));
+}
+
+/// Tiles of a few rows ([`few_rows::few_rows_body`]) compiled with AVX-512 F and BW: the
+/// [`BlockMove::few_rows`] of [`Avx512Blocks`].
+///
+/// # Safety
+///
+/// The CPU runs AVX-512 F and BW instructions ([`available`]).
+#[target_feature(enable = "avx2,avx512f,avx512bw")]
+#[inline(never)]
+pub(crate) unsafe fn few_rows_plane<T: Copy, B: BlockMove<T>, const COLS: usize>(
+    dst: &mut [T],
+    d: usize,
+    src: &[T],
+    s: usize,
+    batch: TileBatch<'_>,
+    reach: Reach,
+) {
+    few_rows::few_rows_body::<T, B, COLS>(Transposes::new(dst, d, src, s, batch, reach));
 }
 
 /// [`staged::staged_widths`] compiled with AVX-512 F and BW, the blocks ([`StageBlocks`])
@@ -147,6 +167,7 @@ pub(crate) struct Avx512Blocks<const STREAM: bool>;
 
 impl<E: Broad, const STREAM: bool> BlockMove<E> for Avx512Blocks<STREAM> {
     const STREAMS: bool = STREAM;
+    type Cached = Avx512Blocks<false>;
 
     /// # Safety
     ///
@@ -154,6 +175,14 @@ impl<E: Broad, const STREAM: bool> BlockMove<E> for Avx512Blocks<STREAM> {
     unsafe fn plane<const COLS: usize>(t: Transposes<'_, E>) {
         // SAFETY: passed on from the caller.
         unsafe { plane::<E, Self, COLS>(t.dst, t.d, t.src, t.s, t.batch, t.reach) }
+    }
+
+    /// # Safety
+    ///
+    /// The CPU runs AVX-512 F and BW instructions.
+    unsafe fn few_rows<const COLS: usize>(t: Transposes<'_, E>) {
+        // SAFETY: passed on from the caller.
+        unsafe { few_rows_plane::<E, Self::Cached, COLS>(t.dst, t.d, t.src, t.s, t.batch, t.reach) }
     }
 
     /// # Safety
@@ -189,6 +218,8 @@ impl<E: Broad, const STREAM: bool> BlockMove<E> for Avx512Blocks<STREAM> {
 pub(crate) struct StageBlocks;
 
 impl<E: Broad> BlockMove<E> for StageBlocks {
+    type Cached = Self;
+
     /// # Safety
     ///
     /// As [`BlockMove::block`], and the CPU runs AVX-512 F and BW instructions.

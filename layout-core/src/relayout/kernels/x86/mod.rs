@@ -261,11 +261,11 @@ mod tests {
     ) {
         // Gap 0: rows adjacent in the destination (a register's lines stored at once). Under
         // Miri, which runs these ~1000 times slower, a sample that still reaches every block
-        // path: partial blocks, whole-line columns, narrow tiles, adjacent rows, lines listed
-        // and pitched, destinations on a line and off it.
+        // path: partial blocks, whole-line columns, narrow tiles, tiles of fewer rows than a
+        // block, adjacent rows, lines listed and pitched, destinations on a line and off it.
         let (shapes, adjacent): (&[_], &[_]) = if cfg!(miri) {
             (
-                &[(33, 37, 3), (48, 64, 3), (20, 4, 3)],
+                &[(33, 37, 3), (48, 64, 3), (20, 4, 3), (5, 33, 3)],
                 &[(32, 4, 0), (16, 16, 0)],
             )
         } else {
@@ -277,6 +277,9 @@ mod tests {
                     (20, 4, 3),
                     (17, 8, 3),
                     (64, 40, 3),
+                    (4, 37, 3),
+                    (5, 64, 3),
+                    (15, 70, 3),
                 ],
                 &[(32, 4, 0), (48, 8, 0), (16, 16, 0), (32, 32, 0)],
             )

@@ -1,0 +1,168 @@
+//! Transposes of tiles with 4 to 15 rows (fewer than a block's [`ROWS`], more than the narrow
+//! kernels take), their rows one run in the source: NHWC -> NCHW of 4 to 15 channels (an RGBA
+//! image's four), and Qualcomm HTP's 2x2 crouton back to flat NHWC, whose source holds each
+//! channel's 2 x 2 positions together. A block would find fewer rows than it moves and the
+//! tile would go element by element; here each block of `COLS` columns goes through the
+//! vector block into a local stage, its `ROWS` source lines read in full (a line's elements
+//! past the tile's rows are the next columns' or the next tile's, read and dropped), and only
+//! the tile's rows leave the stage, each a run of `COLS` destination slots.
+//!
+//! [`ROWS`]: crate::relayout::tuning::ROWS
+
+use super::reach::Reach;
+use super::tile_batch::{TileBatch, move_elements};
+use super::tiles::BlockMove;
+use super::transposes::Transposes;
+use crate::relayout::lines::Pitch;
+use crate::relayout::tuning::ROWS;
+
+/// Whether the tiles of `batch` are this module's: 4 to `ROWS - 1` rows whose source offsets
+/// count up by one.
+pub(crate) fn takes(batch: &TileBatch<'_>) -> bool {
+    let rows = batch.rows;
+    (4..ROWS).contains(&rows.len()) && rows.iter().zip(0..).all(|(row, k)| row.0 == rows[0].0 + k)
+}
+
+/// Transposes every tile of `t`'s batch ([`takes`] it) in blocks of `COLS` columns through
+/// `B`'s blocks into a stage on the stack, then each of the tile's rows out of the stage.
+/// Columns past the last whole block, blocks whose destination columns do not follow one
+/// another, and tiles whose source lines would run past the source move element by element.
+/// `B` writes through the caches (the stage is read right after: streamed stores would send it
+/// to memory first). Always inlined, so that the function compiled with `B`'s CPU features
+/// ([`BlockMove::few_rows`]) compiles it whole.
+#[inline(always)]
+pub(crate) fn few_rows_body<T: Copy, B: BlockMove<T>, const COLS: usize>(t: Transposes<'_, T>) {
+    let (dst, d, src, s, batch, _) = t.parts();
+    let TileBatch {
+        origins,
+        rows,
+        cols,
+        ..
+    } = batch;
+    let (Some(&(first, _)), Some(&(col_s, _))) = (rows.first(), cols.first()) else {
+        return;
+    };
+    // Every block reads `ROWS` source elements from the first row on, in each of its columns.
+    let farthest = cols.iter().map(|col| col.0).max().unwrap_or(0) + first + ROWS;
+    let whole = cols.len() / COLS * COLS;
+    let mut stage = [[src[s + first + col_s]; COLS]; ROWS];
+    let stage = stage.as_flattened_mut();
+    for &(tile_s, tile_d) in origins {
+        let (s, d) = (s + tile_s, d + tile_d);
+        if s + farthest > src.len() {
+            move_elements(dst, d, src, s, rows, cols);
+            continue;
+        }
+        for block in cols[..whole].chunks_exact(COLS) {
+            let block: &[(usize, usize); COLS] = block.try_into().expect("COLS columns");
+            if block[COLS - 1].1.checked_sub(block[0].1) != Some(COLS - 1) {
+                move_elements(dst, d, src, s, rows, block);
+                continue;
+            }
+            // SAFETY: the source lines start at `s + first + col.0` and are `ROWS` long, so
+            // they end at most at `s + farthest <= src.len()` (checked above); line `k` of the
+            // stage starts at `k * COLS` and is `COLS` long, inside the stage's
+            // `ROWS * COLS` slots.
+            unsafe { B::block::<COLS, _>(stage, 0, Pitch(COLS), src, s + first, block) };
+            for (k, row) in rows.iter().enumerate() {
+                dst[d + row.1 + block[0].1..][..COLS].copy_from_slice(&stage[k * COLS..][..COLS]);
+            }
+        }
+        move_elements(dst, d, src, s, rows, &cols[whole..]);
+    }
+}
+
+/// [`few_rows_body`] as a function of its own (the default [`BlockMove::few_rows`]): not
+/// inlined into the plane that finds the few rows, whose frame in a debug build already holds
+/// its own blocks' locals.
+#[inline(never)]
+pub(crate) fn few_rows_plane<T: Copy, B: BlockMove<T>, const COLS: usize>(
+    dst: &mut [T],
+    d: usize,
+    src: &[T],
+    s: usize,
+    batch: TileBatch<'_>,
+    reach: Reach,
+) {
+    few_rows_body::<T, B, COLS>(Transposes::new(dst, d, src, s, batch, reach));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tiles::Portable;
+    use super::*;
+    use crate::relayout::choices::Choices;
+    use alloc::vec;
+    use alloc::vec::Vec;
+
+    /// NHWC -> NCHW of `channels` channels and `positions` positions per image, two images,
+    /// through the portable blocks of 8 columns, against the definition.
+    fn split_channels(channels: usize, positions: usize, src_len: usize) {
+        let rows: Vec<(usize, usize)> = (0..channels).map(|c| (c, c * positions)).collect();
+        let cols: Vec<(usize, usize)> = (0..positions).map(|p| (p * channels, p)).collect();
+        let image = channels * positions;
+        let batch = TileBatch {
+            origins: &[(0, 0), (image, image)],
+            rows: &rows,
+            cols: &cols,
+            row_pitch: None,
+            rows_run: None,
+            cols_run: Some(channels),
+            choices: &Choices::DEFAULT,
+        };
+        assert!(takes(&batch));
+        let src: Vec<u32> = (0..src_len as u32).collect();
+        let mut got = vec![u32::MAX; 2 * image];
+        few_rows_body::<u32, Portable, 8>(Transposes::new(
+            &mut got,
+            0,
+            &src,
+            0,
+            batch,
+            Reach::of(&rows, &cols),
+        ));
+        let mut expected = vec![u32::MAX; 2 * image];
+        for (ts, td) in [(0, 0), (image, image)] {
+            for &(rs, rd) in &rows {
+                for &(cs, cd) in &cols {
+                    expected[td + rd + cd] = src[ts + rs + cs];
+                }
+            }
+        }
+        assert_eq!(got, expected, "{channels} channels, {positions} positions");
+    }
+
+    /// Four to fifteen channels, positions a whole number of blocks and not; the last tile's
+    /// blocks read past the source (element by element) or not (a longer source).
+    #[test]
+    fn few_rows_split_their_channels() {
+        for channels in 4..ROWS {
+            for positions in [16, 21, 7] {
+                let image = channels * positions;
+                split_channels(channels, positions, 2 * image);
+                split_channels(channels, positions, 2 * image + ROWS);
+            }
+        }
+    }
+
+    /// Three rows are the narrow kernels', a whole block the tiles', and rows that do not
+    /// follow one another in the source neither.
+    #[test]
+    fn few_rows_take_four_to_fifteen_rows_in_one_run() {
+        let batch = |rows: &'static [(usize, usize)]| TileBatch {
+            origins: &[(0, 0)],
+            rows,
+            cols: &[(0, 0)],
+            row_pitch: None,
+            rows_run: None,
+            cols_run: None,
+            choices: &Choices::DEFAULT,
+        };
+        assert!(!takes(&batch(&[(0, 0), (1, 9), (2, 18)])));
+        assert!(takes(&batch(&[(0, 0), (1, 9), (2, 18), (3, 27)])));
+        assert!(!takes(&batch(&[(0, 0), (1, 9), (3, 18), (4, 27)])));
+        let block: &'static [(usize, usize)] =
+            Vec::leak((0..ROWS).map(|r| (r, r * 9)).collect::<Vec<_>>());
+        assert!(!takes(&batch(block)));
+    }
+}
