@@ -38,7 +38,8 @@ pub(crate) struct Choices {
     /// How many bytes ahead a streamed block prefetches each of its separate source lines,
     /// where not the near distance; `None`: the near distance. Bytes, not elements: the
     /// distance is lines in flight per source stream, whatever the element size (eight lines:
-    /// u8 NCHW -> NHWC reads 64 channel planes at once, f32 16).
+    /// u8 NCHW -> NHWC reads 64 channel planes at once, f32 16). Row copies that stream their
+    /// rows two to a line ask for each row's source this far on too (`None`: not at all).
     pub streamed_prefetch_bytes: Option<usize>,
     /// How many bytes ahead a transpose prefetches a source it reads as one run (each column's
     /// line right after the previous one's: nChw16c's positions, NHWC of 17 to 32 channels),

@@ -20,8 +20,10 @@ pub(crate) trait Element: Copy + Send + Sync + 'static {
 
     /// Copies elements `cols` of each listed row as
     /// [`copy_listed_blocks`](super::rows::copy_listed_blocks) does, each destination line written
-    /// past the caches; `false` (nothing written) where this type has no such kernel or the
+    /// past the caches, rows of two to a line asking for their source `ahead` elements further
+    /// on (0: not at all); `false` (nothing written) where this type has no such kernel or the
     /// rows do not fill whole lines.
+    #[allow(clippy::too_many_arguments)] // the kernel's arguments, as `rows::copy_rows`'
     fn stream_rows(
         dst: &mut [Self],
         d: usize,
@@ -30,8 +32,9 @@ pub(crate) trait Element: Copy + Send + Sync + 'static {
         rows: &[(usize, usize)],
         cols: Range<usize>,
         reach: Reach,
+        ahead: usize,
     ) -> bool {
-        let _ = (dst, d, src, s, rows, cols, reach);
+        let _ = (dst, d, src, s, rows, cols, reach, ahead);
         false
     }
 

@@ -30,13 +30,15 @@ pub(crate) enum Destination {
 /// copied without a bounds check each. `into` says where the destinations lie
 /// ([`Destination`]). Runs the element type's vector build of [`copy_rows`] where it has one
 /// ([`Element::vector_copy_rows`]): once for all the blocks through the caches, once for each
-/// block whose lines do not stream into a far destination.
+/// block whose lines do not stream into a far destination. Rows streamed two to a line ask for
+/// their source `streamed_ahead` elements on (0: not at all).
 pub(crate) fn copy_listed_blocks<T: Element>(
     blocks: &mut impl RowBlocks<T>,
     rows: &[(usize, usize)],
     cols: Range<usize>,
     reach: Reach,
     into: Destination,
+    streamed_ahead: usize,
 ) {
     if into != Destination::FarLines {
         return copy_blocks(blocks, rows, cols, reach, into != Destination::Cached);
@@ -44,7 +46,16 @@ pub(crate) fn copy_listed_blocks<T: Element>(
     for k in 0..blocks.count() {
         let block = blocks.block(k);
         let (d, src, s) = (block.d, block.src, block.s);
-        if !T::stream_rows(&mut *block.dst, d, src, s, rows, cols.clone(), reach) {
+        if !T::stream_rows(
+            &mut *block.dst,
+            d,
+            src,
+            s,
+            rows,
+            cols.clone(),
+            reach,
+            streamed_ahead,
+        ) {
             copy_blocks(&mut OneBlock(block), rows, cols.clone(), reach, true);
         }
     }
@@ -234,7 +245,7 @@ mod tests {
             s,
             source_ahead,
         });
-        copy_listed_blocks(&mut one, rows, cols, reach, into);
+        copy_listed_blocks(&mut one, rows, cols, reach, into, 0);
     }
 
     /// Blocks of their own slots, each a chunk's rows into its place in one destination, in
@@ -277,7 +288,7 @@ mod tests {
                 dst: &mut together,
                 at,
             };
-            copy_listed_blocks(&mut blocks, &rows, 0..32, reach, into);
+            copy_listed_blocks(&mut blocks, &rows, 0..32, reach, into, 8);
             assert_eq!(together, one_each, "{into:?}");
             assert_eq!(together[256 + 32..256 + 64], chunks[1][32..64]);
             assert_eq!(together[3 * 256 + 100..3 * 256 + 132], chunks[2][96..]);

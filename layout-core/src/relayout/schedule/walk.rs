@@ -143,7 +143,13 @@ impl<T: Element> Nest<'_, T> {
         let rows = &self.listings.rows;
         let into = row_destination(self.streaming, self.listings.line_rows);
         let data_end = cols.end;
-        copy_listed_blocks(blocks, rows, cols, self.reach, into);
+        // Streamed rows read their source as a transpose's streamed blocks do, from more
+        // places at once than the hardware prefetcher runs ahead of: the same distance.
+        let streamed_ahead = self
+            .choices
+            .streamed_prefetch_bytes
+            .map_or(0, |bytes| bytes / size_of::<T>().max(1));
+        copy_listed_blocks(blocks, rows, cols, self.reach, into, streamed_ahead);
         if self.plan.fills && slot_end > data_end {
             for k in 0..blocks.count() {
                 let RowBlock { dst, d, .. } = blocks.block(k);

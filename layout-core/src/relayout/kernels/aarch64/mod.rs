@@ -46,8 +46,9 @@ macro_rules! vector_element {
                 rows: &[(usize, usize)],
                 cols: Range<usize>,
                 reach: Reach,
+                ahead: usize,
             ) -> bool {
-                rows::stream_rows(dst, d, src, s, rows, cols, reach)
+                rows::stream_rows(dst, d, src, s, rows, cols, reach, ahead)
             }
         }
     )*};

@@ -2,6 +2,7 @@
 //! of 64 bytes to a line or two rows of 32 bytes: each line written with `stnp`.
 #![allow(clippy::too_many_arguments)] // the kernel's arguments, as in `rows::copy_rows`
 
+use super::super::prefetch::prefetch;
 use super::super::reach::Reach;
 use super::lines::{load, store, write_line};
 use crate::relayout::tuning::CACHE_LINE;
@@ -11,7 +12,9 @@ use core::ops::Range;
 /// Copies elements `cols` of each listed row (as
 /// [`rows::copy_listed_blocks`](super::super::rows::copy_listed_blocks)) with each destination
 /// line written past the caches, when the rows are 32 bytes (two to a line) or 64 (one) and
-/// `reach` fits; `false` (nothing written) otherwise.
+/// `reach` fits; `false` (nothing written) otherwise. Rows of 32 bytes ask for their source
+/// `ahead` elements further on (0: not at all) through [`prefetch`], which is an x86-64 hint
+/// only: nothing on aarch64 until a NEON build measures `prfm` there.
 pub(crate) fn stream_rows<E: Pod>(
     dst: &mut [E],
     d: usize,
@@ -20,6 +23,7 @@ pub(crate) fn stream_rows<E: Pod>(
     rows: &[(usize, usize)],
     cols: Range<usize>,
     reach: Reach,
+    ahead: usize,
 ) -> bool {
     let (s, d, n) = (s + cols.start, d + cols.start, cols.len());
     let bytes = n * size_of::<E>();
@@ -36,7 +40,7 @@ pub(crate) fn stream_rows<E: Pod>(
         if bytes == CACHE_LINE {
             line_rows(dst, d, src, s, rows);
         } else {
-            row_pairs(dst, d, src, s, rows);
+            row_pairs(dst, d, src, s, rows, ahead);
         }
     }
     true
@@ -76,11 +80,22 @@ unsafe fn line_rows<E: Pod>(dst: &mut [E], d: usize, src: &[E], s: usize, rows: 
 /// `32 / size_of::<E>()` elements from `s + from` lie inside `src` and from `d + to` inside
 /// `dst`, for every `(from, to)` of `rows`.
 #[inline(always)]
-unsafe fn row_pairs<E: Pod>(dst: &mut [E], d: usize, src: &[E], s: usize, rows: &[(usize, usize)]) {
+unsafe fn row_pairs<E: Pod>(
+    dst: &mut [E],
+    d: usize,
+    src: &[E],
+    s: usize,
+    rows: &[(usize, usize)],
+    ahead: usize,
+) {
     let q = 16 / size_of::<E>();
     let mut pairs = rows.chunks_exact(2);
     for pair in &mut pairs {
         let ((low_from, low_to), (high_from, high_to)) = (pair[0], pair[1]);
+        if ahead != 0 {
+            prefetch(src, s + low_from + ahead);
+            prefetch(src, s + high_from + ahead);
+        }
         // SAFETY: both rows' registers lie inside both slices (the caller's promise); when the
         // second row follows the first, the line's 64 bytes are exactly those two rows.
         unsafe {

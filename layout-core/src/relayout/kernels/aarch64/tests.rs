@@ -238,7 +238,7 @@ fn streamed_rows_equal_plain_copies() {
                 s: 1,
                 source_ahead: 0,
             });
-            copy_listed_blocks(&mut one, &rows, 0..n, reach, Destination::FarLines);
+            copy_listed_blocks(&mut one, &rows, 0..n, reach, Destination::FarLines, 16);
             let mut want = alloc::vec![make(0); 8 * line];
             for &(from, to) in &rows {
                 want[d + to..d + to + n].copy_from_slice(&src[1 + from..1 + from + n]);
@@ -255,9 +255,19 @@ fn streamed_rows_equal_plain_copies() {
             0,
             &rows,
             0..line - 1,
-            reach
+            reach,
+            0
         ));
-        assert!(E::stream_rows(&mut dst, 0, &src, 0, &rows, 0..line, reach));
+        assert!(E::stream_rows(
+            &mut dst,
+            0,
+            &src,
+            0,
+            &rows,
+            0..line,
+            reach,
+            0
+        ));
     }
     check::<u8>(|i| i as u8);
     check::<u16>(|i| i as u16);

@@ -11,6 +11,7 @@
 use super::super::ahead::Ahead;
 use super::super::few_rows;
 use super::super::micro_blocks;
+use super::super::prefetch::prefetch;
 use super::super::reach::Reach;
 use super::super::staged;
 use super::super::tile_batch::TileBatch;
@@ -134,10 +135,12 @@ pub(crate) unsafe fn copy_rows<T: Copy>(
 /// Copies elements `cols` of each listed row (as
 /// [`rows::copy_listed_blocks`](super::super::rows::copy_listed_blocks)) with each destination line
 /// written past the caches, when the rows are 32 bytes (two to a line) or 64 (one), `reach`
-/// fits and the CPU runs AVX2 ([`available`]); `false` (nothing written) otherwise.
+/// fits and the CPU runs AVX2 ([`available`]); `false` (nothing written) otherwise. Rows of
+/// 32 bytes ask for their source `ahead` elements further on (0: not at all).
 ///
 /// A line written through the cache is read first, so each byte crosses the memory bus three
 /// times, as in memcpy; streamed, twice (f32 nChw8c->nChw16c, nhwc->nChw16c).
+#[allow(clippy::too_many_arguments)] // the kernel's arguments, as `rows::copy_rows`'
 pub(crate) fn stream_rows<E: Pod>(
     dst: &mut [E],
     d: usize,
@@ -146,6 +149,7 @@ pub(crate) fn stream_rows<E: Pod>(
     rows: &[(usize, usize)],
     cols: Range<usize>,
     reach: Reach,
+    ahead: usize,
 ) -> bool {
     let (s, d, n) = (s + cols.start, d + cols.start, cols.len());
     let bytes = n * size_of::<E>();
@@ -161,7 +165,7 @@ pub(crate) fn stream_rows<E: Pod>(
         if bytes == CACHE_LINE {
             stream_line_rows(dst, d, src, s, rows);
         } else {
-            stream_row_pairs(dst, d, src, s, rows);
+            stream_row_pairs(dst, d, src, s, rows, ahead);
         }
     }
     true
@@ -169,8 +173,11 @@ pub(crate) fn stream_rows<E: Pod>(
 
 /// Rows of 32 bytes (one register each) copied two to a destination line: where listed rows
 /// `2k` and `2k + 1` lie side by side, their line is written in one go, past the caches where
-/// it is aligned ([`store_line`]); other rows go through the caches. Ends with
-/// [`end_streaming`].
+/// it is aligned ([`store_line`]); other rows go through the caches. Where `ahead` is not 0,
+/// each pair asks for both rows' source `ahead` elements on: with the lines streamed, the
+/// loads wait on the source (`perf`: most of the time at them), two to a line from rows far
+/// apart (u8 crouton->flat: eight croutons 2 KiB apart, f32 nChw8c->nChw16c: two planes),
+/// more streams than the hardware prefetcher runs ahead of. Ends with [`end_streaming`].
 ///
 /// # Safety
 ///
@@ -183,11 +190,16 @@ pub(crate) unsafe fn stream_row_pairs<E: Pod>(
     src: &[E],
     s: usize,
     rows: &[(usize, usize)],
+    ahead: usize,
 ) {
     let n = 32 / size_of::<E>();
     let mut pairs = rows.chunks_exact(2);
     for pair in &mut pairs {
         let ((low_from, low_to), (high_from, high_to)) = (pair[0], pair[1]);
+        if ahead != 0 {
+            prefetch(src, s + low_from + ahead);
+            prefetch(src, s + high_from + ahead);
+        }
         // SAFETY: both rows' registers lie inside both slices (the caller's promise); when the
         // second row follows the first, the line's 64 bytes are exactly those two rows.
         unsafe {

@@ -49,8 +49,9 @@ macro_rules! vector_element {
                 rows: &[(usize, usize)],
                 cols: Range<usize>,
                 reach: Reach,
+                ahead: usize,
             ) -> bool {
-                avx2::stream_rows(dst, d, src, s, rows, cols, reach)
+                avx2::stream_rows(dst, d, src, s, rows, cols, reach, ahead)
             }
 
             row_copies_in_avx2!();
