@@ -4,26 +4,15 @@
 //!
 //! `cargo bench --bench parse`
 
+// The garbage the parse tests refuse, shared with them.
+#[path = "../tests/common/garbage.rs"]
+mod garbage;
+
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
+use garbage::garbage;
 use std::hint::black_box;
 use tensor_layout::DynLayout;
-
-/// Deterministic printable garbage: letters, digits, punctuation and spaces (xorshift; no
-/// dependency needed).
-fn garbage(len: usize) -> String {
-    const ALPHABET: &[u8] =
-        b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 ,.:;<>()[]{}_-+*/";
-    let mut state = 0x9E37_79B9_7F4A_7C15u64;
-    (0..len)
-        .map(|_| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            char::from(ALPHABET[(state % ALPHABET.len() as u64) as usize])
-        })
-        .collect()
-}
 
 /// One long word of letters, as a misspelt name would be if it never ended.
 fn long_word(len: usize) -> String {

@@ -7,6 +7,14 @@ use common::{Chunked, check_chunked};
 use tensor_layout::htp;
 use tensor_layout::{Chunk, ChunkedMemoryLayout};
 
+/// The tuple `(Chunk<d0, s0>, Chunk<d1, s1>, ...)` of the pairs `d0,s0 d1,s1 ...`: a chunk list
+/// spelled by hand, on one line.
+macro_rules! chunk_tuple {
+    ($($dim:literal,$size:literal)+) => {
+        ($(Chunk<$dim, $size>,)+)
+    };
+}
+
 const SHAPES: [[usize; 4]; 10] = [
     [1, 1, 1, 1],
     [1, 3, 5, 30],
@@ -49,18 +57,7 @@ check_catalog!(
 #[test]
 fn non_power_of_two_blocks() {
     // oneDNN-style 48-channel blocks and a 3x5 spatial tile.
-    type Odd = ChunkedMemoryLayout<
-        4,
-        (
-            Chunk<0, 0>,
-            Chunk<1, 0>,
-            Chunk<2, 0>,
-            Chunk<3, 0>,
-            Chunk<2, 3>,
-            Chunk<3, 48>,
-            Chunk<1, 5>,
-        ),
-    >;
+    type Odd = ChunkedMemoryLayout<4, chunk_tuple!(0,0 1,0 2,0 3,0 2,3 3,48 1,5)>;
     for dims in [[1, 7, 4, 49], [2, 5, 3, 48], [1, 11, 13, 100], [1, 1, 1, 1]] {
         Odd::check(dims);
     }
@@ -70,14 +67,7 @@ fn non_power_of_two_blocks() {
 #[test]
 fn one_dimension_split_three_ways() {
     // Dimension 1 has a rest entry and three fixed entries (4 * 3 * 2 = 24 per block).
-    type List = (
-        Chunk<1, 0>,
-        Chunk<0, 0>,
-        Chunk<1, 4>,
-        Chunk<0, 2>,
-        Chunk<1, 3>,
-        Chunk<1, 2>,
-    );
+    type List = chunk_tuple!(1,0 0,0 1,4 0,2 1,3 1,2);
     for dims in [[3, 50], [1, 24], [2, 1], [5, 49]] {
         check_chunked::<2, List>(dims);
     }
@@ -85,98 +75,29 @@ fn one_dimension_split_three_ways() {
 
 #[test]
 fn ranks_one_to_eight() {
-    check_chunked::<1, (Chunk<0, 0>,)>([5]);
-    check_chunked::<1, (Chunk<0, 0>, Chunk<0, 4>)>([7]);
-    check_chunked::<2, (Chunk<1, 0>, Chunk<0, 0>)>([3, 4]);
-    check_chunked::<3, (Chunk<2, 0>, Chunk<0, 0>, Chunk<1, 0>, Chunk<2, 2>)>([3, 4, 5]);
-    check_chunked::<
-        5,
-        (
-            Chunk<0, 0>,
-            Chunk<1, 0>,
-            Chunk<2, 0>,
-            Chunk<3, 0>,
-            Chunk<4, 0>,
-            Chunk<1, 16>,
-        ),
-    >([2, 17, 2, 3, 2]);
-    check_chunked::<
-        6,
-        (
-            Chunk<5, 0>,
-            Chunk<4, 0>,
-            Chunk<3, 0>,
-            Chunk<2, 0>,
-            Chunk<1, 0>,
-            Chunk<0, 0>,
-        ),
-    >([1, 2, 1, 3, 1, 2]);
-    type Rank8 = (
-        Chunk<0, 0>,
-        Chunk<1, 0>,
-        Chunk<2, 0>,
-        Chunk<3, 0>,
-        Chunk<4, 0>,
-        Chunk<5, 0>,
-        Chunk<6, 0>,
-        Chunk<7, 0>,
-        Chunk<7, 2>,
-        Chunk<0, 2>,
-    );
+    check_chunked::<1, chunk_tuple!(0, 0)>([5]);
+    check_chunked::<1, chunk_tuple!(0,0 0,4)>([7]);
+    check_chunked::<2, chunk_tuple!(1,0 0,0)>([3, 4]);
+    check_chunked::<3, chunk_tuple!(2,0 0,0 1,0 2,2)>([3, 4, 5]);
+    check_chunked::<5, chunk_tuple!(0,0 1,0 2,0 3,0 4,0 1,16)>([2, 17, 2, 3, 2]);
+    check_chunked::<6, chunk_tuple!(5,0 4,0 3,0 2,0 1,0 0,0)>([1, 2, 1, 3, 1, 2]);
+    type Rank8 = chunk_tuple!(0,0 1,0 2,0 3,0 4,0 5,0 6,0 7,0 7,2 0,2);
     check_chunked::<8, Rank8>([3, 2, 1, 2, 1, 2, 1, 3]);
 }
 
 #[test]
 fn lists_of_sixteen_and_more_entries() {
     // 4 rest entries and 20 fixed entries of size 1 or 2: 24 entries, the supported maximum.
-    type Long = (
-        Chunk<0, 0>,
-        Chunk<1, 0>,
-        Chunk<2, 0>,
-        Chunk<3, 0>,
-        Chunk<1, 2>,
-        Chunk<2, 1>,
-        Chunk<3, 2>,
-        Chunk<0, 1>,
-        Chunk<1, 1>,
-        Chunk<2, 2>,
-        Chunk<3, 1>,
-        Chunk<0, 2>,
-        Chunk<1, 1>,
-        Chunk<2, 1>,
-        Chunk<3, 1>,
-        Chunk<0, 1>,
-        Chunk<1, 2>,
-        Chunk<2, 1>,
-        Chunk<3, 2>,
-        Chunk<0, 1>,
-        Chunk<1, 1>,
-        Chunk<2, 2>,
-        Chunk<3, 1>,
-        Chunk<0, 1>,
+    type Long = chunk_tuple!(
+        0,0 1,0 2,0 3,0
+        1,2 2,1 3,2 0,1 1,1 2,2 3,1 0,2 1,1 2,1
+        3,1 0,1 1,2 2,1 3,2 0,1 1,1 2,2 3,1 0,1
     );
     assert_eq!(ChunkedMemoryLayout::<4, Long>::ENTRIES.len(), 24);
     for dims in [[3, 5, 6, 7], [1, 1, 1, 1], [2, 4, 4, 4]] {
         check_chunked::<4, Long>(dims);
     }
-    type Sixteen = (
-        Chunk<0, 0>,
-        Chunk<1, 0>,
-        Chunk<2, 0>,
-        Chunk<3, 0>,
-        Chunk<4, 0>,
-        Chunk<4, 2>,
-        Chunk<3, 2>,
-        Chunk<2, 2>,
-        Chunk<1, 2>,
-        Chunk<0, 2>,
-        Chunk<4, 2>,
-        Chunk<3, 2>,
-        Chunk<2, 2>,
-        Chunk<1, 2>,
-        Chunk<0, 2>,
-        Chunk<4, 2>,
-    );
+    type Sixteen = chunk_tuple!(0,0 1,0 2,0 3,0 4,0 4,2 3,2 2,2 1,2 0,2 4,2 3,2 2,2 1,2 0,2 4,2);
     check_chunked::<5, Sixteen>([5, 4, 3, 9, 2]);
 }
 

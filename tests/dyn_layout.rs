@@ -3,6 +3,7 @@
 
 mod common;
 use common::entries_of;
+use common::garbage::garbage;
 use tensor_layout::prelude::*;
 use tensor_layout::{
     DynLayout, LayoutError, axes::AxisNames, layouts::ChunkList, mappings::RowMajorIndices,
@@ -247,21 +248,6 @@ fn readable_text_that_breaks_the_rules_is_an_invalid_layout() {
 
 /// A megabyte of text.
 const MEGABYTE: usize = 1 << 20;
-
-/// Deterministic printable garbage: letters, digits, punctuation and spaces.
-fn garbage(len: usize) -> String {
-    const ALPHABET: &[u8] =
-        b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 ,.:;<>()[]{}_-+*/";
-    let mut state = 0x9E37_79B9_7F4A_7C15u64;
-    (0..len)
-        .map(|_| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            char::from(ALPHABET[(state % ALPHABET.len() as u64) as usize])
-        })
-        .collect()
-}
 
 /// `fragment` repeated to at least `len` bytes, after `head`.
 fn repeated(head: &str, fragment: &str, len: usize) -> String {

@@ -127,130 +127,33 @@ assert_type_eq_all!(
     chunked_layout![IOHW; 0,0, 1,0, 2,0, 3,0]
 );
 
+/// Asserts that each catalog list's `Spelling` is the tuple `(Chunk<d, s>, ...)` of its
+/// `d,s` pairs, spelled by hand.
+macro_rules! spelled_as {
+    ($($list:ident: $($dim:literal,$size:literal)+;)+) => {$(
+        assert_type_eq_all!(
+            <catalog_lists::$list as ChunkList>::Spelling,
+            ($(Chunk<$dim, $size>,)+)
+        );
+    )+};
+}
+
 // The catalog's list types spell the lists the macros read; a list spelled by hand as a tuple
 // is another type, with the same `Spelling`.
-assert_type_eq_all!(
-    <catalog_lists::abcd as ChunkList>::Spelling,
-    (Chunk<0, 0>, Chunk<1, 0>, Chunk<2, 0>, Chunk<3, 0>)
-);
-assert_type_eq_all!(
-    <catalog_lists::adcb as ChunkList>::Spelling,
-    (Chunk<0, 0>, Chunk<3, 0>, Chunk<2, 0>, Chunk<1, 0>)
-);
-assert_type_eq_all!(
-    <catalog_lists::adbc as ChunkList>::Spelling,
-    (Chunk<0, 0>, Chunk<3, 0>, Chunk<1, 0>, Chunk<2, 0>)
-);
-assert_type_eq_all!(
-    <catalog_lists::abDC4c32d as ChunkList>::Spelling,
-    (
-        Chunk<0, 0>,
-        Chunk<1, 0>,
-        Chunk<3, 0>,
-        Chunk<2, 0>,
-        Chunk<2, 4>,
-        Chunk<3, 32>
-    )
-);
-assert_type_eq_all!(
-    <catalog_lists::aBCD8b8c32d as ChunkList>::Spelling,
-    (
-        Chunk<0, 0>,
-        Chunk<1, 0>,
-        Chunk<2, 0>,
-        Chunk<3, 0>,
-        Chunk<1, 8>,
-        Chunk<2, 8>,
-        Chunk<3, 32>
-    )
-);
-assert_type_eq_all!(
-    <catalog_lists::aBCD8b2c32d4c as ChunkList>::Spelling,
-    (
-        Chunk<0, 0>,
-        Chunk<1, 0>,
-        Chunk<2, 0>,
-        Chunk<3, 0>,
-        Chunk<1, 8>,
-        Chunk<2, 2>,
-        Chunk<3, 32>,
-        Chunk<2, 4>
-    )
-);
-assert_type_eq_all!(
-    <catalog_lists::aBCD4b4c32d2b2c as ChunkList>::Spelling,
-    (
-        Chunk<0, 0>,
-        Chunk<1, 0>,
-        Chunk<2, 0>,
-        Chunk<3, 0>,
-        Chunk<1, 4>,
-        Chunk<2, 4>,
-        Chunk<3, 32>,
-        Chunk<1, 2>,
-        Chunk<2, 2>
-    )
-);
-assert_type_eq_all!(
-    <catalog_lists::aBCD8b2c32d2c as ChunkList>::Spelling,
-    (
-        Chunk<0, 0>,
-        Chunk<1, 0>,
-        Chunk<2, 0>,
-        Chunk<3, 0>,
-        Chunk<1, 8>,
-        Chunk<2, 2>,
-        Chunk<3, 32>,
-        Chunk<2, 2>
-    )
-);
-assert_type_eq_all!(
-    <catalog_lists::aBCD8b2c32d as ChunkList>::Spelling,
-    (
-        Chunk<0, 0>,
-        Chunk<1, 0>,
-        Chunk<2, 0>,
-        Chunk<3, 0>,
-        Chunk<1, 8>,
-        Chunk<2, 2>,
-        Chunk<3, 32>
-    )
-);
-assert_type_eq_all!(
-    <catalog_lists::DCab8c32d4c as ChunkList>::Spelling,
-    (
-        Chunk<3, 0>,
-        Chunk<2, 0>,
-        Chunk<0, 0>,
-        Chunk<1, 0>,
-        Chunk<2, 8>,
-        Chunk<3, 32>,
-        Chunk<2, 4>
-    )
-);
-assert_type_eq_all!(
-    <catalog_lists::aBCD4b2c32d4c as ChunkList>::Spelling,
-    (
-        Chunk<0, 0>,
-        Chunk<1, 0>,
-        Chunk<2, 0>,
-        Chunk<3, 0>,
-        Chunk<1, 4>,
-        Chunk<2, 2>,
-        Chunk<3, 32>,
-        Chunk<2, 4>
-    )
-);
-assert_type_eq_all!(
-    <catalog_lists::aBcd16b as ChunkList>::Spelling,
-    (
-        Chunk<0, 0>,
-        Chunk<1, 0>,
-        Chunk<2, 0>,
-        Chunk<3, 0>,
-        Chunk<1, 16>
-    )
-);
+spelled_as! {
+    abcd: 0,0 1,0 2,0 3,0;
+    adcb: 0,0 3,0 2,0 1,0;
+    adbc: 0,0 3,0 1,0 2,0;
+    abDC4c32d: 0,0 1,0 3,0 2,0 2,4 3,32;
+    aBCD8b8c32d: 0,0 1,0 2,0 3,0 1,8 2,8 3,32;
+    aBCD8b2c32d4c: 0,0 1,0 2,0 3,0 1,8 2,2 3,32 2,4;
+    aBCD4b4c32d2b2c: 0,0 1,0 2,0 3,0 1,4 2,4 3,32 1,2 2,2;
+    aBCD8b2c32d2c: 0,0 1,0 2,0 3,0 1,8 2,2 3,32 2,2;
+    aBCD8b2c32d: 0,0 1,0 2,0 3,0 1,8 2,2 3,32;
+    DCab8c32d4c: 3,0 2,0 0,0 1,0 2,8 3,32 2,4;
+    aBCD4b2c32d4c: 0,0 1,0 2,0 3,0 1,4 2,2 3,32 2,4;
+    aBcd16b: 0,0 1,0 2,0 3,0 1,16;
+}
 assert_type_ne_all!(
     htp::R4CroutonLayout,
     ChunkedMemoryLayout<4, (Chunk<0, 0>, Chunk<1, 0>, Chunk<2, 0>, Chunk<3, 0>, Chunk<1, 8>, Chunk<2, 8>, Chunk<3, 32>), names::NHWC>,

@@ -3,6 +3,7 @@
 
 use std::fmt::Write;
 use std::path::Path;
+use tensor_layout::axes::AxisWord;
 use tensor_layout::mappings::AnyMapping;
 
 /// The most cells a drawing shows; larger storage is refused with advice.
@@ -15,14 +16,7 @@ const CAPTION: usize = 14;
 /// Writes an SVG (or, for a `.png` name, a PNG rendered from it) of the storage, as
 /// [`svg_drawing`] draws it, the cells coloured by the coordinate of axis `color_dim`.
 pub fn draw(m: &dyn AnyMapping, color_dim: usize, output: &Path) -> Result<String, String> {
-    let format = Format::of(output)?;
-    let svg = svg_drawing(m, color_dim)?;
-    let written = match format {
-        Format::Png => png(&svg)?,
-        Format::Svg => svg.into_bytes(),
-    };
-    std::fs::write(output, &written)
-        .map_err(|e| format!("cannot write {}: {e}", output.display()))?;
+    let bytes = write_picture(output, || svg_drawing(m, color_dim))?;
     let storage = m.storage_len();
     let drawn = drawn_slots(storage, row_length(m), m.chunk_volume().max(1));
     let slots = if drawn < storage {
@@ -31,9 +25,36 @@ pub fn draw(m: &dyn AnyMapping, color_dim: usize, output: &Path) -> Result<Strin
         format!("{storage} slots")
     };
     Ok(format!(
-        "wrote {} ({slots}, {} bytes)\n",
-        output.display(),
-        written.len()
+        "wrote {} ({slots}, {bytes} bytes)\n",
+        output.display()
+    ))
+}
+
+/// Writes the picture `drawing` makes to `output`, SVG or (for a `.png` name) a PNG rendered
+/// from it, the name checked before anything is drawn; the number of bytes written.
+pub(crate) fn write_picture(
+    output: &Path,
+    drawing: impl FnOnce() -> Result<String, String>,
+) -> Result<usize, String> {
+    let format = Format::of(output)?;
+    let svg = drawing()?;
+    let written = match format {
+        Format::Png => png(&svg)?,
+        Format::Svg => svg.into_bytes(),
+    };
+    std::fs::write(output, &written)
+        .map_err(|e| format!("cannot write {}: {e}", output.display()))?;
+    Ok(written.len())
+}
+
+/// Refuses a `color_dim` that is not an axis of `word`.
+pub(crate) fn check_color_axis(word: AxisWord, color_dim: usize) -> Result<(), String> {
+    if color_dim < word.rank() {
+        return Ok(());
+    }
+    Err(format!(
+        "axis {color_dim} is out of range: the layout has axes 0 to {} ({word})",
+        word.rank().saturating_sub(1)
     ))
 }
 
@@ -45,13 +66,7 @@ pub fn draw(m: &dyn AnyMapping, color_dim: usize, output: &Path) -> Result<Strin
 /// # Errors
 /// One line when the storage has more than [`MAX_CELLS`] slots, or `color_dim` is not an axis.
 pub fn svg_drawing(m: &dyn AnyMapping, color_dim: usize) -> Result<String, String> {
-    let word = m.axis_word();
-    if color_dim >= word.rank() {
-        return Err(format!(
-            "axis {color_dim} is out of range: the layout has axes 0 to {} ({word})",
-            word.rank().saturating_sub(1)
-        ));
-    }
+    check_color_axis(m.axis_word(), color_dim)?;
     let storage = m.storage_len();
     if storage > MAX_CELLS {
         return Err(format!(
@@ -153,15 +168,7 @@ fn svg(m: &dyn AnyMapping, color_dim: usize) -> String {
     let widest = captions.iter().map(|c| c.len()).max().unwrap_or(0);
     let width = (row * CELL + 2).max((widest as f64 * CAPTION_CHAR).ceil() as usize + 4);
     let height = caption_height + rows * CELL + 2;
-    let mut out = String::new();
-    let _ = write!(
-        out,
-        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="DejaVu Sans Mono, monospace" font-size="6">
-<defs>{}</defs>
-<rect width="{width}" height="{height}" fill="white"/>
-"##,
-        hatch_defs(),
-    );
+    let mut out = svg_start(width, height);
     for (k, caption) in captions.iter().enumerate() {
         let _ = writeln!(
             out,
@@ -212,7 +219,7 @@ fn left_out(storage: usize, drawn: usize, chunk: usize) -> String {
     }
 }
 
-/// The fill of padding and of slots that hold nothing: the hatch of [`hatch_defs`].
+/// The fill of padding and of slots that hold nothing: the hatch of [`svg_start`].
 pub(crate) const HATCH: &str = "url(#hatch)";
 
 /// The fill of an element whose coloured coordinate is `value` of `extent`.
@@ -323,9 +330,15 @@ fn label_text(out: &mut String, (x, y): (usize, usize), label: &str) {
     out.push_str("</text>\n");
 }
 
-/// The hatch pattern padding is filled with (`url(#hatch)`), for a drawing's `<defs>`.
-pub(crate) fn hatch_defs() -> &'static str {
-    r##"<pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" fill="#f4f4f4"/><line x1="0" y1="0" x2="0" y2="6" stroke="#999" stroke-width="2"/></pattern>"##
+/// The start of a drawing of `width` x `height` pixels: the `<svg>` element, the hatch pattern
+/// padding is filled with ([`HATCH`]) in its `<defs>`, and a white background.
+pub(crate) fn svg_start(width: usize, height: usize) -> String {
+    format!(
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="DejaVu Sans Mono, monospace" font-size="6">
+<defs><pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" fill="#f4f4f4"/><line x1="0" y1="0" x2="0" y2="6" stroke="#999" stroke-width="2"/></pattern></defs>
+<rect width="{width}" height="{height}" fill="white"/>
+"##
+    )
 }
 
 /// `svg` rendered by resvg as PNG bytes.

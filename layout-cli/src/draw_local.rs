@@ -1,7 +1,8 @@
 //! `layout draw` for Sophgo local-memory layouts: one lane per NPU, each the bytes the tensor
 //! reserves there (from its start offset), one cell per element slot.
 
-use crate::draw::{CELL, Format, HATCH, MAX_CELLS, cell, colour, hatch_defs, index_label, png};
+use crate::draw::{CELL, HATCH, MAX_CELLS, cell, check_color_axis, colour, index_label};
+use crate::draw::{svg_start, write_picture};
 use std::fmt::Write;
 use std::path::Path;
 use tensor_layout::mappings::AnyMapping;
@@ -72,21 +73,13 @@ fn slot(m: &dyn AnyMapping, offset: usize) -> Slot {
 
 /// Writes the lanes of `m` as SVG (or a PNG rendered from it), as [`svg_drawing`] draws them.
 pub fn draw(m: &DynLocalMapping, color_dim: usize, output: &Path) -> Result<String, String> {
-    let format = Format::of(output)?;
-    let svg = svg_drawing(m, color_dim)?;
-    let written = match format {
-        Format::Png => png(&svg)?,
-        Format::Svg => svg.into_bytes(),
-    };
-    std::fs::write(output, &written)
-        .map_err(|e| format!("cannot write {}: {e}", output.display()))?;
+    let bytes = write_picture(output, || svg_drawing(m, color_dim))?;
     let layout = m.layout();
     let lane = m.local_geometry().reserved_bytes() / layout.element_bytes;
     Ok(format!(
-        "wrote {} ({} NPU lanes of {lane} slots, {} bytes)\n",
+        "wrote {} ({} NPU lanes of {lane} slots, {bytes} bytes)\n",
         output.display(),
         layout.chip.npus(),
-        written.len()
     ))
 }
 
@@ -98,13 +91,7 @@ pub fn draw(m: &DynLocalMapping, color_dim: usize, output: &Path) -> Result<Stri
 /// axis.
 pub fn svg_drawing(m: &DynLocalMapping, color_dim: usize) -> Result<String, String> {
     let layout = m.layout();
-    let word = m.mapping().axis_word();
-    if color_dim >= word.rank() {
-        return Err(format!(
-            "axis {color_dim} is out of range: the layout has axes 0 to {} ({word})",
-            word.rank().saturating_sub(1)
-        ));
-    }
+    check_color_axis(m.mapping().axis_word(), color_dim)?;
     let g = m.local_geometry();
     let npus = layout.chip.npus();
     let lane = g.reserved_bytes() / layout.element_bytes;
@@ -148,16 +135,12 @@ fn svg(m: &DynLocalMapping, color_dim: usize, row: usize, rows: usize) -> String
     } else {
         0
     };
-    let mut out = String::new();
+    let mut out = svg_start(width, height);
     let _ = write!(
         out,
-        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="DejaVu Sans Mono, monospace" font-size="6">
-<defs>{}</defs>
-<rect width="{width}" height="{height}" fill="white"/>
-<text x="2" y="10" font-size="9">{}</text>
+        r##"<text x="2" y="10" font-size="9">{}</text>
 <text x="2" y="21" font-size="9">one lane per NPU, bytes {}..{} of each; index ({})  colour: {}</text>
 "##,
-        hatch_defs(),
         escape(&layout.to_string()),
         start.offset,
         start.offset + g.reserved_bytes(),

@@ -89,8 +89,8 @@ pub fn list() -> String {
     out
 }
 
-/// Block size of each dimension.
-fn blocks(layout: &DynLayout) -> Vec<usize> {
+/// Block size of each dimension: the product of its fixed entries, 1 where it has none.
+pub fn blocks(layout: &DynLayout) -> Vec<usize> {
     (0..layout.rank())
         .map(|d| {
             layout

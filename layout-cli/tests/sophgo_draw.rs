@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::ok;
+use common::{DOCUMENTED_ALIGNED, ok};
 use tensor_layout::mappings::RowMajorIndices;
 use tensor_layout::sophgo::{ChipName, DynLocalLayout, LocalKind, StorageModeName};
 
@@ -37,17 +37,7 @@ fn draw(args: &[&str], name: &str) -> String {
 
 #[test]
 fn draw_puts_each_element_in_the_lane_of_its_npu() {
-    let svg = draw(
-        &[
-            "sophgo::EuAligned",
-            "2x3x4x5",
-            "--chip",
-            "ExampleChip",
-            "--address",
-            "2048",
-        ],
-        "aligned.svg",
-    );
+    let svg = draw(&DOCUMENTED_ALIGNED, "aligned.svg");
     // Well-formed: resvg reads it.
     resvg::usvg::Tree::from_str(&svg, &resvg::usvg::Options::default()).expect("valid SVG");
     assert!(svg.contains("EuAligned&lt;ExampleChip&gt; at address 2048"));

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{field, ok};
+use common::{DOCUMENTED_ALIGNED, field, ok};
 use tensor_layout::sophgo::{
     ChipName, Compact, DynLocalLayout, DynLocalMapping, EuAligned, ExampleChip, LocalKind,
     LocalMemory, StorageModeName, TwoN,
@@ -74,16 +74,7 @@ fn assert_explain_agrees(args: &[&str], m: &DynLocalMapping) {
 
 #[test]
 fn explain_places_the_documented_aligned_tensor() {
-    // The TPU-Kernel documentation: (2, 3, 4, 5) fp32, aligned, starting at NPU 2.
-    let args = [
-        "explain",
-        "sophgo::EuAligned",
-        "2x3x4x5",
-        "--chip",
-        "ExampleChip",
-        "--address",
-        "2048",
-    ];
+    let args = [&["explain"][..], &DOCUMENTED_ALIGNED].concat();
     let out = ok(&args);
     assert_eq!(
         field(&out, "layout"),

@@ -295,19 +295,27 @@ pub struct Named<
     const H: char = ' ',
 >;
 
-impl<
-    const A: char,
-    const B: char,
-    const C: char,
-    const D: char,
-    const E: char,
-    const F: char,
-    const G: char,
-    const H: char,
-> AxisNames for Named<A, B, C, D, E, F, G, H>
-{
-    const NAMING: AxisNaming = AxisNaming::ByName(word_of_letters([A, B, C, D, E, F, G, H]));
+/// `impl<const A: char, ..., const H: char>` before the rest of an impl, which names the
+/// letters as `Named<A, B, C, D, E, F, G, H>`: the impl for every `Named<...>` word.
+macro_rules! impl_for_named_letters {
+    ($($rest_of_impl:tt)*) => {
+        impl<
+            const A: char,
+            const B: char,
+            const C: char,
+            const D: char,
+            const E: char,
+            const F: char,
+            const G: char,
+            const H: char,
+        > $($rest_of_impl)*
+    };
 }
+pub(crate) use impl_for_named_letters;
+
+impl_for_named_letters!(AxisNames for Named<A, B, C, D, E, F, G, H> {
+    const NAMING: AxisNaming = AxisNaming::ByName(word_of_letters([A, B, C, D, E, F, G, H]));
+});
 
 /// The word of `Named<...>` letters, or a compile error saying what is wrong with them.
 const fn word_of_letters(chars: [char; MAX_RANK]) -> AxisWord {

@@ -188,9 +188,7 @@ impl<S: Storage, L: Layout, I: ChannelZeros<S::Elem>> TensorBase<S, L, I> {
         // SAFETY: every gap of the destination is padding, so the relayout writes every slot
         // (each element, and `pad` into each padding slot) and reads none of them.
         let mut out = unsafe { Tensor::written(mapping, pad, self.interface().clone(), write) }?;
-        if out.interface().channel_axis().is_some() {
-            out.write_interface_padding();
-        }
+        out.write_channel_padding();
         Ok(out)
     }
 
@@ -227,9 +225,7 @@ impl<S: Storage, L: Layout, I: ChannelZeros<S::Elem>> TensorBase<S, L, I> {
             pad,
             to,
         );
-        if dst.interface().channel_axis().is_some() {
-            dst.write_interface_padding();
-        }
+        dst.write_channel_padding();
     }
 }
 

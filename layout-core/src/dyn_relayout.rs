@@ -4,9 +4,40 @@
 
 use crate::tensors::Element;
 use crate::{
-    DynLayout, DynTensor, LayoutError, Mapping, TensorView, TensorViewMut, dynamic::DynMapping,
-    quantized::ChannelZeros, quantized::Interface, quantized::Plain,
+    DynLayout, DynTensor, LayoutError, Mapping, TensorView, TensorViewMut, dynamic::DynChunked,
+    dynamic::DynMapping, quantized::ChannelZeros, quantized::Interface, quantized::Plain,
 };
+
+/// `$body` with `$r` a constant holding the value of `$rank`, dispatched once on the rank (1 to
+/// 8, the ranks of typed layouts) so that the typed engine runs; another rank is a
+/// [`LayoutError::Rank`] against `$expected`.
+macro_rules! at_rank {
+    (@arms ($rank:expr, $expected:expr) $r:ident $body:tt $($n:literal)+) => {
+        match $rank {
+            $($n => {
+                const $r: usize = $n;
+                $body
+            })+
+            found => Err(LayoutError::Rank { expected: $expected, found }),
+        }
+    };
+    ($rank:expr, $expected:expr, $r:ident => $body:expr) => {
+        at_rank!(@arms ($rank, $expected) $r ($body) 1 2 3 4 5 6 7 8)
+    };
+}
+
+/// The rank of `src` and `dst` when they have the same, else the [`LayoutError::Rank`] of `src`
+/// against `dst`.
+fn same_rank(src: usize, dst: usize) -> Result<usize, LayoutError> {
+    if src == dst {
+        Ok(src)
+    } else {
+        Err(LayoutError::Rank {
+            expected: dst,
+            found: src,
+        })
+    }
+}
 
 impl<T: Element> DynTensor<T> {
     /// A new tensor of `layout` holding the elements of `storage` read as `src` (borrowed
@@ -37,7 +68,9 @@ impl<T: Element> DynTensor<T> {
     where
         T: Default + Send + Sync + 'static,
     {
-        relayout_by_rank(src, storage, T::default(), Plain, layout)
+        at_rank!(src.dims().len(), layout.rank(), RANK => {
+            relayout_ranked::<T, Plain, RANK>(src, storage, T::default(), Plain, layout)
+        })
     }
 
     /// Writes the elements of `src_storage`, read as `src`, into `dst_storage`, read as `dst`,
@@ -69,15 +102,12 @@ impl<T: Element> DynTensor<T> {
     where
         T: Default + Send + Sync + 'static,
     {
-        macro_rules! by_rank {
-            ($($rank:literal)+) => {
-                match (src.dims().len(), dst.dims().len()) {
-                    $(($rank, $rank) => between_ranked::<T, $rank>(src, src_storage, dst, dst_storage),)+
-                    (found, expected) => Err(LayoutError::Rank { expected, found }),
-                }
-            };
-        }
-        by_rank!(1 2 3 4 5 6 7 8)
+        let rank = same_rank(src.dims().len(), dst.dims().len())?;
+        at_rank!(rank, rank, RANK => {
+            let view = TensorView::from_slice(typed::<RANK>(src)?, src_storage)?;
+            let mut out = TensorViewMut::from_slice(typed::<RANK>(dst)?, dst_storage)?;
+            view.relayout_into(&mut out)
+        })
     }
 }
 
@@ -124,13 +154,10 @@ impl<T: Element, I: Interface> DynTensor<T, I> {
         T: Send + Sync + 'static,
         I: ChannelZeros<T>,
     {
-        relayout_by_rank(
-            self.mapping(),
-            self.as_raw(),
-            self.pad_value(),
-            self.interface().clone(),
-            layout,
-        )
+        let (src, pad, interface) = (self.mapping(), self.pad_value(), self.interface().clone());
+        at_rank!(src.dims().len(), layout.rank(), RANK => {
+            relayout_ranked::<T, I, RANK>(src, self.as_raw(), pad, interface, layout)
+        })
     }
 
     /// Writes this tensor's logical elements into `dst` by axis name, and `dst`'s pad value into
@@ -157,15 +184,15 @@ impl<T: Element, I: Interface> DynTensor<T, I> {
         T: Send + Sync + 'static,
         I: ChannelZeros<T>,
     {
-        macro_rules! by_rank {
-            ($($rank:literal)+) => {
-                match (self.mapping().dims().len(), dst.mapping().dims().len()) {
-                    $(($rank, $rank) => into_ranked::<T, I, $rank>(self, dst),)+
-                    (found, expected) => Err(LayoutError::Rank { expected, found }),
-                }
-            };
-        }
-        by_rank!(1 2 3 4 5 6 7 8)
+        let rank = same_rank(self.mapping().dims().len(), dst.mapping().dims().len())?;
+        at_rank!(rank, rank, RANK => {
+            let (from, into) = (typed::<RANK>(self.mapping())?, typed::<RANK>(dst.mapping())?);
+            let (pad, interface) = (self.pad_value(), self.interface().clone());
+            let view = TensorView::from_parts(from, self.as_raw(), pad, interface);
+            let (pad, interface) = (dst.pad_value(), dst.interface().clone());
+            let mut out = TensorViewMut::from_parts(into, dst.as_raw_mut(), pad, interface);
+            view.relayout_into(&mut out)
+        })
     }
 
     /// Overwrites this tensor with `src`'s logical elements, moved by axis name, and its padding
@@ -190,67 +217,15 @@ impl<T: Element, I: Interface> DynTensor<T, I> {
     }
 }
 
-/// [`DynTensor::relayout_into`] at rank `RANK`: both tensors as typed views.
-fn into_ranked<T, I, const RANK: usize>(
-    src: &DynTensor<T, I>,
-    dst: &mut DynTensor<T, I>,
-) -> Result<(), LayoutError>
-where
-    T: Element + Send + Sync + 'static,
-    I: ChannelZeros<T>,
-{
-    let src_dims: [usize; RANK] = core::array::from_fn(|d| src.mapping().dims()[d]);
-    let dst_dims: [usize; RANK] = core::array::from_fn(|d| dst.mapping().dims()[d]);
-    let from = Mapping::with_layout(src.mapping().layout().ranked::<RANK>()?, src_dims)?;
-    let into = Mapping::with_layout(dst.mapping().layout().ranked::<RANK>()?, dst_dims)?;
-    let view = TensorView::from_parts(from, src.as_raw(), src.pad_value(), src.interface().clone());
-    let (pad, interface) = (dst.pad_value(), dst.interface().clone());
-    let mut out = TensorViewMut::from_parts(into, dst.as_raw_mut(), pad, interface);
-    view.relayout_into(&mut out)
+/// `mapping` as a typed [`Mapping`] of rank `RANK`.
+fn typed<const RANK: usize>(
+    mapping: &DynMapping,
+) -> Result<Mapping<DynChunked<RANK>>, LayoutError> {
+    let dims: [usize; RANK] = core::array::from_fn(|d| mapping.dims()[d]);
+    Mapping::with_layout(mapping.layout().ranked::<RANK>()?, dims)
 }
 
-fn between_ranked<T, const RANK: usize>(
-    src: &DynMapping,
-    src_storage: &[T],
-    dst: &DynMapping,
-    dst_storage: &mut [T],
-) -> Result<(), LayoutError>
-where
-    T: Element + Default + Send + Sync + 'static,
-{
-    let src_dims: [usize; RANK] = core::array::from_fn(|d| src.dims()[d]);
-    let dst_dims: [usize; RANK] = core::array::from_fn(|d| dst.dims()[d]);
-    let from = Mapping::with_layout(src.layout().ranked::<RANK>()?, src_dims)?;
-    let into = Mapping::with_layout(dst.layout().ranked::<RANK>()?, dst_dims)?;
-    let view = TensorView::from_slice(from, src_storage)?;
-    let mut out = TensorViewMut::from_slice(into, dst_storage)?;
-    view.relayout_into(&mut out)
-}
-
-/// The relayout of `storage`, read as `src`, into a new tensor of `layout`, dispatched on the
-/// rank once so that the typed engine runs.
-fn relayout_by_rank<T, I>(
-    src: &DynMapping,
-    storage: &[T],
-    pad: T,
-    interface: I,
-    layout: &DynLayout,
-) -> Result<DynTensor<T, I>, LayoutError>
-where
-    T: Element + Send + Sync + 'static,
-    I: ChannelZeros<T>,
-{
-    macro_rules! by_rank {
-        ($($rank:literal)+) => {
-            match src.dims().len() {
-                $($rank => relayout_ranked::<T, I, $rank>(src, storage, pad, interface, layout),)+
-                rank => Err(LayoutError::Rank { expected: layout.rank(), found: rank }),
-            }
-        };
-    }
-    by_rank!(1 2 3 4 5 6 7 8)
-}
-
+/// The relayout of `storage`, read as `src`, into a new tensor of `layout`, at rank `RANK`.
 fn relayout_ranked<T, I, const RANK: usize>(
     src: &DynMapping,
     storage: &[T],
@@ -262,9 +237,7 @@ where
     T: Element + Send + Sync + 'static,
     I: ChannelZeros<T>,
 {
-    let (src_layout, dst_layout) = (src.layout().ranked::<RANK>()?, layout.ranked()?);
-    let dims: [usize; RANK] = core::array::from_fn(|d| src.dims()[d]);
-    let mapping = Mapping::with_layout(src_layout, dims)?;
+    let (mapping, dst_layout) = (typed::<RANK>(src)?, layout.ranked()?);
     if storage.len() != mapping.storage_len() {
         return Err(LayoutError::Length {
             expected: mapping.storage_len(),

@@ -15,7 +15,7 @@
 //! assert_eq!(as_nchw[[0, 3, 1, 2]], nhwc[[0, 1, 2, 3]]);
 //! ```
 
-use crate::axis_names::named_word;
+use crate::axis_names::{impl_for_named_letters, named_word};
 use crate::{axes::AxisNames, axes::AxisNaming, axes::Named, axes::RunTimeNames, axes::SameAxesAs};
 
 macro_rules! words {
@@ -37,26 +37,8 @@ macro_rules! words {
 
         // Letters that may spell any word: checked when the conversion is compiled to machine
         // code. Names known at run time: checked when it runs.
-        impl<
-            const A: char,
-            const B: char,
-            const C: char,
-            const D: char,
-            const E: char,
-            const F: char,
-            const G: char,
-            const H: char,
-        > SameAxesAs<Named<A, B, C, D, E, F, G, H>> for $word {}
-        impl<
-            const A: char,
-            const B: char,
-            const C: char,
-            const D: char,
-            const E: char,
-            const F: char,
-            const G: char,
-            const H: char,
-        > SameAxesAs<$word> for Named<A, B, C, D, E, F, G, H> {}
+        impl_for_named_letters!(SameAxesAs<Named<A, B, C, D, E, F, G, H>> for $word {});
+        impl_for_named_letters!(SameAxesAs<$word> for Named<A, B, C, D, E, F, G, H> {});
         impl SameAxesAs<RunTimeNames> for $word {}
         impl SameAxesAs<$word> for RunTimeNames {}
     )+};

@@ -225,9 +225,7 @@ where
                 to,
             );
         }
-        if dst.interface().channel_axis().is_some() {
-            dst.write_interface_padding();
-        }
+        dst.write_channel_padding();
         Ok(())
     }
 

@@ -3,6 +3,7 @@
 //! while types are checked, so `cargo check` (and every editor) reports a relayout from
 //! activations into weights, with both layouts in the message.
 
+use crate::axis_names::impl_for_named_letters;
 use crate::{Layout, axes::AxisNames, axes::Named, axes::Positional, axes::RunTimeNames};
 
 /// Holds when `Self` names the same axes as `N`, in any order: every names type with itself,
@@ -33,31 +34,8 @@ impl<N: AxisNames> SameAxesAs<N> for N {}
 impl SameAxesAs<RunTimeNames> for Positional {}
 impl SameAxesAs<Positional> for RunTimeNames {}
 
-impl<
-    const A: char,
-    const B: char,
-    const C: char,
-    const D: char,
-    const E: char,
-    const F: char,
-    const G: char,
-    const H: char,
-> SameAxesAs<RunTimeNames> for Named<A, B, C, D, E, F, G, H>
-{
-}
-
-impl<
-    const A: char,
-    const B: char,
-    const C: char,
-    const D: char,
-    const E: char,
-    const F: char,
-    const G: char,
-    const H: char,
-> SameAxesAs<Named<A, B, C, D, E, F, G, H>> for RunTimeNames
-{
-}
+impl_for_named_letters!(SameAxesAs<RunTimeNames> for Named<A, B, C, D, E, F, G, H> {});
+impl_for_named_letters!(SameAxesAs<Named<A, B, C, D, E, F, G, H>> for RunTimeNames {});
 
 /// Holds when a tensor of layout `From` can be relayouted into `Self`: their axes have the same
 /// names ([`SameAxesAs`]). The bound of every conversion by name (`relayout`, `try_relayout`,

@@ -9,15 +9,23 @@ use core::marker::PhantomData;
 use core::ops::Range;
 use core::ptr::NonNull;
 
-/// Chunks of `volume` elements each, borrowed shared for `'a`.
+/// Chunks of `volume` elements each, borrowed for `'a` as `B` borrows them: `&'a [T]`
+/// ([`TableChunks`], shared) or `&'a mut [T]` ([`TableChunksMut`], exclusive).
 ///
-/// Invariant: every pointer of `starts` is valid for reads of `volume` elements for `'a`, and
-/// nothing writes them during `'a`.
-pub(crate) struct TableChunks<'a, T> {
+/// Invariant: every pointer of `starts` is valid for `volume` elements for `'a`: shared, for
+/// reads, and nothing writes them during `'a`; exclusive, for reads and writes, the chunks do
+/// not overlap, and nothing else reads or writes them during `'a`.
+pub(crate) struct BorrowedChunks<'a, T, B> {
     starts: &'a [NonNull<T>],
     volume: usize,
-    _chunks: PhantomData<&'a [T]>,
+    _chunks: PhantomData<B>,
 }
+
+/// Chunks borrowed shared for `'a` (see [`BorrowedChunks`]).
+pub(crate) type TableChunks<'a, T> = BorrowedChunks<'a, T, &'a [T]>;
+
+/// Chunks borrowed exclusively for `'a` (see [`BorrowedChunks`]).
+pub(crate) type TableChunksMut<'a, T> = BorrowedChunks<'a, T, &'a mut [T]>;
 
 impl<T> Clone for TableChunks<'_, T> {
     fn clone(&self) -> Self {
@@ -27,20 +35,23 @@ impl<T> Clone for TableChunks<'_, T> {
 
 impl<T> Copy for TableChunks<'_, T> {}
 
-// SAFETY: a `TableChunks` is a shared borrow of `T`s, as `&[T]` is.
-unsafe impl<T: Sync> Send for TableChunks<'_, T> {}
-// SAFETY: as for `Send`.
+// SAFETY: the chunks are the borrow `B` of `T`s, which may move to another thread when `B` may:
+// `&[T]` for `T: Sync`, `&mut [T]` for `T: Send`.
+unsafe impl<T, B: Send> Send for BorrowedChunks<'_, T, B> {}
+// SAFETY: shared chunks are a shared borrow of `T`s, as `&[T]` is.
 unsafe impl<T: Sync> Sync for TableChunks<'_, T> {}
 
-impl<'a, T> TableChunks<'a, T> {
+impl<'a, T, B> BorrowedChunks<'a, T, B> {
     /// The chunks that `starts` point to.
     ///
     /// # Safety
     ///
-    /// Every pointer of `starts` is valid for reads of `volume` elements for `'a`, and nothing
-    /// writes those elements during `'a`.
+    /// Every pointer of `starts` is valid for `volume` elements for `'a`, as `B` borrows them:
+    /// `&'a [T]`, for reads, and nothing writes those elements during `'a`; `&'a mut [T]`, for
+    /// reads and writes, the chunks do not overlap, and nothing else reads or writes them
+    /// during `'a`.
     pub(crate) unsafe fn new(starts: &'a [NonNull<T>], volume: usize) -> Self {
-        TableChunks {
+        BorrowedChunks {
             starts,
             volume,
             _chunks: PhantomData,
@@ -56,7 +67,9 @@ impl<'a, T> TableChunks<'a, T> {
     pub(crate) fn volume(&self) -> usize {
         self.volume
     }
+}
 
+impl<'a, T> TableChunks<'a, T> {
     /// Chunk `n`.
     ///
     /// # Panics
@@ -72,7 +85,7 @@ impl<'a, T> TableChunks<'a, T> {
     /// # Panics
     /// When `range` does not lie in `0..len()`.
     pub(crate) fn range(&self, range: Range<usize>) -> Self {
-        TableChunks {
+        BorrowedChunks {
             starts: &self.starts[range],
             ..*self
         }
@@ -91,44 +104,7 @@ impl<'a, T> TableChunks<'a, T> {
     }
 }
 
-/// Chunks of `volume` elements each, borrowed exclusively for `'a`.
-///
-/// Invariant: every pointer of `starts` is valid for reads and writes of `volume` elements for
-/// `'a`, the chunks do not overlap, and nothing else reads or writes them during `'a`.
-pub(crate) struct TableChunksMut<'a, T> {
-    starts: &'a [NonNull<T>],
-    volume: usize,
-    _chunks: PhantomData<&'a mut [T]>,
-}
-
-// SAFETY: a `TableChunksMut` is an exclusive borrow of `T`s, as `&mut [T]` is.
-unsafe impl<T: Send> Send for TableChunksMut<'_, T> {}
-
 impl<'a, T> TableChunksMut<'a, T> {
-    /// The chunks that `starts` point to.
-    ///
-    /// # Safety
-    ///
-    /// Every pointer of `starts` is valid for reads and writes of `volume` elements for `'a`,
-    /// the chunks do not overlap, and nothing else reads or writes them during `'a`.
-    pub(crate) unsafe fn new(starts: &'a [NonNull<T>], volume: usize) -> Self {
-        TableChunksMut {
-            starts,
-            volume,
-            _chunks: PhantomData,
-        }
-    }
-
-    /// Number of chunks.
-    pub(crate) fn len(&self) -> usize {
-        self.starts.len()
-    }
-
-    /// Elements in each chunk.
-    pub(crate) fn volume(&self) -> usize {
-        self.volume
-    }
-
     /// Chunk `n`, writable.
     ///
     /// # Panics
@@ -144,7 +120,7 @@ impl<'a, T> TableChunksMut<'a, T> {
     /// # Panics
     /// When `range` does not lie in `0..len()`.
     pub(crate) fn range_mut(&mut self, range: Range<usize>) -> TableChunksMut<'_, T> {
-        TableChunksMut {
+        BorrowedChunks {
             starts: &self.starts[range],
             volume: self.volume,
             _chunks: PhantomData,

@@ -86,30 +86,12 @@ impl CatalogEntry {
 
 /// The system of a module name of the table.
 const fn system_of(module: &str) -> System {
-    const fn same(a: &str, b: &str) -> bool {
-        let (a, b) = (a.as_bytes(), b.as_bytes());
-        if a.len() != b.len() {
-            return false;
-        }
-        let mut i = 0;
-        while i < a.len() {
-            if a[i] != b[i] {
-                return false;
-            }
-            i += 1;
-        }
-        true
-    }
-    if same(module, "htp") {
-        System::Htp
-    } else if same(module, "onednn") {
-        System::OneDnn
-    } else if same(module, "megengine") {
-        System::MegEngine
-    } else if same(module, "sophgo") {
-        System::Sophgo
-    } else {
-        panic!("a module of the catalog's table has no System")
+    match module.as_bytes() {
+        b"htp" => System::Htp,
+        b"onednn" => System::OneDnn,
+        b"megengine" => System::MegEngine,
+        b"sophgo" => System::Sophgo,
+        _ => panic!("a module of the catalog's table has no System"),
     }
 }
 

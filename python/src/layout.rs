@@ -8,7 +8,7 @@ use crate::storage::{Placed, axes_of};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use tensor_layout::sophgo::{ChipName, DynLocalLayout, StorageModeName};
-use tensor_layout::{DynLayout, LayoutError};
+use tensor_layout::{DynLayout, LayoutError, axes::AxisWord};
 
 /// What a `Layout` holds: a chunked layout, or a layout of a Sophgo chip's local memory.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -171,16 +171,7 @@ impl Layout {
     fn example_dims(&self) -> Vec<usize> {
         match &self.kind {
             LayoutKind::Chunked(layout) => {
-                let blocks: Vec<usize> = (0..layout.rank())
-                    .map(|d| {
-                        layout
-                            .entries()
-                            .iter()
-                            .filter(|e| e.dim == d && e.size > 0)
-                            .map(|e| e.size)
-                            .product()
-                    })
-                    .collect();
+                let blocks = layout_cli::report::blocks(layout);
                 let mut dims: Vec<usize> =
                     blocks.iter().map(|&b| if b > 1 { b } else { 2 }).collect();
                 for d in 0..dims.len() {
@@ -394,15 +385,7 @@ pub fn layout_argument(value: &Bound<'_, PyAny>) -> PyResult<Layout> {
 /// `layout` bound to `dims` (a local layout: placed on its chip), a `ValueError` naming both
 /// when the dims have another length, or with the library's reason.
 pub fn bind_placed(layout: &LayoutKind, dims: &[usize]) -> PyResult<Placed> {
-    if dims.len() != layout.rank() {
-        return Err(PyValueError::new_err(format!(
-            "dims {} have {} coordinates but {layout} has rank {} (axes {})",
-            by_x(dims),
-            dims.len(),
-            layout.rank(),
-            axes_of(layout)
-        )));
-    }
+    check_rank(dims, layout, layout.rank(), axes_of(layout))?;
     Placed::bind(layout, dims).map_err(value_error)
 }
 
@@ -411,14 +394,24 @@ pub fn bind_chunked(
     layout: &DynLayout,
     dims: &[usize],
 ) -> PyResult<tensor_layout::dynamic::DynMapping> {
-    if dims.len() != layout.rank() {
-        return Err(PyValueError::new_err(format!(
-            "dims {} have {} coordinates but {layout} has rank {} (axes {})",
-            by_x(dims),
-            dims.len(),
-            layout.rank(),
-            layout.axis_word()
-        )));
-    }
+    check_rank(dims, layout, layout.rank(), layout.axis_word())?;
     layout.bind(dims).map_err(value_error)
+}
+
+/// A `ValueError` naming `dims` and `layout` (of rank `rank`, axes `axes`) when the dims have
+/// another length than the rank.
+fn check_rank(
+    dims: &[usize],
+    layout: &dyn std::fmt::Display,
+    rank: usize,
+    axes: AxisWord,
+) -> PyResult<()> {
+    if dims.len() == rank {
+        return Ok(());
+    }
+    Err(PyValueError::new_err(format!(
+        "dims {} have {} coordinates but {layout} has rank {rank} (axes {axes})",
+        by_x(dims),
+        dims.len(),
+    )))
 }

@@ -1,7 +1,9 @@
 //! Helpers shared by the integration tests: an independent, literal implementation of the
-//! chunk-list semantics (docs/concepts.md) to check the optimised one against, and a full check of a
-//! mapping's promises.
+//! chunk-list semantics (docs/concepts.md) to check the optimised one against, a full check of a
+//! mapping's promises, and text a parser must refuse (`garbage`).
 #![allow(dead_code)]
+
+pub mod garbage;
 
 use proptest::prelude::*;
 use std::collections::HashSet;

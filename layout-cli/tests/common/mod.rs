@@ -36,6 +36,28 @@ pub fn fails(args: &[&str]) -> String {
     stderr
 }
 
+/// Runs a bad command: it fails (as [`fails`] checks) with one line on stderr, `layout: `
+/// and a message containing `expected`.
+pub fn fails_with(args: &[&str], expected: &str) {
+    let stderr = fails(args);
+    assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+    assert!(
+        stderr.starts_with("layout: ") && stderr.contains(expected),
+        "{args:?}: {stderr}"
+    );
+}
+
+/// The TPU-Kernel documentation's example: a (2, 3, 4, 5) fp32 tensor, aligned, starting at
+/// NPU 2 of the example chip (LAYOUT, DIMS and options, after the subcommand).
+pub const DOCUMENTED_ALIGNED: [&str; 6] = [
+    "sophgo::EuAligned",
+    "2x3x4x5",
+    "--chip",
+    "ExampleChip",
+    "--address",
+    "2048",
+];
+
 /// The value after `label` (padded to explain's 15 columns) on its line.
 pub fn field<'a>(out: &'a str, label: &str) -> &'a str {
     out.lines()

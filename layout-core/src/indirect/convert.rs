@@ -165,10 +165,10 @@ impl<T: Element, L: Layout, I: Interface, C: ChunkStorage<Elem = T>> IndirectTen
             chunks: self.table.chunks(),
             dst_slots: dst.as_raw_mut(),
         };
-        if !copy_table(&self.mapping, &mapping, to, moves, pad) {
+        if copy_table(&self.mapping, &mapping, to, moves, pad) {
+            dst.write_channel_padding();
+        } else {
             self.to_contiguous().copy_renumbered(dst, to);
-        } else if dst.interface().channel_axis().is_some() {
-            dst.write_interface_padding();
         }
     }
 

@@ -1,6 +1,7 @@
 //! Tensors and plain buffers: an owned tensor from a `Vec` and back, views of byte buffers, and
 //! the storage as bytes.
 
+use super::constructors::check_unique;
 use super::{Tensor, TensorBase, TensorView, TensorViewMut};
 use crate::storage::{AlignedBuffer, Storage, StorageMut};
 use crate::tensors::Element;
@@ -147,16 +148,7 @@ impl<'a, T: Pod + Element, L: Layout> TensorViewMut<'a, T, L> {
     /// ```
     pub fn from_bytes_mut(mapping: Mapping<L>, bytes: &'a mut [u8]) -> Result<Self, LayoutError> {
         check_bytes::<T>(mapping.storage_len(), bytes.as_ptr() as usize, bytes.len())?;
-        if let Some((first, second)) = mapping.shared_slot() {
-            return Err(LayoutError::StridesOverlap {
-                strides: mapping
-                    .strides()
-                    .map_or_else(Vec::new, |s| Vec::from(s.as_ref())),
-                dims: Vec::from(mapping.dims().as_ref()),
-                first: Vec::from(first.as_ref()),
-                second: Vec::from(second.as_ref()),
-            });
-        }
+        check_unique(&mapping)?;
         Ok(Self::from_parts(
             mapping,
             bytemuck::cast_slice_mut(bytes),

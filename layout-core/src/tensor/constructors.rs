@@ -189,19 +189,11 @@ impl<T: Element, L: Layout, I: Interface> Tensor<T, L, I> {
         pad: T,
         interface: I,
     ) -> Result<Self, LayoutError> {
-        check_unique(&mapping)?;
-        let storage = AlignedBuffer::filled(mapping.storage_len(), pad)
-            .map_err(|e| storage_error::<T, _>(e, &mapping))?;
-        Ok(Self {
-            mapping,
-            storage,
-            pad,
-            interface,
+        Self::allocated(mapping, pad, interface, |mapping| {
+            AlignedBuffer::filled(mapping.storage_len(), pad)
         })
     }
-}
 
-impl<T: Element, L: Layout, I: Interface> Tensor<T, L, I> {
     /// Storage for `mapping` whose every slot `write` writes, handed the mapping and the new
     /// memory before any slot holds a value: for a destination the relayout overwrites whole,
     /// which [`Tensor::uninitialised`] would fill first for nothing.
@@ -215,12 +207,25 @@ impl<T: Element, L: Layout, I: Interface> Tensor<T, L, I> {
         interface: I,
         write: impl FnOnce(&Mapping<L>, &mut [MaybeUninit<T>]),
     ) -> Result<Self, LayoutError> {
+        Self::allocated(mapping, pad, interface, |mapping| {
+            // SAFETY: `write` writes every slot (the caller's promise).
+            unsafe {
+                AlignedBuffer::written_by(mapping.storage_len(), |slots| write(mapping, slots))
+            }
+        })
+    }
+
+    /// The tensor of `mapping` over the storage `allocate` makes for it, once `mapping` is
+    /// known to be unique (an owned tensor is writable); a failed allocation's overflow is told
+    /// in the mapping's dims.
+    fn allocated(
+        mapping: Mapping<L>,
+        pad: T,
+        interface: I,
+        allocate: impl FnOnce(&Mapping<L>) -> Result<AlignedBuffer<T>, LayoutError>,
+    ) -> Result<Self, LayoutError> {
         check_unique(&mapping)?;
-        // SAFETY: `write` writes every slot (the caller's promise).
-        let storage = unsafe {
-            AlignedBuffer::written_by(mapping.storage_len(), |slots| write(&mapping, slots))
-        }
-        .map_err(|e| storage_error::<T, _>(e, &mapping))?;
+        let storage = allocate(&mapping).map_err(|e| storage_error::<T, _>(e, &mapping))?;
         Ok(Self {
             mapping,
             storage,

@@ -142,6 +142,14 @@ impl<S: StorageMut, L: Layout, I: ChannelZeros<S::Elem>> TensorBase<S, L, I> {
         let slots = self.storage.slots_mut();
         rule.write(|n, value| slots[n] = value);
     }
+
+    /// After a copy that wrote the pad value into every padding slot: each channel's own
+    /// stored zero there instead, when the interface has a channel axis.
+    pub(crate) fn write_channel_padding(&mut self) {
+        if self.interface.channel_axis().is_some() {
+            self.write_interface_padding();
+        }
+    }
 }
 
 impl<'a, T: Element + PartialEq + Debug, L: Layout, I: RealValues<T> + ChannelZeros<T>>

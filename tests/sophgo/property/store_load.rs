@@ -66,6 +66,25 @@ struct Moved {
     loads: Vec<(&'static str, Vec<u8>)>,
 }
 
+impl Moved {
+    /// After `case`'s tensor was stored (`stored`, row-major) and loaded back (`loads`): the
+    /// memory `bytes` taken back at the reference's addresses (see [`take_back`]).
+    fn taken_back(
+        bytes: &mut [u8],
+        case: &Case,
+        stored: Vec<u8>,
+        loads: Vec<(&'static str, Vec<u8>)>,
+    ) -> Result<Self, TestCaseError> {
+        let geo = reference(case, "").geo.unwrap();
+        let memory = take_back(bytes, &geo, &case.dims, case.element_bytes)?;
+        Ok(Moved {
+            stored,
+            memory,
+            loads,
+        })
+    }
+}
+
 fn move_on<C: Pooled, T: Elem, M: PackedView>(case: &Case) -> Result<Moved, TestCaseError> {
     let (a, e) = (case.address, case.element_bytes);
     match case.rule {
@@ -99,6 +118,15 @@ fn take_back(
     Ok(seen)
 }
 
+/// A store or load of other dims: refused as a shape mismatch.
+fn check_refused(result: Result<(), LayoutError>) -> Result<(), TestCaseError> {
+    prop_assert!(
+        matches!(result, Err(LayoutError::ShapeMismatch { .. })),
+        "{result:?}"
+    );
+    Ok(())
+}
+
 fn check_untouched(bytes: &[u8], what: &str) -> Result<(), TestCaseError> {
     if bytes != &pristine()[..bytes.len()] {
         let first = bytes.iter().position(|&b| b != FILL).unwrap();
@@ -115,7 +143,6 @@ where
     L::Chip: Pooled,
 {
     let dims = case.dims4();
-    let geo = reference(case, "").geo.unwrap();
     let row_major = tensor_layout::mappings::row_major_strides(&dims);
     let at = |i: [usize; 4]| i.iter().zip(&row_major).map(|(a, b)| a * b).sum::<usize>();
     let src = Tensor::<T, Plain<L::Names>>::from_fn(dims, |i| value(case.salt, at(i)));
@@ -125,20 +152,12 @@ where
         let mut other = dims;
         other[0] += 1;
         let wrong = Tensor::<T, Plain<L::Names>>::from_fn(other, |_| value(case.salt, 1));
-        let refused = memory.store(&wrong, &t);
-        prop_assert!(
-            matches!(refused, Err(LayoutError::ShapeMismatch { .. })),
-            "{refused:?}"
-        );
+        check_refused(memory.store(&wrong, &t))?;
         check_untouched(memory.bytes(), "a refused store")?;
         let mut wrong_dst =
             Tensor::<T, ChannelsLast<L::Names>>::from_fn(other, |_| value(case.salt, 2));
         let before = row_major_bytes(wrong_dst.as_raw().to_vec());
-        let refused = memory.load(&t, &mut wrong_dst);
-        prop_assert!(
-            matches!(refused, Err(LayoutError::ShapeMismatch { .. })),
-            "{refused:?}"
-        );
+        check_refused(memory.load(&t, &mut wrong_dst))?;
         prop_assert!(
             row_major_bytes(wrong_dst.as_raw().to_vec()) == before,
             "a refused load wrote"
@@ -149,16 +168,13 @@ where
         let nchw: Tensor<T, Plain<L::Names>> = memory.load_new(&t).map_err(fail)?;
         let mut nhwc = Tensor::<T, ChannelsLast<L::Names>>::zeros(dims);
         memory.load(&t, &mut nhwc).map_err(fail)?;
-        let in_memory = take_back(memory.bytes_mut(), &geo, &case.dims, case.element_bytes)?;
-        Ok(Moved {
-            stored: row_major_bytes(src.to_row_major()),
-            memory: in_memory,
-            loads: vec![
-                ("view", view),
-                ("load_new (nchw)", row_major_bytes(nchw.to_row_major())),
-                ("load (nhwc)", row_major_bytes(nhwc.to_row_major())),
-            ],
-        })
+        let loads = vec![
+            ("view", view),
+            ("load_new (nchw)", row_major_bytes(nchw.to_row_major())),
+            ("load (nhwc)", row_major_bytes(nhwc.to_row_major())),
+        ];
+        let stored = row_major_bytes(src.to_row_major());
+        Moved::taken_back(memory.bytes_mut(), case, stored, loads)
     })
 }
 
@@ -172,17 +188,12 @@ type ColumnMajor2 = chunked_layout![2; 1,0, 0,0];
 
 fn move_matrix<T: Elem, C: Pooled>(layout: Matrix<C>, case: &Case) -> Result<Moved, TestCaseError> {
     let dims = case.dims2();
-    let geo = reference(case, "").geo.unwrap();
     let src = Tensor::<T, RowMajor2>::from_fn(dims, |[n, m]| value(case.salt, n * dims[1] + m));
     C::with_memory(|memory| {
         let t = memory.place::<T, _>(layout, dims).map_err(fail)?;
         let other = [dims[0] + 1, dims[1]];
         let wrong = Tensor::<T, RowMajor2>::from_fn(other, |_| value(case.salt, 1));
-        let refused = memory.store(&wrong, &t);
-        prop_assert!(
-            matches!(refused, Err(LayoutError::ShapeMismatch { .. })),
-            "{refused:?}"
-        );
+        check_refused(memory.store(&wrong, &t))?;
         check_untouched(memory.bytes(), "a refused store")?;
 
         memory.store(&src, &t).map_err(fail)?;
@@ -190,19 +201,16 @@ fn move_matrix<T: Elem, C: Pooled>(layout: Matrix<C>, case: &Case) -> Result<Mov
         let rows: Tensor<T, RowMajor2> = memory.load_new(&t).map_err(fail)?;
         let mut columns = Tensor::<T, ColumnMajor2>::zeros(dims);
         memory.load(&t, &mut columns).map_err(fail)?;
-        let in_memory = take_back(memory.bytes_mut(), &geo, &case.dims, case.element_bytes)?;
-        Ok(Moved {
-            stored: row_major_bytes(src.to_row_major()),
-            memory: in_memory,
-            loads: vec![
-                ("view", view),
-                ("load_new (row-major)", row_major_bytes(rows.to_row_major())),
-                (
-                    "load (column-major)",
-                    row_major_bytes(columns.to_row_major()),
-                ),
-            ],
-        })
+        let loads = vec![
+            ("view", view),
+            ("load_new (row-major)", row_major_bytes(rows.to_row_major())),
+            (
+                "load (column-major)",
+                row_major_bytes(columns.to_row_major()),
+            ),
+        ];
+        let stored = row_major_bytes(src.to_row_major());
+        Moved::taken_back(memory.bytes_mut(), case, stored, loads)
     })
 }
 
