@@ -47,8 +47,8 @@ impl Element for u8 {
 pub trait Measure {
     fn pair<T: Element, A, B>(&mut self, name: &str, dims: [usize; 4], naive: bool)
     where
-        A: Layout<Index = [usize; 4]> + Default,
-        B: Layout<Index = [usize; 4]> + RelayoutFrom<A> + Default;
+        A: Layout<Index = [usize; 4]> + Default + PartialEq,
+        B: Layout<Index = [usize; 4]> + RelayoutFrom<A> + Default + PartialEq;
 }
 
 /// Runs `m` over every benchmarked pair, in the table's order.
