@@ -1,12 +1,13 @@
 //! Transposes of tiles one to three columns or rows wide, too narrow for a block of [`ROWS`]
 //! rows by four or more columns: NCHW -> NHWC of an RGB image interleaves three channel planes
-//! into rows of three, NHWC -> NCHW splits them out again. Where a tile's long side is one
+//! into rows of three, NHWC -> NCHW splits them out again; and rows of four bytes or four
+//! 4-byte elements split into planes (an RGBA image of bytes, NHWC of 4 f32 channels). Where a tile's long side is one
 //! run on both sides, the tile becomes `N` runs zipped into one (or one unzipped into `N`),
 //! loops LLVM unrolls; other tiles move element by element.
 //!
 //! [`ROWS`]: crate::relayout::tuning::ROWS
 
-use super::tile_batch::move_elements;
+use super::tile_batch::{TileBatch, move_elements};
 use super::transposes::Transposes;
 
 /// How the zipped (or split) pieces of narrow tiles reach the destination.
@@ -49,7 +50,8 @@ impl<T: Copy> Pieces<T> for Cached {
     }
 }
 
-/// Runs the transposes `t` if their tiles are at most three columns or rows wide, writing the pieces that one run of each side allows by
+/// Runs the transposes `t` if their tiles are at most three columns or rows wide (or four rows
+/// that [split here](four_rows_split)), writing the pieces that one run of each side allows by
 /// `P`; `false`, nothing written, otherwise. Always inlined, so that a function compiled for
 /// more CPU features (the AVX-512 build on x86-64) compiles the loops with them.
 ///
@@ -67,10 +69,25 @@ pub(crate) unsafe fn narrow_transpose<T: Copy, P: Pieces<T>>(t: Transposes<'_, T
             (_, 1) => short_tiles_of::<T, P, 1>(t),
             (_, 2) => short_tiles_of::<T, P, 2>(t),
             (_, 3) => short_tiles_of::<T, P, 3>(t),
+            (_, 4) if four_rows_split(&t.batch, size_of::<T>()) => short_tiles_of::<T, P, 4>(t),
             _ => return false,
         }
     }
     true
+}
+
+/// Whether tiles of four rows split here (as three do) rather than through the few-rows stage
+/// (`few_rows.rs`): where the tile is one run on both sides (the columns' source lines 4
+/// apart, the rows' source offsets one apart) and elements are of 1 or 4 bytes. LLVM's x86
+/// backend lowers interleaved loads of factor 4 to shuffles for those; against the stage,
+/// u8 NHWC -> NCHW of an RGBA image ran 1.5-1.6x faster, f32 of 4 channels 2.7-3x, u16 0.75x
+/// in the caches (docs/engine-measurements.md). Other tiles of four rows (the 2x2 crouton's
+/// channels, not one run) would go element by element here.
+fn four_rows_split(batch: &TileBatch<'_>, element_bytes: usize) -> bool {
+    let rows = batch.rows;
+    matches!(element_bytes, 1 | 4)
+        && batch.cols_run == Some(4)
+        && rows.iter().zip(0..).all(|(row, r)| row.0 == rows[0].0 + r)
 }
 
 /// The tiles of `batch`, `N` rows each (and more than three columns).
@@ -337,7 +354,8 @@ mod tests {
         }
         // The other way: rows of one, two and three (a column's elements together in the
         // source) split into planes 40 apart, listed in order and out of order.
-        for n in 1..=3 {
+        // Four rows only as one run of 4-byte elements (the others go to the few-rows stage).
+        for n in 1..=4 {
             let cols: Vec<(usize, usize)> = (0..37).map(|k| (k * n, k)).collect();
             let rows: Vec<(usize, usize)> = (0..n).map(|r| (r, r * 40)).collect();
             let reversed: Vec<(usize, usize)> = rows.iter().rev().copied().collect();
@@ -351,7 +369,11 @@ mod tests {
                     cols_run,
                     choices: &crate::relayout::choices::Choices::DEFAULT,
                 };
-                check(batch, 2 * 37 * n, 80 * n);
+                if n < 4 || (cols_run.is_some() && rows[0].0 == 0) {
+                    check(batch, 2 * 37 * n, 80 * n);
+                } else {
+                    assert!(!four_rows_split(&batch, 4), "{cols_run:?}, {rows:?}");
+                }
             }
         }
         let four_by_four = [(0, 0), (1, 4), (2, 8), (3, 12)];
