@@ -21,6 +21,13 @@ pub(crate) trait Register: Copy {
     /// A line of zero registers.
     fn zero_line() -> Self::Line;
 
+    /// The `BYTES` bytes of `src` from element `at`, unaligned.
+    ///
+    /// # Safety
+    ///
+    /// `at + BYTES / size_of::<E>() <= src.len()`; the CPU runs the register's instructions.
+    unsafe fn load<E: Pod>(src: &[E], at: usize) -> Self;
+
     /// The 16 bytes of `src` from element `at[q]` in lane `q`, for each of the register's
     /// `BYTES / 16` lanes (the rest of `at` is not read): the ISA's step across lanes.
     ///

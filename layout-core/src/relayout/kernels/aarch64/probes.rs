@@ -4,7 +4,7 @@
 //! the vector loads, permutes and stores, and the loops.
 
 use super::super::rows::row_of;
-use super::super::tiles::BlockMove;
+use super::super::tiles::{BlockLines, BlockMove};
 use super::neon::Neon;
 use crate::relayout::lines::Pitch;
 
@@ -24,7 +24,9 @@ pub unsafe fn neon_block_f32_4x4(
     cols: &[(usize, usize); 4],
 ) {
     // SAFETY: passed on from the caller.
-    unsafe { <Neon<false> as BlockMove<u32>>::block::<4, _>(dst, 0, Pitch(pitch), src, 0, cols) }
+    unsafe {
+        <Neon<false> as BlockMove<u32>>::block(dst, BlockLines::new(0, Pitch(pitch), src, 0, cols))
+    }
 }
 
 /// One 16x16 block of bytes, destination lines `pitch` apart, through the caches.
@@ -42,7 +44,9 @@ pub unsafe fn neon_block_u8_16x16(
     cols: &[(usize, usize); 16],
 ) {
     // SAFETY: passed on from the caller.
-    unsafe { <Neon<false> as BlockMove<u8>>::block::<16, _>(dst, 0, Pitch(pitch), src, 0, cols) }
+    unsafe {
+        <Neon<false> as BlockMove<u8>>::block(dst, BlockLines::new(0, Pitch(pitch), src, 0, cols))
+    }
 }
 
 /// One block of 16 rows by 16 columns of 4-byte elements (sixteen 4x4 transposes), each
@@ -61,7 +65,9 @@ pub unsafe fn neon_block_f32_16x16_streamed(
     cols: &[(usize, usize); 16],
 ) {
     // SAFETY: passed on from the caller.
-    unsafe { <Neon<true> as BlockMove<u32>>::block::<16, _>(dst, 0, Pitch(pitch), src, 0, cols) }
+    unsafe {
+        <Neon<true> as BlockMove<u32>>::block(dst, BlockLines::new(0, Pitch(pitch), src, 0, cols))
+    }
 }
 
 /// The portable copy of one 64-byte row (`rows::copy_rows` for rows of 64 bytes): what LLVM

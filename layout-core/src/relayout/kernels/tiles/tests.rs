@@ -1,5 +1,6 @@
 //! The transposes against a copy one element at a time.
 
+use super::super::reach::Reach;
 use super::*;
 use alloc::vec::Vec;
 

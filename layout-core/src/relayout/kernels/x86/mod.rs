@@ -16,17 +16,13 @@ mod vbmi;
 
 use super::element::Element;
 use super::narrow;
-use super::reach::Reach;
-use super::row_blocks::RowBlocks;
-use super::rows::each_block;
+use super::rows::{CopyRows, StreamRows};
 use super::staged::Stages;
 use super::streamed_tiles::blocks_write_whole_lines;
-use super::tile_batch::TileBatch;
 use super::tiles;
 use super::transposes::Transposes;
 use crate::relayout::stores::end_streaming;
 use core::mem::MaybeUninit;
-use core::ops::Range;
 use split_planes::SplitPlanes;
 use sse2::Sse2;
 
@@ -38,19 +34,11 @@ macro_rules! vector_element {
     ($($int:ty: $transposes:tt),*) => {$(
         impl Element for $int {
             fn vector_transpose(t: Transposes<'_, Self>, stream: bool) -> bool {
-                vector_transpose!($transposes, t.dst, t.d, t.src, t.s, t.batch, t.reach, stream)
+                vector_transpose!($transposes, t, stream)
             }
 
-            fn stream_rows(
-                dst: &mut [Self],
-                d: usize,
-                src: &[Self],
-                s: usize,
-                rows: &[(usize, usize)],
-                cols: Range<usize>,
-                reach: Reach,
-            ) -> bool {
-                avx2::stream_rows(dst, d, src, s, rows, cols, reach)
+            fn row_streams() -> Option<StreamRows<Self>> {
+                avx2::available().then_some(avx2::stream_rows::<Self>)
             }
 
             row_copies_in_avx2!();
@@ -68,26 +56,11 @@ macro_rules! bytes_element {
     )*};
 }
 
-/// [`Element::vector_copy_rows`]: the row copies compiled for AVX2, where the CPU has it.
+/// [`Element::row_copies`]: the row copies compiled for AVX2, where the CPU has it.
 macro_rules! row_copies_in_avx2 {
     () => {
-        fn vector_copy_rows(
-            blocks: &mut impl RowBlocks<Self>,
-            rows: &[(usize, usize)],
-            cols: Range<usize>,
-            reach: Reach,
-            dst_rows: bool,
-        ) -> bool {
-            if !avx2::available() {
-                return false;
-            }
-            // One call a block: the AVX2 build is never inlined here, so its row loop keeps
-            // its registers.
-            each_block(blocks, dst_rows, |dst, d, src, s, ahead| {
-                // SAFETY: the CPU runs AVX2 instructions (checked just above).
-                unsafe { avx2::copy_rows(dst, d, src, s, rows, cols.clone(), reach, ahead) };
-            });
-            true
+        fn row_copies() -> Option<CopyRows<Self>> {
+            avx2::available().then_some(avx2::copy_rows::<Self>)
         }
     };
 }
@@ -109,15 +82,8 @@ vector_element!(u8: true, u16: true, u32: true, u64: false);
 bytes_element!(u8, u16, u32, u64);
 
 /// `tiles::transpose` of plain elements viewed as the unsigned integers `E` of their size.
-fn transpose_as<E: avx512::Broad>(
-    dst: &mut [E],
-    d: usize,
-    src: &[E],
-    s: usize,
-    batch: TileBatch<'_>,
-    reach: Reach,
-    stream: bool,
-) {
+fn transpose_as<E: avx512::Broad>(t: Transposes<'_, E>, stream: bool) {
+    let (dst, d, src, s, batch, reach) = t.parts();
     // Tiles one to three wide: the AVX-512 build of the narrow kernels, streaming where asked
     // and splitting rows of three bytes with VBMI where the CPU has it (`SplitPlanes`), or
     // their portable build (the blocks below would move them element by element).
@@ -211,8 +177,7 @@ fn planes<E: avx512::Broad, const STREAM: bool>(mut t: Transposes<'_, E>) {
         // SAFETY (both): the CPU runs AVX-512 F and BW instructions (checked just above).
         unsafe {
             let sweep_streamed = t.batch.choices.sweep_streamed;
-            let (dst, d, src, s, batch, reach) = t.reborrow().parts();
-            if pitched::pitched_plane::<E, STREAM>(dst, d, src, s, batch, reach, sweep_streamed) {
+            if pitched::pitched_plane::<E, STREAM>(t.reborrow(), sweep_streamed) {
                 return;
             }
             tiles::planes::<E, avx512::Avx512Blocks<STREAM>>(t)
@@ -228,6 +193,7 @@ fn planes<E: avx512::Broad, const STREAM: bool>(mut t: Transposes<'_, E>) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::reach::Reach;
     use super::super::tile_batch::TileBatch;
     use super::super::tiles::{planes, portable_planes};
     use super::*;
