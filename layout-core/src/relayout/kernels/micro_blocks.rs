@@ -17,7 +17,7 @@ use core::marker::PhantomData;
 /// Blocks moved through an ISA's 128-bit registers `R` (SSE2 on x86-64, NEON on aarch64: part
 /// of every CPU their modules are built for); with `STREAM`, destination lines that are a
 /// whole aligned cache line go past the caches. Blocks narrower than one register's
-/// micro-block go as [`narrow_micro_blocks`].
+/// micro-block are [`Narrow128`]'s.
 pub(crate) struct Blocks128<R, const STREAM: bool>(PhantomData<R>);
 
 impl<E, R, const STREAM: bool> BlockMove<E> for Blocks128<R, STREAM>
@@ -32,16 +32,25 @@ where
     /// As [`BlockMove::block`]: every listed line lies inside its slice.
     #[inline(always)]
     unsafe fn block<const COLS: usize, L: Lines>(dst: &mut [E], b: BlockLines<'_, E, L, COLS>) {
-        // SAFETY (both): passed on from the caller; the CPU runs `R`'s instructions (every
-        // CPU the ISA's module is built for). No block of at least `E::LANES` columns is
-        // narrower than the register.
-        unsafe {
-            if COLS < E::LANES {
-                narrow_micro_blocks::<E, R, Self, L, COLS>(dst, b)
-            } else {
-                wide_block::<E, R, Self, Self, L, COLS>(dst, b)
-            }
-        }
+        // SAFETY: passed on from the caller; the CPU runs `R`'s instructions (every CPU the
+        // ISA's module is built for).
+        unsafe { wide_block::<E, R, Self, Narrow128<R, STREAM>, L, COLS>(dst, b) }
+    }
+}
+
+/// The blocks of [`Blocks128`] narrower than one register: [`narrow_micro_blocks`].
+pub(crate) struct Narrow128<R, const STREAM: bool>(PhantomData<R>);
+
+impl<E, R, const STREAM: bool> BlockMove<E> for Narrow128<R, STREAM>
+where
+    E: Lanes + Interleave<R>,
+    R: Register128,
+{
+    #[inline(always)]
+    unsafe fn block<const COLS: usize, L: Lines>(dst: &mut [E], b: BlockLines<'_, E, L, COLS>) {
+        // SAFETY: passed on from the caller (`wide_block` moves only blocks narrower than one
+        // register here).
+        unsafe { narrow_micro_blocks::<E, R, Blocks128<R, STREAM>, L, COLS>(dst, b) }
     }
 }
 
