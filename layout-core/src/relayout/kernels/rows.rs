@@ -288,11 +288,11 @@ mod tests {
         d: usize,
         src: &[T],
         s: usize,
+        source_ahead: usize,
         rows: &[(usize, usize)],
         cols: Range<usize>,
         reach: Reach,
         into: Destination,
-        source_ahead: usize,
     ) {
         let mut one = OneBlock(RowBlock {
             dst,
@@ -336,7 +336,7 @@ mod tests {
         for into in [Destination::Cached, Destination::Far, Destination::FarLines] {
             let mut one_each = alloc::vec![0u16; 4 * 256 + 64];
             for (chunk, &d) in chunks.iter().zip(&at) {
-                copy_listed_rows(&mut one_each, d, chunk, 0, &rows, 0..32, reach, into, 0);
+                copy_listed_rows(&mut one_each, d, chunk, 0, 0, &rows, 0..32, reach, into);
             }
             let mut together = alloc::vec![0u16; 4 * 256 + 64];
             let mut blocks = Chunks {
@@ -384,11 +384,11 @@ mod tests {
                         1,
                         &src,
                         5,
+                        source_ahead,
                         &rows,
                         cols.clone(),
                         reach,
                         into,
-                        source_ahead,
                     );
                     assert_eq!(got, want, "rows of {n}, {reach:?}, far {far}");
                     let mut got = alloc::vec![0u32; 9 * 65 + 70];
@@ -439,28 +439,12 @@ mod tests {
                     // the cache).
                     let d = plain.as_ptr().align_offset(64) + shift * n / 2;
                     let mut streamed = plain.clone();
-                    copy_listed_rows(
-                        &mut plain,
-                        d,
-                        &src,
-                        3,
-                        &rows,
-                        cols.clone(),
-                        reach,
-                        Destination::Cached,
-                        0,
-                    );
-                    copy_listed_rows(
-                        &mut streamed,
-                        d,
-                        &src,
-                        3,
-                        &rows,
-                        cols.clone(),
-                        reach,
-                        Destination::FarLines,
-                        0,
-                    );
+                    for (into, out) in [
+                        (Destination::Cached, &mut plain),
+                        (Destination::FarLines, &mut streamed),
+                    ] {
+                        copy_listed_rows(out, d, &src, 3, 0, &rows, cols.clone(), reach, into);
+                    }
                     assert_eq!(
                         streamed,
                         plain,

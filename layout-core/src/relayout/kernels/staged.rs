@@ -237,13 +237,8 @@ mod tests {
         run: usize,
     ) -> TileBatch<'a> {
         TileBatch {
-            origins: &[(0, 0)],
-            rows,
-            cols,
-            row_pitch: Some(run),
             rows_run: Some(run),
-            cols_run: None,
-            choices: &crate::relayout::choices::Choices::DEFAULT,
+            ..TileBatch::listed(&[(0, 0)], rows, cols, Some(run))
         }
     }
 

@@ -491,4 +491,4 @@ impl<T: Copy> BlockMove<T> for Portable {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

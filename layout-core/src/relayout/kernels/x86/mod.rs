@@ -195,23 +195,11 @@ fn planes<E: avx512::Broad, const STREAM: bool>(mut t: Transposes<'_, E>) {
 mod tests {
     use super::super::reach::Reach;
     use super::super::tile_batch::TileBatch;
+    use super::super::tiles::tests::{BLOCK_SHAPES, listings};
     use super::super::tiles::{planes, portable_planes};
     use super::*;
-    use crate::relayout::choices::Choices;
     use crate::relayout::tuning::CACHE_LINE;
     use alloc::vec::Vec;
-
-    pub(super) type Listing = Vec<(usize, usize)>;
-
-    /// Listed rows (source offsets counting up) and columns (destination offsets counting up)
-    /// with gaps between lines, as a transpose of loops with padding sees them.
-    pub(super) fn listings(rows: usize, cols: usize, gap: usize) -> (Listing, Listing) {
-        let row_pitch = cols + gap;
-        let col_pitch = rows + 5;
-        let rows = (0..rows).map(|r| (r, r * row_pitch)).collect();
-        let cols = (0..cols).map(|c| (c * col_pitch, c)).collect();
-        (rows, cols)
-    }
 
     /// The ISA builds of the transpose blocks, each tested on its own.
     #[derive(Clone, Copy, Debug)]
@@ -225,29 +213,21 @@ mod tests {
         make: fn(usize) -> E,
         build: Build,
     ) {
-        // Gap 0: rows adjacent in the destination (a register's lines stored at once). Under
-        // Miri, which runs these ~1000 times slower, a sample that still reaches every block
-        // path: partial blocks, whole-line columns, narrow tiles, adjacent rows, lines listed
-        // and pitched, destinations on a line and off it.
-        let (shapes, adjacent): (&[_], &[_]) = if cfg!(miri) {
-            (
-                &[(33, 37, 3), (48, 64, 3), (20, 4, 3)],
-                &[(32, 4, 0), (16, 16, 0)],
-            )
+        // Under Miri, which runs these ~1000 times slower, a sample of `BLOCK_SHAPES` that
+        // still reaches every block path: partial blocks, whole-line columns, narrow tiles,
+        // adjacent rows, lines listed and pitched, destinations on a line and off it.
+        let shapes: &[_] = if cfg!(miri) {
+            &[
+                (33, 37, 3),
+                (48, 64, 3),
+                (20, 4, 3),
+                (32, 4, 0),
+                (16, 16, 0),
+            ]
         } else {
-            (
-                &[
-                    (16, 16, 3),
-                    (33, 37, 3),
-                    (48, 64, 3),
-                    (20, 4, 3),
-                    (17, 8, 3),
-                    (64, 40, 3),
-                ],
-                &[(32, 4, 0), (48, 8, 0), (16, 16, 0), (32, 32, 0)],
-            )
+            &BLOCK_SHAPES
         };
-        for (turn, &(n_rows, n_cols, gap)) in shapes.iter().chain(adjacent).enumerate() {
+        for (turn, &(n_rows, n_cols, gap)) in shapes.iter().enumerate() {
             let (rows, cols) = listings(n_rows, n_cols, gap);
             // Two tiles a call: the second one past the first on both sides.
             let (tile_src, tile_dst) = ((n_rows + 5) * n_cols + 7, n_rows * (n_cols + gap) + 9);
@@ -268,15 +248,7 @@ mod tests {
                 &[(pitch, 0), (pitch, 1), (None, 0), (None, 1)]
             };
             for &(row_pitch, misalign) in variants {
-                let batch = TileBatch {
-                    origins: &origins,
-                    rows: &rows,
-                    cols: &cols,
-                    row_pitch,
-                    rows_run: None,
-                    cols_run: None,
-                    choices: &Choices::DEFAULT,
-                };
+                let batch = TileBatch::listed(&origins, &rows, &cols, row_pitch);
                 let case = alloc::format!("{n_rows} x {n_cols}, pitch {row_pitch:?}, +{misalign}");
                 build_agrees(
                     build,
@@ -322,28 +294,17 @@ mod tests {
             let mut got = buffer();
             let d = start(&got);
             let dst = &mut got[..];
+            let t = Transposes::new(dst, d, src, 1, batch, reach);
             // SAFETY: each test runs its build only where the CPU has its features (the
             // test's `ignore` attribute, and its assertion of `available()`).
             unsafe {
                 match (stream, build) {
-                    (true, Build::Avx512) => planes::<E, avx512::Avx512Blocks<true>>(
-                        Transposes::new(dst, d, src, 1, batch, reach),
-                    ),
-                    (false, Build::Avx512) => planes::<E, avx512::Avx512Blocks<false>>(
-                        Transposes::new(dst, d, src, 1, batch, reach),
-                    ),
-                    (true, Build::Avx2) => planes::<E, avx2::Avx2Blocks<true>>(Transposes::new(
-                        dst, d, src, 1, batch, reach,
-                    )),
-                    (false, Build::Avx2) => planes::<E, avx2::Avx2Blocks<false>>(Transposes::new(
-                        dst, d, src, 1, batch, reach,
-                    )),
-                    (true, Build::Sse2) => {
-                        planes::<E, Sse2<true>>(Transposes::new(dst, d, src, 1, batch, reach))
-                    }
-                    (false, Build::Sse2) => {
-                        planes::<E, Sse2<false>>(Transposes::new(dst, d, src, 1, batch, reach))
-                    }
+                    (true, Build::Avx512) => planes::<E, avx512::Avx512Blocks<true>>(t),
+                    (false, Build::Avx512) => planes::<E, avx512::Avx512Blocks<false>>(t),
+                    (true, Build::Avx2) => planes::<E, avx2::Avx2Blocks<true>>(t),
+                    (false, Build::Avx2) => planes::<E, avx2::Avx2Blocks<false>>(t),
+                    (true, Build::Sse2) => planes::<E, Sse2<true>>(t),
+                    (false, Build::Sse2) => planes::<E, Sse2<false>>(t),
                 }
             }
             assert_eq!(&got[d..d + len], want, "{case}, stream {stream}, {build:?}");
@@ -410,13 +371,8 @@ mod tests {
                 let src: Vec<E> = (0..2 * tile_src + 1).map(make).collect();
                 let reach = Reach::of(&rows, &cols);
                 let batch = TileBatch {
-                    origins: &origins,
-                    rows: &rows,
-                    cols: &cols,
-                    row_pitch: Some(n_cols),
                     rows_run: Some(n_cols),
-                    cols_run: None,
-                    choices: &Choices::DEFAULT,
+                    ..TileBatch::listed(&origins, &rows, &cols, Some(n_cols))
                 };
                 let stages = Stages::of::<E>(&batch).expect("a staged batch");
                 let mut want = alloc::vec![make(0); 2 * tile_dst];
