@@ -4,10 +4,12 @@ use super::super::reach::Reach;
 use super::*;
 use alloc::vec::Vec;
 
+#[cfg(vector_kernels)]
 pub(crate) type Listing = Vec<(usize, usize)>;
 
 /// Listed rows (source offsets counting up) and columns (destination offsets counting up) with
 /// `gap` elements between destination lines, as a transpose of loops with padding sees them.
+#[cfg(vector_kernels)]
 pub(crate) fn listings(rows: usize, cols: usize, gap: usize) -> (Listing, Listing) {
     let row_pitch = cols + gap;
     let col_pitch = rows + 5;
@@ -19,6 +21,7 @@ pub(crate) fn listings(rows: usize, cols: usize, gap: usize) -> (Listing, Listin
 /// Tiles of `(rows, columns, gap)` ([`listings`]) that reach every path of the vector blocks:
 /// partial blocks, whole-line columns, narrow tiles, lines listed and pitched; and (gap 0)
 /// rows adjacent in the destination, so that a register's lines are stored at once.
+#[cfg(vector_kernels)]
 pub(crate) const BLOCK_SHAPES: [(usize, usize, usize); 10] = [
     (16, 16, 3),
     (33, 37, 3),

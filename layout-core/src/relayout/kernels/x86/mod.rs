@@ -316,14 +316,28 @@ mod tests {
     /// one frame ([`BlockMove::plane`](tiles::BlockMove::plane)); users' tests run on 2 MiB
     /// threads too.
     fn each_type_agrees(build: Build) {
-        extern crate std;
-        let each_type = move || {
+        on_small_stack(build, move || {
             agrees_with_portable::<u8>(|i| (i * 7) as u8, build);
             agrees_with_portable::<u16>(|i| (i * 7) as u16, build);
             agrees_with_portable::<u32>(|i| (i * 7) as u32, build);
+        });
+    }
+
+    /// Runs `test` of `build` on a thread of 1 MiB of stack, once the library finds the CPU
+    /// features that the build script found (which decide whether the test runs at all).
+    fn on_small_stack(build: Build, test: impl FnOnce() + Send + 'static) {
+        extern crate std;
+        let found = match build {
+            Build::Sse2 => true,
+            Build::Avx2 => avx2::available(),
+            Build::Avx512 => avx512::available(),
         };
-        let on_small_stack = std::thread::Builder::new().stack_size(1 << 20);
-        on_small_stack.spawn(each_type).unwrap().join().unwrap();
+        assert!(
+            found,
+            "the build script found {build:?}, the library does not"
+        );
+        let thread = std::thread::Builder::new().stack_size(1 << 20);
+        thread.spawn(test).unwrap().join().unwrap();
     }
 
     #[test]
@@ -334,10 +348,6 @@ mod tests {
     #[test]
     #[cfg_attr(not(kernel_tests_avx2), ignore = "this CPU does not run AVX2")]
     fn avx2_blocks_equal_the_portable_tile() {
-        assert!(
-            avx2::available(),
-            "the build script found AVX2, the library does not"
-        );
         each_type_agrees(Build::Avx2);
     }
 
@@ -347,10 +357,6 @@ mod tests {
         ignore = "this CPU does not run AVX-512 F and BW"
     )]
     fn avx512_blocks_equal_the_portable_tile() {
-        assert!(
-            avx512::available(),
-            "the build script found AVX-512, the library does not"
-        );
         each_type_agrees(Build::Avx512);
     }
 
@@ -390,23 +396,16 @@ mod tests {
                 assert_eq!(got, want, "{n_rows} x {n_cols}, {build:?}");
             }
         }
-        extern crate std;
-        let each_type = move || {
+        on_small_stack(build, move || {
             check::<u32>(|i| (i * 7) as u32, &[(35, 17), (40, 29), (35, 24)], build);
             check::<u16>(|i| (i * 7) as u16, &[(72, 7), (40, 6), (40, 48)], build);
             check::<u8>(|i| (i * 7) as u8, &[(72, 17), (70, 5)], build);
-        };
-        let on_small_stack = std::thread::Builder::new().stack_size(1 << 20);
-        on_small_stack.spawn(each_type).unwrap().join().unwrap();
+        });
     }
 
     #[test]
     #[cfg_attr(not(kernel_tests_avx2), ignore = "this CPU does not run AVX2")]
     fn avx2_staged_transposes_equal_the_portable_tile() {
-        assert!(
-            avx2::available(),
-            "the build script found AVX2, the library does not"
-        );
         staged_transposes_equal_the_portable_tile(Build::Avx2);
     }
 
@@ -416,10 +415,6 @@ mod tests {
         ignore = "this CPU does not run AVX-512 F and BW"
     )]
     fn avx512_staged_transposes_equal_the_portable_tile() {
-        assert!(
-            avx512::available(),
-            "the build script found AVX-512, the library does not"
-        );
         staged_transposes_equal_the_portable_tile(Build::Avx512);
     }
 }
