@@ -177,7 +177,8 @@ fn planes<E: avx512::Broad, const STREAM: bool>(mut t: Transposes<'_, E>) {
         // SAFETY (both): the CPU runs AVX-512 F and BW instructions (checked just above).
         unsafe {
             let sweep_streamed = t.batch.choices.sweep_streamed;
-            if pitched::pitched_plane::<E, STREAM>(t.reborrow(), sweep_streamed) {
+            let (dst, d, src, s, batch, reach) = t.reborrow().parts();
+            if pitched::pitched_plane::<E, STREAM>(dst, d, src, s, batch, reach, sweep_streamed) {
                 return;
             }
             tiles::planes::<E, avx512::Avx512Blocks<STREAM>>(t)

@@ -40,6 +40,7 @@ mod realigned;
 mod squares;
 
 use super::super::prefetch::prefetch;
+use super::super::reach::Reach;
 use super::super::tile_batch::TileBatch;
 use super::super::tile_shape::pitched;
 use super::super::tiles;
@@ -83,10 +84,14 @@ const COLS: usize = 16;
 #[target_feature(enable = "avx2,avx512f,avx512bw")]
 #[inline(never)]
 pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(
-    t: Transposes<'_, E>,
+    dst: &mut [E],
+    d: usize,
+    src: &[E],
+    s: usize,
+    batch: TileBatch<'_>,
+    reach: Reach,
     sweep_streamed: bool,
 ) -> bool {
-    let (dst, d, src, s, batch, reach) = t.parts();
     let (origins, rows, cols) = (batch.origins, batch.rows, batch.cols);
     let (Some(col_pitch), Some(row_pitch)) = (batch.cols_run, pitched(rows, batch.row_pitch))
     else {

@@ -125,9 +125,9 @@ fn agrees_with_portable<E: Broad + core::fmt::Debug + PartialEq, const STREAM: b
             let want = &want[d..d + 2 * tile_dst];
             let mut got = alloc::vec![make(0); len];
             let d = start(&got);
-            let t = Transposes::new(&mut got, d, &src, 1, batch, reach);
             // SAFETY: AVX-512 runs (checked by the caller); `reach` is the batch's.
-            let moved = unsafe { pitched_plane::<_, STREAM>(t, true) };
+            let moved =
+                unsafe { pitched_plane::<_, STREAM>(&mut got, d, &src, 1, batch, reach, true) };
             let case = alloc::format!(
                 "{}-byte {n_rows} x {n_cols}, gap {gap}, +{misalign}",
                 size_of::<E>()
@@ -143,9 +143,9 @@ fn agrees_with_portable<E: Broad + core::fmt::Debug + PartialEq, const STREAM: b
             ..batch
         };
         let mut untouched = alloc::vec![make(0); 2 * tile_dst + 64];
-        let t = Transposes::new(&mut untouched, 0, &src, 1, uneven, reach);
         // SAFETY: as above.
-        let moved = unsafe { pitched_plane::<_, STREAM>(t, true) };
+        let moved =
+            unsafe { pitched_plane::<_, STREAM>(&mut untouched, 0, &src, 1, uneven, reach, true) };
         assert!(!moved && untouched.iter().all(|x| *x == make(0)));
     }
 }
