@@ -13,7 +13,7 @@ use super::tile_batch::TileBatch;
 /// takes the six as arguments of its own, as does the pitched build: the compiler then knows
 /// that `dst` overlaps nothing else it reads, which it does not know of a slice read from a
 /// struct argument (the loops reload what they read after each store, and spill more), and
-/// its callers pass the six in registers rather than copy them to the stack.
+/// its callers do not copy the six into a struct on the stack for each call.
 pub(crate) struct Transposes<'a, T> {
     pub dst: &'a mut [T],
     pub d: usize,
