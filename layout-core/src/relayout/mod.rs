@@ -38,67 +38,59 @@ pub(crate) use schedule::{Description, KernelKind, Planned, Streaming};
 
 /// Writes every logical element of `src_slots` (laid out by `src`) into `dst_slots` (laid out by
 /// `dst`), element `x` of the source at the destination index whose dimension `to[d]` is
-/// `x[d]`, and `pad` into every padding slot of `dst`. The dims agree under `to`.
+/// `x[d]`, and `pad` into every padding slot of `dst`. The dims agree under `to`. The slots
+/// hold values (`T`) or not yet (`MaybeUninit<T>`, a new destination's memory: when every gap
+/// of `dst` is padding, [`Layout::gaps_are_padding`], every slot holds a value afterwards, an
+/// element or `pad`).
 ///
 /// The layouts become numbers here ([`Pair`]), so that what follows is compiled once in this
 /// crate per element size ([`by_size`]), not once per layout pair in the caller's crate.
-pub(crate) fn copy_into<T, L1, L2>(
+pub(crate) fn copy_into<T, S, L1, L2>(
     src: &Mapping<L1>,
     src_slots: &[T],
     dst: &Mapping<L2>,
-    dst_slots: &mut [T],
+    dst_slots: &mut [S],
     pad: T,
     to: &Renumbering,
 ) where
+    S: Slot<T>,
     T: Copy + Send + Sync + 'static,
     L1: Layout,
     L2: Layout<Index = L1::Index>,
 {
-    copy_streaming(src, src_slots, dst, dst_slots, pad, to, None);
+    copy_streaming(src, src_slots, dst, S::values(dst_slots), pad, to, None);
 }
 
-/// [`copy_into`] into slots that hold no values yet (a new destination's memory): when every
-/// gap of `dst` is padding ([`Layout::gaps_are_padding`]), every slot of `dst_slots` holds a
-/// value afterwards, an element or `pad`.
-pub(crate) fn copy_into_uninit<T, L1, L2>(
-    src: &Mapping<L1>,
-    src_slots: &[T],
-    dst: &Mapping<L2>,
-    dst_slots: &mut [MaybeUninit<T>],
-    pad: T,
-    to: &Renumbering,
-) where
-    T: Copy + Send + Sync + 'static,
-    L1: Layout,
-    L2: Layout<Index = L1::Index>,
-{
-    copy_streaming_uninit(src, src_slots, dst, dst_slots, pad, to, None);
+/// [`copy_into`], named for slots that hold no values yet.
+pub(crate) use copy_into as copy_into_uninit;
+
+/// A slot of a destination: a value of `T`, or memory for one (`MaybeUninit<T>`).
+pub(crate) trait Slot<T> {
+    /// The slots as values of `T`, for the engine to write.
+    fn values(slots: &mut [Self]) -> &mut [T]
+    where
+        Self: Sized;
 }
 
-/// [`copy_into_uninit`] with the stores past the caches that `streaming` asks for.
-fn copy_streaming_uninit<T, L1, L2>(
-    src: &Mapping<L1>,
-    src_slots: &[T],
-    dst: &Mapping<L2>,
-    dst_slots: &mut [MaybeUninit<T>],
-    pad: T,
-    to: &Renumbering,
-    streaming: Option<Streaming>,
-) where
-    T: Copy + Send + Sync + 'static,
-    L1: Layout,
-    L2: Layout<Index = L1::Index>,
-{
-    // SAFETY: `MaybeUninit<T>` has `T`'s size and alignment, so this is the same memory as
-    // `T`s, borrowed as exclusively. The slice may hold slots without a value yet, which is
-    // harmless as long as none is read before it is written (a reference is checked by Miri
-    // for its address and extent, not for the values behind it; reading such a slot is what
-    // is undefined). None is: the engine only writes the destination (each element once,
-    // `pad` into each padding slot, reading the source alone), and its kernels store whole
-    // values, never a load, blend and store back. Miri runs the relayouts into new memory of
-    // the tests below and of the tensor tests and reports a slot read before it is written.
-    let dst_slots = unsafe { &mut *(core::ptr::from_mut(dst_slots) as *mut [T]) };
-    copy_streaming(src, src_slots, dst, dst_slots, pad, to, streaming);
+impl<T> Slot<T> for T {
+    fn values(slots: &mut [T]) -> &mut [T] {
+        slots
+    }
+}
+
+impl<T> Slot<T> for MaybeUninit<T> {
+    fn values(slots: &mut [Self]) -> &mut [T] {
+        // SAFETY: `MaybeUninit<T>` has `T`'s size and alignment, so this is the same memory as
+        // `T`s, borrowed as exclusively. The slice may hold slots without a value yet, which
+        // is harmless as long as none is read before it is written (a reference is checked by
+        // Miri for its address and extent, not for the values behind it; reading such a slot
+        // is what is undefined). None is: the engine only writes the destination (each
+        // element once, `pad` into each padding slot, reading the source alone), and its
+        // kernels store whole values, never a load, blend and store back. Miri runs the
+        // relayouts into new memory of the tests below and of the tensor tests and reports a
+        // slot read before it is written.
+        unsafe { &mut *(core::ptr::from_mut(slots) as *mut [T]) }
+    }
 }
 
 /// [`copy_into`] with the stores past the caches that `streaming` asks for (by default, from
@@ -297,11 +289,11 @@ mod tests {
             let mut fresh = Vec::<T>::with_capacity(dst.storage_len() + 64);
             let start = line_start(fresh.spare_capacity_mut().as_ptr());
             let dst_slots = &mut fresh.spare_capacity_mut()[start..start + dst.storage_len()];
-            copy_streaming_uninit(
+            copy_streaming(
                 &src,
                 &src_slots,
                 &dst,
-                dst_slots,
+                Slot::values(dst_slots),
                 pad,
                 &SAME_ORDER,
                 Some(streaming),

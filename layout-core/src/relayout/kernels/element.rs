@@ -1,9 +1,7 @@
 //! The element types the kernels move, and the hooks by which a type brings vector kernels.
 
-use super::reach::Reach;
-use super::row_blocks::RowBlocks;
+use super::rows::{CopyRows, StreamRows};
 use super::transposes::Transposes;
-use core::ops::Range;
 
 /// A type the engine moves elements as: the unsigned integers of 1, 2, 4 and 8 bytes (plain
 /// element types, moved as the integer of their size, with the vector kernels of their CPU),
@@ -18,38 +16,19 @@ pub(crate) trait Element: Copy + Send + Sync + 'static {
         false
     }
 
-    /// Copies elements `cols` of each listed row as
-    /// [`copy_listed_blocks`](super::rows::copy_listed_blocks) does, each destination line written
-    /// past the caches, rows of two to a line asking for their source `ahead` elements further
-    /// on (0: not at all); `false` (nothing written) where this type has no such kernel or the
-    /// rows do not fill whole lines.
-    #[allow(clippy::too_many_arguments)] // the kernel's arguments, as `rows::copy_rows`'
-    fn stream_rows(
-        dst: &mut [Self],
-        d: usize,
-        src: &[Self],
-        s: usize,
-        rows: &[(usize, usize)],
-        cols: Range<usize>,
-        reach: Reach,
-        ahead: usize,
-    ) -> bool {
-        let _ = (dst, d, src, s, rows, cols, reach, ahead);
-        false
+    /// This type's build of the row copies whose destination lines are written past the
+    /// caches (`streamed_rows::copy`, compiled with the CPU features of its vector kernels), as
+    /// [`copy_listed_blocks`](super::rows::copy_listed_blocks) runs them for rows that fill
+    /// whole lines; `None` where it has none or this CPU does not run it.
+    fn row_streams() -> Option<StreamRows<Self>> {
+        None
     }
 
-    /// Copies elements `cols` of each listed row of each block as
-    /// [`copy_rows`](super::rows::copy_rows) does for one, compiled with the CPU features of
-    /// this type's vector kernels; `false` (nothing written) where it has none.
-    fn vector_copy_rows(
-        blocks: &mut impl RowBlocks<Self>,
-        rows: &[(usize, usize)],
-        cols: Range<usize>,
-        reach: Reach,
-        dst_rows: bool,
-    ) -> bool {
-        let _ = (blocks, rows, cols, reach, dst_rows);
-        false
+    /// This type's build of the row copies of one block
+    /// ([`copy_rows`](super::rows::copy_rows) compiled with the CPU features of its vector
+    /// kernels), where it has one and this CPU runs it.
+    fn row_copies() -> Option<CopyRows<Self>> {
+        None
     }
 }
 

@@ -9,9 +9,8 @@
 //!
 //! [`ROWS`]: crate::relayout::tuning::ROWS
 
-use super::reach::Reach;
 use super::tile_batch::{TileBatch, move_elements};
-use super::tiles::BlockMove;
+use super::tiles::{BlockLines, BlockMove};
 use super::transposes::Transposes;
 use crate::relayout::lines::Pitch;
 use crate::relayout::tuning::ROWS;
@@ -29,7 +28,7 @@ pub(crate) fn takes(batch: &TileBatch<'_>) -> bool {
 /// another, and tiles whose source lines would run past the source move element by element.
 /// `B` writes through the caches (the stage is read right after: streamed stores would send it
 /// to memory first). Always inlined, so that the function compiled with `B`'s CPU features
-/// ([`BlockMove::few_rows`]) compiles it whole.
+/// ([`BlockMove::plane`]) compiles it whole.
 #[inline(always)]
 pub(crate) fn few_rows_body<T: Copy, B: BlockMove<T>, const COLS: usize>(t: Transposes<'_, T>) {
     let (dst, d, src, s, batch, _) = t.parts();
@@ -63,7 +62,12 @@ pub(crate) fn few_rows_body<T: Copy, B: BlockMove<T>, const COLS: usize>(t: Tran
             // they end at most at `s + farthest <= src.len()` (checked above); line `k` of the
             // stage starts at `k * COLS` and is `COLS` long, inside the stage's
             // `ROWS * COLS` slots.
-            unsafe { B::block::<COLS, _>(stage, 0, Pitch(COLS), src, s + first, block) };
+            unsafe {
+                B::block(
+                    stage,
+                    BlockLines::new(0, Pitch(COLS), src, s + first, block),
+                )
+            };
             for (k, row) in rows.iter().enumerate() {
                 dst[d + row.1 + block[0].1..][..COLS].copy_from_slice(&stage[k * COLS..][..COLS]);
             }
@@ -72,23 +76,9 @@ pub(crate) fn few_rows_body<T: Copy, B: BlockMove<T>, const COLS: usize>(t: Tran
     }
 }
 
-/// [`few_rows_body`] as a function of its own (the default [`BlockMove::few_rows`]): not
-/// inlined into the plane that finds the few rows, whose frame in a debug build already holds
-/// its own blocks' locals.
-#[inline(never)]
-pub(crate) fn few_rows_plane<T: Copy, B: BlockMove<T>, const COLS: usize>(
-    dst: &mut [T],
-    d: usize,
-    src: &[T],
-    s: usize,
-    batch: TileBatch<'_>,
-    reach: Reach,
-) {
-    few_rows_body::<T, B, COLS>(Transposes::new(dst, d, src, s, batch, reach));
-}
-
 #[cfg(test)]
 mod tests {
+    use super::super::reach::Reach;
     use super::super::tiles::Portable;
     use super::*;
     use crate::relayout::choices::Choices;

@@ -9,14 +9,15 @@
 
 use super::register::{Lanes, Register, Register128};
 use super::shuffle::{Interleave, shuffle_rounds};
-use super::tiles::BlockMove;
+use super::tiles::{BlockLines, BlockMove};
 use crate::relayout::lines::Lines;
 use crate::relayout::tuning::{CACHE_LINE, ROWS};
 use core::marker::PhantomData;
 
 /// Blocks moved through an ISA's 128-bit registers `R` (SSE2 on x86-64, NEON on aarch64: part
 /// of every CPU their modules are built for); with `STREAM`, destination lines that are a
-/// whole aligned cache line go past the caches.
+/// whole aligned cache line go past the caches. Blocks narrower than one register's
+/// micro-block are [`Narrow128`]'s.
 pub(crate) struct Blocks128<R, const STREAM: bool>(PhantomData<R>);
 
 impl<E, R, const STREAM: bool> BlockMove<E> for Blocks128<R, STREAM>
@@ -31,110 +32,62 @@ where
     ///
     /// As [`BlockMove::block`]: every listed line lies inside its slice.
     #[inline(always)]
-    unsafe fn block<const COLS: usize, L: Lines>(
-        dst: &mut [E],
-        d: usize,
-        rows: L,
-        src: &[E],
-        s: usize,
-        cols: &[(usize, usize); COLS],
-    ) {
+    unsafe fn block<const COLS: usize, L: Lines>(dst: &mut [E], b: BlockLines<'_, E, L, COLS>) {
         // SAFETY: passed on from the caller; the CPU runs `R`'s instructions (every CPU the
         // ISA's module is built for).
-        unsafe { block::<E, R, Self, L, COLS>(dst, d, rows, src, s, cols) }
+        unsafe { wide_block::<E, R, Self, Narrow128<R, STREAM>, L, COLS>(dst, b) }
     }
 }
 
-/// The block through 128-bit registers `R`, for an ISA whose blocks are `B` (whose
-/// [`BlockMove::streams`] and kin say which lines go past the caches): micro-blocks of
-/// `min(COLS, LANES)` columns.
-///
-/// # Safety
-///
-/// As [`BlockMove::block`]: every listed line lies inside its slice; the CPU runs `R`'s
-/// instructions.
-#[inline(always)]
-unsafe fn block<E, R, B, L, const COLS: usize>(
-    dst: &mut [E],
-    d: usize,
-    rows: L,
-    src: &[E],
-    s: usize,
-    cols: &[(usize, usize); COLS],
-) where
+/// The blocks of [`Blocks128`] narrower than one register: [`narrow_micro_blocks`].
+pub(crate) struct Narrow128<R, const STREAM: bool>(PhantomData<R>);
+
+impl<E, R, const STREAM: bool> BlockMove<E> for Narrow128<R, STREAM>
+where
     E: Lanes + Interleave<R>,
     R: Register128,
-    B: BlockMove<E>,
-    L: Lines,
 {
-    // SAFETY (both): passed on from the caller.
-    unsafe {
-        if COLS < E::LANES {
-            narrow_micro_blocks::<E, R, B, L, COLS>(dst, d, rows, src, s, cols)
-        } else {
-            whole_registers::<E, R, B, L, COLS>(dst, d, rows, src, s, cols)
-        }
+    type Cached = Narrow128<R, false>;
+
+    #[inline(always)]
+    unsafe fn block<const COLS: usize, L: Lines>(dst: &mut [E], b: BlockLines<'_, E, L, COLS>) {
+        // SAFETY: passed on from the caller (`wide_block` moves only blocks narrower than one
+        // register here).
+        unsafe { narrow_micro_blocks::<E, R, Blocks128<R, STREAM>, L, COLS>(dst, b) }
     }
 }
 
-/// The block through registers `R` of several 128-bit lanes, for an ISA whose blocks are `B`;
-/// blocks narrower than one register's micro-blocks side by side are `Narrower`'s (the blocks
-/// of the next narrower register).
+/// The block through registers `R` of one or more 128-bit lanes, for an ISA whose blocks are
+/// `B` (whose [`BlockMove::streams`] and kin say which lines go past the caches): micro-blocks
+/// of `E::LANES` columns, a whole register's of them at a time. Blocks narrower than one
+/// register's micro-blocks side by side are `Narrower`'s (the blocks of the next narrower
+/// register).
 ///
 /// # Safety
 ///
-/// As [`block`], and the CPU runs `Narrower`'s instructions.
-#[cfg_attr(not(x86_kernels), allow(dead_code))] // registers of several lanes: x86-64's only
+/// As [`BlockMove::block`]: every listed line lies inside its slice; the CPU runs `R`'s and
+/// `Narrower`'s instructions.
 #[inline(always)]
 pub(crate) unsafe fn wide_block<E, R, B, Narrower, L, const COLS: usize>(
     dst: &mut [E],
-    d: usize,
-    rows: L,
-    src: &[E],
-    s: usize,
-    cols: &[(usize, usize); COLS],
+    b: BlockLines<'_, E, L, COLS>,
 ) where
     E: Lanes + Interleave<R>,
     R: Register,
+    L: Lines,
     B: BlockMove<E>,
     Narrower: BlockMove<E>,
-    L: Lines,
 {
-    // SAFETY (both): passed on from the caller.
+    // SAFETY (all arms): passed on from the caller; the micro-blocks' `COLS` fill at least one
+    // register.
     unsafe {
         if COLS < R::BYTES / 16 * E::LANES {
-            Narrower::block::<COLS, L>(dst, d, rows, src, s, cols)
-        } else {
-            whole_registers::<E, R, B, L, COLS>(dst, d, rows, src, s, cols)
+            return Narrower::block(dst, b);
         }
-    }
-}
-
-/// The block as micro-blocks of `E::LANES` columns, a whole register's of them at a time.
-///
-/// # Safety
-///
-/// As [`block`], and `COLS` fills at least one register (`R::BYTES / 16 * E::LANES`).
-#[inline(always)]
-unsafe fn whole_registers<E, R, B, L, const COLS: usize>(
-    dst: &mut [E],
-    d: usize,
-    rows: L,
-    src: &[E],
-    s: usize,
-    cols: &[(usize, usize); COLS],
-) where
-    E: Lanes + Interleave<R>,
-    R: Register,
-    B: BlockMove<E>,
-    L: Lines,
-{
-    // SAFETY (all three): passed on from the caller.
-    unsafe {
         match E::LANES {
-            16 => micro_blocks::<E, R, B, L, COLS, 16>(dst, d, rows, src, s, cols),
-            8 => micro_blocks::<E, R, B, L, COLS, 8>(dst, d, rows, src, s, cols),
-            _ => micro_blocks::<E, R, B, L, COLS, 4>(dst, d, rows, src, s, cols),
+            16 => micro_blocks::<E, R, B, L, COLS, 16>(dst, b),
+            8 => micro_blocks::<E, R, B, L, COLS, 8>(dst, b),
+            _ => micro_blocks::<E, R, B, L, COLS, 4>(dst, b),
         }
     }
 }
@@ -145,21 +98,18 @@ unsafe fn whole_registers<E, R, B, L, const COLS: usize>(
 ///
 /// # Safety
 ///
-/// As [`whole_registers`].
+/// As [`wide_block`], and `COLS` fills at least one register (`R::BYTES / 16 * E::LANES`).
 #[inline(always)]
 unsafe fn micro_blocks<E, R, B, L, const COLS: usize, const N: usize>(
     dst: &mut [E],
-    d: usize,
-    rows: L,
-    src: &[E],
-    s: usize,
-    cols: &[(usize, usize); COLS],
+    b: BlockLines<'_, E, L, COLS>,
 ) where
     E: Lanes + Interleave<R>,
     R: Register,
     B: BlockMove<E>,
     L: Lines,
 {
+    let (d, rows, src, s, cols) = (b.d, b.rows, b.src, b.s, b.cols);
     // Columns per register.
     let span = R::BYTES / 16 * N;
     // Rows of a whole cache line go past the caches when they start on one; so do rows of
@@ -227,29 +177,26 @@ unsafe fn micro_blocks<E, R, B, L, const COLS: usize, const N: usize>(
     }
 }
 
-/// Blocks narrower than a 128-bit register (`COLS < E::LANES`): micro-blocks of `COLS`
-/// columns, each register holding `LANES / COLS` destination lines, stored at once where they
-/// are adjacent. With streaming, a block that is one whole 64-byte destination line (16 rows
-/// of 4 bytes, adjacent: u8 flat->crouton2x2's 16 channels of a 2x2 pixel tile) goes past the
-/// caches where it starts on a cache line.
+/// Blocks narrower than a 128-bit register `R` (`COLS < E::LANES`), for an ISA whose blocks
+/// are `B`: micro-blocks of `COLS` columns, each register holding `LANES / COLS` destination
+/// lines, stored at once where they are adjacent. With streaming, a block that is one whole
+/// 64-byte destination line (16 rows of 4 bytes, adjacent: u8 flat->crouton2x2's 16 channels
+/// of a 2x2 pixel tile) goes past the caches where it starts on a cache line.
 ///
 /// # Safety
 ///
-/// As [`block`].
+/// As [`BlockMove::block`]; the CPU runs `R`'s instructions.
 #[inline(always)]
 unsafe fn narrow_micro_blocks<E, R, B, L, const COLS: usize>(
     dst: &mut [E],
-    d: usize,
-    rows: L,
-    src: &[E],
-    s: usize,
-    cols: &[(usize, usize); COLS],
+    b: BlockLines<'_, E, L, COLS>,
 ) where
     E: Lanes + Interleave<R>,
-    R: Register128,
     B: BlockMove<E>,
+    R: Register128,
     L: Lines,
 {
+    let (d, rows, src, s, cols) = (b.d, b.rows, b.src, b.s, b.cols);
     let lanes = E::LANES;
     let per_register = lanes / COLS;
     if B::streams_block_lines::<COLS>() && lines_follow(rows, 0, ROWS, COLS) {

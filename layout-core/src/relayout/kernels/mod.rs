@@ -30,6 +30,8 @@ mod shuffle;
 #[cfg(x86_kernels)]
 mod staged;
 #[cfg(vector_kernels)]
+mod streamed_rows;
+#[cfg(vector_kernels)]
 mod streamed_tiles;
 mod strided;
 mod tile_batch;

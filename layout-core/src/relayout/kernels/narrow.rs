@@ -324,15 +324,11 @@ mod tests {
         for n in 1..=3 {
             let cols: Vec<(usize, usize)> = (0..n).map(|c| (c * 37, c)).collect();
             let rows: Vec<(usize, usize)> = (0..37).map(|r| (r, r * n)).collect();
+            let origins = [(0, 0), (37 * n, 37 * n)];
             for pitch in [Some(n), None] {
                 let batch = TileBatch {
-                    origins: &[(0, 0), (37 * n, 37 * n)],
-                    rows: &rows,
-                    cols: &cols,
-                    row_pitch: pitch,
                     rows_run: pitch,
-                    cols_run: None,
-                    choices: &crate::relayout::choices::Choices::DEFAULT,
+                    ..TileBatch::listed(&origins, &rows, &cols, pitch)
                 };
                 check(batch, 2 * 37 * n, 2 * 37 * n);
             }
@@ -341,15 +337,7 @@ mod tests {
             let jumping: Vec<(usize, usize)> = (0..2 * ROWS)
                 .map(|r| (r, r * n + if r >= ROWS { 5 } else { 0 }))
                 .collect();
-            let batch = TileBatch {
-                origins: &[(0, 0)],
-                rows: &jumping,
-                cols: &cols[..n],
-                row_pitch: Some(n),
-                rows_run: None,
-                cols_run: None,
-                choices: &crate::relayout::choices::Choices::DEFAULT,
-            };
+            let batch = TileBatch::listed(&[(0, 0)], &jumping, &cols[..n], Some(n));
             check(batch, 37 * n, 2 * ROWS * n + 5);
         }
         // The other way: rows of one, two and three (a column's elements together in the
@@ -378,13 +366,14 @@ mod tests {
         }
         let four_by_four = [(0, 0), (1, 4), (2, 8), (3, 12)];
         let wide = TileBatch {
-            origins: &[(0, 0)],
-            rows: &four_by_four,
-            cols: &[(0, 0), (5, 1), (10, 2), (15, 3)],
-            row_pitch: None,
             rows_run: Some(4),
             cols_run: Some(5),
-            choices: &crate::relayout::choices::Choices::DEFAULT,
+            ..TileBatch::listed(
+                &[(0, 0)],
+                &four_by_four,
+                &[(0, 0), (5, 1), (10, 2), (15, 3)],
+                None,
+            )
         };
         // SAFETY: as above.
         let narrow = unsafe {

@@ -1,5 +1,6 @@
-//! What the shared transpose blocks ([`micro_blocks`](super::micro_blocks)) need of a vector
-//! ISA: its register ([`Register`]: its width, how a source line enters each of its 128-bit
+//! What the shared transpose blocks ([`micro_blocks`](super::micro_blocks)) and streamed row
+//! copies ([`streamed_rows`](super::streamed_rows)) need of a vector ISA: its register
+//! ([`Register`]: its width, how it is loaded, how a source line enters each of its 128-bit
 //! lanes, how it is stored and how whole 64-byte lines go past the caches), and the element
 //! types a 128-bit lane holds ([`Lanes`]).
 
@@ -20,6 +21,13 @@ pub(crate) trait Register: Copy {
 
     /// A line of zero registers.
     fn zero_line() -> Self::Line;
+
+    /// The `BYTES` bytes of `src` from element `at`, unaligned.
+    ///
+    /// # Safety
+    ///
+    /// `at + BYTES / size_of::<E>() <= src.len()`; the CPU runs the register's instructions.
+    unsafe fn load<E: Pod>(src: &[E], at: usize) -> Self;
 
     /// The 16 bytes of `src` from element `at[q]` in lane `q`, for each of the register's
     /// `BYTES / 16` lanes (the rest of `at` is not read): the ISA's step across lanes.

@@ -7,7 +7,7 @@ use super::element::Element;
 use super::prefetch::prefetch;
 use super::reach::Reach;
 use super::row_blocks::{OneBlock, RowBlock, RowBlocks};
-use crate::relayout::tuning::PREFETCH_ROWS;
+use crate::relayout::tuning::{CACHE_LINE, PREFETCH_ROWS};
 use core::ops::Range;
 
 /// Where a row block's destination lies, which decides how its rows are written.
@@ -20,7 +20,7 @@ pub(crate) enum Destination {
     Far,
     /// Larger than the caches, with rows that fill whole cache lines, one or two to a line
     /// (the plan's `rows_fill_lines`): each line is written past the caches where the element
-    /// type has a kernel for it ([`Element::stream_rows`]; `Far` elsewhere).
+    /// type has a kernel for it ([`Element::row_streams`]; `Far` elsewhere).
     FarLines,
 }
 
@@ -29,7 +29,7 @@ pub(crate) enum Destination {
 /// rows' offsets ([`Reach::of`] the whole listing); one check of it per block lets the rows be
 /// copied without a bounds check each. `into` says where the destinations lie
 /// ([`Destination`]). Runs the element type's vector build of [`copy_rows`] where it has one
-/// ([`Element::vector_copy_rows`]): once for all the blocks through the caches, once for each
+/// ([`Element::row_copies`]): once for all the blocks through the caches, once for each
 /// block whose lines do not stream into a far destination. Rows streamed two to a line ask for
 /// their source `streamed_ahead` elements on (0: not at all).
 pub(crate) fn copy_listed_blocks<T: Element>(
@@ -43,22 +43,55 @@ pub(crate) fn copy_listed_blocks<T: Element>(
     if into != Destination::FarLines {
         return copy_blocks(blocks, rows, cols, reach, into != Destination::Cached);
     }
+    let stream = T::row_streams();
     for k in 0..blocks.count() {
-        let block = blocks.block(k);
-        let (d, src, s) = (block.d, block.src, block.s);
-        if !T::stream_rows(
-            &mut *block.dst,
-            d,
-            src,
-            s,
-            rows,
-            cols.clone(),
-            reach,
-            streamed_ahead,
-        ) {
+        let mut block = blocks.block(k);
+        let streamed = match stream {
+            Some(stream) => {
+                let block = block.reborrow();
+                stream_rows(block, rows, cols.clone(), reach, stream, streamed_ahead)
+            }
+            None => false,
+        };
+        if !streamed {
             copy_blocks(&mut OneBlock(block), rows, cols.clone(), reach, true);
         }
     }
+}
+
+/// An element type's build of the row copies whose destination lines are written past the
+/// caches ([`Element::row_streams`]): the rows of a block (each `(from, to)`: `src[s + from..]`
+/// into `dst[d + to..]`), 64 bytes each where the flag is set, else 32, the 32-byte rows asking
+/// for their source the last argument's elements on (0: not at all).
+///
+/// Safety of a call: each row's bytes lie inside both slices.
+pub(crate) type StreamRows<E> = unsafe fn(RowBlock<'_, E>, &[(usize, usize)], bool, usize);
+
+/// Copies elements `cols` of each listed row of `block` (as [`copy_listed_blocks`]) by
+/// `stream`, each destination line written past the caches, when the rows are 32 bytes (two to
+/// a line) or 64 (one) and `reach` fits, rows of 32 bytes asking for their source `ahead`
+/// elements on; `false` (nothing written) otherwise.
+pub(crate) fn stream_rows<E>(
+    block: RowBlock<'_, E>,
+    rows: &[(usize, usize)],
+    cols: Range<usize>,
+    reach: Reach,
+    stream: StreamRows<E>,
+    ahead: usize,
+) -> bool {
+    let (s, d, n) = (block.s + cols.start, block.d + cols.start, cols.len());
+    let bytes = n * size_of::<E>();
+    if (bytes != CACHE_LINE / 2 && bytes != CACHE_LINE)
+        || !reach.fits(block.dst.len(), d + n - 1, block.src.len(), s + n - 1)
+    {
+        return false;
+    }
+    // SAFETY: each row's `bytes` lie inside both slices: every row `(from, to)` of `rows` has
+    // `from <= reach.src` and `to <= reach.dst` (the caller's promise, as in `copy_rows`), so
+    // its `n` elements from `s + from` end at most at `s + n - 1 + reach.src < src.len()`, and
+    // likewise in `dst` (`Reach::fits` just above).
+    unsafe { stream(RowBlock { d, s, ..block }, rows, bytes == CACHE_LINE, ahead) };
+    true
 }
 
 /// [`copy_listed_blocks`] through the caches, each row asking for its destination line ahead
@@ -70,12 +103,53 @@ fn copy_blocks<T: Element>(
     reach: Reach,
     dst_rows: bool,
 ) {
-    if !T::vector_copy_rows(blocks, rows, cols.clone(), reach, dst_rows) {
-        each_block(blocks, dst_rows, |dst, d, src, s, ahead| {
+    // One call a block: the build is never inlined here, so its row loop keeps its registers.
+    match T::row_copies() {
+        Some(copy) => each_block(blocks, dst_rows, |dst, d, src, s, ahead| {
+            // SAFETY: the CPU runs the build's instructions (`Element::row_copies`).
+            unsafe { copy(dst, d, src, s, rows, cols.clone(), reach, ahead) };
+        }),
+        None => each_block(blocks, dst_rows, |dst, d, src, s, ahead| {
             copy_block(dst, d, src, s, rows, cols.clone(), reach, ahead);
-        });
+        }),
     }
 }
+
+/// An element type's build of [`copy_rows`], compiled with more CPU features
+/// ([`Element::row_copies`], declared by [`copy_rows_fn!`]).
+///
+/// Safety of a call: the CPU runs the build's instructions.
+pub(crate) type CopyRows<E> =
+    unsafe fn(&mut [E], usize, &[E], usize, &[(usize, usize)], Range<usize>, Reach, Ahead);
+
+/// Declares a function that runs [`copy_rows`] on its arguments, a build of its own: out of
+/// line (the loop over blocks around it would otherwise hold its row pointer on the stack), or
+/// compiled with more CPU features by `#[target_feature]` among its attributes.
+macro_rules! copy_rows_fn {
+    ($(#[$attr:meta])* $vis:vis unsafe fn $name:ident) => {
+        $crate::relayout::kernels::rows::copy_rows_fn!(@ [$(#[$attr])* $vis unsafe] $name);
+    };
+    ($(#[$attr:meta])* $vis:vis fn $name:ident) => {
+        $crate::relayout::kernels::rows::copy_rows_fn!(@ [$(#[$attr])* $vis] $name);
+    };
+    (@ [$($head:tt)*] $name:ident) => {
+        #[allow(clippy::too_many_arguments)] // the kernel's arguments stay in registers
+        $($head)* fn $name<T: Copy>(
+            dst: &mut [T],
+            d: usize,
+            src: &[T],
+            s: usize,
+            rows: &[(usize, usize)],
+            cols: core::ops::Range<usize>,
+            reach: $crate::relayout::kernels::reach::Reach,
+            ahead: $crate::relayout::kernels::ahead::Ahead,
+        ) {
+            $crate::relayout::kernels::rows::copy_rows(dst, d, src, s, rows, cols, reach, ahead);
+        }
+    };
+}
+
+pub(crate) use copy_rows_fn;
 
 /// Calls `copy(dst, d, src, s, ahead)` for each block of `blocks`: its slots and bases, and
 /// what its rows ask for ahead (their destination lines where `dst_rows`).
@@ -101,20 +175,10 @@ pub(crate) fn each_block<T>(
     }
 }
 
-/// [`copy_rows`] out of line: the loop over blocks around it would otherwise hold its row
-/// pointer on the stack.
-#[inline(never)]
-fn copy_block<T: Copy>(
-    dst: &mut [T],
-    d: usize,
-    src: &[T],
-    s: usize,
-    rows: &[(usize, usize)],
-    cols: Range<usize>,
-    reach: Reach,
-    ahead: Ahead,
-) {
-    copy_rows(dst, d, src, s, rows, cols, reach, ahead);
+copy_rows_fn! {
+    /// [`copy_rows`] out of line.
+    #[inline(never)]
+    fn copy_block
 }
 
 /// One block's row copies, always inlined (into the AVX2 build too).
@@ -232,11 +296,11 @@ mod tests {
         d: usize,
         src: &[T],
         s: usize,
+        source_ahead: usize,
         rows: &[(usize, usize)],
         cols: Range<usize>,
         reach: Reach,
         into: Destination,
-        source_ahead: usize,
     ) {
         let mut one = OneBlock(RowBlock {
             dst,
@@ -280,7 +344,7 @@ mod tests {
         for into in [Destination::Cached, Destination::Far, Destination::FarLines] {
             let mut one_each = alloc::vec![0u16; 4 * 256 + 64];
             for (chunk, &d) in chunks.iter().zip(&at) {
-                copy_listed_rows(&mut one_each, d, chunk, 0, &rows, 0..32, reach, into, 0);
+                copy_listed_rows(&mut one_each, d, chunk, 0, 0, &rows, 0..32, reach, into);
             }
             let mut together = alloc::vec![0u16; 4 * 256 + 64];
             let mut blocks = Chunks {
@@ -328,11 +392,11 @@ mod tests {
                         1,
                         &src,
                         5,
+                        source_ahead,
                         &rows,
                         cols.clone(),
                         reach,
                         into,
-                        source_ahead,
                     );
                     assert_eq!(got, want, "rows of {n}, {reach:?}, far {far}");
                     let mut got = alloc::vec![0u32; 9 * 65 + 70];
@@ -383,28 +447,12 @@ mod tests {
                     // the cache).
                     let d = plain.as_ptr().align_offset(64) + shift * n / 2;
                     let mut streamed = plain.clone();
-                    copy_listed_rows(
-                        &mut plain,
-                        d,
-                        &src,
-                        3,
-                        &rows,
-                        cols.clone(),
-                        reach,
-                        Destination::Cached,
-                        0,
-                    );
-                    copy_listed_rows(
-                        &mut streamed,
-                        d,
-                        &src,
-                        3,
-                        &rows,
-                        cols.clone(),
-                        reach,
-                        Destination::FarLines,
-                        0,
-                    );
+                    for (into, out) in [
+                        (Destination::Cached, &mut plain),
+                        (Destination::FarLines, &mut streamed),
+                    ] {
+                        copy_listed_rows(out, d, &src, 3, 0, &rows, cols.clone(), reach, into);
+                    }
                     assert_eq!(
                         streamed,
                         plain,

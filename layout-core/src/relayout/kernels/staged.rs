@@ -18,7 +18,7 @@
 
 use super::prefetch::prefetch;
 use super::tile_batch::{TileBatch, move_elements};
-use super::tiles::{BlockMove, block_columns};
+use super::tiles::{BlockLines, BlockMove, block_columns};
 use super::transposes::Transposes;
 use crate::relayout::lines::Pitch;
 use crate::relayout::tuning::{CACHE_LINE, PREFETCH_BYTES, PREFETCHED_STREAMS, ROWS};
@@ -163,13 +163,10 @@ pub(crate) unsafe fn staged_body<T: Pod, B: BlockMove<T>, const COLS: usize>(
                     // `(r + ROWS) * n <= group * n` (`block[0].1 + COLS <= n`). The CPU runs
                     // `B`'s instructions (the caller's promise).
                     unsafe {
-                        B::block::<COLS, _>(
+                        let d = r * n + block[0].1;
+                        B::block(
                             buffer,
-                            r * n + block[0].1,
-                            Pitch(n),
-                            src,
-                            group_s + r,
-                            block,
+                            BlockLines::new(d, Pitch(n), src, group_s + r, block),
                         );
                     }
                 }
@@ -240,13 +237,8 @@ mod tests {
         run: usize,
     ) -> TileBatch<'a> {
         TileBatch {
-            origins: &[(0, 0)],
-            rows,
-            cols,
-            row_pitch: Some(run),
             rows_run: Some(run),
-            cols_run: None,
-            choices: &crate::relayout::choices::Choices::DEFAULT,
+            ..TileBatch::listed(&[(0, 0)], rows, cols, Some(run))
         }
     }
 

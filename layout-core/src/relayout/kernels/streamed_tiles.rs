@@ -57,15 +57,7 @@ mod tests {
     fn whole_lines_need_half_a_line_of_columns_or_packed_byte_blocks() {
         let rows: alloc::vec::Vec<(usize, usize)> = (0..32).map(|r| (r, r * 64)).collect();
         let cols: alloc::vec::Vec<(usize, usize)> = (0..16).map(|c| (c * 40, c)).collect();
-        let batch = |cols, row_pitch| TileBatch {
-            origins: &[(0, 0)],
-            rows: &rows,
-            cols,
-            row_pitch,
-            rows_run: None,
-            cols_run: None,
-            choices: &Choices::DEFAULT,
-        };
+        let batch = |cols, row_pitch| TileBatch::listed(&[(0, 0)], &rows, cols, row_pitch);
         // 16 columns: a whole line of f32, half a line of u16, a quarter of u8.
         assert!(blocks_write_whole_lines::<u32>(batch(&cols, Some(64))));
         assert!(blocks_write_whole_lines::<u16>(batch(&cols, Some(64))));

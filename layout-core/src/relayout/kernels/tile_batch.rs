@@ -29,6 +29,28 @@ pub(crate) struct TileBatch<'a> {
     pub choices: &'a Choices,
 }
 
+#[cfg(test)]
+impl<'a> TileBatch<'a> {
+    /// Tiles of listed rows and columns at `origins`, rows `row_pitch` apart in each block, with
+    /// no runs known and the default choices.
+    pub(crate) fn listed(
+        origins: &'a [(usize, usize)],
+        rows: &'a [(usize, usize)],
+        cols: &'a [(usize, usize)],
+        row_pitch: Option<usize>,
+    ) -> Self {
+        TileBatch {
+            origins,
+            rows,
+            cols,
+            row_pitch,
+            rows_run: None,
+            cols_run: None,
+            choices: &Choices::DEFAULT,
+        }
+    }
+}
+
 /// One tile of listed `rows` by listed `cols` at `s` and `d`, element by element, each index
 /// checked: `dst[d + row.1 + col.1] = src[s + row.0 + col.0]`. The fallback of every transpose
 /// kernel for the blocks its fast paths do not take.

@@ -4,13 +4,12 @@
 #![allow(clippy::too_many_arguments)] // the kernel's arguments stay in registers
 
 use super::element::Element;
-use super::few_rows::{few_rows_plane, takes as takes_few_rows};
+use super::few_rows::{few_rows_body, takes as takes_few_rows};
 use super::narrow::{Cached, narrow_transpose};
 use super::prefetch::prefetch;
-use super::reach::Reach;
 use super::tile_batch::{TileBatch, move_elements};
 use super::tile_shape::{SourcePrefetch, band_rows, lines_per_visit, pitched, source_prefetch};
-use super::transposes::Transposes;
+use super::transposes::{Transposes, transposes_fn};
 use crate::relayout::lines::{Lines, Pitch};
 use crate::relayout::tuning::{CACHE_LINE, ROWS};
 
@@ -19,29 +18,22 @@ pub(crate) const fn block_is_line(cols: usize) -> bool {
     ROWS * cols == CACHE_LINE
 }
 
-/// Transposes every tile of `batch` from `src` (at `s`) into `dst` (at `d`). Blocks of `ROWS`
-/// rows by up to a cache line of columns go through registers ([`Element::vector_transpose`])
-/// or a local tile. `reach` bounds the offsets one tile's rows and columns reach; `stream`
-/// asks for non-temporal stores of whole destination lines (a destination much larger than
-/// the caches).
-pub(crate) fn transpose<T: Element>(
-    dst: &mut [T],
-    d: usize,
-    src: &[T],
-    s: usize,
-    batch: TileBatch<'_>,
-    reach: Reach,
-    stream: bool,
-) {
-    let mut t = Transposes::new(dst, d, src, s, batch, reach);
-    if T::vector_transpose(t.reborrow(), stream) {
-        return;
+transposes_fn! {
+    /// Transposes every tile of `batch` from `src` (at `s`) into `dst` (at `d`). Blocks of
+    /// `ROWS` rows by up to a cache line of columns go through registers
+    /// ([`Element::vector_transpose`]) or a local tile. `reach` bounds the offsets one tile's
+    /// rows and columns reach; `stream` asks for non-temporal stores of whole destination
+    /// lines (a destination much larger than the caches).
+    pub(crate) fn transpose[T: Element](t: Transposes<T>, stream: bool) {
+        if T::vector_transpose(t.reborrow(), stream) {
+            return;
+        }
+        // SAFETY: plain copies run on any CPU.
+        if unsafe { narrow_transpose::<T, Cached>(t.reborrow()) } {
+            return;
+        }
+        portable_planes(t);
     }
-    // SAFETY: plain copies run on any CPU.
-    if unsafe { narrow_transpose::<T, Cached>(t.reborrow()) } {
-        return;
-    }
-    portable_planes(t);
 }
 
 /// How one full block of `ROWS` rows by `COLS` columns is moved: `COLS` source lines (each
@@ -51,11 +43,11 @@ pub(crate) trait BlockMove<T: Copy> {
     /// Whether blocks whose destination lines are whole cache lines bypass the caches.
     const STREAMS: bool = false;
 
-    /// The same blocks written through the caches, for blocks into a local stage
-    /// ([`BlockMove::few_rows`]).
+    /// The same blocks written through the caches: tiles of a few rows move through a local
+    /// stage ([`few_rows_body`]), which streamed stores would send to memory.
     type Cached: BlockMove<T>;
 
-    /// Whether blocks of `COLS` columns bypass the caches:  their destination lines are whole
+    /// Whether blocks of `COLS` columns bypass the caches: their destination lines are whole
     /// cache lines and `STREAMS` holds.
     fn streams<const COLS: usize>() -> bool {
         Self::STREAMS && COLS * size_of::<T>() == CACHE_LINE
@@ -83,54 +75,68 @@ pub(crate) trait BlockMove<T: Copy> {
         prefetch(slots, at);
     }
 
-    /// Runs one width's transposes ([`plane_body`] with `COLS` columns per block), as a
-    /// function of its own compiled with the CPU features the blocks use: [`plane`] by default,
-    /// a `#[target_feature]` function for the AVX2 and AVX-512 blocks. One function per width,
+    /// Runs one width's transposes ([`plane_body`] with `COLS` columns per block, or with
+    /// `FEW_ROWS` [`few_rows_body`] through the [`Cached`](Self::Cached) blocks), as a function
+    /// of its own compiled with the CPU features the blocks use: [`plane`] by default, a
+    /// `#[target_feature]` function for the AVX2 and AVX-512 blocks. One function per width,
     /// not all widths inlined into one: one function for all widths is slower for the smallest
     /// blocks (u8 flat->crouton2x2), and in debug builds holds every width's locals in one
-    /// frame, most of a test thread's stack for the AVX-512 blocks.
+    /// frame, most of a test thread's stack for the AVX-512 blocks (so the few-rows body is a
+    /// function of its own too, never inlined beside the plane's).
     ///
     /// # Safety
     ///
     /// The CPU runs the blocks' instructions (nothing for the portable and SSE2 blocks).
-    unsafe fn plane<const COLS: usize>(t: Transposes<'_, T>)
+    unsafe fn plane<const COLS: usize, const FEW_ROWS: bool>(t: Transposes<'_, T>)
     where
         Self: Sized,
     {
-        plane::<T, Self, COLS>(t.dst, t.d, t.src, t.s, t.batch, t.reach);
+        plane::<T, Self, COLS, FEW_ROWS>(t.dst, t.d, t.src, t.s, t.batch, t.reach);
     }
 
-    /// Runs one width's transposes of tiles with 4 to 15 rows
-    /// ([`few_rows_body`](super::few_rows::few_rows_body) with the [`Cached`](Self::Cached)
-    /// blocks), as a function of its own compiled with the CPU features the blocks use:
-    /// [`few_rows_plane`] by default, a `#[target_feature]` function for the AVX2 and AVX-512
-    /// blocks.
+    /// Moves the block into `dst`.
     ///
     /// # Safety
     ///
-    /// The CPU runs the blocks' instructions (nothing for the portable and SSE2 blocks).
-    unsafe fn few_rows<const COLS: usize>(t: Transposes<'_, T>)
-    where
-        Self: Sized,
-    {
-        few_rows_plane::<T, Self::Cached, COLS>(t.dst, t.d, t.src, t.s, t.batch, t.reach);
-    }
+    /// Every line lies inside its slice: `b.s + col.0 + ROWS <= b.src.len()` for each of
+    /// `b.cols` and `b.d + b.rows.at(k) + COLS <= dst.len()` for each `k < ROWS` ([`plane`]
+    /// checks this once per call, so that implementations may skip the per-line bounds
+    /// checks).
+    unsafe fn block<const COLS: usize, L: Lines>(dst: &mut [T], b: BlockLines<'_, T, L, COLS>);
+}
 
-    /// Moves the block.
-    ///
-    /// # Safety
-    ///
-    /// Every line lies inside its slice: `s + col.0 + ROWS <= src.len()` for each of `cols`
-    /// and `d + rows.at(k) + COLS <= dst.len()` for each `k < ROWS` ([`plane`] checks this
-    /// once per call, so that implementations may skip the per-line bounds checks).
-    unsafe fn block<const COLS: usize, L: Lines>(
-        dst: &mut [T],
+/// Where one block's lines lie: `COLS` source lines, each `ROWS` long, at `s + col.0` for each
+/// of `cols`; `ROWS` destination lines, each `COLS` long, at `d + rows.at(k)`. Handed down the
+/// blocks' inlined layers as one value beside the destination, which stays an argument of its
+/// own: the compiler then knows that the blocks' stores leave `src` and `cols` alone, and
+/// keeps what it read of them in registers.
+pub(crate) struct BlockLines<'a, T, L, const COLS: usize> {
+    pub d: usize,
+    pub rows: L,
+    pub src: &'a [T],
+    pub s: usize,
+    pub cols: &'a [(usize, usize); COLS],
+}
+
+impl<'a, T, L: Lines, const COLS: usize> BlockLines<'a, T, L, COLS> {
+    /// The block whose source lines start at `s + col.0` and destination lines at
+    /// `d + rows.at(k)`.
+    #[inline(always)]
+    pub(crate) fn new(
         d: usize,
         rows: L,
-        src: &[T],
+        src: &'a [T],
         s: usize,
-        cols: &[(usize, usize); COLS],
-    );
+        cols: &'a [(usize, usize); COLS],
+    ) -> Self {
+        BlockLines {
+            d,
+            rows,
+            src,
+            s,
+            cols,
+        }
+    }
 }
 
 /// Runs a batch of transposes in blocks moved by `B`, with as many columns per block as fill a
@@ -182,9 +188,8 @@ pub(crate) unsafe fn planes<T: Copy, B: BlockMove<T>>(mut t: Transposes<'_, T>) 
     }
 }
 
-/// One width's transposes: [`BlockMove::few_rows`] for tiles of 4 to 15 rows, else
-/// [`BlockMove::plane`]. Each is a function of its own, called from here rather than one from
-/// the other, so that a debug build never holds both frames at once.
+/// One width's transposes: tiles of 4 to 15 rows through the few-rows stage, others through
+/// the blocks ([`BlockMove::plane`] either way).
 ///
 /// # Safety
 ///
@@ -194,9 +199,9 @@ unsafe fn width<T: Copy, B: BlockMove<T>, const COLS: usize>(t: Transposes<'_, T
     // SAFETY (both): passed on from the caller.
     unsafe {
         if takes_few_rows(&t.batch) {
-            B::few_rows::<COLS>(t)
+            B::plane::<COLS, true>(t)
         } else {
-            B::plane::<COLS>(t)
+            B::plane::<COLS, false>(t)
         }
     }
 }
@@ -222,17 +227,28 @@ pub(crate) fn portable_planes<T: Copy>(t: Transposes<'_, T>) {
     unsafe { planes::<T, Portable>(t) }
 }
 
-/// One width's [`plane_body`], as a function of its own (the default [`BlockMove::plane`]).
-#[inline(never)]
-pub(crate) fn plane<T: Copy, B: BlockMove<T>, const COLS: usize>(
-    dst: &mut [T],
-    d: usize,
-    src: &[T],
-    s: usize,
-    batch: TileBatch<'_>,
-    reach: Reach,
+transposes_fn! {
+    /// One width's [`width_body`], as a function of its own (the default
+    /// [`BlockMove::plane`]).
+    #[inline(never)]
+    pub(crate) fn plane[T: Copy, B: BlockMove<T>, const COLS: usize, const FEW_ROWS: bool](
+        t: Transposes<T>,
+    ) {
+        width_body::<T, B, COLS, FEW_ROWS>(t);
+    }
+}
+
+/// [`few_rows_body`] through `B`'s [`Cached`](BlockMove::Cached) blocks where `FEW_ROWS`, else
+/// [`plane_body`]: what each build of [`BlockMove::plane`] runs.
+#[inline(always)]
+pub(crate) fn width_body<T: Copy, B: BlockMove<T>, const COLS: usize, const FEW_ROWS: bool>(
+    t: Transposes<'_, T>,
 ) {
-    plane_body::<T, B, COLS>(Transposes::new(dst, d, src, s, batch, reach));
+    if FEW_ROWS {
+        few_rows_body::<T, B::Cached, COLS>(t);
+    } else {
+        plane_body::<T, B, COLS>(t);
+    }
 }
 
 /// The batch's transposes in blocks of `COLS` columns. Always inlined, so that a function
@@ -394,9 +410,15 @@ fn packed_tiles<T: Copy, B: BlockMove<T>, const COLS: usize>(t: Transposes<'_, T
             // `d + reach.dst + 1 <= dst.len()`.
             unsafe {
                 if streams {
-                    B::block::<COLS, _>(dst, block_d, Pitch(COLS), src, block_s, cols);
+                    B::block(
+                        dst,
+                        BlockLines::new(block_d, Pitch(COLS), src, block_s, cols),
+                    );
                 } else {
-                    B::block::<COLS, _>(dst, block_d, &block_rows, src, block_s, cols);
+                    B::block(
+                        dst,
+                        BlockLines::new(block_d, &block_rows, src, block_s, cols),
+                    );
                 }
             }
         }
@@ -457,9 +479,15 @@ fn move_block<T: Copy, B: BlockMove<T>, const COLS: usize>(
                 match pitch {
                     Some(pitch) => {
                         let block_d = block_d + row_block[0].1;
-                        B::block::<COLS, _>(dst, block_d, Pitch(pitch), src, block_s, col_block)
+                        B::block(
+                            dst,
+                            BlockLines::new(block_d, Pitch(pitch), src, block_s, col_block),
+                        )
                     }
-                    None => B::block::<COLS, _>(dst, block_d, row_block, src, block_s, col_block),
+                    None => B::block(
+                        dst,
+                        BlockLines::new(block_d, row_block, src, block_s, col_block),
+                    ),
                 }
             }
         }
@@ -485,22 +513,16 @@ impl<T: Copy> BlockMove<T> for Portable {
     /// sizes let LLVM unroll the block; each line costs one bounds check (the portable tile is
     /// the fallback for any `T`, not the tuned fast path).
     #[inline(always)]
-    unsafe fn block<const COLS: usize, L: Lines>(
-        dst: &mut [T],
-        d: usize,
-        rows: L,
-        src: &[T],
-        s: usize,
-        cols: &[(usize, usize); COLS],
-    ) {
-        let mut tile = [[src[s + cols[0].0]; ROWS]; COLS];
-        for (column, &(col, _)) in tile.iter_mut().zip(cols) {
+    unsafe fn block<const COLS: usize, L: Lines>(dst: &mut [T], b: BlockLines<'_, T, L, COLS>) {
+        let (src, s, d) = (b.src, b.s, b.d);
+        let mut tile = [[src[s + b.cols[0].0]; ROWS]; COLS];
+        for (column, &(col, _)) in tile.iter_mut().zip(b.cols) {
             *column = src[s + col..s + col + ROWS]
                 .try_into()
                 .expect("a line of ROWS elements");
         }
         for r in 0..ROWS {
-            let row = rows.at(r);
+            let row = b.rows.at(r);
             let line: &mut [T; COLS] = (&mut dst[d + row..d + row + COLS])
                 .try_into()
                 .expect("a line of COLS elements");
@@ -512,4 +534,4 @@ impl<T: Copy> BlockMove<T> for Portable {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

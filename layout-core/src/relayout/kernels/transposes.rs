@@ -7,12 +7,13 @@ use super::tile_batch::TileBatch;
 /// The transposes of one call: every tile of `batch` from `src` (at `s`) into `dst` (at `d`),
 /// `reach` bounding the offsets one tile's rows and columns reach.
 ///
-/// Passed between the layers that are inlined into one another. A function that is not
-/// inlined and holds a kernel's loops (each width's `plane`, the staged, narrow and pitched
-/// builds, `transpose` and the ISAs' `transpose_as`) takes the six as arguments of its own:
-/// the compiler then knows that `dst` overlaps nothing else it reads, which it does not
-/// know of a slice read from a struct argument (the loops reload what they read after each
-/// store, and spill more).
+/// Passed between the layers that are inlined into one another (the ISAs' `transpose_as`
+/// among them). A function that holds a kernel's loops and is not inlined into them (each
+/// width's `plane`, the staged and narrow builds, `transpose`; declared by [`transposes_fn!`])
+/// takes the six as arguments of its own, as does the pitched build: the compiler then knows
+/// that `dst` overlaps nothing else it reads, which it does not know of a slice read from a
+/// struct argument (the loops reload what they read after each store, and spill more), and
+/// its callers do not copy the six into a struct on the stack for each call.
 pub(crate) struct Transposes<'a, T> {
     pub dst: &'a mut [T],
     pub d: usize,
@@ -69,3 +70,41 @@ impl<'a, T> Transposes<'a, T> {
         }
     }
 }
+
+/// Declares a function that takes the six parts of [`Transposes`] as arguments of its own (see
+/// there why), in their order, then any further arguments, and runs its body on the six as
+/// `$t: Transposes<'_, $T>`. Generics go in square brackets:
+/// `pub(crate) unsafe fn plane[T: Copy, const COLS: usize](t: Transposes<T>, more: bool) {..}`
+/// declares `plane::<T, COLS>(dst, d, src, s, batch, reach, more)`.
+macro_rules! transposes_fn {
+    ($(#[$attr:meta])* $vis:vis unsafe fn $($rest:tt)*) => {
+        $crate::relayout::kernels::transposes::transposes_fn!(
+            @ [$(#[$attr])* $vis unsafe] $($rest)*
+        );
+    };
+    ($(#[$attr:meta])* $vis:vis fn $($rest:tt)*) => {
+        $crate::relayout::kernels::transposes::transposes_fn!(@ [$(#[$attr])* $vis] $($rest)*);
+    };
+    (
+        @ [$($head:tt)*] $name:ident [$($generics:tt)*]
+        ($t:ident: Transposes<$T:ty> $(, $arg:ident: $arg_ty:ty)* $(,)?) $(-> $ret:ty)? $body:block
+    ) => {
+        $($head)* fn $name<$($generics)*>(
+            dst: &mut [$T],
+            d: usize,
+            src: &[$T],
+            s: usize,
+            batch: $crate::relayout::kernels::tile_batch::TileBatch<'_>,
+            reach: $crate::relayout::kernels::reach::Reach,
+            $($arg: $arg_ty),*
+        ) $(-> $ret)? {
+            #[allow(unused_mut)]
+            let mut $t = $crate::relayout::kernels::transposes::Transposes::new(
+                dst, d, src, s, batch, reach,
+            );
+            $body
+        }
+    };
+}
+
+pub(crate) use transposes_fn;

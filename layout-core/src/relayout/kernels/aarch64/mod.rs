@@ -1,6 +1,7 @@
 //! The aarch64 vector kernels of the plain unit types: transposes in NEON blocks (1-, 2- and
 //! 4-byte units, [`neon`]), and row copies whose rows fill whole cache lines written past the
-//! caches with `stnp` (all four sizes, [`rows`]).
+//! caches with `stnp` (all four sizes: the shared
+//! [`streamed_rows::copy`](super::streamed_rows::copy) through the NEON register).
 //!
 //! NEON is part of every aarch64 CPU that runs a general-purpose OS (rustc's aarch64 targets
 //! enable it), so nothing is detected at run time; the module is compiled for little-endian
@@ -18,17 +19,16 @@ mod lines;
 mod neon;
 #[cfg(layout_asm_probes)]
 mod probes;
-mod rows;
 
 use super::element::Element;
 use super::narrow::{Cached, narrow_transpose};
-use super::reach::Reach;
+use super::rows::StreamRows;
+use super::streamed_rows;
 use super::streamed_tiles::blocks_write_whole_lines;
-use super::tile_batch::TileBatch;
 use super::tiles;
 use super::transposes::Transposes;
+use core::arch::aarch64::uint8x16_t;
 use core::mem::MaybeUninit;
-use core::ops::Range;
 use neon::{Block, Neon};
 
 /// The plain integers' vector kernels: transposes in NEON blocks (where `$transposes`), rows
@@ -38,17 +38,8 @@ macro_rules! vector_element {
         impl Element for $int {
             vector_transpose!($transposes);
 
-            fn stream_rows(
-                dst: &mut [Self],
-                d: usize,
-                src: &[Self],
-                s: usize,
-                rows: &[(usize, usize)],
-                cols: Range<usize>,
-                reach: Reach,
-                ahead: usize,
-            ) -> bool {
-                rows::stream_rows(dst, d, src, s, rows, cols, reach, ahead)
+            fn row_streams() -> Option<StreamRows<Self>> {
+                Some(streamed_rows::copy::<Self, uint8x16_t>)
             }
         }
     )*};
@@ -58,7 +49,7 @@ macro_rules! vector_element {
 macro_rules! vector_transpose {
     (true) => {
         fn vector_transpose(t: Transposes<'_, Self>, stream: bool) -> bool {
-            transpose_as(t.dst, t.d, t.src, t.s, t.batch, t.reach, stream);
+            transpose_as(t, stream);
             true
         }
     };
@@ -78,16 +69,7 @@ impl Element for MaybeUninit<u64> {}
 /// tiles one to three wide by the portable narrow kernels (the blocks would move them element
 /// by element), the others in NEON blocks, streamed where the engine asks for it (`stream`)
 /// and the blocks write whole destination lines.
-fn transpose_as<E: Block>(
-    dst: &mut [E],
-    d: usize,
-    src: &[E],
-    s: usize,
-    batch: TileBatch<'_>,
-    reach: Reach,
-    stream: bool,
-) {
-    let mut t = Transposes::new(dst, d, src, s, batch, reach);
+fn transpose_as<E: Block>(mut t: Transposes<'_, E>, stream: bool) {
     // SAFETY: plain copies run on any CPU.
     if unsafe { narrow_transpose::<E, Cached>(t.reborrow()) } {
         return;

@@ -84,6 +84,12 @@ impl Register for uint8x16_t {
     }
 
     #[inline(always)]
+    unsafe fn load<E: Pod>(src: &[E], at: usize) -> Self {
+        // SAFETY: passed on from the caller.
+        unsafe { load(src, at) }
+    }
+
+    #[inline(always)]
     unsafe fn load_lanes<E: Pod>(src: &[E], at: [usize; 4]) -> Self {
         // SAFETY: passed on from the caller.
         unsafe { load(src, at[0]) }

@@ -4,64 +4,50 @@
 //! the vector loads, permutes and stores, and the loops.
 
 use super::super::rows::row_of;
-use super::super::tiles::BlockMove;
+use super::super::tiles::{BlockLines, BlockMove};
 use super::neon::Neon;
 use crate::relayout::lines::Pitch;
 
-/// One block of 16 rows by 4 columns of 4-byte elements (f32, moved as `u32`): four 4x4
-/// transposes, destination lines `pitch` apart, through the caches.
-///
-/// # Safety
-///
-/// Each of `cols` starts a source line of 16 elements inside `src` (at `col.0`); the 16
-/// destination lines of 4 elements (at `k * pitch`) lie inside `dst`.
-#[unsafe(no_mangle)]
-#[inline(never)]
-pub unsafe fn neon_block_f32_4x4(
-    dst: &mut [u32],
-    pitch: usize,
-    src: &[u32],
-    cols: &[(usize, usize); 4],
-) {
-    // SAFETY: passed on from the caller.
-    unsafe { <Neon<false> as BlockMove<u32>>::block::<4, _>(dst, 0, Pitch(pitch), src, 0, cols) }
+/// `$name`: one block of 16 rows by `$cols` columns of `$unit`, through `Neon<$stream>`, its
+/// destination lines `pitch` apart.
+macro_rules! neon_block_probe {
+    ($(#[doc = $doc:literal])* $name:ident: $unit:ty, $cols:literal, $stream:literal) => {
+        $(#[doc = $doc])*
+        ///
+        /// # Safety
+        ///
+        /// Each of `cols` starts a source line of 16 elements inside `src` (at `col.0`); the 16
+        /// destination lines (at `k * pitch`) lie inside `dst`.
+        #[unsafe(no_mangle)]
+        #[inline(never)]
+        pub unsafe fn $name(
+            dst: &mut [$unit],
+            pitch: usize,
+            src: &[$unit],
+            cols: &[(usize, usize); $cols],
+        ) {
+            let block = BlockLines::new(0, Pitch(pitch), src, 0, cols);
+            // SAFETY: passed on from the caller.
+            unsafe { <Neon<$stream> as BlockMove<$unit>>::block(dst, block) }
+        }
+    };
 }
 
-/// One 16x16 block of bytes, destination lines `pitch` apart, through the caches.
-///
-/// # Safety
-///
-/// Each of `cols` starts a source line of 16 bytes inside `src` (at `col.0`); the 16
-/// destination lines of 16 bytes (at `k * pitch`) lie inside `dst`.
-#[unsafe(no_mangle)]
-#[inline(never)]
-pub unsafe fn neon_block_u8_16x16(
-    dst: &mut [u8],
-    pitch: usize,
-    src: &[u8],
-    cols: &[(usize, usize); 16],
-) {
-    // SAFETY: passed on from the caller.
-    unsafe { <Neon<false> as BlockMove<u8>>::block::<16, _>(dst, 0, Pitch(pitch), src, 0, cols) }
+neon_block_probe! {
+    /// One block of 16 rows by 4 columns of 4-byte elements (f32, moved as `u32`): four 4x4
+    /// transposes, through the caches.
+    neon_block_f32_4x4: u32, 4, false
 }
 
-/// One block of 16 rows by 16 columns of 4-byte elements (sixteen 4x4 transposes), each
-/// destination line a whole 64-byte line written with `stnp` where it is aligned.
-///
-/// # Safety
-///
-/// Each of `cols` starts a source line of 16 elements inside `src` (at `col.0`); the 16
-/// destination lines of 16 elements (at `k * pitch`) lie inside `dst`.
-#[unsafe(no_mangle)]
-#[inline(never)]
-pub unsafe fn neon_block_f32_16x16_streamed(
-    dst: &mut [u32],
-    pitch: usize,
-    src: &[u32],
-    cols: &[(usize, usize); 16],
-) {
-    // SAFETY: passed on from the caller.
-    unsafe { <Neon<true> as BlockMove<u32>>::block::<16, _>(dst, 0, Pitch(pitch), src, 0, cols) }
+neon_block_probe! {
+    /// One 16x16 block of bytes, through the caches.
+    neon_block_u8_16x16: u8, 16, false
+}
+
+neon_block_probe! {
+    /// One block of 16 rows by 16 columns of 4-byte elements (sixteen 4x4 transposes), each
+    /// destination line a whole 64-byte line written with `stnp` where it is aligned.
+    neon_block_f32_16x16_streamed: u32, 16, true
 }
 
 /// The portable copy of one 64-byte row (`rows::copy_rows` for rows of 64 bytes): what LLVM

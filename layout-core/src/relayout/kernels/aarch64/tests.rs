@@ -2,30 +2,19 @@
 //! relayouts of plain elements (NEON) against the same relayouts of a non-plain type of the
 //! same size (portable kernels), and the streamed row copies against plain copies.
 
-use super::super::rows::{Destination, copy_listed_blocks};
+use super::super::reach::Reach;
+use super::super::rows::{Destination, copy_listed_blocks, stream_rows};
 use super::super::tile_batch::TileBatch;
+use super::super::tiles::tests::{BLOCK_SHAPES, listings};
 use super::super::tiles::{planes, portable_planes};
 use super::super::{OneBlock, RowBlock};
 use super::*;
-use crate::relayout::choices::Choices;
 use crate::relayout::tuning::CACHE_LINE;
 use crate::relayout::{SAME_ORDER, Streaming, copy_streaming};
 use crate::{Layout, Mapping};
 use alloc::vec::Vec;
 use bytemuck::Pod;
 use core::fmt::Debug;
-
-type Listing = Vec<(usize, usize)>;
-
-/// Listed rows (source offsets counting up) and columns (destination offsets counting up) with
-/// `gap` elements between destination lines, as a transpose of loops with padding sees them.
-fn listings(rows: usize, cols: usize, gap: usize) -> (Listing, Listing) {
-    let row_pitch = cols + gap;
-    let col_pitch = rows + 5;
-    let rows = (0..rows).map(|r| (r, r * row_pitch)).collect();
-    let cols = (0..cols).map(|c| (c * col_pitch, c)).collect();
-    (rows, cols)
-}
 
 /// Where a buffer's first cache line starts, as an element index, plus `misalign` elements.
 fn start<E>(buffer: &[E], misalign: usize) -> usize {
@@ -50,15 +39,7 @@ fn blocks_agree<E: Block + Debug + PartialEq>(
         let len = 2 * tile_dst;
         let buffer = || alloc::vec![make(0); len + 2 * CACHE_LINE];
         for row_pitch in [Some(n_cols + gap), None] {
-            let batch = TileBatch {
-                origins: &origins,
-                rows: &rows,
-                cols: &cols,
-                row_pitch,
-                rows_run: None,
-                cols_run: None,
-                choices: &Choices::DEFAULT,
-            };
+            let batch = TileBatch::listed(&origins, &rows, &cols, row_pitch);
             for misalign in [0, 1] {
                 let mut want = buffer();
                 let d = start(&want, misalign);
@@ -99,24 +80,11 @@ fn blocks_agree<E: Block + Debug + PartialEq>(
 fn neon_blocks_equal_the_portable_tile() {
     // Under Miri (an aarch64 build interpreted, about a thousand times slower), a sample that
     // still reaches every block path: partial blocks, whole-line rows, half lines in pairs,
-    // narrow micro-blocks, packed one-line byte blocks.
-    let miri = [(33, 37, 3), (20, 4, 3), (32, 32, 0), (32, 4, 0)];
-    let shapes: &[_] = &[
-        (16, 16, 3),
-        (33, 37, 3),
-        (48, 64, 3),
-        (20, 4, 3),
-        (17, 8, 3),
-        (64, 40, 3),
-        (17, 255, 1),
-        (255, 17, 0),
-        (32, 4, 0),
-        (48, 8, 0),
-        (16, 16, 0),
-        (32, 32, 0),
-        (64, 64, 0),
-    ];
-    let shapes = if cfg!(miri) { &miri[..] } else { shapes };
+    // narrow micro-blocks, packed one-line byte blocks, tiles of a few rows.
+    let miri = [(33, 37, 3), (20, 4, 3), (32, 32, 0), (32, 4, 0), (5, 33, 3)];
+    let more = [(17, 255, 1), (255, 17, 0), (64, 64, 0)];
+    let shapes: Vec<_> = BLOCK_SHAPES.iter().chain(&more).copied().collect();
+    let shapes = if cfg!(miri) { &miri[..] } else { &shapes };
     blocks_agree::<u32>(|i| (i * 7) as u32, shapes);
     blocks_agree::<u16>(|i| (i * 7) as u16, shapes);
     blocks_agree::<u8>(|i| (i * 7) as u8, shapes);
@@ -248,26 +216,17 @@ fn streamed_rows_equal_plain_copies() {
         let mut dst = alloc::vec![make(0); 8 * line];
         let rows = [(0, 0)];
         let reach = Reach::of(&rows, &[(0, 0)]);
-        assert!(!E::stream_rows(
-            &mut dst,
-            0,
-            &src,
-            0,
-            &rows,
-            0..line - 1,
-            reach,
-            0
-        ));
-        assert!(E::stream_rows(
-            &mut dst,
-            0,
-            &src,
-            0,
-            &rows,
-            0..line,
-            reach,
-            0
-        ));
+        let stream = E::row_streams().expect("NEON streams rows");
+        for (cols, streamed) in [(0..line - 1, false), (0..line, true)] {
+            let block = RowBlock {
+                dst: &mut dst,
+                d: 0,
+                src: &src,
+                s: 0,
+                source_ahead: 0,
+            };
+            assert_eq!(stream_rows(block, &rows, cols, reach, stream, 0), streamed);
+        }
     }
     check::<u8>(|i| i as u8);
     check::<u16>(|i| i as u16);

@@ -1,7 +1,43 @@
 //! The transposes against a copy one element at a time.
 
+use super::super::reach::Reach;
 use super::*;
 use alloc::vec::Vec;
+
+#[cfg(vector_kernels)]
+pub(crate) type Listing = Vec<(usize, usize)>;
+
+/// Listed rows (source offsets counting up) and columns (destination offsets counting up) with
+/// `gap` elements between destination lines, as a transpose of loops with padding sees them.
+#[cfg(vector_kernels)]
+pub(crate) fn listings(rows: usize, cols: usize, gap: usize) -> (Listing, Listing) {
+    let row_pitch = cols + gap;
+    let col_pitch = rows + 5;
+    let rows = (0..rows).map(|r| (r, r * row_pitch)).collect();
+    let cols = (0..cols).map(|c| (c * col_pitch, c)).collect();
+    (rows, cols)
+}
+
+/// Tiles of `(rows, columns, gap)` ([`listings`]) that reach every path of the vector blocks:
+/// partial blocks, whole-line columns, narrow tiles, tiles of fewer rows than a block (the
+/// few-rows stage), lines listed and pitched; and (gap 0) rows adjacent in the destination, so
+/// that a register's lines are stored at once.
+#[cfg(vector_kernels)]
+pub(crate) const BLOCK_SHAPES: [(usize, usize, usize); 13] = [
+    (16, 16, 3),
+    (33, 37, 3),
+    (48, 64, 3),
+    (20, 4, 3),
+    (17, 8, 3),
+    (64, 40, 3),
+    (32, 4, 0),
+    (48, 8, 0),
+    (16, 16, 0),
+    (32, 32, 0),
+    (4, 37, 3),
+    (5, 64, 3),
+    (15, 70, 3),
+];
 
 /// `dst[d + row.1 + col.1] = src[s + row.0 + col.0]`, one element at a time.
 fn by_element(
@@ -42,15 +78,7 @@ fn every_tile_of_a_batch_moves() {
     for &(at_src, at_dst) in &origins {
         by_element(&mut want, d + at_dst, &rows, &src, s + at_src, &cols);
     }
-    let batch = TileBatch {
-        origins: &origins,
-        rows: &rows,
-        cols: &cols,
-        row_pitch: Some(24),
-        rows_run: None,
-        cols_run: None,
-        choices: &crate::relayout::choices::Choices::DEFAULT,
-    };
+    let batch = TileBatch::listed(&origins, &rows, &cols, Some(24));
     let mut got = alloc::vec![0u32; len];
     portable_planes(Transposes::new(&mut got, d, &src, s, batch, reach));
     assert_eq!(got, want);
@@ -83,15 +111,7 @@ fn packed_blocks_move_as_listed() {
         for &(at_src, at_dst) in &origins {
             by_element(&mut want, 1 + at_dst, rows, &src, 2 + at_src, &cols);
         }
-        let batch = TileBatch {
-            origins: &origins,
-            rows,
-            cols: &cols,
-            row_pitch: Some(4),
-            rows_run: None,
-            cols_run: None,
-            choices: &crate::relayout::choices::Choices::DEFAULT,
-        };
+        let batch = TileBatch::listed(&origins, rows, &cols, Some(4));
         let too_far = Reach {
             src: reach.src,
             dst: len,
@@ -116,15 +136,7 @@ fn blocks_outside_the_reach_take_the_checked_path() {
     let src: Vec<u32> = (0..16 * 40 + 8).collect();
     let mut want = alloc::vec![0u32; 32 * 20 + 4];
     by_element(&mut want, 1, &rows, &src, 2, &cols);
-    let one_tile = |rows| TileBatch {
-        origins: &[(0, 0)],
-        rows,
-        cols: &cols,
-        row_pitch: Some(20),
-        rows_run: None,
-        cols_run: None,
-        choices: &crate::relayout::choices::Choices::DEFAULT,
-    };
+    let one_tile = |rows| TileBatch::listed(&[(0, 0)], rows, &cols, Some(20));
     for reach in [
         Reach::of(&rows, &cols),
         Reach {

@@ -9,14 +9,11 @@
 //! of a line fills at once (f32 nhwc->nchw). Detection as in
 //! [`super::avx2`]: once, with `cpuid`, by `cpufeatures`.
 
-use super::super::few_rows;
 use super::super::micro_blocks;
 use super::super::narrow;
-use super::super::reach::Reach;
 use super::super::staged;
-use super::super::tile_batch::TileBatch;
-use super::super::tiles::{self, BlockMove};
-use super::super::transposes::Transposes;
+use super::super::tiles::{self, BlockLines, BlockMove};
+use super::super::transposes::{Transposes, transposes_fn};
 use super::avx2::{Avx2Blocks, Wide};
 use super::shuffle::{
     Interleave, interleave_for, load_register, permute_dwords, shuffle_rounds, x86_register, zero,
@@ -41,86 +38,55 @@ pub(crate) fn available() -> bool {
     cpuid_avx512::get()
 }
 
-/// One width's transposes ([`tiles::plane_body`]) compiled with AVX-512 F and BW (and so
-/// AVX2 too): the [`BlockMove::plane`] of [`Avx512Blocks`].
-///
-/// # Safety
-///
-/// The CPU runs AVX-512 F and BW instructions ([`available`]).
-#[target_feature(enable = "avx2,avx512f,avx512bw")]
-#[inline(never)]
-pub(crate) unsafe fn plane<T: Copy, B: BlockMove<T>, const COLS: usize>(
-    dst: &mut [T],
-    d: usize,
-    src: &[T],
-    s: usize,
-    batch: TileBatch<'_>,
-    reach: Reach,
-) {
-    tiles::plane_body::<T, B, COLS>(Transposes::new(dst, d, src, s, batch, reach));
+transposes_fn! {
+    /// One width's transposes ([`tiles::plane_body`]) compiled with AVX-512 F and BW (and so
+    /// AVX2 too): the [`BlockMove::plane`] of [`Avx512Blocks`].
+    ///
+    /// # Safety
+    ///
+    /// The CPU runs AVX-512 F and BW instructions ([`available`]).
+    #[target_feature(enable = "avx2,avx512f,avx512bw")]
+    #[inline(never)]
+    pub(crate) unsafe fn plane[T: Copy, B: BlockMove<T>, const COLS: usize, const FEW_ROWS: bool](
+        t: Transposes<T>,
+    ) {
+        tiles::width_body::<T, B, COLS, FEW_ROWS>(t);
+    }
 }
 
-/// Tiles of a few rows ([`few_rows::few_rows_body`]) compiled with AVX-512 F and BW: the
-/// [`BlockMove::few_rows`] of [`Avx512Blocks`].
-///
-/// # Safety
-///
-/// The CPU runs AVX-512 F and BW instructions ([`available`]).
-#[target_feature(enable = "avx2,avx512f,avx512bw")]
-#[inline(never)]
-pub(crate) unsafe fn few_rows_plane<T: Copy, B: BlockMove<T>, const COLS: usize>(
-    dst: &mut [T],
-    d: usize,
-    src: &[T],
-    s: usize,
-    batch: TileBatch<'_>,
-    reach: Reach,
-) {
-    few_rows::few_rows_body::<T, B, COLS>(Transposes::new(dst, d, src, s, batch, reach));
+transposes_fn! {
+    /// [`staged::staged_widths`] compiled with AVX-512 F and BW, the blocks ([`StageBlocks`])
+    /// writing through the caches into the local buffer.
+    ///
+    /// # Safety
+    ///
+    /// The CPU runs AVX-512 F and BW instructions ([`available`]); `stages` is
+    /// [`Stages::of`](staged::Stages::of) the batch.
+    #[target_feature(enable = "avx2,avx512f,avx512bw")]
+    #[inline(never)]
+    pub(crate) unsafe fn staged[E: Broad](t: Transposes<E>, stages: staged::Stages) {
+        // SAFETY: passed on from the caller; AVX-512 implies AVX2, which `stream_run` needs.
+        unsafe { staged::staged_widths::<E, StageBlocks>(t, stages, super::avx2::stream_run) }
+    }
 }
 
-/// [`staged::staged_widths`] compiled with AVX-512 F and BW, the blocks ([`StageBlocks`])
-/// writing through the caches into the local buffer.
-///
-/// # Safety
-///
-/// The CPU runs AVX-512 F and BW instructions ([`available`]); `stages` is
-/// [`Stages::of`](staged::Stages::of) the batch.
-#[target_feature(enable = "avx2,avx512f,avx512bw")]
-#[inline(never)]
-pub(crate) unsafe fn staged<E: Broad>(
-    dst: &mut [E],
-    d: usize,
-    src: &[E],
-    s: usize,
-    batch: TileBatch<'_>,
-    reach: Reach,
-    stages: staged::Stages,
-) {
-    let t = Transposes::new(dst, d, src, s, batch, reach);
-    // SAFETY: passed on from the caller; AVX-512 implies AVX2, which `stream_run` needs.
-    unsafe { staged::staged_widths::<E, StageBlocks>(t, stages, super::avx2::stream_run) }
-}
-
-/// [`narrow::narrow_transpose`] compiled with AVX-512 F and BW, whose shuffles interleave
-/// (and split) the narrow tiles' fixed-size pieces, each written by `P` ([`narrow::Cached`],
-/// or [`StreamedPieces`] for a destination past the caches).
-///
-/// # Safety
-///
-/// The CPU runs AVX-512 F and BW instructions ([`available`]).
-#[target_feature(enable = "avx2,avx512f,avx512bw")]
-#[inline(never)]
-pub(crate) unsafe fn narrow_transpose<T: Copy, P: narrow::Pieces<T>>(
-    dst: &mut [T],
-    d: usize,
-    src: &[T],
-    s: usize,
-    batch: TileBatch<'_>,
-    reach: Reach,
-) -> bool {
-    // SAFETY: `P`'s instructions are AVX-512 F ones at most (the caller's promise covers them).
-    unsafe { narrow::narrow_transpose::<T, P>(Transposes::new(dst, d, src, s, batch, reach)) }
+transposes_fn! {
+    /// [`narrow::narrow_transpose`] compiled with AVX-512 F and BW, whose shuffles interleave
+    /// (and split) the narrow tiles' fixed-size pieces, each written by `P` ([`narrow::Cached`],
+    /// or [`StreamedPieces`] for a destination past the caches).
+    ///
+    /// # Safety
+    ///
+    /// The CPU runs AVX-512 F and BW instructions ([`available`]).
+    #[target_feature(enable = "avx2,avx512f,avx512bw")]
+    #[inline(never)]
+    pub(crate) unsafe fn narrow_transpose[T: Copy, P: narrow::Pieces<T>](
+        t: Transposes<T>,
+    ) -> bool {
+        // SAFETY: `P`'s instructions are AVX-512 F ones at most (the caller's promise covers
+        // them).
+        unsafe { narrow::narrow_transpose::<T, P>(t) }
+    }
 }
 
 /// Narrow tiles' pieces written past the caches: each whole 64 bytes of a piece that start a
@@ -172,40 +138,23 @@ impl<E: Broad, const STREAM: bool> BlockMove<E> for Avx512Blocks<STREAM> {
     /// # Safety
     ///
     /// The CPU runs AVX-512 F and BW instructions.
-    unsafe fn plane<const COLS: usize>(t: Transposes<'_, E>) {
+    unsafe fn plane<const COLS: usize, const FEW_ROWS: bool>(t: Transposes<'_, E>) {
         // SAFETY: passed on from the caller.
-        unsafe { plane::<E, Self, COLS>(t.dst, t.d, t.src, t.s, t.batch, t.reach) }
-    }
-
-    /// # Safety
-    ///
-    /// The CPU runs AVX-512 F and BW instructions.
-    unsafe fn few_rows<const COLS: usize>(t: Transposes<'_, E>) {
-        // SAFETY: passed on from the caller.
-        unsafe { few_rows_plane::<E, Self::Cached, COLS>(t.dst, t.d, t.src, t.s, t.batch, t.reach) }
+        unsafe { plane::<E, Self, COLS, FEW_ROWS>(t.dst, t.d, t.src, t.s, t.batch, t.reach) }
     }
 
     /// # Safety
     ///
     /// As [`BlockMove::block`], and the CPU runs AVX-512 F and BW instructions.
     #[inline(always)]
-    unsafe fn block<const COLS: usize, L: Lines>(
-        dst: &mut [E],
-        d: usize,
-        rows: L,
-        src: &[E],
-        s: usize,
-        cols: &[(usize, usize); COLS],
-    ) {
+    unsafe fn block<const COLS: usize, L: Lines>(dst: &mut [E], b: BlockLines<'_, E, L, COLS>) {
         // SAFETY (both): passed on from the caller (AVX-512 implies AVX2); `whole_lines` takes
         // 4-byte elements in blocks of a multiple of 16 columns.
         unsafe {
             if STREAM && size_of::<E>() == 4 && COLS.is_multiple_of(16) {
-                whole_lines::<E, L, COLS, STREAM>(dst, d, rows, src, s, cols)
+                whole_lines::<E, L, COLS, STREAM>(dst, b)
             } else {
-                micro_blocks::wide_block::<E, __m512i, Self, Avx2Blocks<STREAM>, L, COLS>(
-                    dst, d, rows, src, s, cols,
-                )
+                micro_blocks::wide_block::<E, __m512i, Self, Avx2Blocks<STREAM>, L, COLS>(dst, b)
             }
         }
     }
@@ -224,21 +173,14 @@ impl<E: Broad> BlockMove<E> for StageBlocks {
     ///
     /// As [`BlockMove::block`], and the CPU runs AVX-512 F and BW instructions.
     #[inline(always)]
-    unsafe fn block<const COLS: usize, L: Lines>(
-        dst: &mut [E],
-        d: usize,
-        rows: L,
-        src: &[E],
-        s: usize,
-        cols: &[(usize, usize); COLS],
-    ) {
+    unsafe fn block<const COLS: usize, L: Lines>(dst: &mut [E], b: BlockLines<'_, E, L, COLS>) {
         // SAFETY (both): passed on from the caller; `whole_lines` takes 4-byte elements in
         // blocks of a multiple of 16 columns.
         unsafe {
             if size_of::<E>() == 4 && COLS.is_multiple_of(16) {
-                whole_lines::<E, L, COLS, false>(dst, d, rows, src, s, cols)
+                whole_lines::<E, L, COLS, false>(dst, b)
             } else {
-                <Avx512Blocks<false> as BlockMove<E>>::block::<COLS, L>(dst, d, rows, src, s, cols)
+                <Avx512Blocks<false> as BlockMove<E>>::block(dst, b)
             }
         }
     }
@@ -276,12 +218,9 @@ x86_register!(__m512i: 64, _mm512_stream_si512, quad_register);
 #[inline(always)]
 unsafe fn whole_lines<E: Pod, L: Lines, const COLS: usize, const STREAM: bool>(
     dst: &mut [E],
-    d: usize,
-    rows: L,
-    src: &[E],
-    s: usize,
-    cols: &[(usize, usize); COLS],
+    b: BlockLines<'_, E, L, COLS>,
 ) {
+    let (d, rows, src, s, cols) = (b.d, b.rows, b.src, b.s, b.cols);
     for c in (0..COLS).step_by(16) {
         let mut v = [zero(); 16];
         // The source lines in address order, not in the order the first shuffle round pairs

@@ -16,17 +16,13 @@ mod vbmi;
 
 use super::element::Element;
 use super::narrow;
-use super::reach::Reach;
-use super::row_blocks::RowBlocks;
-use super::rows::each_block;
+use super::rows::{CopyRows, StreamRows};
 use super::staged::Stages;
 use super::streamed_tiles::blocks_write_whole_lines;
-use super::tile_batch::TileBatch;
 use super::tiles;
 use super::transposes::Transposes;
 use crate::relayout::stores::end_streaming;
 use core::mem::MaybeUninit;
-use core::ops::Range;
 use split_planes::SplitPlanes;
 use sse2::Sse2;
 
@@ -38,20 +34,11 @@ macro_rules! vector_element {
     ($($int:ty: $transposes:tt),*) => {$(
         impl Element for $int {
             fn vector_transpose(t: Transposes<'_, Self>, stream: bool) -> bool {
-                vector_transpose!($transposes, t.dst, t.d, t.src, t.s, t.batch, t.reach, stream)
+                vector_transpose!($transposes, t, stream)
             }
 
-            fn stream_rows(
-                dst: &mut [Self],
-                d: usize,
-                src: &[Self],
-                s: usize,
-                rows: &[(usize, usize)],
-                cols: Range<usize>,
-                reach: Reach,
-                ahead: usize,
-            ) -> bool {
-                avx2::stream_rows(dst, d, src, s, rows, cols, reach, ahead)
+            fn row_streams() -> Option<StreamRows<Self>> {
+                avx2::available().then_some(avx2::stream_rows::<Self>)
             }
 
             row_copies_in_avx2!();
@@ -69,26 +56,11 @@ macro_rules! bytes_element {
     )*};
 }
 
-/// [`Element::vector_copy_rows`]: the row copies compiled for AVX2, where the CPU has it.
+/// [`Element::row_copies`]: the row copies compiled for AVX2, where the CPU has it.
 macro_rules! row_copies_in_avx2 {
     () => {
-        fn vector_copy_rows(
-            blocks: &mut impl RowBlocks<Self>,
-            rows: &[(usize, usize)],
-            cols: Range<usize>,
-            reach: Reach,
-            dst_rows: bool,
-        ) -> bool {
-            if !avx2::available() {
-                return false;
-            }
-            // One call a block: the AVX2 build is never inlined here, so its row loop keeps
-            // its registers.
-            each_block(blocks, dst_rows, |dst, d, src, s, ahead| {
-                // SAFETY: the CPU runs AVX2 instructions (checked just above).
-                unsafe { avx2::copy_rows(dst, d, src, s, rows, cols.clone(), reach, ahead) };
-            });
-            true
+        fn row_copies() -> Option<CopyRows<Self>> {
+            avx2::available().then_some(avx2::copy_rows::<Self>)
         }
     };
 }
@@ -110,15 +82,8 @@ vector_element!(u8: true, u16: true, u32: true, u64: false);
 bytes_element!(u8, u16, u32, u64);
 
 /// `tiles::transpose` of plain elements viewed as the unsigned integers `E` of their size.
-fn transpose_as<E: avx512::Broad>(
-    dst: &mut [E],
-    d: usize,
-    src: &[E],
-    s: usize,
-    batch: TileBatch<'_>,
-    reach: Reach,
-    stream: bool,
-) {
+fn transpose_as<E: avx512::Broad>(t: Transposes<'_, E>, stream: bool) {
+    let (dst, d, src, s, batch, reach) = t.parts();
     // Tiles one to three wide: the AVX-512 build of the narrow kernels, streaming where asked
     // and splitting rows of three bytes with VBMI where the CPU has it (`SplitPlanes`), or
     // their portable build (the blocks below would move them element by element).
@@ -229,24 +194,13 @@ fn planes<E: avx512::Broad, const STREAM: bool>(mut t: Transposes<'_, E>) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::reach::Reach;
     use super::super::tile_batch::TileBatch;
+    use super::super::tiles::tests::{BLOCK_SHAPES, listings};
     use super::super::tiles::{planes, portable_planes};
     use super::*;
-    use crate::relayout::choices::Choices;
     use crate::relayout::tuning::CACHE_LINE;
     use alloc::vec::Vec;
-
-    pub(super) type Listing = Vec<(usize, usize)>;
-
-    /// Listed rows (source offsets counting up) and columns (destination offsets counting up)
-    /// with gaps between lines, as a transpose of loops with padding sees them.
-    pub(super) fn listings(rows: usize, cols: usize, gap: usize) -> (Listing, Listing) {
-        let row_pitch = cols + gap;
-        let col_pitch = rows + 5;
-        let rows = (0..rows).map(|r| (r, r * row_pitch)).collect();
-        let cols = (0..cols).map(|c| (c * col_pitch, c)).collect();
-        (rows, cols)
-    }
 
     /// The ISA builds of the transpose blocks, each tested on its own.
     #[derive(Clone, Copy, Debug)]
@@ -260,32 +214,23 @@ mod tests {
         make: fn(usize) -> E,
         build: Build,
     ) {
-        // Gap 0: rows adjacent in the destination (a register's lines stored at once). Under
-        // Miri, which runs these ~1000 times slower, a sample that still reaches every block
-        // path: partial blocks, whole-line columns, narrow tiles, tiles of fewer rows than a
-        // block, adjacent rows, lines listed and pitched, destinations on a line and off it.
-        let (shapes, adjacent): (&[_], &[_]) = if cfg!(miri) {
-            (
-                &[(33, 37, 3), (48, 64, 3), (20, 4, 3), (5, 33, 3)],
-                &[(32, 4, 0), (16, 16, 0)],
-            )
+        // Under Miri, which runs these ~1000 times slower, a sample of `BLOCK_SHAPES` that
+        // still reaches every block path: partial blocks, whole-line columns, narrow tiles,
+        // tiles of a few rows, adjacent rows, lines listed and pitched, destinations on a line
+        // and off it.
+        let shapes: &[_] = if cfg!(miri) {
+            &[
+                (5, 33, 3),
+                (33, 37, 3),
+                (48, 64, 3),
+                (20, 4, 3),
+                (32, 4, 0),
+                (16, 16, 0),
+            ]
         } else {
-            (
-                &[
-                    (16, 16, 3),
-                    (33, 37, 3),
-                    (48, 64, 3),
-                    (20, 4, 3),
-                    (17, 8, 3),
-                    (64, 40, 3),
-                    (4, 37, 3),
-                    (5, 64, 3),
-                    (15, 70, 3),
-                ],
-                &[(32, 4, 0), (48, 8, 0), (16, 16, 0), (32, 32, 0)],
-            )
+            &BLOCK_SHAPES
         };
-        for (turn, &(n_rows, n_cols, gap)) in shapes.iter().chain(adjacent).enumerate() {
+        for (turn, &(n_rows, n_cols, gap)) in shapes.iter().enumerate() {
             let (rows, cols) = listings(n_rows, n_cols, gap);
             // Two tiles a call: the second one past the first on both sides.
             let (tile_src, tile_dst) = ((n_rows + 5) * n_cols + 7, n_rows * (n_cols + gap) + 9);
@@ -306,15 +251,7 @@ mod tests {
                 &[(pitch, 0), (pitch, 1), (None, 0), (None, 1)]
             };
             for &(row_pitch, misalign) in variants {
-                let batch = TileBatch {
-                    origins: &origins,
-                    rows: &rows,
-                    cols: &cols,
-                    row_pitch,
-                    rows_run: None,
-                    cols_run: None,
-                    choices: &Choices::DEFAULT,
-                };
+                let batch = TileBatch::listed(&origins, &rows, &cols, row_pitch);
                 let case = alloc::format!("{n_rows} x {n_cols}, pitch {row_pitch:?}, +{misalign}");
                 build_agrees(
                     build,
@@ -360,28 +297,17 @@ mod tests {
             let mut got = buffer();
             let d = start(&got);
             let dst = &mut got[..];
+            let t = Transposes::new(dst, d, src, 1, batch, reach);
             // SAFETY: each test runs its build only where the CPU has its features (the
             // test's `ignore` attribute, and its assertion of `available()`).
             unsafe {
                 match (stream, build) {
-                    (true, Build::Avx512) => planes::<E, avx512::Avx512Blocks<true>>(
-                        Transposes::new(dst, d, src, 1, batch, reach),
-                    ),
-                    (false, Build::Avx512) => planes::<E, avx512::Avx512Blocks<false>>(
-                        Transposes::new(dst, d, src, 1, batch, reach),
-                    ),
-                    (true, Build::Avx2) => planes::<E, avx2::Avx2Blocks<true>>(Transposes::new(
-                        dst, d, src, 1, batch, reach,
-                    )),
-                    (false, Build::Avx2) => planes::<E, avx2::Avx2Blocks<false>>(Transposes::new(
-                        dst, d, src, 1, batch, reach,
-                    )),
-                    (true, Build::Sse2) => {
-                        planes::<E, Sse2<true>>(Transposes::new(dst, d, src, 1, batch, reach))
-                    }
-                    (false, Build::Sse2) => {
-                        planes::<E, Sse2<false>>(Transposes::new(dst, d, src, 1, batch, reach))
-                    }
+                    (true, Build::Avx512) => planes::<E, avx512::Avx512Blocks<true>>(t),
+                    (false, Build::Avx512) => planes::<E, avx512::Avx512Blocks<false>>(t),
+                    (true, Build::Avx2) => planes::<E, avx2::Avx2Blocks<true>>(t),
+                    (false, Build::Avx2) => planes::<E, avx2::Avx2Blocks<false>>(t),
+                    (true, Build::Sse2) => planes::<E, Sse2<true>>(t),
+                    (false, Build::Sse2) => planes::<E, Sse2<false>>(t),
                 }
             }
             assert_eq!(&got[d..d + len], want, "{case}, stream {stream}, {build:?}");
@@ -393,14 +319,28 @@ mod tests {
     /// one frame ([`BlockMove::plane`](tiles::BlockMove::plane)); users' tests run on 2 MiB
     /// threads too.
     fn each_type_agrees(build: Build) {
-        extern crate std;
-        let each_type = move || {
+        on_small_stack(build, move || {
             agrees_with_portable::<u8>(|i| (i * 7) as u8, build);
             agrees_with_portable::<u16>(|i| (i * 7) as u16, build);
             agrees_with_portable::<u32>(|i| (i * 7) as u32, build);
+        });
+    }
+
+    /// Runs `test` of `build` on a thread of 1 MiB of stack, once the library finds the CPU
+    /// features that the build script found (which decide whether the test runs at all).
+    fn on_small_stack(build: Build, test: impl FnOnce() + Send + 'static) {
+        extern crate std;
+        let found = match build {
+            Build::Sse2 => true,
+            Build::Avx2 => avx2::available(),
+            Build::Avx512 => avx512::available(),
         };
-        let on_small_stack = std::thread::Builder::new().stack_size(1 << 20);
-        on_small_stack.spawn(each_type).unwrap().join().unwrap();
+        assert!(
+            found,
+            "the build script found {build:?}, the library does not"
+        );
+        let thread = std::thread::Builder::new().stack_size(1 << 20);
+        thread.spawn(test).unwrap().join().unwrap();
     }
 
     #[test]
@@ -411,10 +351,6 @@ mod tests {
     #[test]
     #[cfg_attr(not(kernel_tests_avx2), ignore = "this CPU does not run AVX2")]
     fn avx2_blocks_equal_the_portable_tile() {
-        assert!(
-            avx2::available(),
-            "the build script found AVX2, the library does not"
-        );
         each_type_agrees(Build::Avx2);
     }
 
@@ -424,10 +360,6 @@ mod tests {
         ignore = "this CPU does not run AVX-512 F and BW"
     )]
     fn avx512_blocks_equal_the_portable_tile() {
-        assert!(
-            avx512::available(),
-            "the build script found AVX-512, the library does not"
-        );
         each_type_agrees(Build::Avx512);
     }
 
@@ -448,13 +380,8 @@ mod tests {
                 let src: Vec<E> = (0..2 * tile_src + 1).map(make).collect();
                 let reach = Reach::of(&rows, &cols);
                 let batch = TileBatch {
-                    origins: &origins,
-                    rows: &rows,
-                    cols: &cols,
-                    row_pitch: Some(n_cols),
                     rows_run: Some(n_cols),
-                    cols_run: None,
-                    choices: &Choices::DEFAULT,
+                    ..TileBatch::listed(&origins, &rows, &cols, Some(n_cols))
                 };
                 let stages = Stages::of::<E>(&batch).expect("a staged batch");
                 let mut want = alloc::vec![make(0); 2 * tile_dst];
@@ -472,23 +399,16 @@ mod tests {
                 assert_eq!(got, want, "{n_rows} x {n_cols}, {build:?}");
             }
         }
-        extern crate std;
-        let each_type = move || {
+        on_small_stack(build, move || {
             check::<u32>(|i| (i * 7) as u32, &[(35, 17), (40, 29), (35, 24)], build);
             check::<u16>(|i| (i * 7) as u16, &[(72, 7), (40, 6), (40, 48)], build);
             check::<u8>(|i| (i * 7) as u8, &[(72, 17), (70, 5)], build);
-        };
-        let on_small_stack = std::thread::Builder::new().stack_size(1 << 20);
-        on_small_stack.spawn(each_type).unwrap().join().unwrap();
+        });
     }
 
     #[test]
     #[cfg_attr(not(kernel_tests_avx2), ignore = "this CPU does not run AVX2")]
     fn avx2_staged_transposes_equal_the_portable_tile() {
-        assert!(
-            avx2::available(),
-            "the build script found AVX2, the library does not"
-        );
         staged_transposes_equal_the_portable_tile(Build::Avx2);
     }
 
@@ -498,10 +418,6 @@ mod tests {
         ignore = "this CPU does not run AVX-512 F and BW"
     )]
     fn avx512_staged_transposes_equal_the_portable_tile() {
-        assert!(
-            avx512::available(),
-            "the build script found AVX-512, the library does not"
-        );
         staged_transposes_equal_the_portable_tile(Build::Avx512);
     }
 }

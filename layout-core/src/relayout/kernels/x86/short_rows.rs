@@ -188,13 +188,9 @@ mod tests {
             let tile = n * channels;
             let origins = [(0, 0), (tile, tile)];
             let batch = TileBatch {
-                origins: &origins,
-                rows: &rows,
-                cols: &cols,
-                row_pitch: Some(n),
                 rows_run: Some(n),
                 cols_run: Some(channels),
-                choices: &crate::relayout::choices::Choices::DEFAULT,
+                ..TileBatch::listed(&origins, &rows, &cols, Some(n))
             };
             assert!(takes::<u8>(&batch));
             let src: Vec<u8> = (0..2 * tile).map(|i| (i * 7 % 251) as u8).collect();

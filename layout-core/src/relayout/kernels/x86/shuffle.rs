@@ -52,6 +52,12 @@ macro_rules! x86_register {
             }
 
             #[inline(always)]
+            unsafe fn load<E: bytemuck::Pod>(src: &[E], at: usize) -> Self {
+                // SAFETY: passed on from the caller.
+                unsafe { $crate::relayout::kernels::x86::shuffle::load_register(src, at) }
+            }
+
+            #[inline(always)]
             unsafe fn load_lanes<E: bytemuck::Pod>(src: &[E], at: [usize; 4]) -> Self {
                 // SAFETY: passed on from the caller.
                 unsafe { $lanes(src, at) }

@@ -92,12 +92,7 @@ pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(
     reach: Reach,
     sweep_streamed: bool,
 ) -> bool {
-    let TileBatch {
-        origins,
-        rows,
-        cols,
-        ..
-    } = batch;
+    let (origins, rows, cols) = (batch.origins, batch.rows, batch.cols);
     let (Some(col_pitch), Some(row_pitch)) = (batch.cols_run, pitched(rows, batch.row_pitch))
     else {
         return false;
@@ -283,12 +278,7 @@ unsafe fn sweep<E: Broad, const STREAM: bool>(
     rows: &[(usize, usize)],
     cols: Range<usize>,
 ) {
-    let Corner {
-        s,
-        d,
-        row_pitch,
-        col_pitch,
-    } = corner;
+    let (s, d, row_pitch, col_pitch) = (corner.s, corner.d, corner.row_pitch, corner.col_pitch);
     for &(row_s, row_d) in rows.iter().step_by(ROWS) {
         let (block_s, block_d) = (s + row_s, d + row_d);
         for c0 in cols.clone().step_by(COLS) {
@@ -354,12 +344,7 @@ unsafe fn sweep_quads<E: Broad, const N: usize, const STREAM: bool>(
     rows: &[(usize, usize)],
     cols: usize,
 ) {
-    let Corner {
-        s,
-        d,
-        row_pitch,
-        col_pitch,
-    } = corner;
+    let (s, d, row_pitch, col_pitch) = (corner.s, corner.d, corner.row_pitch, corner.col_pitch);
     let group_rows = if crowded_rows::<E>(row_pitch) {
         ROWS
     } else {
@@ -439,12 +424,7 @@ unsafe fn staged_quads<E: Broad, const N: usize, const STREAM: bool>(
     rows: &[(usize, usize)],
     cols: usize,
 ) {
-    let Corner {
-        s,
-        d,
-        row_pitch,
-        col_pitch,
-    } = corner;
+    let (s, d, row_pitch, col_pitch) = (corner.s, corner.d, corner.row_pitch, corner.col_pitch);
     let line_rows = CACHE_LINE / size_of::<E>();
     // `4N` column lines of `line_rows` elements: 4 KiB of u8, 2 KiB of u16.
     let mut stage = [E::zeroed(); 4 * 16 * CACHE_LINE];

@@ -1,8 +1,9 @@
 //! The evenly spaced transposes against the portable tile.
 
+use super::super::super::reach::Reach;
 use super::super::super::tiles::portable_planes;
+use super::super::super::tiles::tests::listings;
 use super::super::avx512;
-use super::super::tests::listings;
 use super::*;
 
 /// Evenly spaced batches (listed as the other kernels' tests list them, two tiles a call,
@@ -95,13 +96,8 @@ fn agrees_with_portable<E: Broad + core::fmt::Debug + PartialEq, const STREAM: b
         }
         let reach = Reach::of(&rows, &cols);
         let batch = TileBatch {
-            origins: &origins,
-            rows: &rows,
-            cols: &cols,
-            row_pitch: Some(row_pitch),
-            rows_run: None,
             cols_run: Some(col_pitch),
-            choices: &crate::relayout::choices::Choices::DEFAULT,
+            ..TileBatch::listed(&origins, &rows, &cols, Some(row_pitch))
         };
         let squared = size_of::<E>() == 1
             && n_rows >= squares::SIDE
