@@ -1,7 +1,10 @@
 //! The element types the kernels move, and the hooks by which a type brings vector kernels.
 
-use super::rows::{CopyRows, StreamRows};
+use super::ahead::Ahead;
+use super::reach::Reach;
+use super::row_blocks::RowBlock;
 use super::transposes::Transposes;
+use core::ops::Range;
 
 /// A type the engine moves elements as: the unsigned integers of 1, 2, 4 and 8 bytes (plain
 /// element types, moved as the integer of their size, with the vector kernels of their CPU),
@@ -38,6 +41,21 @@ pub(crate) trait Element: Copy + Send + Sync + 'static {
 pub(crate) struct Opaque<T>(pub T);
 
 impl<T: Copy + Send + Sync + 'static> Element for Opaque<T> {}
+
+/// An element type's build of the row copies whose destination lines are written past the
+/// caches ([`Element::row_streams`]): the rows of a block (each `(from, to)`: `src[s + from..]`
+/// into `dst[d + to..]`), 64 bytes each where the flag is set, else 32, the 32-byte rows asking
+/// for their source the last argument's elements on (0: not at all).
+///
+/// Safety of a call: each row's bytes lie inside both slices.
+pub(crate) type StreamRows<E> = unsafe fn(RowBlock<'_, E>, &[(usize, usize)], bool, usize);
+
+/// An element type's build of [`copy_rows`](super::rows::copy_rows), compiled with more CPU features
+/// ([`Element::row_copies`], declared by `copy_rows_fn!`).
+///
+/// Safety of a call: the CPU runs the build's instructions.
+pub(crate) type CopyRows<E> =
+    unsafe fn(&mut [E], usize, &[E], usize, &[(usize, usize)], Range<usize>, Reach, Ahead);
 
 // Without vector kernels (targets other than x86-64 and little-endian aarch64, or the
 // `portable-kernels` feature), every unit type moves by the portable kernels.

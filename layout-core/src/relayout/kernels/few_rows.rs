@@ -9,8 +9,8 @@
 //!
 //! [`ROWS`]: crate::relayout::tuning::ROWS
 
+use super::block_move::{BlockLines, BlockMove};
 use super::tile_batch::{TileBatch, move_elements};
-use super::tiles::{BlockLines, BlockMove};
 use super::transposes::Transposes;
 use crate::relayout::lines::Pitch;
 use crate::relayout::tuning::ROWS;
@@ -28,7 +28,7 @@ pub(crate) fn takes(batch: &TileBatch<'_>) -> bool {
 /// another, and tiles whose source lines would run past the source move element by element.
 /// `B` writes through the caches (the stage is read right after: streamed stores would send it
 /// to memory first). Always inlined, so that the function compiled with `B`'s CPU features
-/// ([`BlockMove::plane`]) compiles it whole.
+/// ([`PlaneMove::plane`](super::tiles::PlaneMove::plane)) compiles it whole.
 #[inline(always)]
 pub(crate) fn few_rows_body<T: Copy, B: BlockMove<T>, const COLS: usize>(t: Transposes<'_, T>) {
     let (dst, d, src, s, batch, _) = t.parts();

@@ -7,9 +7,10 @@
 //! destination line. The ISAs supply only their register ([`Register`]: its loads into lanes,
 //! stores and streams) and their interleaves ([`Interleave`]); the loop is written once, here.
 
+use super::block_move::{BlockLines, BlockMove};
 use super::register::{Lanes, Register, Register128};
 use super::shuffle::{Interleave, shuffle_rounds};
-use super::tiles::{BlockLines, BlockMove};
+use super::tiles::PlaneMove;
 use crate::relayout::lines::Lines;
 use crate::relayout::tuning::{CACHE_LINE, ROWS};
 use core::marker::PhantomData;
@@ -19,6 +20,13 @@ use core::marker::PhantomData;
 /// whole aligned cache line go past the caches. Blocks narrower than one register's
 /// micro-block are [`Narrow128`]'s.
 pub(crate) struct Blocks128<R, const STREAM: bool>(PhantomData<R>);
+
+impl<E, R, const STREAM: bool> PlaneMove<E> for Blocks128<R, STREAM>
+where
+    E: Lanes + Interleave<R>,
+    R: Register128,
+{
+}
 
 impl<E, R, const STREAM: bool> BlockMove<E> for Blocks128<R, STREAM>
 where

@@ -13,6 +13,7 @@
 #[cfg(neon_kernels)]
 mod aarch64;
 mod ahead;
+mod block_move;
 mod element;
 mod few_rows;
 #[cfg(vector_kernels)]

@@ -3,7 +3,7 @@
 #![allow(clippy::too_many_arguments)] // the kernel's arguments stay in registers
 
 use super::ahead::Ahead;
-use super::element::Element;
+use super::element::{Element, StreamRows};
 use super::prefetch::prefetch;
 use super::reach::Reach;
 use super::row_blocks::{OneBlock, RowBlock, RowBlocks};
@@ -59,14 +59,6 @@ pub(crate) fn copy_listed_blocks<T: Element>(
     }
 }
 
-/// An element type's build of the row copies whose destination lines are written past the
-/// caches ([`Element::row_streams`]): the rows of a block (each `(from, to)`: `src[s + from..]`
-/// into `dst[d + to..]`), 64 bytes each where the flag is set, else 32, the 32-byte rows asking
-/// for their source the last argument's elements on (0: not at all).
-///
-/// Safety of a call: each row's bytes lie inside both slices.
-pub(crate) type StreamRows<E> = unsafe fn(RowBlock<'_, E>, &[(usize, usize)], bool, usize);
-
 /// Copies elements `cols` of each listed row of `block` (as [`copy_listed_blocks`]) by
 /// `stream`, each destination line written past the caches, when the rows are 32 bytes (two to
 /// a line) or 64 (one) and `reach` fits, rows of 32 bytes asking for their source `ahead`
@@ -114,13 +106,6 @@ fn copy_blocks<T: Element>(
         }),
     }
 }
-
-/// An element type's build of [`copy_rows`], compiled with more CPU features
-/// ([`Element::row_copies`], declared by [`copy_rows_fn!`]).
-///
-/// Safety of a call: the CPU runs the build's instructions.
-pub(crate) type CopyRows<E> =
-    unsafe fn(&mut [E], usize, &[E], usize, &[(usize, usize)], Range<usize>, Reach, Ahead);
 
 /// Declares a function that runs [`copy_rows`] on its arguments, a build of its own: out of
 /// line (the loop over blocks around it would otherwise hold its row pointer on the stack), or

@@ -16,9 +16,10 @@
 //! position, 1 KiB apart); bands of 128 rows with one line per row and visit spend the time in
 //! the per-row copies.
 
+use super::block_move::{BlockLines, BlockMove};
 use super::prefetch::prefetch;
 use super::tile_batch::{TileBatch, move_elements};
-use super::tiles::{BlockLines, BlockMove, block_columns};
+use super::tiles::block_columns;
 use super::transposes::Transposes;
 use crate::relayout::lines::Pitch;
 use crate::relayout::tuning::{CACHE_LINE, PREFETCH_BYTES, PREFETCHED_STREAMS, ROWS};

@@ -2,8 +2,8 @@
 //! them past the caches when the destination is (the engine's streaming decision): the
 //! condition the x86-64 and aarch64 kernels share.
 
+use super::block_move::block_is_line;
 use super::tile_batch::TileBatch;
-use super::tiles::block_is_line;
 use crate::relayout::choices::Choices;
 use crate::relayout::tuning::{CACHE_LINE, ROWS};
 
@@ -18,7 +18,7 @@ pub(crate) fn blocks_write_whole_lines<E>(batch: TileBatch<'_>) -> bool {
 }
 
 /// Whether the batch's blocks are packed lines of bytes, which the streaming build writes as
-/// one line each ([`BlockMove::streams_block_lines`](super::tiles::BlockMove::streams_block_lines)):
+/// one line each ([`BlockMove::streams_block_lines`](super::block_move::BlockMove::streams_block_lines)):
 /// rows `cols` bytes apart (the plan's row pitch), each block of `ROWS` rows one 64-byte line
 /// (u8 flat->crouton2x2: 16 channels x 4 pixels), although a row is much less than a line.
 fn packed_line_blocks<E>(batch: TileBatch<'_>) -> bool {

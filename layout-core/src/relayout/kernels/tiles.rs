@@ -3,20 +3,15 @@
 //! ([`Element::vector_transpose`]) or through a local tile ([`Portable`]).
 #![allow(clippy::too_many_arguments)] // the kernel's arguments stay in registers
 
+use super::block_move::{BlockLines, BlockMove};
 use super::element::Element;
 use super::few_rows::{few_rows_body, takes as takes_few_rows};
 use super::narrow::{Cached, narrow_transpose};
-use super::prefetch::prefetch;
 use super::tile_batch::{TileBatch, move_elements};
 use super::tile_shape::{SourcePrefetch, band_rows, lines_per_visit, pitched, source_prefetch};
 use super::transposes::{Transposes, transposes_fn};
 use crate::relayout::lines::{Lines, Pitch};
 use crate::relayout::tuning::{CACHE_LINE, ROWS};
-
-/// Whether a block of `ROWS` rows of `cols` one-byte elements is exactly one 64-byte line.
-pub(crate) const fn block_is_line(cols: usize) -> bool {
-    ROWS * cols == CACHE_LINE
-}
 
 transposes_fn! {
     /// Transposes every tile of `batch` from `src` (at `s`) into `dst` (at `d`). Blocks of
@@ -36,53 +31,17 @@ transposes_fn! {
     }
 }
 
-/// How one full block of `ROWS` rows by `COLS` columns is moved: `COLS` source lines (each
-/// `ROWS` long, at `s + col.0`) in, `ROWS` destination lines (each `COLS` long, at
-/// `d + row.1`) out.
-pub(crate) trait BlockMove<T: Copy> {
-    /// Whether blocks whose destination lines are whole cache lines bypass the caches.
-    const STREAMS: bool = false;
-
-    /// The same blocks written through the caches: tiles of a few rows move through a local
-    /// stage ([`few_rows_body`]), which streamed stores would send to memory.
-    type Cached: BlockMove<T>;
-
-    /// Whether blocks of `COLS` columns bypass the caches: their destination lines are whole
-    /// cache lines and `STREAMS` holds.
-    fn streams<const COLS: usize>() -> bool {
-        Self::STREAMS && COLS * size_of::<T>() == CACHE_LINE
-    }
-
-    /// Whether blocks of `COLS` columns bypass the caches two rows to a line: their
-    /// destination lines are half cache lines (written whole where the next row follows) and
-    /// `STREAMS` holds.
-    fn streams_pairs<const COLS: usize>() -> bool {
-        Self::STREAMS && COLS * size_of::<T>() == 32
-    }
-
-    /// Whether blocks of `COLS` columns bypass the caches as one line each: `ROWS` rows of
-    /// `COLS` bytes, adjacent, make one 64-byte line (u8 flat->crouton2x2's packed blocks of
-    /// 16 channels x 4 pixels), and `STREAMS` holds.
-    fn streams_block_lines<const COLS: usize>() -> bool {
-        Self::STREAMS && size_of::<T>() == 1 && block_is_line(COLS)
-    }
-
-    /// Asks the CPU to bring the cache line holding `slots[at]` (of the source or the
-    /// destination) into its caches, if `at` is inside `slots` (a hint: nothing is read,
-    /// nothing can fault): [`prefetch`] by default.
-    #[inline(always)]
-    fn prefetch(slots: &[T], at: usize) {
-        prefetch(slots, at);
-    }
-
+/// One width's transposes as a function of its own, for the blocks whose planes run
+/// ([`planes`]): [`plane`] by default, a `#[target_feature]` function for the AVX2 and AVX-512
+/// blocks.
+pub(crate) trait PlaneMove<T: Copy>: BlockMove<T> {
     /// Runs one width's transposes ([`plane_body`] with `COLS` columns per block, or with
-    /// `FEW_ROWS` [`few_rows_body`] through the [`Cached`](Self::Cached) blocks), as a function
-    /// of its own compiled with the CPU features the blocks use: [`plane`] by default, a
-    /// `#[target_feature]` function for the AVX2 and AVX-512 blocks. One function per width,
-    /// not all widths inlined into one: one function for all widths is slower for the smallest
-    /// blocks (u8 flat->crouton2x2), and in debug builds holds every width's locals in one
-    /// frame, most of a test thread's stack for the AVX-512 blocks (so the few-rows body is a
-    /// function of its own too, never inlined beside the plane's).
+    /// `FEW_ROWS` [`few_rows_body`] through the [`Cached`](BlockMove::Cached) blocks), as a
+    /// function of its own compiled with the CPU features the blocks use. One function per
+    /// width, not all widths inlined into one: one function for all widths is slower for the
+    /// smallest blocks (u8 flat->crouton2x2), and in debug builds holds every width's locals in
+    /// one frame, most of a test thread's stack for the AVX-512 blocks (so the few-rows body is
+    /// a function of its own too, never inlined beside the plane's).
     ///
     /// # Safety
     ///
@@ -93,55 +52,11 @@ pub(crate) trait BlockMove<T: Copy> {
     {
         plane::<T, Self, COLS, FEW_ROWS>(t.dst, t.d, t.src, t.s, t.batch, t.reach);
     }
-
-    /// Moves the block into `dst`.
-    ///
-    /// # Safety
-    ///
-    /// Every line lies inside its slice: `b.s + col.0 + ROWS <= b.src.len()` for each of
-    /// `b.cols` and `b.d + b.rows.at(k) + COLS <= dst.len()` for each `k < ROWS` ([`plane`]
-    /// checks this once per call, so that implementations may skip the per-line bounds
-    /// checks).
-    unsafe fn block<const COLS: usize, L: Lines>(dst: &mut [T], b: BlockLines<'_, T, L, COLS>);
-}
-
-/// Where one block's lines lie: `COLS` source lines, each `ROWS` long, at `s + col.0` for each
-/// of `cols`; `ROWS` destination lines, each `COLS` long, at `d + rows.at(k)`. Handed down the
-/// blocks' inlined layers as one value beside the destination, which stays an argument of its
-/// own: the compiler then knows that the blocks' stores leave `src` and `cols` alone, and
-/// keeps what it read of them in registers.
-pub(crate) struct BlockLines<'a, T, L, const COLS: usize> {
-    pub d: usize,
-    pub rows: L,
-    pub src: &'a [T],
-    pub s: usize,
-    pub cols: &'a [(usize, usize); COLS],
-}
-
-impl<'a, T, L: Lines, const COLS: usize> BlockLines<'a, T, L, COLS> {
-    /// The block whose source lines start at `s + col.0` and destination lines at
-    /// `d + rows.at(k)`.
-    #[inline(always)]
-    pub(crate) fn new(
-        d: usize,
-        rows: L,
-        src: &'a [T],
-        s: usize,
-        cols: &'a [(usize, usize); COLS],
-    ) -> Self {
-        BlockLines {
-            d,
-            rows,
-            src,
-            s,
-            cols,
-        }
-    }
 }
 
 /// Runs a batch of transposes in blocks moved by `B`, with as many columns per block as fill a
 /// cache line of `T` (fewer when there are fewer columns), each width through
-/// [`BlockMove::plane`]. Within each tile, column blocks go outermost within a band of rows, so
+/// [`PlaneMove::plane`]. Within each tile, column blocks go outermost within a band of rows, so
 /// the source is read as a few sequential streams and every destination line is written
 /// whole. Four or more columns past the last whole block follow as a batch of their own in
 /// narrower blocks; rows past the last whole block (under half a block), and fewer columns,
@@ -149,8 +64,8 @@ impl<'a, T, L: Lines, const COLS: usize> BlockLines<'a, T, L, COLS> {
 ///
 /// # Safety
 ///
-/// As [`BlockMove::plane`]: the CPU runs `B`'s instructions.
-pub(crate) unsafe fn planes<T: Copy, B: BlockMove<T>>(mut t: Transposes<'_, T>) {
+/// As [`PlaneMove::plane`]: the CPU runs `B`'s instructions.
+pub(crate) unsafe fn planes<T: Copy, B: PlaneMove<T>>(mut t: Transposes<'_, T>) {
     let batch = t.batch;
     let line = CACHE_LINE / size_of::<T>().max(1);
     let columns = block_columns(batch.cols.len(), line, B::streams::<64>());
@@ -189,13 +104,13 @@ pub(crate) unsafe fn planes<T: Copy, B: BlockMove<T>>(mut t: Transposes<'_, T>) 
 }
 
 /// One width's transposes: tiles of 4 to 15 rows through the few-rows stage, others through
-/// the blocks ([`BlockMove::plane`] either way).
+/// the blocks ([`PlaneMove::plane`] either way).
 ///
 /// # Safety
 ///
-/// As [`BlockMove::plane`]: the CPU runs `B`'s instructions.
+/// As [`PlaneMove::plane`]: the CPU runs `B`'s instructions.
 #[inline(always)]
-unsafe fn width<T: Copy, B: BlockMove<T>, const COLS: usize>(t: Transposes<'_, T>) {
+unsafe fn width<T: Copy, B: PlaneMove<T>, const COLS: usize>(t: Transposes<'_, T>) {
     // SAFETY (both): passed on from the caller.
     unsafe {
         if takes_few_rows(&t.batch) {
@@ -229,9 +144,9 @@ pub(crate) fn portable_planes<T: Copy>(t: Transposes<'_, T>) {
 
 transposes_fn! {
     /// One width's [`width_body`], as a function of its own (the default
-    /// [`BlockMove::plane`]).
+    /// [`PlaneMove::plane`]).
     #[inline(never)]
-    pub(crate) fn plane[T: Copy, B: BlockMove<T>, const COLS: usize, const FEW_ROWS: bool](
+    pub(crate) fn plane[T: Copy, B: PlaneMove<T>, const COLS: usize, const FEW_ROWS: bool](
         t: Transposes<T>,
     ) {
         width_body::<T, B, COLS, FEW_ROWS>(t);
@@ -239,7 +154,7 @@ transposes_fn! {
 }
 
 /// [`few_rows_body`] through `B`'s [`Cached`](BlockMove::Cached) blocks where `FEW_ROWS`, else
-/// [`plane_body`]: what each build of [`BlockMove::plane`] runs.
+/// [`plane_body`]: what each build of [`PlaneMove::plane`] runs.
 #[inline(always)]
 pub(crate) fn width_body<T: Copy, B: BlockMove<T>, const COLS: usize, const FEW_ROWS: bool>(
     t: Transposes<'_, T>,
@@ -441,7 +356,7 @@ const fn packed_rows<const COLS: usize>() -> [(usize, usize); ROWS] {
 }
 
 /// One block of a plane: through `B` when it is whole and `fits` (the call's
-/// [`Reach::fits`]), else element by element. With `pitch` (from
+/// [`Reach::fits`](super::reach::Reach::fits)), else element by element. With `pitch` (from
 /// [`pitched`]: every whole block's destination lines that far apart), `B` finds the lines by
 /// [`Pitch`], not from the listing. A function, not a closure: a closure would be compiled on
 /// its own, without the CPU features of the AVX2 build that inlines this.
@@ -500,6 +415,8 @@ fn move_block<T: Copy, B: BlockMove<T>, const COLS: usize>(
 
 /// Blocks through a local tile, for any `T: Copy`.
 pub(crate) struct Portable;
+
+impl<T: Copy> PlaneMove<T> for Portable {}
 
 impl<T: Copy> BlockMove<T> for Portable {
     type Cached = Self;

@@ -21,8 +21,8 @@ mod neon;
 mod probes;
 
 use super::element::Element;
+use super::element::StreamRows;
 use super::narrow::{Cached, narrow_transpose};
-use super::rows::StreamRows;
 use super::streamed_rows;
 use super::streamed_tiles::blocks_write_whole_lines;
 use super::tiles;

@@ -3,8 +3,8 @@
 //! with `--cfg layout_asm_probes` (the only build that compiles this module) and counts, in each,
 //! the vector loads, permutes and stores, and the loops.
 
+use super::super::block_move::{BlockLines, BlockMove};
 use super::super::rows::row_of;
-use super::super::tiles::{BlockLines, BlockMove};
 use super::neon::Neon;
 use crate::relayout::lines::Pitch;
 

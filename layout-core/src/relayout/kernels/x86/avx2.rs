@@ -8,12 +8,13 @@
 //! runs AVX2 is found once, with `cpuid`, by the `cpufeatures` crate (`layout-core` is
 //! `no_std`, so `std::is_x86_feature_detected!` is not available).
 
+use super::super::block_move::{BlockLines, BlockMove};
 use super::super::micro_blocks;
 use super::super::row_blocks::RowBlock;
 use super::super::rows::copy_rows_fn;
 use super::super::staged;
 use super::super::streamed_rows;
-use super::super::tiles::{self, BlockLines, BlockMove};
+use super::super::tiles::{self, PlaneMove};
 use super::super::transposes::{Transposes, transposes_fn};
 use super::shuffle::{Interleave, interleave_for, load_register, x86_register};
 use super::sse2::{Block, Sse2};
@@ -50,14 +51,14 @@ pub(crate) unsafe fn run_with_avx2<R>(body: impl FnOnce() -> R) -> R {
 
 transposes_fn! {
     /// One width's transposes ([`tiles::plane_body`]) compiled with AVX2: the
-    /// [`BlockMove::plane`] of [`Avx2Blocks`].
+    /// [`PlaneMove::plane`] of [`Avx2Blocks`].
     ///
     /// # Safety
     ///
     /// The CPU runs AVX2 instructions ([`available`]).
     #[target_feature(enable = "avx2")]
     #[inline(never)]
-    pub(crate) unsafe fn plane[T: Copy, B: BlockMove<T>, const COLS: usize, const FEW_ROWS: bool](
+    pub(crate) unsafe fn plane[T: Copy, B: PlaneMove<T>, const COLS: usize, const FEW_ROWS: bool](
         t: Transposes<T>,
     ) {
         tiles::width_body::<T, B, COLS, FEW_ROWS>(t);
@@ -148,10 +149,7 @@ pub(crate) unsafe fn stream_run<E: Pod>(out: &mut [E], run: &[E]) {
 /// Only where the CPU runs AVX2: their [`plane`] is compiled for it.
 pub(crate) struct Avx2Blocks<const STREAM: bool>;
 
-impl<E: Wide, const STREAM: bool> BlockMove<E> for Avx2Blocks<STREAM> {
-    const STREAMS: bool = STREAM;
-    type Cached = Avx2Blocks<false>;
-
+impl<E: Wide, const STREAM: bool> PlaneMove<E> for Avx2Blocks<STREAM> {
     /// # Safety
     ///
     /// The CPU runs AVX2 instructions.
@@ -159,6 +157,11 @@ impl<E: Wide, const STREAM: bool> BlockMove<E> for Avx2Blocks<STREAM> {
         // SAFETY: passed on from the caller.
         unsafe { plane::<E, Self, COLS, FEW_ROWS>(t.dst, t.d, t.src, t.s, t.batch, t.reach) }
     }
+}
+
+impl<E: Wide, const STREAM: bool> BlockMove<E> for Avx2Blocks<STREAM> {
+    const STREAMS: bool = STREAM;
+    type Cached = Avx2Blocks<false>;
 
     /// # Safety
     ///

@@ -9,10 +9,11 @@
 //! of a line fills at once (f32 nhwc->nchw). Detection as in
 //! [`super::avx2`]: once, with `cpuid`, by `cpufeatures`.
 
+use super::super::block_move::{BlockLines, BlockMove};
 use super::super::micro_blocks;
 use super::super::narrow;
 use super::super::staged;
-use super::super::tiles::{self, BlockLines, BlockMove};
+use super::super::tiles::{self, PlaneMove};
 use super::super::transposes::{Transposes, transposes_fn};
 use super::avx2::{Avx2Blocks, Wide};
 use super::shuffle::{
@@ -40,14 +41,14 @@ pub(crate) fn available() -> bool {
 
 transposes_fn! {
     /// One width's transposes ([`tiles::plane_body`]) compiled with AVX-512 F and BW (and so
-    /// AVX2 too): the [`BlockMove::plane`] of [`Avx512Blocks`].
+    /// AVX2 too): the [`PlaneMove::plane`] of [`Avx512Blocks`].
     ///
     /// # Safety
     ///
     /// The CPU runs AVX-512 F and BW instructions ([`available`]).
     #[target_feature(enable = "avx2,avx512f,avx512bw")]
     #[inline(never)]
-    pub(crate) unsafe fn plane[T: Copy, B: BlockMove<T>, const COLS: usize, const FEW_ROWS: bool](
+    pub(crate) unsafe fn plane[T: Copy, B: PlaneMove<T>, const COLS: usize, const FEW_ROWS: bool](
         t: Transposes<T>,
     ) {
         tiles::width_body::<T, B, COLS, FEW_ROWS>(t);
@@ -131,10 +132,7 @@ impl<E: Pod> narrow::Pieces<E> for StreamedPieces {
 /// Only where the CPU runs AVX-512 F and BW: their [`plane`] is compiled for it.
 pub(crate) struct Avx512Blocks<const STREAM: bool>;
 
-impl<E: Broad, const STREAM: bool> BlockMove<E> for Avx512Blocks<STREAM> {
-    const STREAMS: bool = STREAM;
-    type Cached = Avx512Blocks<false>;
-
+impl<E: Broad, const STREAM: bool> PlaneMove<E> for Avx512Blocks<STREAM> {
     /// # Safety
     ///
     /// The CPU runs AVX-512 F and BW instructions.
@@ -142,6 +140,11 @@ impl<E: Broad, const STREAM: bool> BlockMove<E> for Avx512Blocks<STREAM> {
         // SAFETY: passed on from the caller.
         unsafe { plane::<E, Self, COLS, FEW_ROWS>(t.dst, t.d, t.src, t.s, t.batch, t.reach) }
     }
+}
+
+impl<E: Broad, const STREAM: bool> BlockMove<E> for Avx512Blocks<STREAM> {
+    const STREAMS: bool = STREAM;
+    type Cached = Avx512Blocks<false>;
 
     /// # Safety
     ///

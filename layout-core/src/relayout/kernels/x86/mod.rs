@@ -15,8 +15,8 @@ mod sse2;
 mod vbmi;
 
 use super::element::Element;
+use super::element::{CopyRows, StreamRows};
 use super::narrow;
-use super::rows::{CopyRows, StreamRows};
 use super::staged::Stages;
 use super::streamed_tiles::blocks_write_whole_lines;
 use super::tiles;
@@ -316,7 +316,7 @@ mod tests {
 
     /// Every element size through `build`'s blocks, on 1 MiB of stack: half a test thread's
     /// stack, which holds one width's AVX-512 plane of a debug build but not every width's in
-    /// one frame ([`BlockMove::plane`](tiles::BlockMove::plane)); users' tests run on 2 MiB
+    /// one frame ([`PlaneMove::plane`](tiles::PlaneMove::plane)); users' tests run on 2 MiB
     /// threads too.
     fn each_type_agrees(build: Build) {
         on_small_stack(build, move || {

@@ -1,0 +1,96 @@
+//! The interface of the micro-kernels: how one block of [`ROWS`] rows by `COLS` columns moves
+//! between its source and destination lines. Each ISA's register blocks implement it; the
+//! macro-kernels (`tiles.rs`, `few_rows.rs`, `staged.rs`) drive them.
+
+use super::prefetch::prefetch;
+use crate::relayout::lines::Lines;
+use crate::relayout::tuning::{CACHE_LINE, ROWS};
+
+/// Whether a block of `ROWS` rows of `cols` one-byte elements is exactly one 64-byte line.
+pub(crate) const fn block_is_line(cols: usize) -> bool {
+    ROWS * cols == CACHE_LINE
+}
+
+/// How one full block of `ROWS` rows by `COLS` columns is moved: `COLS` source lines (each
+/// `ROWS` long, at `s + col.0`) in, `ROWS` destination lines (each `COLS` long, at
+/// `d + row.1`) out.
+pub(crate) trait BlockMove<T: Copy> {
+    /// Whether blocks whose destination lines are whole cache lines bypass the caches.
+    const STREAMS: bool = false;
+
+    /// The same blocks written through the caches: tiles of a few rows move through a local
+    /// stage (`few_rows.rs`), which streamed stores would send to memory.
+    type Cached: BlockMove<T>;
+
+    /// Whether blocks of `COLS` columns bypass the caches: their destination lines are whole
+    /// cache lines and `STREAMS` holds.
+    fn streams<const COLS: usize>() -> bool {
+        Self::STREAMS && COLS * size_of::<T>() == CACHE_LINE
+    }
+
+    /// Whether blocks of `COLS` columns bypass the caches two rows to a line: their
+    /// destination lines are half cache lines (written whole where the next row follows) and
+    /// `STREAMS` holds.
+    fn streams_pairs<const COLS: usize>() -> bool {
+        Self::STREAMS && COLS * size_of::<T>() == 32
+    }
+
+    /// Whether blocks of `COLS` columns bypass the caches as one line each: `ROWS` rows of
+    /// `COLS` bytes, adjacent, make one 64-byte line (u8 flat->crouton2x2's packed blocks of
+    /// 16 channels x 4 pixels), and `STREAMS` holds.
+    fn streams_block_lines<const COLS: usize>() -> bool {
+        Self::STREAMS && size_of::<T>() == 1 && block_is_line(COLS)
+    }
+
+    /// Asks the CPU to bring the cache line holding `slots[at]` (of the source or the
+    /// destination) into its caches, if `at` is inside `slots` (a hint: nothing is read,
+    /// nothing can fault): [`prefetch`] by default.
+    #[inline(always)]
+    fn prefetch(slots: &[T], at: usize) {
+        prefetch(slots, at);
+    }
+
+    /// Moves the block into `dst`.
+    ///
+    /// # Safety
+    ///
+    /// Every line lies inside its slice: `b.s + col.0 + ROWS <= b.src.len()` for each of
+    /// `b.cols` and `b.d + b.rows.at(k) + COLS <= dst.len()` for each `k < ROWS` (the planes
+    /// check this once per call, so that implementations may skip the per-line bounds
+    /// checks).
+    unsafe fn block<const COLS: usize, L: Lines>(dst: &mut [T], b: BlockLines<'_, T, L, COLS>);
+}
+
+/// Where one block's lines lie: `COLS` source lines, each `ROWS` long, at `s + col.0` for each
+/// of `cols`; `ROWS` destination lines, each `COLS` long, at `d + rows.at(k)`. Handed down the
+/// blocks' inlined layers as one value beside the destination, which stays an argument of its
+/// own: the compiler then knows that the blocks' stores leave `src` and `cols` alone, and
+/// keeps what it read of them in registers.
+pub(crate) struct BlockLines<'a, T, L, const COLS: usize> {
+    pub d: usize,
+    pub rows: L,
+    pub src: &'a [T],
+    pub s: usize,
+    pub cols: &'a [(usize, usize); COLS],
+}
+
+impl<'a, T, L: Lines, const COLS: usize> BlockLines<'a, T, L, COLS> {
+    /// The block whose source lines start at `s + col.0` and destination lines at
+    /// `d + rows.at(k)`.
+    #[inline(always)]
+    pub(crate) fn new(
+        d: usize,
+        rows: L,
+        src: &'a [T],
+        s: usize,
+        cols: &'a [(usize, usize); COLS],
+    ) -> Self {
+        BlockLines {
+            d,
+            rows,
+            src,
+            s,
+            cols,
+        }
+    }
+}
