@@ -24,7 +24,6 @@ mod reach;
 #[cfg(vector_kernels)]
 mod register;
 mod row_blocks;
-mod row_groups;
 mod rows;
 #[cfg(vector_kernels)]
 mod shuffle;
@@ -45,7 +44,6 @@ mod x86;
 pub(crate) use element::{Element, Opaque};
 pub(crate) use reach::Reach;
 pub(crate) use row_blocks::{OneBlock, RowBlock, RowBlocks};
-pub(crate) use row_groups::{GROUP_ROW_LENGTHS, GROUP_ROWS, RowGroups, copy_row_groups};
 pub(crate) use rows::{Destination, copy_listed_blocks, each_block};
 pub(crate) use strided::copy_strided;
 pub(crate) use tile_batch::TileBatch;

@@ -2,7 +2,6 @@
 //! combination of the loops one call covers, made once per relayout.
 
 use super::loops::{Kernel, Level, MAX_LEVELS, Plan};
-use crate::relayout::kernels::{GROUP_ROW_LENGTHS, GROUP_ROWS};
 use crate::relayout::tuning::{CACHE_LINE, ROW_SOURCE_AHEAD_BYTES, ROW_SOURCE_SPREAD, ROWS};
 
 /// `(source, destination)` offsets of every digit combination of some loops.
@@ -34,24 +33,6 @@ pub(crate) struct Listings {
     /// Whether the row block's rows are gathered from far apart in the source
     /// ([`Plan::rows_spread`]).
     pub rows_spread: bool,
-    /// The row block listed by groups of rows that make one destination run
-    /// ([`Plan::row_groups`]): set by the schedule, only where it copies rows in groups
-    /// (destinations past the caches), so that no other relayout lists them.
-    pub row_groups: Option<GroupListing>,
-}
-
-/// A row block listed by groups ([`Plan::row_groups`]): where each group starts, `(source,
-/// destination)`, and how its rows follow one another; in the order of the whole listing.
-#[derive(Clone, Debug)]
-pub(crate) struct GroupListing {
-    /// Each group's first row.
-    pub starts: Listing,
-    /// Rows per group.
-    pub rows: usize,
-    /// Source elements from one row of a group to the next.
-    pub src_step: usize,
-    /// Elements per row, also the destination step from one row of a group to the next.
-    pub row: usize,
 }
 
 /// How a row block's rows fill 64-byte destination lines ([`Plan::rows_fill_lines`]), which
@@ -102,32 +83,6 @@ impl Plan {
             }
             Kernel::Strided | Kernel::Indexed => Listings::default(),
         }
-    }
-
-    /// The row block as groups of rows where its innermost listed loop steps the destination
-    /// by exactly one row, so that each group is one destination run (u8 croutons into flat
-    /// NHWC: one position's channel blocks), with a group and row length the group kernel
-    /// takes ([`GROUP_ROWS`], [`GROUP_ROW_LENGTHS`]); `None` otherwise. The starts are the
-    /// listing of the loops outside that one, so the groups' rows, in turn, are the row
-    /// block's listing.
-    pub(crate) fn row_groups(&self) -> Option<GroupListing> {
-        if self.kernel != Kernel::Rows || self.len < 2 || self.kernel_from + 2 > self.len {
-            return None;
-        }
-        let (group, row) = (self.levels[self.len - 2], self.levels[self.len - 1]);
-        let one_run = self.free[row.dim] && group.dst == row.extent;
-        if !one_run
-            || !GROUP_ROWS.contains(&group.extent)
-            || !GROUP_ROW_LENGTHS.contains(&row.extent)
-        {
-            return None;
-        }
-        Some(GroupListing {
-            starts: list(&self.levels[self.kernel_from..self.len - 2]),
-            rows: group.extent,
-            src_step: group.src,
-            row: row.extent,
-        })
     }
 
     /// Whether a row block's rows come from a source region more than [`ROW_SOURCE_SPREAD`]
@@ -397,51 +352,5 @@ mod tests {
         assert_eq!(list(&loops), want);
         assert_eq!(list(&loops[2..]), want[..4]);
         assert_eq!(list(&[]), [(0, 0)]);
-    }
-
-    /// u8 croutons into flat NHWC group each position's channel-block rows (one destination
-    /// run of 256 bytes, rows 2 KiB apart in the source); the groups' rows, in turn, are the
-    /// row block's listing. Flat into croutons lists rows whose innermost loop steps the
-    /// destination by one row too, and groups them likewise (eight positions of a chunk row).
-    /// One channel block has no group loop, and nhwc -> nChw16c's listed rows make no
-    /// destination runs: no groups.
-    #[test]
-    fn row_groups_expand_to_the_listing() {
-        type Crouton = crate::chunked_layout![NHWC; 0,0, 1,0, 2,0, 3,0, 1,8, 2,8, 3,32];
-        type Flat = crate::chunked_layout![NHWC; 0,0, 1,0, 2,0, 3,0];
-        let plan_of = |dims: [usize; 4], into_flat: bool| {
-            let (crouton, flat) = (Mapping::<Crouton>::new(dims), Mapping::<Flat>::new(dims));
-            let (crouton, flat) = (crouton.unwrap(), flat.unwrap());
-            let pair = if into_flat {
-                Pair::of(&crouton, &flat, &crate::relayout::SAME_ORDER)
-            } else {
-                Pair::of(&flat, &crouton, &crate::relayout::SAME_ORDER)
-            };
-            Plan::new(&pair, 1)
-        };
-        for into_flat in [true, false] {
-            let plan = plan_of([1, 16, 64, 256], into_flat);
-            let listings = plan.listings(1);
-            let groups = plan.row_groups().expect("groups");
-            assert_eq!((groups.rows, groups.row), (8, 32));
-            let step = if into_flat { 2048 } else { 256 };
-            assert_eq!(groups.src_step, step);
-            let expanded: alloc::vec::Vec<(usize, usize)> = groups
-                .starts
-                .iter()
-                .flat_map(|&(s, d)| (0..groups.rows).map(move |k| (s + k * step, d + k * 32)))
-                .collect();
-            assert_eq!(expanded, listings.rows);
-        }
-        // 32 channels: one channel block, no group loop.
-        assert!(plan_of([1, 16, 64, 32], true).row_groups().is_none());
-        type Nhwc = crate::onednn_layout!("nhwc");
-        type Nchw16c = crate::onednn_layout!("nChw16c");
-        let (src, dst) = (
-            Mapping::<Nhwc>::new([2, 7, 9, 256]),
-            Mapping::<Nchw16c>::new([2, 7, 9, 256]),
-        );
-        let pair = Pair::of(&src.unwrap(), &dst.unwrap(), &crate::relayout::SAME_ORDER);
-        assert!(Plan::new(&pair, 4).row_groups().is_none());
     }
 }

@@ -274,12 +274,7 @@ fn ready(
         super::parallel::cut_for_threads(plan, dst_bytes, element_bytes, choices);
     }
     let streaming = streaming.unwrap_or_else(|| Streaming::for_destination(dst_bytes, choices));
-    let mut listings = plan.listings(element_bytes);
-    // Rows in groups only into a destination past the caches (`kernels::row_groups`).
-    if streaming.blocks {
-        listings.row_groups = plan.row_groups();
-    }
-    (listings, streaming)
+    (plan.listings(element_bytes), streaming)
 }
 
 /// Walks the destination as `plan` says, from `src` into `dst`.

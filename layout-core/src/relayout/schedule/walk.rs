@@ -9,8 +9,8 @@
 use super::streaming::Streaming;
 use crate::relayout::choices::Choices;
 use crate::relayout::kernels::{
-    Destination, Element, OneBlock, Reach, RowBlock, RowBlocks, RowGroups, TileBatch,
-    copy_listed_blocks, copy_row_groups, copy_strided, transpose, with_widest_copies,
+    Destination, Element, OneBlock, Reach, RowBlock, RowBlocks, TileBatch, copy_listed_blocks,
+    copy_strided, transpose,
 };
 use crate::relayout::plan::{Kernel, LineRows, Listings, Plan, Point};
 
@@ -103,24 +103,6 @@ impl<T: Element> Nest<'_, T> {
         cols: core::ops::Range<usize>,
         slot_end: usize,
     ) {
-        // Rows in groups (`kernels::row_groups`), listed only into a destination past the
-        // caches, whose rows come from memory; through the caches a listing's rows cost as
-        // little. Each row asks for its counterpart in the next block as listed rows would.
-        if let Some(groups) = &self.listings.row_groups
-            && row_destination(self.streaming, self.listings.line_rows) == Destination::Cached
-            && cols == (0..groups.row)
-            && slot_end == groups.row
-        {
-            let groups = RowGroups {
-                starts: &groups.starts,
-                rows: groups.rows,
-                src_step: groups.src_step,
-                source_ahead: self.source_ahead,
-            };
-            let (src, reach) = (self.src, self.reach);
-            with_widest_copies(|| copy_row_groups(dst, d, src, s, groups, cols, reach));
-            return;
-        }
         let mut one = OneBlock(RowBlock {
             dst,
             d,
