@@ -1,11 +1,12 @@
 //! Transposes of tiles with 4 to 15 rows (fewer than a block's [`ROWS`], more than the narrow
 //! kernels take), their rows one run in the source: NHWC -> NCHW of 5 to 15 channels (and of
 //! 4 where the narrow kernels leave it: 2-byte elements), and Qualcomm HTP's 2x2 crouton back
-//! to flat NHWC, whose source holds each channel's 2 x 2 positions together. A block would find fewer rows than it moves and the
-//! tile would go element by element; here each block of `COLS` columns goes through the
-//! vector block into a local stage, its `ROWS` source lines read in full (a line's elements
-//! past the tile's rows are the next columns' or the next tile's, read and dropped), and only
-//! the tile's rows leave the stage, each a run of `COLS` destination slots.
+//! to flat NHWC, whose source holds each channel's 2 x 2 positions together. A block would
+//! find fewer rows than it moves and the tile would go element by element; here each block of
+//! `COLS` columns goes through the vector block into a local stage, its `ROWS` source lines
+//! read in full (a line's elements past the tile's rows are the next columns' or the next
+//! tile's, read and dropped), and only the tile's rows leave the stage, each a run of `COLS`
+//! destination slots.
 //!
 //! [`ROWS`]: crate::relayout::tuning::ROWS
 
