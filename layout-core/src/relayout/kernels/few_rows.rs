@@ -19,8 +19,7 @@ use crate::relayout::tuning::ROWS;
 /// Whether the tiles of `batch` are this module's: 4 to `ROWS - 1` rows whose source offsets
 /// count up by one.
 pub(crate) fn takes(batch: &TileBatch<'_>) -> bool {
-    let rows = batch.rows;
-    (4..ROWS).contains(&rows.len()) && rows.iter().zip(0..).all(|(row, k)| row.0 == rows[0].0 + k)
+    (4..ROWS).contains(&batch.rows.len()) && batch.rows_follow_in_source()
 }
 
 /// Transposes every tile of `t`'s batch ([`takes`] it) in blocks of `COLS` columns through

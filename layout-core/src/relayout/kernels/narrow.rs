@@ -84,10 +84,7 @@ pub(crate) unsafe fn narrow_transpose<T: Copy, P: Pieces<T>>(t: Transposes<'_, T
 /// in the caches (docs/engine-measurements.md). Other tiles of four rows (the 2x2 crouton's
 /// channels, not one run) would go element by element here.
 fn four_rows_split(batch: &TileBatch<'_>, element_bytes: usize) -> bool {
-    let rows = batch.rows;
-    matches!(element_bytes, 1 | 4)
-        && batch.cols_run == Some(4)
-        && rows.iter().zip(0..).all(|(row, r)| row.0 == rows[0].0 + r)
+    matches!(element_bytes, 1 | 4) && batch.cols_run == Some(4) && batch.rows_follow_in_source()
 }
 
 /// The tiles of `batch`, `N` rows each (and more than three columns).
@@ -104,8 +101,7 @@ unsafe fn short_tiles_of<T: Copy, P: Pieces<T>, const N: usize>(t: Transposes<'_
     // One run on both sides: the columns' source lines N apart (their destination offsets
     // count up by one, as every tile's do), and the rows' source offsets one apart (each
     // column's N elements together).
-    let rows_follow = rows.iter().zip(0..).all(|(row, r)| row.0 == rows[0].0 + r);
-    let run = (batch.cols_run == Some(N) && rows_follow)
+    let run = (batch.cols_run == Some(N) && batch.rows_follow_in_source())
         .then(|| cols.first().copied())
         .flatten();
     for &(tile_s, tile_d) in batch.origins {

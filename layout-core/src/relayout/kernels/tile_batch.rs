@@ -29,6 +29,16 @@ pub(crate) struct TileBatch<'a> {
     pub choices: &'a Choices,
 }
 
+impl TileBatch<'_> {
+    /// Whether the rows' source offsets count up by one from the first: each column's
+    /// elements of a tile lie together in the source (NHWC's channels, the 2x2 crouton's
+    /// positions), what the narrow kernels and the few-rows stage read as one run.
+    pub(crate) fn rows_follow_in_source(&self) -> bool {
+        let rows = self.rows;
+        rows.iter().zip(0..).all(|(row, k)| row.0 == rows[0].0 + k)
+    }
+}
+
 #[cfg(test)]
 impl<'a> TileBatch<'a> {
     /// Tiles of listed rows and columns at `origins`, rows `row_pitch` apart in each block, with
