@@ -275,7 +275,7 @@ mod tests {
     use alloc::vec::Vec;
 
     /// [`copy_listed_blocks`] for one block: `dst` from `d`, `src` from `s`, its rows asking for
-    /// their counterparts `source_ahead` on in the source.
+    /// their source `source_ahead` elements on (their counterparts on, or streamed ahead).
     fn copy_listed_rows<T: Element>(
         dst: &mut [T],
         d: usize,
@@ -294,7 +294,7 @@ mod tests {
             s,
             source_ahead,
         });
-        copy_listed_blocks(&mut one, rows, cols, reach, into, 0);
+        copy_listed_blocks(&mut one, rows, cols, reach, into, source_ahead);
     }
 
     /// Blocks of their own slots, each a chunk's rows into its place in one destination, in
@@ -351,33 +351,27 @@ mod tests {
     fn listed_rows_copy_with_one_check_per_call() {
         let rows: Vec<(usize, usize)> = (0..9).map(|r| ((8 - r) * 70, r * 65 + 3)).collect();
         let src: Vec<u32> = (0..9 * 70 + 8).collect();
+        let fitting = Reach::of(&rows, &[]);
+        let too_far = Reach {
+            src: src.len(),
+            dst: 0,
+        };
         for n in [3, 4, 8, 16, 32, 64] {
             let cols = 2..2 + n;
             let mut want = alloc::vec![0u32; 9 * 65 + 70];
             for &(from, to) in &rows {
-                for c in cols.clone() {
-                    want[1 + to + c] = src[5 + from + c];
-                }
+                want[1 + to..][cols.clone()].copy_from_slice(&src[5 + from..][cols.clone()]);
             }
-            let fitting = Reach::of(&rows, &[]);
-            let too_far = Reach {
-                src: src.len(),
-                dst: 0,
-            };
             for (reach, far) in [(fitting, false), (fitting, true), (too_far, false)] {
-                let into = if far {
-                    Destination::Far
-                } else {
-                    Destination::Cached
-                };
-                for source_ahead in [0, 70, 1 << 20] {
+                let into = [Destination::Cached, Destination::Far][usize::from(far)];
+                for ahead in [0, 70, 1 << 20] {
                     let mut got = alloc::vec![0u32; 9 * 65 + 70];
                     copy_listed_rows(
                         &mut got,
                         1,
                         &src,
                         5,
-                        source_ahead,
+                        ahead,
                         &rows,
                         cols.clone(),
                         reach,
@@ -387,7 +381,7 @@ mod tests {
                     let mut got = alloc::vec![0u32; 9 * 65 + 70];
                     let ahead = Ahead {
                         dst_rows: far,
-                        src: source_ahead,
+                        src: ahead,
                     };
                     copy_rows(&mut got, 1, &src, 5, &rows, cols.clone(), reach, ahead);
                     assert_eq!(got, want, "rows of {n}, {reach:?}, {ahead:?}, without AVX2");
@@ -396,54 +390,46 @@ mod tests {
         }
     }
 
-    /// Rows that fill lines, written past the caches (where the CPU has AVX2): the same
-    /// result as plain copies, for 1-, 2-, 4- and 8-byte elements, in rows of 64 bytes (one a
-    /// line) and of 32 (two a line): pairs side by side (streamed where the line is aligned,
-    /// through the cache where it is not), pairs apart, an odd last row, and rows narrower
-    /// than the full row (not streamed at all).
+    /// Rows that fill lines, written past the caches (where the CPU has AVX2, and by NEON's
+    /// `stnp`): the same result as plain copies, for 1-, 2-, 4- and 8-byte elements, in rows of
+    /// 64 bytes (one a line) and of 32 (two a line): pairs side by side (streamed where the
+    /// line is aligned, through the cache where it is not), pairs apart, an odd last row, a
+    /// row one element off the line grid among rows on it, and rows narrower than the full row
+    /// (not streamed at all).
     #[test]
     fn rows_filling_lines_stream_with_the_plain_result() {
         fn check<T>(of: fn(usize) -> T)
         where
             T: Element + Default + PartialEq + core::fmt::Debug,
         {
-            for row_bytes in [32, 64] {
-                check_rows(of, row_bytes / size_of::<T>());
-            }
-        }
-        fn check_rows<T>(of: fn(usize) -> T, n: usize)
-        where
-            T: Element + Default + PartialEq + core::fmt::Debug,
-        {
-            // Rows of 32 bytes: lines 0 and 2 hold a pair each (rows from far apart in the
-            // source); rows 4 and 5 lie apart; row 6 is alone. Rows of 64: a line each.
-            let to = [0, n, 4 * n, 5 * n, 7 * n, 10 * n, 12 * n];
-            let rows: Vec<(usize, usize)> = to
-                .iter()
-                .enumerate()
-                .map(|(r, &t)| ((6 - r) * 3 * n, t))
-                .collect();
-            let src: Vec<T> = (0..21 * n + 64).map(of).collect();
-            let reach = Reach::of(&rows, &[]);
-            for shift in 0..2 {
-                for cols in [0..n, 0..n / 2, 1..n] {
-                    let mut plain = alloc::vec![T::default(); 14 * n + 128];
-                    // Line-aligned destinations (and half a row off, whose lines go through
-                    // the cache).
-                    let d = plain.as_ptr().align_offset(64) + shift * n / 2;
-                    let mut streamed = plain.clone();
-                    for (into, out) in [
-                        (Destination::Cached, &mut plain),
-                        (Destination::FarLines, &mut streamed),
-                    ] {
-                        copy_listed_rows(out, d, &src, 3, 0, &rows, cols.clone(), reach, into);
+            for n in [32, 64].map(|row_bytes| row_bytes / size_of::<T>()) {
+                // Rows of 32 bytes: lines 0 and 2 hold a pair each (rows from far apart in the
+                // source); rows 4 and 5 lie apart; rows 6 and 7 are alone. Rows of 64: a line
+                // each, the last one element past one.
+                let to = [0, n, 4 * n, 5 * n, 7 * n, 10 * n, 12 * n, 14 * n + 1];
+                let rows: Vec<(usize, usize)> = (0..8).map(|r| ((7 - r) * 3 * n, to[r])).collect();
+                let src: Vec<T> = (0..24 * n + 64).map(of).collect();
+                let reach = Reach::of(&rows, &[]);
+                // Line-aligned destinations, and half a row or one element off (whose lines go
+                // through the cache).
+                for shift in [0, n / 2, 1] {
+                    for cols in [0..n, 0..n / 2, 1..n] {
+                        let mut plain = alloc::vec![T::default(); 16 * n + 128];
+                        let d = plain.as_ptr().align_offset(64) + shift;
+                        let mut streamed = plain.clone();
+                        for (into, out) in [
+                            (Destination::Cached, &mut plain),
+                            (Destination::FarLines, &mut streamed),
+                        ] {
+                            copy_listed_rows(out, d, &src, 3, 16, &rows, cols.clone(), reach, into);
+                        }
+                        assert_eq!(
+                            streamed,
+                            plain,
+                            "{} bytes, rows of {n}, cols {cols:?}, shift {shift}",
+                            size_of::<T>()
+                        );
                     }
-                    assert_eq!(
-                        streamed,
-                        plain,
-                        "{} bytes, rows of {n}, cols {cols:?}, shift {shift}",
-                        size_of::<T>()
-                    );
                 }
             }
         }

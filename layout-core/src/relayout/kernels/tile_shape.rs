@@ -210,6 +210,11 @@ mod tests {
         assert_eq!(band_rows::<u32>(3136, 256, true), 3136);
     }
 
+    /// `count` columns `apart` elements apart in the source.
+    fn columns(count: usize, apart: usize) -> Vec<(usize, usize)> {
+        (0..count).map(|c| (c * apart, c)).collect()
+    }
+
     /// The choices of a machine like [`Choices::DEFAULT`]'s but writing up to `most` lines per
     /// row and visit.
     fn most(most: usize) -> Choices {
@@ -223,24 +228,56 @@ mod tests {
     /// lines stay close; short rows go whole where their columns' lines fit in L1.
     #[test]
     fn whole_lines_group_while_their_source_is_compact() {
-        let columns = |count: usize, pitch: usize| -> Vec<(usize, usize)> {
-            (0..count).map(|c| (c * pitch, c)).collect()
-        };
-        // NCHW -> NHWC of 256 channels of u8 from planes of 56 x 56 (4 lines a set of a
-        // 4 KiB way) go whole in one visit (4 blocks of 64); of f32 (16 a set) they do not.
-        assert_eq!(
-            lines_per_visit::<u8, 64>(&columns(256, 3136), None, false, &most(1)),
-            4
-        );
-        assert_eq!(
-            lines_per_visit::<u32, 16>(&columns(256, 3136), None, false, &most(1)),
-            1
-        );
-        // 24 u16 channels 3136 apart: whole, in one block of 32 columns.
-        assert_eq!(
-            lines_per_visit::<u16, 32>(&columns(24, 3136), None, false, &most(1)),
-            1
-        );
+        type Visits = fn(&[(usize, usize)], Option<usize>, bool, &Choices) -> usize;
+        let (u8x64, u16x32): (Visits, Visits) =
+            (lines_per_visit::<u8, 64>, lines_per_visit::<u16, 32>);
+        let (u32x16, u32x8): (Visits, Visits) =
+            (lines_per_visit::<u32, 16>, lines_per_visit::<u32, 8>);
+        // Each case: the element and block width, `count` columns `apart` elements apart, the
+        // destination pitch, streamed, the choices' `most`, and the lines per visit.
+        let cases = [
+            // NCHW -> NHWC of 256 channels of u8 from planes of 56 x 56 (4 lines a set of a
+            // 4 KiB way) go whole in one visit (4 blocks of 64); of f32 (16 a set) they do not.
+            (u8x64, 256, 3136, None, false, 1, 4),
+            (u32x16, 256, 3136, None, false, 1, 1),
+            // 24 u16 channels 3136 apart: whole, in one block of 32 columns.
+            (u16x32, 24, 3136, None, false, 1, 1),
+            // Longer rows (u8 NHWC -> NCHW's 3136 positions) or more columns: the group rule.
+            (u8x64, 3136, 256, None, false, 1, 1),
+            (u16x32, 512, 3136, None, false, 1, 1),
+            // 16 columns 256 elements apart span 15 KiB of u32: four blocks would fit in 64
+            // KiB, as many as the choices allow go together.
+            (u32x16, 2048, 256, None, false, 2, 2),
+            (u32x16, 2048, 256, None, false, 1, 1),
+            (u32x16, 2048, 256, None, false, 8, 4),
+            (u32x16, 2048, 512, None, false, 2, 2),
+            (u32x16, 2048, 2048, None, false, 2, 1),
+            // 3136 apart (NCHW planes of 56x56) span 184 KiB: one block at a time.
+            (u32x16, 2048, 3136, None, false, 2, 1),
+            // Rows whose pitch is a multiple of 512 bytes (two or more of a block's 16 rows in
+            // one set of a 4 KiB way): 256 bytes per row and visit, whatever the source, but
+            // never more blocks than the tile has.
+            (u32x16, 2048, 3136, Some(1024), false, 1, 4),
+            // Streamed, the same rows take no L1 set: one block at a time, as without a pitch.
+            (u32x16, 2048, 3136, Some(1024), true, 1, 1),
+            (u8x64, 1024, 1, Some(512), false, 1, 4),
+            (u8x64, 4096, 1, Some(4096), false, 2, 4),
+            (u32x8, 2048, 3136, Some(128), false, 1, 8),
+            (u32x16, 300, 3136, Some(128), false, 1, 4),
+            (u32x16, 290, 1, Some(128), false, 1, 4),
+            (u32x16, 2048, 3136, Some(3136), false, 1, 1),
+            (u32x16, 2048, 3136, Some(100), false, 1, 1),
+            (u8x64, 3136, 256, Some(3136), false, 1, 1),
+            // Blocks narrower than a line never group.
+            (u32x8, 2048, 256, None, false, 2, 1),
+        ];
+        for (k, (visits, count, apart, pitch, streams, at_most, want)) in
+            cases.into_iter().enumerate()
+        {
+            let got = visits(&columns(count, apart), pitch, streams, &most(at_most));
+            let case = alloc::format!("case {k}: {count} columns {apart} apart, pitch {pitch:?}");
+            assert_eq!(got, want, "{case}, streamed {streams}, at most {at_most}");
+        }
         assert!(writes_whole_rows::<u16>(&columns(24, 3136), &most(1)));
         assert!(writes_whole_rows::<u8>(&columns(256, 1), &most(1)));
         assert!(!writes_whole_rows::<u8>(&columns(4097, 1), &most(1)));
@@ -252,141 +289,30 @@ mod tests {
             ..most(1)
         };
         assert!(!writes_whole_rows::<u8>(&columns(256, 3136), &without));
-        // Longer rows (u8 NHWC -> NCHW's 3136 positions) or more columns: the group rule.
-        assert_eq!(
-            lines_per_visit::<u8, 64>(&columns(3136, 256), None, false, &most(1)),
-            1
-        );
-        assert_eq!(
-            lines_per_visit::<u16, 32>(&columns(512, 3136), None, false, &most(1)),
-            1
-        );
-        let cols = |pitch: usize| columns(2048, pitch);
-        // 16 columns 256 elements apart span 15 KiB of u32: four blocks would fit in 64 KiB,
-        // as many as the choices allow go together.
-        assert_eq!(
-            lines_per_visit::<u32, 16>(&cols(256), None, false, &most(2)),
-            2
-        );
-        assert_eq!(
-            lines_per_visit::<u32, 16>(&cols(256), None, false, &most(1)),
-            1
-        );
-        assert_eq!(
-            lines_per_visit::<u32, 16>(&cols(256), None, false, &most(8)),
-            4
-        );
-        assert_eq!(
-            lines_per_visit::<u32, 16>(&cols(512), None, false, &most(2)),
-            2
-        );
-        assert_eq!(
-            lines_per_visit::<u32, 16>(&cols(2048), None, false, &most(2)),
-            1
-        );
-        // 3136 apart (NCHW planes of 56x56) span 184 KiB: one block at a time.
-        assert_eq!(
-            lines_per_visit::<u32, 16>(&cols(3136), None, false, &most(2)),
-            1
-        );
-        // Rows whose pitch is a multiple of 512 bytes (two or more of a block's 16 rows in
-        // one set of a 4 KiB way): 256 bytes per row and visit, whatever the source, but
-        // never more blocks than the tile has.
-        let one = most(1);
-        assert_eq!(
-            lines_per_visit::<u32, 16>(&cols(3136), Some(1024), false, &one),
-            4
-        );
-        // Streamed, the same rows take no L1 set: one block at a time, as without a pitch.
-        assert_eq!(
-            lines_per_visit::<u32, 16>(&cols(3136), Some(1024), true, &one),
-            1
-        );
-        assert_eq!(
-            lines_per_visit::<u8, 64>(&columns(1024, 1), Some(512), false, &one),
-            4
-        );
-        assert_eq!(
-            lines_per_visit::<u8, 64>(&columns(4096, 1), Some(4096), false, &most(2)),
-            4
-        );
-        assert_eq!(
-            lines_per_visit::<u32, 8>(&cols(3136), Some(128), false, &one),
-            8
-        );
-        assert_eq!(
-            lines_per_visit::<u32, 16>(&columns(300, 3136), Some(128), false, &one),
-            4
-        );
-        assert_eq!(
-            lines_per_visit::<u32, 16>(&columns(290, 1), Some(128), false, &one),
-            4
-        );
-        assert_eq!(
-            lines_per_visit::<u32, 16>(&cols(3136), Some(3136), false, &one),
-            1
-        );
-        assert_eq!(
-            lines_per_visit::<u32, 16>(&cols(3136), Some(100), false, &one),
-            1
-        );
-        assert_eq!(
-            lines_per_visit::<u8, 64>(&columns(3136, 256), Some(3136), false, &one),
-            1
-        );
-        // Blocks narrower than a line never group.
-        assert_eq!(
-            lines_per_visit::<u32, 8>(&cols(256), None, false, &most(2)),
-            1
-        );
     }
 
     /// Source prefetches: streamed blocks prefetch their separate source lines only where
     /// they are at least the choices' distance apart (2 KiB with a roomy L2, 512 bytes
-    /// otherwise) and do not crowd the L1 sets, `PREFETCH_BYTES` ahead with a roomy L2; blocks through the cache always
-    /// with a roomy L2, otherwise where they are under 1 KiB apart.
+    /// otherwise) and do not crowd the L1 sets, `PREFETCH_BYTES` ahead with a roomy L2; blocks
+    /// through the cache always with a roomy L2, otherwise where they are under 1 KiB apart.
     #[test]
     fn source_lines_are_prefetched_as_the_choices_say() {
-        use crate::relayout::cache_geometry::CacheLevel;
-        let columns = |count: usize, pitch: usize| -> Vec<(usize, usize)> {
-            (0..count).map(|c| (c * pitch, c)).collect()
-        };
-        let cols = |pitch: usize| columns(2048, pitch);
-        let near = Some(SourcePrefetch {
-            ahead: PREFETCH_BYTES / 4,
-            every: 1,
-        });
-        let roomy = &Choices::for_cache(crate::relayout::cache_geometry::CacheGeometry {
+        use crate::relayout::cache_geometry::{CacheGeometry, CacheLevel};
+        type Prefetch = fn(&[(usize, usize)], &Choices, bool) -> Option<SourcePrefetch>;
+        let (u32s, u8s): (Prefetch, Prefetch) = (source_prefetch::<u32>, source_prefetch::<u8>);
+        let ahead = |ahead| Some(SourcePrefetch { ahead, every: 1 });
+        let near = ahead(PREFETCH_BYTES / 4);
+        let roomy = &Choices::for_cache(CacheGeometry {
             l2: CacheLevel {
                 bytes: 2 << 20,
                 ways: 16,
             },
-            ..crate::relayout::cache_geometry::CacheGeometry::DEFAULT
+            ..CacheGeometry::DEFAULT
         });
-        let small = &Choices::DEFAULT;
-        assert_eq!(source_prefetch::<u32>(&cols(127), roomy, true), None);
-        assert_eq!(source_prefetch::<u32>(&cols(128), small, true), near);
-        assert_eq!(source_prefetch::<u32>(&cols(511), roomy, true), None);
-        assert_eq!(source_prefetch::<u32>(&cols(513), roomy, true), near);
-        assert_eq!(source_prefetch::<u32>(&cols(3136), roomy, true), near);
-        // Streamed columns a multiple of half an L1 way (2 KiB) apart crowd their sets: none.
-        assert_eq!(source_prefetch::<u32>(&cols(512), roomy, true), None);
-        assert_eq!(source_prefetch::<u32>(&cols(1024), small, true), None);
-        // With a smaller L2 streamed ones prefetch farther: 512 bytes (128 f32, 512 u8), at
-        // most an eighth of the spacing, never nearer than the rest; where the lines crowd L1
-        // sets (a multiple of half a way, 2 KiB, apart), none; through the cache, near.
-        let ahead = |ahead| Some(SourcePrefetch { ahead, every: 1 });
-        assert_eq!(source_prefetch::<u32>(&cols(3136), small, true), ahead(128));
-        assert_eq!(source_prefetch::<u32>(&cols(8192), small, true), None);
-        assert_eq!(source_prefetch::<u32>(&cols(8192), roomy, false), near);
-        assert_eq!(source_prefetch::<u32>(&cols(4100), small, true), ahead(128));
-        assert_eq!(source_prefetch::<u32>(&cols(300), small, true), ahead(64));
-        assert_eq!(source_prefetch::<u8>(&cols(3136), small, true), ahead(392));
-        assert_eq!(source_prefetch::<u32>(&cols(256), roomy, false), near);
-        assert_eq!(source_prefetch::<u32>(&cols(33), roomy, false), near);
-        assert_eq!(source_prefetch::<u32>(&cols(3136), small, false), None);
-        assert_eq!(source_prefetch::<u32>(&cols(256), small, false), None);
-        assert_eq!(source_prefetch::<u32>(&cols(255), small, false), near);
+        let (small, wide) = (
+            &Choices::DEFAULT,
+            &Choices::for_cache(CacheGeometry::DESCRIBED[1]),
+        );
         // A source that is one run (lines of ROWS elements end to end) is prefetched ahead by
         // the machine's run distance (512 bytes with these 32 KiB L1d, 8 KiB with 48 KiB),
         // streamed or not, once per cache line: every column's line for f32 (64 bytes), every
@@ -397,49 +323,53 @@ mod tests {
                 every,
             })
         };
-        let wide =
-            &Choices::for_cache(crate::relayout::cache_geometry::CacheGeometry::DESCRIBED[1]);
-        assert_eq!(
-            source_prefetch::<u32>(&cols(ROWS), wide, true),
-            run(wide, 4, 1)
-        );
         assert_eq!(run(wide, 4, 1).map(|p| p.ahead), Some(2048));
         assert_eq!(run(small, 4, 1).map(|p| p.ahead), Some(128));
-        assert_eq!(
-            source_prefetch::<u32>(&cols(ROWS), roomy, true),
-            run(roomy, 4, 1)
-        );
-        assert_eq!(
-            source_prefetch::<u32>(&cols(ROWS), small, false),
-            run(small, 4, 1)
-        );
-        assert_eq!(
-            source_prefetch::<u8>(&cols(ROWS), roomy, true),
-            run(roomy, 1, 4)
-        );
-        // Lines at most two cache lines apart count as one run too (f32 NHWC -> NCHW of 17
-        // to 32 channels; u8 of 17 to 128), one prefetch per column or per cache line.
-        assert_eq!(
-            source_prefetch::<u32>(&cols(17), small, true),
-            run(small, 4, 1)
-        );
-        assert_eq!(
-            source_prefetch::<u32>(&cols(17), roomy, false),
-            run(roomy, 4, 1)
-        );
-        assert_eq!(
-            source_prefetch::<u32>(&cols(32), roomy, true),
-            run(roomy, 4, 1)
-        );
-        assert_eq!(source_prefetch::<u32>(&cols(33), small, true), None);
-        assert_eq!(
-            source_prefetch::<u8>(&cols(32), small, true),
-            run(small, 1, 2)
-        );
-        assert_eq!(
-            source_prefetch::<u8>(&cols(128), roomy, true),
-            run(roomy, 1, 1)
-        );
-        assert_eq!(source_prefetch::<u8>(&cols(129), small, true), None);
+        // Each case: the element, 2048 columns `apart` elements apart, the choices, streamed,
+        // and the prefetch.
+        let cases = [
+            (u32s, 127, roomy, true, None),
+            (u32s, 128, small, true, near),
+            (u32s, 511, roomy, true, None),
+            (u32s, 513, roomy, true, near),
+            (u32s, 3136, roomy, true, near),
+            // Streamed columns a multiple of half an L1 way (2 KiB) apart crowd their sets.
+            (u32s, 512, roomy, true, None),
+            (u32s, 1024, small, true, None),
+            // With a smaller L2 streamed ones prefetch farther: 512 bytes (128 f32, 512 u8), at
+            // most an eighth of the spacing, never nearer than the rest; where the lines crowd
+            // L1 sets (a multiple of half a way, 2 KiB, apart), none; through the cache, near.
+            (u32s, 3136, small, true, ahead(128)),
+            (u32s, 8192, small, true, None),
+            (u32s, 8192, roomy, false, near),
+            (u32s, 4100, small, true, ahead(128)),
+            (u32s, 300, small, true, ahead(64)),
+            (u8s, 3136, small, true, ahead(392)),
+            (u32s, 256, roomy, false, near),
+            (u32s, 33, roomy, false, near),
+            (u32s, 3136, small, false, None),
+            (u32s, 256, small, false, None),
+            (u32s, 255, small, false, near),
+            (u32s, ROWS, wide, true, run(wide, 4, 1)),
+            (u32s, ROWS, roomy, true, run(roomy, 4, 1)),
+            (u32s, ROWS, small, false, run(small, 4, 1)),
+            (u8s, ROWS, roomy, true, run(roomy, 1, 4)),
+            // Lines at most two cache lines apart count as one run too (f32 NHWC -> NCHW of 17
+            // to 32 channels; u8 of 17 to 128), one prefetch per column or per cache line.
+            (u32s, 17, small, true, run(small, 4, 1)),
+            (u32s, 17, roomy, false, run(roomy, 4, 1)),
+            (u32s, 32, roomy, true, run(roomy, 4, 1)),
+            (u32s, 33, small, true, None),
+            (u8s, 32, small, true, run(small, 1, 2)),
+            (u8s, 128, roomy, true, run(roomy, 1, 1)),
+            (u8s, 129, small, true, None),
+        ];
+        for (k, (prefetch, apart, choices, streams, want)) in cases.into_iter().enumerate() {
+            let got = prefetch(&columns(2048, apart), choices, streams);
+            assert_eq!(
+                got, want,
+                "case {k}: columns {apart} apart, streamed {streams}"
+            );
+        }
     }
 }

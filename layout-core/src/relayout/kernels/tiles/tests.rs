@@ -1,29 +1,16 @@
-//! The transposes against a copy one element at a time.
+//! The transposes against their definition, and the shared cases and checks of the vector
+//! blocks' tests against the portable tile.
 
 use super::super::reach::Reach;
 use super::*;
 use alloc::vec::Vec;
 
-#[cfg(vector_kernels)]
-pub(crate) type Listing = Vec<(usize, usize)>;
-
-/// Listed rows (source offsets counting up) and columns (destination offsets counting up) with
-/// `gap` elements between destination lines, as a transpose of loops with padding sees them.
-#[cfg(vector_kernels)]
-pub(crate) fn listings(rows: usize, cols: usize, gap: usize) -> (Listing, Listing) {
-    let row_pitch = cols + gap;
-    let col_pitch = rows + 5;
-    let rows = (0..rows).map(|r| (r, r * row_pitch)).collect();
-    let cols = (0..cols).map(|c| (c * col_pitch, c)).collect();
-    (rows, cols)
-}
-
-/// Tiles of `(rows, columns, gap)` ([`listings`]) that reach every path of the vector blocks:
+/// Tiles of `(rows, columns, gap)` ([`TwoTiles`]) that reach every path of the vector blocks:
 /// partial blocks, whole-line columns, narrow tiles, tiles of fewer rows than a block (the
 /// few-rows stage), lines listed and pitched; and (gap 0) rows adjacent in the destination, so
 /// that a register's lines are stored at once.
 #[cfg(vector_kernels)]
-pub(crate) const BLOCK_SHAPES: [(usize, usize, usize); 13] = [
+pub(crate) const BLOCK_SHAPES: [(usize, usize, usize); 14] = [
     (16, 16, 3),
     (33, 37, 3),
     (48, 64, 3),
@@ -37,27 +24,153 @@ pub(crate) const BLOCK_SHAPES: [(usize, usize, usize); 13] = [
     (4, 37, 3),
     (5, 64, 3),
     (15, 70, 3),
+    (5, 33, 3),
 ];
 
-/// `dst[d + row.1 + col.1] = src[s + row.0 + col.0]`, one element at a time.
-fn by_element(
-    dst: &mut [u32],
+/// [`BLOCK_SHAPES`], or under Miri (about a thousand times slower) the ones at `sample`.
+#[cfg(vector_kernels)]
+pub(crate) fn block_shapes(sample: &[usize]) -> Vec<(usize, usize, usize)> {
+    match cfg!(miri) {
+        true => sample.iter().map(|&k| BLOCK_SHAPES[k]).collect(),
+        false => BLOCK_SHAPES.to_vec(),
+    }
+}
+
+/// Where a buffer's first cache line starts, as an element index, plus `misalign` elements.
+#[cfg(vector_kernels)]
+pub(crate) fn line_start<E>(buffer: &[E], misalign: usize) -> usize {
+    let at = buffer.as_ptr().addr();
+    (at.next_multiple_of(CACHE_LINE) - at) / size_of::<E>() + misalign
+}
+
+/// Two tiles of `(rows, columns, gap)` a call, rows `columns + gap` apart in the destination
+/// (source offsets counting up), columns `col_pitch` apart in the source (destination offsets
+/// counting up), the second tile past the first on both sides. The source holds `make(i)` at
+/// each of the tiles' elements `i` (from 1) and `make(0)` between them.
+#[cfg(vector_kernels)]
+pub(crate) struct TwoTiles<E> {
+    pub(crate) rows: Vec<(usize, usize)>,
+    pub(crate) cols: Vec<(usize, usize)>,
+    pub(crate) origins: [(usize, usize); 2],
+    pub(crate) src: Vec<E>,
+    /// The destination from the first tile's origin to the end of the second tile.
+    pub(crate) len: usize,
+}
+
+#[cfg(vector_kernels)]
+impl<E: Copy + core::fmt::Debug + PartialEq> TwoTiles<E> {
+    pub(crate) fn new(
+        make: fn(usize) -> E,
+        shape: (usize, usize, usize),
+        col_pitch: usize,
+    ) -> Self {
+        let (n_rows, n_cols, gap) = shape;
+        let rows: Vec<_> = (0..n_rows).map(|r| (r, r * (n_cols + gap))).collect();
+        let cols: Vec<_> = (0..n_cols).map(|c| (c * col_pitch, c)).collect();
+        let (tile_src, tile_dst) = (col_pitch * n_cols + 7, n_rows * (n_cols + gap) + 9);
+        let origins = [(0, 0), (tile_src, tile_dst)];
+        // Values in the tiles' elements only: the source between sparse columns is mostly
+        // gaps, which Miri would take long to fill one by one.
+        let mut src = alloc::vec![make(0); 2 * tile_src + 1];
+        for (tile, _) in origins {
+            for &(col, _) in &cols {
+                for &(row, _) in &rows {
+                    src[1 + tile + col + row] = make(1 + tile + col + row);
+                }
+            }
+        }
+        let len = 2 * tile_dst;
+        TwoTiles {
+            rows,
+            cols,
+            origins,
+            src,
+            len,
+        }
+    }
+
+    /// The two tiles as a batch, rows `row_pitch` apart in each block where given.
+    pub(crate) fn batch(&self, row_pitch: Option<usize>) -> TileBatch<'_> {
+        TileBatch::listed(&self.origins, &self.rows, &self.cols, row_pitch)
+    }
+
+    /// `batch` (these tiles, or with runs known) from the source's element 1 through the
+    /// portable tile and through `kernel`, into destinations that start `misalign` elements
+    /// past a cache line: where `kernel` moves it (`true`), the same elements as the portable
+    /// tile; where not, nothing written. Failures name `case`. Whether it moved.
+    pub(crate) fn agree(
+        &self,
+        batch: TileBatch<'_>,
+        misalign: usize,
+        case: &str,
+        kernel: impl FnOnce(Transposes<'_, E>) -> bool,
+    ) -> bool {
+        let reach = Reach::of(batch.rows, batch.cols);
+        let buffer = || alloc::vec![self.src[0]; self.len + 2 * CACHE_LINE];
+        let (mut want, mut got) = (buffer(), buffer());
+        let (w, d) = (line_start(&want, misalign), line_start(&got, misalign));
+        portable_planes(Transposes::new(&mut want, w, &self.src, 1, batch, reach));
+        let moved = kernel(Transposes::new(&mut got, d, &self.src, 1, batch, reach));
+        if moved {
+            assert_eq!(&got[d..d + self.len], &want[w..w + self.len], "{case}");
+        } else {
+            assert!(
+                got.iter().all(|e| *e == self.src[0]),
+                "{case}: written, not moved"
+            );
+        }
+        moved
+    }
+}
+
+/// `dst[d + origin.1 + row.1 + col.1] = src[s + origin.0 + row.0 + col.0]` for every tile of
+/// `batch`, one element at a time.
+pub(crate) fn by_definition<T: Copy>(
+    dst: &mut [T],
     d: usize,
-    rows: &[(usize, usize)],
-    src: &[u32],
+    src: &[T],
     s: usize,
-    cols: &[(usize, usize)],
+    batch: TileBatch,
 ) {
-    for &(row_src, row_dst) in rows {
-        for &(col_src, col_dst) in cols {
-            dst[d + row_dst + col_dst] = src[s + row_src + col_src];
+    for &(tile_src, tile_dst) in batch.origins {
+        for &(row_src, row_dst) in batch.rows {
+            for &(col_src, col_dst) in batch.cols {
+                dst[d + tile_dst + row_dst + col_dst] = src[s + tile_src + row_src + col_src];
+            }
         }
     }
 }
 
+/// `batch` from a source counted from `s = 2` into zeros from `d = 1`, both ending where the
+/// batch's last tile reaches, through the portable tile and through `transpose` (SIMD blocks
+/// for `u32` on x86-64): the same as the definition, with the batch's reach and with reaches
+/// that do not fit either side (conservative, as a part of a listing gets), which take the
+/// checked element path.
+fn moves_as_defined(batch: TileBatch<'_>, case: &str) {
+    let fits = Reach::of(batch.rows, batch.cols);
+    let last = |side: fn(&(usize, usize)) -> usize| batch.origins.iter().map(side).max();
+    let src: Vec<u32> = (0..2 + last(|o| o.0).unwrap() + fits.src + 1)
+        .map(|i| i as u32 * 3)
+        .collect();
+    let len = 1 + last(|o| o.1).unwrap() + fits.dst + 1;
+    let mut want = alloc::vec![0u32; len];
+    by_definition(&mut want, 1, &src, 2, batch);
+    let src_too_far = Reach {
+        src: usize::MAX,
+        ..fits
+    };
+    for reach in [fits, src_too_far, Reach { dst: len, ..fits }] {
+        let mut got = alloc::vec![0u32; len];
+        portable_planes(Transposes::new(&mut got, 1, &src, 2, batch, reach));
+        assert_eq!(got, want, "{case}, {reach:?}");
+        let mut got = alloc::vec![0u32; len];
+        transpose(&mut got, 1, &src, 2, batch, reach, false);
+        assert_eq!(got, want, "{case}, {reach:?}, SIMD blocks");
+    }
+}
+
 /// Every tile of a batch moves, the last one ending at the very end of both slices (its
-/// reach just fits), through the portable tile and through `transpose` (SIMD blocks for
-/// `u32` on x86-64).
+/// reach just fits).
 #[test]
 fn every_tile_of_a_batch_moves() {
     let rows: Vec<(usize, usize)> = (0..32).map(|r| (r, r * 24)).collect();
@@ -69,22 +182,10 @@ fn every_tile_of_a_batch_moves() {
         (tile_src, tile_dst + 4),
         (2 * tile_src + 3, 2 * tile_dst + 4),
     ];
-    let (s, d) = (2, 1);
-    let src: Vec<u32> = (0..s + origins[2].0 + tile_src)
-        .map(|i| i as u32 * 3)
-        .collect();
-    let len = d + origins[2].1 + tile_dst;
-    let mut want = alloc::vec![0u32; len];
-    for &(at_src, at_dst) in &origins {
-        by_element(&mut want, d + at_dst, &rows, &src, s + at_src, &cols);
-    }
-    let batch = TileBatch::listed(&origins, &rows, &cols, Some(24));
-    let mut got = alloc::vec![0u32; len];
-    portable_planes(Transposes::new(&mut got, d, &src, s, batch, reach));
-    assert_eq!(got, want);
-    let mut got = alloc::vec![0u32; len];
-    transpose(&mut got, d, &src, s, batch, reach, false);
-    assert_eq!(got, want);
+    moves_as_defined(
+        TileBatch::listed(&origins, &rows, &cols, Some(24)),
+        "3 tiles",
+    );
 }
 
 /// Tiles one block wide with rows `COLS` apart move through packed blocks, with the rows
@@ -102,72 +203,22 @@ fn packed_blocks_move_as_listed() {
     assert!(packed::<4>(&odd_rows, &cols, Some(4)).is_none());
     assert!(packed::<4>(&packed_rows, &cols, Some(5)).is_none());
     assert!(packed::<8>(&packed_rows, &cols, Some(8)).is_none());
-    for rows in [&packed_rows, &odd_rows] {
+    for (rows, case) in [(&packed_rows, "packed"), (&odd_rows, "odd")] {
         let reach = Reach::of(rows, &cols);
         let origins = [(0, 0), (reach.src + 1, reach.dst + 1)];
-        let src: Vec<u32> = (0..2 * (reach.src + 1) + 2).map(|i| i as u32 * 5).collect();
-        let len = 2 * (reach.dst + 1) + 1;
-        let mut want = alloc::vec![0u32; len];
-        for &(at_src, at_dst) in &origins {
-            by_element(&mut want, 1 + at_dst, rows, &src, 2 + at_src, &cols);
-        }
-        let batch = TileBatch::listed(&origins, rows, &cols, Some(4));
-        let too_far = Reach {
-            src: reach.src,
-            dst: len,
-        };
-        for reach in [reach, too_far] {
-            let mut got = alloc::vec![0u32; len];
-            portable_planes(Transposes::new(&mut got, 1, &src, 2, batch, reach));
-            assert_eq!(got, want, "{reach:?}");
-            let mut got = alloc::vec![0u32; len];
-            transpose(&mut got, 1, &src, 2, batch, reach, false);
-            assert_eq!(got, want, "{reach:?}, SIMD blocks");
-        }
+        moves_as_defined(TileBatch::listed(&origins, rows, &cols, Some(4)), case);
     }
 }
 
-/// Calls whose reach does not fit (a conservative reach, as a part of a listing gets) and
-/// blocks whose rows do not count up take the checked element path, with the same result.
+/// Blocks whose rows do not count up in the source take the checked element path, with the
+/// same result.
 #[test]
 fn blocks_outside_the_reach_take_the_checked_path() {
-    let rows: Vec<(usize, usize)> = (0..32).map(|r| (r, r * 20)).collect();
     let cols: Vec<(usize, usize)> = (0..16).map(|c| (c * 40, c)).collect();
-    let src: Vec<u32> = (0..16 * 40 + 8).collect();
-    let mut want = alloc::vec![0u32; 32 * 20 + 4];
-    by_element(&mut want, 1, &rows, &src, 2, &cols);
-    let one_tile = |rows| TileBatch::listed(&[(0, 0)], rows, &cols, Some(20));
-    for reach in [
-        Reach::of(&rows, &cols),
-        Reach {
-            src: usize::MAX,
-            dst: 0,
-        },
-    ] {
-        let mut got = alloc::vec![0u32; 32 * 20 + 4];
-        portable_planes(Transposes::new(
-            &mut got,
-            1,
-            &src,
-            2,
-            one_tile(&rows),
-            reach,
-        ));
-        assert_eq!(got, want, "{reach:?}");
-    }
     // Rows that skip a source offset: the block is not ROWS consecutive source elements.
+    let rows: Vec<(usize, usize)> = (0..32).map(|r| (r, r * 20)).collect();
     let gapped: Vec<(usize, usize)> = (0..16).map(|r| (r + r / 8, r * 20)).collect();
-    let mut want = alloc::vec![0u32; 16 * 20 + 4];
-    by_element(&mut want, 1, &gapped, &src, 2, &cols);
-    let mut got = alloc::vec![0u32; 16 * 20 + 4];
-    let reach = Reach::of(&gapped, &cols);
-    portable_planes(Transposes::new(
-        &mut got,
-        1,
-        &src,
-        2,
-        one_tile(&gapped),
-        reach,
-    ));
-    assert_eq!(got, want);
+    for (rows, case) in [(&rows, "counting up"), (&gapped, "gapped")] {
+        moves_as_defined(TileBatch::listed(&[(0, 0)], rows, &cols, Some(20)), case);
+    }
 }

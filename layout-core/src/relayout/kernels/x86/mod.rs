@@ -194,13 +194,10 @@ fn planes<E: avx512::Broad, const STREAM: bool>(mut t: Transposes<'_, E>) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::reach::Reach;
     use super::super::tile_batch::TileBatch;
-    use super::super::tiles::tests::{BLOCK_SHAPES, listings};
-    use super::super::tiles::{planes, portable_planes};
+    use super::super::tiles::planes;
+    use super::super::tiles::tests::{TwoTiles, block_shapes};
     use super::*;
-    use crate::relayout::tuning::CACHE_LINE;
-    use alloc::vec::Vec;
 
     /// The ISA builds of the transpose blocks, each tested on its own.
     #[derive(Clone, Copy, Debug)]
@@ -210,6 +207,33 @@ mod tests {
         Avx512,
     }
 
+    impl Build {
+        /// `t` through this build's blocks, streamed or not: `true`, every batch moved.
+        ///
+        /// # Safety
+        ///
+        /// The CPU runs the build's instructions.
+        unsafe fn planes<E: avx512::Broad>(self, t: Transposes<'_, E>, stream: bool) -> bool {
+            // SAFETY: passed on from the caller.
+            unsafe {
+                match (stream, self) {
+                    (true, Build::Avx512) => planes::<E, avx512::Avx512Blocks<true>>(t),
+                    (false, Build::Avx512) => planes::<E, avx512::Avx512Blocks<false>>(t),
+                    (true, Build::Avx2) => planes::<E, avx2::Avx2Blocks<true>>(t),
+                    (false, Build::Avx2) => planes::<E, avx2::Avx2Blocks<false>>(t),
+                    (true, Build::Sse2) => planes::<E, Sse2<true>>(t),
+                    (false, Build::Sse2) => planes::<E, Sse2<false>>(t),
+                }
+            }
+            true
+        }
+    }
+
+    /// Two tiles a call of each of `BLOCK_SHAPES` through `build`'s blocks, streamed and not,
+    /// against the portable tile: rows `n_cols + gap` apart, as the plan finds them (packed
+    /// blocks where there is no gap; lines found by their pitch), and the same rows without
+    /// the pitch (lines found in the listing); the destination on a cache line and one element
+    /// past it, so that rows of whole lines are streamed in some calls and not in others.
     fn agrees_with_portable<E: avx512::Broad + core::fmt::Debug + PartialEq>(
         make: fn(usize) -> E,
         build: Build,
@@ -218,29 +242,9 @@ mod tests {
         // still reaches every block path: partial blocks, whole-line columns, narrow tiles,
         // tiles of a few rows, adjacent rows, lines listed and pitched, destinations on a line
         // and off it.
-        let shapes: &[_] = if cfg!(miri) {
-            &[
-                (5, 33, 3),
-                (33, 37, 3),
-                (48, 64, 3),
-                (20, 4, 3),
-                (32, 4, 0),
-                (16, 16, 0),
-            ]
-        } else {
-            &BLOCK_SHAPES
-        };
-        for (turn, &(n_rows, n_cols, gap)) in shapes.iter().enumerate() {
-            let (rows, cols) = listings(n_rows, n_cols, gap);
-            // Two tiles a call: the second one past the first on both sides.
-            let (tile_src, tile_dst) = ((n_rows + 5) * n_cols + 7, n_rows * (n_cols + gap) + 9);
-            let origins = [(0, 0), (tile_src, tile_dst)];
-            let src: Vec<E> = (0..2 * tile_src).map(make).collect();
-            let reach = Reach::of(&rows, &cols);
-            // Rows `n_cols + gap` apart, as the plan finds them (packed blocks where there is
-            // no gap; lines found by their pitch), and the same rows without the pitch (lines
-            // found in the listing). The destination starts on a cache line and one element
-            // past it, so that rows of whole lines are streamed in some calls and not in others.
+        let shapes = block_shapes(&[13, 1, 2, 3, 6, 8]);
+        for (turn, (n_rows, n_cols, gap)) in shapes.into_iter().enumerate() {
+            let tiles = TwoTiles::new(make, (n_rows, n_cols, gap), n_rows + 5);
             let pitch = Some(n_cols + gap);
             // Under Miri each shape takes one of the two ways, in turn from shape to shape, so
             // that both still run on every build and element size.
@@ -251,83 +255,26 @@ mod tests {
                 &[(pitch, 0), (pitch, 1), (None, 0), (None, 1)]
             };
             for &(row_pitch, misalign) in variants {
-                let batch = TileBatch::listed(&origins, &rows, &cols, row_pitch);
-                let case = alloc::format!("{n_rows} x {n_cols}, pitch {row_pitch:?}, +{misalign}");
-                build_agrees(
-                    build,
-                    &src,
-                    batch,
-                    reach,
-                    2 * tile_dst,
-                    misalign,
-                    make,
-                    &case,
-                );
-            }
-        }
-    }
-
-    /// Runs `batch` through the portable tile and through `build`'s blocks, streamed and not,
-    /// into destinations that start `misalign` elements past a cache line, and checks that
-    /// they agree.
-    #[allow(clippy::too_many_arguments)]
-    fn build_agrees<E: avx512::Broad + core::fmt::Debug + PartialEq>(
-        build: Build,
-        src: &[E],
-        batch: TileBatch<'_>,
-        reach: Reach,
-        len: usize,
-        misalign: usize,
-        make: fn(usize) -> E,
-        case: &str,
-    ) {
-        // A destination of `len` elements from `d`, where `d` is `misalign` elements past the
-        // first cache line boundary of the buffer.
-        let line = CACHE_LINE / size_of::<E>();
-        let buffer = || alloc::vec![make(0); len + 2 * line];
-        let start = |buffer: &[E]| {
-            let to_line = buffer.as_ptr().addr().next_multiple_of(64) - buffer.as_ptr().addr();
-            to_line / size_of::<E>() + misalign
-        };
-        let mut want = buffer();
-        let d = start(&want);
-        portable_planes(Transposes::new(&mut want, d, src, 1, batch, reach));
-        let want = &want[d..d + len];
-        for stream in [false, true] {
-            let mut got = buffer();
-            let d = start(&got);
-            let dst = &mut got[..];
-            let t = Transposes::new(dst, d, src, 1, batch, reach);
-            // SAFETY: each test runs its build only where the CPU has its features (the
-            // test's `ignore` attribute, and its assertion of `available()`).
-            unsafe {
-                match (stream, build) {
-                    (true, Build::Avx512) => planes::<E, avx512::Avx512Blocks<true>>(t),
-                    (false, Build::Avx512) => planes::<E, avx512::Avx512Blocks<false>>(t),
-                    (true, Build::Avx2) => planes::<E, avx2::Avx2Blocks<true>>(t),
-                    (false, Build::Avx2) => planes::<E, avx2::Avx2Blocks<false>>(t),
-                    (true, Build::Sse2) => planes::<E, Sse2<true>>(t),
-                    (false, Build::Sse2) => planes::<E, Sse2<false>>(t),
+                for stream in [false, true] {
+                    let case = alloc::format!(
+                        "{build:?}, {}-byte {n_rows} x {n_cols}, pitch {row_pitch:?}, \
+                         +{misalign}, stream {stream}",
+                        size_of::<E>()
+                    );
+                    // SAFETY: each test runs its build only where the CPU has its features (the
+                    // test's `ignore` attribute, and its assertion of `available()`).
+                    let blocks = |t: Transposes<'_, E>| unsafe { build.planes(t, stream) };
+                    tiles.agree(tiles.batch(row_pitch), misalign, &case, blocks);
                 }
             }
-            assert_eq!(&got[d..d + len], want, "{case}, stream {stream}, {build:?}");
         }
     }
 
-    /// Every element size through `build`'s blocks, on 1 MiB of stack: half a test thread's
-    /// stack, which holds one width's AVX-512 plane of a debug build but not every width's in
-    /// one frame ([`PlaneMove::plane`](tiles::PlaneMove::plane)); users' tests run on 2 MiB
-    /// threads too.
-    fn each_type_agrees(build: Build) {
-        on_small_stack(build, move || {
-            agrees_with_portable::<u8>(|i| (i * 7) as u8, build);
-            agrees_with_portable::<u16>(|i| (i * 7) as u16, build);
-            agrees_with_portable::<u32>(|i| (i * 7) as u32, build);
-        });
-    }
-
-    /// Runs `test` of `build` on a thread of 1 MiB of stack, once the library finds the CPU
-    /// features that the build script found (which decide whether the test runs at all).
+    /// Runs `test` on a thread of 1 MiB of stack (half a test thread's stack, which holds one
+    /// width's AVX-512 plane of a debug build but not every width's in one frame:
+    /// [`PlaneMove::plane`](tiles::PlaneMove::plane); users' tests run on 2 MiB threads too),
+    /// once the library finds the CPU features that the build script found for `build`
+    /// (which decide whether the test runs at all).
     fn on_small_stack(build: Build, test: impl FnOnce() + Send + 'static) {
         extern crate std;
         let found = match build {
@@ -341,6 +288,15 @@ mod tests {
         );
         let thread = std::thread::Builder::new().stack_size(1 << 20);
         thread.spawn(test).unwrap().join().unwrap();
+    }
+
+    /// Every element size through `build`'s blocks.
+    fn each_type_agrees(build: Build) {
+        on_small_stack(build, move || {
+            agrees_with_portable::<u8>(|i| (i * 7) as u8, build);
+            agrees_with_portable::<u16>(|i| (i * 7) as u16, build);
+            agrees_with_portable::<u32>(|i| (i * 7) as u32, build);
+        });
     }
 
     #[test]
@@ -374,29 +330,27 @@ mod tests {
             build: Build,
         ) {
             for &(n_rows, n_cols) in shapes {
-                let (rows, cols) = listings(n_rows, n_cols, 0);
-                let (tile_src, tile_dst) = ((n_rows + 5) * n_cols + 7, n_rows * n_cols + 9);
-                let origins = [(0, 0), (tile_src, tile_dst)];
-                let src: Vec<E> = (0..2 * tile_src + 1).map(make).collect();
-                let reach = Reach::of(&rows, &cols);
+                let tiles = TwoTiles::new(make, (n_rows, n_cols, 0), n_rows + 5);
                 let batch = TileBatch {
                     rows_run: Some(n_cols),
-                    ..TileBatch::listed(&origins, &rows, &cols, Some(n_cols))
+                    ..tiles.batch(Some(n_cols))
                 };
                 let stages = Stages::of::<E>(&batch).expect("a staged batch");
-                let mut want = alloc::vec![make(0); 2 * tile_dst];
-                portable_planes(Transposes::new(&mut want, 0, &src, 1, batch, reach));
-                let mut got = alloc::vec![make(0); 2 * tile_dst];
-                // SAFETY: each test runs its build only where the CPU has its features (the
-                // test's `ignore` attribute, and its assertion of `available()`).
-                unsafe {
-                    match build {
-                        Build::Avx2 => avx2::staged(&mut got, 0, &src, 1, batch, reach, stages),
-                        Build::Avx512 => avx512::staged(&mut got, 0, &src, 1, batch, reach, stages),
-                        Build::Sse2 => unreachable!("SSE2 has no staged transposes"),
+                let staged = |t: Transposes<'_, E>| {
+                    let (dst, d, src, s, batch, reach) = t.parts();
+                    // SAFETY: each test runs its build only where the CPU has its features
+                    // (the test's `ignore` attribute, and its assertion of `available()`).
+                    unsafe {
+                        match build {
+                            Build::Avx2 => avx2::staged(dst, d, src, s, batch, reach, stages),
+                            Build::Avx512 => avx512::staged(dst, d, src, s, batch, reach, stages),
+                            Build::Sse2 => unreachable!("SSE2 has no staged transposes"),
+                        }
                     }
-                }
-                assert_eq!(got, want, "{n_rows} x {n_cols}, {build:?}");
+                    true
+                };
+                let case = alloc::format!("{}-byte {n_rows} x {n_cols}, {build:?}", size_of::<E>());
+                tiles.agree(batch, 0, &case, staged);
             }
         }
         on_small_stack(build, move || {

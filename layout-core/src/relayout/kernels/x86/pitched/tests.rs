@@ -1,8 +1,6 @@
 //! The evenly spaced transposes against the portable tile.
 
-use super::super::super::reach::Reach;
-use super::super::super::tiles::portable_planes;
-use super::super::super::tiles::tests::listings;
+use super::super::super::tiles::tests::TwoTiles;
 use super::super::avx512;
 use super::*;
 
@@ -68,36 +66,18 @@ fn agrees_with_portable<E: Broad + core::fmt::Debug + PartialEq, const STREAM: b
         ]
     };
     for (turn, &(n_rows, n_cols, gap)) in shapes.iter().enumerate() {
-        // Rows `n_cols + gap` apart in the destination, columns `n_rows + 5` in the source (a
-        // multiple of the crowded pitch where `crowded`).
-        let (rows, mut cols) = listings(n_rows, n_cols, gap);
+        // Columns `n_rows + 5` apart in the source, a multiple of the crowded pitch where
+        // `crowded`.
         let col_pitch = if crowded {
             let unit = CROWDED_SOURCE_PITCH_BYTES / size_of::<E>();
             unit * n_rows.div_ceil(unit)
         } else {
             n_rows + 5
         };
-        let row_pitch = n_cols + gap;
-        if crowded {
-            cols = (0..n_cols).map(|c| (c * col_pitch, c)).collect();
-        }
-        let (tile_src, tile_dst) = (col_pitch * n_cols + 7, n_rows * row_pitch + 9);
-        let origins = [(0, 0), (tile_src, tile_dst)];
-        // Distinct values in the tiles' elements only (the source between crowded columns is
-        // mostly gaps, which Miri would take long to fill one by one).
-        let mut src = alloc::vec![make(0); 2 * tile_src + 1];
-        for &(tile, _) in &origins {
-            for &(col, _) in &cols {
-                for &(row, _) in &rows {
-                    let at = 1 + tile + col + row;
-                    src[at] = make(at * 7 + 1);
-                }
-            }
-        }
-        let reach = Reach::of(&rows, &cols);
+        let tiles = TwoTiles::new(make, (n_rows, n_cols, gap), col_pitch);
         let batch = TileBatch {
             cols_run: Some(col_pitch),
-            ..TileBatch::listed(&origins, &rows, &cols, Some(row_pitch))
+            ..tiles.batch(Some(n_cols + gap))
         };
         let squared = size_of::<E>() == 1
             && n_rows >= squares::SIDE
@@ -109,52 +89,43 @@ fn agrees_with_portable<E: Broad + core::fmt::Debug + PartialEq, const STREAM: b
             || squared
             || read_as_one_run::<E>(col_pitch, n_rows);
         let whole_block = n_rows >= ROWS && n_cols >= CACHE_LINE / size_of::<E>() && swept;
+        let pitched = |t: Transposes<'_, E>| {
+            let (dst, d, src, s, batch, reach) = t.parts();
+            // SAFETY: AVX-512 runs (asserted by the test); `reach` is the batch's.
+            unsafe { pitched_plane::<_, STREAM>(dst, d, src, s, batch, reach, true) }
+        };
+        let case = alloc::format!("{}-byte {n_rows} x {n_cols}, gap {gap}", size_of::<E>());
         // Under Miri, which runs these a thousand times slower, the destination on a line and
         // one element past it in turn from shape to shape.
         let misaligns: &[usize] = if cfg!(miri) { &[turn % 2] } else { &[0, 1] };
         for &misalign in misaligns {
-            let len = 2 * tile_dst + 64;
-            // Each destination from `misalign` elements past its first cache line.
-            let start = |v: &[E]| {
-                let line = v.as_ptr().addr().next_multiple_of(64) - v.as_ptr().addr();
-                line / size_of::<E>() + misalign
-            };
-            let mut want = alloc::vec![make(0); len];
-            let d = start(&want);
-            portable_planes(Transposes::new(&mut want, d, &src, 1, batch, reach));
-            let want = &want[d..d + 2 * tile_dst];
-            let mut got = alloc::vec![make(0); len];
-            let d = start(&got);
-            // SAFETY: AVX-512 runs (checked by the caller); `reach` is the batch's.
-            let moved =
-                unsafe { pitched_plane::<_, STREAM>(&mut got, d, &src, 1, batch, reach, true) };
-            let case = alloc::format!(
-                "{}-byte {n_rows} x {n_cols}, gap {gap}, +{misalign}",
-                size_of::<E>()
+            let moved = tiles.agree(
+                batch,
+                misalign,
+                &alloc::format!("{case}, +{misalign}"),
+                pitched,
             );
-            assert_eq!(moved, whole_block, "{case}");
-            if moved {
-                assert_eq!(&got[d..d + 2 * tile_dst], want, "{case}");
-            }
+            assert_eq!(moved, whole_block, "{case}, +{misalign}");
         }
         // Columns not one run: not this kernel's.
         let uneven = TileBatch {
             cols_run: None,
             ..batch
         };
-        let mut untouched = alloc::vec![make(0); 2 * tile_dst + 64];
-        // SAFETY: as above.
-        let moved =
-            unsafe { pitched_plane::<_, STREAM>(&mut untouched, 0, &src, 1, uneven, reach, true) };
-        assert!(!moved && untouched.iter().all(|x| *x == make(0)));
+        assert!(!tiles.agree(uneven, 0, &case, pitched), "{case}, no run");
     }
 }
 
 #[test]
+#[cfg_attr(
+    not(kernel_tests_avx512),
+    ignore = "this CPU does not run AVX-512 F and BW"
+)]
 fn evenly_spaced_transposes_equal_the_portable_tile() {
-    if !avx512::available() {
-        return;
-    }
+    assert!(
+        avx512::available(),
+        "the build script found AVX-512, the library does not"
+    );
     for crowded in [false, true] {
         agrees_with_portable::<u32, false>(|i| i as u32, crowded);
         agrees_with_portable::<u16, false>(|i| i as u16, crowded);
