@@ -302,7 +302,7 @@ mod tests {
         // SAFETY: plain copies run on any CPU.
         let moved = unsafe { narrow_transpose::<u32, Cached>(t) };
         if moved {
-            by_definition(&mut want, 0, &src, 0, batch);
+            by_definition(&mut want, &src, batch);
         }
         assert_eq!(got, want, "moved: {moved}");
         moved

@@ -4,10 +4,11 @@
 //! `rows`' tests, which run on every target).
 
 use super::super::RowBlock;
+use super::super::element::Opaque;
 use super::super::reach::Reach;
 use super::super::rows::stream_rows;
 use super::super::tiles::planes;
-use super::super::tiles::tests::{TwoTiles, block_shapes, line_start};
+use super::super::tiles::tests::{BLOCK_SHAPES, blocks_agree, line_start, under_miri};
 use super::*;
 use crate::relayout::tuning::CACHE_LINE;
 use crate::relayout::{SAME_ORDER, Streaming, copy_streaming};
@@ -16,53 +17,30 @@ use alloc::vec::Vec;
 use core::fmt::Debug;
 
 /// 4x4 blocks of 4-byte elements, 8x8 of 2-byte and 16x16 of bytes, and the narrower
-/// micro-blocks of 2- and 1-byte elements (4 or 8 columns), against the portable tile: whole
-/// blocks, rows and columns past the last whole block, rows that are whole lines (streamed
-/// where aligned), half lines in adjacent pairs, and packed blocks of bytes that are one line.
-/// Two tiles a call, streamed and not, the destination lines found by their pitch and from
-/// the listing, the destination starting on a cache line and one element past it.
+/// micro-blocks of 2- and 1-byte elements (4 or 8 columns), against the portable tile
+/// ([`blocks_agree`]): whole blocks, rows and columns past the last whole block, rows that are
+/// whole lines (streamed where aligned), half lines in adjacent pairs, and packed blocks of
+/// bytes that are one line.
 #[test]
 fn neon_blocks_equal_the_portable_tile() {
-    fn blocks_agree<E: Block + Debug + PartialEq>(make: fn(usize) -> E) {
+    fn each_shape<E: Block + Debug + PartialEq>(make: fn(usize) -> E) {
         // Under Miri (an aarch64 build interpreted, about a thousand times slower), a sample
         // that still reaches every block path: partial blocks, whole-line rows, half lines in
         // pairs, narrow micro-blocks, packed one-line byte blocks, tiles of a few rows.
-        let mut shapes = block_shapes(&[1, 3, 9, 6, 13]);
+        let mut shapes = under_miri(&BLOCK_SHAPES, &[1, 3, 9, 6, 13]);
         if !cfg!(miri) {
             shapes.extend([(17, 255, 1), (255, 17, 0), (64, 64, 0)]);
         }
-        for (n_rows, n_cols, gap) in shapes {
-            let tiles = TwoTiles::new(make, (n_rows, n_cols, gap), n_rows + 5);
-            for row_pitch in [Some(n_cols + gap), None] {
-                for (misalign, stream) in [(0, false), (0, true), (1, false), (1, true)] {
-                    let case = alloc::format!(
-                        "{}-byte {n_rows} x {n_cols} + {gap}, pitch {row_pitch:?}, \
-                         +{misalign}, stream {stream}",
-                        size_of::<E>()
-                    );
-                    // SAFETY: NEON runs on every CPU this module is compiled for.
-                    let blocks = |t: Transposes<'_, E>| unsafe {
-                        match stream {
-                            true => planes::<E, Neon<true>>(t),
-                            false => planes::<E, Neon<false>>(t),
-                        }
-                        true
-                    };
-                    tiles.agree(tiles.batch(row_pitch), misalign, &case, blocks);
-                }
-            }
-        }
+        // SAFETY (both): NEON runs on every CPU this module is compiled for.
+        blocks_agree(make, &shapes, false, "NEON", |t, stream| match stream {
+            true => unsafe { planes::<E, Neon<true>>(t) },
+            false => unsafe { planes::<E, Neon<false>>(t) },
+        });
     }
-    blocks_agree::<u32>(|i| (i * 7) as u32);
-    blocks_agree::<u16>(|i| (i * 7) as u16);
-    blocks_agree::<u8>(|i| (i * 7) as u8);
+    each_shape::<u32>(|i| (i * 7) as u32);
+    each_shape::<u16>(|i| (i * 7) as u16);
+    each_shape::<u8>(|i| (i * 7) as u8);
 }
-
-/// A 4-byte (or 2-, 1-byte) type that is not plain: it moves as `MaybeUninit` of its unit, by
-/// the portable kernels.
-#[derive(Clone, Copy, Debug, PartialEq)]
-#[repr(transparent)]
-struct Opaque<T>(T);
 
 /// The relayout `A -> B` of `dims` of `src`, streamed as `streaming` says, into a destination
 /// filled with `src[0]` that starts `misalign` elements past a cache line, padded with `pad`.
@@ -92,7 +70,7 @@ where
 
 /// Relayouts `A -> B` of `dims`, streaming and not, into a destination that starts on a cache
 /// line and one element past it: of plain elements (the NEON kernels) and of the same bits as
-/// a type that is not plain (the portable kernels), which must agree slot for slot.
+/// a type that is not plain ([`Opaque`]: the portable kernels), which must agree slot for slot.
 fn relayouts_agree<T, A, B>(dims: [usize; 4], of: fn(usize) -> T)
 where
     T: Copy + Send + Sync + PartialEq + Debug + 'static,
@@ -126,19 +104,16 @@ fn neon_relayouts_of_odd_shapes_equal_the_portable_ones() {
     where
         T: Copy + Send + Sync + PartialEq + Debug + 'static,
     {
-        let shapes: &[[usize; 4]] = if cfg!(miri) {
-            // Under Miri, one shape of each kind: 17 channels one pixel wide, 255 channels.
-            &[[1, 17, 9, 1], [1, 255, 1, 3]]
-        } else {
-            &[
-                [2, 3, 5, 7],
-                [1, 17, 9, 1],
-                [2, 17, 6, 5],
-                [1, 255, 7, 1],
-                [1, 255, 3, 11],
-            ]
-        };
-        for &dims in shapes {
+        // Under Miri, one shape of each kind: 17 channels one pixel wide, 255 channels.
+        let shapes = [
+            [2, 3, 5, 7],
+            [1, 17, 9, 1],
+            [2, 17, 6, 5],
+            [1, 255, 7, 1],
+            [1, 255, 3, 11],
+            [1, 255, 1, 3],
+        ];
+        for dims in under_miri(&shapes, &[1, 5]) {
             relayouts_agree::<T, Nchw, Nhwc>(dims, of);
             relayouts_agree::<T, Nhwc, Nchw>(dims, of);
             relayouts_agree::<T, Nchw, NChw16c>(dims, of);

@@ -27,12 +27,12 @@ pub(crate) const BLOCK_SHAPES: [(usize, usize, usize); 14] = [
     (5, 33, 3),
 ];
 
-/// [`BLOCK_SHAPES`], or under Miri (about a thousand times slower) the ones at `sample`.
+/// `all`, or under Miri (about a thousand times slower) the ones at `sample`.
 #[cfg(vector_kernels)]
-pub(crate) fn block_shapes(sample: &[usize]) -> Vec<(usize, usize, usize)> {
+pub(crate) fn under_miri<T: Copy>(all: &[T], sample: &[usize]) -> Vec<T> {
     match cfg!(miri) {
-        true => sample.iter().map(|&k| BLOCK_SHAPES[k]).collect(),
-        false => BLOCK_SHAPES.to_vec(),
+        true => sample.iter().map(|&k| all[k]).collect(),
+        false => all.to_vec(),
     }
 }
 
@@ -123,19 +123,53 @@ impl<E: Copy + core::fmt::Debug + PartialEq> TwoTiles<E> {
     }
 }
 
-/// `dst[d + origin.1 + row.1 + col.1] = src[s + origin.0 + row.0 + col.0]` for every tile of
-/// `batch`, one element at a time.
-pub(crate) fn by_definition<T: Copy>(
-    dst: &mut [T],
-    d: usize,
-    src: &[T],
-    s: usize,
-    batch: TileBatch,
+/// Each of `shapes` ([`TwoTiles`], columns `rows + 5` apart) through `blocks` (given the
+/// transposes and whether to stream), streamed and not, against the portable tile: rows
+/// `columns + gap` apart as the plan finds them (packed blocks where there is no gap; lines
+/// found by their pitch) and the same rows without the pitch (lines found in the listing); the
+/// destination on a cache line and one element past it, so that rows of whole lines are
+/// streamed in some calls and not in others. Where `by_turn` under Miri, each shape takes one
+/// of two of those ways, in turn from shape to shape. Failures name `build`.
+#[cfg(vector_kernels)]
+pub(crate) fn blocks_agree<E: Copy + core::fmt::Debug + PartialEq>(
+    make: fn(usize) -> E,
+    shapes: &[(usize, usize, usize)],
+    by_turn: bool,
+    build: &str,
+    blocks: impl Fn(Transposes<'_, E>, bool),
 ) {
+    for (turn, &(n_rows, n_cols, gap)) in shapes.iter().enumerate() {
+        let tiles = TwoTiles::new(make, (n_rows, n_cols, gap), n_rows + 5);
+        let pitch = Some(n_cols + gap);
+        let all = [(pitch, 0), (pitch, 1), (None, 0), (None, 1)];
+        // By turn: the first way, then the last.
+        let ways = match by_turn && cfg!(miri) {
+            true => &all[3 * (turn % 2)..][..1],
+            false => &all[..],
+        };
+        for &(row_pitch, misalign) in ways {
+            for stream in [false, true] {
+                let case = alloc::format!(
+                    "{build}, {}-byte {n_rows} x {n_cols} + {gap}, pitch {row_pitch:?}, \
+                     +{misalign}, stream {stream}",
+                    size_of::<E>()
+                );
+                tiles.agree(tiles.batch(row_pitch), misalign, &case, |t| {
+                    blocks(t, stream);
+                    true
+                });
+            }
+        }
+    }
+}
+
+/// `dst[origin.1 + row.1 + col.1] = src[origin.0 + row.0 + col.0]` for every tile of `batch`,
+/// one element at a time.
+pub(crate) fn by_definition<T: Copy>(dst: &mut [T], src: &[T], batch: TileBatch) {
     for &(tile_src, tile_dst) in batch.origins {
         for &(row_src, row_dst) in batch.rows {
             for &(col_src, col_dst) in batch.cols {
-                dst[d + tile_dst + row_dst + col_dst] = src[s + tile_src + row_src + col_src];
+                dst[tile_dst + row_dst + col_dst] = src[tile_src + row_src + col_src];
             }
         }
     }
@@ -154,7 +188,7 @@ fn moves_as_defined(batch: TileBatch<'_>, case: &str) {
         .collect();
     let len = 1 + last(|o| o.1).unwrap() + fits.dst + 1;
     let mut want = alloc::vec![0u32; len];
-    by_definition(&mut want, 1, &src, 2, batch);
+    by_definition(&mut want[1..], &src[2..], batch);
     let src_too_far = Reach {
         src: usize::MAX,
         ..fits
@@ -182,10 +216,8 @@ fn every_tile_of_a_batch_moves() {
         (tile_src, tile_dst + 4),
         (2 * tile_src + 3, 2 * tile_dst + 4),
     ];
-    moves_as_defined(
-        TileBatch::listed(&origins, &rows, &cols, Some(24)),
-        "3 tiles",
-    );
+    let batch = TileBatch::listed(&origins, &rows, &cols, Some(24));
+    moves_as_defined(batch, "3 tiles");
 }
 
 /// Tiles one block wide with rows `COLS` apart move through packed blocks, with the rows

@@ -196,7 +196,7 @@ fn planes<E: avx512::Broad, const STREAM: bool>(mut t: Transposes<'_, E>) {
 mod tests {
     use super::super::tile_batch::TileBatch;
     use super::super::tiles::planes;
-    use super::super::tiles::tests::{TwoTiles, block_shapes};
+    use super::super::tiles::tests::{BLOCK_SHAPES, TwoTiles, blocks_agree, under_miri};
     use super::*;
 
     /// The ISA builds of the transpose blocks, each tested on its own.
@@ -208,12 +208,12 @@ mod tests {
     }
 
     impl Build {
-        /// `t` through this build's blocks, streamed or not: `true`, every batch moved.
+        /// `t` through this build's blocks, streamed or not.
         ///
         /// # Safety
         ///
         /// The CPU runs the build's instructions.
-        unsafe fn planes<E: avx512::Broad>(self, t: Transposes<'_, E>, stream: bool) -> bool {
+        unsafe fn planes<E: avx512::Broad>(self, t: Transposes<'_, E>, stream: bool) {
             // SAFETY: passed on from the caller.
             unsafe {
                 match (stream, self) {
@@ -225,49 +225,22 @@ mod tests {
                     (false, Build::Sse2) => planes::<E, Sse2<false>>(t),
                 }
             }
-            true
         }
     }
 
-    /// Two tiles a call of each of `BLOCK_SHAPES` through `build`'s blocks, streamed and not,
-    /// against the portable tile: rows `n_cols + gap` apart, as the plan finds them (packed
-    /// blocks where there is no gap; lines found by their pitch), and the same rows without
-    /// the pitch (lines found in the listing); the destination on a cache line and one element
-    /// past it, so that rows of whole lines are streamed in some calls and not in others.
+    /// [`BLOCK_SHAPES`](tiles::tests::BLOCK_SHAPES) through `build`'s blocks against the
+    /// portable tile ([`blocks_agree`]). Under Miri a sample that still reaches every block
+    /// path: partial blocks, whole-line columns, narrow tiles, tiles of a few rows, adjacent
+    /// rows, lines listed and pitched, destinations on a line and off it.
     fn agrees_with_portable<E: avx512::Broad + core::fmt::Debug + PartialEq>(
         make: fn(usize) -> E,
         build: Build,
     ) {
-        // Under Miri, which runs these ~1000 times slower, a sample of `BLOCK_SHAPES` that
-        // still reaches every block path: partial blocks, whole-line columns, narrow tiles,
-        // tiles of a few rows, adjacent rows, lines listed and pitched, destinations on a line
-        // and off it.
-        let shapes = block_shapes(&[13, 1, 2, 3, 6, 8]);
-        for (turn, (n_rows, n_cols, gap)) in shapes.into_iter().enumerate() {
-            let tiles = TwoTiles::new(make, (n_rows, n_cols, gap), n_rows + 5);
-            let pitch = Some(n_cols + gap);
-            // Under Miri each shape takes one of the two ways, in turn from shape to shape, so
-            // that both still run on every build and element size.
-            let by_turn = [[(pitch, 0)], [(None, 1)]];
-            let variants: &[_] = if cfg!(miri) {
-                &by_turn[turn % 2]
-            } else {
-                &[(pitch, 0), (pitch, 1), (None, 0), (None, 1)]
-            };
-            for &(row_pitch, misalign) in variants {
-                for stream in [false, true] {
-                    let case = alloc::format!(
-                        "{build:?}, {}-byte {n_rows} x {n_cols}, pitch {row_pitch:?}, \
-                         +{misalign}, stream {stream}",
-                        size_of::<E>()
-                    );
-                    // SAFETY: each test runs its build only where the CPU has its features (the
-                    // test's `ignore` attribute, and its assertion of `available()`).
-                    let blocks = |t: Transposes<'_, E>| unsafe { build.planes(t, stream) };
-                    tiles.agree(tiles.batch(row_pitch), misalign, &case, blocks);
-                }
-            }
-        }
+        let shapes = under_miri(&BLOCK_SHAPES, &[13, 1, 2, 3, 6, 8]);
+        // SAFETY: each test runs its build only where the CPU has its features (the test's
+        // `ignore` attribute, and its assertion of `available()`).
+        let blocks = |t: Transposes<'_, E>, stream| unsafe { build.planes(t, stream) };
+        blocks_agree(make, &shapes, true, &alloc::format!("{build:?}"), blocks);
     }
 
     /// Runs `test` on a thread of 1 MiB of stack (half a test thread's stack, which holds one
