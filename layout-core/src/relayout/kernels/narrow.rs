@@ -286,26 +286,21 @@ mod tests {
     use alloc::vec::Vec;
 
     /// `batch` from a counted source of `src_len` elements into `dst_len` through the narrow
-    /// kernels: whether they take it; where they do, the same as the definition, where not,
-    /// nothing written.
-    fn narrow(batch: TileBatch<'_>, src_len: usize, dst_len: usize) -> bool {
+    /// kernels: whether they take it is `takes`; where they do, the same as the definition,
+    /// where not, nothing written. Failures name `case`.
+    fn narrow(batch: TileBatch<'_>, src_len: usize, dst_len: usize, takes: bool, case: &str) {
         let src: Vec<u32> = (0..src_len as u32).collect();
         let (mut got, mut want) = (vec![u32::MAX; dst_len], vec![u32::MAX; dst_len]);
-        let t = Transposes::new(
-            &mut got,
-            0,
-            &src,
-            0,
-            batch,
-            Reach::of(batch.rows, batch.cols),
-        );
+        let reach = Reach::of(batch.rows, batch.cols);
         // SAFETY: plain copies run on any CPU.
-        let moved = unsafe { narrow_transpose::<u32, Cached>(t) };
+        let moved = unsafe {
+            narrow_transpose::<u32, Cached>(Transposes::new(&mut got, 0, &src, 0, batch, reach))
+        };
+        assert_eq!(moved, takes, "{case}: taken");
         if moved {
             by_definition(&mut want, &src, batch);
         }
-        assert_eq!(got, want, "moved: {moved}");
-        moved
+        assert_eq!(got, want, "{case}");
     }
 
     /// Planes of 37 rows (two steps of 16 and a tail) into rows of one, two and three, as one
@@ -321,7 +316,8 @@ mod tests {
                     rows_run: pitch,
                     ..TileBatch::listed(&origins, &rows, &cols, pitch)
                 };
-                assert!(narrow(batch, 2 * 37 * n, 2 * 37 * n), "{n} wide, {pitch:?}");
+                let case = alloc::format!("{n} columns, pitch {pitch:?}");
+                narrow(batch, 2 * 37 * n, 2 * 37 * n, true, &case);
             }
             // Two blocks of ROWS rows whose second block starts further on than the first
             // one's rows reach: pitched within each block, but not one run.
@@ -329,7 +325,8 @@ mod tests {
                 .map(|r| (r, r * n + if r >= ROWS { 5 } else { 0 }))
                 .collect();
             let batch = TileBatch::listed(&[(0, 0)], &jumping, &cols[..n], Some(n));
-            assert!(narrow(batch, 37 * n, 2 * ROWS * n + 5), "{n} wide, jumping");
+            let case = alloc::format!("{n} columns, jumping");
+            narrow(batch, 37 * n, 2 * ROWS * n + 5, true, &case);
         }
         // The other way: rows of one, two and three (a column's elements together in the
         // source) split into planes 40 apart, listed in order and out of order.
@@ -345,11 +342,8 @@ mod tests {
                     ..TileBatch::listed(&origins, rows, &cols, None)
                 };
                 let split = n < 4 || (cols_run.is_some() && rows[0].0 == 0);
-                assert_eq!(
-                    narrow(batch, 2 * 37 * n, 80 * n),
-                    split,
-                    "{cols_run:?}, {rows:?}"
-                );
+                let case = alloc::format!("{n} rows {rows:?}, run {cols_run:?}");
+                narrow(batch, 2 * 37 * n, 80 * n, split, &case);
             }
         }
         let wide = TileBatch {
@@ -362,6 +356,6 @@ mod tests {
                 None,
             )
         };
-        assert!(!narrow(wide, 19, 16));
+        narrow(wide, 19, 16, false, "4 x 4");
     }
 }
