@@ -404,17 +404,20 @@ mod tests {
         {
             for n in [32, 64].map(|row_bytes| row_bytes / size_of::<T>()) {
                 // Rows of 32 bytes: lines 0 and 2 hold a pair each (rows from far apart in the
-                // source); rows 4 and 5 lie apart; rows 6 and 7 are alone. Rows of 64: a line
-                // each, the last one element past one.
-                let to = [0, n, 4 * n, 5 * n, 7 * n, 10 * n, 12 * n, 14 * n + 1];
-                let rows: Vec<(usize, usize)> = (0..8).map(|r| ((7 - r) * 3 * n, to[r])).collect();
-                let src: Vec<T> = (0..24 * n + 64).map(of).collect();
+                // source); rows 4 and 5, and 6 and 7, lie apart; row 8 is alone. Rows of 64: a
+                // line each, row 7 one element past one.
+                let rows: Vec<(usize, usize)> = [0, 1, 4, 5, 7, 10, 12, 14, 16]
+                    .into_iter()
+                    .enumerate()
+                    .map(|(r, at)| ((8 - r) * 3 * n, at * n + usize::from(r == 7)))
+                    .collect();
+                let src: Vec<T> = (0..27 * n + 64).map(of).collect();
                 let reach = Reach::of(&rows, &[]);
                 // Line-aligned destinations, and half a row or one element off (whose lines go
                 // through the cache).
                 for shift in [0, n / 2, 1] {
                     for cols in [0..n, 0..n / 2, 1..n] {
-                        let mut plain = alloc::vec![T::default(); 16 * n + 128];
+                        let mut plain = alloc::vec![T::default(); 18 * n + 128];
                         let d = plain.as_ptr().align_offset(64) + shift;
                         let mut streamed = plain.clone();
                         for (into, out) in [
