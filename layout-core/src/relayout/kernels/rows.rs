@@ -413,22 +413,21 @@ mod tests {
                     .collect();
                 let src: Vec<T> = (0..27 * n + 64).map(of).collect();
                 let reach = Reach::of(&rows, &[]);
-                // Line-aligned destinations, and half a row or one element off (whose lines go
-                // through the cache).
+                // The rows from a cache line of the destination, half a row past it and one
+                // element past it (whose lines go through the cache), written as `into` says:
+                // the line and what follows.
+                let copied = |into, shift, cols: &Range<usize>| {
+                    let mut out = alloc::vec![T::default(); 18 * n + 128];
+                    let line = out.as_ptr().align_offset(64);
+                    let d = line + shift;
+                    copy_listed_rows(&mut out, d, &src, 3, 16, &rows, cols.clone(), reach, into);
+                    out[line..][..17 * n + 64].to_vec()
+                };
                 for shift in [0, n / 2, 1] {
                     for cols in [0..n, 0..n / 2, 1..n] {
-                        let mut plain = alloc::vec![T::default(); 18 * n + 128];
-                        let d = plain.as_ptr().align_offset(64) + shift;
-                        let mut streamed = plain.clone();
-                        for (into, out) in [
-                            (Destination::Cached, &mut plain),
-                            (Destination::FarLines, &mut streamed),
-                        ] {
-                            copy_listed_rows(out, d, &src, 3, 16, &rows, cols.clone(), reach, into);
-                        }
                         assert_eq!(
-                            streamed,
-                            plain,
+                            copied(Destination::FarLines, shift, &cols),
+                            copied(Destination::Cached, shift, &cols),
                             "{} bytes, rows of {n}, cols {cols:?}, shift {shift}",
                             size_of::<T>()
                         );
