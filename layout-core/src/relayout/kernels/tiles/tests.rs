@@ -94,28 +94,47 @@ impl<E: Copy + core::fmt::Debug + PartialEq> TwoTiles<E> {
         TileBatch::listed(&self.origins, &self.rows, &self.cols, row_pitch)
     }
 
-    /// `batch` (these tiles, or with runs known) from the source's element 1 through the
-    /// portable tile and through `kernel`, into destinations that start `misalign` elements
-    /// past a cache line: where `kernel` moves it (`true`), the same elements as the portable
-    /// tile; where not, nothing written. Failures name `case`. Whether it moved.
+    /// `batch` (these tiles, or with runs known) from the source's element 1 through `kernel`
+    /// with each of `streams` (whether to stream), into destinations that start `misalign`
+    /// elements past a cache line: where `kernel` moves it (`true`), the same elements as the
+    /// portable tile; where not, nothing written. Failures name `case`. Whether it moved every
+    /// time.
     pub(crate) fn agree(
         &self,
         batch: TileBatch<'_>,
         misalign: usize,
         case: &str,
-        kernel: impl FnOnce(Transposes<'_, E>) -> bool,
+        streams: &[bool],
+        kernel: impl Fn(Transposes<'_, E>, bool) -> bool,
     ) -> bool {
         let reach = Reach::of(batch.rows, batch.cols);
         let buffer = || alloc::vec![self.src[0]; self.len + 2 * CACHE_LINE];
-        let (mut got, mut want) = (buffer(), buffer());
-        let (d, w) = (line_start(&got, misalign), line_start(&want, misalign));
-        if !kernel(Transposes::new(&mut got, d, &self.src, 1, batch, reach)) {
-            assert!(got == want, "{case}: written, not moved");
-            return false;
+        // The portable tile's elements, once the kernel moved the batch.
+        let mut want: Option<Vec<E>> = None;
+        let mut moved = true;
+        for &stream in streams {
+            let mut got = buffer();
+            let d = line_start(&got, misalign);
+            if !kernel(
+                Transposes::new(&mut got, d, &self.src, 1, batch, reach),
+                stream,
+            ) {
+                assert!(
+                    got == buffer(),
+                    "{case}, stream {stream}: written, not moved"
+                );
+                moved = false;
+                continue;
+            }
+            let want = want.get_or_insert_with(|| {
+                let mut want = buffer();
+                let w = line_start(&want, misalign);
+                portable_planes(Transposes::new(&mut want, w, &self.src, 1, batch, reach));
+                want[w..w + self.len].to_vec()
+            });
+            assert_eq!(&got[d..d + self.len], &want[..], "{case}, stream {stream}");
         }
-        portable_planes(Transposes::new(&mut want, w, &self.src, 1, batch, reach));
-        assert_eq!(&got[d..d + self.len], &want[w..w + self.len], "{case}");
-        true
+        moved
     }
 }
 
@@ -144,17 +163,20 @@ pub(crate) fn blocks_agree<E: Copy + core::fmt::Debug + PartialEq>(
             false => &all[..],
         };
         for &(row_pitch, misalign) in ways {
-            for stream in [false, true] {
-                let case = alloc::format!(
-                    "{build}, {}-byte {n_rows} x {n_cols} + {gap}, pitch {row_pitch:?}, \
-                     +{misalign}, stream {stream}",
-                    size_of::<E>()
-                );
-                tiles.agree(tiles.batch(row_pitch), misalign, &case, |t| {
+            let case = alloc::format!(
+                "{build}, {}-byte {n_rows} x {n_cols} + {gap}, pitch {row_pitch:?}, +{misalign}",
+                size_of::<E>()
+            );
+            tiles.agree(
+                tiles.batch(row_pitch),
+                misalign,
+                &case,
+                &[false, true],
+                |t, stream| {
                     blocks(t, stream);
                     true
-                });
-            }
+                },
+            );
         }
     }
 }

@@ -309,7 +309,7 @@ mod tests {
                     ..tiles.batch(Some(n_cols))
                 };
                 let stages = Stages::of::<E>(&batch).expect("a staged batch");
-                let staged = |t: Transposes<'_, E>| {
+                let staged = |t: Transposes<'_, E>, _| {
                     let (dst, d, src, s, batch, reach) = t.parts();
                     // SAFETY: each test runs its build only where the CPU has its features
                     // (the test's `ignore` attribute, and its assertion of `available()`).
@@ -323,7 +323,7 @@ mod tests {
                     true
                 };
                 let case = alloc::format!("{}-byte {n_rows} x {n_cols}, {build:?}", size_of::<E>());
-                tiles.agree(batch, 0, &case, staged);
+                tiles.agree(batch, 0, &case, &[false], staged);
             }
         }
         on_small_stack(build, move || {

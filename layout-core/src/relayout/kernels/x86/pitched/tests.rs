@@ -74,7 +74,7 @@ fn agrees_with_portable<E: Broad + core::fmt::Debug + PartialEq, const STREAM: b
             || squared
             || read_as_one_run::<E>(col_pitch, n_rows);
         let whole_block = n_rows >= ROWS && n_cols >= CACHE_LINE / size_of::<E>() && swept;
-        let pitched = |t: Transposes<'_, E>| {
+        let pitched = |t: Transposes<'_, E>, _| {
             let (dst, d, src, s, batch, reach) = t.parts();
             // SAFETY: AVX-512 runs (asserted by the test); `reach` is the batch's.
             unsafe { pitched_plane::<_, STREAM>(dst, d, src, s, batch, reach, true) }
@@ -86,7 +86,7 @@ fn agrees_with_portable<E: Broad + core::fmt::Debug + PartialEq, const STREAM: b
         for &misalign in misaligns {
             let case = alloc::format!("{case}, +{misalign}");
             assert_eq!(
-                tiles.agree(batch, misalign, &case, pitched),
+                tiles.agree(batch, misalign, &case, &[STREAM], pitched),
                 whole_block,
                 "{case}"
             );
@@ -96,7 +96,10 @@ fn agrees_with_portable<E: Broad + core::fmt::Debug + PartialEq, const STREAM: b
             cols_run: None,
             ..batch
         };
-        assert!(!tiles.agree(uneven, 0, &case, pitched), "{case}, no run");
+        assert!(
+            !tiles.agree(uneven, 0, &case, &[STREAM], pitched),
+            "{case}, no run"
+        );
     }
 }
 
