@@ -1,6 +1,6 @@
-//! Rows of three bytes split into their planes by a kernel of their own where the CPU runs
-//! AVX-512 VBMI (x86-64 only): NHWC -> NCHW of an RGB image of bytes, by
-//! [`vbmi::split_three`]. The narrow kernels' loops split the rest (other element sizes gain
+//! Rows of two to four bytes split into their planes by a kernel of their own where the CPU
+//! runs AVX-512 VBMI (x86-64 only): NHWC -> NCHW of RGB and RGBA images of bytes, by
+//! [`vbmi::split`]. The narrow kernels' loops split the rest (other element sizes gain
 //! nothing from a kernel of their own: docs/engine-measurements.md, "Kernel paths kept and
 //! removed").
 
@@ -9,8 +9,8 @@ use super::vbmi;
 use bytemuck::Pod;
 use core::marker::PhantomData;
 
-/// Narrow tiles' pieces written as `P` writes them, and rows of three bytes split into their
-/// planes by [`vbmi::split_three`] where the CPU runs VBMI.
+/// Narrow tiles' pieces written as `P` writes them, and rows of two to four bytes split into
+/// their planes by [`vbmi::split`] where the CPU runs VBMI.
 pub(crate) struct SplitPlanes<P>(PhantomData<P>);
 
 impl<E: Pod, P: Pieces<E>> Pieces<E> for SplitPlanes<P> {
@@ -24,15 +24,22 @@ impl<E: Pod, P: Pieces<E>> Pieces<E> for SplitPlanes<P> {
 
     #[inline(always)]
     unsafe fn split(input: &[E], planes: &mut [&mut [E]]) -> bool {
-        let [red, green, blue] = planes else {
-            return false;
-        };
         if size_of::<E>() != 1 || !vbmi::available() {
             return false;
         }
-        let planes = [red, green, blue].map(|plane| bytemuck::cast_slice_mut::<E, u8>(plane));
-        // SAFETY: the CPU runs AVX-512 F, BW and VBMI (checked just above).
-        unsafe { vbmi::split_three(bytemuck::cast_slice(input), planes) };
+        let input = bytemuck::cast_slice(input);
+        fn bytes<'a, E: Pod>(plane: &'a mut &mut [E]) -> &'a mut [u8] {
+            bytemuck::cast_slice_mut(plane)
+        }
+        // SAFETY (each arm): the CPU runs AVX-512 F, BW and VBMI (checked just above).
+        unsafe {
+            match planes {
+                [a, b] => vbmi::split::<2>(input, [a, b].map(bytes)),
+                [a, b, c] => vbmi::split::<3>(input, [a, b, c].map(bytes)),
+                [a, b, c, d] => vbmi::split::<4>(input, [a, b, c, d].map(bytes)),
+                _ => return false,
+            }
+        }
         true
     }
 }
