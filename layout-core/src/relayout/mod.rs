@@ -340,6 +340,9 @@ mod tests {
         check::<u32, Nchw, Nhwc>([1, 2, 4, 20], |v| v);
         check::<u32, Nhwc, Nchw>([1, 1, 3, 33], |v| v);
         check::<u8, Nchw, Nhwc>([1, 3, 4, 40], |v| v as u8);
+        // Four planes zipped (RGBA): streamed f32, and bytes.
+        check::<f32, Nchw, Nhwc>([2, 4, 5, 37], |v| v as f32);
+        check::<u8, Nchw, Nhwc>([1, 4, 4, 40], |v| v as u8);
         // Rows of three bytes split into planes (with VBMI where the CPU, or the build under
         // Miri, has it): two steps of 64 pixels and a tail, two images.
         check::<u8, Nhwc, Nchw>([2, 3, 5, 37], |v| v as u8);

@@ -1,7 +1,7 @@
-//! Transposes of tiles one to three columns or rows wide, too narrow for a block of [`ROWS`]
-//! rows by four or more columns: NCHW -> NHWC of an RGB image interleaves three channel planes
-//! into rows of three, NHWC -> NCHW splits them out again; and rows of four bytes or four
-//! 4-byte elements split into planes (an RGBA image of bytes, NHWC of 4 f32 channels). Where a tile's long side is one
+//! Transposes of tiles one to four columns or rows wide, too narrow for a block of [`ROWS`]
+//! rows by four or more columns (or, at four, faster here): NCHW -> NHWC of an RGB or RGBA
+//! image interleaves the channel planes into rows of three or four, NHWC -> NCHW splits them
+//! out again. Where a tile's long side is one
 //! run on both sides, the tile becomes `N` runs zipped into one (or one unzipped into `N`),
 //! loops LLVM unrolls; other tiles move element by element.
 //!
@@ -50,8 +50,8 @@ impl<T: Copy> Pieces<T> for Cached {
     }
 }
 
-/// Runs the transposes `t` if their tiles are at most three columns or rows wide (or four rows
-/// that [split here](four_rows_split)), writing the pieces that one run of each side allows by
+/// Runs the transposes `t` if their tiles are at most three columns or rows wide (or four
+/// columns that [zip here](four_columns_zip), or four rows that [split here](four_rows_split)), writing the pieces that one run of each side allows by
 /// `P`; `false`, nothing written, otherwise. Always inlined, so that a function compiled for
 /// more CPU features (the AVX-512 build on x86-64) compiles the loops with them.
 ///
@@ -66,6 +66,7 @@ pub(crate) unsafe fn narrow_transpose<T: Copy, P: Pieces<T>>(t: Transposes<'_, T
             (1, _) => tiles_of::<T, P, 1>(t),
             (2, _) => tiles_of::<T, P, 2>(t),
             (3, _) => tiles_of::<T, P, 3>(t),
+            (4, _) if four_columns_zip::<T, P>() => tiles_of::<T, P, 4>(t),
             (_, 1) => short_tiles_of::<T, P, 1>(t),
             (_, 2) => short_tiles_of::<T, P, 2>(t),
             (_, 3) => short_tiles_of::<T, P, 3>(t),
@@ -74,6 +75,17 @@ pub(crate) unsafe fn narrow_transpose<T: Copy, P: Pieces<T>>(t: Transposes<'_, T
         }
     }
     true
+}
+
+/// Whether tiles of four columns zip here (NCHW -> NHWC of an RGBA image) rather than in the
+/// blocks' four columns by [`ROWS`] rows: elements of 1 or 2 bytes, and 4-byte ones written
+/// past the caches (`P` not in place). Zipped, u8 and u16 of four channels ran 2-4x faster
+/// in the caches and past them, f32 past them 1.6x; f32 in the caches 0.7-0.8x
+/// (docs/engine-measurements.md, "Narrow tiles of four").
+///
+/// [`ROWS`]: crate::relayout::tuning::ROWS
+fn four_columns_zip<T, P: Pieces<T>>() -> bool {
+    size_of::<T>() < 4 || !P::IN_PLACE
 }
 
 /// Whether tiles of four rows split here (as three do) rather than through the few-rows stage
@@ -173,9 +185,9 @@ unsafe fn tiles_of<T: Copy, P: Pieces<T>, const N: usize>(t: Transposes<'_, T>) 
                 // SAFETY (each arm): passed on from the caller.
                 unsafe {
                     match size_of::<T>() {
-                        1 => zip_planes::<T, P, N, 64, 192>(out, planes),
-                        2 => zip_planes::<T, P, N, 32, 96>(out, planes),
-                        _ => zip_planes::<T, P, N, 16, 48>(out, planes),
+                        1 => zip_planes::<T, P, N, 64, 256>(out, planes),
+                        2 => zip_planes::<T, P, N, 32, 128>(out, planes),
+                        _ => zip_planes::<T, P, N, 16, 64>(out, planes),
                     }
                 }
             }
@@ -188,7 +200,7 @@ unsafe fn tiles_of<T: Copy, P: Pieces<T>, const N: usize>(t: Transposes<'_, T>) 
 /// time from fixed-size pieces of each plane, which LLVM turns into vector loads and shuffles;
 /// each step's `STEP * N` elements written by `P`. The callers take `STEP` rows of 64 bytes,
 /// so that every step writes whole lines (`N` of them) and u8 planes zip 64 bytes at a time;
-/// `MOST` is `3 * STEP`.
+/// `MOST` is `4 * STEP`.
 ///
 /// # Safety
 ///
