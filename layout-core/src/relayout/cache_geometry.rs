@@ -311,21 +311,12 @@ mod tests {
         assert_eq!((l3.level, l3.bytes, l3.ways), (3, 480 * MIB, 16));
         assert!(!l1i.holds_data);
         let geometry = CacheGeometry::from_listed([l1i, l1, l2, l3].into_iter()).unwrap();
-        assert_eq!(
-            geometry,
-            CacheGeometry {
-                line: 64,
-                l1d: CacheLevel {
-                    bytes: 32 * KIB,
-                    ways: 8
-                },
-                l2: CacheLevel {
-                    bytes: MIB,
-                    ways: 8
-                },
-                last_level: Some(480 * MIB),
-            }
-        );
+        // The default's caches (32 KiB 8-way L1d, 1 MiB 8-way L2, 64-byte lines).
+        let want = CacheGeometry {
+            last_level: Some(480 * MIB),
+            ..CacheGeometry::DEFAULT
+        };
+        assert_eq!(geometry, want);
         // No L2 listed: no geometry (the default applies).
         assert_eq!(CacheGeometry::from_listed([l1].into_iter()), None);
     }

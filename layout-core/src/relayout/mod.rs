@@ -159,23 +159,6 @@ impl PlanChoices {
     }
 }
 
-impl Streaming {
-    /// Stores past the caches forced on (every kernel that can stream does, short rows as
-    /// `choices` say) or off.
-    pub(crate) fn forced(on: bool, choices: &Choices) -> Streaming {
-        if on {
-            Streaming {
-                blocks: true,
-                line_rows: true,
-                short_rows: choices.stream_short_rows,
-                far_rows: false,
-            }
-        } else {
-            Streaming::NONE
-        }
-    }
-}
-
 /// The relayout `pair` ([`Pair::of`] the mappings [`copy_into`] takes), planned once for
 /// elements `T` into a destination of `dst_len` slots under `choices` (`streaming`
 /// overrides its stores past the caches); `None` when it moves nothing.
@@ -222,18 +205,10 @@ mod tests {
     type Flat = crate::chunked_layout![4; 0,0, 1,0, 2,0, 3,0];
     type Crouton2x2 = crate::chunked_layout![4; 0,0, 1,0, 2,0, 3,0, 1,4, 2,4, 3,32, 1,2, 2,2];
 
-    /// `len` slots of `value` starting on a 64-byte boundary where the element size allows, so
-    /// that streamed lines are whole cache lines as in a tensor's own storage: the vector and
-    /// where the slots start in it.
-    fn on_a_line<T: Copy>(len: usize, value: T) -> (Vec<T>, usize) {
-        let slots = alloc::vec![value; len + 64];
-        let start = line_start(slots.as_ptr());
-        (slots, start)
-    }
-
     /// The first element from `first` on that starts a 64-byte line, where the element size
-    /// allows; `align_offset` may say it cannot (`usize::MAX`, as Miri does for odd sizes):
-    /// then `first` itself.
+    /// allows, so that streamed lines are whole cache lines as in a tensor's own storage;
+    /// `align_offset` may say it cannot (`usize::MAX`, as Miri does for odd sizes): then
+    /// `first` itself.
     fn line_start<T>(first: *const T) -> usize {
         Some(first.align_offset(64))
             .filter(|&at| at < 64)
@@ -273,7 +248,8 @@ mod tests {
             // Under Miri, into new memory only: it checks that every slot is written (no slot
             // is read before), which the slots filled beforehand check less strictly.
             if !cfg!(miri) {
-                let (mut got, start) = on_a_line(dst.storage_len(), of(0xBEEF));
+                let mut got = alloc::vec![of(0xBEEF); dst.storage_len() + 64];
+                let start = line_start(got.as_ptr());
                 let dst_slots = &mut got[start..start + dst.storage_len()];
                 copy_streaming(
                     &src,
