@@ -131,13 +131,6 @@ impl CacheGeometry {
     /// The geometry from a list of caches (level, is it a data or unified cache, capacity,
     /// ways, line), as `cpuid` or the kernel lists them; `None` without an L1 data cache and
     /// an L2.
-    #[cfg_attr(
-        not(any(
-            all(target_arch = "x86_64", not(miri)),
-            all(feature = "std", not(miri))
-        )),
-        allow(dead_code)
-    )]
     fn from_listed(caches: impl Iterator<Item = Listed>) -> Option<CacheGeometry> {
         let (mut l1d, mut l2, mut last, mut line) = (None, None, 0, 0);
         for cache in caches.filter(|c| c.holds_data && c.bytes > 0) {
@@ -165,13 +158,6 @@ impl CacheGeometry {
 }
 
 /// One cache as the processor lists it.
-#[cfg_attr(
-    not(any(
-        all(target_arch = "x86_64", not(miri)),
-        all(feature = "std", not(miri))
-    )),
-    allow(dead_code)
-)]
 #[derive(Clone, Copy, Debug)]
 struct Listed {
     level: u32,
@@ -235,13 +221,13 @@ fn detect() -> Option<CacheGeometry> {
     CacheGeometry::from_listed(caches)
 }
 
-/// Miri, and other architectures without `std`: nothing to read.
+/// Miri, and other architectures without `std`: nothing to read, no cache listed.
 #[cfg(not(any(
     all(target_arch = "x86_64", not(miri)),
     all(feature = "std", not(miri))
 )))]
 fn detect() -> Option<CacheGeometry> {
-    None
+    CacheGeometry::from_listed(core::iter::empty())
 }
 
 /// A cache from the EAX, EBX and ECX of its `cpuid` leaf 4 (or 0x8000_001D) entry: type in

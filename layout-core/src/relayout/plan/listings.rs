@@ -160,9 +160,7 @@ pub(crate) fn ahead_if_far(next: usize, element_bytes: usize) -> usize {
 
 /// Offsets of every digit combination of `levels` (outermost first), the last loop fastest.
 /// Made in one allocation of the final length, each loop spreading the entries so far in
-/// place, since a relayout lists its loops on every call (3136 rows for f32 1x256x56x56
-/// nchw->nhwc: the list grown level by level through iterator adapters took a noticeable part
-/// of that relayout).
+/// place, since a relayout lists its loops on every call.
 fn list(levels: &[Level]) -> Listing {
     let len = levels.iter().map(|l| l.extent).product();
     let mut out = Listing::with_capacity(len);
@@ -223,7 +221,7 @@ fn row_pitch(levels: &[Level]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::relayout::plan::{Kernel, SAME_ORDER};
+    use crate::relayout::plan::{Kernel, SAME_ORDER, plan_of};
 
     fn level(extent: usize, dst: usize) -> Level {
         Level {
@@ -239,7 +237,7 @@ mod tests {
         A: crate::Layout<Index = [usize; 4]> + Default,
         B: crate::Layout<Index = [usize; 4]> + Default,
     {
-        Plan::of_layouts::<A, B>(dims, &SAME_ORDER, bytes).rows_fill_lines(bytes)
+        plan_of::<A, B>(dims, &SAME_ORDER, bytes).rows_fill_lines(bytes)
     }
 
     /// A row block stopped short by the next loop's length takes part of that loop: nhwc ->
@@ -251,7 +249,7 @@ mod tests {
         type Nhwc = crate::onednn_layout!("nhwc");
         type Nchw16c = crate::onednn_layout!("nChw16c");
         let rows = |dims: [usize; 4]| {
-            let plan = Plan::of_layouts::<Nhwc, Nchw16c>(dims, &SAME_ORDER, 4);
+            let plan = plan_of::<Nhwc, Nchw16c>(dims, &SAME_ORDER, 4);
             assert_eq!(plan.kernel, Kernel::Rows);
             plan.listings(4).rows.len()
         };

@@ -164,25 +164,6 @@ impl Plan {
         plan
     }
 
-    /// The plan of `A -> B` on `dims` (in `A`'s order) for `bytes`-byte elements, dimension `d`
-    /// of `A` being dimension `to[d]` of `B`.
-    #[cfg(test)]
-    pub(crate) fn of_layouts<A, B>(
-        dims: [usize; 4],
-        to: &super::pair::Renumbering,
-        bytes: usize,
-    ) -> Plan
-    where
-        A: crate::Layout<Index = [usize; 4]> + Default,
-        B: crate::Layout<Index = [usize; 4]> + Default,
-    {
-        let mut dst_dims = dims;
-        (0..4).for_each(|d| dst_dims[to[d]] = dims[d]);
-        let src = crate::Mapping::<A>::new(dims).unwrap();
-        let dst = crate::Mapping::<B>::new(dst_dims).unwrap();
-        Plan::new(&Pair::of(&src, &dst, to), bytes)
-    }
-
     /// Digit ranges of loop `k` at point `p` of the walk: `(first, data_end, slot_end)`, the
     /// digits before `first` lying before the destination's origin, those from `data_end` in
     /// its padding, and those from `slot_end` past its padded extent.

@@ -53,6 +53,7 @@ impl Plan {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::relayout::plan::plan_of;
 
     type Crouton = crate::chunked_layout![NHWC; 0,0, 1,0, 2,0, 3,0, 1,8, 2,8, 3,32];
     type Nchw32c = crate::onednn_layout!("nChw32c");
@@ -67,7 +68,7 @@ mod tests {
     {
         let mut to = crate::relayout::SAME_ORDER;
         to[..4].copy_from_slice(&[0, 2, 3, 1]);
-        Plan::of_layouts::<A, B>(dims, &to, bytes)
+        plan_of::<A, B>(dims, &to, bytes)
     }
 
     /// One image of croutons into nChw32c loops over rows of chunks outermost; the channel
