@@ -85,7 +85,7 @@ const NEAR_RUN_PREFETCH_BYTES: usize = 512;
 impl Choices {
     /// The choices for [`CacheGeometry::DEFAULT`], the machine assumed where the processor
     /// reports nothing.
-    #[cfg_attr(not(test), allow(dead_code))]
+    #[cfg(test)]
     pub(crate) const DEFAULT: Choices = Choices::for_cache(CacheGeometry::DEFAULT);
 
     /// The choices for a machine with the caches `geometry` describes.

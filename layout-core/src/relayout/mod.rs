@@ -216,10 +216,10 @@ mod tests {
     }
 
     /// Relayouts `A` -> `B` of `dims` with every kernel streaming and with none (under Miri:
-    /// streaming only), against the definition: each element lands where the destination's offset puts it, every other slot
-    /// holds the pad (chunked layouts: every slot not an element's is padding). Each runs
-    /// into slots filled beforehand and into new memory, as a new tensor's (under Miri: into
-    /// new memory only).
+    /// streaming only), against the definition: each element lands where the destination's
+    /// offset puts it, every other slot holds the pad (chunked layouts: every slot not an
+    /// element's is padding). Each runs into slots filled beforehand and into new memory, as a
+    /// new tensor's (under Miri: into new memory only).
     fn check<T, A, B>(dims: [usize; 4], of: fn(u32) -> T)
     where
         T: Copy + Send + Sync + PartialEq + core::fmt::Debug + 'static,
@@ -245,35 +245,30 @@ mod tests {
             &[Streaming::ALL, Streaming::NONE]
         };
         for &streaming in modes {
+            let relayout = |slots: &mut [T]| {
+                copy_streaming(
+                    &src,
+                    &src_slots,
+                    &dst,
+                    slots,
+                    pad,
+                    &SAME_ORDER,
+                    Some(streaming),
+                );
+            };
             // Under Miri, into new memory only: it checks that every slot is written (no slot
             // is read before), which the slots filled beforehand check less strictly.
             if !cfg!(miri) {
                 let mut got = alloc::vec![of(0xBEEF); dst.storage_len() + 64];
                 let start = line_start(got.as_ptr());
                 let dst_slots = &mut got[start..start + dst.storage_len()];
-                copy_streaming(
-                    &src,
-                    &src_slots,
-                    &dst,
-                    dst_slots,
-                    pad,
-                    &SAME_ORDER,
-                    Some(streaming),
-                );
+                relayout(dst_slots);
                 assert_eq!(dst_slots, &want[..], "{dims:?}, {streaming:?}");
             }
             let mut fresh = Vec::<T>::with_capacity(dst.storage_len() + 64);
             let start = line_start(fresh.spare_capacity_mut().as_ptr());
             let dst_slots = &mut fresh.spare_capacity_mut()[start..start + dst.storage_len()];
-            copy_streaming(
-                &src,
-                &src_slots,
-                &dst,
-                Slot::values(dst_slots),
-                pad,
-                &SAME_ORDER,
-                Some(streaming),
-            );
+            relayout(Slot::values(dst_slots));
             // SAFETY: the relayout wrote every slot of `dst_slots` (what this checks: under
             // Miri, reading a slot it missed is an error).
             let got: Vec<T> = dst_slots
