@@ -66,7 +66,7 @@ pub(crate) unsafe fn narrow_transpose<T: Copy, P: Pieces<T>>(t: Transposes<'_, T
             (1, _) => tiles_of::<T, P, 1>(t),
             (2, _) => tiles_of::<T, P, 2>(t),
             (3, _) => tiles_of::<T, P, 3>(t),
-            (4, _) if four_columns_zip::<T, P>() => tiles_of::<T, P, 4>(t),
+            (4, _) if four_columns_zip::<T, P>(&t.batch) => tiles_of::<T, P, 4>(t),
             (_, 1) => short_tiles_of::<T, P, 1>(t),
             (_, 2) => short_tiles_of::<T, P, 2>(t),
             (_, 3) => short_tiles_of::<T, P, 3>(t),
@@ -78,14 +78,22 @@ pub(crate) unsafe fn narrow_transpose<T: Copy, P: Pieces<T>>(t: Transposes<'_, T
 }
 
 /// Whether tiles of four columns zip here (NCHW -> NHWC of an RGBA image) rather than in the
-/// blocks' four columns by [`ROWS`] rows: elements of 1 or 2 bytes, and 4-byte ones written
-/// past the caches (`P` not in place). Zipped, u8 and u16 of four channels ran 2-4x faster
+/// blocks' four columns by [`ROWS`] rows: where the tile is one run on both sides (its rows 4
+/// apart in the destination, its columns' destination offsets `0..4`), of elements of 1 or 2
+/// bytes, or of 4-byte ones written past the caches (`P` not in place). Zipped, u8 and u16 of four channels ran 2-4x faster
 /// in the caches and past them, f32 past them 1.6x; f32 in the caches 0.7-0.8x
 /// (docs/engine-measurements.md, "Narrow tiles of four").
 ///
 /// [`ROWS`]: crate::relayout::tuning::ROWS
-fn four_columns_zip<T, P: Pieces<T>>() -> bool {
-    size_of::<T>() < 4 || !P::IN_PLACE
+fn four_columns_zip<T, P: Pieces<T>>(batch: &TileBatch<'_>) -> bool {
+    (size_of::<T>() < 4 || !P::IN_PLACE) && zips_as_one_run::<4>(batch)
+}
+
+/// Whether the tiles of `batch`, `N` columns each, are one run on both sides: the rows'
+/// source offsets count up by one (as every tile's do), their destination offsets `N` apart,
+/// and the columns' destination offsets `0..N`.
+fn zips_as_one_run<const N: usize>(batch: &TileBatch<'_>) -> bool {
+    batch.rows_run == Some(N) && batch.cols.iter().zip(0..).all(|(col, c)| col.1 == c)
 }
 
 /// Whether tiles of four rows split here (as three do) rather than through the few-rows stage
@@ -168,10 +176,7 @@ fn disjoint_runs<T, const N: usize>(
 unsafe fn tiles_of<T: Copy, P: Pieces<T>, const N: usize>(t: Transposes<'_, T>) {
     let (dst, d, src, s, batch, _) = t.parts();
     let cols: &[(usize, usize); N] = batch.cols.try_into().expect("N columns");
-    // One run on both sides: the rows' source offsets count up by one (as every tile's do),
-    // their destination offsets N apart, and the columns' destination offsets `0..N`.
-    let columns_follow = cols.iter().zip(0..).all(|(col, c)| col.1 == c);
-    let run = (batch.rows_run == Some(N) && columns_follow)
+    let run = zips_as_one_run::<N>(&batch)
         .then(|| batch.rows.first().copied())
         .flatten();
     for &(tile_s, tile_d) in batch.origins {
