@@ -1,9 +1,9 @@
 //! Transposes of tiles one to four columns or rows wide, too narrow for a block of [`ROWS`]
 //! rows by four or more columns (or, at four, faster here): NCHW -> NHWC of an RGB or RGBA
 //! image interleaves the channel planes into rows of three or four, NHWC -> NCHW splits them
-//! out again. Where a tile's long side is one
-//! run on both sides, the tile becomes `N` runs zipped into one (or one unzipped into `N`),
-//! loops LLVM unrolls; other tiles move element by element.
+//! out again. Where a tile's long side is one run on both sides, the tile becomes `N` runs
+//! zipped into one (or one unzipped into `N`, by a kernel of the CPU's where [`Pieces`] has
+//! one), loops LLVM unrolls; other tiles move element by element.
 //!
 //! [`ROWS`]: crate::relayout::tuning::ROWS
 
@@ -34,6 +34,13 @@ pub(crate) trait Pieces<T> {
     #[inline(always)]
     unsafe fn split(input: &[T], planes: &mut [&mut [T]]) -> bool {
         let _ = (input, planes);
+        false
+    }
+
+    /// Whether [`split`](Pieces::split) has a kernel for rows of `planes` elements of `T`.
+    #[inline(always)]
+    fn splits(planes: usize) -> bool {
+        let _ = planes;
         false
     }
 }
@@ -70,7 +77,7 @@ pub(crate) unsafe fn narrow_transpose<T: Copy, P: Pieces<T>>(t: Transposes<'_, T
             (_, 1) => short_tiles_of::<T, P, 1>(t),
             (_, 2) => short_tiles_of::<T, P, 2>(t),
             (_, 3) => short_tiles_of::<T, P, 3>(t),
-            (_, 4) if four_rows_split(&t.batch, size_of::<T>()) => short_tiles_of::<T, P, 4>(t),
+            (_, 4) if four_rows_split::<T, P>(&t.batch) => short_tiles_of::<T, P, 4>(t),
             _ => return false,
         }
     }
@@ -98,13 +105,16 @@ fn zips_as_one_run<const N: usize>(batch: &TileBatch<'_>) -> bool {
 
 /// Whether tiles of four rows split here (as three do) rather than through the few-rows stage
 /// (`few_rows.rs`): where the tile is one run on both sides (the columns' source lines 4
-/// apart, the rows' source offsets one apart) and elements are of 1 or 4 bytes. LLVM's x86
-/// backend lowers interleaved loads of factor 4 to shuffles for those; against the stage,
-/// u8 NHWC -> NCHW of an RGBA image ran 1.5-1.6x faster, f32 of 4 channels 2.7-3x, u16 0.75x
-/// in the caches (docs/engine-measurements.md). Other tiles of four rows (the 2x2 crouton's
-/// channels, not one run) would go element by element here.
-fn four_rows_split(batch: &TileBatch<'_>, element_bytes: usize) -> bool {
-    matches!(element_bytes, 1 | 4) && batch.cols_run == Some(4) && batch.rows_follow_in_source()
+/// apart, the rows' source offsets one apart) and elements are of 1 or 4 bytes, or `P` has a
+/// kernel that splits them ([`Pieces::splits`]). LLVM's x86 backend lowers interleaved loads
+/// of factor 4 to shuffles for 1 and 4 bytes; against the stage, u8 NHWC -> NCHW of an RGBA
+/// image ran 1.5-1.6x faster, f32 of 4 channels 2.7-3x, u16 0.75x in the caches
+/// (docs/engine-measurements.md). Other tiles of four rows (the 2x2 crouton's channels, not
+/// one run) would go element by element here.
+fn four_rows_split<T, P: Pieces<T>>(batch: &TileBatch<'_>) -> bool {
+    (matches!(size_of::<T>(), 1 | 4) || P::splits(4))
+        && batch.cols_run == Some(4)
+        && batch.rows_follow_in_source()
 }
 
 /// The tiles of `batch`, `N` rows each (and more than three columns).
@@ -373,7 +383,10 @@ mod tests {
                 if n < 4 || (cols_run.is_some() && rows[0].0 == 0) {
                     check(batch, 2 * 37 * n, 80 * n);
                 } else {
-                    assert!(!four_rows_split(&batch, 4), "{cols_run:?}, {rows:?}");
+                    assert!(
+                        !four_rows_split::<u32, Cached>(&batch),
+                        "{cols_run:?}, {rows:?}"
+                    );
                 }
             }
         }
