@@ -240,6 +240,7 @@ fn tiles_of_few_rows_relayout_alike() {
         [1, 8, 3, 70],
         [2, 15, 7, 9],
         [1, 12, 1, 65],
+        [1, 4, 3, 5776],
     ] {
         plain_transposes_alike(dims);
     }

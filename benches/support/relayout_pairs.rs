@@ -151,7 +151,10 @@ pub fn each_pair(m: &mut impl Measure) {
     let rgb = [32, 3, 224, 224];
     m.pair::<u8, onednn::nchw, onednn::nhwc>("u8 32x3x224x224 nchw->nhwc (RGB)", rgb, false);
     m.pair::<u8, onednn::nhwc, onednn::nchw>("u8 32x3x224x224 nhwc->nchw (RGB)", rgb, false);
-    // RGBA and 8 channels: tiles of four and eight rows, fewer than a block.
+    // RGBA into NHWC and back (tiles of four columns and of four rows), and 8 channels (tiles
+    // of eight rows, fewer than a block).
+    let rgba = "u8 32x4x224x224 nchw->nhwc (RGBA)";
+    m.pair::<u8, onednn::nchw, onednn::nhwc>(rgba, [32, 4, 224, 224], false);
     let rgba = "u8 32x4x224x224 nhwc->nchw (RGBA)";
     m.pair::<u8, onednn::nhwc, onednn::nchw>(rgba, [32, 4, 224, 224], false);
     let eight = "f32 8x8x224x224 nhwc->nchw (8 channels)";

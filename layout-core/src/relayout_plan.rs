@@ -1,6 +1,6 @@
 //! [`RelayoutPlan`]: a relayout planned once and run on any tensors of the same mappings, with
 //! its choices taken from the cache model, measured on the machine at hand
-//! ([`RelayoutPlan::measured`], with `std`), or read back from [`Wisdom`].
+//! (`RelayoutPlan::measured`, with the `std` feature), or read back from [`Wisdom`].
 
 #[cfg(test)]
 mod described_machines;

@@ -102,5 +102,9 @@ fn main() {
         u8, nchw, nhwc, [8, 256, 56, 56];
         u8, nhwc, nchw, [8, 256, 56, 56];
         f32, nhwc, nchw, [32, 24, 112, 112];
+        u8, nhwc, nchw, [32, 2, 224, 224];
+        u8, nhwc, nchw, [32, 3, 224, 224];
+        u8, nhwc, nchw, [32, 4, 224, 224];
+        u8, nhwc, nchw, [4, 4, 224, 224];
     }
 }

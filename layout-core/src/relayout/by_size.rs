@@ -63,7 +63,8 @@ pub(crate) fn copy<T: Copy + Send + Sync + 'static>(
             // SAFETY: a plain type has no padding bytes and every integer of its size is one
             // of its values; `MaybeUninit` of an integer holds any bytes of a `T`; `Opaque<T>`
             // is `T` (`repr(transparent)`).
-            let (src, dst, pad) = unsafe { as_units::<T, $unit>(src, dst, pad) };
+            let (src, dst, pad) =
+                unsafe { (units::<T, $unit>(src), units_mut(dst), units_of(pad)) };
             $engines::copy(pair, src, dst, pad, offsets, streaming, choices);
         }};
     }
@@ -83,7 +84,8 @@ pub(crate) fn copy_planned<T: Copy + Send + Sync + 'static>(
     macro_rules! to {
         ($unit:ty, $engines:ident) => {{
             // SAFETY: as in `copy`.
-            let (src, dst, pad) = unsafe { as_units::<T, $unit>(src, dst, pad) };
+            let (src, dst, pad) =
+                unsafe { (units::<T, $unit>(src), units_mut(dst), units_of(pad)) };
             $engines::copy_planned(planned, src, dst, pad, offsets);
         }};
     }
@@ -163,7 +165,7 @@ fn is_plain<T: 'static>() -> bool {
     plain.contains(&TypeId::of::<T>())
 }
 
-/// `src`, `dst` and `pad` as units `U` of `T`'s size and alignment.
+/// `slots` as units `U` of `T`'s size and alignment.
 ///
 /// # Safety
 ///
@@ -171,22 +173,7 @@ fn is_plain<T: 'static>() -> bool {
 /// a valid `T`: `U` is `MaybeUninit` of an integer (any bytes), `Opaque<T>` (`T` itself,
 /// `repr(transparent)`), or the integer of a plain type's size (a plain type has no padding
 /// bytes, and every integer of its size is one of its values). The engine writes only units it
-/// read from `src` or `pad`.
-#[inline(always)]
-unsafe fn as_units<'a, T: Copy, U: Copy>(
-    src: &'a [T],
-    dst: &'a mut [T],
-    pad: T,
-) -> (&'a [U], &'a mut [U], U) {
-    // SAFETY: passed on from the caller.
-    unsafe { (units(src), units_mut(dst), units_of(pad)) }
-}
-
-/// `slots` as units `U` of `T`'s size and alignment.
-///
-/// # Safety
-///
-/// As for [`as_units`].
+/// read from the source or the pad.
 #[inline(always)]
 unsafe fn units<T: Copy, U: Copy>(slots: &[T]) -> &[U] {
     assert!(fits::<T, U>(), "a unit of the element's size and alignment");
@@ -200,7 +187,7 @@ unsafe fn units<T: Copy, U: Copy>(slots: &[T]) -> &[U] {
 ///
 /// # Safety
 ///
-/// As for [`as_units`].
+/// As for [`units`].
 #[inline(always)]
 unsafe fn units_mut<T: Copy, U: Copy>(slots: &mut [T]) -> &mut [U] {
     assert!(fits::<T, U>(), "a unit of the element's size and alignment");
@@ -212,7 +199,7 @@ unsafe fn units_mut<T: Copy, U: Copy>(slots: &mut [T]) -> &mut [U] {
 ///
 /// # Safety
 ///
-/// As for [`as_units`].
+/// As for [`units`].
 #[inline(always)]
 unsafe fn units_of<T: Copy, U: Copy>(value: T) -> U {
     assert!(fits::<T, U>(), "a unit of the element's size and alignment");
@@ -225,7 +212,7 @@ unsafe fn units_of<T: Copy, U: Copy>(value: T) -> U {
 ///
 /// # Safety
 ///
-/// As for [`as_units`].
+/// As for [`units`].
 #[inline(always)]
 unsafe fn from_units<'a, T: Copy, U: Copy>(
     batch: &[(&'a [T], usize)],
@@ -243,7 +230,7 @@ unsafe fn from_units<'a, T: Copy, U: Copy>(
 ///
 /// # Safety
 ///
-/// As for [`as_units`].
+/// As for [`units`].
 #[inline(always)]
 unsafe fn into_units<'a, T: Copy, U: Copy>(
     batch: &mut [(usize, &'a mut [T])],

@@ -131,13 +131,6 @@ impl CacheGeometry {
     /// The geometry from a list of caches (level, is it a data or unified cache, capacity,
     /// ways, line), as `cpuid` or the kernel lists them; `None` without an L1 data cache and
     /// an L2.
-    #[cfg_attr(
-        not(any(
-            all(target_arch = "x86_64", not(miri)),
-            all(feature = "std", not(miri))
-        )),
-        allow(dead_code)
-    )]
     fn from_listed(caches: impl Iterator<Item = Listed>) -> Option<CacheGeometry> {
         let (mut l1d, mut l2, mut last, mut line) = (None, None, 0, 0);
         for cache in caches.filter(|c| c.holds_data && c.bytes > 0) {
@@ -165,13 +158,6 @@ impl CacheGeometry {
 }
 
 /// One cache as the processor lists it.
-#[cfg_attr(
-    not(any(
-        all(target_arch = "x86_64", not(miri)),
-        all(feature = "std", not(miri))
-    )),
-    allow(dead_code)
-)]
 #[derive(Clone, Copy, Debug)]
 struct Listed {
     level: u32,
@@ -235,13 +221,13 @@ fn detect() -> Option<CacheGeometry> {
     CacheGeometry::from_listed(caches)
 }
 
-/// Miri, and other architectures without `std`: nothing to read.
+/// Miri, and other architectures without `std`: nothing to read, no cache listed.
 #[cfg(not(any(
     all(target_arch = "x86_64", not(miri)),
     all(feature = "std", not(miri))
 )))]
 fn detect() -> Option<CacheGeometry> {
-    None
+    CacheGeometry::from_listed(core::iter::empty())
 }
 
 /// A cache from the EAX, EBX and ECX of its `cpuid` leaf 4 (or 0x8000_001D) entry: type in
@@ -311,21 +297,12 @@ mod tests {
         assert_eq!((l3.level, l3.bytes, l3.ways), (3, 480 * MIB, 16));
         assert!(!l1i.holds_data);
         let geometry = CacheGeometry::from_listed([l1i, l1, l2, l3].into_iter()).unwrap();
-        assert_eq!(
-            geometry,
-            CacheGeometry {
-                line: 64,
-                l1d: CacheLevel {
-                    bytes: 32 * KIB,
-                    ways: 8
-                },
-                l2: CacheLevel {
-                    bytes: MIB,
-                    ways: 8
-                },
-                last_level: Some(480 * MIB),
-            }
-        );
+        // The default's caches (32 KiB 8-way L1d, 1 MiB 8-way L2, 64-byte lines).
+        let want = CacheGeometry {
+            last_level: Some(480 * MIB),
+            ..CacheGeometry::DEFAULT
+        };
+        assert_eq!(geometry, want);
         // No L2 listed: no geometry (the default applies).
         assert_eq!(CacheGeometry::from_listed([l1].into_iter()), None);
     }

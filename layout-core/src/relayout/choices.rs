@@ -85,7 +85,7 @@ const NEAR_RUN_PREFETCH_BYTES: usize = 512;
 impl Choices {
     /// The choices for [`CacheGeometry::DEFAULT`], the machine assumed where the processor
     /// reports nothing.
-    #[cfg_attr(not(test), allow(dead_code))]
+    #[cfg(test)]
     pub(crate) const DEFAULT: Choices = Choices::for_cache(CacheGeometry::DEFAULT);
 
     /// The choices for a machine with the caches `geometry` describes.
@@ -158,79 +158,30 @@ mod tests {
     const MIB: usize = 1 << 20;
 
     /// The model's choices for three described machines, tabled, so that a change of choice
-    /// is a visible diff: a 32 KiB 8-way L1d with 1 MiB of L2, a 48 KiB 12-way with 1 MiB,
-    /// and a 48 KiB 12-way with 2 MiB.
+    /// is a visible diff: each field's value on a 32 KiB 8-way L1d with 1 MiB of L2, a 48 KiB
+    /// 12-way with 1 MiB, and a 48 KiB 12-way with 2 MiB.
     #[test]
     fn the_choices_of_described_machines() {
-        // (lines per visit, one-block tiles streamed, prefetch apart, streamed prefetch, run
-        //  prefetch, cached prefetch below, short rows streamed, sweep, overlapped rows
-        //  realigned, least parallel bytes)
-        type Row = (
-            usize,
-            bool,
-            usize,
-            Option<usize>,
-            usize,
-            usize,
-            bool,
-            bool,
-            bool,
-            usize,
-        );
-        let table: [Row; 3] = [
-            (
-                1,
-                true,
-                512,
-                Some(512),
-                512,
-                1024,
-                true,
-                true,
-                false,
-                512 * KIB,
-            ),
-            (
-                1,
-                true,
-                512,
-                Some(512),
-                8 * KIB,
-                1024,
-                true,
-                true,
-                true,
-                512 * KIB,
-            ),
-            (
-                2,
-                false,
-                2048,
-                None,
-                8 * KIB,
-                usize::MAX,
-                true,
-                false,
-                true,
-                4 * MIB,
-            ),
-        ];
-        for (geometry, want) in CacheGeometry::DESCRIBED.into_iter().zip(table) {
-            let c = Choices::for_cache(geometry);
-            let got = (
-                c.lines_per_visit,
-                c.stream_one_block_tiles,
-                c.prefetch_apart,
-                c.streamed_prefetch_bytes,
-                c.run_prefetch_bytes,
-                c.cached_prefetch_below,
-                c.stream_short_rows,
-                c.sweep_streamed,
-                c.realign_overlapped_rows,
-                c.min_parallel_bytes,
-            );
-            assert_eq!(got, want, "{geometry:?}");
+        let machines = CacheGeometry::DESCRIBED.map(Choices::for_cache);
+        macro_rules! table {
+            ($($field:ident: $want:expr,)*) => {$(
+                assert_eq!(machines.map(|c| c.$field), $want, stringify!($field));
+            )*};
         }
+        table! {
+            lines_per_visit: [1, 1, 2],
+            whole_rows: [true; 3],
+            stream_one_block_tiles: [true, true, false],
+            prefetch_apart: [512, 512, 2048],
+            streamed_prefetch_bytes: [Some(512), Some(512), None],
+            run_prefetch_bytes: [512, 8 * KIB, 8 * KIB],
+            cached_prefetch_below: [1024, 1024, usize::MAX],
+            stream_short_rows: [true; 3],
+            sweep_streamed: [true, true, false],
+            realign_overlapped_rows: [false, true, true],
+            min_parallel_bytes: [512 * KIB, 512 * KIB, 4 * MIB],
+        }
+        assert_eq!(machines.map(|c| c.geometry), CacheGeometry::DESCRIBED);
     }
 
     /// Whole-row visits by the set arithmetic, on the three described machines: NCHW -> NHWC

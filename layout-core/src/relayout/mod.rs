@@ -159,23 +159,6 @@ impl PlanChoices {
     }
 }
 
-impl Streaming {
-    /// Stores past the caches forced on (every kernel that can stream does, short rows as
-    /// `choices` say) or off.
-    pub(crate) fn forced(on: bool, choices: &Choices) -> Streaming {
-        if on {
-            Streaming {
-                blocks: true,
-                line_rows: true,
-                short_rows: choices.stream_short_rows,
-                far_rows: false,
-            }
-        } else {
-            Streaming::NONE
-        }
-    }
-}
-
 /// The relayout `pair` ([`Pair::of`] the mappings [`copy_into`] takes), planned once for
 /// elements `T` into a destination of `dst_len` slots under `choices` (`streaming`
 /// overrides its stores past the caches); `None` when it moves nothing.
@@ -222,18 +205,10 @@ mod tests {
     type Flat = crate::chunked_layout![4; 0,0, 1,0, 2,0, 3,0];
     type Crouton2x2 = crate::chunked_layout![4; 0,0, 1,0, 2,0, 3,0, 1,4, 2,4, 3,32, 1,2, 2,2];
 
-    /// `len` slots of `value` starting on a 64-byte boundary where the element size allows, so
-    /// that streamed lines are whole cache lines as in a tensor's own storage: the vector and
-    /// where the slots start in it.
-    fn on_a_line<T: Copy>(len: usize, value: T) -> (Vec<T>, usize) {
-        let slots = alloc::vec![value; len + 64];
-        let start = line_start(slots.as_ptr());
-        (slots, start)
-    }
-
     /// The first element from `first` on that starts a 64-byte line, where the element size
-    /// allows; `align_offset` may say it cannot (`usize::MAX`, as Miri does for odd sizes):
-    /// then `first` itself.
+    /// allows, so that streamed lines are whole cache lines as in a tensor's own storage;
+    /// `align_offset` may say it cannot (`usize::MAX`, as Miri does for odd sizes): then
+    /// `first` itself.
     fn line_start<T>(first: *const T) -> usize {
         Some(first.align_offset(64))
             .filter(|&at| at < 64)
@@ -241,10 +216,10 @@ mod tests {
     }
 
     /// Relayouts `A` -> `B` of `dims` with every kernel streaming and with none (under Miri:
-    /// streaming only), against the definition: each element lands where the destination's offset puts it, every other slot
-    /// holds the pad (chunked layouts: every slot not an element's is padding). Each runs
-    /// into slots filled beforehand and into new memory, as a new tensor's (under Miri: into
-    /// new memory only).
+    /// streaming only), against the definition: each element lands where the destination's
+    /// offset puts it, every other slot holds the pad (chunked layouts: every slot not an
+    /// element's is padding). Each runs into slots filled beforehand and into new memory, as a
+    /// new tensor's (under Miri: into new memory only).
     fn check<T, A, B>(dims: [usize; 4], of: fn(u32) -> T)
     where
         T: Copy + Send + Sync + PartialEq + core::fmt::Debug + 'static,
@@ -270,34 +245,30 @@ mod tests {
             &[Streaming::ALL, Streaming::NONE]
         };
         for &streaming in modes {
-            // Under Miri, into new memory only: it checks that every slot is written (no slot
-            // is read before), which the slots filled beforehand check less strictly.
-            if !cfg!(miri) {
-                let (mut got, start) = on_a_line(dst.storage_len(), of(0xBEEF));
-                let dst_slots = &mut got[start..start + dst.storage_len()];
+            let relayout = |slots: &mut [T]| {
                 copy_streaming(
                     &src,
                     &src_slots,
                     &dst,
-                    dst_slots,
+                    slots,
                     pad,
                     &SAME_ORDER,
                     Some(streaming),
                 );
+            };
+            // Under Miri, into new memory only: it checks that every slot is written (no slot
+            // is read before), which the slots filled beforehand check less strictly.
+            if !cfg!(miri) {
+                let mut got = alloc::vec![of(0xBEEF); dst.storage_len() + 64];
+                let start = line_start(got.as_ptr());
+                let dst_slots = &mut got[start..start + dst.storage_len()];
+                relayout(dst_slots);
                 assert_eq!(dst_slots, &want[..], "{dims:?}, {streaming:?}");
             }
             let mut fresh = Vec::<T>::with_capacity(dst.storage_len() + 64);
             let start = line_start(fresh.spare_capacity_mut().as_ptr());
             let dst_slots = &mut fresh.spare_capacity_mut()[start..start + dst.storage_len()];
-            copy_streaming(
-                &src,
-                &src_slots,
-                &dst,
-                Slot::values(dst_slots),
-                pad,
-                &SAME_ORDER,
-                Some(streaming),
-            );
+            relayout(Slot::values(dst_slots));
             // SAFETY: the relayout wrote every slot of `dst_slots` (what this checks: under
             // Miri, reading a slot it missed is an error).
             let got: Vec<T> = dst_slots
@@ -340,6 +311,9 @@ mod tests {
         check::<u32, Nchw, Nhwc>([1, 2, 4, 20], |v| v);
         check::<u32, Nhwc, Nchw>([1, 1, 3, 33], |v| v);
         check::<u8, Nchw, Nhwc>([1, 3, 4, 40], |v| v as u8);
+        // Four planes zipped (RGBA): streamed f32, and bytes.
+        check::<f32, Nchw, Nhwc>([2, 4, 5, 37], |v| v as f32);
+        check::<u8, Nchw, Nhwc>([1, 4, 4, 40], |v| v as u8);
         // Rows of three bytes split into planes (with VBMI where the CPU, or the build under
         // Miri, has it): two steps of 64 pixels and a tail, two images.
         check::<u8, Nhwc, Nchw>([2, 3, 5, 37], |v| v as u8);

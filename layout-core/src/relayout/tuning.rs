@@ -42,10 +42,8 @@ pub(crate) const TILE_BATCH_ENOUGH: usize = 64 << 10;
 pub(crate) const PREFETCH_BYTES: usize = 4 * CACHE_LINE;
 
 /// The most source lines a staged transpose's group of rows reads that it leaves to the
-/// hardware prefetcher; more, and each block prefetches its lines [`PREFETCH_BYTES`] ahead.
-/// f32 NCHW -> NHWC of 255 channels runs faster with the prefetches. Of 17 channels the
-/// hardware keeps up only where the planes lie a multiple of 4 KiB apart (224 x 224, where
-/// the prefetches cost a little); elsewhere (224 x 225, 230 x 230) they pay by far.
+/// hardware prefetcher; more, and each block prefetches its lines [`PREFETCH_BYTES`] ahead
+/// (f32 NCHW -> NHWC of 17 and 255 channels: the hardware keeps up only with few streams).
 #[cfg(x86_kernels)]
 pub(crate) const PREFETCHED_STREAMS: usize = 16;
 
@@ -57,19 +55,15 @@ pub(crate) const RUN_PREFETCH_BYTES: usize = 8 << 10;
 
 /// Farthest apart two columns' source lines may start for a transpose to read its source as
 /// one run and prefetch it so ([`RUN_PREFETCH_BYTES`]): two lines, so that every source line is
-/// at least half used. f32 NHWC -> NCHW of 17 channels (source lines 68 bytes apart) runs
-/// much faster with the prefetch, as do 24 f32 and 32 u8 channels; allowing four or eight
-/// lines apart gains nothing further (f32 of 32 channels).
+/// at least half used (f32 NHWC -> NCHW of 17 to 32 channels; farther gains nothing).
 pub(crate) const NEAR_RUN_BYTES: usize = 2 * CACHE_LINE;
 
 /// The farthest apart a streamed transpose's source columns lie for its row blocks to sweep
-/// every column ([`Choices::sweep_streamed`](super::choices::Choices::sweep_streamed)): one column's line to the next is then a stride the
-/// hardware prefetcher follows. Farther (NCHW -> NHWC: channel planes 3 to 12.5 KiB apart) the
-/// sweep is slower than the general blocks, which prefetch each column's line themselves (f32
-/// and u8); nearer than [`NEAR_RUN_BYTES`] the sweep, a row block at a time, is slower than
-/// the general blocks' prefetch of the source as one run (f32 NHWC -> NCHW of 17 channels),
-/// and those columns go a column block at a time through all the tile's rows
-/// instead (`pitched::realigned::run_realigned`).
+/// every column ([`Choices::sweep_streamed`](super::choices::Choices::sweep_streamed)): one
+/// column's line to the next is then a stride the hardware prefetcher follows. Farther, the
+/// general blocks, which prefetch each column's line themselves, are faster; nearer than
+/// [`NEAR_RUN_BYTES`], a column block at a time through all the tile's rows is
+/// (`pitched::realigned::run_realigned`).
 #[cfg_attr(not(x86_kernels), allow(dead_code))] // the x86-64 kernels' choice
 pub(crate) const SWEPT_COLUMNS_APART_BYTES: usize = 1024;
 
@@ -79,23 +73,21 @@ pub(crate) const SWEPT_COLUMNS_APART_BYTES: usize = 1024;
 /// each other between the four row blocks that read each of them, and each plane is a page
 /// of its own. Such transposes copy each group's column lines into a local stage first and
 /// visit [`CROWDED_VISIT_LINES`] lines of each column at a time (`kernels::x86::pitched`).
-/// The stage pays at pitches of 2, 4 and 8 KiB; at 1 KiB (32 x 32) it gains nothing, and at
-/// 512 or 3136 bytes it costs.
+/// The stage pays at pitches of 2, 4 and 8 KiB, not at 1 KiB or less.
 #[cfg_attr(not(x86_kernels), allow(dead_code))] // the x86-64 kernels' choice
 pub(crate) const CROWDED_SOURCE_PITCH_BYTES: usize = 2048;
 
 /// Lines of each column a transpose with crowded source columns ([`CROWDED_SOURCE_PITCH_BYTES`])
-/// reads per visit, so that the pages of the columns stay in the TLB: one line a visit is far
-/// slower, four slower than eight (planes of 32 x 64 bytes), and more than eight gain nothing.
+/// reads per visit, so that the pages of the columns stay in the TLB: fewer are slower, more
+/// gain nothing.
 #[cfg_attr(not(x86_kernels), allow(dead_code))] // the x86-64 kernels' choice
 pub(crate) const CROWDED_VISIT_LINES: usize = 8;
 
 /// Destination rows of a 1- or 2-byte transpose through the caches that lie a multiple of
 /// this many bytes apart (NHWC -> NCHW into planes of 32 x 64 or 64 x 64 bytes) put a row
 /// group's lines into one or two L1 sets; its row blocks then go one at a time through every
-/// column, each row written in one pass (`kernels::x86::pitched`). A band of two to eight
-/// column blocks per row block is slower; at 1 KiB (32 x 32) the row blocks one at a time
-/// cost, so 2 KiB and its multiples only.
+/// column, each row written in one pass (`kernels::x86::pitched`), faster there than bands of
+/// column blocks; at 1 KiB (32 x 32) they cost, so 2 KiB and its multiples only.
 #[cfg_attr(not(x86_kernels), allow(dead_code))] // the x86-64 kernels' choice
 pub(crate) const CROWDED_ROW_PITCH_BYTES: usize = 2048;
 
@@ -136,16 +128,14 @@ pub(crate) const CHUNK_ALONE_BYTES: usize = 512;
 
 /// Most bytes of one band of a chunk table's relayout: the chunks moved at a time, straight
 /// where each row of the band's plan lies in one chunk, else gathered (or scattered) through a
-/// buffer that stays in L2 beside the kernels' other lines while the band moves. Bands of one
-/// shape share a plan, yet smaller bands still cost more than they save (u8 depth-32 chunks
-/// out of and into flat NHWC through the buffer, bands of 8 to 64 KiB).
+/// buffer that stays in L2 beside the kernels' other lines while the band moves; smaller
+/// bands cost more than they save (u8 depth-32 chunks out of and into flat NHWC).
 pub(crate) const CHUNK_BAND_BYTES: usize = 256 << 10;
 
 /// Column blocks ahead whose source lines a streamed 4-byte sweep asks for
 /// (`kernels::x86::pitched`), both lines of each column's 64 bytes where they straddle two:
-/// four, the best of none, two, four and eight across f32 NHWC -> NCHW of 240, 241, 255 and
-/// 256 channels (eight lost where the columns straddle lines). Through the caches the same
-/// prefetches cost: streamed sweeps only.
+/// the best of none to eight (f32 NHWC -> NCHW of 240 to 256 channels). Through the caches
+/// the same prefetches cost: streamed sweeps only.
 #[cfg(x86_kernels)]
 pub(crate) const SWEEP_SOURCE_AHEAD_BLOCKS: usize = 4;
 
@@ -159,9 +149,8 @@ pub(crate) const PREFETCH_ROWS: usize = 8;
 pub(crate) const STREAM_FLOOR_BYTES: usize = 4 << 20;
 
 /// Transposes (and row copies that pair half-line rows, and the destination prefetch of other
-/// far row copies) stream from this fraction of the last-level cache: the three machines
-/// measured each fall on the side they ran faster (f32 NHWC -> NCHW of 25.7 MB on a 480 MiB L3
-/// streams).
+/// far row copies) stream from this fraction of the last-level cache: the machines measured
+/// each fall on the side they ran faster (`schedule::streaming`).
 pub(crate) const STREAM_BLOCKS_FROM_CACHE_SHARE: usize = 32;
 
 /// Row copies whose every row is one whole cache line stream from this fraction of the

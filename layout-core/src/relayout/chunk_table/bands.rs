@@ -157,6 +157,7 @@ where
 const MOST_SHAPES: usize = 16;
 
 /// How the bands of one shape move, run from each band's bases.
+#[derive(Clone)]
 struct BandPlan {
     /// The plan of the band's relayout from (or into) a buffer of its chunks; `None` when its
     /// offsets do not follow the walk by additions (each such band is planned on its own,
@@ -233,25 +234,21 @@ mod tests {
             Mapping::<L2>::new(dims).unwrap(),
         );
         let pair = Pair::of(&src, &dst, &SAME_ORDER);
-        let (volume, count) = if table_is_src {
-            (src.chunk_volume(), src.storage_len() / src.chunk_volume())
-        } else {
-            (dst.chunk_volume(), dst.storage_len() / dst.chunk_volume())
-        };
         let table = if table_is_src {
-            Table::of(&pair, &src, true, count)
+            Table::of(&pair, &src, true, src.storage_len() / src.chunk_volume())
         } else {
-            Table::of(&pair, &dst, false, count)
+            Table::of(&pair, &dst, false, dst.storage_len() / dst.chunk_volume())
         };
         let table = table.unwrap();
-        let band = table.grid.bands(volume, 1 << 20).iter().next().unwrap();
+        let band = table
+            .grid
+            .bands(table.volume, 1 << 20)
+            .iter()
+            .next()
+            .unwrap();
         let cut = table.cut(&band).unwrap();
         let mut plans = BandPlans::default();
-        let plan = plans.of(&cut, 1, volume, table_is_src);
-        BandPlan {
-            prepared: plan.prepared.clone(),
-            rows: plan.rows.clone(),
-        }
+        plans.of(&cut, 1, table.volume, table_is_src).clone()
     }
 
     /// Rows that each lie in one chunk move straight, both ways; a row that runs on past a

@@ -1,9 +1,9 @@
-//! Transposes of tiles one to three columns or rows wide, too narrow for a block of [`ROWS`]
-//! rows by four or more columns: NCHW -> NHWC of an RGB image interleaves three channel planes
-//! into rows of three, NHWC -> NCHW splits them out again; and rows of four bytes or four
-//! 4-byte elements split into planes (an RGBA image of bytes, NHWC of 4 f32 channels). Where a tile's long side is one
-//! run on both sides, the tile becomes `N` runs zipped into one (or one unzipped into `N`),
-//! loops LLVM unrolls; other tiles move element by element.
+//! Transposes of tiles one to four columns or rows wide, too narrow for a block of [`ROWS`]
+//! rows by four or more columns (or, at four, faster here): NCHW -> NHWC of an RGB or RGBA
+//! image interleaves the channel planes into rows of three or four, NHWC -> NCHW splits them
+//! out again. Where a tile's long side is one run on both sides, the tile becomes `N` runs
+//! zipped into one (or one unzipped into `N`, by a kernel of the CPU's where [`Pieces`] has
+//! one), loops LLVM unrolls; other tiles move element by element.
 //!
 //! [`ROWS`]: crate::relayout::tuning::ROWS
 
@@ -36,6 +36,13 @@ pub(crate) trait Pieces<T> {
         let _ = (input, planes);
         false
     }
+
+    /// Whether [`split`](Pieces::split) has a kernel for rows of `planes` elements of `T`.
+    #[inline(always)]
+    fn splits(planes: usize) -> bool {
+        let _ = planes;
+        false
+    }
 }
 
 /// Pieces written through the caches, as plain copies: any CPU.
@@ -50,8 +57,8 @@ impl<T: Copy> Pieces<T> for Cached {
     }
 }
 
-/// Runs the transposes `t` if their tiles are at most three columns or rows wide (or four rows
-/// that [split here](four_rows_split)), writing the pieces that one run of each side allows by
+/// Runs the transposes `t` if their tiles are at most three columns or rows wide (or four
+/// columns that [zip here](four_columns_zip), or four rows that [split here](four_rows_split)), writing the pieces that one run of each side allows by
 /// `P`; `false`, nothing written, otherwise. Always inlined, so that a function compiled for
 /// more CPU features (the AVX-512 build on x86-64) compiles the loops with them.
 ///
@@ -66,25 +73,48 @@ pub(crate) unsafe fn narrow_transpose<T: Copy, P: Pieces<T>>(t: Transposes<'_, T
             (1, _) => tiles_of::<T, P, 1>(t),
             (2, _) => tiles_of::<T, P, 2>(t),
             (3, _) => tiles_of::<T, P, 3>(t),
+            (4, _) if four_columns_zip::<T, P>(&t.batch) => tiles_of::<T, P, 4>(t),
             (_, 1) => short_tiles_of::<T, P, 1>(t),
             (_, 2) => short_tiles_of::<T, P, 2>(t),
             (_, 3) => short_tiles_of::<T, P, 3>(t),
-            (_, 4) if four_rows_split(&t.batch, size_of::<T>()) => short_tiles_of::<T, P, 4>(t),
+            (_, 4) if four_rows_split::<T, P>(&t.batch) => short_tiles_of::<T, P, 4>(t),
             _ => return false,
         }
     }
     true
 }
 
+/// Whether tiles of four columns zip here (NCHW -> NHWC of an RGBA image) rather than in the
+/// blocks' four columns by [`ROWS`] rows: where the tile is one run on both sides (its rows 4
+/// apart in the destination, its columns' destination offsets `0..4`), of elements of 1 or 2
+/// bytes, or of 4-byte ones written past the caches (`P` not in place). Zipped, u8 and u16 of four channels ran 2-4x faster
+/// in the caches and past them, f32 past them 1.6x; f32 in the caches 0.7-0.8x
+/// (docs/engine-measurements.md, "Narrow tiles of four").
+///
+/// [`ROWS`]: crate::relayout::tuning::ROWS
+fn four_columns_zip<T, P: Pieces<T>>(batch: &TileBatch<'_>) -> bool {
+    (size_of::<T>() < 4 || !P::IN_PLACE) && zips_as_one_run::<4>(batch)
+}
+
+/// Whether the tiles of `batch`, `N` columns each, are one run on both sides: the rows'
+/// source offsets count up by one (as every tile's do), their destination offsets `N` apart,
+/// and the columns' destination offsets `0..N`.
+fn zips_as_one_run<const N: usize>(batch: &TileBatch<'_>) -> bool {
+    batch.rows_run == Some(N) && batch.cols.iter().zip(0..).all(|(col, c)| col.1 == c)
+}
+
 /// Whether tiles of four rows split here (as three do) rather than through the few-rows stage
 /// (`few_rows.rs`): where the tile is one run on both sides (the columns' source lines 4
-/// apart, the rows' source offsets one apart) and elements are of 1 or 4 bytes. LLVM's x86
-/// backend lowers interleaved loads of factor 4 to shuffles for those; against the stage,
-/// u8 NHWC -> NCHW of an RGBA image ran 1.5-1.6x faster, f32 of 4 channels 2.7-3x, u16 0.75x
-/// in the caches (docs/engine-measurements.md). Other tiles of four rows (the 2x2 crouton's
-/// channels, not one run) would go element by element here.
-fn four_rows_split(batch: &TileBatch<'_>, element_bytes: usize) -> bool {
-    matches!(element_bytes, 1 | 4) && batch.cols_run == Some(4) && batch.rows_follow_in_source()
+/// apart, the rows' source offsets one apart) and elements are of 1 or 4 bytes, or `P` has a
+/// kernel that splits them ([`Pieces::splits`]). LLVM's x86 backend lowers interleaved loads
+/// of factor 4 to shuffles for 1 and 4 bytes; against the stage, u8 NHWC -> NCHW of an RGBA
+/// image ran 1.5-1.6x faster, f32 of 4 channels 2.7-3x, u16 0.75x in the caches
+/// (docs/engine-measurements.md). Other tiles of four rows (the 2x2 crouton's channels, not
+/// one run) would go element by element here.
+fn four_rows_split<T, P: Pieces<T>>(batch: &TileBatch<'_>) -> bool {
+    (matches!(size_of::<T>(), 1 | 4) || P::splits(4))
+        && batch.cols_run == Some(4)
+        && batch.rows_follow_in_source()
 }
 
 /// The tiles of `batch`, `N` rows each (and more than three columns).
@@ -156,10 +186,7 @@ fn disjoint_runs<T, const N: usize>(
 unsafe fn tiles_of<T: Copy, P: Pieces<T>, const N: usize>(t: Transposes<'_, T>) {
     let (dst, d, src, s, batch, _) = t.parts();
     let cols: &[(usize, usize); N] = batch.cols.try_into().expect("N columns");
-    // One run on both sides: the rows' source offsets count up by one (as every tile's do),
-    // their destination offsets N apart, and the columns' destination offsets `0..N`.
-    let columns_follow = cols.iter().zip(0..).all(|(col, c)| col.1 == c);
-    let run = (batch.rows_run == Some(N) && columns_follow)
+    let run = zips_as_one_run::<N>(&batch)
         .then(|| batch.rows.first().copied())
         .flatten();
     for &(tile_s, tile_d) in batch.origins {
@@ -173,9 +200,9 @@ unsafe fn tiles_of<T: Copy, P: Pieces<T>, const N: usize>(t: Transposes<'_, T>) 
                 // SAFETY (each arm): passed on from the caller.
                 unsafe {
                     match size_of::<T>() {
-                        1 => zip_planes::<T, P, N, 64, 192>(out, planes),
-                        2 => zip_planes::<T, P, N, 32, 96>(out, planes),
-                        _ => zip_planes::<T, P, N, 16, 48>(out, planes),
+                        1 => zip_planes::<T, P, N, 64, 256>(out, planes),
+                        2 => zip_planes::<T, P, N, 32, 128>(out, planes),
+                        _ => zip_planes::<T, P, N, 16, 64>(out, planes),
                     }
                 }
             }
@@ -188,7 +215,7 @@ unsafe fn tiles_of<T: Copy, P: Pieces<T>, const N: usize>(t: Transposes<'_, T>) 
 /// time from fixed-size pieces of each plane, which LLVM turns into vector loads and shuffles;
 /// each step's `STEP * N` elements written by `P`. The callers take `STEP` rows of 64 bytes,
 /// so that every step writes whole lines (`N` of them) and u8 planes zip 64 bytes at a time;
-/// `MOST` is `3 * STEP`.
+/// `MOST` is `4 * STEP`.
 ///
 /// # Safety
 ///

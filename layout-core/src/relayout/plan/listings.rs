@@ -88,7 +88,7 @@ impl Plan {
     /// Whether a row block's rows come from a source region more than [`ROW_SOURCE_SPREAD`]
     /// times the size of the rows themselves (u8 flat->crouton: each 2 KiB chunk from eight
     /// image rows 32 KiB apart): more separate places than the hardware prefetchers follow.
-    pub(crate) fn rows_spread(&self) -> bool {
+    fn rows_spread(&self) -> bool {
         if self.kernel != Kernel::Rows || self.len < 2 {
             return false;
         }
@@ -122,7 +122,7 @@ impl Plan {
     /// innermost listed loop steps the destination by one row and has an even count) and every
     /// other listed loop stepping by whole lines (f32 nChw8c->nChw16c: two 8-channel rows make
     /// each 16-channel line).
-    pub(crate) fn rows_fill_lines(&self, element_bytes: usize) -> LineRows {
+    fn rows_fill_lines(&self, element_bytes: usize) -> LineRows {
         if self.kernel != Kernel::Rows || self.len < 2 || self.kernel_from > self.len - 2 {
             return LineRows::Partial;
         }
@@ -160,9 +160,7 @@ pub(crate) fn ahead_if_far(next: usize, element_bytes: usize) -> usize {
 
 /// Offsets of every digit combination of `levels` (outermost first), the last loop fastest.
 /// Made in one allocation of the final length, each loop spreading the entries so far in
-/// place, since a relayout lists its loops on every call (3136 rows for f32 1x256x56x56
-/// nchw->nhwc: the list grown level by level through iterator adapters took a noticeable part
-/// of that relayout).
+/// place, since a relayout lists its loops on every call.
 fn list(levels: &[Level]) -> Listing {
     let len = levels.iter().map(|l| l.extent).product();
     let mut out = Listing::with_capacity(len);
@@ -223,8 +221,7 @@ fn row_pitch(levels: &[Level]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::relayout::plan::{Kernel, Pair};
-    use crate::{Layout, Mapping};
+    use crate::relayout::plan::{Kernel, SAME_ORDER, plan_of};
 
     fn level(extent: usize, dst: usize) -> Level {
         Level {
@@ -237,12 +234,10 @@ mod tests {
     /// Whether the row block of `A -> B` on `dims` fills lines for `bytes`-byte elements.
     fn lines<A, B>(dims: [usize; 4], bytes: usize) -> LineRows
     where
-        A: Layout<Index = [usize; 4]> + Default,
-        B: Layout<Index = [usize; 4]> + Default,
+        A: crate::Layout<Index = [usize; 4]> + Default,
+        B: crate::Layout<Index = [usize; 4]> + Default,
     {
-        let (src, dst) = (Mapping::<A>::new(dims), Mapping::<B>::new(dims));
-        let pair = Pair::of(&src.unwrap(), &dst.unwrap(), &crate::relayout::SAME_ORDER);
-        Plan::new(&pair, bytes).rows_fill_lines(bytes)
+        plan_of::<A, B>(dims, &SAME_ORDER, bytes).rows_fill_lines(bytes)
     }
 
     /// A row block stopped short by the next loop's length takes part of that loop: nhwc ->
@@ -254,9 +249,7 @@ mod tests {
         type Nhwc = crate::onednn_layout!("nhwc");
         type Nchw16c = crate::onednn_layout!("nChw16c");
         let rows = |dims: [usize; 4]| {
-            let (src, dst) = (Mapping::<Nhwc>::new(dims), Mapping::<Nchw16c>::new(dims));
-            let pair = Pair::of(&src.unwrap(), &dst.unwrap(), &crate::relayout::SAME_ORDER);
-            let plan = Plan::new(&pair, 4);
+            let plan = plan_of::<Nhwc, Nchw16c>(dims, &SAME_ORDER, 4);
             assert_eq!(plan.kernel, Kernel::Rows);
             plan.listings(4).rows.len()
         };

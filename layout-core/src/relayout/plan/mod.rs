@@ -1,11 +1,11 @@
-//! The per-call plan of a relayout: the destination's storage walk, cut finely enough that the
-//! source offset is a sum of one stride per loop, with loops fused where both sides allow.
+//! The plan of a relayout: the destination's storage walk, cut finely enough that the source
+//! offset is a sum of one stride per loop, with loops fused where both sides allow.
 //!
-//! Both layouts describe themselves as nested loops ([`Axis`](crate::layouts::Axis)). Splitting every
-//! loop of the destination at the block boundaries of the source (the union of both layouts'
-//! steps for a dimension, when they divide one another) makes each loop advance both offsets by
-//! a constant; the copy is then a strided loop nest with no division per element. Everything
-//! here runs once per call, from the chunk-list constants and the dims.
+//! Both layouts describe themselves as nested loops ([`Axis`](crate::layouts::Axis)).
+//! Splitting every loop of the destination at the block boundaries of the source (the union of
+//! both layouts' steps for a dimension, when they divide one another) makes each loop advance
+//! both offsets by a constant; the copy is then a strided loop nest with no division per
+//! element. Everything here runs once per plan, from the chunk-list constants and the dims.
 
 mod axes;
 mod divisors;
@@ -28,3 +28,18 @@ pub(crate) use part::Part;
 pub(crate) use table::{Band, Grid};
 #[cfg(feature = "parallel")]
 pub(crate) use thread_order::destination_reach;
+
+/// The plan of `A -> B` on `dims` (in `A`'s order) for `bytes`-byte elements, dimension `d` of
+/// `A` being dimension `to[d]` of `B`.
+#[cfg(test)]
+pub(crate) fn plan_of<A, B>(dims: [usize; 4], to: &Renumbering, bytes: usize) -> Plan
+where
+    A: crate::Layout<Index = [usize; 4]> + Default,
+    B: crate::Layout<Index = [usize; 4]> + Default,
+{
+    let mut dst_dims = dims;
+    (0..4).for_each(|d| dst_dims[to[d]] = dims[d]);
+    let src = crate::Mapping::<A>::new(dims).unwrap();
+    let dst = crate::Mapping::<B>::new(dst_dims).unwrap();
+    Plan::new(&Pair::of(&src, &dst, to), bytes)
+}

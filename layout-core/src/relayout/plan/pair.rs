@@ -11,15 +11,7 @@ pub(crate) type Renumbering = [usize; crate::mappings::MAX_RANK];
 
 /// The renumbering of layouts whose axes are in the same order.
 #[cfg(test)]
-pub(crate) const SAME_ORDER: Renumbering = {
-    let mut to = [0; crate::mappings::MAX_RANK];
-    let mut d = 0;
-    while d < crate::mappings::MAX_RANK {
-        to[d] = d;
-        d += 1;
-    }
-    to
-};
+pub(crate) const SAME_ORDER: Renumbering = [0, 1, 2, 3, 4, 5, 6, 7];
 
 /// One side of a relayout in numbers: what the plan needs to know of a mapping, with no type
 /// parameter left, so that the engine is compiled once in this crate whatever the layouts.

@@ -143,13 +143,11 @@ mod tests {
     type NChw16c = crate::onednn_layout!("nChw16c");
 
     fn part(start: [usize; 4], end: [usize; 4]) -> Part {
-        let mut p = Part {
-            start: [0; MAX_RANK],
-            end: [0; MAX_RANK],
-        };
-        p.start[..4].copy_from_slice(&start);
-        p.end[..4].copy_from_slice(&end);
-        p
+        let widen = |a: [usize; 4]| core::array::from_fn(|d| a.get(d).copied().unwrap_or(0));
+        Part {
+            start: widen(start),
+            end: widen(end),
+        }
     }
 
     /// The slots of a side's walk, in walk order.

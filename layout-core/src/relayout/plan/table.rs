@@ -10,15 +10,14 @@
 use super::axes::exact_chain;
 use super::pair::Side;
 use super::part::Part;
-use crate::{layouts::Axis, layouts::MAX_AXES, mappings::MAX_RANK};
+use crate::{layouts::Axes, layouts::Axis, layouts::MAX_AXES, mappings::MAX_RANK};
 use core::ops::Range;
 
 /// The chunks of a chunk table as boxes.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Grid {
     /// The outer axes, outermost first.
-    outer: [Axis; MAX_AXES],
-    len: usize,
+    outer: Axes,
     /// The table's dims, in its own numbering (zero past its rank).
     dims: [usize; MAX_RANK],
 }
@@ -60,26 +59,17 @@ impl Grid {
             }
             chunks = chunks.checked_mul(axis.extent)?;
         }
-        let mut outer = [Axis::default(); MAX_AXES];
-        outer[..len].copy_from_slice(&axes[..len]);
         let mut all_dims = [0; MAX_RANK];
         all_dims[..dims.len()].copy_from_slice(dims);
         Some(Grid {
-            outer,
-            len,
+            outer: Axes::from_slice(&axes[..len]),
             dims: all_dims,
         })
     }
 
-    /// The outer axes, outermost first.
-    #[inline]
-    fn outer(&self) -> &[Axis] {
-        &self.outer[..self.len]
-    }
-
     /// Number of chunks.
     pub(crate) fn count(&self) -> usize {
-        self.outer().iter().map(|a| a.extent).product()
+        self.outer.iter().map(|a| a.extent).product()
     }
 
     /// Calls `visit` with the number and corner of each chunk of `chunks` (numbers below
@@ -89,9 +79,9 @@ impl Grid {
         if chunks.is_empty() {
             return;
         }
-        let (outer, inner) = self.outer().split_at(self.len - 1);
+        let (outer, inner) = self.outer.split_at(self.outer.len() - 1);
         let inner = inner[0];
-        let inner_bit = 1 << (self.len - 1);
+        let inner_bit = 1 << outer.len();
         let mut corner = Corner {
             origin: [0; MAX_RANK],
             last: 0,
@@ -147,7 +137,7 @@ impl Grid {
         &self,
         most: usize,
     ) -> Option<impl Iterator<Item = (usize, Corner)> + '_> {
-        let outer = self.outer();
+        let outer = &self.outer;
         let free = outer.iter().filter(|a| a.extent > 1).count();
         if free >= usize::BITS as usize || 1usize << free > most {
             return None;
@@ -178,7 +168,7 @@ impl Grid {
             start: corner.origin,
             end: self.dims,
         };
-        for axis in self.outer() {
+        for axis in self.outer.iter() {
             let d = axis.dim;
             part.end[d] = (corner.origin[d] + axis.step).min(self.dims[d]);
         }
@@ -187,7 +177,7 @@ impl Grid {
 
     /// Bands of at most `bytes` of chunks of `chunk_bytes` (at least one chunk each).
     pub(crate) fn bands(&self, chunk_bytes: usize, bytes: usize) -> Bands {
-        let outer = self.outer();
+        let outer = &self.outer;
         // The outermost axis one of whose digits fits in `bytes`, the innermost if none does.
         let mut per_digit = self.count();
         let mut level = 0;
@@ -257,7 +247,7 @@ impl Bands {
             part.start[outer.dim] = from * outer.step;
             part.end[outer.dim] = (to * outer.step).min(grid.dims[outer.dim]);
         };
-        for outer in &grid.outer[self.level + 1..grid.len] {
+        for outer in &grid.outer[self.level + 1..] {
             set(outer, 0, outer.extent);
         }
         set(&axis, first, last);

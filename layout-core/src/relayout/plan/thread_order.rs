@@ -53,31 +53,22 @@ impl Plan {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::relayout::plan::Pair;
-    use crate::{Layout, Mapping};
+    use crate::relayout::plan::plan_of;
 
     type Crouton = crate::chunked_layout![NHWC; 0,0, 1,0, 2,0, 3,0, 1,8, 2,8, 3,32];
     type Nchw32c = crate::onednn_layout!("nChw32c");
     type Nhwc = crate::onednn_layout!("nhwc");
     type Nchw16c = crate::onednn_layout!("nChw16c");
 
-    /// The plan of `A -> B` for `bytes`-byte elements, `dims` in `A`'s axis order, NHWC for
-    /// `A` and NCHW for `B` where `nhwc_to_nchw`.
-    fn plan<A, B>(dims: [usize; 4], bytes: usize, nhwc_to_nchw: bool) -> Plan
+    /// The plan of NHWC `A` -> NCHW `B` for `bytes`-byte elements, `dims` in `A`'s axis order.
+    fn plan<A, B>(dims: [usize; 4], bytes: usize) -> Plan
     where
-        A: Layout<Index = [usize; 4]> + Default,
-        B: Layout<Index = [usize; 4]> + Default,
+        A: crate::Layout<Index = [usize; 4]> + Default,
+        B: crate::Layout<Index = [usize; 4]> + Default,
     {
-        let (to, dst_dims) = if nhwc_to_nchw {
-            let mut to = crate::relayout::SAME_ORDER;
-            to[..4].copy_from_slice(&[0, 2, 3, 1]);
-            (to, [dims[0], dims[3], dims[1], dims[2]])
-        } else {
-            (crate::relayout::SAME_ORDER, dims)
-        };
-        let (src, dst) = (Mapping::<A>::new(dims), Mapping::<B>::new(dst_dims));
-        let pair = Pair::of(&src.unwrap(), &dst.unwrap(), &to);
-        Plan::new(&pair, bytes)
+        let mut to = crate::relayout::SAME_ORDER;
+        to[..4].copy_from_slice(&[0, 2, 3, 1]);
+        plan_of::<A, B>(dims, &to, bytes)
     }
 
     /// One image of croutons into nChw32c loops over rows of chunks outermost; the channel
@@ -85,7 +76,7 @@ mod tests {
     /// block is listed as long as before.
     #[test]
     fn crouton_to_blocked_channels_puts_channel_blocks_outermost() {
-        let mut plan = plan::<Crouton, Nchw32c>([1, 64, 64, 256], 1, true);
+        let mut plan = plan::<Crouton, Nchw32c>([1, 64, 64, 256], 1);
         assert_eq!(plan.kernel, Kernel::Rows);
         let levels = plan.levels().to_vec();
         assert!(levels[0].dst < destination_reach(&levels[1..]));
@@ -105,11 +96,11 @@ mod tests {
     /// Plans whose outermost loop owns its blocks already, and transposes, stay as they are.
     #[test]
     fn plans_split_already_stay() {
-        let mut rows = plan::<Nhwc, Nchw16c>([8, 56, 56, 256], 4, true);
+        let mut rows = plan::<Nhwc, Nchw16c>([8, 56, 56, 256], 4);
         let before = rows.levels().to_vec();
         assert!(!rows.destination_blocks_outermost(4));
         assert_eq!(rows.levels(), &before[..]);
-        let mut transpose = plan::<Nhwc, Nchw32c>([1, 64, 64, 256], 1, true);
+        let mut transpose = plan::<Nhwc, Nchw32c>([1, 64, 64, 256], 1);
         assert!(matches!(transpose.kernel, Kernel::Transpose { .. }));
         assert!(!transpose.destination_blocks_outermost(1));
     }

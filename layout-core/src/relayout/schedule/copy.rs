@@ -14,11 +14,9 @@ use core::ops::Range;
 /// and then run from any bases: the same copy between other slots of the same shape.
 #[derive(Clone, Debug)]
 pub(crate) struct Prepared {
-    pub(super) plan: Plan,
-    pub(super) listings: Listings,
-    reach: Reach,
-    /// The machine-dependent choices its kernels run by.
-    choices: Choices,
+    /// The plan, uncut for threads, and its listings; its stores past the caches are given per
+    /// run.
+    pub(super) planned: Planned,
     /// For a plan that is one row block (every loop listed in one kernel call): the innermost
     /// loop's data digits and the end of its padding, the same at every base.
     one_block: Option<(Range<usize>, usize)>,
@@ -28,27 +26,19 @@ impl Prepared {
     /// The copy `pair` describes for elements of `element_bytes` bytes; `None` when it has no
     /// element or its source offsets cannot follow the walk by additions.
     pub(crate) fn new(pair: &Pair, element_bytes: usize) -> Option<Prepared> {
-        if pair.dims[..pair.rank].contains(&0) {
-            return None;
-        }
-        let plan = Plan::new(pair, element_bytes);
+        // A destination of no bytes stays on one thread, and the stores are given per run.
+        let choices = Choices::of_this_machine();
+        let planned = Planned::new(pair, element_bytes, 0, Some(Streaming::NONE), choices)?;
+        let plan = &planned.plan;
         if plan.kernel == Kernel::Indexed {
             return None;
         }
-        let listings = plan.listings(element_bytes);
-        let reach = Reach::of_listed(&listings.rows, &listings.cols);
         let one_block = (plan.kernel == Kernel::Rows && plan.len >= 2 && plan.kernel_from == 0)
             .then(|| {
                 let (first, data_end, slot_end) = plan.bounds(plan.len - 1, &[0; MAX_RANK + 1]);
                 (first..data_end, slot_end)
             });
-        Some(Prepared {
-            plan,
-            listings,
-            reach,
-            choices: Choices::of_this_machine(),
-            one_block,
-        })
+        Some(Prepared { planned, one_block })
     }
 
     /// This plan bound to `src`, its rows asking for their source `source_ahead` on.
@@ -59,40 +49,17 @@ impl Prepared {
         streaming: Streaming,
         source_ahead: usize,
     ) -> Nest<'n, E> {
+        let planned = &self.planned;
         Nest {
-            plan: &self.plan,
-            reach: self.reach,
-            listings: &self.listings,
+            plan: &planned.plan,
+            reach: planned.reach,
+            listings: &planned.listings,
             src,
             pad,
             streaming,
-            choices: &self.choices,
+            choices: &planned.choices,
             src_offset_of: &|_: &Point| unreachable!("a prepared plan follows by additions"),
             source_ahead,
-        }
-    }
-
-    /// Runs the plan from source offset `s` of `src` and destination offset `d` of `dst`.
-    #[inline(always)]
-    #[allow(clippy::too_many_arguments)] // both sides' slots and bases, and what the walk needs
-    fn run<E: Element>(
-        &self,
-        src: &[E],
-        s: usize,
-        dst: &mut [E],
-        d: usize,
-        pad: E,
-        streaming: Streaming,
-        source_ahead: usize,
-    ) {
-        if self.plan.len == 0 {
-            dst[d] = src[s];
-            return;
-        }
-        let nest = self.nest(src, pad, streaming, source_ahead);
-        match &self.one_block {
-            Some((cols, slot_end)) => nest.rows(dst, s, d, cols.clone(), *slot_end),
-            None => nest.data(dst, 0, s, d, &mut [0; MAX_RANK + 1]),
         }
     }
 
@@ -106,7 +73,12 @@ impl Prepared {
                 nest.rows_of_blocks(blocks, cols.clone(), *slot_end);
             }
             None => each_block(blocks, false, |dst, d, src, s, ahead| {
-                self.run(src, s, dst, d, pad, streaming, ahead.src);
+                if self.planned.plan.len == 0 {
+                    dst[d] = src[s];
+                } else {
+                    let nest = self.nest(src, pad, streaming, ahead.src);
+                    nest.data(dst, 0, s, d, &mut [0; MAX_RANK + 1]);
+                }
             }),
         }
     }
@@ -117,8 +89,8 @@ impl Prepared {
 /// past the caches. Running it again on other slots of the same shapes plans nothing.
 #[derive(Clone, Debug)]
 pub(crate) struct Planned {
-    plan: Plan,
-    listings: Listings,
+    pub(super) plan: Plan,
+    pub(super) listings: Listings,
     reach: Reach,
     streaming: Streaming,
     choices: Choices,
@@ -160,16 +132,17 @@ impl Planned {
         pad: E,
         offsets: &SourceOffsets<'_>,
     ) {
-        let Planned {
+        let (plan, listings, choices) = (&self.plan, &self.listings, &self.choices);
+        walk(
             plan,
             listings,
-            reach,
-            streaming,
+            self.reach,
+            self.streaming,
             choices,
-            ..
-        } = self;
-        walk(
-            plan, listings, *reach, *streaming, choices, src, dst, pad, offsets,
+            src,
+            dst,
+            pad,
+            offsets,
         );
     }
 
@@ -396,8 +369,9 @@ pub(crate) fn run_into_chunks<E: Element>(
     // A source past the caches whose chunks gather rows from far apart (flat NHWC into
     // croutons): each chunk's rows ask for their counterparts in a chunk further on, as a row
     // block of a contiguous relayout asks for the next block's.
-    let far_source = Streaming::for_destination(size_of_val(src), &prepared.choices).blocks;
-    let source_ahead = if far_source && prepared.listings.rows_spread {
+    let planned = &prepared.planned;
+    let far_source = Streaming::for_destination(size_of_val(src), &planned.choices).blocks;
+    let source_ahead = if far_source && planned.listings.rows_spread {
         source_stride(batch)
     } else {
         0

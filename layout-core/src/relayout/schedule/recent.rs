@@ -69,7 +69,6 @@ pub(crate) fn with_last_plan<R>(
 mod tests {
     use super::*;
     use crate::Mapping;
-    use crate::relayout::plan::Renumbering;
 
     type Nchw = crate::onednn_layout!("nchw");
     type Nhwc = crate::onednn_layout!("nhwc");
@@ -79,9 +78,7 @@ mod tests {
             Mapping::<Nchw>::new(dims).unwrap(),
             Mapping::<Nhwc>::new(dims).unwrap(),
         );
-        let mut same: Renumbering = [0; crate::mappings::MAX_RANK];
-        same.iter_mut().enumerate().for_each(|(d, to)| *to = d);
-        Pair::of(&src, &dst, &same)
+        Pair::of(&src, &dst, &crate::relayout::plan::SAME_ORDER)
     }
 
     /// The same relayout again takes the kept plan (the same object); another shape, or the

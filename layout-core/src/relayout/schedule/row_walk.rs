@@ -26,7 +26,7 @@ impl Prepared {
     /// This plan as a row walk; `None` unless it copies rows and its loops outside the row
     /// block need no bounds.
     pub(crate) fn row_walk(&self) -> Option<RowWalk<'_>> {
-        let plan = &self.plan;
+        let (plan, listings) = (&self.planned.plan, &self.planned.listings);
         if plan.kernel != Kernel::Rows || plan.len < 2 {
             return None;
         }
@@ -43,7 +43,7 @@ impl Prepared {
         let rows: &[(usize, usize)] = if plan.kernel_from + 1 == plan.len {
             &[(0, 0)]
         } else {
-            &self.listings.rows
+            &listings.rows
         };
         let (first, data_end, slot_end) = plan.bounds(plan.len - 1, &[0; MAX_RANK + 1]);
         Some(RowWalk {

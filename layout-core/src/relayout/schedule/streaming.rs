@@ -6,21 +6,12 @@
 //! in the L3, a copy through the cache runs from the L3 (as memcpy does: glibc streams only
 //! past 3/4 of a thread's share of it), faster than streamed stores to memory. Where the cache
 //! is smaller, the same copies run faster streamed. So the threshold grows with the last-level
-//! cache, from [`STREAM_FLOOR_BYTES`] (past a core's L2, where writing through the cache first
-//! reads every line it overwrites):
-//!
-//! - transposes (and, where the machine's choices ask, row copies that pair two
-//!   half-line rows into each line and the destination prefetch of other far row copies)
-//!   stream from a small share of the last-level cache ([`STREAM_BLOCKS_FROM_CACHE_SHARE`]): a
-//!   transpose through the cache writes lines in many places at once and keeps paying for it,
-//!   so the break-even comes early;
-//! - row copies whose every row is one whole 64-byte line, which through the cache are a plain
-//!   memcpy, stream from a larger share of it ([`STREAM_LINE_ROWS_FROM_CACHE_SHARE`]).
-//!
-//! Both shares put each of the machines measured on the side it ran faster (the measurements
-//! are in docs/engine-measurements.md, "The fixed numbers", the reasoning in
-//! docs/concepts.md, "Decisions"); the choice only picks between kernels that are correct
-//! either way, so a wrong guess costs speed, never results.
+//! cache, from [`STREAM_FLOOR_BYTES`]: for transposes, which through the cache write lines in
+//! many places at once, from a small share of it ([`STREAM_BLOCKS_FROM_CACHE_SHARE`]); for row
+//! copies of whole-line rows, a plain memcpy through the cache, from a larger one
+//! ([`STREAM_LINE_ROWS_FROM_CACHE_SHARE`]). The measurements are in docs/engine-measurements.md,
+//! "The fixed numbers"; the choice is between kernels that are correct either way, so a wrong
+//! guess costs speed, never results.
 
 use crate::relayout::choices::Choices;
 use crate::relayout::tuning::{
@@ -57,13 +48,25 @@ impl Streaming {
     };
 
     /// Every kernel that can stream does: what a destination far larger than any cache gets.
-    #[cfg(test)]
     pub(crate) const ALL: Streaming = Streaming {
         blocks: true,
         line_rows: true,
         short_rows: true,
         far_rows: false,
     };
+
+    /// Stores past the caches forced on ([`ALL`](Self::ALL), short rows as `choices` say) or
+    /// off.
+    pub(crate) fn forced(on: bool, choices: &Choices) -> Streaming {
+        if on {
+            Streaming {
+                short_rows: choices.stream_short_rows,
+                ..Streaming::ALL
+            }
+        } else {
+            Streaming::NONE
+        }
+    }
 
     /// The streaming of a destination of `bytes` on a machine with `choices`.
     pub(crate) fn for_destination(bytes: usize, choices: &Choices) -> Streaming {

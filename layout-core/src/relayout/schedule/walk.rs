@@ -90,19 +90,6 @@ impl<T: Element> Nest<'_, T> {
     /// loop's bounds (the same for all of them), then its padding tail.
     fn row_block(&self, dst: &mut [T], s: usize, d: usize, p: &mut Point) {
         let (first, data_end, slot_end) = self.plan.bounds(self.plan.len - 1, p);
-        self.rows(dst, s, d, first..data_end, slot_end);
-    }
-
-    /// Every listed row's elements `cols` (the innermost loop's data digits), then its padding
-    /// up to `slot_end`.
-    pub(crate) fn rows(
-        &self,
-        dst: &mut [T],
-        s: usize,
-        d: usize,
-        cols: core::ops::Range<usize>,
-        slot_end: usize,
-    ) {
         let mut one = OneBlock(RowBlock {
             dst,
             d,
@@ -110,12 +97,13 @@ impl<T: Element> Nest<'_, T> {
             s,
             source_ahead: self.source_ahead,
         });
-        self.rows_of_blocks(&mut one, cols, slot_end);
+        self.rows_of_blocks(&mut one, first..data_end, slot_end);
     }
 
-    /// [`rows`](Self::rows) for each block of `blocks`, in one kernel call: the blocks bring
-    /// their own slots on both sides and their own rows ahead (this nest's source and
-    /// `source_ahead` are not read).
+    /// Every listed row's elements `cols` (the innermost loop's data digits), then its padding
+    /// up to `slot_end`, for each block of `blocks` in one kernel call: the blocks bring their
+    /// own slots on both sides and their own rows ahead (this nest's source and `source_ahead`
+    /// are not read).
     pub(crate) fn rows_of_blocks(
         &self,
         blocks: &mut impl RowBlocks<T>,

@@ -12,7 +12,6 @@ mod short_rows;
 mod shuffle;
 mod split_planes;
 mod sse2;
-mod vbmi;
 
 use super::element::Element;
 use super::element::{CopyRows, StreamRows};

@@ -1,16 +1,34 @@
-//! Rows of three bytes split into their planes by a kernel of their own where the CPU runs
-//! AVX-512 VBMI (x86-64 only): NHWC -> NCHW of an RGB image of bytes, by
-//! [`vbmi::split_three`]. The narrow kernels' loops split the rest (other element sizes gain
-//! nothing from a kernel of their own: docs/engine-measurements.md, "Kernel paths kept and
-//! removed").
+//! Rows of two to four interleaved elements split into their planes by two-table permutes
+//! (x86-64 only): NHWC -> NCHW of 2, 3 or 4 channels (RGB and RGBA images) of bytes, with
+//! AVX-512 VBMI's `vpermt2b`, and of 2-byte elements, with AVX-512 BW's `vpermt2w`. One
+//! permute picks any 64 bytes of the 128 in two registers, so `N - 1` of them make each
+//! 64-byte plane line out of `N` source lines; the loops of the narrow kernels split one
+//! shuffle network at a time, far slower than these. The plane lines go through the caches
+//! even into a destination past them, as the narrow kernels' pieces do: streamed, the same
+//! split is slower. The other way, zipping planes into rows, the narrow kernels' loops run as
+//! fast as the permutes (docs/engine-measurements.md, "VBMI byte split").
 
 use super::super::narrow::Pieces;
-use super::vbmi;
+use super::shuffle::load_register;
+use crate::relayout::stores::store;
 use bytemuck::Pod;
+use core::arch::x86_64::__m512i;
+#[cfg(not(miri))]
+use core::arch::x86_64::{_mm512_permutex2var_epi8, _mm512_permutex2var_epi16};
 use core::marker::PhantomData;
 
-/// Narrow tiles' pieces written as `P` writes them, and rows of three bytes split into their
-/// planes by [`vbmi::split_three`] where the CPU runs VBMI.
+cpufeatures::new!(cpuid_vbmi, "avx512f", "avx512bw", "avx512vbmi");
+
+/// Whether this CPU runs AVX-512 F, BW and VBMI instructions (found on the first call, then
+/// cached in `cpufeatures`' atomic: any number of threads may ask at once).
+#[inline]
+pub(crate) fn vbmi_available() -> bool {
+    cpuid_vbmi::get()
+}
+
+/// Narrow tiles' pieces written as `P` writes them, and rows of two to four bytes (where the
+/// CPU runs VBMI) or 2-byte elements split into their planes by [`split_bytes`] and
+/// [`split_words`]. Used only where the CPU runs AVX-512 F and BW.
 pub(crate) struct SplitPlanes<P>(PhantomData<P>);
 
 impl<E: Pod, P: Pieces<E>> Pieces<E> for SplitPlanes<P> {
@@ -23,16 +41,311 @@ impl<E: Pod, P: Pieces<E>> Pieces<E> for SplitPlanes<P> {
     }
 
     #[inline(always)]
+    fn splits(planes: usize) -> bool {
+        (2..=4).contains(&planes)
+            && match size_of::<E>() {
+                1 => vbmi_available(),
+                2 => true,
+                _ => false,
+            }
+    }
+
+    #[inline(always)]
     unsafe fn split(input: &[E], planes: &mut [&mut [E]]) -> bool {
-        let [red, green, blue] = planes else {
-            return false;
-        };
-        if size_of::<E>() != 1 || !vbmi::available() {
+        if !<Self as Pieces<E>>::splits(planes.len()) {
             return false;
         }
-        let planes = [red, green, blue].map(|plane| bytemuck::cast_slice_mut::<E, u8>(plane));
-        // SAFETY: the CPU runs AVX-512 F, BW and VBMI (checked just above).
-        unsafe { vbmi::split_three(bytemuck::cast_slice(input), planes) };
+        // SAFETY: the CPU runs AVX-512 F and BW (the caller's promise: this type serves the
+        // AVX-512 build only) and VBMI where the elements are bytes (`splits`).
+        unsafe {
+            if size_of::<E>() == 1 {
+                split_as::<E, u8>(
+                    input,
+                    planes,
+                    split_bytes::<2>,
+                    split_bytes::<3>,
+                    split_bytes::<4>,
+                )
+            } else {
+                split_as::<E, u16>(
+                    input,
+                    planes,
+                    split_words::<2>,
+                    split_words::<3>,
+                    split_words::<4>,
+                )
+            }
+        }
         true
+    }
+}
+
+/// `input` and `planes` as units `U` of their size, split by the function for their number of
+/// planes (2 to 4).
+///
+/// # Safety
+///
+/// The CPU runs the functions' instructions.
+#[inline(always)]
+unsafe fn split_as<E: Pod, U: Pod>(
+    input: &[E],
+    planes: &mut [&mut [E]],
+    two: unsafe fn(&[U], [&mut [U]; 2]),
+    three: unsafe fn(&[U], [&mut [U]; 3]),
+    four: unsafe fn(&[U], [&mut [U]; 4]),
+) {
+    fn units<'a, E: Pod, U: Pod>(plane: &'a mut &mut [E]) -> &'a mut [U] {
+        bytemuck::cast_slice_mut(plane)
+    }
+    let input = bytemuck::cast_slice(input);
+    // SAFETY (each arm): passed on from the caller.
+    unsafe {
+        match planes {
+            [a, b] => two(input, [a, b].map(units)),
+            [a, b, c] => three(input, [a, b, c].map(units)),
+            [a, b, c, d] => four(input, [a, b, c, d].map(units)),
+            _ => unreachable!("2 to 4 planes (`splits`)"),
+        }
+    }
+}
+
+/// [`split`] of bytes with `vpermt2b`.
+///
+/// # Safety
+///
+/// The CPU runs AVX-512 F, BW and VBMI instructions ([`vbmi_available`]).
+#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vbmi")]
+pub(super) unsafe fn split_bytes<const N: usize>(input: &[u8], planes: [&mut [u8]; N]) {
+    // SAFETY: passed on from the caller.
+    unsafe { split::<u8, N>(input, planes) }
+}
+
+/// [`split`] of 2-byte elements with `vpermt2w`.
+///
+/// # Safety
+///
+/// The CPU runs AVX-512 F and BW instructions.
+#[target_feature(enable = "avx2,avx512f,avx512bw")]
+pub(super) unsafe fn split_words<const N: usize>(input: &[u16], planes: [&mut [u16]; N]) {
+    // SAFETY: passed on from the caller.
+    unsafe { split::<u16, N>(input, planes) }
+}
+
+/// A unit the permutes split: `u8` (`vpermt2b`) or `u16` (`vpermt2w`).
+trait Unit: Pod {
+    /// The unit's lanes in a 64-byte register.
+    const LANES: usize = 64 / size_of::<Self>();
+
+    /// The permute's indices for 2, 3 and 4 planes ([`steps`]).
+    const STEPS: &'static Steps;
+
+    /// The two-table permute: lane `k` of the result is lane `index[k] % LANES` of `a` (the
+    /// bit of `LANES` clear in `index[k]`) or of `b`.
+    ///
+    /// # Safety
+    ///
+    /// The CPU runs the permute (VBMI for bytes, AVX-512 BW for words).
+    unsafe fn permute(a: __m512i, index: __m512i, b: __m512i) -> __m512i;
+}
+
+/// The permutes' indices for 2, 3 and 4 planes ([`steps`]).
+type Steps = [[[[u8; 64]; 4]; 4]; 3];
+
+/// [`steps`] of bytes.
+static BYTE_STEPS: Steps = [steps(2, 64), steps(3, 64), steps(4, 64)];
+
+/// [`steps`] of 2-byte units.
+static WORD_STEPS: Steps = [steps(2, 32), steps(3, 32), steps(4, 32)];
+
+impl Unit for u8 {
+    const STEPS: &'static Steps = &BYTE_STEPS;
+
+    #[inline(always)]
+    unsafe fn permute(a: __m512i, index: __m512i, b: __m512i) -> __m512i {
+        #[cfg(not(miri))]
+        // SAFETY: VBMI runs (the caller's promise).
+        unsafe {
+            _mm512_permutex2var_epi8(a, index, b)
+        }
+        #[cfg(miri)]
+        permute_lanes(a, index, b, 1)
+    }
+}
+
+impl Unit for u16 {
+    const STEPS: &'static Steps = &WORD_STEPS;
+
+    #[inline(always)]
+    unsafe fn permute(a: __m512i, index: __m512i, b: __m512i) -> __m512i {
+        #[cfg(not(miri))]
+        // SAFETY: AVX-512 BW runs (the caller's promise).
+        unsafe {
+            _mm512_permutex2var_epi16(a, index, b)
+        }
+        #[cfg(miri)]
+        permute_lanes(a, index, b, 2)
+    }
+}
+
+/// [`Unit::permute`] lane by lane (lanes of `unit` bytes), for Miri, which runs neither
+/// permute.
+#[cfg(miri)]
+fn permute_lanes(a: __m512i, index: __m512i, b: __m512i, unit: usize) -> __m512i {
+    let (a, index, b): ([u8; 64], [u8; 64], [u8; 64]) =
+        (bytemuck::cast(a), bytemuck::cast(index), bytemuck::cast(b));
+    let lanes = 64 / unit;
+    let mut out = [0; 64];
+    for k in 0..lanes {
+        // The index's low byte: the lane (below `lanes`) and the table (the bit of `lanes`).
+        let at = usize::from(index[k * unit]);
+        let from = if at & lanes == 0 { &a } else { &b };
+        let lane = at % lanes;
+        out[k * unit..][..unit].copy_from_slice(&from[lane * unit..][..unit]);
+    }
+    bytemuck::cast(out)
+}
+
+/// `planes[c][k] = input[N * k + c]` for the `input.len() / N` rows (`N` of 2 to 4), a
+/// register's lanes at a time: for each plane, one permute picks its units among the step's
+/// first two source lines, and one more for each further line keeps them and adds the plane's
+/// units of that line ([`steps`]). Rows past the last whole step one by one. Always inlined
+/// into the functions compiled with the permute's CPU features.
+///
+/// # Safety
+///
+/// The CPU runs `U`'s permute.
+///
+/// # Panics
+///
+/// Where a plane is shorter than the rows.
+#[inline(always)]
+unsafe fn split<U: Unit, const N: usize>(input: &[U], planes: [&mut [U]; N]) {
+    let lanes = U::LANES;
+    let rows = input.len() / N;
+    let mut planes = planes.map(|plane| &mut plane[..rows]);
+    let whole = rows / lanes * lanes;
+    let steps = &U::STEPS[N - 2];
+    // SAFETY (the loads): the tables are 64 bytes each; AVX-512 F runs (the caller's promise).
+    let tables: [[__m512i; N]; N] = unsafe {
+        core::array::from_fn(|j| core::array::from_fn(|c| load_register(&steps[j][c], 0)))
+    };
+    for at in (0..whole).step_by(lanes) {
+        // SAFETY (the loads): the step's `N` lines from `N * at` lie inside `input` (`at +
+        // lanes <= whole <= rows`); AVX-512 F runs (the caller's promise).
+        let lines: [__m512i; N] =
+            core::array::from_fn(|j| unsafe { load_register(input, N * at + lanes * j) });
+        for (c, plane) in planes.iter_mut().enumerate() {
+            // SAFETY: the permute runs (the caller's promise); the plane's line from `at` lies
+            // inside it (`at + lanes <= rows`).
+            unsafe {
+                let mut picked = U::permute(lines[0], tables[1][c], lines[1]);
+                for j in 2..N {
+                    picked = U::permute(picked, tables[j][c], lines[j]);
+                }
+                store(plane, at, picked);
+            }
+        }
+    }
+    for k in whole..rows {
+        for (c, plane) in planes.iter_mut().enumerate() {
+            plane[k] = input[N * k + c];
+        }
+    }
+}
+
+/// The permutes' indices for `n` planes of units `lanes` to a register, as little-endian
+/// bytes (one byte a lane for bytes, two for words): for source line `j` (1 to `n - 1`) and
+/// plane `c`, lane `k`: where the permute finds row `n k + c`. Line 1 joins lines 0 and 1 (the
+/// row's index among their lanes; 0 past them, replaced later); each line `j` after it keeps
+/// the picked lane `k`, or (the bit of `lanes` set) takes the lane of line `j` that holds the
+/// row. Line 0's tables are unused.
+const fn steps(n: usize, lanes: usize) -> [[[u8; 64]; 4]; 4] {
+    let unit = 64 / lanes;
+    let mut tables = [[[0; 64]; 4]; 4];
+    let mut j = 1;
+    while j < n {
+        let mut c = 0;
+        while c < n {
+            let mut k = 0;
+            while k < lanes {
+                let at = n * k + c;
+                let index = if j == 1 {
+                    if at < 2 * lanes { at } else { 0 }
+                } else if at >= lanes * j && at < lanes * (j + 1) {
+                    lanes + at - lanes * j
+                } else {
+                    k
+                };
+                tables[j][c][k * unit] = index as u8;
+                k += 1;
+            }
+            c += 1;
+        }
+        j += 1;
+    }
+    tables
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec::Vec;
+
+    /// Rows of two, three and four bytes split into planes as the definition says: two steps
+    /// and a tail of 37, planes on a cache line and off it.
+    #[test]
+    #[cfg_attr(not(kernel_tests_vbmi), ignore = "this CPU does not run AVX-512 VBMI")]
+    fn byte_planes_split_as_the_definition() {
+        assert!(
+            vbmi_available(),
+            "the build script found AVX-512 VBMI, the library does not"
+        );
+        // SAFETY (all three): the CPU runs VBMI (checked first).
+        check::<u8, 2>(|i, p| unsafe { split_bytes::<2>(i, p) });
+        check::<u8, 3>(|i, p| unsafe { split_bytes::<3>(i, p) });
+        check::<u8, 4>(|i, p| unsafe { split_bytes::<4>(i, p) });
+    }
+
+    /// The same for 2-byte elements.
+    #[test]
+    #[cfg_attr(
+        not(kernel_tests_avx512),
+        ignore = "this CPU does not run AVX-512 F and BW"
+    )]
+    fn word_planes_split_as_the_definition() {
+        assert!(
+            super::super::avx512::available(),
+            "the build script found AVX-512 F and BW, the library does not"
+        );
+        // SAFETY (all three): the CPU runs AVX-512 F and BW (checked first).
+        check::<u16, 2>(|i, p| unsafe { split_words::<2>(i, p) });
+        check::<u16, 3>(|i, p| unsafe { split_words::<3>(i, p) });
+        check::<u16, 4>(|i, p| unsafe { split_words::<4>(i, p) });
+    }
+
+    /// `split` of `N` planes of `U` against the definition.
+    fn check<U: Unit + From<u8> + PartialEq + core::fmt::Debug, const N: usize>(
+        split: impl Fn(&[U], [&mut [U]; N]),
+    ) {
+        let rows = 2 * U::LANES + 37;
+        let input: Vec<U> = (0..N * rows)
+            .map(|i| U::from((i * 7 % 251) as u8))
+            .collect();
+        for offset in [0, 1] {
+            let mut buffer = alloc::vec![U::zeroed(); N * (rows + 64) + 64];
+            let start = buffer.as_ptr().align_offset(64) + offset;
+            let mut rest = &mut buffer[start..];
+            let planes: [&mut [U]; N] = core::array::from_fn(|_| {
+                let (plane, after) = core::mem::take(&mut rest).split_at_mut(rows + 64);
+                rest = after;
+                &mut plane[..rows]
+            });
+            split(&input, planes);
+            for c in 0..N {
+                let plane = &buffer[start + c * (rows + 64)..][..rows];
+                let want: Vec<U> = (0..rows).map(|k| input[N * k + c]).collect();
+                assert_eq!(plane, &want[..], "{N} planes, plane {c}, +{offset}");
+            }
+        }
     }
 }

@@ -14,11 +14,7 @@
 //!   ([`sweep_quads`]), so that each source line is read once while in L1. Where the
 //!   source columns lie a multiple of 2 KiB apart (NCHW planes of 32 x 64 or 64 x 64 bytes),
 //!   their lines crowd one or two L1 sets: staged first, several lines of each column a visit
-//!   ([`staged_quads`], [`CROWDED_SOURCE_PITCH_BYTES`]). Streamed bytes whose rows come 64 to
-//!   a group go as squares of 64 x 64, each source line loaded whole, one square's stores
-//!   interleaved with the next one's loads ([`squares`]): past the caches the lane quads'
-//!   16-byte loads and inserts held those transposes back; through the caches the lane quads
-//!   are faster.
+//!   ([`staged_quads`], [`CROWDED_SOURCE_PITCH_BYTES`]).
 //!
 //! The evidence for each path: docs/engine-measurements.md, "Evenly spaced transposes".
 //!
@@ -30,14 +26,11 @@
 //! columns lie nearer (NHWC -> NCHW of 16 to 32 f32 channels: one source run) into rows off
 //! the grid, or 24 to 31 rows, go through each column block with all their rows, shifted onto
 //! the grid where off it ([`realigned::run_realigned`]). So do 1- and 2-byte transposes with
-//! crowded source columns, from [`staged_quads`] on every processor family, and bytes in
-//! squares, on every processor family ([`squares`]; both measured on AMD cores only). Other
-//! streamed transposes keep the general blocks, whose streamed blocks prefetch their source
-//! lines: the lane-quad sweep is slower than they are where the columns lie farther apart
-//! (NCHW -> NHWC).
+//! crowded source columns ([`staged_quads`]). Other streamed transposes keep the general
+//! blocks, whose streamed blocks prefetch their source lines: the lane-quad sweep is slower
+//! than they are, farther apart (NCHW -> NHWC) and nearer alike.
 
 mod realigned;
-mod squares;
 
 use super::super::prefetch::prefetch;
 use super::super::reach::Reach;
@@ -54,7 +47,7 @@ use crate::relayout::tuning::{
     CACHE_LINE, CROWDED_ROW_PITCH_BYTES, CROWDED_SOURCE_PITCH_BYTES, CROWDED_VISIT_LINES,
     NEAR_RUN_BYTES, ROWS, SWEEP_SOURCE_AHEAD_BLOCKS, SWEPT_COLUMNS_APART_BYTES,
 };
-use bytemuck::{cast_slice, cast_slice_mut};
+
 use core::arch::x86_64::{__m512i, _mm512_stream_si512};
 use core::ops::Range;
 
@@ -66,8 +59,7 @@ const COLS: usize = 16;
 /// ([`pitched`]), with at least one whole block: `true`, all written. Through the caches, or
 /// with `STREAM` past them (whole aligned destination lines) where `sweep_streamed` (the
 /// machine's [`Choices::sweep_streamed`]) and [`swept_when_streamed`] allow, or the
-/// source columns crowd the L1 sets ([`crowded_source`]), or bytes go as squares of 64 x 64
-/// ([`squares`]), the rows in whole blocks; or, where the choices sweep, 4-byte
+/// source columns crowd the L1 sets ([`crowded_source`]), the rows in whole blocks; or, where the choices sweep, 4-byte
 /// elements whose source is one run ([`NEAR_RUN_BYTES`]) in tiles of 16 to 32 rows, the
 /// tiles whose rows start off the line grid or, where the choices ask
 /// ([`Choices::realign_overlapped_rows`]), whose rows past 16 are 8 to 15
@@ -114,28 +106,17 @@ pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(
     let rows_covered = whole_rows == rows.len() || last_block.is_some();
     let swept = sweep_streamed && swept_when_streamed::<E>(col_pitch);
     let crowded = crowded_source::<E>(col_pitch);
-    // Streamed bytes whose rows go as squares of 64 x 64 (their groups one source line's rows;
-    // through the caches the lane quads are faster). The squares ask for no source line
-    // ahead, so only where the hardware
-    // prefetchers follow the source: columns at most `SWEPT_COLUMNS_APART_BYTES` apart (NHWC
-    // -> NCHW); farther (NCHW -> NHWC's channel planes) the general blocks, which prefetch
-    // each column's lines, keep the source coming.
-    let squared = size_of::<E>() == 1
-        && rows.len() >= squares::SIDE
-        && !crowded_rows::<E>(row_pitch)
-        && STREAM
-        && col_pitch * size_of::<E>() <= SWEPT_COLUMNS_APART_BYTES;
     // 4-byte columns near enough to read the source as one run, 16 to 32 rows a tile: the
     // tiles off the line grid realigned, the others too where rows overlap (below).
     let near_run = STREAM
         && sweep_streamed
-        && !(swept || crowded || squared)
+        && !(swept || crowded)
         && read_as_one_run::<E>(col_pitch, rows.len());
     // Rows past the first block that the general blocks would move as a last block overlapping
     // it (half a block or more), rewriting lines just streamed: realigned on the grid too.
     let overlapped_rows = rows.len() % ROWS >= ROWS / 2;
     let realign_overlapped = batch.choices.realign_overlapped_rows;
-    if STREAM && !(rows_covered && (swept || crowded || squared || near_run)) {
+    if STREAM && !(rows_covered && (swept || crowded || near_run)) {
         return false;
     }
     let (first_col_s, first_col_d) = cols[0];
@@ -193,11 +174,11 @@ pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(
                         2 if crowded => {
                             staged_quads::<E, 8, STREAM>(dst, src, corner, block_rows, whole_cols)
                         }
-                        2 => sweep_quads::<E, 8, STREAM>(dst, src, corner, block_rows, whole_cols),
+                        2 => sweep_quads::<E, 8>(dst, src, corner, block_rows, whole_cols),
                         _ if crowded => {
                             staged_quads::<E, 16, STREAM>(dst, src, corner, block_rows, whole_cols)
                         }
-                        _ => sweep_quads::<E, 16, STREAM>(dst, src, corner, block_rows, whole_cols),
+                        _ => sweep_quads::<E, 16>(dst, src, corner, block_rows, whole_cols),
                     }
                 };
             }
@@ -327,17 +308,14 @@ fn ask_ahead<E>(src: &[E], first: usize, col_pitch: usize) {
 /// line is read whole while it is in L1, not once per row block after a sweep through every
 /// column (u8 nhwc->nchw: 3136 positions' lines between two reads). Where the destination
 /// rows crowd a few L1 sets ([`crowded_rows`]), the row blocks go one at a time instead, each
-/// through every column. A group of 64 byte rows that follow one another in the source goes
-/// with `STREAM` as squares of 64 x 64 instead ([`squares::Squares`]), their whole aligned
-/// lines past the caches; the lane quads write through the caches. A function of its own for
-/// the reason [`sweep`] is.
+/// through every column. A function of its own for the reason [`sweep`] is.
 ///
 /// # Safety
 ///
 /// As for [`sweep`], with AVX-512 BW too.
 #[target_feature(enable = "avx2,avx512f,avx512bw")]
 #[inline(never)]
-unsafe fn sweep_quads<E: Broad, const N: usize, const STREAM: bool>(
+unsafe fn sweep_quads<E: Broad, const N: usize>(
     dst: &mut [E],
     src: &[E],
     corner: Corner,
@@ -350,20 +328,7 @@ unsafe fn sweep_quads<E: Broad, const N: usize, const STREAM: bool>(
     } else {
         CACHE_LINE / size_of::<E>()
     };
-    let mut in_squares = squares::Squares::new();
     for group in rows.chunks(group_rows) {
-        if STREAM && size_of::<E>() == 1 && squares::takes(group) {
-            let (bytes_out, bytes_in) = (cast_slice_mut::<E, u8>(dst), cast_slice::<E, u8>(src));
-            for c0 in (0..cols).step_by(squares::SIDE) {
-                // SAFETY: a square of whole blocks (`cols` is a multiple of a block's 64
-                // columns), its rows one run in the source (`takes`); AVX-512 F and BW run
-                // (the caller's promise).
-                unsafe { in_squares.push::<STREAM>(bytes_out, bytes_in, corner, group, c0) };
-            }
-            continue;
-        }
-        // SAFETY: as for the squares just above.
-        unsafe { in_squares.finish::<STREAM>(cast_slice_mut::<E, u8>(dst), corner) };
         for c0 in (0..cols).step_by(4 * N) {
             for &(row_s, row_d) in group.iter().step_by(ROWS) {
                 let (block_s, block_d) = (s + row_s + c0 * col_pitch, d + row_d + c0);
@@ -382,8 +347,6 @@ unsafe fn sweep_quads<E: Broad, const N: usize, const STREAM: bool>(
             }
         }
     }
-    // SAFETY: as for the squares above.
-    unsafe { in_squares.finish::<STREAM>(cast_slice_mut::<E, u8>(dst), corner) };
 }
 
 /// Whether the source columns of 1- or 2-byte elements, `col_pitch` apart, crowd a few L1
@@ -440,7 +403,7 @@ unsafe fn staged_quads<E: Broad, const N: usize, const STREAM: bool>(
                     };
                     // SAFETY: columns `c0 .. c0 + 4N` of the group's rows, whole blocks of
                     // the caller's (the caller's promise).
-                    unsafe { sweep_quads::<E, N, false>(dst, src, corner, group, 4 * N) };
+                    unsafe { sweep_quads::<E, N>(dst, src, corner, group, 4 * N) };
                     continue;
                 }
                 let first = s + group[0].0 + c0 * col_pitch;
