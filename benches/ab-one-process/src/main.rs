@@ -106,5 +106,15 @@ fn main() {
         u8, nhwc, nchw, [32, 3, 224, 224];
         u8, nhwc, nchw, [32, 4, 224, 224];
         u8, nhwc, nchw, [4, 4, 224, 224];
+        f32, nchw, nhwc, [1, 256, 56, 56];
+        f32, nhwc, nchw, [1, 256, 56, 56];
+        f32, nhwc, nchw, [8, 255, 56, 56];
+        f32, nhwc, nchw, [8, 256, 55, 55];
+        f32, nhwc, nchw, [8, 256, 3136, 1];
+        f32, nhwc, nchw, [8, 256, 32, 32];
+        u8, nchw, nhwc, [4, 256, 56, 56];
+        u8, nhwc, nchw, [4, 256, 56, 56];
+        u8, nhwc, nchw, [8, 256, 32, 32];
+        u8, nchw, nhwc, [8, 256, 64, 64];
     }
 }

@@ -1,4 +1,5 @@
-//! Where a transpose block's destination lines start: listed by the plan, or a pitch apart.
+//! Where a transpose block's lines start, destination rows ([`Lines`]) and source columns
+//! ([`Columns`]): listed by the plan, or a pitch apart.
 
 use super::tuning::ROWS;
 
@@ -27,11 +28,11 @@ impl Lines for &[(usize, usize); ROWS] {
     }
 }
 
-/// Rows of a block whose destination lines follow one another a pitch apart: line `k` at
-/// `k * pitch`, computed, not read from a listing. Streamed stores wait on their addresses, and
-/// an address computed from the pitch is ready without a load from memory, so a block's
-/// streamed lines go out sooner than with their places read from a listing (the source lines
-/// are read from a listing either way).
+/// Lines of a block that follow one another a pitch apart, destination rows or source columns:
+/// line `k` at `k * pitch`, computed, not read from a listing. Streamed stores wait on their
+/// addresses, and an address computed from the pitch is ready without a load from memory, so a
+/// block's streamed lines go out sooner than with their places read from a listing; loads
+/// likewise issue without waiting on one.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Pitch(pub usize);
 
@@ -39,6 +40,43 @@ impl Lines for Pitch {
     #[inline(always)]
     fn at(self, k: usize) -> usize {
         k * self.0
+    }
+
+    #[inline(always)]
+    fn pitch(self) -> Option<usize> {
+        Some(self.0)
+    }
+}
+
+/// Where a block's `COLS` source lines start, relative to its `s`: listed (line `j` at
+/// `cols[j].0`), or a pitch apart ([`Pitch`]: line `j` at `j * pitch`).
+pub(crate) trait Columns: Copy {
+    /// Where line `j` starts.
+    fn at(self, j: usize) -> usize;
+
+    /// The distance from each line to the next, where it is one for all of them (read by the
+    /// vector blocks only).
+    #[cfg_attr(not(vector_kernels), allow(dead_code))]
+    fn pitch(self) -> Option<usize>;
+}
+
+/// Columns of a block as the plan listed them: line `j` at `cols[j].0`.
+impl<const COLS: usize> Columns for &[(usize, usize); COLS] {
+    #[inline(always)]
+    fn at(self, j: usize) -> usize {
+        self[j].0
+    }
+
+    #[inline(always)]
+    fn pitch(self) -> Option<usize> {
+        None
+    }
+}
+
+impl Columns for Pitch {
+    #[inline(always)]
+    fn at(self, j: usize) -> usize {
+        j * self.0
     }
 
     #[inline(always)]

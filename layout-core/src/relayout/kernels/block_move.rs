@@ -3,7 +3,7 @@
 //! macro-kernels (`tiles.rs`, `few_rows.rs`, `staged.rs`) drive them.
 
 use super::prefetch::prefetch;
-use crate::relayout::lines::Lines;
+use crate::relayout::lines::{Columns, Lines, Pitch};
 use crate::relayout::tuning::{CACHE_LINE, ROWS};
 
 /// Whether a block of `ROWS` rows of `cols` one-byte elements is exactly one 64-byte line.
@@ -54,28 +54,47 @@ pub(crate) trait BlockMove<T: Copy> {
     ///
     /// # Safety
     ///
-    /// Every line lies inside its slice: `b.s + col.0 + ROWS <= b.src.len()` for each of
-    /// `b.cols` and `b.d + b.rows.at(k) + COLS <= dst.len()` for each `k < ROWS` (the planes
+    /// Every line lies inside its slice: `b.s + b.cols.at(j) + ROWS <= b.src.len()` for each
+    /// `j < COLS` and `b.d + b.rows.at(k) + COLS <= dst.len()` for each `k < ROWS` (the planes
     /// check this once per call, so that implementations may skip the per-line bounds
     /// checks).
-    unsafe fn block<const COLS: usize, L: Lines>(dst: &mut [T], b: BlockLines<'_, T, L, COLS>);
+    unsafe fn block<const COLS: usize, L: Lines, C: Columns>(
+        dst: &mut [T],
+        b: BlockLines<'_, T, L, C, COLS>,
+    );
 }
 
-/// Where one block's lines lie: `COLS` source lines, each `ROWS` long, at `s + col.0` for each
-/// of `cols`; `ROWS` destination lines, each `COLS` long, at `d + rows.at(k)`. Handed down the
+/// Where one block's lines lie: `COLS` source lines, each `ROWS` long, at `s + cols.at(j)`;
+/// `ROWS` destination lines, each `COLS` long, at `d + rows.at(k)`. Handed down the
 /// blocks' inlined layers as one value beside the destination, which stays an argument of its
 /// own: the compiler then knows that the blocks' stores leave `src` and `cols` alone, and
 /// keeps what it read of them in registers.
-pub(crate) struct BlockLines<'a, T, L, const COLS: usize> {
+pub(crate) struct BlockLines<'a, T, L, C, const COLS: usize> {
     pub d: usize,
     pub rows: L,
     pub src: &'a [T],
     pub s: usize,
-    pub cols: &'a [(usize, usize); COLS],
+    pub cols: C,
 }
 
-impl<'a, T, L: Lines, const COLS: usize> BlockLines<'a, T, L, COLS> {
-    /// The block whose source lines start at `s + col.0` and destination lines at
+impl<'a, T, L: Lines, const COLS: usize> BlockLines<'a, T, L, Pitch, COLS> {
+    /// The block whose source lines start at `s + j * col_pitch` and destination lines at
+    /// `d + rows.at(k)`.
+    #[inline(always)]
+    #[cfg_attr(not(x86_kernels), allow(dead_code))] // the evenly spaced sweeps' (x86-64)
+    pub(crate) fn pitched(d: usize, rows: L, src: &'a [T], s: usize, col_pitch: usize) -> Self {
+        BlockLines {
+            d,
+            rows,
+            src,
+            s,
+            cols: Pitch(col_pitch),
+        }
+    }
+}
+
+impl<'a, T, L: Lines, const COLS: usize> BlockLines<'a, T, L, &'a [(usize, usize); COLS], COLS> {
+    /// The block whose source lines start at `s + cols[j].0` and destination lines at
     /// `d + rows.at(k)`.
     #[inline(always)]
     pub(crate) fn new(

@@ -11,7 +11,7 @@ use super::block_move::{BlockLines, BlockMove};
 use super::register::{Lanes, Register, Register128};
 use super::shuffle::{Interleave, shuffle_rounds};
 use super::tiles::PlaneMove;
-use crate::relayout::lines::Lines;
+use crate::relayout::lines::{Columns, Lines};
 use crate::relayout::tuning::{CACHE_LINE, ROWS};
 use core::marker::PhantomData;
 
@@ -40,10 +40,13 @@ where
     ///
     /// As [`BlockMove::block`]: every listed line lies inside its slice.
     #[inline(always)]
-    unsafe fn block<const COLS: usize, L: Lines>(dst: &mut [E], b: BlockLines<'_, E, L, COLS>) {
+    unsafe fn block<const COLS: usize, L: Lines, C: Columns>(
+        dst: &mut [E],
+        b: BlockLines<'_, E, L, C, COLS>,
+    ) {
         // SAFETY: passed on from the caller; the CPU runs `R`'s instructions (every CPU the
         // ISA's module is built for).
-        unsafe { wide_block::<E, R, Self, Narrow128<R, STREAM>, L, COLS>(dst, b) }
+        unsafe { wide_block::<E, R, Self, Narrow128<R, STREAM>, L, C, COLS>(dst, b) }
     }
 }
 
@@ -58,10 +61,13 @@ where
     type Cached = Narrow128<R, false>;
 
     #[inline(always)]
-    unsafe fn block<const COLS: usize, L: Lines>(dst: &mut [E], b: BlockLines<'_, E, L, COLS>) {
+    unsafe fn block<const COLS: usize, L: Lines, C: Columns>(
+        dst: &mut [E],
+        b: BlockLines<'_, E, L, C, COLS>,
+    ) {
         // SAFETY: passed on from the caller (`wide_block` moves only blocks narrower than one
         // register here).
-        unsafe { narrow_micro_blocks::<E, R, Blocks128<R, STREAM>, L, COLS>(dst, b) }
+        unsafe { narrow_micro_blocks::<E, R, Blocks128<R, STREAM>, L, C, COLS>(dst, b) }
     }
 }
 
@@ -76,13 +82,14 @@ where
 /// As [`BlockMove::block`]: every listed line lies inside its slice; the CPU runs `R`'s and
 /// `Narrower`'s instructions.
 #[inline(always)]
-pub(crate) unsafe fn wide_block<E, R, B, Narrower, L, const COLS: usize>(
+pub(crate) unsafe fn wide_block<E, R, B, Narrower, L, C, const COLS: usize>(
     dst: &mut [E],
-    b: BlockLines<'_, E, L, COLS>,
+    b: BlockLines<'_, E, L, C, COLS>,
 ) where
     E: Lanes + Interleave<R>,
     R: Register,
     L: Lines,
+    C: Columns,
     B: BlockMove<E>,
     Narrower: BlockMove<E>,
 {
@@ -93,9 +100,9 @@ pub(crate) unsafe fn wide_block<E, R, B, Narrower, L, const COLS: usize>(
             return Narrower::block(dst, b);
         }
         match E::LANES {
-            16 => micro_blocks::<E, R, B, L, COLS, 16>(dst, b),
-            8 => micro_blocks::<E, R, B, L, COLS, 8>(dst, b),
-            _ => micro_blocks::<E, R, B, L, COLS, 4>(dst, b),
+            16 => micro_blocks::<E, R, B, L, C, COLS, 16>(dst, b),
+            8 => micro_blocks::<E, R, B, L, C, COLS, 8>(dst, b),
+            _ => micro_blocks::<E, R, B, L, C, COLS, 4>(dst, b),
         }
     }
 }
@@ -108,14 +115,15 @@ pub(crate) unsafe fn wide_block<E, R, B, Narrower, L, const COLS: usize>(
 ///
 /// As [`wide_block`], and `COLS` fills at least one register (`R::BYTES / 16 * E::LANES`).
 #[inline(always)]
-unsafe fn micro_blocks<E, R, B, L, const COLS: usize, const N: usize>(
+unsafe fn micro_blocks<E, R, B, L, C, const COLS: usize, const N: usize>(
     dst: &mut [E],
-    b: BlockLines<'_, E, L, COLS>,
+    b: BlockLines<'_, E, L, C, COLS>,
 ) where
     E: Lanes + Interleave<R>,
     R: Register,
     B: BlockMove<E>,
     L: Lines,
+    C: Columns,
 {
     let (d, rows, src, s, cols) = (b.d, b.rows, b.src, b.s, b.cols);
     // Columns per register.
@@ -130,9 +138,9 @@ unsafe fn micro_blocks<E, R, B, L, const COLS: usize, const N: usize>(
             // live (the streaming order below spills registers, which costs byte transposes
             // that stay in cache much of their speed).
             for c in (0..COLS).step_by(span) {
-                // SAFETY: each source line `s + col.0 ..` holds `ROWS` elements (the caller's
-                // promise) and `r + N <= ROWS`.
-                let v = unsafe { transposed::<E, R, N>(src, s + r, &cols[c..c + span]) };
+                // SAFETY: each source line `s + cols.at(j) ..` holds `ROWS` elements (the
+                // caller's promise) and `r + N <= ROWS`.
+                let v = unsafe { transposed::<E, R, C, N>(src, s + r, cols, c) };
                 for (k, register) in v.into_iter().enumerate() {
                     // SAFETY: the destination line at `d + rows.at(r + k)` holds `COLS`
                     // elements (the caller's promise); this register fills `c .. c + span`.
@@ -148,7 +156,7 @@ unsafe fn micro_blocks<E, R, B, L, const COLS: usize, const N: usize>(
         let mut lines = [R::zero_line(); N];
         for (b, c) in (0..COLS).step_by(span).enumerate() {
             // SAFETY: as above.
-            let v = unsafe { transposed::<E, R, N>(src, s + r, &cols[c..c + span]) };
+            let v = unsafe { transposed::<E, R, C, N>(src, s + r, cols, c) };
             for (line, register) in lines.iter_mut().zip(v) {
                 line.as_mut()[b] = register;
             }
@@ -195,14 +203,15 @@ unsafe fn micro_blocks<E, R, B, L, const COLS: usize, const N: usize>(
 ///
 /// As [`BlockMove::block`]; the CPU runs `R`'s instructions.
 #[inline(always)]
-unsafe fn narrow_micro_blocks<E, R, B, L, const COLS: usize>(
+unsafe fn narrow_micro_blocks<E, R, B, L, C, const COLS: usize>(
     dst: &mut [E],
-    b: BlockLines<'_, E, L, COLS>,
+    b: BlockLines<'_, E, L, C, COLS>,
 ) where
     E: Lanes + Interleave<R>,
     B: BlockMove<E>,
     R: Register128,
     L: Lines,
+    C: Columns,
 {
     let (d, rows, src, s, cols) = (b.d, b.rows, b.src, b.s, b.cols);
     let lanes = E::LANES;
@@ -211,14 +220,14 @@ unsafe fn narrow_micro_blocks<E, R, B, L, const COLS: usize>(
         // SAFETY: as in `micro_blocks`; the block's `ROWS` lines of `COLS` elements follow one
         // another from `d + rows.at(0)`, inside `dst` (the caller's promise): 64 bytes.
         unsafe {
-            let v = transposed::<E, R, COLS>(src, s, cols);
+            let v = transposed::<E, R, C, COLS>(src, s, cols, 0);
             let line = [v[0], v[1], v[2], v[3]];
             return R::stream_line(dst, d + rows.at(0), &line);
         }
     }
     for r in (0..ROWS).step_by(lanes) {
         // SAFETY: as in `micro_blocks`.
-        let v = unsafe { transposed::<E, R, COLS>(src, s + r, cols) };
+        let v = unsafe { transposed::<E, R, C, COLS>(src, s + r, cols, 0) };
         for (k, register) in v.iter().enumerate() {
             let first_line = r + k * per_register;
             let first = rows.at(first_line);
@@ -259,33 +268,54 @@ fn lines_follow<L: Lines>(rows: L, first: usize, count: usize, apart: usize) -> 
 }
 
 /// `N` source lines of `E::LANES` elements in each lane of `N` registers (line `q * N + j` of
-/// `cols`, at `s + col.0`, in lane `q` of register `j`), transposed by `log2(N)` rounds of the
-/// perfect shuffle in every lane: register `k` then holds destination lines `k * LANES / N ..`
-/// of each lane's micro-block, `N` elements each (for `N == LANES`: destination line `k`'s
-/// elements of every lane's columns in turn).
+/// the columns from `first` on, at `s + cols.at(first + q * N + j)`, in lane `q` of register
+/// `j`), transposed by `log2(N)` rounds of the perfect shuffle in every lane: register `k` then
+/// holds destination lines `k * LANES / N ..` of each lane's micro-block, `N` elements each
+/// (for `N == LANES`: destination line `k`'s elements of every lane's columns in turn).
+/// Columns a pitch apart are found by one addition per register from the lane's last, so that
+/// the compiler keeps a running address per lane, not `4N` offsets (which it keeps on the
+/// stack).
 ///
 /// # Safety
 ///
-/// `s + col.0 + E::LANES <= src.len()` for the first `R::BYTES / 16 * N` of `cols`; the CPU
+/// `s + cols.at(first + c) + E::LANES <= src.len()` for every `c < R::BYTES / 16 * N`; the CPU
 /// runs `R`'s instructions.
 #[inline(always)]
-pub(crate) unsafe fn transposed<E, R, const N: usize>(
+pub(crate) unsafe fn transposed<E, R, C, const N: usize>(
     src: &[E],
     s: usize,
-    cols: &[(usize, usize)],
+    cols: C,
+    first: usize,
 ) -> [R; N]
 where
     E: Lanes + Interleave<R>,
     R: Register,
+    C: Columns,
 {
     // Plain loops, not closures or `core::array::from_fn` (see `shuffle_rounds`): a closure is
     // a function of its own, not compiled with the build's CPU features.
     let mut v = [R::zero(); N];
+    let mut running = [0; 4];
+    for (q, at) in running.iter_mut().take(R::BYTES / 16).enumerate() {
+        *at = s + cols.at(first + q * N);
+    }
     for (j, register) in v.iter_mut().enumerate() {
-        let mut at = [0; 4];
-        for (q, at) in at.iter_mut().take(R::BYTES / 16).enumerate() {
-            *at = s + cols[q * N + j].0;
-        }
+        let at = match cols.pitch() {
+            Some(pitch) if j > 0 => {
+                for at in running.iter_mut().take(R::BYTES / 16) {
+                    *at += pitch;
+                }
+                running
+            }
+            Some(_) => running,
+            None => {
+                let mut at = [0; 4];
+                for (q, at) in at.iter_mut().take(R::BYTES / 16).enumerate() {
+                    *at = s + cols.at(first + q * N + j);
+                }
+                at
+            }
+        };
         // SAFETY: `E::LANES` elements of `E` are 16 bytes, inside `src` from each `at` (the
         // caller's promise).
         *register = unsafe { R::load_lanes(src, at) };

@@ -15,6 +15,8 @@ mod aarch64;
 mod ahead;
 mod block_move;
 mod element;
+#[cfg(x86_kernels)]
+mod evenly_spaced;
 mod few_rows;
 #[cfg(vector_kernels)]
 mod micro_blocks;

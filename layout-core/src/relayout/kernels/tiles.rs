@@ -10,7 +10,7 @@ use super::narrow::{Cached, narrow_transpose};
 use super::tile_batch::{TileBatch, move_elements};
 use super::tile_shape::{SourcePrefetch, band_rows, lines_per_visit, pitched, source_prefetch};
 use super::transposes::{Transposes, transposes_fn};
-use crate::relayout::lines::{Lines, Pitch};
+use crate::relayout::lines::{Columns, Lines, Pitch};
 use crate::relayout::tuning::{CACHE_LINE, ROWS};
 
 transposes_fn! {
@@ -430,10 +430,14 @@ impl<T: Copy> BlockMove<T> for Portable {
     /// sizes let LLVM unroll the block; each line costs one bounds check (the portable tile is
     /// the fallback for any `T`, not the tuned fast path).
     #[inline(always)]
-    unsafe fn block<const COLS: usize, L: Lines>(dst: &mut [T], b: BlockLines<'_, T, L, COLS>) {
+    unsafe fn block<const COLS: usize, L: Lines, C: Columns>(
+        dst: &mut [T],
+        b: BlockLines<'_, T, L, C, COLS>,
+    ) {
         let (src, s, d) = (b.src, b.s, b.d);
-        let mut tile = [[src[s + b.cols[0].0]; ROWS]; COLS];
-        for (column, &(col, _)) in tile.iter_mut().zip(b.cols) {
+        let mut tile = [[src[s + b.cols.at(0)]; ROWS]; COLS];
+        for (j, column) in tile.iter_mut().enumerate() {
+            let col = b.cols.at(j);
             *column = src[s + col..s + col + ROWS]
                 .try_into()
                 .expect("a line of ROWS elements");

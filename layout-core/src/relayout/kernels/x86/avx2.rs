@@ -18,7 +18,7 @@ use super::super::tiles::{self, PlaneMove};
 use super::super::transposes::{Transposes, transposes_fn};
 use super::shuffle::{Interleave, interleave_for, load_register, x86_register};
 use super::sse2::{Block, Sse2};
-use crate::relayout::lines::Lines;
+use crate::relayout::lines::{Columns, Lines};
 use crate::relayout::stores::{end_streaming, store_line};
 use crate::relayout::tuning::CACHE_LINE;
 use bytemuck::Pod;
@@ -167,9 +167,12 @@ impl<E: Wide, const STREAM: bool> BlockMove<E> for Avx2Blocks<STREAM> {
     ///
     /// As [`BlockMove::block`], and the CPU runs AVX2 instructions.
     #[inline(always)]
-    unsafe fn block<const COLS: usize, L: Lines>(dst: &mut [E], b: BlockLines<'_, E, L, COLS>) {
+    unsafe fn block<const COLS: usize, L: Lines, C: Columns>(
+        dst: &mut [E],
+        b: BlockLines<'_, E, L, C, COLS>,
+    ) {
         // SAFETY: passed on from the caller.
-        unsafe { micro_blocks::wide_block::<E, __m256i, Self, Sse2<STREAM>, L, COLS>(dst, b) }
+        unsafe { micro_blocks::wide_block::<E, __m256i, Self, Sse2<STREAM>, L, C, COLS>(dst, b) }
     }
 }
 

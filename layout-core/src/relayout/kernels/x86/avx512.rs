@@ -19,7 +19,7 @@ use super::avx2::{Avx2Blocks, Wide};
 use super::shuffle::{
     Interleave, interleave_for, load_register, permute_dwords, shuffle_rounds, x86_register, zero,
 };
-use crate::relayout::lines::Lines;
+use crate::relayout::lines::{Columns, Lines};
 use crate::relayout::stores::{one_per_line, store_line, store_lines};
 use crate::relayout::tuning::CACHE_LINE;
 use bytemuck::Pod;
@@ -56,7 +56,7 @@ transposes_fn! {
 }
 
 transposes_fn! {
-    /// [`staged::staged_widths`] compiled with AVX-512 F and BW, the blocks ([`StageBlocks`])
+    /// [`staged::staged_widths`] compiled with AVX-512 F and BW, the blocks ([`LineBlocks`])
     /// writing through the caches into the local buffer.
     ///
     /// # Safety
@@ -67,7 +67,7 @@ transposes_fn! {
     #[inline(never)]
     pub(crate) unsafe fn staged[E: Broad](t: Transposes<E>, stages: staged::Stages) {
         // SAFETY: passed on from the caller; AVX-512 implies AVX2, which `stream_run` needs.
-        unsafe { staged::staged_widths::<E, StageBlocks>(t, stages, super::avx2::stream_run) }
+        unsafe { staged::staged_widths::<E, LineBlocks<false>>(t, stages, super::avx2::stream_run) }
     }
 }
 
@@ -150,40 +150,48 @@ impl<E: Broad, const STREAM: bool> BlockMove<E> for Avx512Blocks<STREAM> {
     ///
     /// As [`BlockMove::block`], and the CPU runs AVX-512 F and BW instructions.
     #[inline(always)]
-    unsafe fn block<const COLS: usize, L: Lines>(dst: &mut [E], b: BlockLines<'_, E, L, COLS>) {
+    unsafe fn block<const COLS: usize, L: Lines, C: Columns>(
+        dst: &mut [E],
+        b: BlockLines<'_, E, L, C, COLS>,
+    ) {
         // SAFETY (both): passed on from the caller (AVX-512 implies AVX2); `whole_lines` takes
         // 4-byte elements in blocks of a multiple of 16 columns.
         unsafe {
             if STREAM && size_of::<E>() == 4 && COLS.is_multiple_of(16) {
-                whole_lines::<E, L, COLS, STREAM>(dst, b)
+                whole_lines::<E, L, C, COLS, STREAM>(dst, b)
             } else {
-                micro_blocks::wide_block::<E, __m512i, Self, Avx2Blocks<STREAM>, L, COLS>(dst, b)
+                micro_blocks::wide_block::<E, __m512i, Self, Avx2Blocks<STREAM>, L, C, COLS>(dst, b)
             }
         }
     }
 }
 
-/// The blocks of a staged transpose ([`staged()`]), written into its local buffer: 4-byte
-/// elements as 16 x 16 squares ([`whole_lines`]) through the cache, the others as
-/// [`Avx512Blocks`] through the cache. Into the buffer, in L1, the squares' one load per
-/// source line pays over the lane quads (f32 NCHW -> NHWC of 17 channels).
-pub(crate) struct StageBlocks;
+/// Blocks whose 4-byte elements move as 16 x 16 squares ([`whole_lines`]: one load per source
+/// line), streamed with `STREAM` or through the caches; other elements as [`Avx512Blocks`]. The
+/// blocks of a staged transpose ([`staged()`], into its local buffer in L1) and of the evenly
+/// spaced 4-byte sweep (`pitched`): there the one load per source line pays over the lane
+/// quads, where [`Avx512Blocks`] keep the quads through the caches (f32 nChw16c->nchw).
+pub(crate) struct LineBlocks<const STREAM: bool>;
 
-impl<E: Broad> BlockMove<E> for StageBlocks {
-    type Cached = Self;
+impl<E: Broad, const STREAM: bool> BlockMove<E> for LineBlocks<STREAM> {
+    const STREAMS: bool = STREAM;
+    type Cached = LineBlocks<false>;
 
     /// # Safety
     ///
     /// As [`BlockMove::block`], and the CPU runs AVX-512 F and BW instructions.
     #[inline(always)]
-    unsafe fn block<const COLS: usize, L: Lines>(dst: &mut [E], b: BlockLines<'_, E, L, COLS>) {
+    unsafe fn block<const COLS: usize, L: Lines, C: Columns>(
+        dst: &mut [E],
+        b: BlockLines<'_, E, L, C, COLS>,
+    ) {
         // SAFETY (both): passed on from the caller; `whole_lines` takes 4-byte elements in
         // blocks of a multiple of 16 columns.
         unsafe {
             if size_of::<E>() == 4 && COLS.is_multiple_of(16) {
-                whole_lines::<E, L, COLS, false>(dst, b)
+                whole_lines::<E, L, C, COLS, STREAM>(dst, b)
             } else {
-                <Avx512Blocks<false> as BlockMove<E>>::block(dst, b)
+                <Avx512Blocks<STREAM> as BlockMove<E>>::block(dst, b)
             }
         }
     }
@@ -219,9 +227,9 @@ x86_register!(__m512i: 64, _mm512_stream_si512, quad_register);
 /// As [`BlockMove::block`], `size_of::<E>() == 4`, `COLS` a multiple of 16, and the CPU runs
 /// AVX-512 F instructions.
 #[inline(always)]
-unsafe fn whole_lines<E: Pod, L: Lines, const COLS: usize, const STREAM: bool>(
+unsafe fn whole_lines<E: Pod, L: Lines, C: Columns, const COLS: usize, const STREAM: bool>(
     dst: &mut [E],
-    b: BlockLines<'_, E, L, COLS>,
+    b: BlockLines<'_, E, L, C, COLS>,
 ) {
     let (d, rows, src, s, cols) = (b.d, b.rows, b.src, b.s, b.cols);
     for c in (0..COLS).step_by(16) {
@@ -230,10 +238,10 @@ unsafe fn whole_lines<E: Pod, L: Lines, const COLS: usize, const STREAM: bool>(
         // them (0, 8, 4, 12, ...): that order gains little where the lines lie apart (f32
         // nhwc->nchw) and costs some cores much of their speed where the 16 lines are one run
         // of 1 KiB (f32 nChw16c->nchw).
-        for j in 0..16 {
+        for (j, register) in v.iter_mut().enumerate() {
             // SAFETY: the source line holds `ROWS` = 16 elements of 4 bytes from
-            // `s + cols[c + j].0` (the caller's promise); AVX-512 F runs (the caller's promise).
-            v[j] = unsafe { load_register(src, s + cols[c + j].0) };
+            // `s + cols.at(c + j)` (the caller's promise); AVX-512 F runs (the caller's promise).
+            *register = unsafe { load_register(src, s + cols.at(c + j)) };
         }
         // SAFETY: AVX-512 F runs (the caller's promise).
         let lines = one_per_line(unsafe { shuffle_rounds::<Whole32, __m512i, 16>(v) });
@@ -266,34 +274,6 @@ const FIRST_HALVES: [u32; 16] = [0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22
 
 /// `vpermt2d` indices of `a[8], b[8], a[9], b[9], ..`.
 const SECOND_HALVES: [u32; 16] = [8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31];
-
-/// [`micro_blocks::transposed`] of `4N` columns `pitch` apart, the first at `s`: line
-/// `q * N + j` at `s + (q * N + j) * pitch`, each lane's address one addition from the last,
-/// so that the compiler keeps four running addresses, not 4N offsets (which it kept on the
-/// stack).
-///
-/// # Safety
-///
-/// `s + c * pitch + E::LANES <= src.len()` for every `c < 4N`; the CPU runs AVX-512 F and BW
-/// instructions.
-#[inline(always)]
-pub(super) unsafe fn quad_transposed_pitched<E: Broad, const N: usize>(
-    src: &[E],
-    s: usize,
-    pitch: usize,
-) -> [__m512i; N] {
-    let quarter = N * pitch;
-    let mut at = [s, s + quarter, s + 2 * quarter, s + 3 * quarter];
-    let mut v = [zero(); N];
-    for register in &mut v {
-        // SAFETY: line `q * N + j`'s 16 bytes, at `at[q]`, lie inside `src` (the caller's
-        // promise); AVX-512 F runs (the caller's promise).
-        *register = unsafe { quad_register(src, at) };
-        at = at.map(|a| a + pitch);
-    }
-    // SAFETY: AVX-512 BW runs (the caller's promise).
-    unsafe { shuffle_rounds::<E, __m512i, N>(v) }
-}
 
 /// The 16 bytes at each of `at` (element offsets), in the four 128-bit lanes in turn.
 ///

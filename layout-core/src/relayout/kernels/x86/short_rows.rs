@@ -15,8 +15,8 @@
 use super::super::micro_blocks::transposed;
 use super::super::tile_batch::TileBatch;
 use super::avx2::stream_run;
-use super::avx512::quad_transposed_pitched;
 use super::shuffle::load_register;
+use crate::relayout::lines::Pitch;
 use crate::relayout::stores::store;
 use crate::relayout::tuning::{CACHE_LINE, ROWS};
 use core::arch::x86_64::__m512i;
@@ -106,7 +106,8 @@ pub(super) unsafe fn transpose(
             for r in (0..COLS).step_by(ROWS) {
                 // SAFETY: column `j`'s line at `j * 64` of the stage, its rows `r .. r + 16`
                 // inside it; AVX-512 F and BW run (the caller's promise).
-                let lines = unsafe { quad_transposed_pitched::<u8, ROWS>(&stage, r, COLS) };
+                let lines =
+                    unsafe { transposed::<u8, __m512i, _, ROWS>(&stage, r, Pitch(COLS), 0) };
                 put_rows(rows_out, at + r * n, n, &lines);
             }
             if stream {
@@ -120,7 +121,7 @@ pub(super) unsafe fn transpose(
             // SAFETY: the 64 columns' lines of the block's 16 rows, from `s + row_s + col.0`,
             // end by `s + last_s - 15 + source_reach` (checked above); AVX-512 F and BW run
             // (the caller's promise).
-            let lines = unsafe { transposed::<u8, __m512i, ROWS>(src, s + row_s, &cols) };
+            let lines = unsafe { transposed::<u8, __m512i, _, ROWS>(src, s + row_s, &cols, 0) };
             put_rows(dst, d + row_d, n, &lines);
         }
     }

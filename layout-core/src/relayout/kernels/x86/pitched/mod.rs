@@ -1,55 +1,44 @@
-//! Transposes whose columns are evenly spaced in the source and whose rows are evenly spaced in
-//! the destination (plain NCHW <-> NHWC), written through the caches, and some streamed past
-//! them: each block's source lines and destination lines found by additions from the block's
-//! corner, not read from the listings. With the data in the caches the blocks' own work
-//! is what a transpose costs, and the general blocks ([`tiles::plane_body`]: listed lines,
-//! bands and groups of blocks) spent a fifth to a half more on it.
+//! Which evenly spaced transposes (plain NCHW <-> NHWC: source columns one pitch apart, whole
+//! blocks' destination rows another) the AVX-512 build sweeps ([`evenly_spaced`]: lines found
+//! by additions from the tile's corner, blocks in an order of their own), and in which order;
+//! and, past the caches, the 4-byte rows it shifts onto the line grid first ([`realigned`]).
 //!
-//! - 4-byte elements: one load per 16-element source line and four rounds of `vpermt2d`, the
-//!   row blocks outermost, each through every column block ([`sweep`]): faster than the same
-//!   blocks in the general bands and groups, though still short of a transpose written by
-//!   hand for the one shape (`cargo bench --bench transpose_by_hand`).
-//! - 1- and 2-byte elements: the lane quads of the general blocks (four 16-byte pieces to a
-//!   register) at computed addresses, the row blocks that share a source line innermost
-//!   ([`sweep_quads`]), so that each source line is read once while in L1. Where the
-//!   source columns lie a multiple of 2 KiB apart (NCHW planes of 32 x 64 or 64 x 64 bytes),
-//!   their lines crowd one or two L1 sets: staged first, several lines of each column a visit
-//!   ([`staged_quads`], [`CROWDED_SOURCE_PITCH_BYTES`]).
+//! - 4-byte elements: one 64-byte load per source line and four rounds of `vpermt2d`
+//!   ([`LineBlocks`]), a block of rows a visit, each through every column block.
+//! - 1- and 2-byte elements: the lane quads of the general blocks ([`Avx512Blocks`]), a source
+//!   line's rows a visit (one block of rows where the destination rows crowd a few L1 sets:
+//!   [`crowded_rows`]), their column lines staged first where the source columns crowd them
+//!   ([`crowded_source`]).
+//!
+//! Past the caches, where the machine's choices sweep, 4-byte transposes whose source columns
+//! lie a few hundred bytes apart (NHWC -> NCHW) are swept too, each row block's sixteen
+//! destination rows written in one pass along them ([`swept_when_streamed`]); where those rows
+//! start off the 64-byte line grid, each row's lines are shifted onto it first
+//! ([`realigned::sweep_realigned`]). Those whose source columns lie nearer (NHWC -> NCHW of 16
+//! to 32 f32 channels: one source run) into rows off the grid, or 24 to 31 rows, go through
+//! each column block with all their rows, shifted onto the grid where off it
+//! ([`realigned::run_realigned`]). So do 1- and 2-byte transposes with crowded source columns
+//! (staged). Other streamed transposes keep the general blocks, whose streamed blocks
+//! prefetch their source lines: the lane-quad sweep is slower than they are there.
 //!
 //! The evidence for each path: docs/engine-measurements.md, "Evenly spaced transposes".
-//!
-//! Past the caches, where the machine's choices sweep, 4-byte transposes whose source columns lie
-//! a few hundred bytes apart (NHWC -> NCHW) stream from [`sweep`]: each row block's sixteen
-//! destination rows written in one pass along them, as a transpose written by hand for the
-//! shape does ([`swept_when_streamed`]); where those rows start off the 64-byte line grid,
-//! each row's lines are shifted onto it first ([`realigned`]). Those whose source
-//! columns lie nearer (NHWC -> NCHW of 16 to 32 f32 channels: one source run) into rows off
-//! the grid, or 24 to 31 rows, go through each column block with all their rows, shifted onto
-//! the grid where off it ([`realigned::run_realigned`]). So do 1- and 2-byte transposes with
-//! crowded source columns ([`staged_quads`]). Other streamed transposes keep the general
-//! blocks, whose streamed blocks prefetch their source lines: the lane-quad sweep is slower
-//! than they are, farther apart (NCHW -> NHWC) and nearer alike.
 
 mod realigned;
 
-use super::super::prefetch::prefetch;
+use super::super::block_move::BlockMove;
+use super::super::evenly_spaced::{self, Corner, Sweep};
 use super::super::reach::Reach;
 use super::super::tile_batch::TileBatch;
 use super::super::tile_shape::pitched;
 use super::super::tiles;
 use super::super::transposes::Transposes;
-use super::avx512::{Avx512Blocks, Broad, Whole32, quad_transposed_pitched};
-use super::shuffle::{load_register, shuffle_rounds, zero};
+use super::avx512::{Avx512Blocks, Broad, LineBlocks};
 #[cfg(doc)]
 use crate::relayout::choices::Choices;
-use crate::relayout::stores::{store, store_line};
 use crate::relayout::tuning::{
     CACHE_LINE, CROWDED_ROW_PITCH_BYTES, CROWDED_SOURCE_PITCH_BYTES, CROWDED_VISIT_LINES,
-    NEAR_RUN_BYTES, ROWS, SWEEP_SOURCE_AHEAD_BLOCKS, SWEPT_COLUMNS_APART_BYTES,
+    NEAR_RUN_BYTES, ROWS, SWEPT_COLUMNS_APART_BYTES,
 };
-
-use core::arch::x86_64::{__m512i, _mm512_stream_si512};
-use core::ops::Range;
 
 /// Columns of a 4-byte elements' block: one 64-byte line.
 const COLS: usize = 16;
@@ -170,15 +159,21 @@ pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(
                         4 if STREAM && off_grid => {
                             realigned::sweep_realigned(dst, src, corner, block_rows, 0..whole_cols)
                         }
-                        4 => sweep::<E, STREAM>(dst, src, corner, block_rows, 0..whole_cols),
-                        2 if crowded => {
-                            staged_quads::<E, 8, STREAM>(dst, src, corner, block_rows, whole_cols)
+                        4 => {
+                            let sweep = Sweep {
+                                visit_rows: ROWS,
+                                ahead: STREAM,
+                            };
+                            sweep_on::<E, LineBlocks<STREAM>, COLS, 0>(
+                                dst, src, corner, block_rows, whole_cols, sweep,
+                            )
                         }
-                        2 => sweep_quads::<E, 8>(dst, src, corner, block_rows, whole_cols),
-                        _ if crowded => {
-                            staged_quads::<E, 16, STREAM>(dst, src, corner, block_rows, whole_cols)
-                        }
-                        _ => sweep_quads::<E, 16>(dst, src, corner, block_rows, whole_cols),
+                        2 => quads::<E, 32, { 32 * 32 }, STREAM>(
+                            dst, src, corner, block_rows, whole_cols, crowded,
+                        ),
+                        _ => quads::<E, 64, { 64 * 64 }, STREAM>(
+                            dst, src, corner, block_rows, whole_cols, crowded,
+                        ),
                     }
                 };
             }
@@ -227,136 +222,76 @@ fn read_as_one_run<E>(col_pitch: usize, rows: usize) -> bool {
     size_of::<E>() == 4 && col_pitch * size_of::<E>() <= NEAR_RUN_BYTES && rows <= 2 * ROWS
 }
 
-/// Where a tile's whole blocks start and how their lines are spaced: the tile's first column
-/// in the source (`s`) and the destination (`d`), its rows `row_pitch` apart in the
-/// destination, its columns `col_pitch` apart in the source.
-#[derive(Clone, Copy)]
-struct Corner {
-    s: usize,
-    d: usize,
-    row_pitch: usize,
-    col_pitch: usize,
-}
-
-/// The blocks of columns `cols` (whole blocks, from the tile's first) of every row block of
-/// `rows` (whole blocks, offsets from the tile's corner), row blocks outermost: sixteen loads
-/// a block, four rounds of `vpermt2d`, sixteen stores (with `STREAM`, each whole aligned line
-/// streamed). A function of its own, so that its loop
-/// compiles as one flat loop whatever calls it: the same loop inlined under one more loop
-/// level, or with the block in a function inlined into it, is markedly slower (f32 NCHW <->
-/// NHWC). Sweeping the columns in groups of four blocks gains nothing.
+/// The whole blocks of 1- or 2-byte elements (`COLS` columns, a 64-byte line; `STAGE` a
+/// source line's rows of them) of columns `0..cols` of `rows`, swept by the lane quads of the
+/// general blocks: a source line's rows a visit, one block of rows where the destination rows
+/// crowd ([`crowded_rows`]); where `crowded` (the source columns, [`crowded_source`]), each
+/// group of a line's rows staged, [`CROWDED_VISIT_LINES`] groups a visit so that the columns'
+/// pages stay in the TLB, and with `STREAM` the aligned destination lines streamed.
 ///
 /// # Safety
 ///
-/// Every element of those blocks lies inside its slice at the corner's spacing; the CPU runs
-/// AVX-512 F and BW.
+/// As [`sweep_on`].
 #[target_feature(enable = "avx2,avx512f,avx512bw")]
-#[inline(never)]
-unsafe fn sweep<E: Broad, const STREAM: bool>(
-    dst: &mut [E],
-    src: &[E],
-    corner: Corner,
-    rows: &[(usize, usize)],
-    cols: Range<usize>,
-) {
-    let (s, d, row_pitch, col_pitch) = (corner.s, corner.d, corner.row_pitch, corner.col_pitch);
-    for &(row_s, row_d) in rows.iter().step_by(ROWS) {
-        let (block_s, block_d) = (s + row_s, d + row_d);
-        for c0 in cols.clone().step_by(COLS) {
-            if STREAM {
-                ask_ahead(src, block_s + c0 * col_pitch, col_pitch);
-            }
-            let mut v = [zero::<__m512i>(); COLS];
-            for (j, register) in v.iter_mut().enumerate() {
-                // SAFETY: column `c0 + j`'s line of the block's `ROWS` rows (the caller's
-                // promise); AVX-512 F runs (the caller's promise).
-                *register = unsafe { load_register(src, block_s + (c0 + j) * col_pitch) };
-            }
-            // SAFETY: AVX-512 F runs (the caller's promise).
-            let lines = unsafe { shuffle_rounds::<Whole32, __m512i, COLS>(v) };
-            for (k, &line) in lines.iter().enumerate() {
-                // SAFETY: row `k` of the block, its columns `c0 .. c0 + COLS` (the caller's
-                // promise).
-                unsafe { put::<E, STREAM>(dst, block_d + k * row_pitch + c0, line) };
-            }
-        }
-    }
-}
-
-/// Asks for the source lines of the 4-byte column block [`SWEEP_SOURCE_AHEAD_BLOCKS`] after
-/// the one whose first column starts at `first`, its columns `col_pitch` apart: the lines of
-/// each column's first and last elements, two lines where the column straddles them (the
-/// same line twice where it does not: cheaper than telling which). Past the
-/// caches the sweep's loads waited on memory (its source columns a few hundred bytes apart, a
-/// pattern the hardware prefetchers follow only in part).
-#[inline(always)]
-fn ask_ahead<E>(src: &[E], first: usize, col_pitch: usize) {
-    let ahead = first + SWEEP_SOURCE_AHEAD_BLOCKS * COLS * col_pitch;
-    for j in 0..COLS {
-        let at = ahead + j * col_pitch;
-        prefetch(src, at);
-        prefetch(src, at + COLS - 1);
-    }
-}
-
-/// The blocks of 1- and 2-byte elements (`N` = 16 and 8, [`Wide::LANES`](super::avx2::Wide))
-/// of columns `0..cols` of every row block of `rows`: each block's `ROWS` rows in runs of `N`,
-/// each run's 64 columns (u8; 32 of u16) four 16-byte source pieces to a register and
-/// `log2(N)` rounds of interleaves in every lane ([`quad_transposed_pitched`]), then one 64-byte store
-/// per row. A source line holds the rows of several blocks (four u8 blocks of 16 rows in its
-/// 64 bytes), so the row blocks go in groups of one source line's rows, innermost: each source
-/// line is read whole while it is in L1, not once per row block after a sweep through every
-/// column (u8 nhwc->nchw: 3136 positions' lines between two reads). Where the destination
-/// rows crowd a few L1 sets ([`crowded_rows`]), the row blocks go one at a time instead, each
-/// through every column. A function of its own for the reason [`sweep`] is.
-///
-/// # Safety
-///
-/// As for [`sweep`], with AVX-512 BW too.
-#[target_feature(enable = "avx2,avx512f,avx512bw")]
-#[inline(never)]
-unsafe fn sweep_quads<E: Broad, const N: usize>(
+unsafe fn quads<E: Broad, const COLS: usize, const STAGE: usize, const STREAM: bool>(
     dst: &mut [E],
     src: &[E],
     corner: Corner,
     rows: &[(usize, usize)],
     cols: usize,
+    crowded: bool,
 ) {
-    let (s, d, row_pitch, col_pitch) = (corner.s, corner.d, corner.row_pitch, corner.col_pitch);
-    let group_rows = if crowded_rows::<E>(row_pitch) {
-        ROWS
-    } else {
-        CACHE_LINE / size_of::<E>()
-    };
-    for group in rows.chunks(group_rows) {
-        for c0 in (0..cols).step_by(4 * N) {
-            for &(row_s, row_d) in group.iter().step_by(ROWS) {
-                let (block_s, block_d) = (s + row_s + c0 * col_pitch, d + row_d + c0);
-                for r in (0..ROWS).step_by(N) {
-                    // SAFETY: columns `c0 ..` of the block, `c * col_pitch` after its first in
-                    // the source, each line's elements `r .. r + N` inside the block's `ROWS`
-                    // (the caller's promise); AVX-512 F and BW run (the caller's promise).
-                    let lines =
-                        unsafe { quad_transposed_pitched::<E, N>(src, block_s + r, col_pitch) };
-                    for (k, &line) in lines.iter().enumerate() {
-                        // SAFETY: row `r + k` of the block, its columns `c0 .. c0 + 4N`, 64
-                        // bytes (the caller's promise).
-                        unsafe { store(dst, block_d + (r + k) * row_pitch, line) };
-                    }
-                }
-            }
+    let line_rows = CACHE_LINE / size_of::<E>();
+    // SAFETY (both): passed on from the caller.
+    unsafe {
+        if crowded {
+            let sweep = Sweep {
+                visit_rows: CROWDED_VISIT_LINES * line_rows,
+                ahead: false,
+            };
+            sweep_on::<E, Avx512Blocks<STREAM>, COLS, STAGE>(dst, src, corner, rows, cols, sweep);
+        } else {
+            let sweep = Sweep {
+                visit_rows: if crowded_rows::<E>(corner.row_pitch) {
+                    ROWS
+                } else {
+                    line_rows
+                },
+                ahead: false,
+            };
+            sweep_on::<E, Avx512Blocks<false>, COLS, 0>(dst, src, corner, rows, cols, sweep);
         }
     }
 }
 
+/// [`evenly_spaced::sweep`] compiled with AVX-512 F and BW, as a function of its own so that
+/// its loop compiles flat whatever calls it.
+///
+/// # Safety
+///
+/// As [`evenly_spaced::sweep`]; the CPU runs AVX-512 F and BW.
+#[target_feature(enable = "avx2,avx512f,avx512bw")]
+#[inline(never)]
+unsafe fn sweep_on<E: Copy, B: BlockMove<E>, const COLS: usize, const STAGE: usize>(
+    dst: &mut [E],
+    src: &[E],
+    corner: Corner,
+    rows: &[(usize, usize)],
+    cols: usize,
+    sweep: Sweep,
+) {
+    // SAFETY: passed on from the caller.
+    unsafe { evenly_spaced::sweep::<E, B, COLS, STAGE>(dst, src, corner, rows, cols, sweep) }
+}
+
 /// Whether the source columns of 1- or 2-byte elements, `col_pitch` apart, crowd a few L1
-/// sets ([`CROWDED_SOURCE_PITCH_BYTES`]), so that [`staged_quads`] moves them.
+/// sets ([`CROWDED_SOURCE_PITCH_BYTES`]), so that [`quads`] stages their lines.
 fn crowded_source<E>(col_pitch: usize) -> bool {
     crowds::<E>(col_pitch, CROWDED_SOURCE_PITCH_BYTES)
 }
 
 /// Whether destination rows of 1- or 2-byte elements, `row_pitch` apart, crowd a few L1 sets
-/// ([`CROWDED_ROW_PITCH_BYTES`]), so that [`sweep_quads`] takes one row block at a time.
+/// ([`CROWDED_ROW_PITCH_BYTES`]), so that [`quads`] takes one row block a visit.
 fn crowded_rows<E>(row_pitch: usize) -> bool {
     crowds::<E>(row_pitch, CROWDED_ROW_PITCH_BYTES)
 }
@@ -365,93 +300,6 @@ fn crowded_rows<E>(row_pitch: usize) -> bool {
 fn crowds<E>(pitch: usize, bytes: usize) -> bool {
     let apart = pitch * size_of::<E>();
     size_of::<E>() < 4 && apart != 0 && apart.is_multiple_of(bytes)
-}
-
-/// As [`sweep_quads`], for source columns that crowd a few L1 sets ([`crowded_source`]): each
-/// group of one source line's rows first copies its `4N` column lines (64 bytes each) into a
-/// local stage, one after the other, and its row blocks read them from there; and each visit
-/// of a column block goes through [`CROWDED_VISIT_LINES`] such groups, so that the columns'
-/// pages stay in the TLB. With `STREAM`, each whole aligned destination line is written past
-/// the caches. Rows of a last group shorter than a line go as [`sweep_quads`]' blocks, through
-/// the caches. A function of its own for the reason [`sweep`] is.
-///
-/// # Safety
-///
-/// As for [`sweep`], with AVX-512 BW too.
-#[target_feature(enable = "avx2,avx512f,avx512bw")]
-#[inline(never)]
-unsafe fn staged_quads<E: Broad, const N: usize, const STREAM: bool>(
-    dst: &mut [E],
-    src: &[E],
-    corner: Corner,
-    rows: &[(usize, usize)],
-    cols: usize,
-) {
-    let (s, d, row_pitch, col_pitch) = (corner.s, corner.d, corner.row_pitch, corner.col_pitch);
-    let line_rows = CACHE_LINE / size_of::<E>();
-    // `4N` column lines of `line_rows` elements: 4 KiB of u8, 2 KiB of u16.
-    let mut stage = [E::zeroed(); 4 * 16 * CACHE_LINE];
-    let stage = &mut stage[..4 * N * line_rows];
-    for groups in rows.chunks(CROWDED_VISIT_LINES * line_rows) {
-        for c0 in (0..cols).step_by(4 * N) {
-            for group in groups.chunks(line_rows) {
-                if group.len() < line_rows {
-                    let corner = Corner {
-                        s: s + c0 * col_pitch,
-                        d: d + c0,
-                        ..corner
-                    };
-                    // SAFETY: columns `c0 .. c0 + 4N` of the group's rows, whole blocks of
-                    // the caller's (the caller's promise).
-                    unsafe { sweep_quads::<E, N>(dst, src, corner, group, 4 * N) };
-                    continue;
-                }
-                let first = s + group[0].0 + c0 * col_pitch;
-                for j in 0..4 * N {
-                    // SAFETY: column `c0 + j`'s line of the group's `line_rows` rows (which
-                    // count up by one in the source), the caller's; AVX-512 F runs (the
-                    // caller's promise).
-                    let line: __m512i = unsafe { load_register(src, first + j * col_pitch) };
-                    // SAFETY: line `j` of the stage, inside it.
-                    unsafe { store(stage, j * line_rows, line) };
-                }
-                for (b, &(_, row_d)) in group.iter().step_by(ROWS).enumerate() {
-                    let block_d = d + row_d + c0;
-                    for r in (0..ROWS).step_by(N) {
-                        // SAFETY: column `j`'s line at `j * line_rows` of the stage, its
-                        // elements `b * ROWS + r ..` the block's; AVX-512 F and BW run (the
-                        // caller's promise).
-                        let lines = unsafe {
-                            quad_transposed_pitched::<E, N>(stage, b * ROWS + r, line_rows)
-                        };
-                        for (k, &line) in lines.iter().enumerate() {
-                            // SAFETY: row `r + k` of the block, its columns `c0 .. c0 + 4N`,
-                            // 64 bytes (the caller's promise).
-                            unsafe { put::<E, STREAM>(dst, block_d + (r + k) * row_pitch, line) };
-                        }
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// Writes `line` (64 bytes) to `dst` from element `at`: with `STREAM`, past the caches where
-/// it is one whole aligned cache line.
-///
-/// # Safety
-///
-/// The line's 64 bytes lie inside `dst`; the CPU runs AVX-512 F.
-#[inline(always)]
-pub(super) unsafe fn put<E: Broad, const STREAM: bool>(dst: &mut [E], at: usize, line: __m512i) {
-    // SAFETY (both): passed on from the caller.
-    unsafe {
-        if STREAM {
-            store_line(dst, at, &[line], _mm512_stream_si512);
-        } else {
-            store(dst, at, line);
-        }
-    }
 }
 
 #[cfg(test)]
