@@ -78,6 +78,18 @@ pub fn each_pair(m: &mut impl Measure) {
     let images = [4, 256, 56, 56];
     m.pair::<u8, onednn::nchw, onednn::nhwc>("u8 4x256x56x56 nchw->nhwc (in cache)", images, false);
     m.pair::<u8, onednn::nhwc, onednn::nchw>("u8 4x256x56x56 nhwc->nchw (in cache)", images, false);
+    // And of f16 (two images): half-precision activations between NCHW and NHWC.
+    let halves = [2, 256, 56, 56];
+    m.pair::<f16, onednn::nchw, onednn::nhwc>(
+        "f16 2x256x56x56 nchw->nhwc (in cache)",
+        halves,
+        false,
+    );
+    m.pair::<f16, onednn::nhwc, onednn::nchw>(
+        "f16 2x256x56x56 nhwc->nchw (in cache)",
+        halves,
+        false,
+    );
     let nhwc = [1, 64, 64, 256];
     let (flat, crouton) = (
         "u8 1x64x64x256 flat->crouton",

@@ -11,8 +11,11 @@
 
 use super::block_move::{BlockLines, BlockMove};
 use super::prefetch::prefetch;
+use super::reach::Reach;
+use super::tile_batch::TileBatch;
+use super::tile_shape::pitched;
 use crate::relayout::lines::Pitch;
-use crate::relayout::tuning::{ROWS, SWEEP_SOURCE_AHEAD_BLOCKS};
+use crate::relayout::tuning::{CACHE_LINE, ROWS, SWEEP_SOURCE_AHEAD_BLOCKS};
 use core::sync::atomic::{Ordering, compiler_fence};
 
 /// Where a tile's whole blocks start and how their lines are spaced: the tile's first column
@@ -163,5 +166,112 @@ pub(crate) fn ask_ahead<T, const COLS: usize>(src: &[T], first: usize, col_pitch
         let at = ahead + j * col_pitch;
         prefetch(src, at);
         prefetch(src, at + ROWS - 1);
+    }
+}
+
+/// An evenly spaced batch cut for a sweep: its pitches, its whole blocks of [`ROWS`] rows by a
+/// destination line of columns, and the last block overlapping the one before where the rows
+/// past the whole blocks keep the pitch.
+#[derive(Clone, Copy)]
+pub(crate) struct EvenTiles<'a> {
+    pub batch: TileBatch<'a>,
+    pub row_pitch: usize,
+    pub col_pitch: usize,
+    pub whole_rows: usize,
+    pub whole_cols: usize,
+    /// The first of the last [`ROWS`] rows, swept as one more block (its first rows written
+    /// twice, with the same values) where those rows keep the pitch: rows left to the general
+    /// blocks after a sweep cost more than the sweep saved (f32 NHWC -> NCHW of 255 channels).
+    pub last_block: Option<usize>,
+}
+
+impl<'a> EvenTiles<'a> {
+    /// The batch as evenly spaced tiles of `T`: `None` where its columns are not one pitch
+    /// apart in the source ([`TileBatch::cols_run`]), its whole blocks' rows not one pitch apart
+    /// in the destination ([`pitched`]), or it has no whole block.
+    pub(crate) fn of<T>(batch: TileBatch<'a>) -> Option<Self> {
+        let rows = batch.rows;
+        let (col_pitch, row_pitch) = (batch.cols_run?, pitched(rows, batch.row_pitch)?);
+        let line = CACHE_LINE / size_of::<T>().max(1);
+        let whole_rows = rows.len() / ROWS * ROWS;
+        let whole_cols = batch.cols.len() / line * line;
+        if whole_rows == 0 || whole_cols == 0 {
+            return None;
+        }
+        let last_block = (whole_rows < rows.len())
+            .then(|| rows.len() - ROWS)
+            .filter(|&first| pitched(&rows[first..], Some(row_pitch)).is_some());
+        Some(EvenTiles {
+            batch,
+            row_pitch,
+            col_pitch,
+            whole_rows,
+            whole_cols,
+            last_block,
+        })
+    }
+
+    /// Whether the swept blocks cover every row (whole blocks, or a last block).
+    pub(crate) fn rows_covered(&self) -> bool {
+        self.whole_rows == self.batch.rows.len() || self.last_block.is_some()
+    }
+
+    /// The rows of a tile's swept blocks: its whole blocks, then its last block.
+    pub(crate) fn blocks(&self) -> impl Iterator<Item = &'a [(usize, usize)]> {
+        let rows = self.batch.rows;
+        core::iter::once(&rows[..self.whole_rows]).chain(self.last_block.map(|f| &rows[f..]))
+    }
+
+    /// Moves every tile of the batch from `src` (at `s`) into `dst` (at `d`): `sweep` moves a
+    /// tile's swept blocks (its [`blocks`](Self::blocks), whole columns) from the tile's
+    /// corner, or says `false` and leaves the tile to `rest`; `rest` moves the columns and rows
+    /// a sweep leaves, and each tile that `reach` does not fit.
+    pub(crate) fn each<T>(
+        &self,
+        dst: &mut [T],
+        (d, src, s): (usize, &[T], usize),
+        reach: Reach,
+        mut sweep: impl FnMut(&mut [T], Corner) -> bool,
+        mut rest: impl FnMut(&mut [T], TileBatch<'a>),
+    ) {
+        let batch = self.batch;
+        let (rows, cols) = (batch.rows, batch.cols);
+        let swept_rows = if self.last_block.is_some() {
+            rows
+        } else {
+            &rows[..self.whole_rows]
+        };
+        for origin in batch.origins {
+            let tile = TileBatch {
+                origins: core::slice::from_ref(origin),
+                ..batch
+            };
+            let (tile_s, tile_d) = (s + origin.0, d + origin.1);
+            let corner = Corner {
+                s: tile_s + cols[0].0,
+                d: tile_d + cols[0].1,
+                row_pitch: self.row_pitch,
+                col_pitch: self.col_pitch,
+            };
+            if !(reach.fits(dst.len(), tile_d, src.len(), tile_s) && sweep(dst, corner)) {
+                rest(dst, tile);
+                continue;
+            }
+            if self.whole_cols < cols.len() {
+                let cols = &cols[self.whole_cols..];
+                rest(
+                    dst,
+                    TileBatch {
+                        rows: swept_rows,
+                        cols,
+                        ..tile
+                    },
+                );
+            }
+            if swept_rows.len() < rows.len() {
+                let rows = &rows[self.whole_rows..];
+                rest(dst, TileBatch { rows, ..tile });
+            }
+        }
     }
 }

@@ -9,6 +9,7 @@
 //! `no_std`, so `std::is_x86_feature_detected!` is not available).
 
 use super::super::block_move::{BlockLines, BlockMove};
+use super::super::evenly_spaced::{self, Corner, Sweep};
 use super::super::micro_blocks;
 use super::super::row_blocks::RowBlock;
 use super::super::rows::copy_rows_fn;
@@ -36,6 +37,26 @@ cpufeatures::new!(cpuid_avx2, "avx2");
 #[inline]
 pub(crate) fn available() -> bool {
     cpuid_avx2::get()
+}
+
+/// [`evenly_spaced::sweep`] of `B`'s blocks compiled with AVX2, as a function of its own so
+/// that its loop compiles flat whatever calls it.
+///
+/// # Safety
+///
+/// As [`evenly_spaced::sweep`]; the CPU runs AVX2 ([`available`]).
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+pub(crate) unsafe fn sweep_on<E: Copy, B: BlockMove<E>, const COLS: usize>(
+    dst: &mut [E],
+    src: &[E],
+    corner: Corner,
+    rows: &[(usize, usize)],
+    cols: usize,
+    sweep: Sweep,
+) {
+    // SAFETY: passed on from the caller.
+    unsafe { evenly_spaced::sweep::<E, B, COLS, 0>(dst, src, corner, rows, cols, sweep) }
 }
 
 /// Runs `body` inlined into a function compiled with AVX2, so that its copies move 32 bytes a

@@ -176,15 +176,19 @@ fn planes<E: avx512::Broad, const STREAM: bool>(mut t: Transposes<'_, E>) {
         // SAFETY (both): the CPU runs AVX-512 F and BW instructions (checked just above).
         unsafe {
             let sweep_streamed = t.batch.choices.sweep_streamed;
-            let (dst, d, src, s, batch, reach) = t.reborrow().parts();
-            if pitched::pitched_plane::<E, STREAM>(dst, d, src, s, batch, reach, sweep_streamed) {
+            if pitched::pitched_plane::<E, STREAM>(t.reborrow(), sweep_streamed) {
                 return;
             }
             tiles::planes::<E, avx512::Avx512Blocks<STREAM>>(t)
         }
     } else if avx2::available() {
-        // SAFETY: the CPU runs AVX2 instructions (checked just above).
-        unsafe { tiles::planes::<E, avx2::Avx2Blocks<STREAM>>(t) }
+        // SAFETY (both): the CPU runs AVX2 instructions (checked just above).
+        unsafe {
+            if !STREAM && pitched::bytes_avx2(t.reborrow()) {
+                return;
+            }
+            tiles::planes::<E, avx2::Avx2Blocks<STREAM>>(t)
+        }
     } else {
         // SAFETY: SSE2 is enabled (see the module docs).
         unsafe { tiles::planes::<E, Sse2<STREAM>>(t) }

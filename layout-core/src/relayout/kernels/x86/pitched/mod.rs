@@ -26,12 +26,10 @@
 mod realigned;
 
 use super::super::block_move::BlockMove;
-use super::super::evenly_spaced::{self, Corner, Sweep};
-use super::super::reach::Reach;
-use super::super::tile_batch::TileBatch;
-use super::super::tile_shape::pitched;
+use super::super::evenly_spaced::{self, Corner, EvenTiles, Sweep};
 use super::super::tiles;
 use super::super::transposes::Transposes;
+use super::avx2::{self, Avx2Blocks};
 use super::avx512::{Avx512Blocks, Broad, LineBlocks};
 #[cfg(doc)]
 use crate::relayout::choices::Choices;
@@ -43,56 +41,30 @@ use crate::relayout::tuning::{
 /// Columns of a 4-byte elements' block: one 64-byte line.
 const COLS: usize = 16;
 
-/// The batch's transposes as described in the module docs, where its columns are one run in
-/// the source (`cols_run`) and every whole block's rows one pitch apart in the destination
-/// ([`pitched`]), with at least one whole block: `true`, all written. Through the caches, or
-/// with `STREAM` past them (whole aligned destination lines) where `sweep_streamed` (the
-/// machine's [`Choices::sweep_streamed`]) and [`swept_when_streamed`] allow, or the
-/// source columns crowd the L1 sets ([`crowded_source`]), the rows in whole blocks; or, where the choices sweep, 4-byte
-/// elements whose source is one run ([`NEAR_RUN_BYTES`]) in tiles of 16 to 32 rows, the
-/// tiles whose rows start off the line grid or, where the choices ask
-/// ([`Choices::realign_overlapped_rows`]), whose rows past 16 are 8 to 15
-/// ([`realigned::run_realigned`]; the others through [`tiles::planes`]). Each
-/// tile's rows past its whole blocks go as one more block, its last 16 rows, overlapping the
-/// block before (where those rows keep the pitch); its columns past its whole blocks, and every
-/// tile that `reach` does not fit, go through [`tiles::planes`] with [`Avx512Blocks`]
-/// (narrower blocks, elements). `false`, nothing written, for other batches.
+/// The batch's transposes as the module docs describe, where it is evenly spaced
+/// ([`EvenTiles::of`]): `true`, all written. Through the caches, every such batch; with
+/// `STREAM` past them (whole aligned destination lines), those whose rows the swept blocks
+/// cover and that [`swept_when_streamed`] (where the machine's [`Choices::sweep_streamed`]) or
+/// [`crowded_source`] takes; or, where the choices sweep, 4-byte elements whose source is one
+/// run ([`NEAR_RUN_BYTES`]) in tiles of 16 to 32 rows: the tiles whose rows start off the line
+/// grid or, where the choices ask ([`Choices::realign_overlapped_rows`]), whose rows past 16
+/// are 8 to 15 ([`realigned::run_realigned`]), the others through [`tiles::planes`]. What a
+/// sweep leaves, and each tile that the call's reach does not fit, go through
+/// [`tiles::planes`] with [`Avx512Blocks`]. `false`, nothing written, for other batches.
 ///
 /// # Safety
 ///
-/// The CPU runs AVX-512 F and BW; `reach` bounds the batch's rows and columns
-/// ([`Reach::of`]).
-#[target_feature(enable = "avx2,avx512f,avx512bw")]
-#[inline(never)]
+/// The CPU runs AVX-512 F and BW; `t.reach` bounds the batch's rows and columns
+/// ([`Reach::of`](super::super::reach::Reach::of)).
 pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(
-    dst: &mut [E],
-    d: usize,
-    src: &[E],
-    s: usize,
-    batch: TileBatch<'_>,
-    reach: Reach,
+    t: Transposes<'_, E>,
     sweep_streamed: bool,
 ) -> bool {
-    let (origins, rows, cols) = (batch.origins, batch.rows, batch.cols);
-    let (Some(col_pitch), Some(row_pitch)) = (batch.cols_run, pitched(rows, batch.row_pitch))
-    else {
+    let (dst, d, src, s, batch, reach) = t.parts();
+    let Some(tiles) = EvenTiles::of::<E>(batch) else {
         return false;
     };
-    // A block's columns: one destination line.
-    let block_cols = CACHE_LINE / size_of::<E>();
-    let (whole_rows, whole_cols) = (
-        rows.len() / ROWS * ROWS,
-        cols.len() / block_cols * block_cols,
-    );
-    if whole_rows == 0 || whole_cols == 0 {
-        return false;
-    }
-    // Rows past the whole blocks go as one more block, the last `ROWS` rows (its first rows
-    // written twice, with the same values), where those rows keep the pitch.
-    let last_block = (whole_rows < rows.len())
-        .then(|| rows.len() - ROWS)
-        .filter(|&first| pitched(&rows[first..], Some(row_pitch)).is_some());
-    let rows_covered = whole_rows == rows.len() || last_block.is_some();
+    let (rows, col_pitch, row_pitch) = (batch.rows, tiles.col_pitch, tiles.row_pitch);
     let swept = sweep_streamed && swept_when_streamed::<E>(col_pitch);
     let crowded = crowded_source::<E>(col_pitch);
     // 4-byte columns near enough to read the source as one run, 16 to 32 rows a tile: the
@@ -105,100 +77,106 @@ pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(
     // it (half a block or more), rewriting lines just streamed: realigned on the grid too.
     let overlapped_rows = rows.len() % ROWS >= ROWS / 2;
     let realign_overlapped = batch.choices.realign_overlapped_rows;
-    if STREAM && !(rows_covered && (swept || crowded || near_run)) {
+    if STREAM && !(tiles.rows_covered() && (swept || crowded || near_run)) {
         return false;
     }
-    let (first_col_s, first_col_d) = cols[0];
+    let whole_cols = tiles.whole_cols;
+    let sweep = |dst: &mut [E], corner: Corner| {
+        // Whether some row of the tile starts off the line grid in the destination.
+        let line_start = dst.as_ptr().wrapping_add(corner.d).addr();
+        let off_grid = !row_pitch.is_multiple_of(COLS) || !line_start.is_multiple_of(CACHE_LINE);
+        if near_run && !off_grid && !(overlapped_rows && realign_overlapped) {
+            return false;
+        }
+        // SAFETY (all): the tile's swept blocks, whose every element is listed, so inside both
+        // slices (`each` checked `Reach::fits`), at the corner's spacing (`EvenTiles::of`:
+        // rows count up by one in the source, columns in the destination); AVX-512 F and BW
+        // run (the caller's promise).
+        unsafe {
+            if near_run {
+                // The tile's `ROWS` to `2 * ROWS` rows, its last `ROWS` pitched too
+                // (`rows_covered`).
+                realigned::run_realigned(dst, src, corner, rows, 0..whole_cols);
+                return true;
+            }
+            for block_rows in tiles.blocks() {
+                match size_of::<E>() {
+                    4 if STREAM && off_grid => {
+                        realigned::sweep_realigned(dst, src, corner, block_rows, 0..whole_cols)
+                    }
+                    4 => {
+                        let sweep = Sweep {
+                            visit_rows: ROWS,
+                            ahead: STREAM,
+                        };
+                        sweep_on::<E, LineBlocks<STREAM>, COLS, 0>(
+                            dst, src, corner, block_rows, whole_cols, sweep,
+                        )
+                    }
+                    2 => quads::<E, 32, { 32 * 32 }, STREAM>(
+                        dst, src, corner, block_rows, whole_cols, crowded,
+                    ),
+                    _ => quads::<E, 64, { 64 * 64 }, STREAM>(
+                        dst, src, corner, block_rows, whole_cols, crowded,
+                    ),
+                }
+            }
+        }
+        true
+    };
     let rest = |dst: &mut [E], part| {
         // SAFETY: AVX-512 F and BW run (the caller's promise).
         unsafe {
             tiles::planes::<E, Avx512Blocks<STREAM>>(Transposes::new(dst, d, src, s, part, reach))
         }
     };
-    for origin in origins {
-        let tile = TileBatch {
-            origins: core::slice::from_ref(origin),
-            ..batch
-        };
-        let (tile_s, tile_d) = (s + origin.0, d + origin.1);
-        if !reach.fits(dst.len(), tile_d, src.len(), tile_s) {
-            rest(dst, tile);
-            continue;
-        }
-        let corner = Corner {
-            s: tile_s + first_col_s,
-            d: tile_d + first_col_d,
-            row_pitch,
-            col_pitch,
-        };
-        // Whether some row of the tile starts off the line grid in the destination.
-        let line_start = dst.as_ptr().wrapping_add(corner.d).addr();
-        let off_grid = !row_pitch.is_multiple_of(COLS) || !line_start.is_multiple_of(CACHE_LINE);
-        // SAFETY: the tile's whole blocks, whose every element is listed, so inside both
-        // slices (`Reach::fits` just above). At the corner's spacing: column `c` starts
-        // `c * col_pitch` after the first in the source (`cols_run`) and `c` after it in the
-        // destination (a batch's columns count up by one there); row `k` of a block lies
-        // `k * row_pitch` after the block's first in the destination (`pitched`) and `k` after
-        // it in the source (a batch's rows count up by one there). AVX-512 F and BW run (the
-        // caller's promise).
-        if near_run && !off_grid && !(overlapped_rows && realign_overlapped) {
-            rest(dst, tile);
-            continue;
-        }
-        if near_run {
-            // SAFETY: as just above, the tile's `ROWS` to `2 * ROWS` rows, its last `ROWS`
-            // pitched too (`rows_covered`).
-            unsafe { realigned::run_realigned(dst, src, corner, rows, 0..whole_cols) };
+    tiles.each(dst, (d, src, s), reach, sweep, rest);
+    true
+}
+
+/// The evenly spaced transposes of bytes through the caches with AVX2 ([`EvenTiles`]): each
+/// tile's whole blocks swept by the AVX2 blocks a source line's rows a visit (a block of rows
+/// where the destination rows crowd a few L1 sets: [`crowded_rows`]), the rest through
+/// [`tiles::planes`] with them. `true`, all written; `false`, nothing written, for other
+/// batches. Where the CPU has AVX2 but not AVX-512: bytes gain there, 2- and 4-byte elements
+/// do not (their AVX2 blocks transpose 4 x 4 and 8 x 8 micro-blocks in 128-bit lanes, which
+/// the general bands move as fast or faster).
+///
+/// # Safety
+///
+/// The CPU runs AVX2; `t.reach` bounds the batch's rows and columns ([`Reach::of`](super::super::reach::Reach::of)).
+pub(super) unsafe fn bytes_avx2<E: Broad>(t: Transposes<'_, E>) -> bool {
+    let (dst, d, src, s, batch, reach) = t.parts();
+    let Some(tiles) = EvenTiles::of::<E>(batch).filter(|_| size_of::<E>() == 1) else {
+        return false;
+    };
+    let sweep = Sweep {
+        visit_rows: if crowded_rows::<E>(tiles.row_pitch) {
+            ROWS
         } else {
-            let blocks =
-                core::iter::once(&rows[..whole_rows]).chain(last_block.map(|f| &rows[f..]));
-            for block_rows in blocks {
-                // SAFETY: as just above, for the last block's rows too (listed, and pitched).
-                unsafe {
-                    match size_of::<E>() {
-                        4 if STREAM && off_grid => {
-                            realigned::sweep_realigned(dst, src, corner, block_rows, 0..whole_cols)
-                        }
-                        4 => {
-                            let sweep = Sweep {
-                                visit_rows: ROWS,
-                                ahead: STREAM,
-                            };
-                            sweep_on::<E, LineBlocks<STREAM>, COLS, 0>(
-                                dst, src, corner, block_rows, whole_cols, sweep,
-                            )
-                        }
-                        2 => quads::<E, 32, { 32 * 32 }, STREAM>(
-                            dst, src, corner, block_rows, whole_cols, crowded,
-                        ),
-                        _ => quads::<E, 64, { 64 * 64 }, STREAM>(
-                            dst, src, corner, block_rows, whole_cols, crowded,
-                        ),
-                    }
-                };
-            }
-        }
-        let swept_rows = if last_block.is_some() {
-            rows
-        } else {
-            &rows[..whole_rows]
-        };
-        if whole_cols < cols.len() {
-            let part = TileBatch {
-                rows: swept_rows,
-                cols: &cols[whole_cols..],
-                ..tile
+            CACHE_LINE
+        },
+        ahead: false,
+    };
+    let whole_cols = tiles.whole_cols;
+    let swept = |dst: &mut [E], corner| {
+        for rows in tiles.blocks() {
+            // SAFETY: as in `pitched_plane`; AVX2 runs (the caller's promise).
+            unsafe {
+                avx2::sweep_on::<E, Avx2Blocks<false>, 64>(
+                    dst, src, corner, rows, whole_cols, sweep,
+                )
             };
-            rest(dst, part);
         }
-        if swept_rows.len() < rows.len() {
-            let part = TileBatch {
-                rows: &rows[whole_rows..],
-                ..tile
-            };
-            rest(dst, part);
+        true
+    };
+    let rest = |dst: &mut [E], part| {
+        // SAFETY: AVX2 runs (the caller's promise).
+        unsafe {
+            tiles::planes::<E, Avx2Blocks<false>>(Transposes::new(dst, d, src, s, part, reach))
         }
-    }
+    };
+    tiles.each(dst, (d, src, s), reach, swept, rest);
     true
 }
 

@@ -1,11 +1,12 @@
 //! The evenly spaced transposes against the portable tile.
 
+use super::super::super::tile_batch::TileBatch;
 use super::super::super::tiles::tests::{TwoTiles, under_miri};
-use super::super::avx512;
+use super::super::{avx2, avx512};
 use super::*;
 
 /// Tiles `(rows, columns, gap)` of evenly spaced transposes.
-const SHAPES: [(usize, usize, usize); 12] = [
+const SHAPES: [(usize, usize, usize); 13] = [
     (16, 16, 0),
     (33, 37, 3),
     (48, 64, 1),
@@ -18,6 +19,7 @@ const SHAPES: [(usize, usize, usize); 12] = [
     (64, 128, 0),
     (36, 66, 1),
     (32, 32, 0),
+    (9, 70, 1),
 ];
 
 /// Tiles `(rows, columns, gap)` of evenly spaced transposes with crowded source columns.
@@ -39,6 +41,7 @@ const CROWDED_SHAPES: [(usize, usize, usize); 4] =
 fn agrees_with_portable<E: Broad + core::fmt::Debug + PartialEq, const STREAM: bool>(
     make: fn(usize) -> E,
     crowded: bool,
+    build: Build,
 ) {
     // Under Miri, a sample: for 2- and 4-byte elements two row blocks whose second is gathered
     // besides, off the line grid and on it; crowded, bytes only (the staged blocks), one group
@@ -63,15 +66,24 @@ fn agrees_with_portable<E: Broad + core::fmt::Debug + PartialEq, const STREAM: b
             cols_run: Some(col_pitch),
             ..tiles.batch(Some(n_cols + gap))
         };
-        let swept = !STREAM
-            || swept_when_streamed::<E>(col_pitch)
-            || crowded_source::<E>(col_pitch)
-            || read_as_one_run::<E>(col_pitch, n_rows);
+        let swept = match build {
+            Build::Avx512 => {
+                !STREAM
+                    || swept_when_streamed::<E>(col_pitch)
+                    || crowded_source::<E>(col_pitch)
+                    || read_as_one_run::<E>(col_pitch, n_rows)
+            }
+            Build::Avx2 => !STREAM && size_of::<E>() == 1,
+        };
         let whole_block = n_rows >= ROWS && n_cols >= CACHE_LINE / size_of::<E>() && swept;
-        let pitched = |t: Transposes<'_, E>, _| {
-            let (dst, d, src, s, batch, reach) = t.parts();
-            // SAFETY: AVX-512 runs (asserted by the test); `reach` is the batch's.
-            unsafe { pitched_plane::<_, STREAM>(dst, d, src, s, batch, reach, true) }
+        // SAFETY (both): the build's features run (asserted by the test); `reach` is the
+        // batch's.
+        let pitched = |t: Transposes<'_, E>, _| unsafe {
+            match build {
+                Build::Avx512 => pitched_plane::<_, STREAM>(t, true),
+                Build::Avx2 if STREAM => false,
+                Build::Avx2 => bytes_avx2(t),
+            }
         };
         let case = alloc::format!("{}-byte {n_rows} x {n_cols}, gap {gap}", size_of::<E>());
         // Under Miri, which runs these a thousand times slower, the destination on a line and
@@ -97,6 +109,26 @@ fn agrees_with_portable<E: Broad + core::fmt::Debug + PartialEq, const STREAM: b
     }
 }
 
+/// The x86 builds that sweep evenly spaced transposes.
+#[derive(Clone, Copy, Debug)]
+enum Build {
+    Avx2,
+    Avx512,
+}
+
+/// Every element size through `build`'s sweeps, streamed and not, crowded source columns and
+/// not.
+fn each_type_agrees(build: Build) {
+    for crowded in [false, true] {
+        agrees_with_portable::<u32, false>(|i| i as u32, crowded, build);
+        agrees_with_portable::<u16, false>(|i| i as u16, crowded, build);
+        agrees_with_portable::<u8, false>(|i| (i % 251) as u8, crowded, build);
+        agrees_with_portable::<u32, true>(|i| i as u32, crowded, build);
+        agrees_with_portable::<u16, true>(|i| i as u16, crowded, build);
+        agrees_with_portable::<u8, true>(|i| (i % 251) as u8, crowded, build);
+    }
+}
+
 #[test]
 #[cfg_attr(
     not(kernel_tests_avx512),
@@ -107,12 +139,15 @@ fn evenly_spaced_transposes_equal_the_portable_tile() {
         avx512::available(),
         "the build script found AVX-512, the library does not"
     );
-    for crowded in [false, true] {
-        agrees_with_portable::<u32, false>(|i| i as u32, crowded);
-        agrees_with_portable::<u16, false>(|i| i as u16, crowded);
-        agrees_with_portable::<u8, false>(|i| (i % 251) as u8, crowded);
-        agrees_with_portable::<u32, true>(|i| i as u32, crowded);
-        agrees_with_portable::<u16, true>(|i| i as u16, crowded);
-        agrees_with_portable::<u8, true>(|i| (i % 251) as u8, crowded);
-    }
+    each_type_agrees(Build::Avx512);
+}
+
+#[test]
+#[cfg_attr(not(kernel_tests_avx2), ignore = "this CPU does not run AVX2")]
+fn evenly_spaced_avx2_transposes_equal_the_portable_tile() {
+    assert!(
+        avx2::available(),
+        "the build script found AVX2, the library does not"
+    );
+    each_type_agrees(Build::Avx2);
 }
