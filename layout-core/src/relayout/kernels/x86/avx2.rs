@@ -9,7 +9,7 @@
 //! `no_std`, so `std::is_x86_feature_detected!` is not available).
 
 use super::super::block_move::{BlockLines, BlockMove};
-use super::super::evenly_spaced::{self, Corner, Sweep};
+use super::super::evenly_spaced::{self, Corner};
 use super::super::micro_blocks;
 use super::super::row_blocks::RowBlock;
 use super::super::rows::copy_rows_fn;
@@ -39,24 +39,23 @@ pub(crate) fn available() -> bool {
     cpuid_avx2::get()
 }
 
-/// [`evenly_spaced::sweep`] of `B`'s blocks compiled with AVX2, as a function of its own so
-/// that its loop compiles flat whatever calls it.
+/// [`evenly_spaced::sweep`] of `B`'s blocks through the caches compiled with AVX2, as a
+/// function of its own so that its loop compiles flat whatever calls it.
 ///
 /// # Safety
 ///
 /// As [`evenly_spaced::sweep`]; the CPU runs AVX2 ([`available`]).
 #[target_feature(enable = "avx2")]
 #[inline(never)]
-pub(crate) unsafe fn sweep_on<E: Copy, B: BlockMove<E>, const COLS: usize>(
+pub(crate) unsafe fn sweep_on<E: Copy, B: BlockMove<E>, const COLS: usize, const VISIT: usize>(
     dst: &mut [E],
     src: &[E],
     corner: Corner,
     rows: &[(usize, usize)],
     cols: usize,
-    sweep: Sweep,
 ) {
     // SAFETY: passed on from the caller.
-    unsafe { evenly_spaced::sweep::<E, B, COLS, 0>(dst, src, corner, rows, cols, sweep) }
+    unsafe { evenly_spaced::sweep::<E, B, COLS, VISIT, 0>(dst, src, corner, rows, cols) }
 }
 
 /// Runs `body` inlined into a function compiled with AVX2, so that its copies move 32 bytes a

@@ -56,7 +56,7 @@ transposes_fn! {
 }
 
 transposes_fn! {
-    /// [`staged::staged_widths`] compiled with AVX-512 F and BW, the blocks ([`LineBlocks`])
+    /// [`staged::staged_widths`] compiled with AVX-512 F and BW, the blocks ([`StageBlocks`])
     /// writing through the caches into the local buffer.
     ///
     /// # Safety
@@ -67,7 +67,7 @@ transposes_fn! {
     #[inline(never)]
     pub(crate) unsafe fn staged[E: Broad](t: Transposes<E>, stages: staged::Stages) {
         // SAFETY: passed on from the caller; AVX-512 implies AVX2, which `stream_run` needs.
-        unsafe { staged::staged_widths::<E, LineBlocks<false>>(t, stages, super::avx2::stream_run) }
+        unsafe { staged::staged_widths::<E, StageBlocks>(t, stages, super::avx2::stream_run) }
     }
 }
 
@@ -166,16 +166,14 @@ impl<E: Broad, const STREAM: bool> BlockMove<E> for Avx512Blocks<STREAM> {
     }
 }
 
-/// Blocks whose 4-byte elements move as 16 x 16 squares ([`whole_lines`]: one load per source
-/// line), streamed with `STREAM` or through the caches; other elements as [`Avx512Blocks`]. The
-/// blocks of a staged transpose ([`staged()`], into its local buffer in L1) and of the evenly
-/// spaced 4-byte sweep (`pitched`): there the one load per source line pays over the lane
-/// quads, where [`Avx512Blocks`] keep the quads through the caches (f32 nChw16c->nchw).
-pub(crate) struct LineBlocks<const STREAM: bool>;
+/// The blocks of a staged transpose ([`staged()`]), written into its local buffer: 4-byte
+/// elements as 16 x 16 squares ([`whole_lines`]) through the cache, the others as
+/// [`Avx512Blocks`] through the cache. Into the buffer, in L1, the squares' one load per
+/// source line pays over the lane quads (f32 NCHW -> NHWC of 17 channels).
+pub(crate) struct StageBlocks;
 
-impl<E: Broad, const STREAM: bool> BlockMove<E> for LineBlocks<STREAM> {
-    const STREAMS: bool = STREAM;
-    type Cached = LineBlocks<false>;
+impl<E: Broad> BlockMove<E> for StageBlocks {
+    type Cached = Self;
 
     /// # Safety
     ///
@@ -189,9 +187,9 @@ impl<E: Broad, const STREAM: bool> BlockMove<E> for LineBlocks<STREAM> {
         // blocks of a multiple of 16 columns.
         unsafe {
             if size_of::<E>() == 4 && COLS.is_multiple_of(16) {
-                whole_lines::<E, L, C, COLS, STREAM>(dst, b)
+                whole_lines::<E, L, C, COLS, false>(dst, b)
             } else {
-                <Avx512Blocks<STREAM> as BlockMove<E>>::block(dst, b)
+                <Avx512Blocks<false> as BlockMove<E>>::block(dst, b)
             }
         }
     }

@@ -3,8 +3,10 @@
 //! by additions from the tile's corner, blocks in an order of their own), and in which order;
 //! and, past the caches, the 4-byte rows it shifts onto the line grid first ([`realigned`]).
 //!
-//! - 4-byte elements: one 64-byte load per source line and four rounds of `vpermt2d`
-//!   ([`LineBlocks`]), a block of rows a visit, each through every column block.
+//! - 4-byte elements: one 64-byte load per source line and four rounds of `vpermt2d`, the row
+//!   blocks outermost, each through every column block ([`sweep`]). A loop of its own, not
+//!   [`evenly_spaced::sweep`] with 4-byte line blocks: that ran streamed f32 NHWC -> NCHW of
+//!   255 channels 5-10% slower.
 //! - 1- and 2-byte elements: the lane quads of the general blocks ([`Avx512Blocks`]), a source
 //!   line's rows a visit (one block of rows where the destination rows crowd a few L1 sets:
 //!   [`crowded_rows`]), their column lines staged first where the source columns crowd them
@@ -26,17 +28,22 @@
 mod realigned;
 
 use super::super::block_move::BlockMove;
-use super::super::evenly_spaced::{self, Corner, EvenTiles, Sweep};
+use super::super::evenly_spaced::{self, Corner, EvenTiles};
+use super::super::prefetch::prefetch;
 use super::super::tiles;
 use super::super::transposes::Transposes;
 use super::avx2::{self, Avx2Blocks};
-use super::avx512::{Avx512Blocks, Broad, LineBlocks};
+use super::avx512::{Avx512Blocks, Broad, Whole32};
+use super::shuffle::{load_register, shuffle_rounds, zero};
 #[cfg(doc)]
 use crate::relayout::choices::Choices;
+use crate::relayout::stores::{store, store_line};
 use crate::relayout::tuning::{
     CACHE_LINE, CROWDED_ROW_PITCH_BYTES, CROWDED_SOURCE_PITCH_BYTES, CROWDED_VISIT_LINES,
-    NEAR_RUN_BYTES, ROWS, SWEPT_COLUMNS_APART_BYTES,
+    NEAR_RUN_BYTES, ROWS, SWEEP_SOURCE_AHEAD_BLOCKS, SWEPT_COLUMNS_APART_BYTES,
 };
+use core::arch::x86_64::{__m512i, _mm512_stream_si512};
+use core::ops::Range;
 
 /// Columns of a 4-byte elements' block: one 64-byte line.
 const COLS: usize = 16;
@@ -104,19 +111,11 @@ pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(
                     4 if STREAM && off_grid => {
                         realigned::sweep_realigned(dst, src, corner, block_rows, 0..whole_cols)
                     }
-                    4 => {
-                        let sweep = Sweep {
-                            visit_rows: ROWS,
-                            ahead: STREAM,
-                        };
-                        sweep_on::<E, LineBlocks<STREAM>, COLS, 0>(
-                            dst, src, corner, block_rows, whole_cols, sweep,
-                        )
-                    }
-                    2 => quads::<E, 32, { 32 * 32 }, STREAM>(
+                    4 => sweep::<E, STREAM>(dst, src, corner, block_rows, 0..whole_cols),
+                    2 => quads::<E, 32, { 32 * 32 }, { CROWDED_VISIT_LINES * 32 }, STREAM>(
                         dst, src, corner, block_rows, whole_cols, crowded,
                     ),
-                    _ => quads::<E, 64, { 64 * 64 }, STREAM>(
+                    _ => quads::<E, 64, { 64 * 64 }, { CROWDED_VISIT_LINES * 64 }, STREAM>(
                         dst, src, corner, block_rows, whole_cols, crowded,
                     ),
                 }
@@ -150,22 +149,20 @@ pub(super) unsafe fn bytes_avx2<E: Broad>(t: Transposes<'_, E>) -> bool {
     let Some(tiles) = EvenTiles::of::<E>(batch).filter(|_| size_of::<E>() == 1) else {
         return false;
     };
-    let sweep = Sweep {
-        visit_rows: if crowded_rows::<E>(tiles.row_pitch) {
-            ROWS
-        } else {
-            CACHE_LINE
-        },
-        ahead: false,
-    };
-    let whole_cols = tiles.whole_cols;
+    let (whole_cols, crowded) = (tiles.whole_cols, crowded_rows::<E>(tiles.row_pitch));
     let swept = |dst: &mut [E], corner| {
         for rows in tiles.blocks() {
-            // SAFETY: as in `pitched_plane`; AVX2 runs (the caller's promise).
+            // SAFETY (both): as in `pitched_plane`; AVX2 runs (the caller's promise).
             unsafe {
-                avx2::sweep_on::<E, Avx2Blocks<false>, 64>(
-                    dst, src, corner, rows, whole_cols, sweep,
-                )
+                if crowded {
+                    avx2::sweep_on::<E, Avx2Blocks<false>, 64, ROWS>(
+                        dst, src, corner, rows, whole_cols,
+                    )
+                } else {
+                    avx2::sweep_on::<E, Avx2Blocks<false>, 64, 64>(
+                        dst, src, corner, rows, whole_cols,
+                    )
+                }
             };
         }
         true
@@ -178,6 +175,84 @@ pub(super) unsafe fn bytes_avx2<E: Broad>(t: Transposes<'_, E>) -> bool {
     };
     tiles.each(dst, (d, src, s), reach, swept, rest);
     true
+}
+
+/// The blocks of columns `cols` (whole blocks, from the tile's first) of every row block of
+/// `rows` (whole blocks, offsets from the tile's corner), row blocks outermost: sixteen loads
+/// a block, four rounds of `vpermt2d`, sixteen stores (with `STREAM`, each whole aligned line
+/// streamed). A function of its own, so that its loop
+/// compiles as one flat loop whatever calls it: the same loop inlined under one more loop
+/// level, or with the block in a function inlined into it, is markedly slower (f32 NCHW <->
+/// NHWC). Sweeping the columns in groups of four blocks gains nothing.
+///
+/// # Safety
+///
+/// Every element of those blocks lies inside its slice at the corner's spacing; the CPU runs
+/// AVX-512 F and BW.
+#[target_feature(enable = "avx2,avx512f,avx512bw")]
+#[inline(never)]
+unsafe fn sweep<E: Broad, const STREAM: bool>(
+    dst: &mut [E],
+    src: &[E],
+    corner: Corner,
+    rows: &[(usize, usize)],
+    cols: Range<usize>,
+) {
+    let (s, d, row_pitch, col_pitch) = (corner.s, corner.d, corner.row_pitch, corner.col_pitch);
+    for &(row_s, row_d) in rows.iter().step_by(ROWS) {
+        let (block_s, block_d) = (s + row_s, d + row_d);
+        for c0 in cols.clone().step_by(COLS) {
+            if STREAM {
+                ask_ahead(src, block_s + c0 * col_pitch, col_pitch);
+            }
+            let mut v = [zero::<__m512i>(); COLS];
+            for (j, register) in v.iter_mut().enumerate() {
+                // SAFETY: column `c0 + j`'s line of the block's `ROWS` rows (the caller's
+                // promise); AVX-512 F runs (the caller's promise).
+                *register = unsafe { load_register(src, block_s + (c0 + j) * col_pitch) };
+            }
+            // SAFETY: AVX-512 F runs (the caller's promise).
+            let lines = unsafe { shuffle_rounds::<Whole32, __m512i, COLS>(v) };
+            for (k, &line) in lines.iter().enumerate() {
+                // SAFETY: row `k` of the block, its columns `c0 .. c0 + COLS` (the caller's
+                // promise).
+                unsafe { put::<E, STREAM>(dst, block_d + k * row_pitch + c0, line) };
+            }
+        }
+    }
+}
+
+/// Asks for the source lines of the column block [`SWEEP_SOURCE_AHEAD_BLOCKS`] after the one
+/// whose first column's line starts at `first`, its `COLS` columns `col_pitch` apart: the lines
+/// of each column's first and last elements, two lines where the column straddles them (the
+/// same line twice where it does not: cheaper than telling which). A hint: nothing is read
+/// where it lies outside `src`.
+#[inline(always)]
+pub(super) fn ask_ahead<T>(src: &[T], first: usize, col_pitch: usize) {
+    let ahead = first + SWEEP_SOURCE_AHEAD_BLOCKS * COLS * col_pitch;
+    for j in 0..COLS {
+        let at = ahead + j * col_pitch;
+        prefetch(src, at);
+        prefetch(src, at + ROWS - 1);
+    }
+}
+
+/// Writes `line` (64 bytes) to `dst` from element `at`: with `STREAM`, past the caches where
+/// it is one whole aligned cache line.
+///
+/// # Safety
+///
+/// The line's 64 bytes lie inside `dst`; the CPU runs AVX-512 F.
+#[inline(always)]
+pub(super) unsafe fn put<E: Broad, const STREAM: bool>(dst: &mut [E], at: usize, line: __m512i) {
+    // SAFETY (both): passed on from the caller.
+    unsafe {
+        if STREAM {
+            store_line(dst, at, &[line], _mm512_stream_si512);
+        } else {
+            store(dst, at, line);
+        }
+    }
 }
 
 /// Whether a streamed batch of columns `col_pitch` apart in the source is swept here on a
@@ -200,44 +275,42 @@ fn read_as_one_run<E>(col_pitch: usize, rows: usize) -> bool {
     size_of::<E>() == 4 && col_pitch * size_of::<E>() <= NEAR_RUN_BYTES && rows <= 2 * ROWS
 }
 
-/// The whole blocks of 1- or 2-byte elements (`COLS` columns, a 64-byte line; `STAGE` a
-/// source line's rows of them) of columns `0..cols` of `rows`, swept by the lane quads of the
-/// general blocks: a source line's rows a visit, one block of rows where the destination rows
-/// crowd ([`crowded_rows`]); where `crowded` (the source columns, [`crowded_source`]), each
-/// group of a line's rows staged, [`CROWDED_VISIT_LINES`] groups a visit so that the columns'
-/// pages stay in the TLB, and with `STREAM` the aligned destination lines streamed.
+/// The whole blocks of 1- or 2-byte elements (`COLS` columns, a 64-byte line, and as many rows
+/// a source line; `STAGE` is `COLS * COLS`) of columns `0..cols` of `rows`, swept by the lane
+/// quads of the general blocks: a source line's rows a visit, one block of rows where the
+/// destination rows crowd ([`crowded_rows`]); where `crowded` (the source columns,
+/// [`crowded_source`]), each group of a line's rows staged, `CROWDED` rows a visit
+/// ([`CROWDED_VISIT_LINES`] lines, so that the columns' pages stay in the TLB), and with
+/// `STREAM` the aligned destination lines streamed.
 ///
 /// # Safety
 ///
 /// As [`sweep_on`].
 #[target_feature(enable = "avx2,avx512f,avx512bw")]
-unsafe fn quads<E: Broad, const COLS: usize, const STAGE: usize, const STREAM: bool>(
+unsafe fn quads<
+    E,
+    const COLS: usize,
+    const STAGE: usize,
+    const CROWDED: usize,
+    const STREAM: bool,
+>(
     dst: &mut [E],
     src: &[E],
     corner: Corner,
     rows: &[(usize, usize)],
     cols: usize,
     crowded: bool,
-) {
-    let line_rows = CACHE_LINE / size_of::<E>();
-    // SAFETY (both): passed on from the caller.
+) where
+    E: Broad,
+{
+    // SAFETY (all): passed on from the caller.
     unsafe {
         if crowded {
-            let sweep = Sweep {
-                visit_rows: CROWDED_VISIT_LINES * line_rows,
-                ahead: false,
-            };
-            sweep_on::<E, Avx512Blocks<STREAM>, COLS, STAGE>(dst, src, corner, rows, cols, sweep);
+            sweep_on::<E, Avx512Blocks<STREAM>, COLS, CROWDED, STAGE>(dst, src, corner, rows, cols)
+        } else if crowded_rows::<E>(corner.row_pitch) {
+            sweep_on::<E, Avx512Blocks<false>, COLS, ROWS, 0>(dst, src, corner, rows, cols)
         } else {
-            let sweep = Sweep {
-                visit_rows: if crowded_rows::<E>(corner.row_pitch) {
-                    ROWS
-                } else {
-                    line_rows
-                },
-                ahead: false,
-            };
-            sweep_on::<E, Avx512Blocks<false>, COLS, 0>(dst, src, corner, rows, cols, sweep);
+            sweep_on::<E, Avx512Blocks<false>, COLS, COLS, 0>(dst, src, corner, rows, cols)
         }
     }
 }
@@ -250,16 +323,18 @@ unsafe fn quads<E: Broad, const COLS: usize, const STAGE: usize, const STREAM: b
 /// As [`evenly_spaced::sweep`]; the CPU runs AVX-512 F and BW.
 #[target_feature(enable = "avx2,avx512f,avx512bw")]
 #[inline(never)]
-unsafe fn sweep_on<E: Copy, B: BlockMove<E>, const COLS: usize, const STAGE: usize>(
+unsafe fn sweep_on<E, B, const COLS: usize, const VISIT: usize, const STAGE: usize>(
     dst: &mut [E],
     src: &[E],
     corner: Corner,
     rows: &[(usize, usize)],
     cols: usize,
-    sweep: Sweep,
-) {
+) where
+    E: Copy,
+    B: BlockMove<E>,
+{
     // SAFETY: passed on from the caller.
-    unsafe { evenly_spaced::sweep::<E, B, COLS, STAGE>(dst, src, corner, rows, cols, sweep) }
+    unsafe { evenly_spaced::sweep::<E, B, COLS, VISIT, STAGE>(dst, src, corner, rows, cols) }
 }
 
 /// Whether the source columns of 1- or 2-byte elements, `col_pitch` apart, crowd a few L1

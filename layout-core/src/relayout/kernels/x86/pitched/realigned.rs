@@ -12,11 +12,11 @@
 //! fraction of the two buffers' speed, by how much depending on the stack frame of the build
 //! (docs/engine-measurements.md, "Realigned rows").
 
-use super::super::super::evenly_spaced::{Corner, ask_ahead};
+use super::super::super::evenly_spaced::Corner;
 use super::super::super::prefetch::prefetch;
 use super::super::avx512::{Broad, Whole32};
 use super::super::shuffle::{load_register, permute_dwords, shuffle_rounds, zero};
-use super::COLS;
+use super::{COLS, ask_ahead};
 use crate::relayout::stores::store_line;
 use crate::relayout::tuning::{CACHE_LINE, ROWS, RUN_PREFETCH_BYTES};
 use core::arch::x86_64::{__m512i, _mm512_stream_si512};
@@ -64,7 +64,7 @@ pub(super) unsafe fn sweep_realigned<E: Broad>(
         let block = RowBlock::new(dst, corner, (row_s, row_d), cols.start, 0);
         let mut turns = [[zero::<__m512i>(); ROWS]; 2];
         for (n, c0) in cols.clone().step_by(COLS).enumerate() {
-            ask_ahead::<E, COLS>(src, block.s + c0 * corner.col_pitch, corner.col_pitch);
+            ask_ahead(src, block.s + c0 * corner.col_pitch, corner.col_pitch);
             // SAFETY: passed on from the caller.
             unsafe { block.visit(dst, src, &mut turns, n, c0) };
         }

@@ -35,7 +35,7 @@ const CROWDED_SHAPES: [(usize, usize, usize); 4] =
 /// With `STREAM`, the batches [`swept_when_streamed`] or [`crowded_source`] takes, 4-byte
 /// elements of 16 to 32 rows read as one source run (the second block transposed or gathered),
 /// their aligned lines streamed. With `crowded`, source columns
-/// [`CROWDED_SOURCE_PITCH_BYTES`] apart ([`staged_quads`] for 1- and 2-byte elements), more
+/// [`CROWDED_SOURCE_PITCH_BYTES`] apart ([`quads`] stages them for 1- and 2-byte elements), more
 /// rows than one visit (for bytes) with a last group shorter than a line, and a last block
 /// overlapping the one before.
 fn agrees_with_portable<E: Broad + core::fmt::Debug + PartialEq, const STREAM: bool>(
