@@ -295,9 +295,12 @@ where
     // Plain loops, not closures or `core::array::from_fn` (see `shuffle_rounds`): a closure is
     // a function of its own, not compiled with the build's CPU features.
     let mut v = [R::zero(); N];
+    // Each lane's address, for columns a pitch apart (a listing reads every line's own).
     let mut running = [0; 4];
-    for (q, at) in running.iter_mut().take(R::BYTES / 16).enumerate() {
-        *at = s + cols.at(first + q * N);
+    if cols.pitch().is_some() {
+        for (q, at) in running.iter_mut().take(R::BYTES / 16).enumerate() {
+            *at = s + cols.at(first + q * N);
+        }
     }
     for (j, register) in v.iter_mut().enumerate() {
         let at = match cols.pitch() {

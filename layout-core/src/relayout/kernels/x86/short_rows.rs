@@ -16,13 +16,24 @@ use super::super::micro_blocks::transposed;
 use super::super::tile_batch::TileBatch;
 use super::avx2::stream_run;
 use super::shuffle::load_register;
-use crate::relayout::lines::Pitch;
 use crate::relayout::stores::store;
 use crate::relayout::tuning::{CACHE_LINE, ROWS};
 use core::arch::x86_64::__m512i;
 
 /// Columns of a block: one 512-bit register of bytes.
 const COLS: usize = CACHE_LINE;
+
+/// The stage's column lines, one after the other (`COLS` apart): a listing known at compile
+/// time, whose offsets the compiler folds into the loads.
+const STAGED: [(usize, usize); COLS] = {
+    let mut cols = [(0, 0); COLS];
+    let mut j = 0;
+    while j < COLS {
+        cols[j] = (j * COLS, j);
+        j += 1;
+    }
+    cols
+};
 
 /// Whether the batch is one this path moves: bytes, rows of more than half a line and less
 /// than a whole one, back to back in the destination (each row's store then ends inside the
@@ -106,8 +117,7 @@ pub(super) unsafe fn transpose(
             for r in (0..COLS).step_by(ROWS) {
                 // SAFETY: column `j`'s line at `j * 64` of the stage, its rows `r .. r + 16`
                 // inside it; AVX-512 F and BW run (the caller's promise).
-                let lines =
-                    unsafe { transposed::<u8, __m512i, _, ROWS>(&stage, r, Pitch(COLS), 0) };
+                let lines = unsafe { transposed::<u8, __m512i, _, ROWS>(&stage, r, &STAGED, 0) };
                 put_rows(rows_out, at + r * n, n, &lines);
             }
             if stream {
