@@ -43,11 +43,12 @@ pub(crate) struct Corner {
 /// two L1 sets and would evict each other before the next block reads them. A last group
 /// shorter than a stage reads where it lies.
 ///
-/// The visit and the stage are constants so that the compiler knows how many blocks a visit
-/// holds (one, for 4-byte elements: no loop), and the function compiled with `B`'s CPU
-/// features (`x86::pitched::sweep_on`) compiles the loop whole and flat: under one more level
-/// of loops of unknown bounds, the compiler keeps a block's line offsets on the stack and the
-/// sweep loses a quarter to a third of its speed.
+/// Always inlined, so that the function compiled with `B`'s CPU features (`sweep_on` in
+/// `x86/pitched` and `x86/avx2.rs`) compiles the loop whole. The visit and the stage are
+/// constants, so that the compiler knows how many blocks a visit holds, and the destination
+/// pitch reaches each block through [`opaque`]: else the compiler makes every block's row
+/// offsets ahead of the loops and reads them back from the stack, which cost 2-byte sweeps a
+/// third of their speed.
 ///
 /// # Safety
 ///

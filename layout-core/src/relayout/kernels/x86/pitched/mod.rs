@@ -1,7 +1,9 @@
 //! Which evenly spaced transposes (plain NCHW <-> NHWC: source columns one pitch apart, whole
-//! blocks' destination rows another) the AVX-512 build sweeps ([`evenly_spaced`]: lines found
-//! by additions from the tile's corner, blocks in an order of their own), and in which order;
-//! and, past the caches, the 4-byte rows it shifts onto the line grid first ([`realigned`]).
+//! blocks' destination rows another) the x86-64 builds sweep ([`evenly_spaced`]: lines found
+//! by additions from the tile's corner, blocks in an order of their own), and in which order:
+//! with AVX-512 as below ([`pitched_plane`]), with AVX2 bytes through the caches
+//! ([`bytes_avx2`]); and, past the caches, the 4-byte rows the AVX-512 build shifts onto the
+//! line grid first ([`realigned`]).
 //!
 //! - 4-byte elements: one 64-byte load per source line and four rounds of `vpermt2d`, the row
 //!   blocks outermost, each through every column block ([`sweep`]). A loop of its own, not
@@ -143,7 +145,8 @@ pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(
 ///
 /// # Safety
 ///
-/// The CPU runs AVX2; `t.reach` bounds the batch's rows and columns ([`Reach::of`](super::super::reach::Reach::of)).
+/// The CPU runs AVX2; `t.reach` bounds the batch's rows and columns
+/// ([`Reach::of`](super::super::reach::Reach::of)).
 pub(super) unsafe fn bytes_avx2<E: Broad>(t: Transposes<'_, E>) -> bool {
     let (dst, d, src, s, batch, reach) = t.parts();
     let Some(tiles) = EvenTiles::of::<E>(batch).filter(|_| size_of::<E>() == 1) else {
