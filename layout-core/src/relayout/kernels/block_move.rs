@@ -3,7 +3,7 @@
 //! macro-kernels (`tiles.rs`, `few_rows.rs`, `staged.rs`) drive them.
 
 use super::prefetch::prefetch;
-use crate::relayout::lines::{Columns, Lines, Pitch};
+use crate::relayout::lines::{Columns, Lines};
 use crate::relayout::tuning::{CACHE_LINE, ROWS};
 
 /// Whether a block of `ROWS` rows of `cols` one-byte elements is exactly one 64-byte line.
@@ -75,22 +75,6 @@ pub(crate) struct BlockLines<'a, T, L, C, const COLS: usize> {
     pub src: &'a [T],
     pub s: usize,
     pub cols: C,
-}
-
-impl<'a, T, L: Lines, const COLS: usize> BlockLines<'a, T, L, Pitch, COLS> {
-    /// The block whose source lines start at `s + j * col_pitch` and destination lines at
-    /// `d + rows.at(k)`.
-    #[inline(always)]
-    #[cfg_attr(not(x86_kernels), allow(dead_code))] // the evenly spaced sweeps' (x86-64)
-    pub(crate) fn pitched(d: usize, rows: L, src: &'a [T], s: usize, col_pitch: usize) -> Self {
-        BlockLines {
-            d,
-            rows,
-            src,
-            s,
-            cols: Pitch(col_pitch),
-        }
-    }
 }
 
 impl<'a, T, L: Lines, const COLS: usize> BlockLines<'a, T, L, &'a [(usize, usize); COLS], COLS> {

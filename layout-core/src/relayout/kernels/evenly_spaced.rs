@@ -5,8 +5,8 @@
 //! read from the listings, and the blocks go in an order of their own ([`sweep`]) instead of
 //! the general bands and groups of [`plane_body`](super::tiles::plane_body): with the data in
 //! the caches a block's own work is what a transpose costs, and the listings, bands and groups
-//! spent a fifth to a half more on it. The ISA supplies the blocks ([`BlockMove`]); which
-//! batches sweep, in which order, is the ISA module's choice (x86-64: `x86/pitched`).
+//! add to it. The ISA supplies the blocks ([`BlockMove`]); which batches sweep, in which
+//! order, is the ISA module's choice (x86-64: `x86/pitched`).
 
 use super::block_move::{BlockLines, BlockMove};
 use super::micro_blocks::opaque;
@@ -33,22 +33,19 @@ pub(crate) struct Corner {
 /// of [`ROWS`]), and in each visit every column block in turn, each through the visit's row
 /// blocks. One block of rows a visit (4-byte elements) goes along the destination rows, each
 /// block's source lines read once; a source line's rows a visit (64 rows of bytes, 32 of 2-byte
-/// elements) reads each source line whole while it is in L1, not once per row block after a
-/// pass through every column.
+/// elements) reads each source line whole while it is in L1.
 ///
-/// With `STAGE` (`COLS` times a source line's rows: 64 x 64 bytes, 32 x 32 2-byte elements),
-/// each group of `STAGE / COLS` rows first copies its `COLS` column lines into a local stage,
-/// one after the other, and its blocks read them from there: where the source columns lie a
-/// multiple of 2 KiB apart (NCHW planes of 32 x 64 or 64 x 64 bytes) their lines crowd one or
-/// two L1 sets and would evict each other before the next block reads them. A last group
-/// shorter than a stage reads where it lies.
+/// With `STAGE` (`COLS` times a source line's rows), each group of `STAGE / COLS` rows first
+/// copies its `COLS` column lines into a local stage, and its blocks read them from there:
+/// source columns a multiple of 2 KiB apart crowd one or two L1 sets and would evict each
+/// other before the next block reads them. A last group shorter than a stage reads where it
+/// lies.
 ///
 /// Always inlined, so that the function compiled with `B`'s CPU features (`sweep_on` in
 /// `x86/pitched` and `x86/avx2.rs`) compiles the loop whole. The visit and the stage are
-/// constants, so that the compiler knows how many blocks a visit holds, and the destination
-/// pitch reaches each block through [`opaque`]: else the compiler makes every block's row
-/// offsets ahead of the loops and reads them back from the stack, which cost 2-byte sweeps a
-/// third of their speed.
+/// constants so that the compiler knows how many blocks a visit holds; the destination pitch
+/// reaches each block through [`opaque`], else the compiler makes every block's row offsets
+/// ahead of the loops and reads them back from the stack.
 ///
 /// # Safety
 ///
@@ -94,13 +91,13 @@ pub(crate) unsafe fn sweep<T, B, const COLS: usize, const VISIT: usize, const ST
                     } else {
                         (src, first + row_s, col_pitch)
                     };
-                    let block = BlockLines::<T, Pitch, Pitch, COLS>::pitched(
-                        block_d + row_d,
-                        Pitch(opaque(row_pitch)),
-                        lines,
-                        at,
-                        pitch,
-                    );
+                    let block = BlockLines::<T, Pitch, Pitch, COLS> {
+                        d: block_d + row_d,
+                        rows: Pitch(opaque(row_pitch)),
+                        src: lines,
+                        s: at,
+                        cols: Pitch(pitch),
+                    };
                     // SAFETY: column `c0 + j`'s line of the block's `ROWS` rows starts at
                     // `s + row_s + (c0 + j) * col_pitch`, or staged at `j * stage_rows` of the
                     // stage, its elements `b * ROWS ..` the block's; row `k`'s line at
@@ -125,7 +122,7 @@ pub(crate) struct EvenTiles<'a> {
     pub whole_cols: usize,
     /// The first of the last [`ROWS`] rows, swept as one more block (its first rows written
     /// twice, with the same values) where those rows keep the pitch: rows left to the general
-    /// blocks after a sweep cost more than the sweep saved (f32 NHWC -> NCHW of 255 channels).
+    /// blocks after a sweep cost more than the sweep saves.
     pub last_block: Option<usize>,
 }
 

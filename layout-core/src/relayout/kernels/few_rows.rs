@@ -80,8 +80,8 @@ pub(crate) fn few_rows_body<T: Copy, B: BlockMove<T>, const COLS: usize>(t: Tran
 mod tests {
     use super::super::reach::Reach;
     use super::super::tiles::Portable;
+    use super::super::tiles::tests::by_definition;
     use super::*;
-    use crate::relayout::choices::Choices;
     use alloc::vec;
     use alloc::vec::Vec;
 
@@ -91,15 +91,8 @@ mod tests {
         let rows: Vec<(usize, usize)> = (0..channels).map(|c| (c, c * positions)).collect();
         let cols: Vec<(usize, usize)> = (0..positions).map(|p| (p * channels, p)).collect();
         let image = channels * positions;
-        let batch = TileBatch {
-            origins: &[(0, 0), (image, image)],
-            rows: &rows,
-            cols: &cols,
-            row_pitch: None,
-            rows_run: None,
-            cols_run: Some(channels),
-            choices: &Choices::DEFAULT,
-        };
+        let origins = [(0, 0), (image, image)];
+        let batch = TileBatch::listed(&origins, &rows, &cols, None);
         assert!(takes(&batch));
         let src: Vec<u32> = (0..src_len as u32).collect();
         let mut got = vec![u32::MAX; 2 * image];
@@ -112,13 +105,7 @@ mod tests {
             Reach::of(&rows, &cols),
         ));
         let mut expected = vec![u32::MAX; 2 * image];
-        for (ts, td) in [(0, 0), (image, image)] {
-            for &(rs, rd) in &rows {
-                for &(cs, cd) in &cols {
-                    expected[td + rd + cd] = src[ts + rs + cs];
-                }
-            }
-        }
+        by_definition(&mut expected, &src, batch);
         assert_eq!(got, expected, "{channels} channels, {positions} positions");
     }
 
@@ -139,17 +126,8 @@ mod tests {
     /// follow one another in the source neither.
     #[test]
     fn few_rows_take_four_to_fifteen_rows_in_one_run() {
-        let takes_rows = |rows: &[(usize, usize)]| {
-            takes(&TileBatch {
-                origins: &[(0, 0)],
-                rows,
-                cols: &[(0, 0)],
-                row_pitch: None,
-                rows_run: None,
-                cols_run: None,
-                choices: &Choices::DEFAULT,
-            })
-        };
+        let takes_rows =
+            |rows: &[(usize, usize)]| takes(&TileBatch::listed(&[(0, 0)], rows, &[(0, 0)], None));
         assert!(!takes_rows(&[(0, 0), (1, 9), (2, 18)]));
         assert!(takes_rows(&[(0, 0), (1, 9), (2, 18), (3, 27)]));
         assert!(!takes_rows(&[(0, 0), (1, 9), (3, 18), (4, 27)]));

@@ -51,7 +51,7 @@ where
 }
 
 /// The blocks of [`Blocks128`] narrower than one register: [`narrow_micro_blocks`].
-pub(crate) struct Narrow128<R, const STREAM: bool>(PhantomData<R>);
+struct Narrow128<R, const STREAM: bool>(PhantomData<R>);
 
 impl<E, R, const STREAM: bool> BlockMove<E> for Narrow128<R, STREAM>
 where
@@ -307,7 +307,7 @@ where
             Some(pitch) if j > 0 => {
                 // A step the compiler cannot see through: else it folds the running
                 // addresses back into `4N` multiples of the pitch, made ahead of the loops
-                // and read from the stack (2-byte sweeps lost a third of their speed so).
+                // and read from the stack.
                 let step = opaque(pitch);
                 for at in running.iter_mut().take(R::BYTES / 16) {
                     *at += step;

@@ -13,8 +13,7 @@ use super::transposes::Transposes;
 /// How the zipped (or split) pieces of narrow tiles reach the destination.
 pub(crate) trait Pieces<T> {
     /// Whether pieces are plain writes through the caches, which the loops then make in place
-    /// (assembling each piece first and copying it cost f32 RGB zips a fifth of their speed
-    /// in the caches).
+    /// rather than assembling each piece first and copying it.
     const IN_PLACE: bool;
 
     /// Writes `piece` to `out`, of the same length.
@@ -58,8 +57,9 @@ impl<T: Copy> Pieces<T> for Cached {
 }
 
 /// Runs the transposes `t` if their tiles are at most three columns or rows wide (or four
-/// columns that [zip here](four_columns_zip), or four rows that [split here](four_rows_split)), writing the pieces that one run of each side allows by
-/// `P`; `false`, nothing written, otherwise. Always inlined, so that a function compiled for
+/// columns that [zip here](four_columns_zip), or four rows that [split
+/// here](four_rows_split)), writing the pieces that one run of each side allows by `P`;
+/// `false`, nothing written, otherwise. Always inlined, so that a function compiled for
 /// more CPU features (the AVX-512 build on x86-64) compiles the loops with them.
 ///
 /// # Safety
@@ -87,9 +87,8 @@ pub(crate) unsafe fn narrow_transpose<T: Copy, P: Pieces<T>>(t: Transposes<'_, T
 /// Whether tiles of four columns zip here (NCHW -> NHWC of an RGBA image) rather than in the
 /// blocks' four columns by [`ROWS`] rows: where the tile is one run on both sides (its rows 4
 /// apart in the destination, its columns' destination offsets `0..4`), of elements of 1 or 2
-/// bytes, or of 4-byte ones written past the caches (`P` not in place). Zipped, u8 and u16 of four channels ran 2-4x faster
-/// in the caches and past them, f32 past them 1.6x; f32 in the caches 0.7-0.8x
-/// (docs/engine-measurements.md, "Narrow tiles of four").
+/// bytes, or of 4-byte ones written past the caches (`P` not in place): f32 in the caches is
+/// faster through the blocks.
 ///
 /// [`ROWS`]: crate::relayout::tuning::ROWS
 fn four_columns_zip<T, P: Pieces<T>>(batch: &TileBatch<'_>) -> bool {
@@ -106,11 +105,9 @@ fn zips_as_one_run<const N: usize>(batch: &TileBatch<'_>) -> bool {
 /// Whether tiles of four rows split here (as three do) rather than through the few-rows stage
 /// (`few_rows.rs`): where the tile is one run on both sides (the columns' source lines 4
 /// apart, the rows' source offsets one apart) and elements are of 1 or 4 bytes, or `P` has a
-/// kernel that splits them ([`Pieces::splits`]). LLVM's x86 backend lowers interleaved loads
-/// of factor 4 to shuffles for 1 and 4 bytes; against the stage, u8 NHWC -> NCHW of an RGBA
-/// image ran 1.5-1.6x faster, f32 of 4 channels 2.7-3x, u16 0.75x in the caches
-/// (docs/engine-measurements.md). Other tiles of four rows (the 2x2 crouton's channels, not
-/// one run) would go element by element here.
+/// kernel that splits them ([`Pieces::splits`]): LLVM's x86 backend lowers interleaved loads
+/// of factor 4 to shuffles for 1 and 4 bytes, not for 2. Other tiles of four rows (the 2x2
+/// crouton's channels, not one run) would go element by element here.
 fn four_rows_split<T, P: Pieces<T>>(batch: &TileBatch<'_>) -> bool {
     (matches!(size_of::<T>(), 1 | 4) || P::splits(4))
         && batch.cols_run == Some(4)

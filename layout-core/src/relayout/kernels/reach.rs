@@ -20,11 +20,7 @@ impl Reach {
                 .iter()
                 .fold((0, 0), |(a, b), &(x, y)| (a.max(x), b.max(y)))
         };
-        let (row, col) = (largest(rows), largest(cols));
-        Reach {
-            src: row.0.saturating_add(col.0),
-            dst: row.1.saturating_add(col.1),
-        }
+        Reach::summed(largest(rows), largest(cols))
     }
 
     /// The reach of listings that each hold every digit combination of some loops, the last
@@ -33,13 +29,17 @@ impl Reach {
     /// sides, so this reads two entries where [`Reach::of`] reads them all.
     pub(crate) fn of_listed(rows: &[(usize, usize)], cols: &[(usize, usize)]) -> Self {
         let last = |listing: &[(usize, usize)]| listing.last().copied().unwrap_or((0, 0));
-        let (row, col) = (last(rows), last(cols));
-        let reach = Reach {
-            src: row.0.saturating_add(col.0),
-            dst: row.1.saturating_add(col.1),
-        };
+        let reach = Reach::summed(last(rows), last(cols));
         debug_assert_eq!(reach, Reach::of(rows, cols), "listings of whole loops");
         reach
+    }
+
+    /// The reach of a row's offsets plus a column's, on each side.
+    fn summed(row: (usize, usize), col: (usize, usize)) -> Self {
+        Reach {
+            src: row.0.saturating_add(col.0),
+            dst: row.1.saturating_add(col.1),
+        }
     }
 
     /// Whether every offset reached from `s` and `d` lies inside slices of these lengths.

@@ -29,8 +29,8 @@ pub(crate) enum Destination {
 /// rows' offsets ([`Reach::of`] the whole listing); one check of it per block lets the rows be
 /// copied without a bounds check each. `into` says where the destinations lie
 /// ([`Destination`]). Runs the element type's vector build of [`copy_rows`] where it has one
-/// ([`Element::row_copies`]): once for all the blocks through the caches, once for each
-/// block whose lines do not stream into a far destination. Rows streamed two to a line ask for
+/// ([`Element::row_copies`]): once for all the blocks, or, where lines stream into a far
+/// destination, once for each block whose lines do not. Rows streamed two to a line ask for
 /// their source `streamed_ahead` elements on (0: not at all).
 pub(crate) fn copy_listed_blocks<T: Element>(
     blocks: &mut impl RowBlocks<T>,
@@ -40,20 +40,14 @@ pub(crate) fn copy_listed_blocks<T: Element>(
     into: Destination,
     streamed_ahead: usize,
 ) {
-    if into != Destination::FarLines {
+    let far_lines = into == Destination::FarLines;
+    let Some(stream) = far_lines.then(T::row_streams).flatten() else {
         return copy_blocks(blocks, rows, cols, reach, into != Destination::Cached);
-    }
-    let stream = T::row_streams();
+    };
     for k in 0..blocks.count() {
         let mut block = blocks.block(k);
-        let streamed = match stream {
-            Some(stream) => {
-                let block = block.reborrow();
-                stream_rows(block, rows, cols.clone(), reach, stream, streamed_ahead)
-            }
-            None => false,
-        };
-        if !streamed {
+        let lent = block.reborrow();
+        if !stream_rows(lent, rows, cols.clone(), reach, stream, streamed_ahead) {
             copy_blocks(&mut OneBlock(block), rows, cols.clone(), reach, true);
         }
     }

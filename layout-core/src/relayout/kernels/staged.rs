@@ -3,18 +3,12 @@
 //! makes whole lines (16 rows of 4-byte elements) is transposed into a local buffer, then
 //! leaves it as one run, each whole destination line written past the caches. Written
 //! directly, no destination line starts where a block writes it, so nothing streams and every
-//! line is read before it is written. Staging pays most where the source is in the caches;
-//! with the source in memory, 17 channels run as fast either way (docs/engine-measurements.md,
-//! "Staged transposes"). Seventeen source planes are more than the hardware prefetcher
-//! follows unless they lie a multiple of 4 KiB apart: their blocks prefetch their lines
-//! ([`PREFETCHED_STREAMS`]). Built on x86-64 only,
+//! line is read before it is written. Blocks that read more source planes than the hardware
+//! prefetcher follows prefetch their lines ([`PREFETCHED_STREAMS`]). Built on x86-64 only,
 //! where the vector blocks and the streamed copy out (`x86/avx2.rs::stream_run`) are.
 //!
-//! Long rows apart (NHWC -> NCHW of 55 x 55 positions: planes of 12100 bytes) are not staged:
-//! a chunk of columns per visit, each row leaving in pieces between its own line boundaries,
-//! is slower than writing them directly (bands of 16 rows read the source 64 bytes a
-//! position, 1 KiB apart); bands of 128 rows with one line per row and visit spend the time in
-//! the per-row copies.
+//! Long rows apart (NHWC -> NCHW of 55 x 55 positions) are not staged: each row would leave
+//! the buffer in pieces between its own line boundaries, slower than writing it directly.
 
 use super::block_move::{BlockLines, BlockMove};
 use super::prefetch::prefetch;
@@ -45,12 +39,10 @@ impl Stages {
     /// back (each row's columns one run, the rows `cols` apart, one run), a row is neither
     /// half a line nor whole lines (those stream as they are), at least a block wide, and a
     /// group of rows that makes whole lines fits the buffer. The source rows count up by one
-    /// ([`TileBatch`]). Rows of an odd number of half lines (one and a half, two and a half)
-    /// of 2- and 4-byte elements are staged too: written directly, their blocks of a line of
-    /// columns start off the line grid every other row, and the half-line blocks after them
-    /// share every line with a neighbour (f32 NCHW -> NHWC of 24 channels, u16 of 48). Bytes
-    /// keep their direct blocks of a whole line of columns there (u8 of 96 channels: slower
-    /// staged).
+    /// ([`TileBatch`]). Rows of an odd number of half lines of 2- and 4-byte elements are
+    /// staged too: written directly, their blocks of a line of columns start off the line grid
+    /// every other row (f32 NCHW -> NHWC of 24 channels). Bytes keep their direct blocks of a
+    /// whole line of columns there, where staging does not pay.
     pub(crate) fn of<T>(batch: &TileBatch<'_>) -> Option<Self> {
         let (rows, cols) = (batch.rows, batch.cols);
         let (first_col, last_col) = (cols.first()?, cols.last()?);
@@ -86,20 +78,19 @@ impl Stages {
 /// by group of `stages.rows` rows: each group's blocks of `COLS` columns ([`BlockMove::block`]
 /// of `B`) into `buffer`, then the group out of it as one run by `stream_run`. Columns past the
 /// last whole block go as one more block ending with the last column where they are at least
-/// half a block (it writes some of the block before it again, in the buffer, where that costs
-/// little), element by element where fewer (f32 NCHW -> NHWC of 17 channels: a second block of
-/// 16 for the one column is slower). Where a group reads more source lines than the hardware
-/// prefetcher follows ([`PREFETCHED_STREAMS`]), each block asks for its lines
-/// [`PREFETCH_BYTES`] ahead. Rows past the last whole group, and tiles that `reach` does not
-/// fit, move element by element. Always inlined, so that the functions compiled with the
-/// blocks' CPU features (`avx512::staged`) compile it whole.
+/// half a block (rewriting part of the block before, in the buffer), element by element where
+/// fewer (a whole block for a few columns costs more than it saves). Where a group reads more
+/// source lines than the hardware prefetcher follows ([`PREFETCHED_STREAMS`]), each block asks
+/// for its lines [`PREFETCH_BYTES`] ahead. Rows past the last whole group, and tiles that
+/// `reach` does not fit, move element by element. Always inlined, so that the functions
+/// compiled with the blocks' CPU features (`avx512::staged`) compile it whole.
 ///
 /// # Safety
 ///
 /// The CPU runs `B`'s instructions and `stream_run`'s; `stages` is [`Stages::of`] the batch,
 /// with `width == COLS`.
 #[inline(always)]
-pub(crate) unsafe fn staged_body<T: Pod, B: BlockMove<T>, const COLS: usize>(
+unsafe fn staged_body<T: Pod, B: BlockMove<T>, const COLS: usize>(
     t: Transposes<'_, T>,
     stages: Stages,
     buffer: &mut [T],
@@ -199,8 +190,8 @@ pub(crate) unsafe fn staged_widths<T: Pod, B: BlockMove<T>>(
     stages: Stages,
     stream_run: unsafe fn(&mut [T], &[T]),
 ) {
-    let mut stage = Stage::new();
-    let buffer = stage.slots::<T>();
+    let mut stage = Stage([0; STAGE_BYTES / 8]);
+    let buffer = bytemuck::cast_slice_mut::<u64, T>(&mut stage.0);
     // SAFETY (each arm): passed on from the caller, with `COLS == stages.width`.
     unsafe {
         match stages.width {
@@ -216,102 +207,53 @@ pub(crate) unsafe fn staged_widths<T: Pod, B: BlockMove<T>>(
 #[repr(C, align(64))]
 struct Stage([u64; STAGE_BYTES / 8]);
 
-impl Stage {
-    /// A buffer of zeros.
-    fn new() -> Self {
-        Stage([0; STAGE_BYTES / 8])
-    }
-
-    /// The buffer as elements of `T`.
-    fn slots<T: Pod>(&mut self) -> &mut [T] {
-        bytemuck::cast_slice_mut(&mut self.0)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn batch<'a>(
-        rows: &'a [(usize, usize)],
-        cols: &'a [(usize, usize)],
-        run: usize,
-    ) -> TileBatch<'a> {
-        TileBatch {
-            rows_run: Some(run),
-            ..TileBatch::listed(&[(0, 0)], rows, cols, Some(run))
-        }
-    }
-
+    /// Each case: the element, the columns (1000 apart in the source), the rows, their
+    /// destination offsets' run (the batch's `rows_run`), and the stages.
     #[test]
     fn rows_back_to_back_off_the_line_grid_are_staged_in_groups_of_whole_lines() {
-        // 17 f32 channels a row: 16 rows make 17 lines; blocks of 16 columns.
-        let rows: Vec<_> = (0..1000).map(|i| (i, i * 17)).collect();
-        let cols: Vec<_> = (0..17).map(|j| (j * 1000, j)).collect();
-        let staged = |rows, cols, run| Stages::of::<f32>(&batch(rows, cols, run));
-        assert_eq!(
-            staged(&rows, &cols, 17),
-            Some(Stages {
-                cols: 17,
-                rows: 16,
-                width: 16
-            })
-        );
-        // u8 rows of 17 bytes: 64 rows make 17 lines; u16 rows of 6 columns: 16 rows, 3 lines.
-        assert_eq!(
-            Stages::of::<u8>(&batch(&rows, &cols, 17)),
-            Some(Stages {
-                cols: 17,
-                rows: 64,
-                width: 16
-            })
-        );
-        let rows6: Vec<_> = (0..1000).map(|i| (i, i * 6)).collect();
-        assert_eq!(
-            Stages::of::<u16>(&batch(&rows6, &cols[..6], 6)),
-            Some(Stages {
-                cols: 6,
-                rows: 16,
-                width: 4
-            })
-        );
-        // 255 f32 channels: one group of 16 rows is 16320 bytes, inside the buffer; 257 are
-        // not.
-        let wide: Vec<_> = (0..257).map(|j| (j * 1000, j)).collect();
-        let rows255: Vec<_> = (0..100).map(|i| (i, i * 255)).collect();
-        assert_eq!(
-            staged(&rows255, &wide[..255], 255).map(|s| s.rows),
-            Some(16)
-        );
-        let rows257: Vec<_> = (0..100).map(|i| (i, i * 257)).collect();
-        assert_eq!(staged(&rows257, &wide, 257), None);
-        // 24 f32 channels, a line and a half a row: 16 rows make 24 lines.
-        let rows24: Vec<_> = (0..1000).map(|i| (i, i * 24)).collect();
-        let wide24: Vec<_> = (0..24).map(|j| (j * 1000, j)).collect();
-        assert_eq!(
-            staged(&rows24, &wide24, 24),
-            Some(Stages {
-                cols: 24,
-                rows: 16,
-                width: 16
-            })
-        );
-        // u8 rows of 96 bytes keep their direct blocks.
-        let rows96: Vec<_> = (0..1000).map(|i| (i, i * 96)).collect();
-        let wide96: Vec<_> = (0..96).map(|j| (j * 1000, j)).collect();
-        assert_eq!(Stages::of::<u8>(&batch(&rows96, &wide96, 96)), None);
-        // Rows of 16, 32 or 8 f32 stream as they are; rows not back to back are not staged; nor
-        // fewer rows than a group, or fewer columns than a block.
-        let rows16: Vec<_> = (0..1000).map(|i| (i, i * 16)).collect();
-        assert_eq!(staged(&rows16, &cols[..16], 16), None);
-        let rows8: Vec<_> = (0..1000).map(|i| (i, i * 8)).collect();
-        assert_eq!(staged(&rows8, &cols[..8], 8), None);
-        let rows32: Vec<_> = (0..1000).map(|i| (i, i * 32)).collect();
-        let wide32: Vec<_> = (0..32).map(|j| (j * 1000, j)).collect();
-        assert_eq!(staged(&rows32, &wide32, 32), None);
-        assert_eq!(staged(&rows, &cols, 18), None);
-        assert_eq!(Stages::of::<u8>(&batch(&rows[..40], &cols, 17)), None);
-        let rows3: Vec<_> = (0..1000).map(|i| (i, i * 3)).collect();
-        assert_eq!(staged(&rows3, &cols[..3], 3), None);
+        type Of = fn(&TileBatch<'_>) -> Option<Stages>;
+        let (f32s, u16s, u8s): (Of, Of, Of) =
+            (Stages::of::<f32>, Stages::of::<u16>, Stages::of::<u8>);
+        let stages = |cols, rows, width| Some(Stages { cols, rows, width });
+        let cases = [
+            // 17 f32 channels a row: 16 rows make 17 lines; blocks of 16 columns.
+            (f32s, 17, 1000, 17, stages(17, 16, 16)),
+            // u8 rows of 17 bytes: 64 rows make 17 lines; u16 rows of 6 columns: 16 rows, 3 lines.
+            (u8s, 17, 1000, 17, stages(17, 64, 16)),
+            (u16s, 6, 1000, 6, stages(6, 16, 4)),
+            // 255 f32 channels: one group of 16 rows is 16320 bytes, inside the buffer; 257 are
+            // not.
+            (f32s, 255, 100, 255, stages(255, 16, 16)),
+            (f32s, 257, 100, 257, None),
+            // 24 f32 channels, a line and a half a row: 16 rows make 24 lines.
+            (f32s, 24, 1000, 24, stages(24, 16, 16)),
+            // u8 rows of 96 bytes keep their direct blocks.
+            (u8s, 96, 1000, 96, None),
+            // Rows of 16, 8 or 32 f32 stream as they are.
+            (f32s, 16, 1000, 16, None),
+            (f32s, 8, 1000, 8, None),
+            (f32s, 32, 1000, 32, None),
+            // Rows not back to back; fewer rows than a group; fewer columns than a block.
+            (f32s, 17, 1000, 18, None),
+            (u8s, 17, 40, 17, None),
+            (f32s, 3, 1000, 3, None),
+        ];
+        for (k, (of, n, count, run, want)) in cases.into_iter().enumerate() {
+            let rows: Vec<_> = (0..count).map(|i| (i, i * run)).collect();
+            let cols: Vec<_> = (0..n).map(|j| (j * 1000, j)).collect();
+            let batch = TileBatch {
+                rows_run: Some(run),
+                ..TileBatch::listed(&[(0, 0)], &rows, &cols, Some(run))
+            };
+            assert_eq!(
+                of(&batch),
+                want,
+                "case {k}: {count} rows of {n} columns, run {run}"
+            );
+        }
     }
 }

@@ -20,18 +20,15 @@ pub(super) fn pitched(rows: &[(usize, usize)], row_pitch: Option<usize>) -> Opti
 }
 
 /// How many column blocks go together through each row block: destination lines written per
-/// row on each visit. Short rows whose columns' lines fit in L1 go whole
-/// ([`writes_whole_rows`]). Blocks whose rows are whole destination lines go up to
-/// [`Choices::lines_per_visit`] at a time (longer runs per destination row) as long as
-/// the group's source lines stay within [`GROUP_SOURCE_BYTES`] (one compact region of the
-/// source, not more separate streams); narrower blocks one at a time. Streamed or written
-/// through the cache alike: the longer runs pay through the cache too, where many channel
-/// planes each take a line per visit (f32 1x256x56x56 nhwc->nchw; see
-/// [`GROUP_SOURCE_BYTES`]). Rows whose destination `pitch` (in elements, where the plan found
-/// one) crowds a few L1 sets ([`crowds_sets`]) take [`ALIASED_VISIT_BYTES`] per row on each
-/// visit, whatever their source, where they go through the cache (`streams` false): streamed
-/// lines take no L1 set, and grouping them only multiplies the source lines read at once
-/// (NCHW -> NHWC of 256 f32 channels: 64 channel planes per visit instead of 16).
+/// row on each visit. Short rows whose columns' lines fit in L1 go whole ([`rows_go_whole`]).
+/// Blocks whose rows are whole destination lines, streamed or not, go up to
+/// [`Choices::lines_per_visit`] at a time (longer runs per destination row) as long as the
+/// group's source lines stay within [`GROUP_SOURCE_BYTES`] (one compact region of the source,
+/// not more separate streams); narrower blocks one at a time. Rows whose destination `pitch`
+/// (in elements, where the plan found one) crowds a few L1 sets ([`crowds_sets`]) take
+/// [`ALIASED_VISIT_BYTES`] per row on each visit where they go through the cache (`streams`
+/// false): streamed lines take no L1 set, and grouping them only multiplies the source lines
+/// read at once.
 pub(super) fn lines_per_visit<T, const COLS: usize>(
     cols: &[(usize, usize)],
     pitch: Option<usize>,
@@ -41,7 +38,7 @@ pub(super) fn lines_per_visit<T, const COLS: usize>(
     let block_bytes = COLS * size_of::<T>();
     let most = choices.lines_per_visit;
     match cols.get(..COLS) {
-        Some(_) if writes_whole_rows::<T>(cols, choices) => cols.len().div_ceil(COLS),
+        Some(_) if rows_go_whole(cols, size_of::<T>(), choices) => cols.len().div_ceil(COLS),
         Some(_) if !streams && crowds_sets::<T>(pitch, choices) => {
             (ALIASED_VISIT_BYTES / block_bytes.max(1)).clamp(1, cols.len().div_ceil(COLS))
         }
@@ -62,16 +59,11 @@ fn crowds_sets<T>(pitch: Option<usize>, choices: &Choices) -> bool {
         .is_some_and(|bytes| bytes != 0 && choices.geometry.lines_per_l1_set(bytes, ROWS) >= 2)
 }
 
-/// Whether every column block of a tile goes in one visit, so that each destination row is
-/// written whole and the destination in one sequential sweep: where a row is short
-/// ([`WHOLE_ROW_BYTES`]) and its columns' source lines, one per column in each visit, stay in
-/// L1 by the set arithmetic of [`Choices::whole_rows_fit`]. NCHW -> NHWC's rows are one
-/// position's channels: 256 of them, each from its own channel plane.
-pub(super) fn writes_whole_rows<T>(cols: &[(usize, usize)], choices: &Choices) -> bool {
-    rows_go_whole(cols, size_of::<T>(), choices)
-}
-
-/// [`writes_whole_rows`] for elements of `element` bytes.
+/// Whether every column block of a tile of `element`-byte elements goes in one visit, so that
+/// each destination row is written whole and the destination in one sequential sweep: where a
+/// row is short ([`WHOLE_ROW_BYTES`]) and its columns' source lines, one per column in each
+/// visit, stay in L1 by the set arithmetic of [`Choices::whole_rows_fit`] (NCHW -> NHWC's rows
+/// are one position's channels, each from its own channel plane).
 pub(crate) fn rows_go_whole(cols: &[(usize, usize)], element: usize, choices: &Choices) -> bool {
     let pitch = match cols {
         [first, next, ..] => next.0.abs_diff(first.0) * element,
@@ -81,16 +73,14 @@ pub(crate) fn rows_go_whole(cols: &[(usize, usize)], element: usize, choices: &C
 }
 
 /// How far ahead, in elements, blocks prefetch their source lines, if at all, under
-/// `choices`. A source that is one run (each column's line right after the
-/// previous one's: nChw16c->nchw reads 1 KiB of positions per block, then the next), or nearly
-/// one (lines at most [`NEAR_RUN_BYTES`] apart: NHWC -> NCHW of 17 f32 channels), is
-/// prefetched [`Choices::run_prefetch_bytes`] ahead on its own lines. Lines in separate places (channel planes of
-/// nchw->nhwc) are prefetched [`PREFETCH_BYTES`] ahead on each (streamed ones farther where
-/// [`Choices::streamed_prefetch_bytes`] says): streamed blocks only where their source
-/// lines lie at least [`Choices::prefetch_apart`] bytes apart, more separate streams than the
-/// hardware prefetcher follows (u8 nchw->nhwc: planes 3136 bytes apart); blocks written
-/// through the cache where their lines lie less than [`Choices::cached_prefetch_below`] bytes
-/// apart.
+/// `choices`. A source that is one run (each column's line right after the previous one's, as
+/// in nChw16c->nchw), or nearly one (lines at most [`NEAR_RUN_BYTES`] apart), is prefetched
+/// [`Choices::run_prefetch_bytes`] ahead on its own lines. Lines in separate places (channel
+/// planes of nchw->nhwc) are prefetched [`PREFETCH_BYTES`] ahead on each (streamed ones farther
+/// where [`Choices::streamed_prefetch_bytes`] says): streamed blocks only where their lines lie
+/// at least [`Choices::prefetch_apart`] bytes apart, more separate streams than the hardware
+/// prefetcher follows; blocks written through the cache where their lines lie less than
+/// [`Choices::cached_prefetch_below`] bytes apart.
 pub(super) fn source_prefetch<T>(
     cols: &[(usize, usize)],
     choices: &Choices,
@@ -113,13 +103,11 @@ pub(super) fn source_prefetch<T>(
         })
     } else if separate {
         let near = PREFETCH_BYTES / element;
-        // Columns whose lines share a few L1 sets (a multiple of half an L1 way apart, as
-        // 4 KiB planes and 3x3 weights of 512 inputs are): a streamed block's 16 lines already
-        // fill their sets, and lines asked for ahead land in the same sets and evict those in
-        // use, so streamed blocks leave them to the hardware; through the cache, near. Farther
-        // on where they do not crowd, and well inside a column's run (at most an eighth of
-        // the columns' spacing).
-        let crowded = (apart * element).is_multiple_of(choices.l1_way_bytes() / 2);
+        // Columns a multiple of half an L1 way apart share a few L1 sets: a streamed block's
+        // lines already fill them, and lines asked for ahead would evict those in use, so
+        // streamed blocks leave them to the hardware; through the cache, near. Farther on
+        // where they do not crowd, at most an eighth of the columns' spacing.
+        let crowded = (apart * element).is_multiple_of(choices.geometry.l1_way_bytes() / 2);
         if streams && crowded {
             return None;
         }
@@ -149,12 +137,11 @@ pub(super) struct SourcePrefetch {
 /// takes per band: the column blocks sweep across one band before the next. Lines that bypass
 /// the cache need no band: one band reads each source line in one sequential sweep. Through the
 /// cache, rows that span at most [`WHOLE_BAND_SOURCE_BYTES`] of source go in one band too (f32
-/// nhwc->nchw: each position's 256 channels, 1 KiB, read in order while the 256 channel planes
-/// take a line each). Longer rows go in bands whose destination rows cover about
-/// [`BAND_BYTES`], so that the lines the column blocks fill in turn stay in the nearest caches,
-/// but of at least [`BAND_SOURCE_RUN_BYTES`] of source per column, so that each source line is
-/// read on in a run the prefetchers follow. Each of the three sizes has its measurement in
-/// docs/engine-measurements.md, "The fixed numbers"; docs/performance.md has the pairs' speeds.
+/// nhwc->nchw: each position's channels read in order while the channel planes take a line
+/// each). Longer rows go in bands whose destination rows cover about [`BAND_BYTES`], so that
+/// the lines the column blocks fill in turn stay in the nearest caches, but of at least
+/// [`BAND_SOURCE_RUN_BYTES`] of source per column, so that each source line is read on in a
+/// run the prefetchers follow.
 pub(super) fn band_rows<T>(rows: usize, cols: usize, streams: bool) -> usize {
     let element = size_of::<T>().max(1);
     if streams || rows * element <= WHOLE_BAND_SOURCE_BYTES {
@@ -278,17 +265,17 @@ mod tests {
             let case = alloc::format!("case {k}: {count} columns {apart} apart, pitch {pitch:?}");
             assert_eq!(got, want, "{case}, streamed {streams}, at most {at_most}");
         }
-        assert!(writes_whole_rows::<u16>(&columns(24, 3136), &most(1)));
-        assert!(writes_whole_rows::<u8>(&columns(256, 1), &most(1)));
-        assert!(!writes_whole_rows::<u8>(&columns(4097, 1), &most(1)));
+        assert!(rows_go_whole(&columns(24, 3136), 2, &most(1)));
+        assert!(rows_go_whole(&columns(256, 1), 1, &most(1)));
+        assert!(!rows_go_whole(&columns(4097, 1), 1, &most(1)));
         // Elements that use up a line in one block of rows never go whole.
-        assert!(!writes_whole_rows::<u32>(&columns(24, 3136), &most(1)));
-        assert!(!writes_whole_rows::<u64>(&columns(256, 1), &most(1)));
+        assert!(!rows_go_whole(&columns(24, 3136), 4, &most(1)));
+        assert!(!rows_go_whole(&columns(256, 1), 8, &most(1)));
         let without = Choices {
             whole_rows: false,
             ..most(1)
         };
-        assert!(!writes_whole_rows::<u8>(&columns(256, 3136), &without));
+        assert!(!rows_go_whole(&columns(256, 3136), 1, &without));
     }
 
     /// Source prefetches: streamed blocks prefetch their separate source lines only where

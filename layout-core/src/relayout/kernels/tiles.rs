@@ -38,10 +38,9 @@ pub(crate) trait PlaneMove<T: Copy>: BlockMove<T> {
     /// Runs one width's transposes ([`plane_body`] with `COLS` columns per block, or with
     /// `FEW_ROWS` [`few_rows_body`] through the [`Cached`](BlockMove::Cached) blocks), as a
     /// function of its own compiled with the CPU features the blocks use. One function per
-    /// width, not all widths inlined into one: one function for all widths is slower for the
-    /// smallest blocks (u8 flat->crouton2x2), and in debug builds holds every width's locals in
-    /// one frame, most of a test thread's stack for the AVX-512 blocks (so the few-rows body is
-    /// a function of its own too, never inlined beside the plane's).
+    /// width: all widths inlined into one slow the smallest blocks, and in debug builds hold
+    /// every width's locals in one frame, most of a test thread's stack for the AVX-512 blocks
+    /// (so the few-rows body is a function of its own too).
     ///
     /// # Safety
     ///
@@ -70,10 +69,9 @@ pub(crate) unsafe fn planes<T: Copy, B: PlaneMove<T>>(mut t: Transposes<'_, T>) 
     let line = CACHE_LINE / size_of::<T>().max(1);
     let columns = block_columns(batch.cols.len(), line, B::streams::<64>());
     // Four or more columns past the last whole block move as a batch of their own, in
-    // narrower blocks, not element by element: NHWC -> NCHW of 7 x 7 positions (49 bytes of u8
-    // per row: 32 + 16 + 1) or NCHW -> NHWC of 255 channels (f32: 15 x 16 + 8 + 4 + 3). Fewer
-    // stay with the blocks' pass, element by element: a pass of their own would come back to
-    // destination lines already written, which slows f32 NCHW -> NHWC of 17 channels.
+    // narrower blocks (f32 NCHW -> NHWC of 255 channels: 15 x 16 + 8 + 4 + 3). Fewer stay with
+    // the blocks' pass, element by element: a pass of their own would come back to
+    // destination lines already written.
     let whole = batch.cols.len() / columns * columns;
     if columns > 4 && whole > 0 && batch.cols.len() - whole >= 4 {
         let (blocks, rest) = batch.cols.split_at(whole);
@@ -243,11 +241,10 @@ pub(crate) fn plane_body<T: Copy, B: BlockMove<T>, const COLS: usize>(mut t: Tra
 /// For a last block of at least half but fewer than `N` rows (`len` of `lines` from `start`),
 /// the `N` rows ending with it: the block overlaps the one before, writing a few of its slots
 /// again with the same values, and moves through the vector block instead of element by
-/// element (f32 nhwc->nchw of 255 channels: the last 15 rows of every tile). `None` for a
-/// whole block, for fewer than half a block (rewriting most of the block before, whose lines
-/// may just have been streamed, costs far more than it saves: f32 nchw->nhwc of 17 channels,
-/// when columns overlapped so), or where the rows are fewer than `N`. Rows only: checking
-/// every column block for it slows u8 nchw->nhwc, whose columns are whole blocks.
+/// element. `None` for a whole block, for fewer than half a block (rewriting most of the block
+/// before, whose lines may just have been streamed, costs more than it saves), or where the
+/// rows are fewer than `N`. Rows only: checking every column block for it slows tiles whose
+/// columns are whole blocks.
 #[inline(always)]
 fn overlapping<const N: usize>(
     lines: &[(usize, usize)],
@@ -258,13 +255,12 @@ fn overlapping<const N: usize>(
     (len < N && 2 * len >= N && end >= N).then(|| &lines[end - N..end])
 }
 
-/// Whether a tile one block wide has packed blocks: `COLS` columns whose destination offsets
-/// follow one another, and rows whose destination lines are `COLS` apart within each block of
-/// `ROWS` ([`TileBatch::row_pitch`], from the plan), so that each block's destination is one
-/// run of `ROWS * COLS` elements (u8 flat->crouton2x2, f32 nchw->nChw16c); and, checked here,
-/// every whole block's last row `ROWS - 1` past its first on the source side and
-/// `(ROWS - 1) * COLS` on the destination side. Once per call: the rows are the same for every
-/// tile of a batch.
+/// Whether a tile one block wide has packed blocks, each block's destination one run of
+/// `ROWS * COLS` elements (u8 flat->crouton2x2, f32 nchw->nChw16c): `COLS` columns whose
+/// destination offsets follow one another, rows `COLS` apart in each block of `ROWS`
+/// ([`TileBatch::row_pitch`]), and every whole block's last row `ROWS - 1` past its first in
+/// the source and `(ROWS - 1) * COLS` in the destination. Once per call: the rows are the same
+/// for every tile of a batch.
 fn packed<const COLS: usize>(
     rows: &[(usize, usize)],
     cols: &[(usize, usize)],
@@ -281,11 +277,10 @@ fn packed<const COLS: usize>(
 
 /// The tiles of [`plane_body`] when their blocks are [`packed`] (`false`, nothing written,
 /// when they are not): each whole block moves with the same constant row offsets,
-/// `(r, r * COLS)` from its first row, so that LLVM folds them into the block's stores and no
-/// row of the listing is read but each block's first, and the blocks' ends are checked once
-/// per call ([`packed`]), not per block: what makes small packed blocks (u8 flat->crouton2x2)
-/// fast. Rows past the last whole block, and tiles whose reach does not fit, move as
-/// [`move_block`] moves them.
+/// `(r, r * COLS)` from its first row, which LLVM folds into the block's stores, so that only
+/// each block's first row is read from the listing and the blocks' ends are checked once per
+/// call ([`packed`]). Rows past the last whole block, and tiles whose reach does not fit, move
+/// element by element.
 #[inline(always)]
 fn packed_tiles<T: Copy, B: BlockMove<T>, const COLS: usize>(t: Transposes<'_, T>) -> bool {
     let (dst, d, src, s, batch, reach) = t.parts();
@@ -295,10 +290,8 @@ fn packed_tiles<T: Copy, B: BlockMove<T>, const COLS: usize>(t: Transposes<'_, T
     };
     let cols = &cols;
     // The rows `(r, r * COLS)` of every block: `Pitch(COLS)` for blocks that stream (streamed
-    // stores wait on their addresses, see `Pitch`; f16 nchw->nChw16c, and blocks that are one
-    // whole line, as u8 flat->crouton2x2's into a large destination), a constant listing made
-    // at compile time for the others (with `Pitch`, LLVM compiles the loop of u8
-    // flat->crouton2x2 through the cache worse).
+    // stores wait on their addresses, see `Pitch`), a constant listing made at compile time
+    // for the others (LLVM compiles their loop worse with `Pitch`).
     let streams =
         B::streams::<COLS>() || B::streams_pairs::<COLS>() || B::streams_block_lines::<COLS>();
     let block_rows = const { packed_rows::<COLS>() };
@@ -306,9 +299,7 @@ fn packed_tiles<T: Copy, B: BlockMove<T>, const COLS: usize>(t: Transposes<'_, T
     for &(tile_s, tile_d) in origins {
         let (s, d) = (s + tile_s, d + tile_d);
         if !reach.fits(dst.len(), d, src.len(), s) {
-            for row_block in rows.chunks(ROWS) {
-                move_block::<T, B, COLS>(dst, d, row_block, src, s, cols, false, None);
-            }
+            move_elements(dst, d, src, s, rows, cols);
             continue;
         }
         for block in rows[..whole].chunks_exact(ROWS) {
@@ -338,7 +329,7 @@ fn packed_tiles<T: Copy, B: BlockMove<T>, const COLS: usize>(t: Transposes<'_, T
             }
         }
         if whole < rows.len() {
-            move_block::<T, B, COLS>(dst, d, &rows[whole..], src, s, cols, false, None);
+            move_elements(dst, d, src, s, &rows[whole..], cols);
         }
     }
     true

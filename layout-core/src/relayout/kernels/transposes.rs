@@ -7,13 +7,11 @@ use super::tile_batch::TileBatch;
 /// The transposes of one call: every tile of `batch` from `src` (at `s`) into `dst` (at `d`),
 /// `reach` bounding the offsets one tile's rows and columns reach.
 ///
-/// Passed between the layers that are inlined into one another (the ISAs' `transpose_as`
-/// among them). A function that holds a kernel's loops and is not inlined into them (each
-/// width's `plane`, the staged and narrow builds, `transpose`; declared by [`transposes_fn!`])
-/// takes the six as arguments of its own, as does the pitched build: the compiler then knows
-/// that `dst` overlaps nothing else it reads, which it does not know of a slice read from a
-/// struct argument (the loops reload what they read after each store, and spill more), and
-/// its callers do not copy the six into a struct on the stack for each call.
+/// Passed between the layers that are inlined into one another. A function that holds a
+/// kernel's loops and is not inlined (declared by [`transposes_fn!`]) takes the six as
+/// arguments of its own: the compiler then knows that `dst` overlaps nothing else it reads,
+/// which it does not know of a slice read from a struct argument, and its callers do not copy
+/// the six into a struct on the stack.
 pub(crate) struct Transposes<'a, T> {
     pub dst: &'a mut [T],
     pub d: usize,
