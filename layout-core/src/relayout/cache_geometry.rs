@@ -1,8 +1,6 @@
-//! The caches of the machine a relayout runs on, as the engine's cost model needs them: the
-//! L1 data cache's size and associativity, the private L2's size, the largest cache, and the
-//! line size. Read once per process from what the processor reports (`cpuid` on x86-64; the
-//! kernel's `/sys/devices/system/cpu/cpu0/cache/` elsewhere, with the `std` feature), and a
-//! stated default where it reports nothing.
+//! The caches of the machine a relayout runs on, as the cost model needs them: read once per
+//! process from `cpuid` on x86-64, elsewhere from the kernel's
+//! `/sys/devices/system/cpu/cpu0/cache/` (with `std`), or a stated default.
 
 use core::sync::atomic::{AtomicUsize, Ordering};
 
@@ -31,8 +29,8 @@ pub(crate) struct CacheGeometry {
 
 impl CacheGeometry {
     /// What the engine assumes where the processor reports nothing: the smallest caches of
-    /// the x86-64 and aarch64 server cores it was measured on (32 KiB 8-way L1d, 1 MiB 8-way
-    /// L2, 64-byte lines) and no last-level cache, so that streaming starts at its floor.
+    /// the server cores it is tuned for, and no last-level cache, so that streaming starts at
+    /// its floor.
     pub(crate) const DEFAULT: CacheGeometry = CacheGeometry {
         line: 64,
         l1d: CacheLevel {
@@ -92,13 +90,11 @@ impl CacheGeometry {
         count.div_ceil(sets_visited)
     }
 
-    /// This machine's geometry: read on the first call, then kept. The cache is a static array
-    /// of atomics, `Send` and `Sync` like every static: threads may call this at once, and a
-    /// race reads the caches twice and stores the same values; the line size, stored last with
-    /// `Release` and loaded with `Acquire`, tells a reader that the other fields are there.
+    /// This machine's geometry: read on the first call, then kept in static atomics. Threads
+    /// racing on the first call store the same values; the line size, stored last (`Release`,
+    /// loaded with `Acquire`), tells a reader that the other fields are there.
     pub(crate) fn of_this_machine() -> CacheGeometry {
         static FOUND: [AtomicUsize; 6] = [const { AtomicUsize::new(0) }; 6];
-        // The line size is never 0 once read: it marks the others as read too.
         if FOUND[0].load(Ordering::Acquire) == 0 {
             let g = detect().unwrap_or(CacheGeometry::DEFAULT);
             let fields = [

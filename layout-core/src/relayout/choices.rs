@@ -1,20 +1,9 @@
 //! The engine's machine-dependent choices, derived from the cache geometry by one cost model
-//! (docs/relayout.md, "The cost model"), so that a relayout planned on another machine follows
-//! that machine's caches rather than the one the engine was measured on.
-//!
-//! Two kinds of rule make up the model. Exact ones count lines against a cache: how many of a
-//! visit's lines share an L1 set against its ways, and whether they are read again
-//! ([`Choices::whole_rows_fit`]), which pitches
-//! crowd a few sets (fractions of an L1 way), how large a band stays in L2, when a destination
-//! is past the last-level cache. The others pick between two ways of keeping memory busy
-//! whose better one differs between cores with a roomy private L2 (2 MiB or more: the core
-//! holds many lines per stream in flight, and the software prefetches and narrow visits that
-//! help a 1 MiB L2 cost more than they save) and cores with a smaller one; each such choice's
-//! measurements are in docs/engine-measurements.md. A measured plan
-//! (`RelayoutPlan::measured`) tries the alternatives on the machine at hand instead.
+//! (docs/relayout.md, "The cost model"), so that a relayout follows the caches of the machine
+//! it runs on. A measured plan (`RelayoutPlan::measured`) tries the alternatives instead.
 
 use super::cache_geometry::CacheGeometry;
-use super::tuning::ROWS;
+use super::tuning::{ROWS, RUN_PREFETCH_BYTES};
 
 /// Every machine-dependent choice of a relayout, for one machine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,11 +24,10 @@ pub(crate) struct Choices {
     /// Least distance in bytes between a streamed block's source lines for the block to
     /// prefetch them (`kernels::tile_shape::source_prefetch`).
     pub prefetch_apart: usize,
-    /// How many bytes ahead a streamed block prefetches each of its separate source lines,
-    /// where not the near distance; `None`: the near distance. Bytes, not elements: the
-    /// distance is lines in flight per source stream, whatever the element size (eight lines:
-    /// u8 NCHW -> NHWC reads 64 channel planes at once, f32 16). Row copies that stream their
-    /// rows two to a line ask for each row's source this far on too (`None`: not at all).
+    /// How many bytes ahead a streamed block prefetches each of its separate source lines
+    /// (`None`: the near distance), in bytes because it counts lines in flight per source
+    /// stream. Row copies that stream their rows two to a line ask for each row's source this
+    /// far on too (`None`: not at all).
     pub streamed_prefetch_bytes: Option<usize>,
     /// How many bytes ahead a transpose prefetches a source it reads as one run (each column's
     /// line right after the previous one's: nChw16c's positions, NHWC of 17 to 32 channels),
@@ -55,9 +43,9 @@ pub(crate) struct Choices {
     /// bytes apart sweep each row block across every column (`kernels::x86::pitched`).
     pub sweep_streamed: bool,
     /// Whether streamed transposes of 4-byte elements whose source is one run, in tiles on the
-    /// destination's line grid with 8 to 15 rows past their first 16 (NHWC -> NCHW of 24
-    /// channels), realign their rows (`kernels::x86::pitched::realigned`); off, the general
-    /// blocks move them, the last block overlapping the first.
+    /// destination's line grid with 8 to 15 rows past their first 16, realign their rows
+    /// (`kernels::x86::pitched::realigned`); off, the general blocks move them, the last block
+    /// overlapping the first.
     pub realign_overlapped_rows: bool,
     /// Below this many destination bytes a relayout stays on one thread (the `parallel`
     /// feature).
@@ -67,17 +55,10 @@ pub(crate) struct Choices {
 /// A private L2 from which the model takes a core to keep many lines per stream in flight.
 const ROOMY_L2_BYTES: usize = 2 << 20;
 
-/// An L1d from which the model prefetches a source run far ahead ([`FAR_RUN_PREFETCH_BYTES`]):
-/// the 128 lines then in flight take a sixth of it or less. A smaller L1d loses the lines in
-/// use to them and prefetches a run [`NEAR_RUN_PREFETCH_BYTES`] ahead, which the hardware
-/// prefetcher's own run-ahead completes. The same split decides whether tiles of 24 to 31
-/// rows on the line grid realign their rows, whose two blocks of lines in turn a smaller L1d
-/// does not keep beside the streamed stores.
+/// An L1d with room for the lines of a source run prefetched [`RUN_PREFETCH_BYTES`] ahead
+/// beside those in use; a smaller one prefetches [`NEAR_RUN_PREFETCH_BYTES`] ahead, and does
+/// not keep a realigned tile's two blocks of lines beside the streamed stores either.
 const WIDE_L1D_BYTES: usize = 48 << 10;
-
-/// How far ahead a wide L1d prefetches a source run: far enough to cover memory's latency at
-/// the speed the blocks consume the run, where the hardware prefetcher alone falls behind.
-const FAR_RUN_PREFETCH_BYTES: usize = 8 << 10;
 
 /// How far ahead a smaller L1d prefetches a source run: eight lines.
 const NEAR_RUN_PREFETCH_BYTES: usize = 512;
@@ -100,7 +81,7 @@ impl Choices {
             prefetch_apart: if roomy { 2048 } else { 512 },
             streamed_prefetch_bytes: if roomy { None } else { Some(512) },
             run_prefetch_bytes: if wide_l1 {
-                FAR_RUN_PREFETCH_BYTES
+                RUN_PREFETCH_BYTES
             } else {
                 NEAR_RUN_PREFETCH_BYTES
             },
@@ -128,25 +109,15 @@ impl Choices {
     /// Whether a visit that reads one line of each of `columns` columns of `element`-byte
     /// elements, `pitch` bytes apart, for a block of 16 rows, should write those rows whole:
     /// only where the next row blocks read the same lines again (a line holds more than one
-    /// block's rows of a column: 1- and 2-byte elements; 4-byte ones use up their line in one
-    /// block, and a whole-row visit would only keep every column's stream open at once), and
-    /// those lines stay in L1 meanwhile: at most half the ways of any set hold them (the
-    /// other half is the destination's and the stack's), and together they take at most half
-    /// the cache. NCHW -> NHWC of 256 u8 channel planes of 56 x 56 (3,136 bytes apart) put 4
-    /// lines in each of the 64 sets of a 4 KiB way, which fits an 8-way L1; 512 of them (32
-    /// KiB of lines) do not.
+    /// block's rows of a column: 1- and 2-byte elements, not 4-byte ones), and those lines
+    /// stay in L1 meanwhile: at most half the ways of any set hold them (the other half is the
+    /// destination's and the stack's), and together they take at most half the cache.
     pub(crate) fn whole_rows_fit(&self, columns: usize, pitch: usize, element: usize) -> bool {
         let g = &self.geometry;
         self.whole_rows
             && g.line > ROWS * element
             && columns * g.line <= g.l1d.bytes / 2
             && g.lines_per_l1_set(pitch, columns) <= g.l1d.ways / 2
-    }
-
-    /// Bytes of one L1 way: destination rows or source columns a multiple of a fraction of it
-    /// apart crowd a few sets (`kernels::tile_shape`, `kernels::x86::pitched`).
-    pub(crate) fn l1_way_bytes(&self) -> usize {
-        self.geometry.l1_way_bytes()
     }
 }
 
@@ -181,7 +152,6 @@ mod tests {
             realign_overlapped_rows: [false, true, true],
             min_parallel_bytes: [512 * KIB, 512 * KIB, 4 * MIB],
         }
-        assert_eq!(machines.map(|c| c.geometry), CacheGeometry::DESCRIBED);
     }
 
     /// Whole-row visits by the set arithmetic, on the three described machines: NCHW -> NHWC
@@ -209,13 +179,5 @@ mod tests {
         // only.
         assert!(!small.whole_rows_fit(384, 3_136, 1));
         assert!(wide.whole_rows_fit(384, 3_136, 1));
-    }
-
-    #[test]
-    fn this_machines_choices_follow_its_geometry() {
-        assert_eq!(
-            Choices::of_this_machine(),
-            Choices::for_cache(CacheGeometry::of_this_machine())
-        );
     }
 }

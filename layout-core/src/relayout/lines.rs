@@ -28,11 +28,9 @@ impl Lines for &[(usize, usize); ROWS] {
     }
 }
 
-/// Lines of a block that follow one another a pitch apart, destination rows or source columns:
-/// line `k` at `k * pitch`, computed, not read from a listing. Streamed stores wait on their
-/// addresses, and an address computed from the pitch is ready without a load from memory, so a
-/// block's streamed lines go out sooner than with their places read from a listing; loads
-/// likewise issue without waiting on one.
+/// Lines of a block a pitch apart, destination rows or source columns: line `k` at
+/// `k * pitch`, computed rather than loaded from a listing, so that stores and loads need not
+/// wait on a load for their addresses.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Pitch(pub usize);
 

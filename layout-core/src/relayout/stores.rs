@@ -129,13 +129,11 @@ fn on_cache_line<E>(dst: &[E], at: usize) -> bool {
 }
 
 /// `at` unchanged, through an empty assembly block that LLVM must keep in order with the
-/// memory accesses around it (it might read or write memory, for all LLVM knows), so that an
-/// offset made from its result is made after the stores before it: one add after the previous
-/// store. Without it, LLVM makes a block's sixteen line offsets ahead of the block (`k * pitch`
-/// does not change from block to block), keeps them on the stack and reads them back between
-/// the streaming stores, which costs as much as reading them from a listing
-/// ([`Pitch`](super::lines::Pitch)); `black_box`, or an assembly block that touches no memory,
-/// still lets LLVM hoist them. Miri runs no assembly: there the value passes as it is.
+/// memory accesses around it, so that each line's offset is one add after the previous store.
+/// Otherwise LLVM computes a block's line offsets ahead, spills them to the stack and reloads
+/// them between the streaming stores, losing what [`Pitch`](super::lines::Pitch) gains
+/// (`black_box`, or assembly marked as touching no memory, still lets it). Miri runs no
+/// assembly: there the value passes as it is.
 #[inline(always)]
 #[cfg_attr(miri, allow(unused_mut))] // the assembly that writes it is not built under Miri
 fn after_stores(mut at: usize) -> usize {

@@ -386,11 +386,8 @@ pub(crate) fn run_into_chunks<E: Element>(
 
 /// How far on in the source each chunk of `batch` asks for its rows: the step by which the
 /// chunks' rows advance every `p` chunks, for the fewest `p` (at most half the batch) with one
-/// such step over the whole batch that is [far enough](ahead_if_far) to ask for. Croutons out
-/// of flat NHWC: the next pixel block's, `p` the channel blocks of a pixel. Nearer chunks (the
-/// other channel blocks) lie where the hardware prefetchers already are, and asking for them
-/// would leave the next pixel block's lines to come late. 0 when no step holds for the whole
-/// batch (a batch across the end of an image row, or shorter than two periods).
+/// such step over the whole batch that is [far enough](ahead_if_far) to ask for (nearer ones
+/// the hardware prefetchers already cover); 0 when no step holds for the whole batch.
 fn source_stride<E>(batch: &[(usize, &mut [E])]) -> usize {
     let start = |k: usize| batch[k].0;
     (1..=batch.len() / 2)

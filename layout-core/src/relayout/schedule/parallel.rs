@@ -1,11 +1,7 @@
-//! The `parallel` feature: large relayouts split across rayon's threads.
-//!
-//! The outer loops of the plan are cut into as many pieces as give every thread several: each
-//! digit combination of those loops owns a disjoint, contiguous block of the destination (the
-//! loops are nested row-major in the destination), so the blocks are handed out one at a time
-//! to the calling thread and rayon's ([`share_pieces`]) and each runs the rest of the nest on
-//! its own. Small tensors, and plans whose outer loops do not own contiguous blocks, run on
-//! the calling thread.
+//! The `parallel` feature: large relayouts split across rayon's threads. The plan's outer
+//! loops, nested row-major in the destination, are cut into contiguous destination blocks
+//! handed out one at a time ([`share_pieces`]). Small tensors, and plans whose outer loops
+//! own no contiguous blocks, run on the calling thread.
 
 use super::walk::Nest;
 use crate::relayout::choices::Choices;
@@ -30,8 +26,7 @@ pub(crate) fn threads_for(dst_bytes: usize, choices: &Choices) -> usize {
 /// image's transpose), the outermost loop is then cut in two: the outer part, the least
 /// divisor of the loop's extent that gives every thread [`PIECES_PER_THREAD`] pieces, goes
 /// outside the kernel's loops. A transpose's rows keep whole blocks of [`ROWS`] in each piece.
-/// Only loops without bounds (no padding), on a plan with room for another loop. f32
-/// 1x256x56x56 NCHW <-> NHWC: 14 x 224 positions, 8 x 32 channels.
+/// Only loops without bounds (no padding), on a plan with room for another loop.
 pub(crate) fn cut_for_threads(
     plan: &mut Plan,
     dst_bytes: usize,
@@ -82,7 +77,7 @@ pub(crate) fn run<T: Element>(nest: &Nest<'_, T>, dst: &mut [T]) -> bool {
     if threads < 2 {
         return false;
     }
-    // The innermost loops a kernel needs whole.
+    // Plans with the source offset computed per element stay on one thread.
     if plan.kernel == Kernel::Indexed {
         return false;
     }
@@ -119,12 +114,8 @@ pub(crate) fn run<T: Element>(nest: &Nest<'_, T>, dst: &mut [T]) -> bool {
 
 /// Runs `run` on every `block`-long piece of `dst` (numbered from 0), on the calling thread
 /// and `threads - 1` of rayon's, each taking the next piece not yet taken until none is left.
-/// The calling thread starts on the pieces at once, whether or not it is one of rayon's and
-/// whether or not rayon's others are awake: a sleeping thread wakes tens of microseconds
-/// later, as long as a 6 MB relayout in the caches takes, and handing the whole relayout to
-/// rayon (`par_chunks_mut` from outside its threads) made the caller wait for that wake-up
-/// and then for the pieces, so that two threads ran no faster than one. A thread that wakes
-/// after the last piece is taken finds nothing to do.
+/// The caller starts on the pieces at once rather than wait for rayon's threads to wake; a
+/// thread that wakes after the last piece is taken finds nothing to do.
 fn share_pieces<T: Send>(
     dst: &mut [T],
     block: usize,

@@ -1,17 +1,7 @@
 //! When a relayout writes its destination past the caches (non-temporal stores), decided once
-//! per call from the destination's size and this CPU's last-level cache.
-//!
-//! Streaming a destination that the caches could have held costs the next reader a trip to
-//! memory, and on a large cache costs the relayout too: where a destination of tens of MB fits
-//! in the L3, a copy through the cache runs from the L3 (as memcpy does: glibc streams only
-//! past 3/4 of a thread's share of it), faster than streamed stores to memory. Where the cache
-//! is smaller, the same copies run faster streamed. So the threshold grows with the last-level
-//! cache, from [`STREAM_FLOOR_BYTES`]: for transposes, which through the cache write lines in
-//! many places at once, from a small share of it ([`STREAM_BLOCKS_FROM_CACHE_SHARE`]); for row
-//! copies of whole-line rows, a plain memcpy through the cache, from a larger one
-//! ([`STREAM_LINE_ROWS_FROM_CACHE_SHARE`]). The measurements are in docs/engine-measurements.md,
-//! "The fixed numbers"; the choice is between kernels that are correct either way, so a wrong
-//! guess costs speed, never results.
+//! per call from the destination's size and the last-level cache. Streaming what the cache
+//! could hold costs the next reader a trip to memory, and on a large cache the relayout too, so
+//! the thresholds grow with that cache from [`STREAM_FLOOR_BYTES`] (shares in `tuning`).
 
 use crate::relayout::choices::Choices;
 use crate::relayout::tuning::{
@@ -28,8 +18,8 @@ pub(crate) struct Streaming {
     /// Row copies whose every row is one whole 64-byte line write it past the caches.
     pub line_rows: bool,
     /// Row copies of rows shorter than a line stream each pair of rows that makes a line, and
-    /// ask for the destination lines of other rows ahead: `blocks`, where the processor
-    /// machine gains by it ([`Choices::stream_short_rows`]).
+    /// ask for the destination lines of other rows ahead: `blocks`, where the choices say so
+    /// ([`Choices::stream_short_rows`]).
     pub short_rows: bool,
     /// Row copies of rows that do not fill lines ask for their destination lines ahead
     /// whatever `short_rows` says (pairs of rows stay as it says): set out of a chunk table

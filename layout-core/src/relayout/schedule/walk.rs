@@ -49,7 +49,7 @@ impl<T: Element> Nest<'_, T> {
         match plan.kernel {
             Kernel::Rows if k == plan.kernel_from => return self.row_block(dst, s, d, p),
             Kernel::Transpose { rows, cols } if k == plan.kernel_from => {
-                return self.transpose(dst, s, d, p, rows..cols);
+                return self.transpose(dst, s, d, p, rows, cols);
             }
             _ => {}
         }
@@ -141,10 +141,8 @@ impl<T: Element> Nest<'_, T> {
         s: usize,
         d: usize,
         p: &mut Point,
-        core::ops::Range {
-            start: rows,
-            end: cols,
-        }: core::ops::Range<usize>,
+        rows: usize,
+        cols: usize,
     ) {
         let listings = self.listings;
         let (row_digits, row_slots) = self.group_digits(rows, cols, listings.rows.len(), p);
