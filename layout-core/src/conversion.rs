@@ -2,7 +2,7 @@
 //! siblings move the data; [`TensorBase::with_axes`] only re-types it.
 
 use crate::axis_names::{check_convertible, check_rank, positions};
-use crate::relayout::{Renumbering, copy_into, copy_into_uninit};
+use crate::relayout::{Renumbering, copy_into};
 use crate::storage::{Storage, StorageMut};
 use crate::tensors::Element;
 use crate::{
@@ -183,7 +183,7 @@ impl<S: Storage, L: Layout, I: ChannelZeros<S::Elem>> TensorBase<S, L, I> {
         let mapping = Mapping::with_layout(layout, renumbered_dims(&self.mapping().dims(), &to))?;
         let pad = self.pad_value();
         let write = |dst: &Mapping<L2>, slots: &mut [MaybeUninit<S::Elem>]| {
-            copy_into_uninit(self.mapping(), self.as_raw(), dst, slots, pad, &to);
+            copy_into(self.mapping(), self.as_raw(), dst, slots, pad, &to);
         };
         // SAFETY: every gap of the destination is padding, so the relayout writes every slot
         // (each element, and `pad` into each padding slot) and reads none of them.

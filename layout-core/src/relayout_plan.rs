@@ -13,7 +13,7 @@ pub use wisdom::Wisdom;
 use crate::axis_names::positions;
 use crate::relayout::{
     CacheGeometry, Choices, Description, KernelKind, Pair, PlanChoices, Planned, Renumbering,
-    plan_copy, run_planned,
+    run_planned,
 };
 use crate::storage::{Storage, StorageMut};
 use crate::{
@@ -155,7 +155,9 @@ where
         let to = checked_renumbering(src, dst)?;
         let pair = Pair::of(src, dst, &to);
         let (choices, origin) = choose(&pair);
-        let planned = plan_copy::<T>(&pair, dst.storage_len(), choices.choices, choices.streaming);
+        let bytes = size_of::<T>();
+        let dst_bytes = dst.storage_len().saturating_mul(bytes);
+        let planned = Planned::new(&pair, bytes, dst_bytes, choices.streaming, choices.choices);
         Ok(RelayoutPlan {
             src: *src,
             dst: *dst,

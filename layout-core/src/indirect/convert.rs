@@ -165,7 +165,7 @@ impl<T: Element, L: Layout, I: Interface, C: ChunkStorage<Elem = T>> IndirectTen
             chunks: self.table.chunks(),
             dst_slots: dst.as_raw_mut(),
         };
-        if copy_table(&self.mapping, &mapping, to, moves, pad) {
+        if copy_table(&self.mapping, &mapping, to, moves, pad, None) {
             dst.write_channel_padding();
         } else {
             self.to_contiguous().copy_renumbered(dst, to);
@@ -216,7 +216,7 @@ impl<T: Element, L: Layout, I: Interface, C: ChunkStorage<Elem = T>> IndirectTen
                 src_slots: src.as_raw(),
                 chunks: self.table.chunks_mut(),
             };
-            if copy_table(src.mapping(), &self.mapping, &to, moves, pad) {
+            if copy_table(src.mapping(), &self.mapping, &to, moves, pad, None) {
                 return Ok(());
             }
         }

@@ -61,9 +61,6 @@ pub(crate) fn copy_into<T, S, L1, L2>(
     copy_streaming(src, src_slots, dst, S::values(dst_slots), pad, to, None);
 }
 
-/// [`copy_into`], named for slots that hold no values yet.
-pub(crate) use copy_into as copy_into_uninit;
-
 /// A slot of a destination: a value of `T`, or memory for one (`MaybeUninit<T>`).
 pub(crate) trait Slot<T> {
     /// The slots as values of `T`, for the engine to write.
@@ -80,15 +77,10 @@ impl<T> Slot<T> for T {
 
 impl<T> Slot<T> for MaybeUninit<T> {
     fn values(slots: &mut [Self]) -> &mut [T] {
-        // SAFETY: `MaybeUninit<T>` has `T`'s size and alignment, so this is the same memory as
-        // `T`s, borrowed as exclusively. The slice may hold slots without a value yet, which
-        // is harmless as long as none is read before it is written (a reference is checked by
-        // Miri for its address and extent, not for the values behind it; reading such a slot
-        // is what is undefined). None is: the engine only writes the destination (each
-        // element once, `pad` into each padding slot, reading the source alone), and its
-        // kernels store whole values, never a load, blend and store back. Miri runs the
-        // relayouts into new memory of the tests below and of the tensor tests and reports a
-        // slot read before it is written.
+        // SAFETY: `MaybeUninit<T>` has `T`'s size and alignment: the same memory, borrowed as
+        // exclusively. Slots without a value yet are never read: the engine only writes the
+        // destination, whole values at a time. Miri checks this in the relayouts into new
+        // memory of the tests below and of the tensor tests.
         unsafe { &mut *(core::ptr::from_mut(slots) as *mut [T]) }
     }
 }
@@ -159,21 +151,8 @@ impl PlanChoices {
     }
 }
 
-/// The relayout `pair` ([`Pair::of`] the mappings [`copy_into`] takes), planned once for
-/// elements `T` into a destination of `dst_len` slots under `choices` (`streaming`
-/// overrides its stores past the caches); `None` when it moves nothing.
-pub(crate) fn plan_copy<T>(
-    pair: &Pair,
-    dst_len: usize,
-    choices: Choices,
-    streaming: Option<Streaming>,
-) -> Option<Planned> {
-    let dst_bytes = dst_len.saturating_mul(size_of::<T>());
-    Planned::new(pair, size_of::<T>(), dst_bytes, streaming, choices)
-}
-
-/// Runs `planned` ([`plan_copy`] of these mappings) from `src_slots` into `dst_slots`, `pad`
-/// into every padding slot.
+/// Runs `planned` ([`Planned::new`] of [`Pair::of`] these mappings) from `src_slots` into
+/// `dst_slots`, `pad` into every padding slot.
 pub(crate) fn run_planned<T, L1, L2>(
     planned: &Planned,
     src: &Mapping<L1>,

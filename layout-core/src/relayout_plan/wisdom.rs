@@ -21,14 +21,15 @@ const FARTHEST_PREFETCH: usize = 1 << 20;
 
 /// The choices of relayout plans, remembered per relayout (element size, both mappings and
 /// where each axis lands), as text that [`Wisdom::parse`] reads back. A plan made
-/// [`RelayoutPlan::with_wisdom`](crate::RelayoutPlan::with_wisdom) takes the remembered choices of its relayout where there are
-/// any. The choices only pick between ways of moving the data that are correct either way:
-/// wisdom from another machine, or edited by hand, changes speed, never results.
+/// [`RelayoutPlan::with_wisdom`](crate::RelayoutPlan::with_wisdom) takes the remembered
+/// choices of its relayout where there are any. The choices only pick between ways of moving
+/// the data that are correct either way: wisdom from another machine, or edited by hand,
+/// changes speed, never results.
 ///
 /// `Wisdom` is `Send` and `Sync` (plain owned data, no interior mutability): threads may read
-/// one `Wisdom` at once ([`RelayoutPlan::with_wisdom`](crate::RelayoutPlan::with_wisdom), `to_string`) through a shared reference;
-/// to [`remember`](Wisdom::remember) plans from many threads, share it behind a lock such as
-/// `Mutex<Wisdom>`.
+/// one `Wisdom` at once ([`RelayoutPlan::with_wisdom`](crate::RelayoutPlan::with_wisdom),
+/// `to_string`) through a shared reference; to [`remember`](Wisdom::remember) plans from many
+/// threads, share it behind a lock such as `Mutex<Wisdom>`.
 ///
 /// ```
 /// use tensor_layout::prelude::*;

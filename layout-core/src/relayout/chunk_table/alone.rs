@@ -7,7 +7,7 @@ use super::{Dim, Table, TableMove, split};
 use crate::mappings::MAX_RANK;
 use crate::relayout::by_size::{self, BATCH};
 use crate::relayout::choices::Choices;
-use crate::relayout::plan::{Band, Grid, Pair, Part};
+use crate::relayout::plan::{Band, Grid, Pair, Part, coverage};
 use crate::relayout::schedule::{Prepared, Streaming};
 use alloc::vec::Vec;
 use core::ops::Range;
@@ -28,10 +28,7 @@ pub(super) fn move_chunks<T: Copy + Send + Sync + 'static>(
     match moves {
         TableMove::Out { chunks, dst_slots } => {
             // Into a destination past the caches, row copies ask for their destination lines
-            // ahead on every machine ([`Streaming::far_rows`]): a chunk's rows land in
-            // lines that the chunks after it complete (croutons in flat NHWC: 32 of each
-            // pixel's 256 bytes, in eight image rows), where the contiguous relayout writes
-            // those lines in order.
+            // ahead on every machine: a chunk's rows land in lines that later chunks complete.
             let streaming =
                 Streaming::for_destination(size_of_val(dst_slots), &Choices::of_this_machine());
             let streaming = Streaming {
@@ -112,7 +109,7 @@ impl Shapes {
         let (mut dims, mut padded) = ([0; MAX_RANK], [0; MAX_RANK]);
         for dim in Dim::each(pair, table_is_src) {
             dims[dim.table] = pair.dims[dim.dst];
-            padded[dim.table] = other.reach(dim.other).max(dims[dim.table]);
+            padded[dim.table] = coverage(&other.axes, dim.other).max(dims[dim.table]);
         }
         let shape_of = |part: &Part| {
             let mut shape: Shape = [0; 2 * MAX_RANK];

@@ -113,8 +113,6 @@ where
                         rows.copy_in(src_slots, pair.src.base, chunks.range_mut(band_chunks), pad);
                         return true;
                     }
-                    // The buffer is made on the first band that needs it, as large as the
-                    // largest band.
                     if buffer.is_empty() {
                         buffer = alloc::vec![pad; most_chunks(bands) * volume];
                     }

@@ -1,17 +1,8 @@
 //! Relayouts out of and into a chunk table (a chunked layout's chunks in separate allocations,
-//! in chunk-number order), without a contiguous copy of the whole table.
-//!
-//! Chunks of at least [`CHUNK_ALONE_BYTES`] move one at a time, straight between the chunk and
-//! its box in the other tensor ([`alone`]). Smaller chunks move in bands of consecutive chunks
-//! that form whole blocks of the outer dimensions ([`bands`]): row by row straight between the
-//! chunks and the other tensor where each row of the band's plan lies in one chunk
-//! ([`table_rows`]), through a buffer that stays in the caches otherwise. Either way the
-//! kernels are the engine's own, and with the `parallel` feature large tables move on several
-//! threads, runs of chunks or bands each ([`split`]).
-//!
-//! Where the chunks are not numbered by whole blocks, or the other tensor cannot be cut to a
-//! chunk's or band's box (its blocks straddle the box's edges), [`copy_table`] answers `false`
-//! and the caller moves the table through one contiguous buffer instead.
+//! in chunk-number order) without a contiguous copy of the whole table: large chunks one at a
+//! time ([`alone`]), small ones in bands of whole blocks ([`bands`]), on several threads with
+//! the `parallel` feature ([`split`]). Where the chunks are not whole blocks, or the other
+//! tensor cannot be cut to their boxes, [`copy_table`] answers `false`.
 
 mod alone;
 mod bands;
@@ -40,27 +31,11 @@ pub(crate) enum TableMove<'s, T> {
 
 /// Writes every logical element of the source (laid out by `src`) into the destination (laid
 /// out by `dst`) as [`copy_into`](super::copy_into) does, and `pad` into every padding slot of
-/// the destination, one side a chunk table as `moves` says. `false` when the table cannot move
-/// this way; the destination may then hold part of the copy, and the caller writes all of it
-/// another way.
+/// the destination, one side a chunk table as `moves` says: one chunk at a time (`band_bytes`
+/// 0) or in bands of at most `band_bytes`, by the chunks' size where `None`. `false` when the
+/// table cannot move this way; the destination may then hold part of the copy, and the caller
+/// writes all of it another way.
 pub(crate) fn copy_table<T, L1, L2>(
-    src: &Mapping<L1>,
-    dst: &Mapping<L2>,
-    to: &Renumbering,
-    moves: TableMove<'_, T>,
-    pad: T,
-) -> bool
-where
-    T: Copy + Send + Sync + 'static,
-    L1: Layout,
-    L2: Layout<Index = L1::Index>,
-{
-    move_table(src, dst, to, moves, pad, None)
-}
-
-/// [`copy_table`] one chunk at a time (`band_bytes` 0) or in bands of at most `band_bytes`; by
-/// the chunks' size where `None`.
-fn move_table<T, L1, L2>(
     src: &Mapping<L1>,
     dst: &Mapping<L2>,
     to: &Renumbering,
@@ -88,8 +63,12 @@ where
         CHUNK_BAND_BYTES
     });
     if band_bytes == 0 {
+        // The offset in the other tensor of `origin`, in the table's numbering.
         let other_offset = |origin: &[usize; MAX_RANK]| {
-            let index = table.other_index(origin);
+            let mut index = L1::Index::splat(0);
+            for d in 0..<L1::Index as Coords>::RANK {
+                index[d] = origin[table.other_dims[d]];
+            }
             if table.is_src {
                 dst.offset(index)
             } else {
@@ -195,16 +174,6 @@ impl<'a> Table<'a> {
         Some(pair)
     }
 
-    /// The index in the other tensor (of rank `I::RANK`) of `origin`, in the table's numbering.
-    #[inline]
-    fn other_index<I: Coords>(&self, origin: &[usize; MAX_RANK]) -> I {
-        let mut index = I::splat(0);
-        for d in 0..I::RANK {
-            index[d] = origin[self.other_dims[d]];
-        }
-        index
-    }
-
     /// The table's side of `pair` (a part of this table's relayout), then the other tensor's.
     fn sides<'p>(&self, pair: &'p mut Pair) -> (&'p mut Side, &'p mut Side) {
         if self.is_src {
@@ -273,7 +242,7 @@ pub(super) mod tests {
             chunks: unsafe { TableChunks::new(&starts_out, volume) },
             dst_slots: &mut got,
         };
-        if !move_table(&table, &other, &to, moves, of(0), Some(band_bytes)) {
+        if !copy_table(&table, &other, &to, moves, of(0), Some(band_bytes)) {
             return false;
         }
         assert_eq!(got, want, "out of the table, bands of {band_bytes}");
@@ -291,7 +260,7 @@ pub(super) mod tests {
             // boxes are read below.
             chunks: unsafe { TableChunksMut::new(&starts_in, volume) },
         };
-        assert!(move_table(
+        assert!(copy_table(
             &other,
             &table,
             &to,

@@ -17,8 +17,8 @@ pub(super) fn significant(axes: &Axes) -> Axes {
     Axes::collect(axes.iter().filter(|a| a.extent > 1).copied())
 }
 
-/// One past the largest virtual coordinate of `d` the axes reach.
-pub(super) fn coverage(axes: &Axes, d: usize) -> usize {
+/// One past the largest virtual coordinate of `d` the axes reach: its padded extent.
+pub(crate) fn coverage(axes: &Axes, d: usize) -> usize {
     axes.iter()
         .filter(|a| a.dim == d)
         .map(|a| (a.extent - 1) * a.step)

@@ -28,7 +28,8 @@ pub(crate) struct Listings {
     /// How the row block's rows fill 64-byte destination lines ([`Plan::rows_fill_lines`]).
     pub line_rows: LineRows,
     /// How far on in the source the next row block's rows lie, where the rows are gathered
-    /// from far apart ([`Plan::row_source_ahead`]); 0 otherwise.
+    /// from far apart ([`Plan::rows_spread`]) and that is [far enough](ahead_if_far); 0
+    /// otherwise.
     pub row_source_ahead: usize,
     /// Whether the row block's rows are gathered from far apart in the source
     /// ([`Plan::rows_spread`]).
@@ -58,10 +59,17 @@ impl Plan {
         match self.kernel {
             Kernel::Rows => {
                 let rows_spread = self.rows_spread();
+                // Each row's counterpart in the next row block lies one step on of the loop
+                // right outside the listed rows.
+                let row_source_ahead = if rows_spread && self.kernel_from > 0 {
+                    ahead_if_far(self.levels[self.kernel_from - 1].src, element_bytes)
+                } else {
+                    0
+                };
                 Listings {
                     rows: list(&self.levels[self.kernel_from..self.len - 1]),
                     line_rows: self.rows_fill_lines(element_bytes),
-                    row_source_ahead: self.row_source_ahead(element_bytes, rows_spread),
+                    row_source_ahead,
                     rows_spread,
                     ..Listings::default()
                 }
@@ -89,9 +97,6 @@ impl Plan {
     /// times the size of the rows themselves (u8 flat->crouton: each 2 KiB chunk from eight
     /// image rows 32 KiB apart): more separate places than the hardware prefetchers follow.
     fn rows_spread(&self) -> bool {
-        if self.kernel != Kernel::Rows || self.len < 2 {
-            return false;
-        }
         let row = self.levels[self.len - 1];
         let listed = &self.levels[self.kernel_from..self.len - 1];
         let rows: usize = listed.iter().map(|l| l.extent).product();
@@ -104,24 +109,11 @@ impl Plan {
             .saturating_mul(ROW_SOURCE_SPREAD)
     }
 
-    /// For a row block whose rows are [spread](Plan::rows_spread) (`spread`), the source stride
-    /// of the loop right outside the listed rows, where each row's counterpart in the next row
-    /// block lies, for the kernel to ask for ahead, if [far enough](ahead_if_far); 0 for any
-    /// other plan.
-    fn row_source_ahead(&self, element_bytes: usize, spread: bool) -> usize {
-        if self.kernel_from == 0 || !spread {
-            return 0;
-        }
-        ahead_if_far(self.levels[self.kernel_from - 1].src, element_bytes)
-    }
-
     /// How a row block's rows fill whole 64-byte destination lines, as listed:
     /// [`LineRows::Whole`] for rows of 64 bytes, every listed loop stepping the destination by
-    /// whole lines (f32 nhwc->nChw16c: each row one 16-channel line); [`LineRows::Pairs`] for
-    /// rows of 32 bytes two to a line, listed rows `2k` and `2k + 1` side by side (the
-    /// innermost listed loop steps the destination by one row and has an even count) and every
-    /// other listed loop stepping by whole lines (f32 nChw8c->nChw16c: two 8-channel rows make
-    /// each 16-channel line).
+    /// whole lines; [`LineRows::Pairs`] for rows of 32 bytes, listed rows `2k` and `2k + 1` side
+    /// by side (the innermost listed loop steps the destination by one row, an even number of
+    /// times) and every other listed loop stepping by whole lines.
     fn rows_fill_lines(&self, element_bytes: usize) -> LineRows {
         if self.kernel != Kernel::Rows || self.len < 2 || self.kernel_from > self.len - 2 {
             return LineRows::Partial;
@@ -148,8 +140,7 @@ impl Plan {
 }
 
 /// `next`, the distance in elements to the rows a row block asks for ahead, if it is at least
-/// [`ROW_SOURCE_AHEAD_BYTES`]; else 0 (the hardware prefetchers follow rows whose next block
-/// lies right after them, such as crouton->flat's, 256 bytes on).
+/// [`ROW_SOURCE_AHEAD_BYTES`]; else 0 (the hardware prefetchers follow nearer rows).
 pub(crate) fn ahead_if_far(next: usize, element_bytes: usize) -> usize {
     if next.saturating_mul(element_bytes) >= ROW_SOURCE_AHEAD_BYTES {
         next

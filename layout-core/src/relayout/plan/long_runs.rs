@@ -2,7 +2,6 @@
 //! that is longer than a tile's rows or columns may be ([`MAX_LISTED`]) is cut into an outer
 //! loop and an inner part that can be them.
 
-use super::divisors::largest_divisor_within;
 use super::loops::{Level, MAX_LEVELS, Plan};
 use crate::relayout::tuning::{CACHE_LINE, MAX_LISTED};
 
@@ -10,8 +9,7 @@ impl Plan {
     /// Splits the loop that steps through the source one element at a time, and the innermost
     /// loop (one element at a time through the destination), where either is longer than
     /// [`MAX_LISTED`] and has no bounds: the inner part, a divisor of its extent within that
-    /// limit ([`long_run_part`]), can then be the tile's rows or columns. NCHW <-> NHWC of
-    /// three 224 x 224 planes has runs of 50176 positions on one side, cut into 4 x 12544.
+    /// limit ([`long_run_part`]), can then be the tile's rows or columns.
     pub(super) fn split_long_runs(&mut self, element_bytes: usize) {
         let inner = self.len - 1;
         let source_run = (0..inner).find(|&k| self.levels[k].src == 1);
@@ -44,10 +42,8 @@ impl Plan {
 /// The inner part of a long loop `long` (longer than [`MAX_LISTED`]) of elements of
 /// `element_bytes` that [`Plan::split_long_runs`] cuts: the largest divisor of its extent
 /// within [`MAX_LISTED`]; but for a run through the destination, the largest divisor that is
-/// whole cache lines, if one is at least a quarter of [`MAX_LISTED`]. Each part then starts a
-/// line wherever the run does, and a transpose into it streams every line: f32 NHWC -> NCHW of
-/// 17 x 228 x 228, whose 51984 positions a plane went as 4 x 12996, three parts in four off
-/// the line grid and written through the cache, runs faster as 9 x 5776. `None` where the
+/// whole cache lines, if one is at least a quarter of [`MAX_LISTED`], so that each part starts
+/// a line wherever the run does and a transpose into it streams every line. `None` where the
 /// extent has no divisor there.
 fn long_run_part(long: Level, element_bytes: usize) -> Option<usize> {
     debug_assert!(long.extent > MAX_LISTED, "a run too long to list");
@@ -55,7 +51,7 @@ fn long_run_part(long: Level, element_bytes: usize) -> Option<usize> {
     let line = CACHE_LINE / element_bytes.clamp(1, CACHE_LINE);
     let whole_lines = if long.dst == 1 && line * element_bytes == CACHE_LINE {
         // The largest part first: from the smallest cofactor up to the one that leaves a
-        // quarter of the limit (a few tries where the step down from the limit took hundreds).
+        // quarter of the limit (a few tries, where a step down from the limit takes hundreds).
         let first = extent.div_ceil(MAX_LISTED);
         (first..=extent / (MAX_LISTED / 4))
             .filter(|&cofactor| extent.is_multiple_of(cofactor))
@@ -65,6 +61,23 @@ fn long_run_part(long: Level, element_bytes: usize) -> Option<usize> {
         None
     };
     whole_lines.or_else(|| largest_divisor_within(extent, MAX_LISTED))
+}
+
+/// The largest divisor of `extent` in `2..=most` other than `extent` itself, found from the
+/// smallest cofactor up (one or two tries for most extents), else from `most` down (an extent
+/// whose cofactors are all large: twice a large prime).
+pub(super) fn largest_divisor_within(extent: usize, most: usize) -> Option<usize> {
+    let first = extent.div_ceil(most.max(1)).max(2);
+    (first..=extent / 2)
+        .take(most)
+        .find(|&cofactor| extent.is_multiple_of(cofactor))
+        .map(|cofactor| extent / cofactor)
+        .filter(|&part| part >= 2)
+        .or_else(|| {
+            (2..=most.min(extent / 2))
+                .rev()
+                .find(|&part| extent.is_multiple_of(part))
+        })
 }
 
 #[cfg(test)]
@@ -105,5 +118,37 @@ mod tests {
         // Bytes: no part of whole 64-byte lines divides 51984.
         assert_eq!(long_run_part(run(51984, 1), 1), Some(12996));
         assert_eq!(long_run_part(run(50176, 1), 1), Some(12544));
+    }
+
+    /// The largest divisor within the limit, whichever way it is found: against the plain
+    /// step down from the limit, for every extent to 5000 under every small limit, and for
+    /// runs past the listing limit.
+    #[test]
+    #[cfg_attr(miri, ignore)] // arithmetic only, and two hundred thousand searches
+    fn the_largest_divisor_within_the_limit() {
+        let slow = |extent: usize, most: usize| {
+            (2..=most)
+                .rev()
+                .find(|&f| f < extent && extent.is_multiple_of(f))
+        };
+        for most in 0..=40 {
+            for extent in 0..=5000 {
+                let got = largest_divisor_within(extent, most);
+                assert_eq!(got, slow(extent, most), "{extent} within {most}");
+            }
+        }
+        for extent in [
+            50176,
+            51984,
+            52900,
+            3 * 16411,
+            2 * 16411,
+            16411,
+            65536,
+            100_000,
+        ] {
+            let got = largest_divisor_within(extent, MAX_LISTED);
+            assert_eq!(got, slow(extent, MAX_LISTED), "{extent}");
+        }
     }
 }

@@ -3,7 +3,7 @@
 //! the innermost loops.
 
 use super::axes::{coverage, exact_chain, renumbered, significant, src_stride, steps_divide};
-use super::divisors::largest_divisor_within;
+use super::long_runs::largest_divisor_within;
 use super::pair::Pair;
 use crate::fuse::fuse_neighbours;
 use crate::relayout::tuning::{CACHE_LINE, MAX_LISTED, ROW_BLOCK_ENOUGH, TILE_BATCH_ENOUGH};
@@ -115,12 +115,10 @@ impl Plan {
         let mut origin: Point = [0; MAX_RANK + 1];
         let mut data_end: Point = [usize::MAX; MAX_RANK + 1];
         let mut slot_end: Point = [usize::MAX; MAX_RANK + 1];
-        let dst_origin = &dst.origin;
-        let fills = pair.fills;
         for d in 0..rank {
-            origin[d] = dst_origin[d];
-            data_end[d] = dst_origin[d] + dims[d];
-            slot_end[d] = if fills {
+            origin[d] = dst.origin[d];
+            data_end[d] = dst.origin[d] + dims[d];
+            slot_end[d] = if pair.fills {
                 coverage(&dst_axes, d).max(data_end[d])
             } else {
                 data_end[d]
@@ -136,7 +134,7 @@ impl Plan {
             origin,
             data_end,
             slot_end,
-            fills,
+            fills: pair.fills,
             flat_fill: [false; MAX_LEVELS],
             free: [false; MAX_RANK + 1],
             kernel_from: 0,
@@ -234,9 +232,7 @@ impl Plan {
     /// Splits the loop just outside a row block when listing it whole would pass
     /// [`MAX_LISTED`] rows, so that the block still reaches [`ROW_BLOCK_ENOUGH`] rows: its inner
     /// part, the largest divisor of its extent that keeps the block within that many rows,
-    /// joins the listing ([`Plan::kernel_start`]). f32 nhwc->nChw16c lists one position's 16
-    /// channel blocks; the 3136 positions of a 56x56 image would make 50176 rows, too many to
-    /// list, so they split into 98 x 32 and a call copies 512 rows, not 16.
+    /// joins the listing ([`Plan::kernel_start`]).
     fn split_for_row_block(&mut self) {
         if self.kernel != Kernel::Rows || self.len < 2 || self.len == MAX_LEVELS {
             return;

@@ -8,7 +8,6 @@
 //! element. Everything here runs once per plan, from the chunk-list constants and the dims.
 
 mod axes;
-mod divisors;
 mod listings;
 mod long_runs;
 mod loops;
@@ -19,6 +18,7 @@ mod table;
 #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
 mod thread_order;
 
+pub(crate) use axes::coverage;
 pub(crate) use listings::{LineRows, Listings, ahead_if_far};
 pub(crate) use loops::{Kernel, Level, MAX_LEVELS, Plan, Point};
 #[cfg(test)]

@@ -9,7 +9,7 @@
 //! the plan treats it as a tensor of the box's dims. A range that ends where the dimension
 //! ends reaches on to the padded extent, so a cut destination still fills its padding there.
 
-use super::axes::{coverage, exact_chain};
+use super::axes::exact_chain;
 use super::pair::{Pair, Side};
 use crate::{layouts::MAX_AXES, mappings::MAX_RANK};
 use core::ops::Range;
@@ -22,11 +22,6 @@ pub(crate) struct Part {
 }
 
 impl Part {
-    /// The range of dimension `d`.
-    pub(crate) fn range(&self, d: usize) -> Range<usize> {
-        self.start[d]..self.end[d]
-    }
-
     /// The same box in another numbering of the dimensions: dimension `d` becomes `to[d]`.
     pub(crate) fn renumbered(&self, rank: usize, to: &[usize; MAX_RANK]) -> Part {
         let mut out = *self;
@@ -67,11 +62,6 @@ impl Pair {
 }
 
 impl Side {
-    /// One past the largest coordinate of dimension `d` the axes reach: its padded extent.
-    pub(crate) fn reach(&self, d: usize) -> usize {
-        coverage(&self.axes, d)
-    }
-
     /// This side, of `dims` (in its own numbering), cut to the box `part`; `None` when some
     /// range of the box is not a run of digits of one axis with the finer axes of its dimension
     /// whole, or when the side starts part-way into its axes.
@@ -81,8 +71,9 @@ impl Side {
         }
         let mut side = *self;
         for (d, &dim) in dims.iter().enumerate() {
-            if part.range(d) != (0..dim) {
-                side.cut_dim(d, dim, part.range(d))?;
+            let range = part.start[d]..part.end[d];
+            if range != (0..dim) {
+                side.cut_dim(d, dim, range)?;
             }
         }
         Some(side)

@@ -23,7 +23,7 @@ pub(crate) struct Grid {
 }
 
 /// Where a chunk lies: the corner of its box, and which outer axes are at their last digit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Corner {
     pub origin: [usize; MAX_RANK],
     /// Bit `i` set when outer axis `i` is at its last digit (chunks with the same bits have
@@ -82,10 +82,7 @@ impl Grid {
         let (outer, inner) = self.outer.split_at(self.outer.len() - 1);
         let inner = inner[0];
         let inner_bit = 1 << outer.len();
-        let mut corner = Corner {
-            origin: [0; MAX_RANK],
-            last: 0,
-        };
+        let mut corner = Corner::default();
         // A row: the chunks of one combination of the outer digits, the innermost aside.
         let rows = chunks.start / inner.extent..(chunks.end - 1) / inner.extent + 1;
         let mut digits = [0usize; MAX_AXES];
@@ -143,10 +140,7 @@ impl Grid {
             return None;
         }
         Some((0..1usize << free).map(move |pattern| {
-            let mut corner = Corner {
-                origin: [0; MAX_RANK],
-                last: 0,
-            };
+            let mut corner = Corner::default();
             let (mut number, mut bit) = (0, 0);
             for (i, axis) in outer.iter().enumerate() {
                 let at_last = axis.extent == 1 || {
@@ -239,10 +233,7 @@ impl Bands {
     fn band(&self, run: usize, first: usize) -> Band {
         let (grid, axis) = (&self.grid, self.grid.outer[self.level]);
         let last = (first + self.digits).min(axis.extent);
-        let mut part = grid.part(&Corner {
-            origin: [0; MAX_RANK],
-            last: 0,
-        });
+        let mut part = grid.part(&Corner::default());
         let mut set = |outer: &Axis, from: usize, to: usize| {
             part.start[outer.dim] = from * outer.step;
             part.end[outer.dim] = (to * outer.step).min(grid.dims[outer.dim]);

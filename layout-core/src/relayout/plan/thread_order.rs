@@ -1,13 +1,6 @@
 //! The loop order a relayout shared among threads needs: an outermost loop whose digits own
-//! disjoint, contiguous blocks of the destination, which the `parallel` feature hands out one
-//! block per piece.
-//!
-//! Row copies of whole-line rows take their bound-free loops in source order (largest source
-//! stride outermost, `Plan::read_rows_in_order`), and the source's outermost loop need not be
-//! the destination's: HTP croutons into oneDNN's nChw32c, one image, loop over the croutons'
-//! rows of chunks outermost, whose digits each own eight image rows of every channel block,
-//! strided through the whole destination. In that order the plan cannot be split; with the
-//! channel blocks' loop outermost it can, and then runs faster on two threads than on one.
+//! disjoint, contiguous blocks of the destination, one block per piece of the `parallel` split.
+//! Row copies in source order can lack one (HTP croutons into oneDNN's nChw32c).
 
 use super::loops::{Kernel, Level, Plan};
 
