@@ -47,35 +47,26 @@ pub(crate) unsafe fn store<E: Pod>(dst: &mut [E], at: usize, register: uint8x16_
     unsafe { vst1q_u8(dst.as_mut_ptr().add(at).cast(), register) }
 }
 
-/// The 16 bytes of `register`, as an array.
-#[inline(always)]
-pub(crate) fn bytes_of(register: uint8x16_t) -> [u8; 16] {
-    let mut bytes = [0; 16];
-    // SAFETY: `bytes` is 16 writable bytes.
-    unsafe { vst1q_u8(bytes.as_mut_ptr(), register) };
-    bytes
-}
-
-/// Writes the four registers of `line` back to back to `dst` from element `at`: where `stream`
-/// and they are one whole cache line (`at` on a 64-byte boundary), past the caches by two
-/// `stnp`; else through the caches.
+/// Writes the four registers of `line` back to back to `dst` from element `at`: where they are
+/// one whole cache line (`at` on a 64-byte boundary), past the caches by two `stnp`; else
+/// through the caches.
 ///
 /// # Safety
 ///
 /// `at + 64 / size_of::<E>() <= dst.len()`.
 #[inline(always)]
-pub(crate) unsafe fn write_line<E: Pod>(
-    dst: &mut [E],
-    at: usize,
-    line: &[uint8x16_t; 4],
-    stream: bool,
-) {
+pub(crate) unsafe fn write_line<E: Pod>(dst: &mut [E], at: usize, line: &[uint8x16_t; 4]) {
     let per_register = 16 / size_of::<E>();
     debug_assert!(
         at + 4 * per_register <= dst.len(),
         "a line inside the slice"
     );
-    if stream && on_cache_line(dst, at) {
+    if dst
+        .as_ptr()
+        .wrapping_add(at)
+        .addr()
+        .is_multiple_of(CACHE_LINE)
+    {
         // SAFETY: the line's 64 bytes lie inside `dst` (the caller's promise), exclusively
         // borrowed, and start on a 64-byte boundary (just checked).
         unsafe {
@@ -90,15 +81,6 @@ pub(crate) unsafe fn write_line<E: Pod>(
         // `dst` (the caller's promise).
         unsafe { store(dst, at + i * per_register, register) };
     }
-}
-
-/// Whether element `at` of `dst` starts a cache line (its address a multiple of 64).
-#[inline(always)]
-pub(crate) fn on_cache_line<E>(dst: &[E], at: usize) -> bool {
-    dst.as_ptr()
-        .wrapping_add(at)
-        .addr()
-        .is_multiple_of(CACHE_LINE)
 }
 
 /// `stnp`: writes `low` then `high` to the 32 bytes at `to`, non-temporal. Under Miri, which

@@ -1,29 +1,22 @@
-//! NEON transpose blocks for the plain 1-, 2- and 4-byte element types (aarch64 only).
+//! NEON transpose blocks for the plain 1-, 2- and 4-byte element types (aarch64 only; plain
+//! types: see [`by_size`](crate::relayout::by_size)).
 //!
 //! The portable tile ([`Portable`](super::super::tiles::Portable)) moves one element per load
-//! and store; these blocks move 16 bytes per instruction instead. NEON (Advanced SIMD) is part
-//! of every aarch64 CPU that runs a general-purpose OS (the targets enable it), so nothing is
-//! detected at run time.
-//!
-//! A micro-block of `N` source lines of `L` elements (one 128-bit register each,
-//! `L = 16 / size`) is transposed by `log2(N)` rounds of the perfect shuffle (`zip1`/`zip2` of
-//! the first half of the registers with the second, element by element), after which register
-//! `k` holds destination lines `k * L / N ..` of `N` elements each: a 4x4 block of 4-byte
-//! elements in 2 rounds of 4 permutes, 8x8 of 2-byte ones in 3 rounds of 8, 16x16 bytes in 4
-//! rounds of 16. The loop over micro-blocks is the one the x86-64 SSE2 blocks run
+//! and store; these blocks move 16 bytes per instruction instead. The blocks themselves
+//! (micro-blocks of `N` source lines, one 128-bit register each, transposed by `log2(N)`
+//! rounds of the perfect shuffle) are the ones the x86-64 SSE2 blocks run
 //! ([`micro_blocks`](super::super::micro_blocks)); this module supplies the NEON register
-//! (`ld1`/`st1`, `stnp` for whole lines past the caches) and its interleaves.
-//!
-//! Only plain element types take this path (see [`by_size`](crate::relayout::by_size)).
+//! (`ld1`/`st1`, `stnp` for whole lines past the caches) and its interleaves (`zip1`/`zip2`).
 
 use super::super::micro_blocks::Blocks128;
 use super::super::register::{Lanes, Register, Register128};
 use super::super::shuffle::Interleave;
-use super::lines::{bytes_of, load, store, write_line};
+use super::lines::{load, store, write_line};
 use bytemuck::Pod;
 use core::arch::aarch64::{
     uint8x16_t, vdupq_n_u8, vreinterpretq_u8_u16, vreinterpretq_u8_u32, vreinterpretq_u16_u8,
-    vreinterpretq_u32_u8, vzip1q_u8, vzip1q_u16, vzip1q_u32, vzip2q_u8, vzip2q_u16, vzip2q_u32,
+    vreinterpretq_u32_u8, vst1q_u8, vzip1q_u8, vzip1q_u16, vzip1q_u32, vzip2q_u8, vzip2q_u16,
+    vzip2q_u32,
 };
 
 /// Blocks moved through NEON registers; with `STREAM`, destination lines that are a whole
@@ -105,13 +98,16 @@ impl Register for uint8x16_t {
     unsafe fn stream_line<E: Pod>(dst: &mut [E], at: usize, line: &Self::Line) {
         // SAFETY: passed on from the caller; `write_line` streams only a line that starts on
         // 64 bytes.
-        unsafe { write_line(dst, at, line, true) }
+        unsafe { write_line(dst, at, line) }
     }
 }
 
 impl Register128 for uint8x16_t {
     #[inline(always)]
     fn bytes(self) -> [u8; 16] {
-        bytes_of(self)
+        let mut bytes = [0; 16];
+        // SAFETY: `bytes` is 16 writable bytes.
+        unsafe { vst1q_u8(bytes.as_mut_ptr(), self) };
+        bytes
     }
 }

@@ -4,9 +4,9 @@
 //! The loops themselves are the generic ones of [`kernels`](super::super), always inlined, so
 //! that these wrappers compile them whole with AVX2: the transposes of plain 1-, 2- and 4-byte
 //! types move their blocks through 256-bit registers ([`Avx2Blocks`]) and the row copies get
-//! 32-byte moves. Whether the CPU (and its OS)
-//! runs AVX2 is found once, with `cpuid`, by the `cpufeatures` crate (`layout-core` is
-//! `no_std`, so `std::is_x86_feature_detected!` is not available).
+//! 32-byte moves. Whether the CPU (and its OS) runs AVX2 is found once, with `cpuid`, by the
+//! `cpufeatures` crate (`layout-core` is `no_std`, so `std::is_x86_feature_detected!` is not
+//! available).
 
 use super::super::block_move::{BlockLines, BlockMove};
 use super::super::evenly_spaced::{self, Corner};
@@ -112,9 +112,8 @@ copy_rows_fn! {
 }
 
 /// [`streamed_rows::copy`] compiled with AVX2, then [`end_streaming`]: rows that fill whole
-/// destination lines, each line written past the caches where it is aligned. A line written
-/// through the cache is read first, so each byte crosses the memory bus three times, as in
-/// memcpy; streamed, twice (f32 nChw8c->nChw16c, nhwc->nChw16c).
+/// destination lines, each line written past the caches where it is aligned (a line written
+/// through the cache is read first: each byte crosses the memory bus three times, not twice).
 ///
 /// # Safety
 ///
@@ -206,9 +205,7 @@ interleave_for! {
     u32: _mm256_unpacklo_epi32, _mm256_unpackhi_epi32;
 }
 
-impl Wide for u8 {}
-impl Wide for u16 {}
-impl Wide for u32 {}
+impl<E: Block + Interleave<__m256i>> Wide for E {}
 
 // The AVX2 register: two 128-bit lanes, `vmovntdq` for whole lines past the caches.
 x86_register!(__m256i: 32, _mm256_stream_si256, pair_lanes);

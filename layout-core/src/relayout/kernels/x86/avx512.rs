@@ -5,8 +5,7 @@
 //! side by side in one register (one per 128-bit lane, where the interleave instructions
 //! work), so that after the perfect-shuffle rounds a register is one destination line's 64
 //! bytes: each line leaves in one store, streamed or not, instead of two (AVX2) or four
-//! (SSE2). That doubles as the best order for streaming stores, as the write-combining buffer
-//! of a line fills at once (f32 nhwc->nchw). Detection as in
+//! (SSE2), which also fills a line's write-combining buffer at once. Detection as in
 //! [`super::avx2`]: once, with `cpuid`, by `cpufeatures`.
 
 use super::super::block_move::{BlockLines, BlockMove};
@@ -94,8 +93,8 @@ transposes_fn! {
 /// cache line of the destination by a streaming store, the rest through the caches. RGB
 /// images zipped into NHWC write 192 bytes (three lines) of f32 per step, and split out of it
 /// 64 bytes (one line) per plane: streamed, a line is not read before it is overwritten.
-/// Elements under 4 bytes stay in place, through the caches: streamed from a local piece, u8
-/// RGB zipped runs at a fraction of that speed.
+/// Elements under 4 bytes stay in place, through the caches, faster than streamed from a
+/// local piece.
 pub(crate) struct StreamedPieces;
 
 impl<E: Pod> narrow::Pieces<E> for StreamedPieces {
@@ -127,7 +126,8 @@ impl<E: Pod> narrow::Pieces<E> for StreamedPieces {
 /// Blocks moved through 512-bit registers, each transposed register `4N` consecutive elements
 /// (64 bytes) of one destination line: four micro-blocks side by side, one per 128-bit lane
 /// (the shared loop, [`micro_blocks::wide_block`]), or for streamed 4-byte elements 16 x 16
-/// squares shuffled across whole registers ([`whole_lines`]). Blocks narrower than that are [`Avx2Blocks`]'.
+/// squares shuffled across whole registers ([`whole_lines`]). Blocks narrower than that are
+/// [`Avx2Blocks`]'.
 ///
 /// Only where the CPU runs AVX-512 F and BW: their [`plane`] is compiled for it.
 pub(crate) struct Avx512Blocks<const STREAM: bool>;
@@ -169,7 +169,7 @@ impl<E: Broad, const STREAM: bool> BlockMove<E> for Avx512Blocks<STREAM> {
 /// The blocks of a staged transpose ([`staged()`]), written into its local buffer: 4-byte
 /// elements as 16 x 16 squares ([`whole_lines`]) through the cache, the others as
 /// [`Avx512Blocks`] through the cache. Into the buffer, in L1, the squares' one load per
-/// source line pays over the lane quads (f32 NCHW -> NHWC of 17 channels).
+/// source line beats the lane quads.
 pub(crate) struct StageBlocks;
 
 impl<E: Broad> BlockMove<E> for StageBlocks {
@@ -205,9 +205,7 @@ interleave_for! {
     u32: _mm512_unpacklo_epi32, _mm512_unpackhi_epi32;
 }
 
-impl Broad for u8 {}
-impl Broad for u16 {}
-impl Broad for u32 {}
+impl<E: Wide + Interleave<__m512i>> Broad for E {}
 
 // The AVX-512 register, a whole cache line: four 128-bit lanes, `vmovntdq` past the caches.
 x86_register!(__m512i: 64, _mm512_stream_si512, quad_register);
@@ -215,10 +213,9 @@ x86_register!(__m512i: 64, _mm512_stream_si512, quad_register);
 /// The block of 4-byte elements as 16 x 16 squares: a source line's 16 elements (`ROWS`) are
 /// one whole 64-byte register, loaded at once, and four rounds of the perfect shuffle across
 /// the whole register ([`Whole32`]) make register `k` destination line `k`'s 16 elements.
-/// One load per source line instead of four 16-byte ones, which makes streamed f32 nhwc->nchw
-/// blocks markedly faster than the lane quads. Streamed blocks only: written through the
-/// cache, the sixteen stores in a row are slower than the lane quads' four lines at a time
-/// (f32 nChw16c->nchw).
+/// One load per source line instead of four 16-byte ones; for streamed blocks only, as
+/// through the cache its sixteen stores in a row are slower than the lane quads' four lines
+/// at a time.
 ///
 /// # Safety
 ///
@@ -233,9 +230,8 @@ unsafe fn whole_lines<E: Pod, L: Lines, C: Columns, const COLS: usize, const STR
     for c in (0..COLS).step_by(16) {
         let mut v = [zero(); 16];
         // The source lines in address order, not in the order the first shuffle round pairs
-        // them (0, 8, 4, 12, ...): that order gains little where the lines lie apart (f32
-        // nhwc->nchw) and costs some cores much of their speed where the 16 lines are one run
-        // of 1 KiB (f32 nChw16c->nchw).
+        // them (0, 8, 4, 12, ...), which costs some cores much of their speed where the 16
+        // lines are one run.
         for (j, register) in v.iter_mut().enumerate() {
             // SAFETY: the source line holds `ROWS` = 16 elements of 4 bytes from
             // `s + cols.at(c + j)` (the caller's promise); AVX-512 F runs (the caller's promise).

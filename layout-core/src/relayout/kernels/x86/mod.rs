@@ -83,48 +83,36 @@ bytes_element!(u8, u16, u32, u64);
 /// `tiles::transpose` of plain elements viewed as the unsigned integers `E` of their size.
 fn transpose_as<E: avx512::Broad>(t: Transposes<'_, E>, stream: bool) {
     let (dst, d, src, s, batch, reach) = t.parts();
-    // Tiles one to three wide: the AVX-512 build of the narrow kernels, streaming where asked
-    // and splitting rows of three bytes with VBMI where the CPU has it (`SplitPlanes`), or
-    // their portable build (the blocks below would move them element by element).
+    let has_avx512 = avx512::available();
+    // Tiles one to three wide: the AVX-512 build of the narrow kernels (rows of two to four
+    // units split by permutes where the CPU has them: `SplitPlanes`), or their portable build
+    // (the blocks below would move them element by element).
     // SAFETY (all three): the AVX-512 builds only where the CPU runs AVX-512 F and BW (checked
     // first); plain copies run on any CPU.
-    let (narrow, streamed) = match (avx512::available(), stream) {
-        (true, true) => (
-            unsafe {
-                avx512::narrow_transpose::<E, SplitPlanes<avx512::StreamedPieces>>(
-                    dst, d, src, s, batch, reach,
-                )
-            },
-            true,
-        ),
-        (true, false) => (
-            unsafe {
-                avx512::narrow_transpose::<E, SplitPlanes<narrow::Cached>>(
-                    dst, d, src, s, batch, reach,
-                )
-            },
-            false,
-        ),
-        (false, _) => (
-            unsafe {
-                narrow::narrow_transpose::<E, narrow::Cached>(Transposes::new(
-                    dst, d, src, s, batch, reach,
-                ))
-            },
-            false,
-        ),
+    let narrow = unsafe {
+        match (has_avx512, stream) {
+            (true, true) => avx512::narrow_transpose::<E, SplitPlanes<avx512::StreamedPieces>>(
+                dst, d, src, s, batch, reach,
+            ),
+            (true, false) => avx512::narrow_transpose::<E, SplitPlanes<narrow::Cached>>(
+                dst, d, src, s, batch, reach,
+            ),
+            (false, _) => narrow::narrow_transpose::<E, narrow::Cached>(Transposes::new(
+                dst, d, src, s, batch, reach,
+            )),
+        }
     };
     if narrow {
-        if streamed {
+        if has_avx512 && stream {
             end_streaming();
         }
         return;
     }
     // Rows of bytes back to back, half a line to a line long: blocks of a whole line of
     // columns, their source lines staged.
-    if avx512::available() && short_rows::takes::<E>(&batch) {
-        // SAFETY: the CPU runs AVX-512 F and BW (checked just before); `E` is one byte
-        // (`takes`), so `u8`.
+    if has_avx512 && short_rows::takes::<E>(&batch) {
+        // SAFETY: the CPU runs AVX-512 F and BW (checked first); `E` is one byte (`takes`),
+        // so `u8`.
         unsafe {
             short_rows::transpose(
                 bytemuck::cast_slice_mut(dst),
@@ -143,13 +131,13 @@ fn transpose_as<E: avx512::Broad>(t: Transposes<'_, E>, stream: bool) {
     // Rows back to back in the destination but off its line grid: staged, so that whole lines
     // stream.
     if stream
-        && (avx512::available() || avx2::available())
+        && (has_avx512 || avx2::available())
         && let Some(stages) = Stages::of::<E>(&batch)
     {
         // SAFETY (both): the CPU runs the instructions (checked just before); `stages` are the
         // batch's.
         unsafe {
-            if avx512::available() {
+            if has_avx512 {
                 avx512::staged(dst, d, src, s, batch, reach, stages);
             } else {
                 avx2::staged(dst, d, src, s, batch, reach, stages);
@@ -202,6 +190,44 @@ mod tests {
     use super::super::tiles::tests::{BLOCK_SHAPES, TwoTiles, blocks_agree, under_miri};
     use super::*;
 
+    /// `#[test]` functions of kernels compiled for `avx2`, `avx512` (F and BW) or `vbmi` (F, BW
+    /// and VBMI): ignored, saying so, where the build script found that the CPU does not run
+    /// them; where it found that it does, each first checks that the library finds so too.
+    macro_rules! isa_test {
+        (avx2: $($test:tt)*) => {
+            $crate::relayout::kernels::x86::tests::isa_test!(
+                @ kernel_tests_avx2, "AVX2", "this CPU does not run AVX2",
+                $crate::relayout::kernels::x86::avx2::available(), $($test)*
+            );
+        };
+        (avx512: $($test:tt)*) => {
+            $crate::relayout::kernels::x86::tests::isa_test!(
+                @ kernel_tests_avx512, "AVX-512 F and BW", "this CPU does not run AVX-512 F and BW",
+                $crate::relayout::kernels::x86::avx512::available(), $($test)*
+            );
+        };
+        (vbmi: $($test:tt)*) => {
+            $crate::relayout::kernels::x86::tests::isa_test!(
+                @ kernel_tests_vbmi, "AVX-512 VBMI", "this CPU does not run AVX-512 VBMI",
+                $crate::relayout::kernels::x86::split_planes::vbmi_available(), $($test)*
+            );
+        };
+        (
+            @ $cfg:ident, $isa:literal, $why:literal, $found:expr,
+            $($(#[$attr:meta])* fn $name:ident() $body:block)*
+        ) => {$(
+            $(#[$attr])*
+            #[test]
+            #[cfg_attr(not($cfg), ignore = $why)]
+            fn $name() {
+                assert!($found, concat!("the build script found ", $isa, ", the library does not"));
+                $body
+            }
+        )*};
+    }
+
+    pub(super) use isa_test;
+
     /// The ISA builds of the transpose blocks, each tested on its own.
     #[derive(Clone, Copy, Debug)]
     enum Build {
@@ -240,66 +266,34 @@ mod tests {
         build: Build,
     ) {
         let shapes = under_miri(&BLOCK_SHAPES, &[13, 1, 2, 3, 6, 8]);
-        // SAFETY: each test runs its build only where the CPU has its features (the test's
-        // `ignore` attribute, and its assertion of `available()`).
+        // SAFETY: each test runs its build only where the CPU has its features (`isa_test`).
         let blocks = |t: Transposes<'_, E>, stream| unsafe { build.planes(t, stream) };
         blocks_agree(make, &shapes, true, &alloc::format!("{build:?}"), blocks);
     }
 
     /// Runs `test` on a thread of 1 MiB of stack (half a test thread's stack, which holds one
     /// width's AVX-512 plane of a debug build but not every width's in one frame:
-    /// [`PlaneMove::plane`](tiles::PlaneMove::plane); users' tests run on 2 MiB threads too),
-    /// once the library finds the CPU features that the build script found for `build`
-    /// (which decide whether the test runs at all).
-    fn on_small_stack(build: Build, test: impl FnOnce() + Send + 'static) {
+    /// [`PlaneMove::plane`](tiles::PlaneMove::plane); users' tests run on 2 MiB threads too).
+    fn on_small_stack(test: impl FnOnce() + Send + 'static) {
         extern crate std;
-        let found = match build {
-            Build::Sse2 => true,
-            Build::Avx2 => avx2::available(),
-            Build::Avx512 => avx512::available(),
-        };
-        assert!(
-            found,
-            "the build script found {build:?}, the library does not"
-        );
         let thread = std::thread::Builder::new().stack_size(1 << 20);
         thread.spawn(test).unwrap().join().unwrap();
     }
 
     /// Every element size through `build`'s blocks.
     fn each_type_agrees(build: Build) {
-        on_small_stack(build, move || {
+        on_small_stack(move || {
             agrees_with_portable::<u8>(|i| (i * 7) as u8, build);
             agrees_with_portable::<u16>(|i| (i * 7) as u16, build);
             agrees_with_portable::<u32>(|i| (i * 7) as u32, build);
         });
     }
 
-    #[test]
-    fn sse2_blocks_equal_the_portable_tile() {
-        each_type_agrees(Build::Sse2);
-    }
-
-    #[test]
-    #[cfg_attr(not(kernel_tests_avx2), ignore = "this CPU does not run AVX2")]
-    fn avx2_blocks_equal_the_portable_tile() {
-        each_type_agrees(Build::Avx2);
-    }
-
-    #[test]
-    #[cfg_attr(
-        not(kernel_tests_avx512),
-        ignore = "this CPU does not run AVX-512 F and BW"
-    )]
-    fn avx512_blocks_equal_the_portable_tile() {
-        each_type_agrees(Build::Avx512);
-    }
-
     /// Staged transposes (rows back to back off the line grid) through `build` equal the
     /// portable tile: a column left past the blocks, columns enough for an overlapping block,
     /// rows past the last group, rows of a line and a half, two tiles a call (the second off
     /// the line grid), each element size.
-    fn staged_transposes_equal_the_portable_tile(build: Build) {
+    fn staged_transposes_agree(build: Build) {
         fn check<E: avx512::Broad + core::fmt::Debug + PartialEq>(
             make: fn(usize) -> E,
             shapes: &[(usize, usize)],
@@ -315,7 +309,7 @@ mod tests {
                 let staged = |t: Transposes<'_, E>, _| {
                     let (dst, d, src, s, batch, reach) = t.parts();
                     // SAFETY: each test runs its build only where the CPU has its features
-                    // (the test's `ignore` attribute, and its assertion of `available()`).
+                    // (`isa_test`).
                     unsafe {
                         match build {
                             Build::Avx2 => avx2::staged(dst, d, src, s, batch, reach, stages),
@@ -329,7 +323,7 @@ mod tests {
                 tiles.agree(batch, 0, &case, &[false], staged);
             }
         }
-        on_small_stack(build, move || {
+        on_small_stack(move || {
             check::<u32>(|i| (i * 7) as u32, &[(35, 17), (40, 29), (35, 24)], build);
             check::<u16>(|i| (i * 7) as u16, &[(72, 7), (40, 6), (40, 48)], build);
             check::<u8>(|i| (i * 7) as u8, &[(72, 17), (70, 5)], build);
@@ -337,17 +331,27 @@ mod tests {
     }
 
     #[test]
-    #[cfg_attr(not(kernel_tests_avx2), ignore = "this CPU does not run AVX2")]
-    fn avx2_staged_transposes_equal_the_portable_tile() {
-        staged_transposes_equal_the_portable_tile(Build::Avx2);
+    fn sse2_blocks_equal_the_portable_tile() {
+        each_type_agrees(Build::Sse2);
     }
 
-    #[test]
-    #[cfg_attr(
-        not(kernel_tests_avx512),
-        ignore = "this CPU does not run AVX-512 F and BW"
-    )]
-    fn avx512_staged_transposes_equal_the_portable_tile() {
-        staged_transposes_equal_the_portable_tile(Build::Avx512);
+    isa_test! {
+        avx2:
+        fn avx2_blocks_equal_the_portable_tile() {
+            each_type_agrees(Build::Avx2);
+        }
+        fn avx2_staged_transposes_equal_the_portable_tile() {
+            staged_transposes_agree(Build::Avx2);
+        }
+    }
+
+    isa_test! {
+        avx512:
+        fn avx512_blocks_equal_the_portable_tile() {
+            each_type_agrees(Build::Avx512);
+        }
+        fn avx512_staged_transposes_equal_the_portable_tile() {
+            staged_transposes_agree(Build::Avx512);
+        }
     }
 }

@@ -7,10 +7,9 @@
 //! on into the next row, which is stored after it and writes its own bytes over those; the
 //! last row of a block is stored exactly, so no store reaches past the block's rows.
 //!
-//! Faster than the other transposes' blocks through the caches and streamed alike, and
-//! through the caches faster still with the source lines staged (below) than read where they lie
-//! (docs/engine-measurements.md, "Short byte rows"). Writing each group into a local buffer
-//! and copying it out as one run, as the streamed groups do, is slower through the caches.
+//! Faster than the other transposes' blocks, through the caches and streamed; through the
+//! caches faster still with the source lines staged (below), each group written straight into
+//! the destination (docs/engine-measurements.md, "Short byte rows").
 
 use super::super::micro_blocks::transposed;
 use super::super::tile_batch::TileBatch;
@@ -55,9 +54,9 @@ pub(super) fn takes<E>(batch: &TileBatch<'_>) -> bool {
 /// (7 x 7 NHWC: 49 pixels 2 KiB apart), which share two of the 64 sets of an L1 cache and
 /// evict each other before the next block reads them again. With `stream`, a group's rows
 /// (64 rows of `n` bytes: whole lines) are written into a local buffer and leave it as one run,
-/// past the caches ([`stream_run`]); else straight into `dst`. Rows
-/// past the last whole group go as blocks of [`ROWS`] read where they lie, the last ending
-/// with the last row (it writes some rows of the block before it again, with the same bytes).
+/// past the caches ([`stream_run`]); else straight into `dst`. Rows past the last whole group
+/// go as blocks of [`ROWS`] read where they lie, the last ending with the last row (it writes
+/// some rows of the block before it again, with the same bytes).
 ///
 /// # Safety
 ///
@@ -160,59 +159,53 @@ fn put_rows(out: &mut [u8], at: usize, n: usize, lines: &[__m512i; ROWS]) {
 #[cfg(test)]
 mod tests {
     use super::super::super::tile_batch::move_elements;
-    use super::super::avx512;
+    use super::super::tests::isa_test;
     use super::*;
     use alloc::vec::Vec;
 
-    /// Planes of `n` bytes back to back from pixels of `channels` bytes (NHWC -> NCHW of
-    /// `n` positions): the shortest and longest rows the path takes, channels fewer than a
-    /// block's worth past the groups of 64 (in whole blocks or not) and none, through the
-    /// caches and streamed, two tiles: the same bytes as element by element, nothing written
-    /// past the tiles.
-    #[test]
-    #[cfg_attr(
-        not(kernel_tests_avx512),
-        ignore = "this CPU does not run AVX-512 F and BW"
-    )]
-    fn short_rows_move_like_elements() {
-        assert!(
-            avx512::available(),
-            "the build script found AVX-512, the library does not"
-        );
-        // Under Miri, which runs the blocks a thousand times slower, one group with one more
-        // block and one group with an overlapping block.
-        let cases: &[(usize, usize, bool)] = if cfg!(miri) {
-            &[(49, 80, true), (57, 70, false)]
-        } else {
-            &[
-                (33, 16, false),
-                (49, 37, true),
-                (63, 21, false),
-                (49, 2048, false),
-                (49, 200, true),
-                (57, 130, false),
-            ]
-        };
-        for &(n, channels, stream) in cases {
-            let rows: Vec<(usize, usize)> = (0..channels).map(|c| (c, c * n)).collect();
-            let cols: Vec<(usize, usize)> = (0..n).map(|p| (p * channels, p)).collect();
-            let tile = n * channels;
-            let origins = [(0, 0), (tile, tile)];
-            let batch = TileBatch {
-                rows_run: Some(n),
-                cols_run: Some(channels),
-                ..TileBatch::listed(&origins, &rows, &cols, Some(n))
+    isa_test! {
+        avx512:
+        /// Planes of `n` bytes back to back from pixels of `channels` bytes (NHWC -> NCHW of
+        /// `n` positions): the shortest and longest rows the path takes, channels fewer than a
+        /// block's worth past the groups of 64 (in whole blocks or not) and none, through the
+        /// caches and streamed, two tiles: the same bytes as element by element, nothing
+        /// written past the tiles.
+        fn short_rows_move_like_elements() {
+            // Under Miri, which runs the blocks a thousand times slower, one group with one
+            // more block and one group with an overlapping block.
+            let cases: &[(usize, usize, bool)] = if cfg!(miri) {
+                &[(49, 80, true), (57, 70, false)]
+            } else {
+                &[
+                    (33, 16, false),
+                    (49, 37, true),
+                    (63, 21, false),
+                    (49, 2048, false),
+                    (49, 200, true),
+                    (57, 130, false),
+                ]
             };
-            assert!(takes::<u8>(&batch));
-            let src: Vec<u8> = (0..2 * tile).map(|i| (i * 7 % 251) as u8).collect();
-            let mut want = alloc::vec![0xEE; 2 * tile + 64];
-            for &(at_s, at_d) in &origins {
-                move_elements(&mut want, at_d, &src, at_s, &rows, &cols);
+            for &(n, channels, stream) in cases {
+                let rows: Vec<(usize, usize)> = (0..channels).map(|c| (c, c * n)).collect();
+                let cols: Vec<(usize, usize)> = (0..n).map(|p| (p * channels, p)).collect();
+                let tile = n * channels;
+                let origins = [(0, 0), (tile, tile)];
+                let batch = TileBatch {
+                    rows_run: Some(n),
+                    cols_run: Some(channels),
+                    ..TileBatch::listed(&origins, &rows, &cols, Some(n))
+                };
+                assert!(takes::<u8>(&batch));
+                let src: Vec<u8> = (0..2 * tile).map(|i| (i * 7 % 251) as u8).collect();
+                let mut want = alloc::vec![0xEE; 2 * tile + 64];
+                for &(at_s, at_d) in &origins {
+                    move_elements(&mut want, at_d, &src, at_s, &rows, &cols);
+                }
+                let mut got = alloc::vec![0xEE; 2 * tile + 64];
+                // SAFETY: AVX-512 F and BW run (`isa_test` checks first).
+                unsafe { transpose(&mut got, 0, &src, 0, batch, stream) };
+                assert_eq!(got, want, "rows of {n} bytes, {channels} of them");
             }
-            let mut got = alloc::vec![0xEE; 2 * tile + 64];
-            // SAFETY: AVX-512 F and BW run (checked above).
-            unsafe { transpose(&mut got, 0, &src, 0, batch, stream) };
-            assert_eq!(got, want, "rows of {n} bytes, {channels} of them");
         }
     }
 }

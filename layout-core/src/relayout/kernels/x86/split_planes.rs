@@ -2,11 +2,11 @@
 //! (x86-64 only): NHWC -> NCHW of 2, 3 or 4 channels (RGB and RGBA images) of bytes, with
 //! AVX-512 VBMI's `vpermt2b`, and of 2-byte elements, with AVX-512 BW's `vpermt2w`. One
 //! permute picks any 64 bytes of the 128 in two registers, so `N - 1` of them make each
-//! 64-byte plane line out of `N` source lines; the loops of the narrow kernels split one
-//! shuffle network at a time, far slower than these. The plane lines go through the caches
-//! even into a destination past them, as the narrow kernels' pieces do: streamed, the same
-//! split is slower. The other way, zipping planes into rows, the narrow kernels' loops run as
-//! fast as the permutes (docs/engine-measurements.md, "VBMI byte split").
+//! 64-byte plane line out of `N` source lines, where the narrow kernels' loops split one
+//! shuffle network at a time. The plane lines go through the caches even into a destination
+//! past them, as the narrow kernels' pieces do, which is faster than streaming them. Zipping
+//! planes into rows stays with the narrow kernels' loops, as fast there
+//! (docs/engine-measurements.md, "VBMI byte split").
 
 use super::super::narrow::Pieces;
 use super::shuffle::load_register;
@@ -157,34 +157,29 @@ static BYTE_STEPS: Steps = [steps(2, 64), steps(3, 64), steps(4, 64)];
 /// [`steps`] of 2-byte units.
 static WORD_STEPS: Steps = [steps(2, 32), steps(3, 32), steps(4, 32)];
 
-impl Unit for u8 {
-    const STEPS: &'static Steps = &BYTE_STEPS;
+/// [`Unit`] for `$unit`: its tables and its permute.
+macro_rules! unit {
+    ($($unit:ty: $steps:ident, $permute:ident;)+) => {$(
+        impl Unit for $unit {
+            const STEPS: &'static Steps = &$steps;
 
-    #[inline(always)]
-    unsafe fn permute(a: __m512i, index: __m512i, b: __m512i) -> __m512i {
-        #[cfg(not(miri))]
-        // SAFETY: VBMI runs (the caller's promise).
-        unsafe {
-            _mm512_permutex2var_epi8(a, index, b)
+            #[inline(always)]
+            unsafe fn permute(a: __m512i, index: __m512i, b: __m512i) -> __m512i {
+                #[cfg(not(miri))]
+                // SAFETY: the CPU runs the permute (the caller's promise).
+                unsafe {
+                    $permute(a, index, b)
+                }
+                #[cfg(miri)]
+                permute_lanes(a, index, b, size_of::<$unit>())
+            }
         }
-        #[cfg(miri)]
-        permute_lanes(a, index, b, 1)
-    }
+    )+};
 }
 
-impl Unit for u16 {
-    const STEPS: &'static Steps = &WORD_STEPS;
-
-    #[inline(always)]
-    unsafe fn permute(a: __m512i, index: __m512i, b: __m512i) -> __m512i {
-        #[cfg(not(miri))]
-        // SAFETY: AVX-512 BW runs (the caller's promise).
-        unsafe {
-            _mm512_permutex2var_epi16(a, index, b)
-        }
-        #[cfg(miri)]
-        permute_lanes(a, index, b, 2)
-    }
+unit! {
+    u8: BYTE_STEPS, _mm512_permutex2var_epi8;
+    u16: WORD_STEPS, _mm512_permutex2var_epi16;
 }
 
 /// [`Unit::permute`] lane by lane (lanes of `unit` bytes), for Miri, which runs neither
@@ -288,39 +283,31 @@ const fn steps(n: usize, lanes: usize) -> [[[u8; 64]; 4]; 4] {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::isa_test;
     use super::*;
     use alloc::vec::Vec;
 
-    /// Rows of two, three and four bytes split into planes as the definition says: two steps
-    /// and a tail of 37, planes on a cache line and off it.
-    #[test]
-    #[cfg_attr(not(kernel_tests_vbmi), ignore = "this CPU does not run AVX-512 VBMI")]
-    fn byte_planes_split_as_the_definition() {
-        assert!(
-            vbmi_available(),
-            "the build script found AVX-512 VBMI, the library does not"
-        );
-        // SAFETY (all three): the CPU runs VBMI (checked first).
-        check::<u8, 2>(|i, p| unsafe { split_bytes::<2>(i, p) });
-        check::<u8, 3>(|i, p| unsafe { split_bytes::<3>(i, p) });
-        check::<u8, 4>(|i, p| unsafe { split_bytes::<4>(i, p) });
+    isa_test! {
+        vbmi:
+        /// Rows of two, three and four bytes split into planes as the definition says: two
+        /// steps and a tail of 37, planes on a cache line and off it.
+        fn byte_planes_split_as_the_definition() {
+            // SAFETY (all three): the CPU runs VBMI (`isa_test` checks first).
+            check::<u8, 2>(|i, p| unsafe { split_bytes::<2>(i, p) });
+            check::<u8, 3>(|i, p| unsafe { split_bytes::<3>(i, p) });
+            check::<u8, 4>(|i, p| unsafe { split_bytes::<4>(i, p) });
+        }
     }
 
-    /// The same for 2-byte elements.
-    #[test]
-    #[cfg_attr(
-        not(kernel_tests_avx512),
-        ignore = "this CPU does not run AVX-512 F and BW"
-    )]
-    fn word_planes_split_as_the_definition() {
-        assert!(
-            super::super::avx512::available(),
-            "the build script found AVX-512 F and BW, the library does not"
-        );
-        // SAFETY (all three): the CPU runs AVX-512 F and BW (checked first).
-        check::<u16, 2>(|i, p| unsafe { split_words::<2>(i, p) });
-        check::<u16, 3>(|i, p| unsafe { split_words::<3>(i, p) });
-        check::<u16, 4>(|i, p| unsafe { split_words::<4>(i, p) });
+    isa_test! {
+        avx512:
+        /// The same for 2-byte elements.
+        fn word_planes_split_as_the_definition() {
+            // SAFETY (all three): the CPU runs AVX-512 F and BW (`isa_test` checks first).
+            check::<u16, 2>(|i, p| unsafe { split_words::<2>(i, p) });
+            check::<u16, 3>(|i, p| unsafe { split_words::<3>(i, p) });
+            check::<u16, 4>(|i, p| unsafe { split_words::<4>(i, p) });
+        }
     }
 
     /// `split` of `N` planes of `U` against the definition.

@@ -6,9 +6,8 @@
 //! line grid first ([`realigned`]).
 //!
 //! - 4-byte elements: one 64-byte load per source line and four rounds of `vpermt2d`, the row
-//!   blocks outermost, each through every column block ([`sweep`]). A loop of its own, not
-//!   [`evenly_spaced::sweep`] with 4-byte line blocks: that ran streamed f32 NHWC -> NCHW of
-//!   255 channels 5-10% slower.
+//!   blocks outermost, each through every column block ([`sweep`]: a loop of its own, faster
+//!   here than [`evenly_spaced::sweep`] with 4-byte line blocks).
 //! - 1- and 2-byte elements: the lane quads of the general blocks ([`Avx512Blocks`]), a source
 //!   line's rows a visit (one block of rows where the destination rows crowd a few L1 sets:
 //!   [`crowded_rows`]), their column lines staged first where the source columns crowd them
@@ -23,7 +22,7 @@
 //! each column block with all their rows, shifted onto the grid where off it
 //! ([`realigned::run_realigned`]). So do 1- and 2-byte transposes with crowded source columns
 //! (staged). Other streamed transposes keep the general blocks, whose streamed blocks
-//! prefetch their source lines: the lane-quad sweep is slower than they are there.
+//! prefetch their source lines.
 //!
 //! The evidence for each path: docs/engine-measurements.md, "Evenly spaced transposes".
 
@@ -139,9 +138,9 @@ pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(
 /// tile's whole blocks swept by the AVX2 blocks a source line's rows a visit (a block of rows
 /// where the destination rows crowd a few L1 sets: [`crowded_rows`]), the rest through
 /// [`tiles::planes`] with them. `true`, all written; `false`, nothing written, for other
-/// batches. Where the CPU has AVX2 but not AVX-512: bytes gain there, 2- and 4-byte elements
-/// do not (their AVX2 blocks transpose 4 x 4 and 8 x 8 micro-blocks in 128-bit lanes, which
-/// the general bands move as fast or faster).
+/// batches. Bytes only, where the CPU has AVX2 but not AVX-512: the AVX2 blocks of 2- and
+/// 4-byte elements transpose micro-blocks in 128-bit lanes, which the general bands move as
+/// fast.
 ///
 /// # Safety
 ///
@@ -183,10 +182,8 @@ pub(super) unsafe fn bytes_avx2<E: Broad>(t: Transposes<'_, E>) -> bool {
 /// The blocks of columns `cols` (whole blocks, from the tile's first) of every row block of
 /// `rows` (whole blocks, offsets from the tile's corner), row blocks outermost: sixteen loads
 /// a block, four rounds of `vpermt2d`, sixteen stores (with `STREAM`, each whole aligned line
-/// streamed). A function of its own, so that its loop
-/// compiles as one flat loop whatever calls it: the same loop inlined under one more loop
-/// level, or with the block in a function inlined into it, is markedly slower (f32 NCHW <->
-/// NHWC). Sweeping the columns in groups of four blocks gains nothing.
+/// streamed). A function of its own, so that its loop compiles as one flat loop whatever
+/// calls it.
 ///
 /// # Safety
 ///
@@ -262,9 +259,8 @@ pub(super) unsafe fn put<E: Broad, const STREAM: bool>(dst: &mut [E], at: usize,
 /// machine's choices ask ([`Choices::sweep_streamed`]), its rows in whole blocks: 4-byte
 /// elements whose columns lie more than [`NEAR_RUN_BYTES`] and at most
 /// [`SWEPT_COLUMNS_APART_BYTES`] apart (NHWC -> NCHW of 33 to 256 f32 channels). Rows left
-/// over after the sweep through the general blocks cost more than the sweep saved (f32 NHWC
-/// -> NCHW of 255 channels), hence the last block of [`pitched_plane`], which overlaps the one
-/// before it.
+/// over go as a last block overlapping the one before it ([`pitched_plane`]): through the
+/// general blocks they would cost more than the sweep saves.
 fn swept_when_streamed<E>(col_pitch: usize) -> bool {
     let apart = col_pitch * size_of::<E>();
     size_of::<E>() == 4 && apart > NEAR_RUN_BYTES && apart <= SWEPT_COLUMNS_APART_BYTES

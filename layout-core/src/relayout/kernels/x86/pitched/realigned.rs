@@ -7,10 +7,8 @@
 //! its first elements from the block before, and streamed.
 //!
 //! The transposed block before stays in a buffer of its own that takes turns with the current
-//! one, not copied over a block (1 KiB a step, on the stack): that copy's stores and the next
-//! block's source loads apparently meet at the same 4 KiB offsets, which slowed the copy to a
-//! fraction of the two buffers' speed, by how much depending on the stack frame of the build
-//! (docs/engine-measurements.md, "Realigned rows").
+//! one: copied over a block each step, its stores and the next block's source loads can meet
+//! at the same 4 KiB offsets (docs/engine-measurements.md, "Realigned rows").
 
 use super::super::super::evenly_spaced::Corner;
 use super::super::super::prefetch::prefetch;
@@ -78,15 +76,12 @@ pub(super) unsafe fn sweep_realigned<E: Broad>(
 /// of 16 to 32 `f32` channels): the tile's 16 to 32 rows, as its first block of 16 and the
 /// block of its last 16 (without the rows the first writes), both through each column block
 /// in turn, the source prefetched as one run [`RUN_PREFETCH_BYTES`] ahead, so that each source
-/// line is read once. Into planes off the grid (f32 NHWC -> NCHW of 17 to 32 channels at
-/// 230 x 230) this is faster than the general blocks, which write rows off the grid through
-/// the caches and the rows past 16 as narrower blocks. Rows on the grid need no shift
-/// (`on_grid`); of those tiles [`pitched_plane`](super::pitched_plane) sends here only the
-/// ones whose rows past the first block the general blocks would move as a last block
-/// overlapping it (8 to 15 rows: C = 24 to 31), rewriting lines just streamed; the general
-/// blocks keep C = 17 (faster in the bench at 228 x 228), 20 (faster) and 32 (no rows past
-/// whole blocks).
-/// The evidence: docs/engine-measurements.md, "Realigned rows".
+/// line is read once. Into planes off the grid this beats the general blocks, which write
+/// rows off the grid through the caches and the rows past 16 as narrower blocks. Rows on the
+/// grid need no shift (`on_grid`); of those tiles [`pitched_plane`](super::pitched_plane)
+/// sends here only the ones whose 8 to 15 rows past the first block the general blocks would
+/// move as a last block overlapping it, rewriting lines just streamed
+/// (docs/engine-measurements.md, "Realigned rows").
 ///
 /// # Safety
 ///
@@ -344,8 +339,7 @@ fn put_lanes<E: Broad>(dst: &mut [E], first: usize, line: __m512i, lanes: Range<
 
 /// A block whose rows from this one on are written by another block (the second of a tile of
 /// 17 to 24 rows) gathers its remaining rows, `vpgatherdd` a row, instead of transposing 16
-/// source lines for them: a few rows (one, of a tile of 17) cost far less so (f32 NHWC -> NCHW
-/// of 17 channels).
+/// source lines for them: far cheaper for a few rows.
 const GATHERED_FROM: usize = 8;
 
 /// Elements `first`, `first + pitch`, .. `first + 15 * pitch` of `src` as one register

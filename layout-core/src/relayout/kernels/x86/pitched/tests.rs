@@ -2,7 +2,7 @@
 
 use super::super::super::tile_batch::TileBatch;
 use super::super::super::tiles::tests::{TwoTiles, under_miri};
-use super::super::{avx2, avx512};
+use super::super::tests::isa_test;
 use super::*;
 
 /// Tiles `(rows, columns, gap)` of evenly spaced transposes.
@@ -129,25 +129,16 @@ fn each_type_agrees(build: Build) {
     }
 }
 
-#[test]
-#[cfg_attr(
-    not(kernel_tests_avx512),
-    ignore = "this CPU does not run AVX-512 F and BW"
-)]
-fn evenly_spaced_transposes_equal_the_portable_tile() {
-    assert!(
-        avx512::available(),
-        "the build script found AVX-512, the library does not"
-    );
-    each_type_agrees(Build::Avx512);
+isa_test! {
+    avx512:
+    fn evenly_spaced_transposes_equal_the_portable_tile() {
+        each_type_agrees(Build::Avx512);
+    }
 }
 
-#[test]
-#[cfg_attr(not(kernel_tests_avx2), ignore = "this CPU does not run AVX2")]
-fn evenly_spaced_avx2_transposes_equal_the_portable_tile() {
-    assert!(
-        avx2::available(),
-        "the build script found AVX2, the library does not"
-    );
-    each_type_agrees(Build::Avx2);
+isa_test! {
+    avx2:
+    fn evenly_spaced_avx2_transposes_equal_the_portable_tile() {
+        each_type_agrees(Build::Avx2);
+    }
 }
