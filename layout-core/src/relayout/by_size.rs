@@ -349,12 +349,14 @@ mod opaque {
 mod tests {
     use super::*;
 
+    /// Floats and integers are plain; tuples, arrays and `bool` are not.
     #[test]
     fn plain_types_are_the_numbers() {
         assert!(is_plain::<f32>() && is_plain::<half::f16>() && is_plain::<i64>());
         assert!(!is_plain::<(u8, u16)>() && !is_plain::<[u8; 4]>() && !is_plain::<bool>());
     }
 
+    /// A unit fits an element of its own size and alignment only.
     #[test]
     fn units_have_the_size_and_alignment_of_the_element() {
         assert!(fits::<f32, u32>() && fits::<half::bf16, u16>() && fits::<(u32,), u32>());

@@ -336,6 +336,7 @@ mod tests {
         assert_eq!(g.lines_per_l1_set(64, 65), 2);
     }
 
+    /// This machine's geometry is found once and kept, sizes nonzero (under Miri: the default).
     #[test]
     fn the_geometry_found_is_kept() {
         let first = CacheGeometry::of_this_machine();

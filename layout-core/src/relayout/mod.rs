@@ -205,10 +205,8 @@ mod tests {
         A: Layout<Index = [usize; 4]> + Default,
         B: Layout<Index = [usize; 4]> + Default,
     {
-        let (src, dst) = (
-            Mapping::<A>::new(dims).unwrap(),
-            Mapping::<B>::new(dims).unwrap(),
-        );
+        let src = Mapping::<A>::new(dims).unwrap();
+        let dst = Mapping::<B>::new(dims).unwrap();
         let src_slots: Vec<T> = (0..src.storage_len()).map(|i| of(i as u32 + 1)).collect();
         let pad = of(0);
         let mut want = alloc::vec![pad; dst.storage_len()];
@@ -223,17 +221,9 @@ mod tests {
         } else {
             &[Streaming::ALL, Streaming::NONE]
         };
-        for &streaming in modes {
+        for &mode in modes {
             let relayout = |slots: &mut [T]| {
-                copy_streaming(
-                    &src,
-                    &src_slots,
-                    &dst,
-                    slots,
-                    pad,
-                    &SAME_ORDER,
-                    Some(streaming),
-                );
+                copy_streaming(&src, &src_slots, &dst, slots, pad, &SAME_ORDER, Some(mode))
             };
             // Under Miri, into new memory only: it checks that every slot is written (no slot
             // is read before), which the slots filled beforehand check less strictly.
@@ -242,7 +232,7 @@ mod tests {
                 let start = line_start(got.as_ptr());
                 let dst_slots = &mut got[start..start + dst.storage_len()];
                 relayout(dst_slots);
-                assert_eq!(dst_slots, &want[..], "{dims:?}, {streaming:?}");
+                assert_eq!(dst_slots, &want[..], "{dims:?}, {mode:?}");
             }
             let mut fresh = Vec::<T>::with_capacity(dst.storage_len() + 64);
             let start = line_start(fresh.spare_capacity_mut().as_ptr());
@@ -254,7 +244,7 @@ mod tests {
                 .iter()
                 .map(|s| unsafe { s.assume_init() })
                 .collect();
-            assert_eq!(got, want, "{dims:?}, {streaming:?}, into new memory");
+            assert_eq!(got, want, "{dims:?}, {mode:?}, into new memory");
         }
     }
 

@@ -227,10 +227,8 @@ mod tests {
         L1: Layout<Index = [usize; 4]> + Default,
         L2: Layout<Index = [usize; 4]> + Default,
     {
-        let (src, dst) = (
-            Mapping::<L1>::new(dims).unwrap(),
-            Mapping::<L2>::new(dims).unwrap(),
-        );
+        let src = Mapping::<L1>::new(dims).unwrap();
+        let dst = Mapping::<L2>::new(dims).unwrap();
         let pair = Pair::of(&src, &dst, &SAME_ORDER);
         let table = if table_is_src {
             Table::of(&pair, &src, true, src.storage_len() / src.chunk_volume())
@@ -238,12 +236,8 @@ mod tests {
             Table::of(&pair, &dst, false, dst.storage_len() / dst.chunk_volume())
         };
         let table = table.unwrap();
-        let band = table
-            .grid
-            .bands(table.volume, 1 << 20)
-            .iter()
-            .next()
-            .unwrap();
+        let bands = table.grid.bands(table.volume, 1 << 20);
+        let band = bands.iter().next().unwrap();
         let cut = table.cut(&band).unwrap();
         let mut plans = BandPlans::default();
         plans.of(&cut, 1, table.volume, table_is_src).clone()
@@ -253,18 +247,11 @@ mod tests {
     /// chunk's end goes through the buffer.
     #[test]
     fn rows_inside_chunks_move_without_a_buffer() {
-        assert!(
-            first_band::<Depth, Flat>([1, 3, 8, 16], true)
-                .rows
-                .is_some()
-        );
-        assert!(
-            first_band::<Flat, Depth>([1, 3, 8, 16], false)
-                .rows
-                .is_some()
-        );
+        let dims = [1, 3, 8, 16];
+        assert!(first_band::<Depth, Flat>(dims, true).rows.is_some());
+        assert!(first_band::<Flat, Depth>(dims, false).rows.is_some());
         // Between two depth tensors the plan copies rows longer than a chunk.
-        let same = first_band::<Depth, Depth>([1, 3, 8, 16], true);
+        let same = first_band::<Depth, Depth>(dims, true);
         assert!(same.prepared.is_some() && same.rows.is_none());
     }
 }

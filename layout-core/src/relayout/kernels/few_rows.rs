@@ -85,39 +85,28 @@ mod tests {
     use alloc::vec;
     use alloc::vec::Vec;
 
-    /// NHWC -> NCHW of `channels` channels and `positions` positions per image, two images,
-    /// through the portable blocks of 8 columns, against the definition.
-    fn split_channels(channels: usize, positions: usize, src_len: usize) {
-        let rows: Vec<(usize, usize)> = (0..channels).map(|c| (c, c * positions)).collect();
-        let cols: Vec<(usize, usize)> = (0..positions).map(|p| (p * channels, p)).collect();
-        let image = channels * positions;
-        let origins = [(0, 0), (image, image)];
-        let batch = TileBatch::listed(&origins, &rows, &cols, None);
-        assert!(takes(&batch));
-        let src: Vec<u32> = (0..src_len as u32).collect();
-        let mut got = vec![u32::MAX; 2 * image];
-        few_rows_body::<u32, Portable, 8>(Transposes::new(
-            &mut got,
-            0,
-            &src,
-            0,
-            batch,
-            Reach::of(&rows, &cols),
-        ));
-        let mut expected = vec![u32::MAX; 2 * image];
-        by_definition(&mut expected, &src, batch);
-        assert_eq!(got, expected, "{channels} channels, {positions} positions");
-    }
-
-    /// Four to fifteen channels, positions a whole number of blocks and not; the last tile's
-    /// blocks read past the source (element by element) or not (a longer source).
+    /// NHWC -> NCHW of four to fifteen channels, positions a whole number of blocks and not,
+    /// two images, through the portable blocks of 8 columns, against the definition; the last
+    /// tile's blocks read past the source (element by element) or not (a longer source).
     #[test]
     fn few_rows_split_their_channels() {
-        for channels in 4..ROWS {
-            for positions in [16, 21, 7] {
-                let image = channels * positions;
-                split_channels(channels, positions, 2 * image);
-                split_channels(channels, positions, 2 * image + ROWS);
+        for (channels, positions) in (4..ROWS).flat_map(|c| [16, 21, 7].map(|p| (c, p))) {
+            let rows: Vec<(usize, usize)> = (0..channels).map(|c| (c, c * positions)).collect();
+            let cols: Vec<(usize, usize)> = (0..positions).map(|p| (p * channels, p)).collect();
+            let image = channels * positions;
+            let origins = [(0, 0), (image, image)];
+            let batch = TileBatch::listed(&origins, &rows, &cols, None);
+            let case = alloc::format!("{channels} channels, {positions} positions");
+            assert!(takes(&batch), "{case}: taken");
+            let reach = Reach::of(&rows, &cols);
+            for src_len in [2 * image, 2 * image + ROWS] {
+                let src: Vec<u32> = (0..src_len as u32).collect();
+                let mut got = vec![u32::MAX; 2 * image];
+                let moved = Transposes::new(&mut got, 0, &src, 0, batch, reach);
+                few_rows_body::<u32, Portable, 8>(moved);
+                let mut want = vec![u32::MAX; 2 * image];
+                by_definition(&mut want, &src, batch);
+                assert_eq!(got, want, "{case}, source of {src_len}");
             }
         }
     }

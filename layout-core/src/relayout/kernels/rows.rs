@@ -277,7 +277,7 @@ mod tests {
         s: usize,
         source_ahead: usize,
         rows: &[(usize, usize)],
-        cols: Range<usize>,
+        cols: &Range<usize>,
         reach: Reach,
         into: Destination,
     ) {
@@ -288,7 +288,7 @@ mod tests {
             s,
             source_ahead,
         });
-        copy_listed_blocks(&mut one, rows, cols, reach, into, source_ahead);
+        copy_listed_blocks(&mut one, rows, cols.clone(), reach, into, source_ahead);
     }
 
     /// Blocks of their own slots, each a chunk's rows into its place in one destination, in
@@ -323,7 +323,7 @@ mod tests {
         for into in [Destination::Cached, Destination::Far, Destination::FarLines] {
             let mut one_each = alloc::vec![0u16; 4 * 256 + 64];
             for (chunk, &d) in chunks.iter().zip(&at) {
-                copy_listed_rows(&mut one_each, d, chunk, 0, 0, &rows, 0..32, reach, into);
+                copy_listed_rows(&mut one_each, d, chunk, 0, 0, &rows, &(0..32), reach, into);
             }
             let mut together = alloc::vec![0u16; 4 * 256 + 64];
             let mut blocks = Chunks {
@@ -360,17 +360,7 @@ mod tests {
                 let into = [Destination::Cached, Destination::Far][usize::from(far)];
                 for ahead in [0, 70, 1 << 20] {
                     let mut got = alloc::vec![0u32; 9 * 65 + 70];
-                    copy_listed_rows(
-                        &mut got,
-                        1,
-                        &src,
-                        5,
-                        ahead,
-                        &rows,
-                        cols.clone(),
-                        reach,
-                        into,
-                    );
+                    copy_listed_rows(&mut got, 1, &src, 5, ahead, &rows, &cols, reach, into);
                     assert_eq!(got, want, "rows of {n}, {reach:?}, far {far}");
                     let mut got = alloc::vec![0u32; 9 * 65 + 70];
                     let ahead = Ahead {
@@ -392,10 +382,7 @@ mod tests {
     /// (not streamed at all).
     #[test]
     fn rows_filling_lines_stream_with_the_plain_result() {
-        fn check<T>(of: fn(usize) -> T)
-        where
-            T: Element + Default + PartialEq + core::fmt::Debug,
-        {
+        fn check<T: Element + Default + PartialEq + core::fmt::Debug>(of: fn(usize) -> T) {
             for n in [32, 64].map(|row_bytes| row_bytes / size_of::<T>()) {
                 // Rows of 32 bytes: lines 0 and 2 hold a pair each (rows from far apart in the
                 // source); rows 4 and 5, and 6 and 7, lie apart; row 8 is alone. Rows of 64: a
@@ -414,7 +401,7 @@ mod tests {
                     let mut out = alloc::vec![T::default(); 18 * n + 128];
                     let line = out.as_ptr().align_offset(64);
                     let d = line + shift;
-                    copy_listed_rows(&mut out, d, &src, 3, 16, &rows, cols.clone(), reach, into);
+                    copy_listed_rows(&mut out, d, &src, 3, 16, &rows, cols, reach, into);
                     out[line..][..17 * n + 64].to_vec()
                 };
                 for shift in [0, n / 2, 1] {

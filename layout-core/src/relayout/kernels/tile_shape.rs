@@ -296,10 +296,8 @@ mod tests {
             },
             ..CacheGeometry::DEFAULT
         });
-        let (small, wide) = (
-            &Choices::DEFAULT,
-            &Choices::for_cache(CacheGeometry::DESCRIBED[1]),
-        );
+        let small = &Choices::DEFAULT;
+        let wide = &Choices::for_cache(CacheGeometry::DESCRIBED[1]);
         // A source that is one run (lines of ROWS elements end to end) is prefetched ahead by
         // the machine's run distance (512 bytes with these 32 KiB L1d, 8 KiB with 48 KiB),
         // streamed or not, once per cache line: every column's line for f32 (64 bytes), every

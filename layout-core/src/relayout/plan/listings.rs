@@ -263,22 +263,19 @@ mod tests {
         type Nchw16c = crate::onednn_layout!("nChw16c");
         let dims = [2, 256, 7, 9];
         use LineRows::{Pairs, Partial, Whole};
-        assert_eq!(lines::<Nhwc, Nchw16c>(dims, 4), Whole);
-        assert_eq!(
-            lines::<Nhwc, Nchw16c>(dims, 2),
-            Partial,
-            "32-byte rows of different blocks"
-        );
-        assert_eq!(lines::<Nchw8c, Nchw16c>(dims, 4), Pairs);
-        assert_eq!(lines::<Nchw4c, Nchw8c>(dims, 8), Pairs);
-        assert_eq!(lines::<Nchw8c, Nchw16c>(dims, 2), Partial, "16-byte rows");
-        assert_eq!(lines::<Nchw16c, Nchw8c>(dims, 4), Partial, "odd width");
-        assert_eq!(lines::<Nchw16c, Nchw8c>([2, 256, 7, 8], 4), Pairs);
-        assert_eq!(
-            lines::<Nchw8c, Nchw8c>(dims, 4),
-            Partial,
-            "one loop: a plain copy"
-        );
+        let cases = [
+            (lines::<Nhwc, Nchw16c>(dims, 4), Whole),
+            (lines::<Nhwc, Nchw16c>(dims, 2), Partial), // 32-byte rows of different blocks
+            (lines::<Nchw8c, Nchw16c>(dims, 4), Pairs),
+            (lines::<Nchw4c, Nchw8c>(dims, 8), Pairs),
+            (lines::<Nchw8c, Nchw16c>(dims, 2), Partial), // 16-byte rows
+            (lines::<Nchw16c, Nchw8c>(dims, 4), Partial), // odd width
+            (lines::<Nchw16c, Nchw8c>([2, 256, 7, 8], 4), Pairs),
+            (lines::<Nchw8c, Nchw8c>(dims, 4), Partial), // one loop: a plain copy
+        ];
+        for (k, (got, want)) in cases.into_iter().enumerate() {
+            assert_eq!(got, want, "case {k}");
+        }
     }
 
     /// Rows listed from loops, outermost first: their destination pitch holds within every
@@ -320,10 +317,8 @@ mod tests {
     #[test]
     fn listings_count_through_every_digit_combination() {
         let loops = [(2, 100, 1), (3, 10, 30), (4, 1, 7)].map(|(extent, src, dst)| Level {
-            extent,
             src,
-            dst,
-            ..Level::default()
+            ..level(extent, dst)
         });
         let mut want = alloc::vec::Vec::new();
         for a in 0..2 {

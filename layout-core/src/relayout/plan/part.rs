@@ -178,7 +178,7 @@ mod tests {
         out
     }
 
-    /// Safe code only, and slow under Miri (every slot's padded index).
+    /// A cut side walks exactly its box's slots (safe code; slow under Miri: every slot's index).
     #[test]
     #[cfg_attr(miri, ignore)]
     fn a_cut_side_walks_the_slots_of_its_box() {
@@ -202,6 +202,7 @@ mod tests {
         assert_eq!(slots(&cut), slots_in_box(&n, &p));
     }
 
+    /// Boxes whose ranges start or end inside a block cut neither a side nor a pair.
     #[test]
     fn ranges_across_blocks_do_not_cut() {
         let m = Mapping::<Crouton>::new([1, 19, 17, 70]).unwrap();

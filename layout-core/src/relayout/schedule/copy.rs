@@ -426,25 +426,19 @@ mod tests {
     fn chunks_ask_for_the_next_pixel_block() {
         let far = ROW_SOURCE_AHEAD_BYTES;
         let mut slots = [0u8; 64];
+        let mut stride = |starts: &[usize]| source_stride(&batch_at(starts, &mut slots));
         for (blocks, first) in [(8, 0), (10, 0), (10, 4), (10, 17), (1, 3)] {
             let starts = croutons(blocks, first, 40);
-            let batch = batch_at(&starts, &mut slots);
-            assert_eq!(
-                source_stride(&batch),
-                2 * far,
-                "{blocks} blocks from {first}"
-            );
+            assert_eq!(stride(&starts), 2 * far, "{blocks} blocks from {first}");
         }
         // Each chunk far from the last: the step to the next one.
         let starts: Vec<usize> = (0..4).map(|k| k * 3 * far).collect();
-        assert_eq!(source_stride(&batch_at(&starts, &mut slots)), 3 * far);
+        assert_eq!(stride(&starts), 3 * far);
         // No chunk far enough; a step that breaks (the next image row); too short a batch.
-        assert_eq!(source_stride(&batch_at(&[0, 32, 64], &mut slots)), 0);
+        assert_eq!(stride(&[0, 32, 64]), 0);
         let mut broken = croutons(8, 0, 24);
-        for start in &mut broken[16..] {
-            *start += 5 * far;
-        }
-        assert_eq!(source_stride(&batch_at(&broken, &mut slots)), 0);
-        assert_eq!(source_stride(&batch_at(&croutons(8, 0, 8), &mut slots)), 0);
+        broken[16..].iter_mut().for_each(|start| *start += 5 * far);
+        assert_eq!(stride(&broken), 0);
+        assert_eq!(stride(&croutons(8, 0, 8)), 0);
     }
 }

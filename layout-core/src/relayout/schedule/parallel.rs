@@ -195,9 +195,7 @@ mod tests {
                 let mut dst: Vec<(usize, usize)> = alloc::vec![(usize::MAX, 0); 29];
                 let share = |dst: &mut [(usize, usize)]| {
                     share_pieces(dst, 4, threads, |piece, out| {
-                        for slot in out {
-                            *slot = (piece, slot.1 + 1);
-                        }
+                        out.iter_mut().for_each(|slot| *slot = (piece, slot.1 + 1));
                     })
                 };
                 if inside {

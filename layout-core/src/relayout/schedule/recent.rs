@@ -68,48 +68,36 @@ pub(crate) fn with_last_plan<R>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Mapping;
+    use crate::{Mapping, relayout::plan::SAME_ORDER};
 
     type Nchw = crate::onednn_layout!("nchw");
     type Nhwc = crate::onednn_layout!("nhwc");
 
-    fn pair(dims: [usize; 4]) -> Pair {
-        let (src, dst) = (
-            Mapping::<Nchw>::new(dims).unwrap(),
-            Mapping::<Nhwc>::new(dims).unwrap(),
-        );
-        Pair::of(&src, &dst, &crate::relayout::plan::SAME_ORDER)
+    /// `body` on the kept plan of nchw -> nhwc on `dims`, 4-byte elements into `dst_bytes`.
+    fn with_plan<R>(
+        dims: [usize; 4],
+        dst_bytes: usize,
+        streaming: Option<Streaming>,
+        body: impl FnOnce(&Planned) -> R,
+    ) -> Option<R> {
+        let (src, dst) = (Mapping::<Nchw>::new(dims), Mapping::<Nhwc>::new(dims));
+        let pair = Pair::of(&src.unwrap(), &dst.unwrap(), &SAME_ORDER);
+        with_last_plan(&pair, 4, dst_bytes, streaming, &Choices::DEFAULT, body)
     }
 
     /// The same relayout again takes the kept plan (the same object); another shape, or the
     /// same one inside a running relayout's plan, does not.
     #[test]
     fn the_same_relayout_reuses_the_last_plan() {
-        let choices = Choices::DEFAULT;
-        let at = |dims| {
-            with_last_plan(&pair(dims), 4, 4096, None, &choices, |p| {
-                core::ptr::from_ref(p).addr()
-            })
-        };
+        let at = |dims| with_plan(dims, 4096, None, |p| core::ptr::from_ref(p).addr());
         let first = at([1, 16, 8, 8]).unwrap();
         assert_eq!(at([1, 16, 8, 8]), Some(first));
-        let other = with_last_plan(
-            &pair([1, 16, 8, 8]),
-            4,
-            4096,
-            Some(Streaming::ALL),
-            &choices,
-            |p| {
-                // Inside the kept plan's use, a relayout on this thread plans for itself.
-                let inner = with_last_plan(&pair([1, 16, 8, 8]), 4, 4096, None, &choices, |_| ());
-                (core::ptr::from_ref(p).addr(), inner)
-            },
-        );
-        assert_eq!(other.map(|(_, inner)| inner), Some(None));
-        assert_eq!(
-            with_last_plan(&pair([1, 0, 8, 8]), 4, 0, None, &choices, |_| ()),
-            None
-        );
+        // Inside the kept plan's use, a relayout on this thread plans for itself.
+        let inner = with_plan([1, 16, 8, 8], 4096, Some(Streaming::ALL), |_| {
+            with_plan([1, 16, 8, 8], 4096, None, |_| ())
+        });
+        assert_eq!(inner, Some(None));
+        assert_eq!(with_plan([1, 0, 8, 8], 0, None, |_| ()), None);
         assert!(at([2, 16, 8, 8]).is_some());
     }
 }

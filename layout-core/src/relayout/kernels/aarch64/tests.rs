@@ -56,10 +56,8 @@ where
     A: Layout<Index = [usize; 4]> + Default,
     B: Layout<Index = [usize; 4]> + Default,
 {
-    let (from, to) = (
-        Mapping::<A>::new(dims).unwrap(),
-        Mapping::<B>::new(dims).unwrap(),
-    );
+    let from = Mapping::<A>::new(dims).unwrap();
+    let to = Mapping::<B>::new(dims).unwrap();
     let len = to.storage_len();
     let mut out = alloc::vec![src[0]; len + 2 * CACHE_LINE];
     let d = line_start(&out, misalign);
@@ -100,10 +98,7 @@ type NChw16c = crate::onednn_layout!("nChw16c");
 /// for each element size with NEON blocks.
 #[test]
 fn neon_relayouts_of_odd_shapes_equal_the_portable_ones() {
-    fn each_shape<T>(of: fn(usize) -> T)
-    where
-        T: Copy + Send + Sync + PartialEq + Debug + 'static,
-    {
+    fn each_shape<T: Copy + Send + Sync + PartialEq + Debug + 'static>(of: fn(usize) -> T) {
         // Under Miri, one shape of each kind: 17 channels one pixel wide, 255 channels.
         let shapes = [
             [2, 3, 5, 7],
@@ -143,11 +138,10 @@ fn only_rows_of_whole_lines_stream() {
                 s: 0,
                 source_ahead: 0,
             };
-            let n = cols.len();
             assert_eq!(
-                stream_rows(block, &rows, cols, reach, stream, 0),
+                stream_rows(block, &rows, cols.clone(), reach, stream, 0),
                 streamed,
-                "{n}"
+                "{cols:?}"
             );
         }
     }

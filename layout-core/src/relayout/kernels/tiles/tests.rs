@@ -79,13 +79,12 @@ impl<E: Copy + core::fmt::Debug + PartialEq> TwoTiles<E> {
                 }
             }
         }
-        let len = 2 * tile_dst;
         TwoTiles {
             rows,
             cols,
             origins,
             src,
-            len,
+            len: 2 * tile_dst,
         }
     }
 
@@ -221,54 +220,47 @@ fn moves_as_defined(batch: TileBatch<'_>, case: &str) {
     }
 }
 
-/// Every tile of a batch moves, the last one ending at the very end of both slices (its
-/// reach just fits).
-#[test]
-fn every_tile_of_a_batch_moves() {
-    let rows: Vec<(usize, usize)> = (0..32).map(|r| (r, r * 24)).collect();
-    let cols: Vec<(usize, usize)> = (0..20).map(|c| (c * 36, c)).collect();
-    let reach = Reach::of(&rows, &cols);
-    let (tile_src, tile_dst) = (reach.src + 1, reach.dst + 1);
-    let origins = [
-        (0, 0),
-        (tile_src, tile_dst + 4),
-        (2 * tile_src + 3, 2 * tile_dst + 4),
-    ];
-    let batch = TileBatch::listed(&origins, &rows, &cols, Some(24));
-    moves_as_defined(batch, "3 tiles");
+/// `n` listed offsets, `(k * src, k * dst)` for `k` from 0.
+fn evenly(n: usize, src: usize, dst: usize) -> Vec<(usize, usize)> {
+    (0..n).map(|k| (k * src, k * dst)).collect()
 }
 
-/// Tiles one block wide with rows `COLS` apart move through packed blocks, with the rows
-/// past the last whole block and a tile whose reach does not fit; a listing with a block
-/// whose ends do not match the pitch takes the general path. Both as the listing says.
+/// Listed batches move as defined: every tile of three, the last ending at the very end of
+/// both slices (its reach just fits); tiles one block wide with rows `COLS` apart through
+/// packed blocks (rows past the last whole block, a tile whose reach does not fit), and with a
+/// block whose ends do not match the pitch (the general path); blocks whose rows do not count
+/// up in the source (the checked element path).
 #[test]
-fn packed_blocks_move_as_listed() {
-    // Three blocks of 16 rows and 8 more, 4 apart; then the same with the second block's
-    // last row elsewhere.
-    let packed_rows: Vec<(usize, usize)> = (0..56).map(|r| (r, r * 4)).collect();
+fn listed_batches_move_as_defined() {
+    // Three blocks of 16 rows and 8 more, 4 apart, packed; then the same with the second
+    // block's last row elsewhere, not packed, nor with another pitch or block width.
+    let packed_rows = evenly(56, 1, 4);
     let mut odd_rows = packed_rows.clone();
     odd_rows[31].1 = 300;
-    let cols: Vec<(usize, usize)> = (0..4).map(|c| (c * 60, c)).collect();
-    assert!(packed::<4>(&packed_rows, &cols, Some(4)).is_some());
-    assert!(packed::<4>(&odd_rows, &cols, Some(4)).is_none());
-    assert!(packed::<4>(&packed_rows, &cols, Some(5)).is_none());
-    assert!(packed::<8>(&packed_rows, &cols, Some(8)).is_none());
-    for (rows, case) in [(&packed_rows, "packed"), (&odd_rows, "odd")] {
-        let reach = Reach::of(rows, &cols);
-        let origins = [(0, 0), (reach.src + 1, reach.dst + 1)];
-        moves_as_defined(TileBatch::listed(&origins, rows, &cols, Some(4)), case);
-    }
-}
-
-/// Blocks whose rows do not count up in the source take the checked element path, with the
-/// same result.
-#[test]
-fn blocks_outside_the_reach_take_the_checked_path() {
-    let cols: Vec<(usize, usize)> = (0..16).map(|c| (c * 40, c)).collect();
+    let (cols_36, cols_60, cols_40) = (evenly(20, 36, 1), evenly(4, 60, 1), evenly(16, 40, 1));
+    assert!(packed::<4>(&packed_rows, &cols_60, Some(4)).is_some());
+    assert!(packed::<4>(&odd_rows, &cols_60, Some(4)).is_none());
+    assert!(packed::<4>(&packed_rows, &cols_60, Some(5)).is_none());
+    assert!(packed::<8>(&packed_rows, &cols_60, Some(8)).is_none());
     // Rows that skip a source offset: the block is not ROWS consecutive source elements.
-    let rows: Vec<(usize, usize)> = (0..32).map(|r| (r, r * 20)).collect();
     let gapped: Vec<(usize, usize)> = (0..16).map(|r| (r + r / 8, r * 20)).collect();
-    for (rows, case) in [(&rows, "counting up"), (&gapped, "gapped")] {
-        moves_as_defined(TileBatch::listed(&[(0, 0)], rows, &cols, Some(20)), case);
+    let (by_24, by_20) = (evenly(32, 1, 24), evenly(32, 1, 20));
+    // Each case: the rows, the columns and their pitch, and each tile after the first: how far
+    // past the end of the previous one's reach it starts on each side.
+    let cases: [(_, _, _, _, &[(usize, usize)]); 5] = [
+        ("3 tiles", &by_24, &cols_36, 24, &[(1, 5), (4, 1)]),
+        ("packed", &packed_rows, &cols_60, 4, &[(1, 1)]),
+        ("odd", &odd_rows, &cols_60, 4, &[(1, 1)]),
+        ("counting up", &by_20, &cols_40, 20, &[]),
+        ("gapped", &gapped, &cols_40, 20, &[]),
+    ];
+    for (case, rows, cols, pitch, past) in cases {
+        let reach = Reach::of(rows, cols);
+        let mut origins = alloc::vec![(0, 0)];
+        for &(s, d) in past {
+            let (last_s, last_d) = origins[origins.len() - 1];
+            origins.push((last_s + reach.src + s, last_d + reach.dst + d));
+        }
+        moves_as_defined(TileBatch::listed(&origins, rows, cols, Some(pitch)), case);
     }
 }
