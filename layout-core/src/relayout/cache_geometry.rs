@@ -92,7 +92,8 @@ impl CacheGeometry {
 
     /// This machine's geometry: read on the first call, then kept in static atomics. Threads
     /// racing on the first call store the same values; the line size, stored last (`Release`,
-    /// loaded with `Acquire`), tells a reader that the other fields are there.
+    /// loaded with `Acquire`, and never 0 once read), tells a reader that the other fields are
+    /// there.
     pub(crate) fn of_this_machine() -> CacheGeometry {
         static FOUND: [AtomicUsize; 6] = [const { AtomicUsize::new(0) }; 6];
         if FOUND[0].load(Ordering::Acquire) == 0 {

@@ -52,7 +52,9 @@ pub(crate) struct Choices {
     pub min_parallel_bytes: usize,
 }
 
-/// A private L2 from which the model takes a core to keep many lines per stream in flight.
+/// A private L2 from which the model takes a core to keep many lines per stream in flight,
+/// where the software prefetches and narrow visits that help a 1 MiB L2 cost more than they
+/// save.
 const ROOMY_L2_BYTES: usize = 2 << 20;
 
 /// An L1d with room for the lines of a source run prefetched [`RUN_PREFETCH_BYTES`] ahead
@@ -109,7 +111,7 @@ impl Choices {
     /// Whether a visit that reads one line of each of `columns` columns of `element`-byte
     /// elements, `pitch` bytes apart, for a block of 16 rows, should write those rows whole:
     /// only where the next row blocks read the same lines again (a line holds more than one
-    /// block's rows of a column: 1- and 2-byte elements, not 4-byte ones), and those lines
+    /// block's rows of a column: 1- and 2-byte elements; a 4-byte block uses its lines up), and those lines
     /// stay in L1 meanwhile: at most half the ways of any set hold them (the other half is the
     /// destination's and the stack's), and together they take at most half the cache.
     pub(crate) fn whole_rows_fit(&self, columns: usize, pitch: usize, element: usize) -> bool {

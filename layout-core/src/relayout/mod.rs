@@ -79,8 +79,9 @@ impl<T> Slot<T> for MaybeUninit<T> {
     fn values(slots: &mut [Self]) -> &mut [T] {
         // SAFETY: `MaybeUninit<T>` has `T`'s size and alignment: the same memory, borrowed as
         // exclusively. Slots without a value yet are never read: the engine only writes the
-        // destination, whole values at a time. Miri checks this in the relayouts into new
-        // memory of the tests below and of the tensor tests.
+        // destination, whole values at a time, never a load, blend and store back (reading an
+        // unwritten slot is what would be undefined). Miri checks this in the relayouts into
+        // new memory of the tests below and of the tensor tests.
         unsafe { &mut *(core::ptr::from_mut(slots) as *mut [T]) }
     }
 }

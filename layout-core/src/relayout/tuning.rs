@@ -59,7 +59,8 @@ pub(crate) const SWEPT_COLUMNS_APART_BYTES: usize = 1024;
 
 /// Source columns of a 1- or 2-byte transpose a multiple of this many bytes apart crowd one
 /// or two L1 sets, and a page each: such transposes stage each row group's column lines first,
-/// [`CROWDED_VISIT_LINES`] of each column at a time (`kernels::x86::pitched`).
+/// [`CROWDED_VISIT_LINES`] of each column at a time (`kernels::x86::pitched`). Not at 1 KiB:
+/// there the stage costs more than it saves.
 #[cfg_attr(not(x86_kernels), allow(dead_code))] // the x86-64 kernels' choice
 pub(crate) const CROWDED_SOURCE_PITCH_BYTES: usize = 2048;
 
@@ -70,7 +71,8 @@ pub(crate) const CROWDED_VISIT_LINES: usize = 8;
 
 /// Destination rows of a 1- or 2-byte transpose through the caches a multiple of this many
 /// bytes apart put a row group's lines into one or two L1 sets; its row blocks then go one at
-/// a time through every column, each row written in one pass (`kernels::x86::pitched`).
+/// a time through every column, each row written in one pass (`kernels::x86::pitched`). Not
+/// at 1 KiB: there it costs more than it saves.
 #[cfg_attr(not(x86_kernels), allow(dead_code))] // the x86-64 kernels' choice
 pub(crate) const CROWDED_ROW_PITCH_BYTES: usize = 2048;
 
@@ -122,7 +124,8 @@ pub(crate) const PREFETCH_ROWS: usize = 8;
 pub(crate) const STREAM_FLOOR_BYTES: usize = 4 << 20;
 
 /// Transposes (and row copies that pair half-line rows, and the destination prefetch of other
-/// far row copies) stream from this fraction of the last-level cache (`schedule::streaming`).
+/// far row copies) stream from this fraction of the last-level cache (`schedule::streaming`):
+/// each machine measured ran faster on its side of it.
 pub(crate) const STREAM_BLOCKS_FROM_CACHE_SHARE: usize = 32;
 
 /// Row copies whose every row is one whole cache line stream from this fraction of the

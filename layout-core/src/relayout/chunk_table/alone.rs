@@ -28,7 +28,8 @@ pub(super) fn move_chunks<T: Copy + Send + Sync + 'static>(
     match moves {
         TableMove::Out { chunks, dst_slots } => {
             // Into a destination past the caches, row copies ask for their destination lines
-            // ahead on every machine: a chunk's rows land in lines that later chunks complete.
+            // ahead on every machine: a chunk's rows land in lines that later chunks complete,
+            // where the contiguous relayout writes those lines in order.
             let streaming =
                 Streaming::for_destination(size_of_val(dst_slots), &Choices::of_this_machine());
             let streaming = Streaming {

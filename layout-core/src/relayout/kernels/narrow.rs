@@ -13,7 +13,7 @@ use super::transposes::Transposes;
 /// How the zipped (or split) pieces of narrow tiles reach the destination.
 pub(crate) trait Pieces<T> {
     /// Whether pieces are plain writes through the caches, which the loops then make in place
-    /// rather than assembling each piece first and copying it.
+    /// rather than assembling each piece first and copying it (slower in the caches).
     const IN_PLACE: bool;
 
     /// Writes `piece` to `out`, of the same length.
@@ -106,7 +106,7 @@ fn zips_as_one_run<const N: usize>(batch: &TileBatch<'_>) -> bool {
 /// (`few_rows.rs`): where the tile is one run on both sides (the columns' source lines 4
 /// apart, the rows' source offsets one apart) and elements are of 1 or 4 bytes, or `P` has a
 /// kernel that splits them ([`Pieces::splits`]): LLVM's x86 backend lowers interleaved loads
-/// of factor 4 to shuffles for 1 and 4 bytes, not for 2. Other tiles of four rows (the 2x2
+/// of factor 4 to shuffles for 1 and 4 bytes; 2-byte ones ran slower split than staged. Other tiles of four rows (the 2x2
 /// crouton's channels, not one run) would go element by element here.
 fn four_rows_split<T, P: Pieces<T>>(batch: &TileBatch<'_>) -> bool {
     (matches!(size_of::<T>(), 1 | 4) || P::splits(4))

@@ -2,6 +2,7 @@
 //! that is longer than a tile's rows or columns may be ([`MAX_LISTED`]) is cut into an outer
 //! loop and an inner part that can be them.
 
+use super::divisors::largest_divisor_within;
 use super::loops::{Level, MAX_LEVELS, Plan};
 use crate::relayout::tuning::{CACHE_LINE, MAX_LISTED};
 
@@ -63,23 +64,6 @@ fn long_run_part(long: Level, element_bytes: usize) -> Option<usize> {
     whole_lines.or_else(|| largest_divisor_within(extent, MAX_LISTED))
 }
 
-/// The largest divisor of `extent` in `2..=most` other than `extent` itself, found from the
-/// smallest cofactor up (one or two tries for most extents), else from `most` down (an extent
-/// whose cofactors are all large: twice a large prime).
-pub(super) fn largest_divisor_within(extent: usize, most: usize) -> Option<usize> {
-    let first = extent.div_ceil(most.max(1)).max(2);
-    (first..=extent / 2)
-        .take(most)
-        .find(|&cofactor| extent.is_multiple_of(cofactor))
-        .map(|cofactor| extent / cofactor)
-        .filter(|&part| part >= 2)
-        .or_else(|| {
-            (2..=most.min(extent / 2))
-                .rev()
-                .find(|&part| extent.is_multiple_of(part))
-        })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -118,29 +102,5 @@ mod tests {
         // Bytes: no part of whole 64-byte lines divides 51984.
         assert_eq!(long_run_part(run(51984, 1), 1), Some(12996));
         assert_eq!(long_run_part(run(50176, 1), 1), Some(12544));
-    }
-
-    /// The largest divisor within the limit, whichever way it is found: against the plain
-    /// step down from the limit, for every extent to 5000 under every small limit, and for
-    /// runs past the listing limit.
-    #[test]
-    #[cfg_attr(miri, ignore)] // arithmetic only, and two hundred thousand searches
-    fn the_largest_divisor_within_the_limit() {
-        let slow = |extent: usize, most: usize| {
-            (2..=most)
-                .rev()
-                .find(|&f| f < extent && extent.is_multiple_of(f))
-        };
-        for most in 0..=40 {
-            for extent in 0..=5000 {
-                let got = largest_divisor_within(extent, most);
-                assert_eq!(got, slow(extent, most), "{extent} within {most}");
-            }
-        }
-        let long = [50176, 51984, 52900, 65536, 100_000];
-        for extent in long.into_iter().chain([1, 2, 3].map(|k| k * 16411)) {
-            let got = largest_divisor_within(extent, MAX_LISTED);
-            assert_eq!(got, slow(extent, MAX_LISTED), "{extent}");
-        }
     }
 }

@@ -3,7 +3,7 @@
 //! the innermost loops.
 
 use super::axes::{coverage, exact_chain, renumbered, significant, src_stride, steps_divide};
-use super::long_runs::largest_divisor_within;
+use super::divisors::largest_divisor_within;
 use super::pair::Pair;
 use crate::fuse::fuse_neighbours;
 use crate::relayout::tuning::{CACHE_LINE, MAX_LISTED, ROW_BLOCK_ENOUGH, TILE_BATCH_ENOUGH};

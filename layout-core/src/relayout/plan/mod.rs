@@ -8,6 +8,7 @@
 //! element. Everything here runs once per plan, from the chunk-list constants and the dims.
 
 mod axes;
+mod divisors;
 mod listings;
 mod long_runs;
 mod loops;

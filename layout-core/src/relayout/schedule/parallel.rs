@@ -77,7 +77,8 @@ pub(crate) fn run<T: Element>(nest: &Nest<'_, T>, dst: &mut [T]) -> bool {
     if threads < 2 {
         return false;
     }
-    // Plans with the source offset computed per element stay on one thread.
+    // The index-driven kernel (each source offset from the layout's own offset function, a
+    // rare fallback) runs on the calling thread: its outer loops are not cut.
     if plan.kernel == Kernel::Indexed {
         return false;
     }
@@ -114,8 +115,10 @@ pub(crate) fn run<T: Element>(nest: &Nest<'_, T>, dst: &mut [T]) -> bool {
 
 /// Runs `run` on every `block`-long piece of `dst` (numbered from 0), on the calling thread
 /// and `threads - 1` of rayon's, each taking the next piece not yet taken until none is left.
-/// The caller starts on the pieces at once rather than wait for rayon's threads to wake; a
-/// thread that wakes after the last piece is taken finds nothing to do.
+/// The caller starts on the pieces at once rather than wait for rayon's threads to wake
+/// (handing the whole relayout to rayon from outside its threads made the caller wait for that
+/// wake-up, and two threads ran no faster than one); a thread that wakes after the last piece
+/// is taken finds nothing to do.
 fn share_pieces<T: Send>(
     dst: &mut [T],
     block: usize,

@@ -166,7 +166,8 @@ macro_rules! unit {
             #[inline(always)]
             unsafe fn permute(a: __m512i, index: __m512i, b: __m512i) -> __m512i {
                 #[cfg(not(miri))]
-                // SAFETY: the CPU runs the permute (the caller's promise).
+                // SAFETY: the CPU runs the permute: AVX-512 VBMI for bytes, BW for 2-byte
+                // units (the caller's promise).
                 unsafe {
                     $permute(a, index, b)
                 }

@@ -22,7 +22,7 @@
 //! each column block with all their rows, shifted onto the grid where off it
 //! ([`realigned::run_realigned`]). So do 1- and 2-byte transposes with crowded source columns
 //! (staged). Other streamed transposes keep the general blocks, whose streamed blocks
-//! prefetch their source lines.
+//! prefetch their source lines: the lane-quad sweep is slower than they are there.
 //!
 //! The evidence for each path: docs/engine-measurements.md, "Evenly spaced transposes".
 
@@ -183,7 +183,8 @@ pub(super) unsafe fn bytes_avx2<E: Broad>(t: Transposes<'_, E>) -> bool {
 /// `rows` (whole blocks, offsets from the tile's corner), row blocks outermost: sixteen loads
 /// a block, four rounds of `vpermt2d`, sixteen stores (with `STREAM`, each whole aligned line
 /// streamed). A function of its own, so that its loop compiles as one flat loop whatever
-/// calls it.
+/// calls it: the same loop inlined under one more loop level, or with the block in a function
+/// inlined into it, is slower.
 ///
 /// # Safety
 ///
