@@ -1,12 +1,11 @@
-//! The hot loops built a second time with AVX2 enabled, and the AVX2 transpose blocks they run
-//! (x86-64 only), used wherever the CPU has AVX2.
+//! The hot loops built a second time with AVX2 enabled, and the AVX2 transpose blocks they run,
+//! used wherever the CPU has AVX2.
 //!
-//! The loops themselves are the generic ones of [`kernels`](super::super), always inlined, so
-//! that these wrappers compile them whole with AVX2: the transposes of plain 1-, 2- and 4-byte
-//! types move their blocks through 256-bit registers ([`Avx2Blocks`]) and the row copies get
-//! 32-byte moves. Whether the CPU (and its OS) runs AVX2 is found once, with `cpuid`, by the
-//! `cpufeatures` crate (`layout-core` is `no_std`, so `std::is_x86_feature_detected!` is not
-//! available).
+//! The loops are the generic ones of [`kernels`](super::super), always inlined, so that these
+//! wrappers compile them whole with AVX2: the transposes of plain 1-, 2- and 4-byte types move
+//! their blocks through 256-bit registers ([`Avx2Blocks`]), the row copies 32 bytes a move.
+//! Whether the CPU (and its OS) runs AVX2 is found with `cpuid` by the `cpufeatures` crate
+//! (`layout-core` is `no_std`: no `std::is_x86_feature_detected!`).
 
 use super::super::block_move::{BlockLines, BlockMove};
 use super::super::evenly_spaced::{self, Corner};
@@ -31,16 +30,16 @@ use core::arch::x86_64::{
 
 cpufeatures::new!(cpuid_avx2, "avx2");
 
-/// Whether this CPU runs AVX2 instructions (found on the first call, then cached).
-/// The cache is `cpufeatures`' atomic, so any number of threads may ask at once: a race
-/// detects twice and stores the same answer.
+/// Whether this CPU runs AVX2 instructions: found on the first call, then cached in
+/// `cpufeatures`' atomic, so any number of threads may ask at once (a race detects twice and
+/// stores the same answer).
 #[inline]
 pub(crate) fn available() -> bool {
     cpuid_avx2::get()
 }
 
-/// [`evenly_spaced::sweep`] of `B`'s blocks through the caches compiled with AVX2, as a
-/// function of its own so that its loop compiles flat whatever calls it.
+/// [`evenly_spaced::sweep`] through the caches compiled with AVX2, a function of its own so
+/// that its loop compiles flat whatever calls it.
 ///
 /// # Safety
 ///
@@ -58,8 +57,7 @@ pub(crate) unsafe fn sweep_on<E: Copy, B: BlockMove<E>, const COLS: usize, const
     unsafe { evenly_spaced::sweep::<E, B, COLS, VISIT, 0>(dst, src, corner, rows, cols) }
 }
 
-/// Runs `body` inlined into a function compiled with AVX2, so that its copies move 32 bytes a
-/// register.
+/// Runs `body` inlined into a function compiled with AVX2 (its copies move 32 bytes a register).
 ///
 /// # Safety
 ///
@@ -86,8 +84,7 @@ transposes_fn! {
 }
 
 transposes_fn! {
-    /// [`staged::staged_widths`] compiled with AVX2, the blocks [`Avx2Blocks`] writing through
-    /// the caches into the local buffer.
+    /// [`staged::staged_widths`] compiled with AVX2, [`Avx2Blocks`] writing into its buffer.
     ///
     /// # Safety
     ///
@@ -130,10 +127,9 @@ pub(crate) unsafe fn stream_rows<E: Pod>(
     end_streaming();
 }
 
-/// Copies `run` into `out` (of the same length), each 64 bytes of `out` that are a whole
-/// cache line written past the caches, the partial lines at either end through them: a
-/// staged transpose's rows, back to back in the destination, leave so
-/// (`kernels::staged`). Does not end the streaming ([`end_streaming`]).
+/// Copies `run` into `out` (of the same length): each whole cache line of `out` past the
+/// caches, the partial lines at either end through them. How a staged transpose's rows leave
+/// (`kernels::staged`). Does not [`end_streaming`].
 ///
 /// # Safety
 ///
@@ -143,8 +139,8 @@ pub(crate) unsafe fn stream_run<E: Pod>(out: &mut [E], run: &[E]) {
     assert_eq!(out.len(), run.len(), "a run fills its place");
     let per_line = CACHE_LINE / size_of::<E>();
     let half = per_line / 2;
-    // Elements before the first line boundary of `out`: its address is a multiple of the
-    // element's size, which divides 64.
+    // Elements before `out`'s first line boundary (its address a multiple of the element's
+    // size, which divides 64).
     let head = (out.as_ptr().addr().wrapping_neg() % CACHE_LINE / size_of::<E>()).min(out.len());
     let lines = (out.len() - head) / per_line;
     let tail = head + lines * per_line;
@@ -162,10 +158,8 @@ pub(crate) unsafe fn stream_run<E: Pod>(out: &mut [E], run: &[E]) {
 }
 
 /// Blocks moved through 256-bit registers, two micro-blocks side by side, one per 128-bit lane
-/// (the shared loop, [`micro_blocks::wide_block`]). Blocks narrower than two micro-blocks are
-/// [`Sse2`]'s.
-///
-/// Only where the CPU runs AVX2: their [`plane`] is compiled for it.
+/// ([`micro_blocks::wide_block`]); narrower ones as [`Sse2`]'s. Only where the CPU runs AVX2:
+/// their [`plane`] is compiled for it.
 pub(crate) struct Avx2Blocks<const STREAM: bool>;
 
 impl<E: Wide, const STREAM: bool> PlaneMove<E> for Avx2Blocks<STREAM> {

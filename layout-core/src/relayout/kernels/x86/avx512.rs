@@ -1,12 +1,11 @@
 //! The hot loops built a third time with AVX-512 (F and BW) enabled, and the AVX-512 transpose
-//! blocks they run (x86-64 only), used wherever the CPU has both.
+//! blocks they run, used wherever the CPU has both (detected as in [`super::avx2`]).
 //!
 //! A 512-bit register is a whole 64-byte cache line. [`Avx512Blocks`] put four micro-blocks
 //! side by side in one register (one per 128-bit lane, where the interleave instructions
-//! work), so that after the perfect-shuffle rounds a register is one destination line's 64
-//! bytes: each line leaves in one store, streamed or not, instead of two (AVX2) or four
-//! (SSE2), which also fills a line's write-combining buffer at once. Detection as in
-//! [`super::avx2`]: once, with `cpuid`, by `cpufeatures`.
+//! work), so that after the perfect-shuffle rounds a register is one destination line: each
+//! line leaves in one store instead of two (AVX2) or four (SSE2), which also fills a line's
+//! write-combining buffer at once.
 
 use super::super::block_move::{BlockLines, BlockMove};
 use super::super::micro_blocks;
@@ -30,9 +29,8 @@ use core::arch::x86_64::{
 
 cpufeatures::new!(cpuid_avx512, "avx512f", "avx512bw");
 
-/// Whether this CPU runs AVX-512 F and BW instructions (found on the first call, then cached).
-/// The cache is `cpufeatures`' atomic, so any number of threads may ask at once: a race
-/// detects twice and stores the same answer.
+/// Whether this CPU runs AVX-512 F and BW instructions (found and cached as
+/// [`super::avx2::available`] finds AVX2).
 #[inline]
 pub(crate) fn available() -> bool {
     cpuid_avx512::get()
@@ -55,8 +53,8 @@ transposes_fn! {
 }
 
 transposes_fn! {
-    /// [`staged::staged_widths`] compiled with AVX-512 F and BW, the blocks ([`StageBlocks`])
-    /// writing through the caches into the local buffer.
+    /// [`staged::staged_widths`] compiled with AVX-512 F and BW, [`StageBlocks`] writing into
+    /// its buffer.
     ///
     /// # Safety
     ///
@@ -72,8 +70,8 @@ transposes_fn! {
 
 transposes_fn! {
     /// [`narrow::narrow_transpose`] compiled with AVX-512 F and BW, whose shuffles interleave
-    /// (and split) the narrow tiles' fixed-size pieces, each written by `P` ([`narrow::Cached`],
-    /// or [`StreamedPieces`] for a destination past the caches).
+    /// (and split) the narrow tiles' pieces, each written by `P` ([`narrow::Cached`], or
+    /// [`StreamedPieces`] past the caches).
     ///
     /// # Safety
     ///
@@ -83,18 +81,16 @@ transposes_fn! {
     pub(crate) unsafe fn narrow_transpose[T: Copy, P: narrow::Pieces<T>](
         t: Transposes<T>,
     ) -> bool {
-        // SAFETY: `P`'s instructions are AVX-512 F ones at most (the caller's promise covers
-        // them).
+        // SAFETY: `P`'s instructions are AVX-512 F ones at most (the caller's promise).
         unsafe { narrow::narrow_transpose::<T, P>(t) }
     }
 }
 
 /// Narrow tiles' pieces written past the caches: each whole 64 bytes of a piece that start a
-/// cache line of the destination by a streaming store, the rest through the caches. RGB
-/// images zipped into NHWC write 192 bytes (three lines) of f32 per step, and split out of it
-/// 64 bytes (one line) per plane: streamed, a line is not read before it is overwritten.
-/// Elements under 4 bytes stay in place, through the caches, faster than streamed from a
-/// local piece.
+/// destination line by a streaming store, the rest through the caches. RGB images zipped into
+/// NHWC write 192 bytes (three lines) of f32 per step, split out of it 64 bytes per plane:
+/// streamed, a line is not read before it is overwritten. Elements under 4 bytes stay in
+/// place, through the caches, faster than streamed from a local piece.
 pub(crate) struct StreamedPieces;
 
 impl<E: Pod> narrow::Pieces<E> for StreamedPieces {
@@ -123,13 +119,11 @@ impl<E: Pod> narrow::Pieces<E> for StreamedPieces {
     }
 }
 
-/// Blocks moved through 512-bit registers, each transposed register `4N` consecutive elements
-/// (64 bytes) of one destination line: four micro-blocks side by side, one per 128-bit lane
-/// (the shared loop, [`micro_blocks::wide_block`]), or for streamed 4-byte elements 16 x 16
-/// squares shuffled across whole registers ([`whole_lines`]). Blocks narrower than that are
-/// [`Avx2Blocks`]'.
-///
-/// Only where the CPU runs AVX-512 F and BW: their [`plane`] is compiled for it.
+/// Blocks moved through 512-bit registers, each transposed register 64 bytes of one
+/// destination line: four micro-blocks side by side, one per 128-bit lane
+/// ([`micro_blocks::wide_block`]), or for streamed 4-byte elements [`whole_lines`]; narrower
+/// ones as [`Avx2Blocks`]'. Only where the CPU runs AVX-512 F and BW: their [`plane`] is
+/// compiled for it.
 pub(crate) struct Avx512Blocks<const STREAM: bool>;
 
 impl<E: Broad, const STREAM: bool> PlaneMove<E> for Avx512Blocks<STREAM> {
@@ -166,10 +160,9 @@ impl<E: Broad, const STREAM: bool> BlockMove<E> for Avx512Blocks<STREAM> {
     }
 }
 
-/// The blocks of a staged transpose ([`staged()`]), written into its local buffer: 4-byte
-/// elements as 16 x 16 squares ([`whole_lines`]) through the cache, the others as
-/// [`Avx512Blocks`] through the cache. Into the buffer, in L1, the squares' one load per
-/// source line beats the lane quads.
+/// The blocks of a staged transpose ([`staged()`]) into its buffer, through the cache: 4-byte
+/// elements as [`whole_lines`] (into the buffer, in L1, their one load per source line beats
+/// the lane quads), the others as [`Avx512Blocks`].
 pub(crate) struct StageBlocks;
 
 impl<E: Broad> BlockMove<E> for StageBlocks {
@@ -211,11 +204,10 @@ impl<E: Wide + Interleave<__m512i>> Broad for E {}
 x86_register!(__m512i: 64, _mm512_stream_si512, quad_register);
 
 /// The block of 4-byte elements as 16 x 16 squares: a source line's 16 elements (`ROWS`) are
-/// one whole 64-byte register, loaded at once, and four rounds of the perfect shuffle across
-/// the whole register ([`Whole32`]) make register `k` destination line `k`'s 16 elements.
-/// One load per source line instead of four 16-byte ones; for streamed blocks only, as
-/// through the cache its sixteen stores in a row are slower than the lane quads' four lines
-/// at a time.
+/// one 64-byte register, and four rounds of the perfect shuffle across whole registers
+/// ([`Whole32`]) make register `k` destination line `k`. One load per source line instead of
+/// four; for streamed blocks only, as through the cache its sixteen stores in a row are slower
+/// than the lane quads' four lines at a time.
 ///
 /// # Safety
 ///
@@ -245,9 +237,8 @@ unsafe fn whole_lines<E: Pod, L: Lines, C: Columns, const COLS: usize, const STR
     }
 }
 
-/// The perfect shuffle of 32-bit elements across whole 512-bit registers (`vpermt2d`), not
-/// lane by lane as the interleave instructions do ([`permute_dwords`], which Miri runs
-/// element by element).
+/// The perfect shuffle of 32-bit elements across whole 512-bit registers ([`permute_dwords`]),
+/// not lane by lane as the interleave instructions do.
 pub(crate) struct Whole32;
 
 impl Interleave<__m512i> for Whole32 {

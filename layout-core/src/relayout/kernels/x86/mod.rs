@@ -27,58 +27,43 @@ use sse2::Sse2;
 
 pub(super) use avx2::{available as avx2_available, run_with_avx2};
 
-/// The plain integers' vector kernels: transposes in SSE2, AVX2 or AVX-512 blocks (1-, 2- and
-/// 4-byte elements), rows streamed past the caches with AVX2 (all four sizes).
-macro_rules! vector_element {
-    ($($int:ty: $transposes:tt),*) => {$(
-        impl Element for $int {
-            fn vector_transpose(t: Transposes<'_, Self>, stream: bool) -> bool {
-                vector_transpose!($transposes, t, stream)
-            }
-
-            fn row_streams() -> Option<StreamRows<Self>> {
-                avx2::available().then_some(avx2::stream_rows::<Self>)
-            }
-
-            row_copies_in_avx2!();
-        }
-    )*};
-}
-
-/// The other unit types (any element type of those sizes that is not plain): row copies
-/// compiled for AVX2, everything else portable.
-macro_rules! bytes_element {
-    ($($int:ty),*) => {$(
-        impl Element for MaybeUninit<$int> {
-            row_copies_in_avx2!();
-        }
-    )*};
-}
-
-/// [`Element::row_copies`]: the row copies compiled for AVX2, where the CPU has it.
-macro_rules! row_copies_in_avx2 {
-    () => {
-        fn row_copies() -> Option<CopyRows<Self>> {
-            avx2::available().then_some(avx2::copy_rows::<Self>)
+/// Each unit type's x86-64 kernels: row copies compiled for AVX2 (every type, where the CPU
+/// has it); `streams`, rows streamed past the caches with AVX2 (the plain integers); `blocks`,
+/// transposes in vector blocks ([`transpose_as`]: the plain 1-, 2- and 4-byte integers). The
+/// rest keeps [`Element`]'s portable defaults.
+macro_rules! element {
+    (@ streams) => {
+        fn row_streams() -> Option<StreamRows<Self>> {
+            avx2::available().then_some(avx2::stream_rows::<Self>)
         }
     };
+    (@ blocks) => {
+        fn vector_transpose(t: Transposes<'_, Self>, stream: bool) -> bool {
+            transpose_as(t, stream);
+            true
+        }
+    };
+    ($($ty:ty: $($kernel:ident)*;)*) => {$(
+        impl Element for $ty {
+            fn row_copies() -> Option<CopyRows<Self>> {
+                avx2::available().then_some(avx2::copy_rows::<Self>)
+            }
+
+            $(element!(@ $kernel);)*
+        }
+    )*};
 }
 
-/// The body of [`Element::vector_transpose`]: [`transpose_as`] where the type has transpose
-/// blocks.
-macro_rules! vector_transpose {
-    (true, $($arg:expr),*) => {{
-        transpose_as($($arg),*);
-        true
-    }};
-    (false, $($arg:expr),*) => {{
-        let _ = ($($arg),*);
-        false
-    }};
+element! {
+    u8: streams blocks;
+    u16: streams blocks;
+    u32: streams blocks;
+    u64: streams;
+    MaybeUninit<u8>:;
+    MaybeUninit<u16>:;
+    MaybeUninit<u32>:;
+    MaybeUninit<u64>:;
 }
-
-vector_element!(u8: true, u16: true, u32: true, u64: false);
-bytes_element!(u8, u16, u32, u64);
 
 /// `tiles::transpose` of plain elements viewed as the unsigned integers `E` of their size.
 fn transpose_as<E: avx512::Broad>(t: Transposes<'_, E>, stream: bool) {
@@ -156,9 +141,9 @@ fn transpose_as<E: avx512::Broad>(t: Transposes<'_, E>, stream: bool) {
     }
 }
 
-/// [`tiles::planes`] with AVX-512 blocks (each width compiled for AVX-512) where the CPU has
-/// AVX-512 F and BW, else with AVX2 blocks (compiled for AVX2) where the CPU has AVX2, else
-/// with SSE2 blocks.
+/// [`tiles::planes`] with the widest blocks the CPU runs: AVX-512 F and BW (evenly spaced
+/// batches swept, [`pitched::pitched_plane`]), AVX2 (evenly spaced bytes through the caches
+/// swept, [`pitched::bytes_avx2`]) or SSE2.
 fn planes<E: avx512::Broad, const STREAM: bool>(mut t: Transposes<'_, E>) {
     if avx512::available() {
         // SAFETY (both): the CPU runs AVX-512 F and BW instructions (checked just above).

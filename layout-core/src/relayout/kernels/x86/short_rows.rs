@@ -1,15 +1,15 @@
-//! Byte transposes whose destination rows lie back to back and are more than half a cache
-//! line but less than a whole one (NHWC -> NCHW of 7 x 7 positions: planes of 49 bytes), with
-//! AVX-512 (x86-64 only). The blocks of the other transposes are as wide as a row's whole
-//! lines and halves (49 columns: a block of 32, one of 16 and the last column element by
-//! element); here each block of 16 rows is one block of 64 columns, the row's own and, past
-//! them, its last column again, and each row leaves in one 64-byte store. A row's store runs
-//! on into the next row, which is stored after it and writes its own bytes over those; the
-//! last row of a block is stored exactly, so no store reaches past the block's rows.
+//! Byte transposes with AVX-512 whose destination rows lie back to back and are more than half
+//! a cache line but less than a whole one (NHWC -> NCHW of 7 x 7 positions: planes of 49
+//! bytes). The other transposes' blocks are as wide as a row's whole lines and halves (49
+//! columns: a block of 32, one of 16 and the last column element by element); here each block
+//! of 16 rows is one block of 64 columns, the row's own and then its last column again, and each
+//! row leaves in one 64-byte store. A row's store runs on into the next row, which is stored
+//! after it over those bytes; a block's last row is stored exactly, so no store reaches past
+//! the block's rows.
 //!
 //! Faster than the other transposes' blocks, through the caches and streamed; through the
-//! caches faster still with the source lines staged (below), each group written straight into
-//! the destination (docs/engine-measurements.md, "Short byte rows").
+//! caches faster still with the source lines staged ([`transpose`]), each group written
+//! straight into the destination (docs/engine-measurements.md, "Short byte rows").
 
 use super::super::micro_blocks::transposed;
 use super::super::tile_batch::TileBatch;
@@ -34,9 +34,9 @@ const STAGED: [(usize, usize); COLS] = {
     cols
 };
 
-/// Whether the batch is one this path moves: bytes, rows of more than half a line and less
-/// than a whole one, back to back in the destination (each row's store then ends inside the
-/// next row's bytes), and at least one block of rows.
+/// Whether this path moves the batch: bytes, rows of more than half a line and less than a
+/// whole one, back to back in the destination (so each row's store ends inside the next row),
+/// at least one block of rows.
 pub(super) fn takes<E>(batch: &TileBatch<'_>) -> bool {
     let n = batch.cols.len();
     size_of::<E>() == 1
@@ -46,17 +46,15 @@ pub(super) fn takes<E>(batch: &TileBatch<'_>) -> bool {
         && batch.rows.len() >= ROWS
 }
 
-/// Transposes every tile of `batch` from `src` (at `s`) into `dst` (at `d`), as
-/// [`tiles::transpose`](super::super::tiles::transpose) does, for a batch that [`takes`] says
-/// this path moves. Rows go in groups of 64, one source line per column: the group's 64
-/// source lines are first copied into a local 4 KiB stage, one after the other, and its four
-/// blocks read from there. Read where they lie, the lines of a block are the tile's columns
-/// (7 x 7 NHWC: 49 pixels 2 KiB apart), which share two of the 64 sets of an L1 cache and
-/// evict each other before the next block reads them again. With `stream`, a group's rows
-/// (64 rows of `n` bytes: whole lines) are written into a local buffer and leave it as one run,
-/// past the caches ([`stream_run`]); else straight into `dst`. Rows past the last whole group
-/// go as blocks of [`ROWS`] read where they lie, the last ending with the last row (it writes
-/// some rows of the block before it again, with the same bytes).
+/// [`tiles::transpose`](super::super::tiles::transpose) of a batch this path [`takes`]. Rows go
+/// in groups of 64, one source line per column: the group's 64 source lines are first copied
+/// one after the other into a local 4 KiB stage, and its four blocks read from there. Read where
+/// they lie, a block's lines are the tile's columns (7 x 7 NHWC: 49 pixels 2 KiB apart), which
+/// share two of the 64 sets of an L1 cache and evict each other before the next block reads
+/// them again. With `stream`, a group's rows (64 rows of `n` bytes: whole lines) go into a
+/// local buffer and leave it as one run past the caches ([`stream_run`]); else straight into
+/// `dst`. Rows past the last whole group go as blocks of [`ROWS`] read where they lie, the last
+/// ending with the last row (rewriting some rows of the block before with the same bytes).
 ///
 /// # Safety
 ///
@@ -136,7 +134,7 @@ pub(super) unsafe fn transpose(
     }
 }
 
-/// Writes `lines[k]`, row `k` of a block, to `out` from `at + k * n`: one 64-byte store each,
+/// Writes row `k` of a block, `lines[k]`, to `out` from `at + k * n`: one 64-byte store each,
 /// running on into the next row (written after it), the last row's `n` bytes exactly.
 ///
 /// # Panics
@@ -166,10 +164,9 @@ mod tests {
     isa_test! {
         avx512:
         /// Planes of `n` bytes back to back from pixels of `channels` bytes (NHWC -> NCHW of
-        /// `n` positions): the shortest and longest rows the path takes, channels fewer than a
-        /// block's worth past the groups of 64 (in whole blocks or not) and none, through the
-        /// caches and streamed, two tiles: the same bytes as element by element, nothing
-        /// written past the tiles.
+        /// `n` positions), two tiles: the shortest and longest rows the path takes, a few
+        /// channels past the groups of 64 (in whole blocks or not) and none, through the caches and
+        /// streamed, equal element by element, nothing written past the tiles.
         fn short_rows_move_like_elements() {
             // Under Miri, which runs the blocks a thousand times slower, one group with one
             // more block and one group with an overlapping block.

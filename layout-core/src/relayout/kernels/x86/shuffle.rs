@@ -1,8 +1,7 @@
-//! The x86-64 interleaves of the perfect shuffle (`unpacklo`/`unpackhi` for 128-bit
-//! registers; AVX2 and AVX-512 give theirs in their modules, by the same macro), the registers
-//! of every width as the shared blocks use them (`x86_register!`), zero registers and
-//! unaligned loads of any width, and `vpermt2d`, which the 4-byte kernels share. The rounds
-//! themselves are shared by every ISA (`kernels::shuffle`).
+//! The x86-64 pieces of the perfect shuffle, whose rounds every ISA shares
+//! (`kernels::shuffle`): the interleaves (`interleave_for!`; the 128-bit ones here, AVX2's and
+//! AVX-512's in their modules), the registers of every width (`x86_register!`), zero registers,
+//! unaligned loads, and `vpermt2d`, which the 4-byte kernels share.
 
 pub(crate) use super::super::shuffle::{Interleave, shuffle_rounds};
 use bytemuck::Pod;
@@ -32,9 +31,8 @@ macro_rules! interleave_for {
 pub(crate) use interleave_for;
 
 /// [`Register`](crate::relayout::kernels::register::Register) for an x86-64 register of
-/// `$bytes` bytes: unaligned loads and stores (`vmovdqu`), `$stream` (a non-temporal store,
-/// `movntdq` of its width) for whole lines past the caches, `$lanes` for the 16-byte loads
-/// into its lanes.
+/// `$bytes` bytes: unaligned loads and stores (`vmovdqu`), `$stream` (its width's `movntdq`)
+/// for whole lines past the caches, `$lanes` for the 16-byte loads into its lanes.
 macro_rules! x86_register {
     ($register:ty: $bytes:literal, $stream:ident, $lanes:path) => {
         impl $crate::relayout::kernels::register::Register for $register {
@@ -109,8 +107,7 @@ pub(crate) fn zero<R: bytemuck::Zeroable>() -> R {
     R::zeroed()
 }
 
-/// The `size_of::<R>()` bytes of `src` from element `at`, read unaligned into a register of
-/// type `R` as plain integers.
+/// The `size_of::<R>()` bytes of `src` from element `at`, read unaligned into a register `R`.
 ///
 /// # Safety
 ///
@@ -126,8 +123,8 @@ pub(crate) unsafe fn load_register<E: Pod, R>(src: &[E], at: usize) -> R {
     unsafe { src.as_ptr().add(at).cast::<R>().read_unaligned() }
 }
 
-/// `vpermt2d`: element `k` of the result is element `index[k] % 16` of `a` (bit 4 clear) or
-/// `b` (of 32-bit elements).
+/// `vpermt2d`: 32-bit element `k` of the result is element `index[k] % 16` of `a` (bit 4
+/// clear) or `b`; element by element under Miri, which does not run it.
 ///
 /// # Safety
 ///

@@ -1,11 +1,10 @@
-//! Rows of two to four interleaved elements split into their planes by two-table permutes
-//! (x86-64 only): NHWC -> NCHW of 2, 3 or 4 channels (RGB and RGBA images) of bytes, with
-//! AVX-512 VBMI's `vpermt2b`, and of 2-byte elements, with AVX-512 BW's `vpermt2w`. One
-//! permute picks any 64 bytes of the 128 in two registers, so `N - 1` of them make each
-//! 64-byte plane line out of `N` source lines, where the narrow kernels' loops split one
-//! shuffle network at a time. The plane lines go through the caches even into a destination
-//! past them, as the narrow kernels' pieces do, which is faster than streaming them. Zipping
-//! planes into rows stays with the narrow kernels' loops, as fast there
+//! Rows of two to four interleaved elements split into their planes by two-table permutes:
+//! NHWC -> NCHW of 2, 3 or 4 channels (RGB and RGBA images) of bytes, with AVX-512 VBMI's
+//! `vpermt2b`, and of 2-byte elements, with AVX-512 BW's `vpermt2w`. One permute picks any 64
+//! bytes of the 128 in two registers, so `N - 1` of them make each 64-byte plane line out of
+//! `N` source lines, where the narrow kernels' loops split one shuffle network at a time. The
+//! plane lines go through the caches even into a destination past them (faster than streaming
+//! them). Zipping planes into rows stays with the narrow kernels' loops, as fast there
 //! (docs/engine-measurements.md, "VBMI byte split").
 
 use super::super::narrow::Pieces;
@@ -19,8 +18,8 @@ use core::marker::PhantomData;
 
 cpufeatures::new!(cpuid_vbmi, "avx512f", "avx512bw", "avx512vbmi");
 
-/// Whether this CPU runs AVX-512 F, BW and VBMI instructions (found on the first call, then
-/// cached in `cpufeatures`' atomic: any number of threads may ask at once).
+/// Whether this CPU runs AVX-512 F, BW and VBMI instructions (found and cached as
+/// [`super::avx2::available`] finds AVX2).
 #[inline]
 pub(crate) fn vbmi_available() -> bool {
     cpuid_vbmi::get()
@@ -203,9 +202,9 @@ fn permute_lanes(a: __m512i, index: __m512i, b: __m512i, unit: usize) -> __m512i
 
 /// `planes[c][k] = input[N * k + c]` for the `input.len() / N` rows (`N` of 2 to 4), a
 /// register's lanes at a time: for each plane, one permute picks its units among the step's
-/// first two source lines, and one more for each further line keeps them and adds the plane's
-/// units of that line ([`steps`]). Rows past the last whole step one by one. Always inlined
-/// into the functions compiled with the permute's CPU features.
+/// first two source lines, and one more for each further line adds that line's ([`steps`]);
+/// rows past the last whole step one by one. Always inlined into the functions compiled with
+/// the permute's CPU features.
 ///
 /// # Safety
 ///

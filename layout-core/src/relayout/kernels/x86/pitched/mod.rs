@@ -2,8 +2,7 @@
 //! blocks' destination rows another) the x86-64 builds sweep ([`evenly_spaced`]: lines found
 //! by additions from the tile's corner, blocks in an order of their own), and in which order:
 //! with AVX-512 as below ([`pitched_plane`]), with AVX2 bytes through the caches
-//! ([`bytes_avx2`]); and, past the caches, the 4-byte rows the AVX-512 build shifts onto the
-//! line grid first ([`realigned`]).
+//! ([`bytes_avx2`]).
 //!
 //! - 4-byte elements: one 64-byte load per source line and four rounds of `vpermt2d`, the row
 //!   blocks outermost, each through every column block ([`sweep`]: a loop of its own, faster
@@ -15,14 +14,12 @@
 //!
 //! Past the caches, where the machine's choices sweep, 4-byte transposes whose source columns
 //! lie a few hundred bytes apart (NHWC -> NCHW) are swept too, each row block's sixteen
-//! destination rows written in one pass along them ([`swept_when_streamed`]); where those rows
-//! start off the 64-byte line grid, each row's lines are shifted onto it first
-//! ([`realigned::sweep_realigned`]). Those whose source columns lie nearer (NHWC -> NCHW of 16
-//! to 32 f32 channels: one source run) into rows off the grid, or 24 to 31 rows, go through
-//! each column block with all their rows, shifted onto the grid where off it
-//! ([`realigned::run_realigned`]). So do 1- and 2-byte transposes with crowded source columns
-//! (staged). Other streamed transposes keep the general blocks, whose streamed blocks
-//! prefetch their source lines: the lane-quad sweep is slower than they are there.
+//! destination rows written in one pass ([`swept_when_streamed`]), rows off the 64-byte line
+//! grid shifted onto it first ([`realigned::sweep_realigned`]). Those whose source is one run
+//! (NHWC -> NCHW of 16 to 32 f32 channels) into rows off the grid, or 24 to 31 rows, go through
+//! each column block with all their rows ([`realigned::run_realigned`]). So do 1- and 2-byte
+//! transposes with crowded source columns (staged). Other streamed transposes keep the general
+//! blocks, whose streamed blocks prefetch their source lines: the lane-quad sweep is slower.
 //!
 //! The evidence for each path: docs/engine-measurements.md, "Evenly spaced transposes".
 
@@ -50,15 +47,13 @@ use core::ops::Range;
 const COLS: usize = 16;
 
 /// The batch's transposes as the module docs describe, where it is evenly spaced
-/// ([`EvenTiles::of`]): `true`, all written. Through the caches, every such batch; with
-/// `STREAM` past them (whole aligned destination lines), those whose rows the swept blocks
-/// cover and that [`swept_when_streamed`] (where the machine's [`Choices::sweep_streamed`]) or
-/// [`crowded_source`] takes; or, where the choices sweep, 4-byte elements whose source is one
-/// run ([`NEAR_RUN_BYTES`]) in tiles of 16 to 32 rows: the tiles whose rows start off the line
-/// grid or, where the choices ask ([`Choices::realign_overlapped_rows`]), whose rows past 16
-/// are 8 to 15 ([`realigned::run_realigned`]), the others through [`tiles::planes`]. What a
-/// sweep leaves, and each tile that the call's reach does not fit, go through
-/// [`tiles::planes`] with [`Avx512Blocks`]. `false`, nothing written, for other batches.
+/// ([`EvenTiles::of`]): `true`, all written; `false`, nothing written, for other batches. With
+/// `STREAM` (whole aligned destination lines), only batches whose rows the swept blocks cover
+/// and that [`crowded_source`] takes or, where [`Choices::sweep_streamed`],
+/// [`swept_when_streamed`] or [`read_as_one_run`]; of the last, only the tiles whose rows start
+/// off the line grid or, where [`Choices::realign_overlapped_rows`], have 8 to 15 rows past 16.
+/// What a sweep leaves, and each tile that the call's reach does not fit, go through
+/// [`tiles::planes`] with [`Avx512Blocks`].
 ///
 /// # Safety
 ///
@@ -75,8 +70,7 @@ pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(
     let (rows, col_pitch, row_pitch) = (batch.rows, tiles.col_pitch, tiles.row_pitch);
     let swept = sweep_streamed && swept_when_streamed::<E>(col_pitch);
     let crowded = crowded_source::<E>(col_pitch);
-    // 4-byte columns near enough to read the source as one run, 16 to 32 rows a tile: the
-    // tiles off the line grid realigned, the others too where rows overlap (below).
+    // Tiles off the line grid realigned, the others too where rows overlap (below).
     let near_run = STREAM
         && sweep_streamed
         && !(swept || crowded)
@@ -136,11 +130,9 @@ pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(
 
 /// The evenly spaced transposes of bytes through the caches with AVX2 ([`EvenTiles`]): each
 /// tile's whole blocks swept by the AVX2 blocks a source line's rows a visit (a block of rows
-/// where the destination rows crowd a few L1 sets: [`crowded_rows`]), the rest through
-/// [`tiles::planes`] with them. `true`, all written; `false`, nothing written, for other
-/// batches. Bytes only, where the CPU has AVX2 but not AVX-512: the AVX2 blocks of 2- and
-/// 4-byte elements transpose micro-blocks in 128-bit lanes, which the general bands move as
-/// fast.
+/// where [`crowded_rows`]), the rest through [`tiles::planes`] with them. `true`, all written;
+/// `false`, nothing written, for other batches. Bytes only: the AVX2 blocks of 2- and 4-byte
+/// elements transpose micro-blocks in 128-bit lanes, which the general bands move as fast.
 ///
 /// # Safety
 ///
@@ -267,21 +259,20 @@ fn swept_when_streamed<E>(col_pitch: usize) -> bool {
     size_of::<E>() == 4 && apart > NEAR_RUN_BYTES && apart <= SWEPT_COLUMNS_APART_BYTES
 }
 
-/// Whether tiles of `rows` rows whose columns lie `col_pitch` apart in the source go a column
-/// block at a time through all their rows when streamed where the choices ask
-/// ([`realigned::run_realigned`]): 4-byte elements whose source is one run (columns at most
-/// [`NEAR_RUN_BYTES`] apart), at most two blocks of rows.
+/// Whether streamed tiles of `rows` rows, columns `col_pitch` apart in the source, may go a
+/// column block at a time through all their rows ([`realigned::run_realigned`]): 4-byte
+/// elements whose source is one run (columns at most [`NEAR_RUN_BYTES`] apart), at most two
+/// blocks of rows.
 fn read_as_one_run<E>(col_pitch: usize, rows: usize) -> bool {
     size_of::<E>() == 4 && col_pitch * size_of::<E>() <= NEAR_RUN_BYTES && rows <= 2 * ROWS
 }
 
 /// The whole blocks of 1- or 2-byte elements (`COLS` columns, a 64-byte line, and as many rows
 /// a source line; `STAGE` is `COLS * COLS`) of columns `0..cols` of `rows`, swept by the lane
-/// quads of the general blocks: a source line's rows a visit, one block of rows where the
-/// destination rows crowd ([`crowded_rows`]); where `crowded` (the source columns,
-/// [`crowded_source`]), each group of a line's rows staged, `CROWDED` rows a visit
-/// ([`CROWDED_VISIT_LINES`] lines, so that the columns' pages stay in the TLB), and with
-/// `STREAM` the aligned destination lines streamed.
+/// quads of the general blocks: a source line's rows a visit, one block of rows where
+/// [`crowded_rows`]; where `crowded` ([`crowded_source`]), each group of a line's rows staged,
+/// `CROWDED` rows a visit ([`CROWDED_VISIT_LINES`] lines, so that the columns' pages stay in
+/// the TLB), and with `STREAM` the aligned destination lines streamed.
 ///
 /// # Safety
 ///
@@ -315,8 +306,8 @@ unsafe fn quads<
     }
 }
 
-/// [`evenly_spaced::sweep`] compiled with AVX-512 F and BW, as a function of its own so that
-/// its loop compiles flat whatever calls it.
+/// [`evenly_spaced::sweep`] compiled with AVX-512 F and BW, a function of its own so that its
+/// loop compiles flat whatever calls it.
 ///
 /// # Safety
 ///

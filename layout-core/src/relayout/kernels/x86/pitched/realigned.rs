@@ -39,11 +39,10 @@ const SHIFTS: [[u32; COLS]; COLS] = {
 
 /// The blocks of columns `cols` (whole blocks) of every row block of `rows`, as
 /// [`sweep`](super::sweep) moves them, each row's lines streamed on the line grid: row `k`'s
-/// line that ends column block `j` holds the row's last `m_k` columns of block `j - 1` and
-/// its first `16 - m_k` of block `j`, `m_k` being how far into its line the row's first column
-/// lies. Each row's first `16 - m_k` and last `m_k` columns, which share their lines with
-/// the neighbouring rows, go element by element through the caches, the rest of those lines
-/// left alone.
+/// line that ends column block `j` holds its last `m_k` columns of block `j - 1` and first
+/// `16 - m_k` of block `j`, `m_k` being how far into its line the row's first column lies. Each
+/// row's first `16 - m_k` and last `m_k` columns, whose lines it shares with the neighbouring
+/// rows, go element by element through the caches.
 ///
 /// # Safety
 ///
@@ -71,17 +70,13 @@ pub(super) unsafe fn sweep_realigned<E: Broad>(
     }
 }
 
-/// As [`sweep_realigned`], for a source whose columns lie close enough to read it as one run
-/// ([`NEAR_RUN_BYTES`](crate::relayout::tuning::NEAR_RUN_BYTES) apart at most: NHWC -> NCHW
-/// of 16 to 32 `f32` channels): the tile's 16 to 32 rows, as its first block of 16 and the
-/// block of its last 16 (without the rows the first writes), both through each column block
-/// in turn, the source prefetched as one run [`RUN_PREFETCH_BYTES`] ahead, so that each source
-/// line is read once. Into planes off the grid this beats the general blocks, which write
-/// rows off the grid through the caches and the rows past 16 as narrower blocks. Rows on the
-/// grid need no shift (`on_grid`); of those tiles [`pitched_plane`](super::pitched_plane)
-/// sends here only the ones whose 8 to 15 rows past the first block the general blocks would
-/// move as a last block overlapping it, rewriting lines just streamed
-/// (docs/engine-measurements.md, "Realigned rows").
+/// As [`sweep_realigned`], for a source read as one run
+/// ([`read_as_one_run`](super::read_as_one_run)): the tile's 16 to 32 rows, as its first block
+/// of 16 and the block of its last 16 (without the rows the first writes), both through each
+/// column block in turn, the source prefetched as one run [`RUN_PREFETCH_BYTES`] ahead, so that
+/// each source line is read once. Into planes off the grid this beats the general blocks, which
+/// write rows off the grid through the caches and the rows past 16 as narrower blocks. Rows on
+/// the grid need no shift (`on_grid`); which tiles come here: [`super::pitched_plane`].
 ///
 /// # Safety
 ///
@@ -290,19 +285,14 @@ impl RowBlock {
         turns: &[[__m512i; ROWS]; 2],
         cols: Range<usize>,
     ) {
-        let corner = self.corner;
         let last = &turns[(cols.len() / COLS + 1) % 2];
         for (k, &ended) in last.iter().enumerate().skip(self.from) {
             let m = self.shift[k];
             if m > 0 {
                 // SAFETY: AVX-512 F runs (the caller's promise).
                 let line = unsafe { shifted(ended, ended, m) };
-                put_lanes(
-                    dst,
-                    self.d + k * corner.row_pitch + cols.end - m,
-                    line,
-                    0..m,
-                );
+                let at = self.d + k * self.corner.row_pitch + cols.end - m;
+                put_lanes(dst, at, line, 0..m);
             }
         }
     }
@@ -370,14 +360,6 @@ unsafe fn gather_dwords<E: Broad>(src: &[E], first: usize, pitch: usize) -> __m5
     }
 }
 
-/// `0, 1, .. 15`: the gathered elements' steps.
+/// The gathered elements' steps.
 #[cfg(not(miri))]
-const STEPS: [u32; COLS] = {
-    let mut steps = [0; COLS];
-    let mut j = 0;
-    while j < COLS {
-        steps[j] = j as u32;
-        j += 1;
-    }
-    steps
-};
+const STEPS: [u32; COLS] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];

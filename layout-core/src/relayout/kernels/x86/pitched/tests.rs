@@ -26,18 +26,14 @@ const SHAPES: [(usize, usize, usize); 13] = [
 const CROWDED_SHAPES: [(usize, usize, usize); 4] =
     [(600, 70, 0), (88, 64, 1), (64, 130, 3), (80, 64, 1)];
 
-/// Evenly spaced batches (listed as the other kernels' tests list them, two tiles a call,
-/// the destination on a cache line or one element past it) move as the portable tile moves
-/// them: whole blocks (64 bytes of columns by 16 rows, in groups of a source line's rows
-/// for 1- and 2-byte elements), rows left past them as a last
-/// block overlapping the one before, columns left past them (narrower column blocks,
-/// elements); batches that are not evenly spaced, or without a whole block, are left alone.
-/// With `STREAM`, the batches [`swept_when_streamed`] or [`crowded_source`] takes, 4-byte
-/// elements of 16 to 32 rows read as one source run (the second block transposed or gathered),
-/// their aligned lines streamed. With `crowded`, source columns
-/// [`CROWDED_SOURCE_PITCH_BYTES`] apart ([`quads`] stages them for 1- and 2-byte elements), more
-/// rows than one visit (for bytes) with a last group shorter than a line, and a last block
-/// overlapping the one before.
+/// Evenly spaced batches (two tiles a call, the destination on a cache line or one element
+/// past it) move as the portable tile moves them: whole blocks (in groups of a source line's
+/// rows for 1- and 2-byte elements), rows left past them as a last block overlapping the one
+/// before, columns left past them; batches not evenly spaced, or without a whole block, are
+/// left alone. With `STREAM`, the batches [`swept_when_streamed`], [`crowded_source`] or
+/// [`read_as_one_run`] takes (the second block transposed or gathered), aligned lines
+/// streamed. With `crowded`, source columns [`CROWDED_SOURCE_PITCH_BYTES`] apart ([`quads`]
+/// stages them), for bytes more rows than one visit with a last group shorter than a line.
 fn agrees_with_portable<E: Broad + core::fmt::Debug + PartialEq, const STREAM: bool>(
     make: fn(usize) -> E,
     crowded: bool,
