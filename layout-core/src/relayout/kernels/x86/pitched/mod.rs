@@ -50,8 +50,9 @@ const COLS: usize = 16;
 /// ([`EvenTiles::of`]): `true`, all written; `false`, nothing written, for other batches. With
 /// `STREAM` (whole aligned destination lines), only batches whose rows the swept blocks cover
 /// and that [`crowded_source`] takes or, where [`Choices::sweep_streamed`],
-/// [`swept_when_streamed`] or [`read_as_one_run`]; of the last, only the tiles whose rows start
-/// off the line grid or, where [`Choices::realign_overlapped_rows`], have 8 to 15 rows past 16.
+/// [`swept_when_streamed`] or [`read_as_one_run`] (of the last, only the tiles whose rows start
+/// off the line grid or, where [`Choices::realign_overlapped_rows`], have 8 to 15 rows past 16
+/// are swept).
 /// What a sweep leaves, and each tile that the call's reach does not fit, go through
 /// [`tiles::planes`] with [`Avx512Blocks`].
 ///
