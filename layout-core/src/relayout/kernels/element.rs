@@ -42,10 +42,9 @@ pub(crate) struct Opaque<T>(pub T);
 
 impl<T: Copy + Send + Sync + 'static> Element for Opaque<T> {}
 
-/// An element type's build of the row copies whose destination lines are written past the
-/// caches ([`Element::row_streams`]): the rows of a block (each `(from, to)`: `src[s + from..]`
-/// into `dst[d + to..]`), 64 bytes each where the flag is set, else 32, the 32-byte rows asking
-/// for their source the last argument's elements on (0: not at all).
+/// An element type's build of `streamed_rows::copy` ([`Element::row_streams`]): a block's
+/// rows, 64 bytes each where the flag is set (else 32), 32-byte rows asking for their source
+/// the last argument's elements on (0: not at all).
 ///
 /// Safety of a call: each row's bytes lie inside both slices.
 pub(crate) type StreamRows<E> = unsafe fn(RowBlock<'_, E>, &[(usize, usize)], bool, usize);

@@ -114,14 +114,9 @@ impl<E: Copy + core::fmt::Debug + PartialEq> TwoTiles<E> {
         for &stream in streams {
             let mut got = buffer();
             let d = line_start(&got, misalign);
-            if !kernel(
-                Transposes::new(&mut got, d, &self.src, 1, batch, reach),
-                stream,
-            ) {
-                assert!(
-                    got == buffer(),
-                    "{case}, stream {stream}: written, not moved"
-                );
+            let t = Transposes::new(&mut got, d, &self.src, 1, batch, reach);
+            if !kernel(t, stream) {
+                assert!(got == buffer(), "{case}, stream {stream}: wrote");
                 moved = false;
                 continue;
             }
