@@ -19,10 +19,9 @@ pub(crate) trait Element: Copy + Send + Sync + 'static {
         false
     }
 
-    /// This type's build of the row copies whose destination lines are written past the
-    /// caches (`streamed_rows::copy`, compiled with the CPU features of its vector kernels), as
-    /// [`copy_listed_blocks`](super::rows::copy_listed_blocks) runs them for rows that fill
-    /// whole lines; `None` where it has none or this CPU does not run it.
+    /// This type's build of `streamed_rows::copy` (rows that fill whole destination lines,
+    /// written past the caches), compiled with the CPU features of its vector kernels; `None`
+    /// where it has none or this CPU does not run it.
     fn row_streams() -> Option<StreamRows<Self>> {
         None
     }
@@ -49,8 +48,8 @@ impl<T: Copy + Send + Sync + 'static> Element for Opaque<T> {}
 /// Safety of a call: each row's bytes lie inside both slices.
 pub(crate) type StreamRows<E> = unsafe fn(RowBlock<'_, E>, &[(usize, usize)], bool, usize);
 
-/// An element type's build of [`copy_rows`](super::rows::copy_rows), compiled with more CPU features
-/// ([`Element::row_copies`], declared by `copy_rows_fn!`).
+/// An element type's build of [`copy_rows`](super::rows::copy_rows), compiled with more CPU
+/// features ([`Element::row_copies`], declared by `copy_rows_fn!`).
 ///
 /// Safety of a call: the CPU runs the build's instructions.
 pub(crate) type CopyRows<E> =

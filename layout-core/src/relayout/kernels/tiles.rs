@@ -240,9 +240,8 @@ fn overlapping<const N: usize>(
 
 /// The columns of a tile one block wide whose blocks are packed, each block's destination one
 /// run of `ROWS * COLS` elements (u8 flat->crouton2x2, f32 nchw->nChw16c): `COLS` columns whose
-/// destination offsets follow one another, rows `COLS` apart in each block of `ROWS`
-/// ([`TileBatch::row_pitch`]), and every whole block's last row `ROWS - 1` past its first in
-/// the source and `(ROWS - 1) * COLS` in the destination.
+/// destination offsets follow one another, rows [`pitched`] `COLS` apart in each block of
+/// `ROWS`, and every whole block's last row `ROWS - 1` past its first in the source.
 fn packed<const COLS: usize>(
     rows: &[(usize, usize)],
     cols: &[(usize, usize)],
@@ -250,11 +249,10 @@ fn packed<const COLS: usize>(
 ) -> Option<[(usize, usize); COLS]> {
     let cols: &[(usize, usize); COLS] = cols.try_into().ok()?;
     let columns_follow = cols.iter().zip(0..).all(|(c, i)| c.1 == cols[0].1 + i);
-    let ends_match = rows.chunks_exact(ROWS).all(|block| {
-        let ((first_s, first_d), (last_s, last_d)) = (block[0], block[ROWS - 1]);
-        last_s == first_s + (ROWS - 1) && last_d == first_d + (ROWS - 1) * COLS
-    });
-    (row_pitch == Some(COLS) && columns_follow && ends_match).then_some(*cols)
+    let sources_follow = rows
+        .chunks_exact(ROWS)
+        .all(|block| block[ROWS - 1].0.checked_sub(block[0].0) == Some(ROWS - 1));
+    (pitched(rows, row_pitch) == Some(COLS) && columns_follow && sources_follow).then_some(*cols)
 }
 
 /// The tiles of [`plane_body`] when their blocks are [`packed`] (`false`, nothing written,
