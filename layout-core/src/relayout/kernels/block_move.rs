@@ -1,6 +1,6 @@
 //! The interface of the micro-kernels: how one block of [`ROWS`] rows by `COLS` columns moves
-//! between its source and destination lines. Each ISA's register blocks implement it; the
-//! macro-kernels (`tiles.rs`, `few_rows.rs`, `staged.rs`) drive them.
+//! between its source and destination lines. Each ISA's blocks implement it; the macro-kernels
+//! drive them.
 
 use super::prefetch::prefetch;
 use crate::relayout::lines::{Columns, Lines};
@@ -42,9 +42,8 @@ pub(crate) trait BlockMove<T: Copy> {
         Self::STREAMS && size_of::<T>() == 1 && block_is_line(COLS)
     }
 
-    /// Asks the CPU to bring the cache line holding `slots[at]` (of the source or the
-    /// destination) into its caches, if `at` is inside `slots` (a hint: nothing is read,
-    /// nothing can fault): [`prefetch`] by default.
+    /// Asks the CPU to bring the cache line holding `slots[at]` into its caches: [`prefetch`]
+    /// (a hint, never a fault) by default.
     #[inline(always)]
     fn prefetch(slots: &[T], at: usize) {
         prefetch(slots, at);

@@ -19,10 +19,9 @@ pub(crate) trait Element: Copy + Send + Sync + 'static {
         false
     }
 
-    /// This type's build of the row copies whose destination lines are written past the
-    /// caches (`streamed_rows::copy`, compiled with the CPU features of its vector kernels), as
-    /// [`copy_listed_blocks`](super::rows::copy_listed_blocks) runs them for rows that fill
-    /// whole lines; `None` where it has none or this CPU does not run it.
+    /// This type's build of `streamed_rows::copy` (rows that fill whole destination lines,
+    /// written past the caches), compiled with the CPU features of its vector kernels; `None`
+    /// where it has none or this CPU does not run it.
     fn row_streams() -> Option<StreamRows<Self>> {
         None
     }
@@ -42,16 +41,15 @@ pub(crate) struct Opaque<T>(pub T);
 
 impl<T: Copy + Send + Sync + 'static> Element for Opaque<T> {}
 
-/// An element type's build of the row copies whose destination lines are written past the
-/// caches ([`Element::row_streams`]): the rows of a block (each `(from, to)`: `src[s + from..]`
-/// into `dst[d + to..]`), 64 bytes each where the flag is set, else 32, the 32-byte rows asking
-/// for their source the last argument's elements on (0: not at all).
+/// An element type's build of `streamed_rows::copy` ([`Element::row_streams`]): a block's
+/// rows, 64 bytes each where the flag is set (else 32), 32-byte rows asking for their source
+/// the last argument's elements on (0: not at all).
 ///
 /// Safety of a call: each row's bytes lie inside both slices.
 pub(crate) type StreamRows<E> = unsafe fn(RowBlock<'_, E>, &[(usize, usize)], bool, usize);
 
-/// An element type's build of [`copy_rows`](super::rows::copy_rows), compiled with more CPU features
-/// ([`Element::row_copies`], declared by `copy_rows_fn!`).
+/// An element type's build of [`copy_rows`](super::rows::copy_rows), compiled with more CPU
+/// features ([`Element::row_copies`], declared by `copy_rows_fn!`).
 ///
 /// Safety of a call: the CPU runs the build's instructions.
 pub(crate) type CopyRows<E> =

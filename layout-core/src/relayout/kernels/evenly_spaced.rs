@@ -41,11 +41,10 @@ pub(crate) struct Corner {
 /// other before the next block reads them. A last group shorter than a stage reads where it
 /// lies.
 ///
-/// Always inlined, so that the function compiled with `B`'s CPU features (`sweep_on` in
-/// `x86/pitched` and `x86/avx2.rs`) compiles the loop whole. The visit and the stage are
-/// constants so that the compiler knows how many blocks a visit holds; the destination pitch
-/// reaches each block through [`opaque`], else the compiler makes every block's row offsets
-/// ahead of the loops and reads them back from the stack.
+/// Always inlined, so that the functions compiled with `B`'s CPU features compile the loop
+/// whole. The visit and the stage are constants so that the compiler knows how many blocks a
+/// visit holds; the destination pitch reaches each block through [`opaque`], else the compiler
+/// makes every block's row offsets ahead of the loops and reads them back from the stack.
 ///
 /// # Safety
 ///

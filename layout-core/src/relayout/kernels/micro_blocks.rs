@@ -6,6 +6,8 @@
 //! that many more columns, and a transposed register is consecutive elements of one
 //! destination line. The ISAs supply only their register ([`Register`]: its loads into lanes,
 //! stores and streams) and their interleaves ([`Interleave`]); the loop is written once, here.
+//! As plain loops, never closures or `core::array::from_fn`: a closure is a function of its
+//! own, not compiled with the build's CPU features.
 
 use super::block_move::{BlockLines, BlockMove};
 use super::register::{Lanes, Register, Register128};
@@ -36,9 +38,6 @@ where
     const STREAMS: bool = STREAM;
     type Cached = Blocks128<R, false>;
 
-    /// # Safety
-    ///
-    /// As [`BlockMove::block`]: every listed line lies inside its slice.
     #[inline(always)]
     unsafe fn block<const COLS: usize, L: Lines, C: Columns>(
         dst: &mut [E],
@@ -251,8 +250,7 @@ unsafe fn narrow_micro_blocks<E, R, B, L, C, const COLS: usize>(
 
 /// Whether `count` lines from line `first` of `rows` follow one another `apart` elements apart:
 /// from the pitch where the rows have one (known at compile time for a constant pitch), else
-/// line by line. A plain loop rather than a closure, as everywhere in the blocks (a closure is
-/// compiled on its own, without the build's CPU features).
+/// line by line.
 #[inline(always)]
 fn lines_follow<L: Lines>(rows: L, first: usize, count: usize, apart: usize) -> bool {
     if let Some(pitch) = rows.pitch() {
@@ -272,9 +270,9 @@ fn lines_follow<L: Lines>(rows: L, first: usize, count: usize, apart: usize) -> 
 /// `j`), transposed by `log2(N)` rounds of the perfect shuffle in every lane: register `k` then
 /// holds destination lines `k * LANES / N ..` of each lane's micro-block, `N` elements each
 /// (for `N == LANES`: destination line `k`'s elements of every lane's columns in turn).
-/// Columns a pitch apart are found by one addition per register from the lane's last, so that
-/// the compiler keeps a running address per lane, not `4N` offsets (which it keeps on the
-/// stack).
+/// Columns a pitch apart are found by one addition per register from the lane's last, of a
+/// step the compiler cannot see through ([`opaque`]): else it folds the running addresses back
+/// into `4N` multiples of the pitch, made ahead of the loops and kept on the stack.
 ///
 /// # Safety
 ///
@@ -292,8 +290,6 @@ where
     R: Register,
     C: Columns,
 {
-    // Plain loops, not closures or `core::array::from_fn` (see `shuffle_rounds`): a closure is
-    // a function of its own, not compiled with the build's CPU features.
     let mut v = [R::zero(); N];
     // Each lane's address, for columns a pitch apart (a listing reads every line's own).
     let mut running = [0; 4];
@@ -305,9 +301,6 @@ where
     for (j, register) in v.iter_mut().enumerate() {
         let at = match cols.pitch() {
             Some(pitch) if j > 0 => {
-                // A step the compiler cannot see through: else it folds the running
-                // addresses back into `4N` multiples of the pitch, made ahead of the loops
-                // and read from the stack.
                 let step = opaque(pitch);
                 for at in running.iter_mut().take(R::BYTES / 16) {
                     *at += step;

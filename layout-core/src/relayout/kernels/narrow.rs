@@ -104,10 +104,10 @@ fn zips_as_one_run<const N: usize>(batch: &TileBatch<'_>) -> bool {
 
 /// Whether tiles of four rows split here (as three do) rather than through the few-rows stage
 /// (`few_rows.rs`): where the tile is one run on both sides (the columns' source lines 4
-/// apart, the rows' source offsets one apart) and elements are of 1 or 4 bytes, or `P` has a
-/// kernel that splits them ([`Pieces::splits`]): LLVM's x86 backend lowers interleaved loads
-/// of factor 4 to shuffles for 1 and 4 bytes; 2-byte ones ran slower split than staged. Other tiles of four rows (the 2x2
-/// crouton's channels, not one run) would go element by element here.
+/// apart, the rows' source offsets one apart) and elements are of 1 or 4 bytes (which LLVM's
+/// x86 backend splits by shuffles; 2-byte ones are faster staged), or `P` has a kernel that
+/// splits them ([`Pieces::splits`]). Other tiles of four rows (the 2x2 crouton's channels, not
+/// one run) would go element by element here.
 fn four_rows_split<T, P: Pieces<T>>(batch: &TileBatch<'_>) -> bool {
     (matches!(size_of::<T>(), 1 | 4) || P::splits(4))
         && batch.cols_run == Some(4)

@@ -1,8 +1,6 @@
 //! What the shared transpose blocks ([`micro_blocks`](super::micro_blocks)) and streamed row
 //! copies ([`streamed_rows`](super::streamed_rows)) need of a vector ISA: its register
-//! ([`Register`]: its width, how it is loaded, how a source line enters each of its 128-bit
-//! lanes, how it is stored and how whole 64-byte lines go past the caches), and the element
-//! types a 128-bit lane holds ([`Lanes`]).
+//! ([`Register`]) and the element types a 128-bit lane holds ([`Lanes`]).
 
 use crate::relayout::lines::Lines;
 use bytemuck::Pod;

@@ -26,9 +26,8 @@ pub(crate) enum Destination {
 
 /// Copies elements `cols` of each listed row of each block of `blocks`: source row at
 /// `s + row.0`, destination row at `d + row.1` of the block's own slots. `reach` bounds the
-/// rows' offsets ([`Reach::of`] the whole listing); one check of it per block lets the rows be
-/// copied without a bounds check each. `into` says where the destinations lie
-/// ([`Destination`]). Runs the element type's vector build of [`copy_rows`] where it has one
+/// rows' offsets ([`Reach::of`] the whole listing): one check of it per block, none per row.
+/// Runs the element type's vector build of [`copy_rows`] where it has one
 /// ([`Element::row_copies`]): once for all the blocks, or, where lines stream into a far
 /// destination, once for each block whose lines do not. Rows streamed two to a line ask for
 /// their source `streamed_ahead` elements on (0: not at all).
@@ -54,9 +53,9 @@ pub(crate) fn copy_listed_blocks<T: Element>(
 }
 
 /// Copies elements `cols` of each listed row of `block` (as [`copy_listed_blocks`]) by
-/// `stream`, each destination line written past the caches, when the rows are 32 bytes (two to
-/// a line) or 64 (one) and `reach` fits, rows of 32 bytes asking for their source `ahead`
-/// elements on; `false` (nothing written) otherwise.
+/// `stream`, past the caches, when the rows are 32 bytes (two to a line) or 64 (one) and
+/// `reach` fits, 32-byte rows asking for their source `ahead` elements on; `false` (nothing
+/// written) otherwise.
 pub(crate) fn stream_rows<E>(
     block: RowBlock<'_, E>,
     rows: &[(usize, usize)],
@@ -72,10 +71,9 @@ pub(crate) fn stream_rows<E>(
     {
         return false;
     }
-    // SAFETY: each row's `bytes` lie inside both slices: every row `(from, to)` of `rows` has
-    // `from <= reach.src` and `to <= reach.dst` (the caller's promise, as in `copy_rows`), so
-    // its `n` elements from `s + from` end at most at `s + n - 1 + reach.src < src.len()`, and
-    // likewise in `dst` (`Reach::fits` just above).
+    // SAFETY: as in `copy_rows`: each row's `n` elements from `s + from` end at most at
+    // `s + n - 1 + reach.src < src.len()` (`from <= reach.src` by the caller's promise;
+    // `Reach::fits` above), and likewise in `dst`.
     unsafe { stream(RowBlock { d, s, ..block }, rows, bytes == CACHE_LINE, ahead) };
     true
 }
@@ -197,11 +195,10 @@ pub(crate) fn copy_rows<T: Copy>(
     }
 }
 
-/// Rows of `n` elements, copied without bounds checks, asking for what `ahead` says: with
-/// `dst_rows`, each row the destination line [`PREFETCH_ROWS`] rows on; with `src`, each row
-/// its source that far on. Each combination is a loop of its own, so that row copies through
-/// the cache keep the plain loop, with no test per row: short rows such as u8 crouton->flat's
-/// would feel it.
+/// Rows of `n` elements, copied without bounds checks, each asking for what `ahead` says
+/// ([`Ahead`]). Each combination is a loop of its own, so that row copies through the cache
+/// keep the plain loop, with no test per row: short rows such as u8 crouton->flat's would feel
+/// it.
 ///
 /// # Safety
 ///

@@ -34,8 +34,7 @@ pub(crate) unsafe fn shuffle_rounds<E: Interleave<R>, R: Copy, const N: usize>(
     // Every round written out, on arrays indexed by constants only, so that the registers stay
     // registers: as loops (even counted ones) LLVM leaves the 16-register rounds of AVX-512
     // bytes rolled, the array in memory and each round's copy a call to `memcpy`. No closures
-    // and no `core::array::from_fn` either: LLVM does not always inline those into the AVX2
-    // build.
+    // either (see `micro_blocks`).
     macro_rules! round {
         ($v:ident, $half:literal: $($i:literal)+) => {
             // SAFETY: passed on from the caller.

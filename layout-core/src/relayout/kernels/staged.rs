@@ -3,9 +3,8 @@
 //! makes whole lines (16 rows of 4-byte elements) is transposed into a local buffer, then
 //! leaves it as one run, each whole destination line written past the caches. Written
 //! directly, no destination line starts where a block writes it, so nothing streams and every
-//! line is read before it is written. Blocks that read more source planes than the hardware
-//! prefetcher follows prefetch their lines ([`PREFETCHED_STREAMS`]). Built on x86-64 only,
-//! where the vector blocks and the streamed copy out (`x86/avx2.rs::stream_run`) are.
+//! line is read before it is written. Built on x86-64 only, where the vector blocks and the
+//! streamed copy out (`x86/avx2.rs::stream_run`) are.
 //!
 //! Long rows apart (NHWC -> NCHW of 55 x 55 positions) are not staged: each row would leave
 //! the buffer in pieces between its own line boundaries, slower than writing it directly.
@@ -74,16 +73,16 @@ impl Stages {
     }
 }
 
-/// Transposes every tile of `batch` (as [`tiles::transpose`](super::tiles::transpose)) group
-/// by group of `stages.rows` rows: each group's blocks of `COLS` columns ([`BlockMove::block`]
-/// of `B`) into `buffer`, then the group out of it as one run by `stream_run`. Columns past the
-/// last whole block go as one more block ending with the last column where they are at least
-/// half a block (rewriting part of the block before, in the buffer), element by element where
-/// fewer (a whole block for a few columns costs more than it saves). Where a group reads more
-/// source lines than the hardware prefetcher follows ([`PREFETCHED_STREAMS`]), each block asks
-/// for its lines [`PREFETCH_BYTES`] ahead. Rows past the last whole group, and tiles that
-/// `reach` does not fit, move element by element. Always inlined, so that the functions
-/// compiled with the blocks' CPU features (`avx512::staged`) compile it whole.
+/// Transposes every tile of the batch group by group of `stages.rows` rows: each group's blocks
+/// of `COLS` columns (by `B`) into `buffer`, then the group out of it as one run by
+/// `stream_run`. Columns past the last whole block go as one more block ending with the last
+/// column where they are at least half a block (rewriting part of the block before, in the
+/// buffer), element by element where fewer (a whole block for a few columns costs more than it
+/// saves). Where a group reads more source lines than the hardware prefetcher follows
+/// ([`PREFETCHED_STREAMS`]), each block asks for its lines [`PREFETCH_BYTES`] ahead. Rows past
+/// the last whole group, and tiles that `reach` does not fit, move element by element. Always
+/// inlined, so that the functions compiled with the blocks' CPU features (`avx512::staged`)
+/// compile it whole.
 ///
 /// # Safety
 ///
@@ -110,19 +109,16 @@ unsafe fn staged_body<T: Pod, B: BlockMove<T>, const COLS: usize>(
         .enumerate()
         .map(|(j, col)| (col.0, j))
         .collect();
-    let mut blocks: Vec<[(usize, usize); COLS]> = cols
-        .chunks_exact(COLS)
-        .map(|block| block.try_into().expect("a block of COLS columns"))
-        .collect();
     let mut left = &cols[n / COLS * COLS..];
-    if 2 * left.len() >= COLS {
-        blocks.push(
-            cols[n - COLS..]
-                .try_into()
-                .expect("a block of COLS columns"),
-        );
+    let last = (2 * left.len() >= COLS).then(|| &cols[n - COLS..]);
+    if last.is_some() {
         left = &[];
     }
+    let blocks: Vec<[(usize, usize); COLS]> = cols
+        .chunks_exact(COLS)
+        .chain(last)
+        .map(|block| block.try_into().expect("a block of COLS columns"))
+        .collect();
     let ahead = (n > PREFETCHED_STREAMS).then_some(PREFETCH_BYTES / size_of::<T>());
     // Rows per source line: one prefetch per line.
     let line_rows = (CACHE_LINE / size_of::<T>()).max(ROWS);

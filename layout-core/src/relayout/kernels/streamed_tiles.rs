@@ -18,9 +18,9 @@ pub(crate) fn blocks_write_whole_lines<E>(batch: TileBatch<'_>) -> bool {
 }
 
 /// Whether the batch's blocks are packed lines of bytes, which the streaming build writes as
-/// one line each ([`BlockMove::streams_block_lines`](super::block_move::BlockMove::streams_block_lines)):
-/// rows `cols` bytes apart (the plan's row pitch), each block of `ROWS` rows one 64-byte line
-/// (u8 flat->crouton2x2: 16 channels x 4 pixels), although a row is much less than a line.
+/// one line each (`BlockMove::streams_block_lines`): rows `cols` bytes apart (the plan's row
+/// pitch), each block of `ROWS` rows one 64-byte line (u8 flat->crouton2x2: 16 channels x 4
+/// pixels), although a row is much less than a line.
 fn packed_line_blocks<E>(batch: TileBatch<'_>) -> bool {
     size_of::<E>() == 1
         && batch.row_pitch == Some(batch.cols.len())

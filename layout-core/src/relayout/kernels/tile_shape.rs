@@ -19,16 +19,14 @@ pub(super) fn pitched(rows: &[(usize, usize)], row_pitch: Option<usize>) -> Opti
         .then_some(pitch)
 }
 
-/// How many column blocks go together through each row block: destination lines written per
-/// row on each visit. Short rows whose columns' lines fit in L1 go whole ([`rows_go_whole`]).
-/// Blocks whose rows are whole destination lines, streamed or not, go up to
-/// [`Choices::lines_per_visit`] at a time (longer runs per destination row) as long as the
-/// group's source lines stay within [`GROUP_SOURCE_BYTES`] (one compact region of the source,
-/// not more separate streams); narrower blocks one at a time. Rows whose destination `pitch`
-/// (in elements, where the plan found one) crowds a few L1 sets ([`crowds_sets`]) take
-/// [`ALIASED_VISIT_BYTES`] per row on each visit where they go through the cache (`streams`
-/// false): streamed lines take no L1 set, and grouping them only multiplies the source lines
-/// read at once.
+/// How many column blocks go together through each row block (destination lines written per
+/// row on each visit). Short rows whose columns' lines fit in L1: all ([`rows_go_whole`]).
+/// Rows through the cache whose destination `pitch` crowds a few L1 sets ([`crowds_sets`]):
+/// [`ALIASED_VISIT_BYTES`] per row (streamed lines take no L1 set, and grouping them only
+/// multiplies the source lines read at once). Blocks of whole destination lines: up to
+/// [`Choices::lines_per_visit`] (longer runs per destination row) while the group's source
+/// lines stay within [`GROUP_SOURCE_BYTES`] (one compact region, not more separate streams).
+/// Narrower blocks: one.
 pub(super) fn lines_per_visit<T, const COLS: usize>(
     cols: &[(usize, usize)],
     pitch: Option<usize>,
@@ -178,8 +176,7 @@ mod tests {
         assert_eq!(pitched(&rows, Some(usize::MAX / 2)), None);
     }
 
-    /// Bands: every row where the lines stream or the rows span at most 2 KiB of source; else
-    /// about 64 KiB of destination rows, but at least 512 source bytes per column.
+    /// Bands as [`band_rows`] says, for the tuned 2 KiB, 64 KiB and 512 bytes.
     #[test]
     fn bands_cover_the_destination_near_the_core_in_long_source_runs() {
         // f32 nhwc->nchw: 256 channel rows (1 KiB of source) of 3136 positions.
@@ -278,10 +275,9 @@ mod tests {
         assert!(!rows_go_whole(&columns(256, 3136), 1, &without));
     }
 
-    /// Source prefetches: streamed blocks prefetch their separate source lines only where
-    /// they are at least the choices' distance apart (2 KiB with a roomy L2, 512 bytes
-    /// otherwise) and do not crowd the L1 sets, `PREFETCH_BYTES` ahead with a roomy L2; blocks
-    /// through the cache always with a roomy L2, otherwise where they are under 1 KiB apart.
+    /// Source prefetches as [`source_prefetch`] says, with the choices of a roomy L2 (streamed
+    /// lines at least 2 KiB apart prefetched, through the cache always) and of a small one
+    /// (512 bytes apart; through the cache under 1 KiB apart).
     #[test]
     fn source_lines_are_prefetched_as_the_choices_say() {
         use crate::relayout::cache_geometry::{CacheGeometry, CacheLevel};

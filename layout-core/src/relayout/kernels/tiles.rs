@@ -14,11 +14,10 @@ use crate::relayout::lines::{Columns, Lines, Pitch};
 use crate::relayout::tuning::{CACHE_LINE, ROWS};
 
 transposes_fn! {
-    /// Transposes every tile of `batch` from `src` (at `s`) into `dst` (at `d`). Blocks of
-    /// `ROWS` rows by up to a cache line of columns go through registers
-    /// ([`Element::vector_transpose`]) or a local tile. `reach` bounds the offsets one tile's
-    /// rows and columns reach; `stream` asks for non-temporal stores of whole destination
-    /// lines (a destination much larger than the caches).
+    /// Transposes every tile of `batch` from `src` (at `s`) into `dst` (at `d`): by the vector
+    /// blocks, else the narrow kernels, else the portable tile. `reach` bounds one tile's
+    /// offsets; `stream` asks for non-temporal stores of whole destination lines (a destination
+    /// much larger than the caches).
     pub(crate) fn transpose[T: Element](t: Transposes<T>, stream: bool) {
         if T::vector_transpose(t.reborrow(), stream) {
             return;
@@ -35,12 +34,10 @@ transposes_fn! {
 /// ([`planes`]): [`plane`] by default, a `#[target_feature]` function for the AVX2 and AVX-512
 /// blocks.
 pub(crate) trait PlaneMove<T: Copy>: BlockMove<T> {
-    /// Runs one width's transposes ([`plane_body`] with `COLS` columns per block, or with
-    /// `FEW_ROWS` [`few_rows_body`] through the [`Cached`](BlockMove::Cached) blocks), as a
-    /// function of its own compiled with the CPU features the blocks use. One function per
-    /// width: all widths inlined into one slow the smallest blocks, and in debug builds hold
-    /// every width's locals in one frame, most of a test thread's stack for the AVX-512 blocks
-    /// (so the few-rows body is a function of its own too).
+    /// Runs one width's [`width_body`] as a function of its own, compiled with the CPU features
+    /// the blocks use. One function per width (and for the few-rows body): all inlined into
+    /// one slow the smallest blocks, and in debug builds hold every width's locals in one
+    /// frame, most of a test thread's stack for the AVX-512 blocks.
     ///
     /// # Safety
     ///
@@ -53,13 +50,10 @@ pub(crate) trait PlaneMove<T: Copy>: BlockMove<T> {
     }
 }
 
-/// Runs a batch of transposes in blocks moved by `B`, with as many columns per block as fill a
-/// cache line of `T` (fewer when there are fewer columns), each width through
-/// [`PlaneMove::plane`]. Within each tile, column blocks go outermost within a band of rows, so
-/// the source is read as a few sequential streams and every destination line is written
-/// whole. Four or more columns past the last whole block follow as a batch of their own in
-/// narrower blocks; rows past the last whole block (under half a block), and fewer columns,
-/// move element by element.
+/// Runs a batch of transposes in blocks moved by `B`, [`block_columns`] wide, each width
+/// through [`PlaneMove::plane`]. Within each tile, column blocks go outermost within a band of
+/// rows, so the source is read as a few sequential streams and every destination line is
+/// written whole.
 ///
 /// # Safety
 ///
@@ -75,17 +69,10 @@ pub(crate) unsafe fn planes<T: Copy, B: PlaneMove<T>>(mut t: Transposes<'_, T>) 
     let whole = batch.cols.len() / columns * columns;
     if columns > 4 && whole > 0 && batch.cols.len() - whole >= 4 {
         let (blocks, rest) = batch.cols.split_at(whole);
-        // SAFETY (both): passed on from the caller; the columns are a part of the batch's, so
-        // the call's `reach` bounds them too.
-        unsafe {
-            planes::<T, B>(t.with_batch(TileBatch {
-                cols: blocks,
-                ..batch
-            }));
-            planes::<T, B>(t.with_batch(TileBatch {
-                cols: rest,
-                ..batch
-            }));
+        for cols in [blocks, rest] {
+            // SAFETY: passed on from the caller; the columns are a part of the batch's, so the
+            // call's `reach` bounds them too.
+            unsafe { planes::<T, B>(t.with_batch(TileBatch { cols, ..batch })) };
         }
         return;
     }
@@ -120,12 +107,10 @@ unsafe fn width<T: Copy, B: PlaneMove<T>, const COLS: usize>(t: Transposes<'_, T
 }
 
 /// The columns per block of a tile of `cols` columns: as many as fill a cache line of `line`
-/// elements, fewer when the tile has fewer (4 at the least); 64 only where `byte_lines` (the
-/// blocks stream lines of 64 one-byte columns).
+/// elements, fewer when the tile has fewer (4 at the least). 64 only where `byte_lines` (the
+/// blocks stream lines of bytes): in cache, 64 columns of registers cost more than they save.
 pub(crate) fn block_columns(cols: usize, line: usize, byte_lines: bool) -> usize {
     match cols {
-        // A whole line of bytes per block only where lines bypass the cache (64 columns of
-        // registers in flight cost more than they save in cache).
         n if n >= 64 && byte_lines => 64,
         n if n >= 32 && line >= 32 => 32,
         n if n >= 16 && line >= 16 => 16,
@@ -238,13 +223,11 @@ pub(crate) fn plane_body<T: Copy, B: BlockMove<T>, const COLS: usize>(mut t: Tra
     }
 }
 
-/// For a last block of at least half but fewer than `N` rows (`len` of `lines` from `start`),
-/// the `N` rows ending with it: the block overlaps the one before, writing a few of its slots
-/// again with the same values, and moves through the vector block instead of element by
-/// element. `None` for a whole block, for fewer than half a block (rewriting most of the block
-/// before, whose lines may just have been streamed, costs more than it saves), or where the
-/// rows are fewer than `N`. Rows only: checking every column block for it slows tiles whose
-/// columns are whole blocks.
+/// For a last block of `len` rows of `lines` from `start`, at least half but fewer than `N`:
+/// the `N` rows ending with it, which overlap the block before (some slots written again, with
+/// the same values) and go through the vector block, not element by element. `None` otherwise:
+/// under half a block would rewrite most of the block before, whose lines may just have been
+/// streamed. Rows only: checking every column block for it slows tiles of whole blocks.
 #[inline(always)]
 fn overlapping<const N: usize>(
     lines: &[(usize, usize)],
@@ -255,12 +238,10 @@ fn overlapping<const N: usize>(
     (len < N && 2 * len >= N && end >= N).then(|| &lines[end - N..end])
 }
 
-/// Whether a tile one block wide has packed blocks, each block's destination one run of
-/// `ROWS * COLS` elements (u8 flat->crouton2x2, f32 nchw->nChw16c): `COLS` columns whose
-/// destination offsets follow one another, rows `COLS` apart in each block of `ROWS`
-/// ([`TileBatch::row_pitch`]), and every whole block's last row `ROWS - 1` past its first in
-/// the source and `(ROWS - 1) * COLS` in the destination. Once per call: the rows are the same
-/// for every tile of a batch.
+/// The columns of a tile one block wide whose blocks are packed, each block's destination one
+/// run of `ROWS * COLS` elements (u8 flat->crouton2x2, f32 nchw->nChw16c): `COLS` columns whose
+/// destination offsets follow one another, rows [`pitched`] `COLS` apart in each block of
+/// `ROWS`, and every whole block's last row `ROWS - 1` past its first in the source.
 fn packed<const COLS: usize>(
     rows: &[(usize, usize)],
     cols: &[(usize, usize)],
@@ -268,18 +249,17 @@ fn packed<const COLS: usize>(
 ) -> Option<[(usize, usize); COLS]> {
     let cols: &[(usize, usize); COLS] = cols.try_into().ok()?;
     let columns_follow = cols.iter().zip(0..).all(|(c, i)| c.1 == cols[0].1 + i);
-    let ends_match = rows.chunks_exact(ROWS).all(|block| {
-        let ((first_s, first_d), (last_s, last_d)) = (block[0], block[ROWS - 1]);
-        last_s == first_s + (ROWS - 1) && last_d == first_d + (ROWS - 1) * COLS
-    });
-    (row_pitch == Some(COLS) && columns_follow && ends_match).then_some(*cols)
+    let sources_follow = rows
+        .chunks_exact(ROWS)
+        .all(|block| block[ROWS - 1].0.checked_sub(block[0].0) == Some(ROWS - 1));
+    (pitched(rows, row_pitch) == Some(COLS) && columns_follow && sources_follow).then_some(*cols)
 }
 
 /// The tiles of [`plane_body`] when their blocks are [`packed`] (`false`, nothing written,
-/// when they are not): each whole block moves with the same constant row offsets,
-/// `(r, r * COLS)` from its first row, which LLVM folds into the block's stores, so that only
-/// each block's first row is read from the listing and the blocks' ends are checked once per
-/// call ([`packed`]). Rows past the last whole block, and tiles whose reach does not fit, move
+/// when they are not): every whole block moves with the constant row offsets `(r, r * COLS)`
+/// from its first row, which LLVM folds into the block's stores, so that only each block's
+/// first row is read from the listing; the blocks' ends are checked once per call (every tile
+/// has the same rows). Rows past the last whole block, and tiles whose reach does not fit, move
 /// element by element.
 #[inline(always)]
 fn packed_tiles<T: Copy, B: BlockMove<T>, const COLS: usize>(t: Transposes<'_, T>) -> bool {

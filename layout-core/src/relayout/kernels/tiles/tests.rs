@@ -94,10 +94,9 @@ impl<E: Copy + core::fmt::Debug + PartialEq> TwoTiles<E> {
     }
 
     /// `batch` (these tiles, or with runs known) from the source's element 1 through `kernel`
-    /// with each of `streams` (whether to stream), into destinations that start `misalign`
-    /// elements past a cache line: where `kernel` moves it (`true`), the same elements as the
-    /// portable tile; where not, nothing written. Failures name `case`. Whether it moved every
-    /// time.
+    /// with each of `streams`, into destinations `misalign` elements past a cache line: where
+    /// `kernel` moves it (`true`), the same elements as the portable tile; where not, nothing
+    /// written. Failures name `case`. Whether it moved every time.
     pub(crate) fn agree(
         &self,
         batch: TileBatch<'_>,
@@ -114,14 +113,9 @@ impl<E: Copy + core::fmt::Debug + PartialEq> TwoTiles<E> {
         for &stream in streams {
             let mut got = buffer();
             let d = line_start(&got, misalign);
-            if !kernel(
-                Transposes::new(&mut got, d, &self.src, 1, batch, reach),
-                stream,
-            ) {
-                assert!(
-                    got == buffer(),
-                    "{case}, stream {stream}: written, not moved"
-                );
+            let t = Transposes::new(&mut got, d, &self.src, 1, batch, reach);
+            if !kernel(t, stream) {
+                assert!(got == buffer(), "{case}, stream {stream}: wrote");
                 moved = false;
                 continue;
             }
@@ -137,13 +131,12 @@ impl<E: Copy + core::fmt::Debug + PartialEq> TwoTiles<E> {
     }
 }
 
-/// Each of `shapes` ([`TwoTiles`], columns `rows + 5` apart) through `blocks` (given the
-/// transposes and whether to stream), streamed and not, against the portable tile: rows
-/// `columns + gap` apart as the plan finds them (packed blocks where there is no gap; lines
-/// found by their pitch) and the same rows without the pitch (lines found in the listing); the
-/// destination on a cache line and one element past it, so that rows of whole lines are
-/// streamed in some calls and not in others. Where `by_turn` under Miri, each shape takes one
-/// of two of those ways, in turn from shape to shape. Failures name `build`.
+/// Each of `shapes` ([`TwoTiles`], columns `rows + 5` apart) through `blocks`, streamed and
+/// not, against the portable tile: rows `columns + gap` apart with the pitch the plan finds
+/// (packed blocks where there is no gap) and without it (lines found in the listing); the
+/// destination on a cache line and one element past it, so that rows of whole lines stream in
+/// some calls and not in others. Where `by_turn` under Miri, each shape takes one of two of
+/// those ways, in turn. Failures name `build`.
 #[cfg(vector_kernels)]
 pub(crate) fn blocks_agree<E: Copy + core::fmt::Debug + PartialEq>(
     make: fn(usize) -> E,
