@@ -1,5 +1,4 @@
-//! A relayout in numbers: what the plan needs to know of both mappings, with no type parameter
-//! left.
+//! A relayout in numbers: what the plan needs of both mappings, with no type parameter left.
 
 use crate::{Layout, Mapping, layouts::Axes, mappings::Coords, mappings::MAX_RANK};
 use core::ops::Range;

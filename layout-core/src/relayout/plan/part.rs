@@ -159,23 +159,13 @@ mod tests {
         m: &Mapping<L>,
         p: &Part,
     ) -> alloc::vec::Vec<usize> {
-        let (dims, padded) = (m.dims(), m.padded_dims());
-        let mut out = alloc::vec::Vec::new();
-        for slot in 0..m.storage_len() {
-            let i = m.padded_index_of(slot).unwrap();
-            let inside = (0..4).all(|d| {
-                let end = if p.end[d] == dims[d] {
-                    padded[d]
-                } else {
-                    p.end[d]
-                };
-                (p.start[d]..end).contains(&i[d])
-            });
-            if inside {
-                out.push(slot);
-            }
-        }
-        out
+        let dims = m.dims();
+        (0..m.storage_len())
+            .filter(|&slot| {
+                let i = m.padded_index_of(slot).unwrap();
+                (0..4).all(|d| p.start[d] <= i[d] && (i[d] < p.end[d] || p.end[d] == dims[d]))
+            })
+            .collect()
     }
 
     /// A cut side walks exactly its box's slots (safe code; slow under Miri: every slot's index).
