@@ -473,10 +473,9 @@ impl Plan {
 
     fn mark_flat_fill(&mut self, rank: usize) {
         // Dimensions whose fill walk never needs a bound.
-        let mut fill_free = [true; MAX_RANK + 1];
-        for (d, free) in fill_free.iter_mut().enumerate().take(rank) {
-            *free = self.origin[d] == 0 && self.reach(d) <= self.slot_end[d];
-        }
+        let fill_free: [bool; MAX_RANK + 1] = core::array::from_fn(|d| {
+            d >= rank || (self.origin[d] == 0 && self.reach(d) <= self.slot_end[d])
+        });
         // Walk inwards-out: dense below k, and no bounded loop below k.
         let mut dense_below = true;
         let mut block = 1usize;

@@ -1,6 +1,5 @@
-//! A part of a relayout: both sides cut to one box of logical coordinates, so that one chunk of
-//! a chunk table, or a band of its chunks, moves on its own, out of or into the matching part
-//! of the other tensor.
+//! A part of a relayout: both sides cut to one box of logical coordinates, so that a chunk of
+//! a chunk table, or a band of chunks, moves alone, out of or into the other tensor's part.
 //!
 //! A side's axes of one dimension write its coordinate as a mixed-radix number. A range of
 //! that dimension is a part of the storage walk when it is a run of digits of one axis, every
@@ -62,9 +61,8 @@ impl Pair {
 }
 
 impl Side {
-    /// This side, of `dims` (in its own numbering), cut to the box `part`; `None` when some
-    /// range of the box is not a run of digits of one axis with the finer axes of its dimension
-    /// whole, or when the side starts part-way into its axes.
+    /// This side, of `dims` (in its own numbering), cut to the box `part`; `None` where a range
+    /// of the box is not [a part of its walk](self) or the side starts part-way into its axes.
     pub(crate) fn cut(&self, dims: &[usize], part: &Part) -> Option<Side> {
         if self.origin.iter().any(|&o| o != 0) {
             return None;

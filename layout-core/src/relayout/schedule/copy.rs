@@ -211,14 +211,9 @@ pub(crate) fn run<E: Element>(
     if pair.dims[..pair.rank].contains(&0) {
         return;
     }
-    let mut plan = Plan::new(pair, size_of::<E>());
-    let (listings, reach, streaming) = ready(
-        &mut plan,
-        size_of::<E>(),
-        size_of_val(dst),
-        streaming,
-        choices,
-    );
+    let (bytes, dst_bytes) = (size_of::<E>(), size_of_val(dst));
+    let mut plan = Plan::new(pair, bytes);
+    let (listings, reach, streaming) = ready(&mut plan, bytes, dst_bytes, streaming, choices);
     walk(
         &plan, &listings, reach, streaming, choices, src, dst, pad, offsets,
     );
@@ -286,8 +281,7 @@ fn walk<E: Element>(
     nest.data(dst, 0, plan.src_base, plan.dst_base, &mut point);
 }
 
-/// Runs `prepared` once for each `(chunk, d)` of `batch`: from the chunk's first slot into
-/// `dst` from offset `d`.
+/// Runs `prepared` for each `(chunk, d)` of `batch`: from the chunk's first slot into `dst` at `d`.
 pub(crate) fn run_from_chunks<E: Element>(
     prepared: &Prepared,
     batch: &[(&[E], usize)],
@@ -349,8 +343,7 @@ impl<E> RowBlocks<E> for IntoChunks<'_, '_, E> {
     }
 }
 
-/// Runs `prepared` once for each `(s, chunk)` of `batch`: from offset `s` of `src` into the
-/// chunk from its first slot.
+/// Runs `prepared` for each `(s, chunk)` of `batch`: from `src` at `s` into the whole chunk.
 pub(crate) fn run_into_chunks<E: Element>(
     prepared: &Prepared,
     src: &[E],

@@ -70,19 +70,15 @@ pub(crate) fn cut_for_threads(
 pub(crate) fn run<T: Element>(nest: &Nest<'_, T>, dst: &mut [T]) -> bool {
     let plan = nest.plan;
     let threads = threads_for(core::mem::size_of_val(dst), nest.choices);
-    if threads < 2 {
-        return false;
-    }
     // The index-driven kernel (each source offset from the layout's own offset function, a
     // rare fallback) runs on the calling thread: its outer loops are not cut.
-    if plan.kernel == Kernel::Indexed {
+    if threads < 2 || plan.kernel == Kernel::Indexed {
         return false;
     }
-    let kernel_from = plan.kernel_from;
     let levels = plan.levels();
     let mut pieces = 1usize;
     let mut split = None;
-    for k in 0..kernel_from {
+    for k in 0..plan.kernel_from {
         let reach = destination_reach(&levels[k + 1..]);
         let nested = k == 0 || levels[k - 1].dst == levels[k].dst * levels[k].extent;
         if !nested || levels[k].dst < reach {
