@@ -12,16 +12,14 @@ impl Plan {
     /// [`MAX_LISTED`] and has no bounds: the inner part, a divisor of its extent within that
     /// limit ([`long_run_part`]), can then be the tile's rows or columns.
     pub(super) fn split_long_runs(&mut self, element_bytes: usize) {
-        let inner = self.len - 1;
-        let source_run = (0..inner).find(|&k| self.levels[k].src == 1);
-        if let Some(k) = source_run {
+        let source_run = |plan: &Plan| (0..plan.len - 1).find(|&k| plan.levels[k].src == 1);
+        if let Some(k) = source_run(self) {
             self.split_long(k, k, element_bytes);
         }
         // The outer part of the innermost loop goes outside the source's run, so that the
         // run's loops can stay right outside the columns.
         let inner = self.len - 1;
-        let source_run = (0..inner).find(|&k| self.levels[k].src == 1);
-        self.split_long(inner, source_run.unwrap_or(inner), element_bytes);
+        self.split_long(inner, source_run(self).unwrap_or(inner), element_bytes);
     }
 
     /// Splits loop `k` in two as [`Plan::split_long_runs`] says, if it is longer than

@@ -243,10 +243,9 @@ impl Plan {
             return;
         }
         let outer = self.levels[start - 1];
-        let Some(part) = largest_divisor_within(outer.extent, ROW_BLOCK_ENOUGH / listed) else {
-            return;
-        };
-        self.split_loop(start - 1, start - 1, part);
+        if let Some(part) = largest_divisor_within(outer.extent, ROW_BLOCK_ENOUGH / listed) {
+            self.split_loop(start - 1, start - 1, part);
+        }
     }
 
     /// Splits loop `k` in two: an inner loop of `inner` digits (a divisor of its extent) in its
