@@ -27,12 +27,10 @@ pub(crate) struct Listings {
     pub cols_run: Option<usize>,
     /// How the row block's rows fill 64-byte destination lines ([`Plan::rows_fill_lines`]).
     pub line_rows: LineRows,
-    /// How far on in the source the next row block's rows lie, where the rows are gathered
-    /// from far apart ([`Plan::rows_spread`]) and that is [far enough](ahead_if_far); 0
-    /// otherwise.
+    /// How far on in the source the next row block's rows lie, where they are
+    /// [spread](Self::rows_spread) and that is [far enough](ahead_if_far); else 0.
     pub row_source_ahead: usize,
-    /// Whether the row block's rows are gathered from far apart in the source
-    /// ([`Plan::rows_spread`]).
+    /// Whether the row block's rows come from far apart in the source ([`Plan::rows_spread`]).
     pub rows_spread: bool,
 }
 
@@ -125,15 +123,12 @@ impl Plan {
                 .iter()
                 .all(|l| (l.dst * element_bytes).is_multiple_of(CACHE_LINE))
         };
-        if row.dst != 1 {
-            return LineRows::Partial;
-        }
         let pairs = |(pair, outer): (&Level, &[Level])| {
             pair.dst == row.extent && pair.extent.is_multiple_of(2) && whole_lines(outer)
         };
-        match (row.extent * element_bytes, listed.split_last()) {
-            (CACHE_LINE, _) if whole_lines(listed) => LineRows::Whole,
-            (32, Some(split)) if pairs(split) => LineRows::Pairs,
+        match (row.dst, row.extent * element_bytes, listed.split_last()) {
+            (1, CACHE_LINE, _) if whole_lines(listed) => LineRows::Whole,
+            (1, 32, Some(split)) if pairs(split) => LineRows::Pairs,
             _ => LineRows::Partial,
         }
     }
@@ -280,34 +275,27 @@ mod tests {
 
     /// Rows listed from loops, outermost first: their destination pitch holds within every
     /// block of `ROWS` when the loops whose strides continue the innermost one make runs of a
-    /// multiple of `ROWS` rows, or all of the rows.
+    /// multiple of `ROWS` rows, or all of the rows; and their listing steps by it there, as the
+    /// kernels take it.
     #[test]
     fn row_pitch_holds_within_runs_of_whole_blocks() {
-        // One loop: a single run, whatever its length.
-        assert_eq!(row_pitch(&[level(7, 3)]), Some(3));
-        // crouton2x2's rows: 8 chunks of 32 channels (2 KiB apart), 4 bytes apart inside one.
-        assert_eq!(row_pitch(&[level(8, 2048), level(32, 4)]), Some(4));
-        // Loops that continue one another: one run.
-        assert_eq!(row_pitch(&[level(4, 64), level(16, 4)]), Some(4));
-        // Runs of 8 rows: a block of 16 would straddle two runs.
-        assert_eq!(row_pitch(&[level(4, 1000), level(8, 4)]), None);
-        // Runs of 8 continued by a loop of 2 make runs of 16.
-        assert_eq!(
-            row_pitch(&[level(3, 999), level(2, 32), level(8, 4)]),
-            Some(4)
-        );
-        assert_eq!(row_pitch(&[]), None);
-    }
-
-    /// The listing of a run of rows steps by the pitch, as the kernels take it.
-    #[test]
-    fn listed_rows_step_by_the_pitch() {
-        let levels = [level(8, 2048), level(32, 4)];
-        let rows = list(&levels);
-        let pitch = row_pitch(&levels).unwrap();
-        for block in rows.chunks_exact(ROWS) {
-            for (r, row) in block.iter().enumerate() {
-                assert_eq!(row.1, block[0].1 + r * pitch);
+        let cases: [(&[Level], Option<usize>); 6] = [
+            (&[level(7, 3)], Some(3)), // one loop: a single run, whatever its length
+            // crouton2x2's rows: 8 chunks of 32 channels (2 KiB apart), 4 bytes apart inside one.
+            (&[level(8, 2048), level(32, 4)], Some(4)),
+            (&[level(4, 64), level(16, 4)], Some(4)), // loops that continue one another
+            (&[level(4, 1000), level(8, 4)], None),   // runs of 8: a block of 16 straddles two
+            // Runs of 8 continued by a loop of 2 make runs of 16.
+            (&[level(3, 999), level(2, 32), level(8, 4)], Some(4)),
+            (&[], None),
+        ];
+        for (levels, want) in cases {
+            assert_eq!(row_pitch(levels), want, "{levels:?}");
+            let Some(pitch) = want else { continue };
+            for block in list(levels).chunks_exact(ROWS) {
+                for (r, row) in block.iter().enumerate() {
+                    assert_eq!(row.1, block[0].1 + r * pitch, "{levels:?}");
+                }
             }
         }
     }

@@ -12,16 +12,14 @@ impl Plan {
     /// [`MAX_LISTED`] and has no bounds: the inner part, a divisor of its extent within that
     /// limit ([`long_run_part`]), can then be the tile's rows or columns.
     pub(super) fn split_long_runs(&mut self, element_bytes: usize) {
-        let inner = self.len - 1;
-        let source_run = (0..inner).find(|&k| self.levels[k].src == 1);
-        if let Some(k) = source_run {
+        let source_run = |plan: &Plan| (0..plan.len - 1).find(|&k| plan.levels[k].src == 1);
+        if let Some(k) = source_run(self) {
             self.split_long(k, k, element_bytes);
         }
         // The outer part of the innermost loop goes outside the source's run, so that the
         // run's loops can stay right outside the columns.
         let inner = self.len - 1;
-        let source_run = (0..inner).find(|&k| self.levels[k].src == 1);
-        self.split_long(inner, source_run.unwrap_or(inner), element_bytes);
+        self.split_long(inner, source_run(self).unwrap_or(inner), element_bytes);
     }
 
     /// Splits loop `k` in two as [`Plan::split_long_runs`] says, if it is longer than
@@ -68,39 +66,37 @@ fn long_run_part(long: Level, element_bytes: usize) -> Option<usize> {
 mod tests {
     use super::*;
 
-    fn run(extent: usize, dst: usize) -> Level {
-        Level {
-            extent,
-            dst,
-            src: if dst == 1 { 17 } else { 1 },
-            ..Level::default()
-        }
-    }
-
     /// Destination runs part on whole lines where a part of at least a quarter of the limit
     /// allows; source runs, and extents without such a part, take the largest divisor.
     #[test]
     fn destination_runs_part_on_whole_lines() {
-        // 228 x 228 f32 positions: 9 x 5776 (361 lines), not 4 x 12996.
-        assert_eq!(long_run_part(run(51984, 1), 4), Some(5776));
-        // Through the source: the largest divisor.
-        assert_eq!(long_run_part(run(51984, 17), 4), Some(12996));
-        // 224 x 224: the largest divisor is whole lines already.
-        assert_eq!(long_run_part(run(50176, 1), 4), Some(12544));
-        // 230 x 230: 52900 has no divisor of whole lines (16 f32): the largest divisor.
-        assert_eq!(long_run_part(run(52900, 1), 4), Some(13225));
-        // A part of whole lines under a quarter of the limit: the largest divisor instead
-        // (16496 = 16 x 1031: 1031 lines, or 2 x 8248).
-        assert_eq!(long_run_part(run(16496, 1), 4), Some(8248));
-        // 2-byte and 8-byte elements: lines of 32 (none divides 51984) and 8 (51984 / 6).
-        assert_eq!(long_run_part(run(51984, 1), 2), Some(12996));
-        assert_eq!(long_run_part(run(51984, 1), 8), Some(8664));
-        // Elements that do not divide a line (3 bytes), or are longer than one: the largest
-        // divisor.
-        assert_eq!(long_run_part(run(51984, 1), 3), Some(12996));
-        assert_eq!(long_run_part(run(51984, 1), 128), Some(12996));
-        // Bytes: no part of whole 64-byte lines divides 51984.
-        assert_eq!(long_run_part(run(51984, 1), 1), Some(12996));
-        assert_eq!(long_run_part(run(50176, 1), 1), Some(12544));
+        // (extent, destination stride, element bytes, part); a destination stride of 1 is a
+        // run through the destination, any other one through the source.
+        let cases = [
+            (51984, 1, 4, 5776),   // 228 x 228 f32: 9 x 5776 (361 lines), not 4 x 12996
+            (51984, 17, 4, 12996), // through the source: the largest divisor
+            (50176, 1, 4, 12544),  // 224 x 224: the largest divisor is whole lines already
+            (52900, 1, 4, 13225),  // 230 x 230: no divisor of whole lines (16 f32)
+            // Whole lines only under a quarter of the limit (16 x 1031): 2 x 8248 instead.
+            (16496, 1, 4, 8248),
+            (51984, 1, 2, 12996), // lines of 32 2-byte elements: none divides 51984
+            (51984, 1, 8, 8664),  // lines of 8 8-byte elements: 51984 / 6
+            // Elements that do not divide a line (3 bytes), or are longer than one: the
+            // largest divisor.
+            (51984, 1, 3, 12996),
+            (51984, 1, 128, 12996),
+            (51984, 1, 1, 12996), // bytes: no part of whole 64-byte lines divides 51984
+            (50176, 1, 1, 12544),
+        ];
+        for (k, (extent, dst, bytes, part)) in cases.into_iter().enumerate() {
+            let src = if dst == 1 { 17 } else { 1 };
+            let long = Level {
+                extent,
+                dst,
+                src,
+                ..Level::default()
+            };
+            assert_eq!(long_run_part(long, bytes), Some(part), "case {k}");
+        }
     }
 }

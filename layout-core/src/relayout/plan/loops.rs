@@ -1,6 +1,5 @@
-//! The plan's loops: the destination's storage walk, split at the source's block boundaries
-//! until both offsets advance by constants, fused where both sides allow, with the kernel for
-//! the innermost loops.
+//! The plan's loops (the destination's walk, split and fused as [the module](super) says) and
+//! the kernel for the innermost ones.
 
 use super::axes::{coverage, exact_chain, renumbered, significant, src_stride, steps_divide};
 use super::divisors::largest_divisor_within;
@@ -93,8 +92,7 @@ impl Pair {
         self.affine(&dst_axes, &src_axes)
     }
 
-    /// [`Pair::follows_by_additions`], given both sides' significant axes in the destination's
-    /// numbering.
+    /// [`Pair::follows_by_additions`], given both sides' significant axes (destination numbering).
     fn affine(&self, dst_axes: &Axes, src_axes: &Axes) -> bool {
         self.src.origin.iter().all(|&o| o == 0)
             && self.dst.origin.iter().all(|&o| o == 0)
@@ -104,10 +102,9 @@ impl Pair {
 }
 
 impl Plan {
-    /// Plans the copy `pair` describes for elements of `element_bytes` bytes. The plan counts
-    /// every dimension in the destination's numbering, so a conversion between axis orders
-    /// (NHWC croutons into NCHW channel blocks) is planned like one between layouts of one
-    /// order.
+    /// Plans the copy `pair` describes for elements of `element_bytes` bytes, every dimension in
+    /// the destination's numbering: a conversion between axis orders (NHWC croutons into NCHW
+    /// channel blocks) plans like one within one order.
     pub(crate) fn new(pair: &Pair, element_bytes: usize) -> Self {
         let (rank, dims, src, dst) = (pair.rank, &pair.dims, &pair.src, &pair.dst);
         let dst_axes = significant(&dst.axes);
@@ -246,17 +243,15 @@ impl Plan {
             return;
         }
         let outer = self.levels[start - 1];
-        let Some(part) = largest_divisor_within(outer.extent, ROW_BLOCK_ENOUGH / listed) else {
-            return;
-        };
-        self.split_loop(start - 1, start - 1, part);
+        if let Some(part) = largest_divisor_within(outer.extent, ROW_BLOCK_ENOUGH / listed) {
+            self.split_loop(start - 1, start - 1, part);
+        }
     }
 
     /// Splits loop `k` in two: an inner loop of `inner` digits (a divisor of its extent) in its
     /// place, and the outer part, whose digits step `inner` times as far, at `outer_at` (at
     /// most `k`). The loops from `outer_at` on, and their fill marks, move in by one; the
-    /// outer part is not the last loop of its dimension. Each caller says why the order of the
-    /// visits may change so.
+    /// outer part is not the last loop of its dimension. Callers say why the visits may reorder.
     pub(crate) fn split_loop(&mut self, k: usize, outer_at: usize, inner: usize) {
         debug_assert!(
             outer_at <= k && self.len < MAX_LEVELS,
@@ -343,8 +338,7 @@ impl Plan {
         );
     }
 
-    /// Whether dimension `d` never needs a bound: no origin, and every slot the walk reaches
-    /// along it is data.
+    /// Whether `d` never needs a bound: no origin, and every slot the walk reaches on it is data.
     fn bound_free(&self, d: usize) -> bool {
         let reach = self.reach(d);
         self.origin[d] == 0 && self.data_end[d] == reach && self.slot_end[d] == reach
@@ -478,10 +472,9 @@ impl Plan {
 
     fn mark_flat_fill(&mut self, rank: usize) {
         // Dimensions whose fill walk never needs a bound.
-        let mut fill_free = [true; MAX_RANK + 1];
-        for (d, free) in fill_free.iter_mut().enumerate().take(rank) {
-            *free = self.origin[d] == 0 && self.reach(d) <= self.slot_end[d];
-        }
+        let fill_free: [bool; MAX_RANK + 1] = core::array::from_fn(|d| {
+            d >= rank || (self.origin[d] == 0 && self.reach(d) <= self.slot_end[d])
+        });
         // Walk inwards-out: dense below k, and no bounded loop below k.
         let mut dense_below = true;
         let mut block = 1usize;

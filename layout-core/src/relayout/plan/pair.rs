@@ -1,12 +1,10 @@
-//! A relayout in numbers: what the plan needs to know of both mappings, with no type parameter
-//! left.
+//! A relayout in numbers: what the plan needs of both mappings, with no type parameter left.
 
 use crate::{Layout, Mapping, layouts::Axes, mappings::Coords, mappings::MAX_RANK};
 use core::ops::Range;
 
-/// Where each source dimension lands in the destination: `to[d]` is the destination dimension
-/// of source dimension `d` (the same axis name). The identity for layouts with the same names
-/// in the same order.
+/// Where each source dimension lands: `to[d]` is the destination dimension of source dimension
+/// `d` (the same axis name); the identity for layouts with their names in the same order.
 pub(crate) type Renumbering = [usize; crate::mappings::MAX_RANK];
 
 /// The renumbering of layouts whose axes are in the same order.
@@ -46,8 +44,7 @@ impl Side {
     }
 }
 
-/// A relayout in numbers: both sides, the dims (in the destination's numbering) and where each
-/// source dimension lands.
+/// A relayout in numbers: both sides, the dims (destination numbering) and the renumbering.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Pair {
     pub rank: usize,

@@ -1,6 +1,5 @@
-//! A part of a relayout: both sides cut to one box of logical coordinates, so that one chunk of
-//! a chunk table, or a band of its chunks, moves on its own, out of or into the matching part
-//! of the other tensor.
+//! A part of a relayout: both sides cut to one box of logical coordinates, so that a chunk of
+//! a chunk table, or a band of chunks, moves alone, out of or into the other tensor's part.
 //!
 //! A side's axes of one dimension write its coordinate as a mixed-radix number. A range of
 //! that dimension is a part of the storage walk when it is a run of digits of one axis, every
@@ -62,9 +61,8 @@ impl Pair {
 }
 
 impl Side {
-    /// This side, of `dims` (in its own numbering), cut to the box `part`; `None` when some
-    /// range of the box is not a run of digits of one axis with the finer axes of its dimension
-    /// whole, or when the side starts part-way into its axes.
+    /// This side, of `dims` (in its own numbering), cut to the box `part`; `None` where a range
+    /// of the box is not [a part of its walk](self) or the side starts part-way into its axes.
     pub(crate) fn cut(&self, dims: &[usize], part: &Part) -> Option<Side> {
         if self.origin.iter().any(|&o| o != 0) {
             return None;
@@ -159,23 +157,13 @@ mod tests {
         m: &Mapping<L>,
         p: &Part,
     ) -> alloc::vec::Vec<usize> {
-        let (dims, padded) = (m.dims(), m.padded_dims());
-        let mut out = alloc::vec::Vec::new();
-        for slot in 0..m.storage_len() {
-            let i = m.padded_index_of(slot).unwrap();
-            let inside = (0..4).all(|d| {
-                let end = if p.end[d] == dims[d] {
-                    padded[d]
-                } else {
-                    p.end[d]
-                };
-                (p.start[d]..end).contains(&i[d])
-            });
-            if inside {
-                out.push(slot);
-            }
-        }
-        out
+        let dims = m.dims();
+        (0..m.storage_len())
+            .filter(|&slot| {
+                let i = m.padded_index_of(slot).unwrap();
+                (0..4).all(|d| p.start[d] <= i[d] && (i[d] < p.end[d] || p.end[d] == dims[d]))
+            })
+            .collect()
     }
 
     /// A cut side walks exactly its box's slots (safe code; slow under Miri: every slot's index).

@@ -34,8 +34,7 @@ pub(crate) struct Corner {
 impl Grid {
     /// The grid of `side`, a chunk table's layout bound to `dims` (in its own numbering) whose
     /// innermost `chunk_axes` axes are one chunk. `None` when the table has no chunk, or its
-    /// chunks are not numbered densely by outer axes that are each the coarsest of their
-    /// dimension.
+    /// chunks are not numbered densely by outer axes each the coarsest of its dimension.
     pub(crate) fn of(side: &Side, dims: &[usize], chunk_axes: usize) -> Option<Grid> {
         let axes = &side.axes;
         let len = axes.len().checked_sub(chunk_axes)?;
@@ -128,8 +127,7 @@ impl Grid {
     }
 
     /// One chunk of each pattern of last digits that occurs, with its number: the outer axes
-    /// of the pattern at their last digit, the others at their first. `None` when there would
-    /// be more than `most`.
+    /// of the pattern at their last digit, the others at their first. `None` past `most`.
     pub(crate) fn each_pattern(
         &self,
         most: usize,
@@ -204,8 +202,7 @@ pub(crate) struct Band {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Bands {
     grid: Grid,
-    /// The outer axis whose digits a band runs over; the ones outside it are one digit per
-    /// band.
+    /// The outer axis whose digits a band runs over (those outside it: one digit per band).
     level: usize,
     /// Digits of that axis per band (the last band of each run may have fewer).
     digits: usize,

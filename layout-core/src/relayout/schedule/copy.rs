@@ -14,8 +14,7 @@ use core::ops::Range;
 /// and then run from any bases: the same copy between other slots of the same shape.
 #[derive(Clone, Debug)]
 pub(crate) struct Prepared {
-    /// The plan, uncut for threads, and its listings; its stores past the caches are given per
-    /// run.
+    /// The plan, uncut for threads, and its listings; the stores past the caches come per run.
     pub(super) planned: Planned,
     /// For a plan that is one row block (every loop listed in one kernel call): the innermost
     /// loop's data digits and the end of its padding, the same at every base.
@@ -112,9 +111,10 @@ impl Planned {
             return None;
         }
         let mut plan = Plan::new(pair, element_bytes);
-        let (listings, streaming) = ready(&mut plan, element_bytes, dst_bytes, streaming, &choices);
+        let (listings, reach, streaming) =
+            ready(&mut plan, element_bytes, dst_bytes, streaming, &choices);
         Some(Planned {
-            reach: Reach::of_listed(&listings.rows, &listings.cols),
+            reach,
             plan,
             listings,
             streaming,
@@ -132,17 +132,10 @@ impl Planned {
         pad: E,
         offsets: &SourceOffsets<'_>,
     ) {
-        let (plan, listings, choices) = (&self.plan, &self.listings, &self.choices);
+        let (plan, listings, reach) = (&self.plan, &self.listings, self.reach);
+        let (streaming, choices) = (self.streaming, &self.choices);
         walk(
-            plan,
-            listings,
-            self.reach,
-            self.streaming,
-            choices,
-            src,
-            dst,
-            pad,
-            offsets,
+            plan, listings, reach, streaming, choices, src, dst, pad, offsets,
         );
     }
 
@@ -218,36 +211,32 @@ pub(crate) fn run<E: Element>(
     if pair.dims[..pair.rank].contains(&0) {
         return;
     }
-    let mut plan = Plan::new(pair, size_of::<E>());
-    let (listings, streaming) = ready(
-        &mut plan,
-        size_of::<E>(),
-        size_of_val(dst),
-        streaming,
-        choices,
-    );
-    let reach = Reach::of_listed(&listings.rows, &listings.cols);
+    let (bytes, dst_bytes) = (size_of::<E>(), size_of_val(dst));
+    let mut plan = Plan::new(pair, bytes);
+    let (listings, reach, streaming) = ready(&mut plan, bytes, dst_bytes, streaming, choices);
     walk(
         &plan, &listings, reach, streaming, choices, src, dst, pad, offsets,
     );
 }
 
 /// Readies `plan` to run into a destination of `dst_bytes` under `choices`: cut for threads
-/// where they share it, the stores past the caches chosen (`streaming` overrides), and its
-/// listings made.
+/// where they share it, its listings made and their reach, and the stores past the caches
+/// chosen (`streaming` overrides).
 fn ready(
     plan: &mut Plan,
     element_bytes: usize,
     dst_bytes: usize,
     streaming: Option<Streaming>,
     choices: &Choices,
-) -> (Listings, Streaming) {
+) -> (Listings, Reach, Streaming) {
     #[cfg(feature = "parallel")]
     if plan.len > 0 {
         super::parallel::cut_for_threads(plan, dst_bytes, element_bytes, choices);
     }
+    let listings = plan.listings(element_bytes);
+    let reach = Reach::of_listed(&listings.rows, &listings.cols);
     let streaming = streaming.unwrap_or_else(|| Streaming::for_destination(dst_bytes, choices));
-    (plan.listings(element_bytes), streaming)
+    (listings, reach, streaming)
 }
 
 /// Walks the destination as `plan` says, from `src` into `dst`.
@@ -292,8 +281,7 @@ fn walk<E: Element>(
     nest.data(dst, 0, plan.src_base, plan.dst_base, &mut point);
 }
 
-/// Runs `prepared` once for each `(chunk, d)` of `batch`: from the chunk's first slot into
-/// `dst` from offset `d`.
+/// Runs `prepared` for each `(chunk, d)` of `batch`: from the chunk's first slot into `dst` at `d`.
 pub(crate) fn run_from_chunks<E: Element>(
     prepared: &Prepared,
     batch: &[(&[E], usize)],
@@ -304,8 +292,7 @@ pub(crate) fn run_from_chunks<E: Element>(
     prepared.run_each(&mut FromChunks { batch, dst }, pad, streaming);
 }
 
-/// A batch of chunks out of a chunk table (each chunk from its first slot, into `dst` from
-/// its offset) as row blocks.
+/// The batch of [`run_from_chunks`] as row blocks.
 struct FromChunks<'a, 'c, E> {
     batch: &'a [(&'c [E], usize)],
     dst: &'a mut [E],
@@ -330,8 +317,7 @@ impl<E> RowBlocks<E> for FromChunks<'_, '_, E> {
     }
 }
 
-/// A batch of chunks into a chunk table (each from its offset in `src`, into the chunk from
-/// its first slot) as row blocks, each asking for its source rows `source_ahead` on.
+/// The batch of [`run_into_chunks`] as row blocks, each asking for its rows `source_ahead` on.
 struct IntoChunks<'a, 'c, E> {
     src: &'a [E],
     batch: &'a mut [(usize, &'c mut [E])],
@@ -357,8 +343,7 @@ impl<E> RowBlocks<E> for IntoChunks<'_, '_, E> {
     }
 }
 
-/// Runs `prepared` once for each `(s, chunk)` of `batch`: from offset `s` of `src` into the
-/// chunk from its first slot.
+/// Runs `prepared` for each `(s, chunk)` of `batch`: from `src` at `s` into the whole chunk.
 pub(crate) fn run_into_chunks<E: Element>(
     prepared: &Prepared,
     src: &[E],
@@ -406,11 +391,6 @@ mod tests {
     use crate::relayout::tuning::ROW_SOURCE_AHEAD_BYTES;
     use alloc::vec::Vec;
 
-    /// The rows of a batch of chunks starting at `starts`, with chunks of one slot each.
-    fn batch_at<'a>(starts: &[usize], slots: &'a mut [u8]) -> Vec<(usize, &'a mut [u8])> {
-        starts.iter().copied().zip(slots.chunks_mut(1)).collect()
-    }
-
     /// Croutons out of flat NHWC, `blocks` channel blocks of 32 bytes side by side, then the
     /// next pixel block 2 KiB on: chunks `first..first + len` in order.
     fn croutons(blocks: usize, first: usize, len: usize) -> Vec<usize> {
@@ -426,7 +406,12 @@ mod tests {
     fn chunks_ask_for_the_next_pixel_block() {
         let far = ROW_SOURCE_AHEAD_BYTES;
         let mut slots = [0u8; 64];
-        let mut stride = |starts: &[usize]| source_stride(&batch_at(starts, &mut slots));
+        // Batches of chunks of one slot each, starting at `starts`.
+        let mut stride = |starts: &[usize]| {
+            let batch: Vec<(usize, &mut [u8])> =
+                starts.iter().copied().zip(slots.chunks_mut(1)).collect();
+            source_stride(&batch)
+        };
         for (blocks, first) in [(8, 0), (10, 0), (10, 4), (10, 17), (1, 3)] {
             let starts = croutons(blocks, first, 40);
             assert_eq!(stride(&starts), 2 * far, "{blocks} blocks from {first}");

@@ -1,6 +1,5 @@
 //! How a plan runs ([`copy`]): the walk of the destination's loops ([`walk`]), which stores go
-//! past the caches ([`streaming`]), and the split across threads (`parallel`, with the
-//! `parallel` feature).
+//! past the caches ([`streaming`]), and the split across threads (the `parallel` feature).
 
 mod copy;
 #[cfg(feature = "parallel")]

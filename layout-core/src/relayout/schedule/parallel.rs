@@ -34,21 +34,17 @@ pub(crate) fn cut_for_threads(
     choices: &Choices,
 ) {
     let threads = threads_for(dst_bytes, choices);
-    if threads >= 2 {
-        plan.destination_blocks_outermost(element_bytes);
+    if threads < 2 {
+        return;
     }
+    plan.destination_blocks_outermost(element_bytes);
     let first = plan.levels[0];
     let rows_loop = match plan.kernel {
         Kernel::Transpose { rows, .. } => rows == 0,
         Kernel::Rows => false,
         Kernel::Strided | Kernel::Indexed => return,
     };
-    if threads < 2
-        || plan.kernel_from != 0
-        || plan.len < 2
-        || plan.len == MAX_LEVELS
-        || !plan.free[first.dim]
-    {
+    if plan.kernel_from != 0 || plan.len < 2 || plan.len == MAX_LEVELS || !plan.free[first.dim] {
         return;
     }
     let pieces = threads * PIECES_PER_THREAD;
@@ -74,19 +70,15 @@ pub(crate) fn cut_for_threads(
 pub(crate) fn run<T: Element>(nest: &Nest<'_, T>, dst: &mut [T]) -> bool {
     let plan = nest.plan;
     let threads = threads_for(core::mem::size_of_val(dst), nest.choices);
-    if threads < 2 {
-        return false;
-    }
     // The index-driven kernel (each source offset from the layout's own offset function, a
     // rare fallback) runs on the calling thread: its outer loops are not cut.
-    if plan.kernel == Kernel::Indexed {
+    if threads < 2 || plan.kernel == Kernel::Indexed {
         return false;
     }
-    let kernel_from = plan.kernel_from;
     let levels = plan.levels();
     let mut pieces = 1usize;
     let mut split = None;
-    for k in 0..kernel_from {
+    for k in 0..plan.kernel_from {
         let reach = destination_reach(&levels[k + 1..]);
         let nested = k == 0 || levels[k - 1].dst == levels[k].dst * levels[k].extent;
         if !nested || levels[k].dst < reach {
@@ -115,10 +107,9 @@ pub(crate) fn run<T: Element>(nest: &Nest<'_, T>, dst: &mut [T]) -> bool {
 
 /// Runs `run` on every `block`-long piece of `dst` (numbered from 0), on the calling thread
 /// and `threads - 1` of rayon's, each taking the next piece not yet taken until none is left.
-/// The caller starts on the pieces at once rather than wait for rayon's threads to wake
-/// (handing the whole relayout to rayon from outside its threads made the caller wait for that
-/// wake-up, and two threads ran no faster than one); a thread that wakes after the last piece
-/// is taken finds nothing to do.
+/// The caller starts at once: handed whole to rayon from outside its threads, it would wait for
+/// them to wake, and two threads would run no faster than one. A thread that wakes after the
+/// last piece is taken finds nothing to do.
 fn share_pieces<T: Send>(
     dst: &mut [T],
     block: usize,

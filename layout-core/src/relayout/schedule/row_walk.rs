@@ -8,8 +8,7 @@ use crate::{mappings::MAX_RANK, mappings::for_each_row_major_index};
 use core::ops::Range;
 
 /// A plan of row copies whose loops outside the row block need no bounds (every digit is
-/// data): the row blocks are the sums of those loops' steps, and each copies the same listed
-/// rows.
+/// data): each row block, at a sum of those loops' steps, copies the same listed rows.
 #[derive(Clone, Debug)]
 pub(crate) struct RowWalk<'p> {
     /// The plan's loops outside the row block, outermost first.
@@ -23,8 +22,7 @@ pub(crate) struct RowWalk<'p> {
 }
 
 impl Prepared {
-    /// This plan as a row walk; `None` unless it copies rows and its loops outside the row
-    /// block need no bounds.
+    /// This plan as a row walk; `None` unless it copies rows with no bounds outside the row block.
     pub(crate) fn row_walk(&self) -> Option<RowWalk<'_>> {
         let (plan, listings) = (&self.planned.plan, &self.planned.listings);
         if plan.kernel != Kernel::Rows || plan.len < 2 {
@@ -56,8 +54,7 @@ impl Prepared {
 }
 
 impl RowWalk<'_> {
-    /// Calls `visit(s, d)` with the source and destination offsets of each row block, in the
-    /// walk's order.
+    /// Calls `visit(s, d)` with the source and destination offsets of each row block, in order.
     pub(crate) fn each_block(&self, mut visit: impl FnMut(usize, usize)) {
         let mut extents = [0; MAX_LEVELS];
         for (extent, level) in extents.iter_mut().zip(self.outer) {

@@ -45,8 +45,7 @@ impl Streaming {
         far_rows: false,
     };
 
-    /// Stores past the caches forced on ([`ALL`](Self::ALL), short rows as `choices` say) or
-    /// off.
+    /// Stores past the caches forced on ([`ALL`](Self::ALL), short rows as `choices` say) or off.
     pub(crate) fn forced(on: bool, choices: &Choices) -> Streaming {
         if on {
             Streaming {
@@ -89,34 +88,29 @@ mod tests {
 
     const MIB: usize = 1 << 20;
 
-    /// The three machines measured: each pair's destination falls on the side it ran faster.
+    /// The destinations of the pairs measured on three machines' last-level caches
+    /// (docs/engine-measurements.md) fall on the side each ran faster on; none known: the floor.
     #[test]
     fn thresholds_follow_the_last_level_cache() {
         let at = |bytes, cache| Streaming::with_cache(bytes, cache);
-        // 480 MiB L3: 9.4 MB and 12.8 MB transposes through the cache, 25.7 MB streamed;
-        // 25.7 MB of whole-line rows through the cache.
         let big = Some(480 * MIB);
         assert_eq!(at(9_437_184, big), Streaming::NONE);
         assert_eq!(at(12_845_056, big), Streaming::NONE);
         let f32_activations = at(25_690_112, big);
         assert!(f32_activations.blocks && !f32_activations.line_rows);
-        // 105 MiB and 32 MiB (the Intel and AMD machines): everything from 4 MiB on streams
-        // but whole-line rows under 105/16 MiB, a size none of the measured pairs had.
+        // 105 and 32 MiB: everything streams from the floor but whole-line rows under 105/16 MiB.
         for cache in [Some(105 * MIB), Some(32 * MIB)] {
             assert_eq!(at(STREAM_FLOOR_BYTES - 1, cache), Streaming::NONE);
             assert!(at(STREAM_FLOOR_BYTES, cache).blocks);
             let five_mib = Streaming {
-                blocks: true,
                 line_rows: cache == Some(32 * MIB),
-                short_rows: true,
-                far_rows: false,
+                ..Streaming::ALL
             };
             assert_eq!(at(5 * MIB, cache), five_mib, "{cache:?}");
             for bytes in [9_437_184, 25_690_112] {
                 assert_eq!(at(bytes, cache), Streaming::ALL, "{bytes} {cache:?}");
             }
         }
-        // Unknown: the floor.
         assert_eq!(at(STREAM_FLOOR_BYTES - 1, None), Streaming::NONE);
         assert_eq!(at(STREAM_FLOOR_BYTES, None), Streaming::ALL);
     }

@@ -197,8 +197,7 @@ impl<T: Element> Nest<'_, T> {
         }
     }
 
-    /// Fills the whole subtrees of loop `k`'s `digits` (destination offset `d`) with the pad
-    /// value.
+    /// Fills the whole subtrees of loop `k`'s `digits` (destination offset `d`) with the pad.
     fn fill_digits(
         &self,
         dst: &mut [T],
