@@ -222,10 +222,8 @@ pub(super) mod tests {
         B: Layout<Index = [usize; 4]> + Default,
     {
         let (to, bands) = (crate::relayout::plan::SAME_ORDER, Some(band_bytes));
-        let (table, other) = (
-            Mapping::<A>::new(DIMS).unwrap(),
-            Mapping::<B>::new(DIMS).unwrap(),
-        );
+        let table = Mapping::<A>::new(DIMS).unwrap();
+        let other = Mapping::<B>::new(DIMS).unwrap();
         let volume = table.chunk_volume();
         let slots: Vec<T> = (0..table.storage_len()).map(|i| of(i as u32 + 1)).collect();
         let mut chunks: Vec<Box<[T]>> = slots.chunks(volume).map(Box::from).collect();
