@@ -20,11 +20,10 @@ use super::schedule::{
 use core::any::TypeId;
 use core::mem::MaybeUninit;
 
-/// Runs `$to!(unit, engines)` with the unit elements of type `$T` move as and the module of
-/// the engines compiled for that unit: the integer of `$T`'s size for a plain type,
-/// `MaybeUninit` of it for any other type of that size and alignment, `Opaque<$T>` for the
-/// rest. Each size's condition is a constant of `$T`, so only the taken branch is compiled for
-/// `$T`: the per-unit engines are not generic, and `Opaque` is reached by other sizes only.
+/// Runs `$to!(unit, engines)` with the unit `$T` moves as (module docs) and the module of the
+/// engines compiled for it. Each size's condition is a constant of `$T`, so only the taken
+/// branch is compiled for `$T`: the per-unit engines are not generic, and `Opaque` is reached
+/// by other sizes only.
 macro_rules! by_unit {
     ($T:ty, $to:ident) => {
         by_unit!(@ $T, $to; u8, plain_1, bytes_1; u16, plain_2, bytes_2; u32, plain_4, bytes_4;
@@ -60,9 +59,7 @@ pub(crate) fn copy<T: Copy + Send + Sync + 'static>(
 ) {
     macro_rules! to {
         ($unit:ty, $engines:ident) => {{
-            // SAFETY: a plain type has no padding bytes and every integer of its size is one
-            // of its values; `MaybeUninit` of an integer holds any bytes of a `T`; `Opaque<T>`
-            // is `T` (`repr(transparent)`).
+            // SAFETY: `by_unit!` picks a unit of the three kinds [`units`] allows for `T`.
             let (src, dst, pad) =
                 unsafe { (units::<T, $unit>(src), units_mut(dst), units_of(pad)) };
             $engines::copy(pair, src, dst, pad, offsets, streaming, choices);
@@ -145,24 +142,13 @@ const fn fits<T, U>() -> bool {
     size_of::<T>() == size_of::<U>() && align_of::<T>() == align_of::<U>()
 }
 
-/// Whether `T` is a plain element type: an integer, a float, or `half`'s `f16` or `bf16`, whose
-/// every bit pattern is a value and which has no padding bytes.
+/// Whether `T` is a plain element type (module docs).
 fn is_plain<T: 'static>() -> bool {
-    let plain = [
-        TypeId::of::<u8>(),
-        TypeId::of::<i8>(),
-        TypeId::of::<u16>(),
-        TypeId::of::<i16>(),
-        TypeId::of::<half::f16>(),
-        TypeId::of::<half::bf16>(),
-        TypeId::of::<u32>(),
-        TypeId::of::<i32>(),
-        TypeId::of::<f32>(),
-        TypeId::of::<u64>(),
-        TypeId::of::<i64>(),
-        TypeId::of::<f64>(),
-    ];
-    plain.contains(&TypeId::of::<T>())
+    use half::{bf16, f16};
+    macro_rules! any_of {
+        ($($plain:ty),*) => { $(TypeId::of::<T>() == TypeId::of::<$plain>())||* };
+    }
+    any_of![u8, i8, u16, i16, f16, bf16, u32, i32, f32, u64, i64, f64]
 }
 
 /// `slots` as units `U` of `T`'s size and alignment.
@@ -243,8 +229,7 @@ unsafe fn into_units<'a, T: Copy, U: Copy>(
     out
 }
 
-/// The engines for one unit type, each compiled once in this crate: the integers for plain
-/// types, `MaybeUninit` of them for the others.
+/// The engines for each unit type listed below, each compiled once in this crate.
 macro_rules! engines {
     ($($name:ident: $unit:ty),*) => {$(
         mod $name {

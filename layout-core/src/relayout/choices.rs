@@ -14,9 +14,8 @@ pub(crate) struct Choices {
     /// whole lines and their source stays compact (`kernels::tile_shape::lines_per_visit`).
     pub lines_per_visit: usize,
     /// Whether a transpose may write each short destination row whole in one visit (every
-    /// column block in turn) where the model finds its source lines fit in L1
-    /// ([`Choices::whole_rows_fit`]); off, one column block goes through a band of rows at a
-    /// time.
+    /// column block in turn) where [`Choices::whole_rows_fit`] allows; off, one column block
+    /// goes through a band of rows at a time.
     pub whole_rows: bool,
     /// Whether tiles of exactly one 16-row block stream their destination lines too (tiles of
     /// more rows always do, once the destination is past the caches).
@@ -66,8 +65,7 @@ const WIDE_L1D_BYTES: usize = 48 << 10;
 const NEAR_RUN_PREFETCH_BYTES: usize = 512;
 
 impl Choices {
-    /// The choices for [`CacheGeometry::DEFAULT`], the machine assumed where the processor
-    /// reports nothing.
+    /// The choices for [`CacheGeometry::DEFAULT`].
     #[cfg(test)]
     pub(crate) const DEFAULT: Choices = Choices::for_cache(CacheGeometry::DEFAULT);
 
@@ -103,7 +101,7 @@ impl Choices {
         }
     }
 
-    /// The choices for this machine: its geometry read once, then kept.
+    /// The choices for this machine ([`CacheGeometry::of_this_machine`]).
     pub(crate) fn of_this_machine() -> Choices {
         Choices::for_cache(CacheGeometry::of_this_machine())
     }
@@ -111,9 +109,9 @@ impl Choices {
     /// Whether a visit that reads one line of each of `columns` columns of `element`-byte
     /// elements, `pitch` bytes apart, for a block of 16 rows, should write those rows whole:
     /// only where the next row blocks read the same lines again (a line holds more than one
-    /// block's rows of a column: 1- and 2-byte elements; a 4-byte block uses its lines up), and those lines
-    /// stay in L1 meanwhile: at most half the ways of any set hold them (the other half is the
-    /// destination's and the stack's), and together they take at most half the cache.
+    /// block's rows of a column: 1- and 2-byte elements; a 4-byte block uses its lines up), and
+    /// those lines stay in L1 meanwhile: at most half the ways of any set hold them (the other
+    /// half is the destination's and the stack's), and together at most half the cache.
     pub(crate) fn whole_rows_fit(&self, columns: usize, pitch: usize, element: usize) -> bool {
         let g = &self.geometry;
         self.whole_rows

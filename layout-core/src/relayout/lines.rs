@@ -46,14 +46,12 @@ impl Lines for Pitch {
     }
 }
 
-/// Where a block's `COLS` source lines start, relative to its `s`: listed (line `j` at
-/// `cols[j].0`), or a pitch apart ([`Pitch`]: line `j` at `j * pitch`).
+/// Where a block's `COLS` source lines start, relative to its `s`: listed, or a pitch apart.
 pub(crate) trait Columns: Copy {
     /// Where line `j` starts.
     fn at(self, j: usize) -> usize;
 
-    /// The distance from each line to the next, where it is one for all of them (read by the
-    /// vector blocks only).
+    /// As [`Lines::pitch`].
     #[cfg_attr(not(vector_kernels), allow(dead_code))]
     fn pitch(self) -> Option<usize>;
 }

@@ -86,8 +86,8 @@ impl<T> Slot<T> for MaybeUninit<T> {
     }
 }
 
-/// [`copy_into`] with the stores past the caches that `streaming` asks for (by default, from
-/// the destination's size).
+/// [`copy_into`] with the stores past the caches that `streaming` asks for (`None`: by the
+/// destination's size).
 fn copy_streaming<T, L1, L2>(
     src: &Mapping<L1>,
     src_slots: &[T],
@@ -195,11 +195,10 @@ mod tests {
             .unwrap_or(0)
     }
 
-    /// Relayouts `A` -> `B` of `dims` with every kernel streaming and with none (under Miri:
-    /// streaming only), against the definition: each element lands where the destination's
-    /// offset puts it, every other slot holds the pad (chunked layouts: every slot not an
-    /// element's is padding). Each runs into slots filled beforehand and into new memory, as a
-    /// new tensor's (under Miri: into new memory only).
+    /// Relayouts `A` -> `B` of `dims` with every kernel streaming and with none, against the
+    /// definition: each element lands where the destination's offset puts it, every other slot
+    /// holds the pad (chunked layouts: every slot not an element's is padding). Each runs into
+    /// slots filled beforehand and into new memory, as a new tensor's (Miri: see below).
     fn check<T, A, B>(dims: [usize; 4], of: fn(u32) -> T)
     where
         T: Copy + Send + Sync + PartialEq + core::fmt::Debug + 'static,

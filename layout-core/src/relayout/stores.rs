@@ -54,9 +54,8 @@ pub(crate) unsafe fn store_line<E: Pod, R: Copy, const P: usize>(
 
 /// Writes `lines[k]` (`P` registers each, back to back) to `dst` from element
 /// `at + rows.at(from + k)` for every `k`: past the caches by `stream_store` where `stream`
-/// and that line is one whole aligned cache line, else through them. Where the rows are a
-/// pitch apart that keeps every line at the same place within its cache line, the first
-/// line's test decides for all of them and the stores go out in one straight run.
+/// and that line is one whole aligned cache line (tested once for a pitch that keeps every
+/// line alike: module docs), else through them.
 ///
 /// # Safety
 ///
@@ -146,8 +145,7 @@ fn after_stores(mut at: usize) -> usize {
     at
 }
 
-/// Writes `lines[k]` to `dst` from element `first + k * pitch`, all by `stream_store` when
-/// `stream`.
+/// Writes `lines[k]` to `dst` from element `first + k * pitch`, all streamed or none.
 ///
 /// # Safety
 ///
@@ -210,10 +208,9 @@ unsafe fn write_line<E: Pod, R: Copy, const P: usize>(
     }
 }
 
-/// Writes `register` to `to`: by `stream_store`, a non-temporal store instruction, when
-/// `stream`, else by a plain unaligned write. Miri cannot run those instructions (inline
-/// assembly), so under Miri an aligned write of the same register to the same place, with the
-/// same requirements, stands in for them.
+/// Writes `register` to `to`: by `stream_store`, a non-temporal store, when `stream`, else by a
+/// plain unaligned write. Miri runs no such instruction (inline assembly): there an aligned
+/// write of the same register, with the same requirements, stands in for it.
 ///
 /// # Safety
 ///

@@ -39,9 +39,8 @@ pub(crate) const PREFETCH_BYTES: usize = 4 * CACHE_LINE;
 #[cfg(x86_kernels)]
 pub(crate) const PREFETCHED_STREAMS: usize = 16;
 
-/// How far ahead a source read as one run is prefetched to cover memory's latency: where the
-/// L1d has room ([`Choices::run_prefetch_bytes`](super::choices::Choices::run_prefetch_bytes))
-/// and in AVX-512's realigned sweeps (`kernels::x86::pitched::realigned`).
+/// How far ahead a source read as one run is prefetched to cover memory's latency, where the
+/// L1d has room ([`Choices::run_prefetch_bytes`](super::choices::Choices::run_prefetch_bytes)).
 pub(crate) const RUN_PREFETCH_BYTES: usize = 8 << 10;
 
 /// Farthest apart two columns' source lines may start for a transpose to read its source as
@@ -81,7 +80,7 @@ pub(crate) const CROWDED_ROW_PITCH_BYTES: usize = 2048;
 pub(crate) const GROUP_SOURCE_BYTES: usize = 64 << 10;
 
 /// Longest destination row of a transpose written whole in one visit (every column block in
-/// turn, where `Choices::whole_rows_fit` finds their source lines fit in L1).
+/// turn, where [`Choices::whole_rows_fit`](super::choices::Choices::whole_rows_fit) allows).
 pub(crate) const WHOLE_ROW_BYTES: usize = 4 << 10;
 
 /// Destination bytes per row that a visit writes where the rows' pitch crowds the L1 sets

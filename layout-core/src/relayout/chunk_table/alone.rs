@@ -115,13 +115,9 @@ impl Shapes {
         let shape_of = |part: &Part| {
             let mut shape: Shape = [0; 2 * MAX_RANK];
             for d in 0..rank {
-                let end = if part.end[d] == dims[d] {
-                    padded[d]
-                } else {
-                    part.end[d]
-                };
-                shape[d] = part.end[d] - part.start[d];
-                shape[MAX_RANK + d] = end - part.start[d];
+                let (start, end) = (part.start[d], part.end[d]);
+                shape[d] = end - start;
+                shape[MAX_RANK + d] = if end == dims[d] { padded[d] } else { end } - start;
             }
             shape
         };

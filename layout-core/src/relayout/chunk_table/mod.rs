@@ -56,12 +56,8 @@ where
     let Some(table) = table else {
         return false;
     };
-    let chunk_bytes = table.volume.saturating_mul(size_of::<T>());
-    let band_bytes = band_bytes.unwrap_or(if chunk_bytes >= CHUNK_ALONE_BYTES {
-        0
-    } else {
-        CHUNK_BAND_BYTES
-    });
+    let alone = table.volume.saturating_mul(size_of::<T>()) >= CHUNK_ALONE_BYTES;
+    let band_bytes = band_bytes.unwrap_or(if alone { 0 } else { CHUNK_BAND_BYTES });
     if band_bytes == 0 {
         // The offset in the other tensor of `origin`, in the table's numbering.
         let other_offset = |origin: &[usize; MAX_RANK]| {
@@ -225,11 +221,9 @@ pub(super) mod tests {
         A: Layout<Index = [usize; 4]> + Default,
         B: Layout<Index = [usize; 4]> + Default,
     {
-        let to = crate::relayout::plan::SAME_ORDER;
-        let (table, other) = (
-            Mapping::<A>::new(DIMS).unwrap(),
-            Mapping::<B>::new(DIMS).unwrap(),
-        );
+        let (to, bands) = (crate::relayout::plan::SAME_ORDER, Some(band_bytes));
+        let table = Mapping::<A>::new(DIMS).unwrap();
+        let other = Mapping::<B>::new(DIMS).unwrap();
         let volume = table.chunk_volume();
         let slots: Vec<T> = (0..table.storage_len()).map(|i| of(i as u32 + 1)).collect();
         let mut chunks: Vec<Box<[T]>> = slots.chunks(volume).map(Box::from).collect();
@@ -242,7 +236,7 @@ pub(super) mod tests {
             chunks: unsafe { TableChunks::new(&starts_out, volume) },
             dst_slots: &mut got,
         };
-        if !copy_table(&table, &other, &to, moves, of(0), Some(band_bytes)) {
+        if !copy_table(&table, &other, &to, moves, of(0), bands) {
             return false;
         }
         assert_eq!(got, want, "out of the table, bands of {band_bytes}");
@@ -260,14 +254,7 @@ pub(super) mod tests {
             // boxes are read below.
             chunks: unsafe { TableChunksMut::new(&starts_in, volume) },
         };
-        assert!(copy_table(
-            &other,
-            &table,
-            &to,
-            moves,
-            of(0),
-            Some(band_bytes)
-        ));
+        assert!(copy_table(&other, &table, &to, moves, of(0), bands));
         assert_eq!(
             chunks.concat(),
             back,

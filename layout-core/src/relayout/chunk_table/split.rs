@@ -131,19 +131,11 @@ where
         return leaf(pieces, dst, at);
     }
     let (left, right) = dst.split_at_mut(right_start - at);
+    let ((pl, pr), (rl, rr)) = (pieces.split_at(mid), reaches.split_at(mid));
     let threads = threads.div_ceil(2);
     let (a, b) = rayon::join(
-        || out_halves(&pieces[..mid], &reaches[..mid], left, at, threads, leaf),
-        || {
-            out_halves(
-                &pieces[mid..],
-                &reaches[mid..],
-                right,
-                right_start,
-                threads,
-                leaf,
-            )
-        },
+        || out_halves(pl, rl, left, at, threads, leaf),
+        || out_halves(pr, rr, right, right_start, threads, leaf),
     );
     a && b
 }

@@ -59,11 +59,8 @@ impl TableRows {
     /// lie inside one chunk.
     pub(super) fn of(walk: &RowWalk<'_>, volume: usize, table_is_src: bool) -> Option<TableRows> {
         let sides = |s: usize, d: usize| if table_is_src { (s, d) } else { (d, s) };
-        let span = if table_is_src {
-            walk.cols.end
-        } else {
-            walk.slot_end
-        };
+        // A row's reach on the table's side and the other's, padding on the destination's.
+        let (span, other_end) = sides(walk.cols.end, walk.slot_end);
         let mut blocks = Vec::new();
         let mut on_chunks = true;
         walk.each_block(|s, d| {
@@ -85,11 +82,6 @@ impl TableRows {
                 (at + span <= volume).then_some(row)
             })
             .collect::<Option<Vec<TableRow>>>()?;
-        let other_end = if table_is_src {
-            walk.slot_end
-        } else {
-            walk.cols.end
-        };
         let largest = |of: &mut dyn Iterator<Item = usize>| of.max().unwrap_or(0);
         let chunks_reached = largest(&mut blocks.iter().map(|b| b.0))
             + largest(&mut rows.iter().map(|r| r.chunk as usize))
@@ -112,8 +104,8 @@ impl TableRows {
     /// tensor of `len` slots, lie inside both: every chunk they reach there, with
     /// [`volume`](Self) slots, and their slots in the other tensor below `len`.
     fn fit(&self, count: usize, volume: usize, at: usize, len: usize) -> bool {
-        let whole = self.chunks_reached <= count && volume == self.volume;
-        whole
+        self.chunks_reached <= count
+            && volume == self.volume
             && at
                 .checked_add(self.other_reach)
                 .is_some_and(|end| end <= len)
