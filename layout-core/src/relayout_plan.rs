@@ -374,7 +374,7 @@ fn geometry_text(g: &CacheGeometry) -> String {
         "L1d {} {}-way, L2 {}{}",
         size(g.l1d.bytes),
         g.l1d.ways,
-        size(g.l2.bytes),
+        size(g.l2_bytes),
         g.last_level
             .map(|bytes| format!(", last level {}", size(bytes)))
             .unwrap_or_default()

@@ -21,8 +21,9 @@ pub(crate) struct CacheGeometry {
     pub line: usize,
     /// The L1 data cache of one core.
     pub l1d: CacheLevel,
-    /// The L2 cache of one core.
-    pub l2: CacheLevel,
+    /// Bytes of the L2 cache of one core: the model reads its capacity only (which set of
+    /// choices a core takes, from what size a split among threads pays).
+    pub l2_bytes: usize,
     /// The largest cache (the last level), when the processor names one.
     pub last_level: Option<usize>,
 }
@@ -37,10 +38,7 @@ impl CacheGeometry {
             bytes: 32 << 10,
             ways: 8,
         },
-        l2: CacheLevel {
-            bytes: 1 << 20,
-            ways: 8,
-        },
+        l2_bytes: 1 << 20,
         last_level: None,
     };
 
@@ -60,10 +58,7 @@ impl CacheGeometry {
         CacheGeometry {
             line: 64,
             l1d: CacheLevel { bytes: l1d, ways },
-            l2: CacheLevel {
-                bytes: l2,
-                ways: 16,
-            },
+            l2_bytes: l2,
             last_level: Some(32 << 20),
         }
     }
@@ -95,14 +90,13 @@ impl CacheGeometry {
     /// loaded with `Acquire`, and never 0 once read), tells a reader that the other fields are
     /// there.
     pub(crate) fn of_this_machine() -> CacheGeometry {
-        static FOUND: [AtomicUsize; 6] = [const { AtomicUsize::new(0) }; 6];
+        static FOUND: [AtomicUsize; 5] = [const { AtomicUsize::new(0) }; 5];
         if FOUND[0].load(Ordering::Acquire) == 0 {
             let g = detect().unwrap_or(CacheGeometry::DEFAULT);
             let fields = [
                 g.l1d.bytes,
                 g.l1d.ways,
-                g.l2.bytes,
-                g.l2.ways,
+                g.l2_bytes,
                 g.last_level.unwrap_or(0),
             ];
             for (slot, value) in FOUND[1..].iter().zip(fields) {
@@ -117,11 +111,8 @@ impl CacheGeometry {
                 bytes: at(1),
                 ways: at(2),
             },
-            l2: CacheLevel {
-                bytes: at(3),
-                ways: at(4),
-            },
-            last_level: Some(at(5)).filter(|&bytes| bytes != 0),
+            l2_bytes: at(3),
+            last_level: Some(at(4)).filter(|&bytes| bytes != 0),
         }
     }
 
@@ -140,7 +131,7 @@ impl CacheGeometry {
                     l1d = Some(level);
                     line = cache.line;
                 }
-                2 => l2 = Some(level),
+                2 => l2 = Some(cache.bytes),
                 _ => {}
             }
             last = last.max(cache.bytes);
@@ -148,7 +139,7 @@ impl CacheGeometry {
         Some(CacheGeometry {
             line: if line == 0 { 64 } else { line },
             l1d: l1d?,
-            l2: l2?,
+            l2_bytes: l2?,
             last_level: Some(last),
         })
     }
@@ -294,7 +285,7 @@ mod tests {
         assert_eq!((l3.level, l3.bytes, l3.ways), (3, 480 * MIB, 16));
         assert!(!l1i.holds_data);
         let geometry = CacheGeometry::from_listed([l1i, l1, l2, l3].into_iter()).unwrap();
-        // The default's caches (32 KiB 8-way L1d, 1 MiB 8-way L2, 64-byte lines).
+        // The default's caches (32 KiB 8-way L1d, 1 MiB L2, 64-byte lines).
         let want = CacheGeometry {
             last_level: Some(480 * MIB),
             ..CacheGeometry::DEFAULT
@@ -342,7 +333,7 @@ mod tests {
     fn the_geometry_found_is_kept() {
         let first = CacheGeometry::of_this_machine();
         assert_eq!(CacheGeometry::of_this_machine(), first);
-        assert!(first.line > 0 && first.l1d.bytes > 0 && first.l2.bytes > 0);
+        assert!(first.line > 0 && first.l1d.bytes > 0 && first.l2_bytes > 0);
         if cfg!(miri) {
             assert_eq!(first, CacheGeometry::DEFAULT);
         }

@@ -71,7 +71,7 @@ impl Choices {
 
     /// The choices for a machine with the caches `geometry` describes.
     pub(crate) const fn for_cache(geometry: CacheGeometry) -> Choices {
-        let roomy = geometry.l2.bytes >= ROOMY_L2_BYTES;
+        let roomy = geometry.l2_bytes >= ROOMY_L2_BYTES;
         let wide_l1 = geometry.l1d.bytes >= WIDE_L1D_BYTES;
         Choices {
             geometry,
@@ -94,9 +94,9 @@ impl Choices {
             // A split pays once each thread's share no longer fits a private L2 (1 MiB and
             // under: half of it already).
             min_parallel_bytes: if roomy {
-                2 * geometry.l2.bytes
+                2 * geometry.l2_bytes
             } else {
-                geometry.l2.bytes / 2
+                geometry.l2_bytes / 2
             },
         }
     }

@@ -280,16 +280,13 @@ mod tests {
     /// (512 bytes apart; through the cache under 1 KiB apart).
     #[test]
     fn source_lines_are_prefetched_as_the_choices_say() {
-        use crate::relayout::cache_geometry::{CacheGeometry, CacheLevel};
+        use crate::relayout::cache_geometry::CacheGeometry;
         type Prefetch = fn(&[(usize, usize)], &Choices, bool) -> Option<SourcePrefetch>;
         let (u32s, u8s): (Prefetch, Prefetch) = (source_prefetch::<u32>, source_prefetch::<u8>);
         let ahead = |ahead| Some(SourcePrefetch { ahead, every: 1 });
         let near = ahead(PREFETCH_BYTES / 4);
         let roomy = &Choices::for_cache(CacheGeometry {
-            l2: CacheLevel {
-                bytes: 2 << 20,
-                ways: 16,
-            },
+            l2_bytes: 2 << 20,
             ..CacheGeometry::DEFAULT
         });
         let small = &Choices::DEFAULT;
