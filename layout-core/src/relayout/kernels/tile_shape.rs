@@ -77,7 +77,8 @@ pub(crate) fn rows_go_whole(cols: &[(usize, usize)], element: usize, choices: &C
 /// planes of nchw->nhwc) are prefetched [`PREFETCH_BYTES`] ahead on each (streamed ones farther
 /// where [`Choices::streamed_prefetch_bytes`] says): streamed blocks only where their lines lie
 /// at least [`Choices::prefetch_apart`] bytes apart, more separate streams than the hardware
-/// prefetcher follows; blocks written through the cache where their lines lie less than
+/// prefetcher follows, and do not crowd a few L1 sets (a multiple of half an L1 way apart);
+/// blocks written through the cache where their lines lie less than
 /// [`Choices::cached_prefetch_below`] bytes apart.
 pub(super) fn source_prefetch<T>(
     cols: &[(usize, usize)],
