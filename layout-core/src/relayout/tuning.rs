@@ -41,8 +41,7 @@ pub(crate) const PREFETCHED_STREAMS: usize = 16;
 
 /// How far ahead a source read as one run is prefetched to cover memory's latency: where the
 /// L1d has room ([`Choices::run_prefetch_bytes`](super::choices::Choices::run_prefetch_bytes)),
-/// and whatever the L1d in the AVX-512 realigned runs (`kernels::x86::pitched::realigned`),
-/// whose rows off the line grid go past the caches.
+/// and whatever the L1d in the AVX-512 realigned runs (`kernels::x86::pitched::realigned`).
 pub(crate) const RUN_PREFETCH_BYTES: usize = 8 << 10;
 
 /// Farthest apart two columns' source lines may start for a transpose to read its source as
