@@ -18,8 +18,14 @@ old=$work/old
 if [[ ! -f $old/.commit || $(cat "$old/.commit") != "$rev" ]]; then
     rm -rf "$old"
     mkdir -p "$old"
-    git archive "$rev" | tar -x -C "$old"
+    git archive "$rev" | tar -x -m -C "$old"
     sed -i -E 's/^version = "[0-9.]+"/version = "0.0.1"/; s/(path = "[a-z-]+", version = )"[0-9.]+"/\1"0.0.1"/' "$old/Cargo.toml"
+    # Every older commit builds as the same crates 0.0.1 in one target directory: the last
+    # one's artifacts go, or cargo may link a crate of that commit into this one's.
+    for crate in layout-notation layout-macros layout-core layouts-catalog tensor-layout; do
+        cargo clean --release --quiet --manifest-path benches/ab-one-process/Cargo.toml \
+            --target-dir "$work/target" -p "$crate@0.0.1" 2>/dev/null || true
+    done
     echo "$rev" >"$old/.commit"
 fi
 cargo build --release --quiet --manifest-path benches/ab-one-process/Cargo.toml \
