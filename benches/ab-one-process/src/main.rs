@@ -116,6 +116,7 @@ fn main() {
         u8, nhwc, nchw, [4, 256, 56, 56];
         u8, nhwc, nchw, [8, 256, 32, 32];
         u8, nchw, nhwc, [8, 256, 64, 64];
+        u8, nchw, nhwc, [2, 256, 64, 64];
         f32, nchw, nhwc, [8, 17, 230, 230];
     }
 }

@@ -38,9 +38,11 @@ pub(crate) struct Choices {
     /// Whether row copies of rows shorter than a line, into a destination past the caches,
     /// stream their paired rows and prefetch their other destination lines.
     pub stream_short_rows: bool,
-    /// Whether streamed transposes of 4-byte elements whose source columns lie a few hundred
-    /// bytes apart sweep each row block across every column (`kernels::x86::pitched`).
-    pub sweep_streamed: bool,
+    /// Whether evenly spaced transposes of 4-byte elements sweep each row block across every
+    /// column in a loop of their own (`kernels::x86::pitched`): through the caches all of
+    /// them, streamed those whose source columns lie a few hundred bytes apart. Off, the
+    /// general blocks move them in bands.
+    pub sweep_four_byte: bool,
     /// Whether streamed transposes of 4-byte elements whose source is one run, in tiles on the
     /// destination's line grid with 8 to 15 rows past their first 16, realign their rows
     /// (`kernels::x86::pitched::realigned`); off, the general blocks move them, the last block
@@ -89,7 +91,7 @@ impl Choices {
             // Into a destination past the caches, whole lines streamed skip reading each line
             // before it is overwritten, on any core.
             stream_short_rows: true,
-            sweep_streamed: !roomy,
+            sweep_four_byte: !roomy,
             realign_overlapped_rows: wide_l1,
             // A split pays once each thread's share no longer fits a private L2 (1 MiB and
             // under: half of it already).
@@ -148,7 +150,7 @@ mod tests {
             run_prefetch_bytes: [512, 8 * KIB, 8 * KIB],
             cached_prefetch_below: [1024, 1024, usize::MAX],
             stream_short_rows: [true; 3],
-            sweep_streamed: [true, true, false],
+            sweep_four_byte: [true, true, false],
             realign_overlapped_rows: [false, true, true],
             min_parallel_bytes: [512 * KIB, 512 * KIB, 4 * MIB],
         }

@@ -50,7 +50,7 @@ pub(crate) const RUN_PREFETCH_BYTES: usize = 8 << 10;
 pub(crate) const NEAR_RUN_BYTES: usize = 2 * CACHE_LINE;
 
 /// The farthest apart a streamed transpose's source columns lie for its row blocks to sweep
-/// every column ([`Choices::sweep_streamed`](super::choices::Choices::sweep_streamed)): a
+/// every column ([`Choices::sweep_four_byte`](super::choices::Choices::sweep_four_byte)): a
 /// stride the hardware prefetcher follows. Farther, the general blocks prefetch each column
 /// themselves; nearer than [`NEAR_RUN_BYTES`], a column block at a time through all the
 /// tile's rows (`pitched::realigned::run_realigned`).

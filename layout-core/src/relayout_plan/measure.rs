@@ -142,7 +142,7 @@ fn alternatives(model: PlanChoices) -> Vec<PlanChoices> {
         ..c
     }));
     out.push(with(Choices {
-        sweep_streamed: !c.sweep_streamed,
+        sweep_four_byte: !c.sweep_four_byte,
         ..c
     }));
     out.push(with(Choices {

@@ -64,7 +64,7 @@ struct Remembered {
     run_prefetch_bytes: Option<usize>,
     cached_prefetch_below: usize,
     stream_short_rows: bool,
-    sweep_streamed: bool,
+    sweep_four_byte: bool,
     /// `None`: the machine's own (wisdom written before the choice existed).
     realign_overlapped_rows: Option<bool>,
     min_parallel_bytes: usize,
@@ -113,7 +113,7 @@ impl Wisdom {
             run_prefetch_bytes: Some(c.run_prefetch_bytes),
             cached_prefetch_below: c.cached_prefetch_below,
             stream_short_rows: c.stream_short_rows,
-            sweep_streamed: c.sweep_streamed,
+            sweep_four_byte: c.sweep_four_byte,
             realign_overlapped_rows: Some(c.realign_overlapped_rows),
             min_parallel_bytes: c.min_parallel_bytes,
             stream: made_with.streaming.map(|s| s.blocks),
@@ -171,7 +171,7 @@ impl Wisdom {
             run_prefetch_bytes: r.run_prefetch_bytes.unwrap_or(machine.run_prefetch_bytes),
             cached_prefetch_below: r.cached_prefetch_below,
             stream_short_rows: r.stream_short_rows,
-            sweep_streamed: r.sweep_streamed,
+            sweep_four_byte: r.sweep_four_byte,
             realign_overlapped_rows: r
                 .realign_overlapped_rows
                 .unwrap_or(machine.realign_overlapped_rows),
@@ -215,7 +215,7 @@ impl fmt::Display for Wisdom {
                     .map_or(String::from("near"), |v| v.to_string()),
                 number(r.cached_prefetch_below),
                 u8::from(r.stream_short_rows),
-                u8::from(r.sweep_streamed),
+                u8::from(r.sweep_four_byte),
                 number(r.min_parallel_bytes),
                 match r.stream {
                     None => "size",
@@ -269,7 +269,7 @@ fn parse_entry(line: &str) -> Result<(EntryKey, Remembered), Misfit> {
         run_prefetch_bytes: None,
         cached_prefetch_below: 0,
         stream_short_rows: false,
-        sweep_streamed: false,
+        sweep_four_byte: false,
         realign_overlapped_rows: None,
         min_parallel_bytes: 0,
         stream: None,
@@ -344,7 +344,7 @@ fn parse_entry(line: &str) -> Result<(EntryKey, Remembered), Misfit> {
             }
             "below" => r.cached_prefetch_below = count()?,
             "short" => r.stream_short_rows = flag()?,
-            "sweep" => r.sweep_streamed = flag()?,
+            "sweep" => r.sweep_four_byte = flag()?,
             "realign" => r.realign_overlapped_rows = Some(flag()?),
             "parallel-from" => r.min_parallel_bytes = count()?,
             _ => {

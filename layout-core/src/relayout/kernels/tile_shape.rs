@@ -49,12 +49,14 @@ pub(super) fn lines_per_visit<T, const COLS: usize>(
 }
 
 /// Whether destination rows `pitch` elements apart crowd a few sets of the L1 cache: the 16
-/// rows of a block share at least two lines a set (their pitch is a multiple of an eighth of
-/// an L1 way: 512 bytes of a 4 KiB way; at a whole way, all in one set).
+/// rows of a block put more lines in one set than half its ways, the share the destination
+/// has beside the source (as [`Choices::whole_rows_fit`] counts). On 8- and 12-way L1s of
+/// 4 KiB ways: a pitch that is a multiple of 2 KiB (8 lines a set; at a whole way, 16).
 fn crowds_sets<T>(pitch: Option<usize>, choices: &Choices) -> bool {
+    let g = &choices.geometry;
     pitch
         .map(|p| p.saturating_mul(size_of::<T>()))
-        .is_some_and(|bytes| bytes != 0 && choices.geometry.lines_per_l1_set(bytes, ROWS) >= 2)
+        .is_some_and(|bytes| bytes != 0 && g.lines_per_l1_set(bytes, ROWS) > g.l1d.ways / 2)
 }
 
 /// Whether every column block of a tile of `element`-byte elements goes in one visit, so that
@@ -239,17 +241,23 @@ mod tests {
             (u32x16, 2048, 2048, None, false, 2, 1),
             // 3136 apart (NCHW planes of 56x56) span 184 KiB: one block at a time.
             (u32x16, 2048, 3136, None, false, 2, 1),
-            // Rows whose pitch is a multiple of 512 bytes (two or more of a block's 16 rows in
-            // one set of a 4 KiB way): 256 bytes per row and visit, whatever the source, but
-            // never more blocks than the tile has.
+            // Rows whose pitch puts more of a block's 16 rows in one L1 set than half its ways
+            // (a multiple of 2 KiB on this 8-way L1 of 4 KiB ways: 8 a set): 256 bytes per row
+            // and visit, whatever the source, but never more blocks than the tile has.
             (u32x16, 2048, 3136, Some(1024), false, 1, 4),
+            (u32x16, 40, 3136, Some(1024), false, 1, 3),
             // Streamed, the same rows take no L1 set: one block at a time, as without a pitch.
             (u32x16, 2048, 3136, Some(1024), true, 1, 1),
-            (u8x64, 1024, 1, Some(512), false, 1, 4),
+            (u8x64, 1024, 1, Some(2048), false, 1, 4),
             (u8x64, 4096, 1, Some(4096), false, 2, 4),
-            (u32x8, 2048, 3136, Some(128), false, 1, 8),
-            (u32x16, 300, 3136, Some(128), false, 1, 4),
-            (u32x16, 290, 1, Some(128), false, 1, 4),
+            (u32x8, 2048, 3136, Some(512), false, 1, 8),
+            (u32x16, 300, 3136, Some(512), false, 1, 4),
+            (u32x16, 290, 1, Some(512), false, 1, 4),
+            // 1 KiB or 512 bytes apart (4 or 2 a set, half the ways or fewer) and other pitches
+            // that spread over the sets: the rules for rows without a pitch.
+            (u32x16, 2048, 3136, Some(256), false, 1, 1),
+            (u8x64, 1024, 1, Some(512), false, 1, 1),
+            (u32x8, 2048, 3136, Some(128), false, 1, 1),
             (u32x16, 2048, 3136, Some(3136), false, 1, 1),
             (u32x16, 2048, 3136, Some(100), false, 1, 1),
             (u8x64, 3136, 256, Some(3136), false, 1, 1),

@@ -4,18 +4,20 @@
 //! with AVX-512 as below ([`pitched_plane`]), with AVX2 bytes through the caches
 //! ([`bytes_avx2`]).
 //!
-//! - 4-byte elements: one 64-byte load per source line and four rounds of `vpermt2d`, the row
-//!   blocks outermost, each through every column block ([`sweep`]: a loop of its own, faster
-//!   here than [`evenly_spaced::sweep`] with 4-byte line blocks).
+//! - 4-byte elements, where the machine's choices sweep them (`Choices::sweep_four_byte`):
+//!   one 64-byte load per source line and four rounds of `vpermt2d`, the row blocks
+//!   outermost, each through every column block ([`sweep`]: a loop of its own, faster there
+//!   than [`evenly_spaced::sweep`] with 4-byte line blocks). Elsewhere the general blocks
+//!   move them in bands.
 //! - 1- and 2-byte elements: the lane quads of the general blocks ([`Avx512Blocks`]), a source
 //!   line's rows a visit (one block of rows where the destination rows crowd a few L1 sets:
 //!   [`crowded_rows`]), their column lines staged first where the source columns crowd them
 //!   ([`crowded_source`]).
 //!
-//! Past the caches, where the machine's choices sweep, 4-byte transposes whose source columns
-//! lie a few hundred bytes apart (NHWC -> NCHW) are swept too, each row block's sixteen
-//! destination rows written in one pass ([`swept_when_streamed`]), rows off the 64-byte line
-//! grid shifted onto it first ([`realigned::sweep_realigned`]). Those whose source is one run
+//! Past the caches, where 4-byte elements are swept, those whose source columns lie a few
+//! hundred bytes apart (NHWC -> NCHW) are swept too, each row block's sixteen destination rows
+//! written in one pass ([`swept_when_streamed`]), rows off the 64-byte line grid shifted onto
+//! it first ([`realigned::sweep_realigned`]). Those whose source is one run
 //! (NHWC -> NCHW of 16 to 32 f32 channels) into rows off the grid, or 24 to 31 rows, go through
 //! each column block with all their rows ([`realigned::run_realigned`]). So do 1- and 2-byte
 //! transposes with crowded source columns (staged). Other streamed transposes keep the general
@@ -47,12 +49,12 @@ use core::ops::Range;
 const COLS: usize = 16;
 
 /// The batch's transposes as the module docs describe, where it is evenly spaced
-/// ([`EvenTiles::of`]): `true`, all written; `false`, nothing written, for other batches. With
-/// `STREAM` (whole aligned destination lines), only batches whose rows the swept blocks cover
-/// and that [`crowded_source`] takes or, where [`Choices::sweep_streamed`],
-/// [`swept_when_streamed`] or [`read_as_one_run`] (of the last, only the tiles whose rows start
-/// off the line grid or, where [`Choices::realign_overlapped_rows`], have 8 to 15 rows past 16
-/// are swept).
+/// ([`EvenTiles::of`]): `true`, all written; `false`, nothing written, for other batches (and
+/// for 4-byte batches unless `sweep_four_byte`, [`Choices::sweep_four_byte`]). With `STREAM`
+/// (whole aligned destination lines), only batches whose rows the swept blocks cover and that
+/// [`crowded_source`], [`swept_when_streamed`] or [`read_as_one_run`] takes (of the last, only
+/// the tiles whose rows start off the line grid or, where
+/// [`Choices::realign_overlapped_rows`], have 8 to 15 rows past 16 are swept).
 /// What a sweep leaves, and each tile that the call's reach does not fit, go through
 /// [`tiles::planes`] with [`Avx512Blocks`].
 ///
@@ -62,20 +64,20 @@ const COLS: usize = 16;
 /// ([`Reach::of`](super::super::reach::Reach::of)).
 pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(
     t: Transposes<'_, E>,
-    sweep_streamed: bool,
+    sweep_four_byte: bool,
 ) -> bool {
     let (dst, d, src, s, batch, reach) = t.parts();
     let Some(tiles) = EvenTiles::of::<E>(batch) else {
         return false;
     };
     let (rows, col_pitch, row_pitch) = (batch.rows, tiles.col_pitch, tiles.row_pitch);
-    let swept = sweep_streamed && swept_when_streamed::<E>(col_pitch);
+    if size_of::<E>() == 4 && !sweep_four_byte {
+        return false;
+    }
+    let swept = swept_when_streamed::<E>(col_pitch);
     let crowded = crowded_source::<E>(col_pitch);
     // Tiles off the line grid realigned, the others too where rows overlap (below).
-    let near_run = STREAM
-        && sweep_streamed
-        && !(swept || crowded)
-        && read_as_one_run::<E>(col_pitch, rows.len());
+    let near_run = STREAM && !(swept || crowded) && read_as_one_run::<E>(col_pitch, rows.len());
     // Rows past the first block that the general blocks would move as a last block overlapping
     // it (half a block or more), rewriting lines just streamed: realigned on the grid too.
     let overlapped_rows = rows.len() % ROWS >= ROWS / 2;
@@ -249,8 +251,8 @@ pub(super) unsafe fn put<E: Broad, const STREAM: bool>(dst: &mut [E], at: usize,
     }
 }
 
-/// Whether a streamed batch of columns `col_pitch` apart in the source is swept here on a
-/// machine's choices ask ([`Choices::sweep_streamed`]), its rows in whole blocks: 4-byte
+/// Whether a streamed batch of columns `col_pitch` apart in the source is swept here (where
+/// the machine's choices sweep 4-byte elements), its rows in whole blocks: 4-byte
 /// elements whose columns lie more than [`NEAR_RUN_BYTES`] and at most
 /// [`SWEPT_COLUMNS_APART_BYTES`] apart (NHWC -> NCHW of 33 to 256 f32 channels). Rows left
 /// over go as a last block overlapping the one before it ([`pitched_plane`]): through the
