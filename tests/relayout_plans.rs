@@ -30,15 +30,18 @@ where
     wisdom.remember(plan);
     let text = wisdom.to_string();
     let (header, entry) = text.trim_end().split_once('\n').unwrap();
-    let variants: [(&str, &[&str]); 10] = [
+    let variants: [(&str, &[&str]); 13] = [
         ("lines", &["1", "2", "4"]),
         ("whole", &["0", "1"]),
         ("one-block", &["0", "1"]),
         ("apart", &["0", "512", "max"]),
         ("far", &["near", "1", "512"]),
+        ("run", &["512", "8192"]),
         ("below", &["0", "1024", "max"]),
         ("short", &["0", "1"]),
         ("sweep", &["0", "1"]),
+        ("realign", &["0", "1"]),
+        ("stage", &["0", "1"]),
         ("parallel-from", &["0", "max"]),
         ("stream", &["size", "on", "off"]),
     ];
@@ -110,6 +113,10 @@ fn plans_give_what_relayout_into_gives_whatever_their_choices() {
     check::<u8, htp::R4CroutonLayout, onednn::nChw32c>([1, 9, 8, 33], |i| i as u8);
     check::<f16, onednn::nchw, onednn::nChw16c>([1, 17, 4, 5], |i| f16::from_f32(i as f32));
     check::<u16, onednn::nchw, onednn::nhwc>([1, 32, 4, 8], |i| i as u16);
+    // Evenly spaced whole blocks: 4-byte ones swept or in bands; bytes whose channel planes
+    // lie 4 KiB apart (crowding one L1 set), staged or not.
+    check::<f32, onednn::nchw, onednn::nhwc>([1, 48, 16, 16], |i| i as f32);
+    check::<u8, onednn::nchw, onednn::nhwc>([1, 128, 64, 64], |i| i as u8);
     // One element; a tensor with no element.
     check::<f32, onednn::nchw, onednn::nhwc>([1, 1, 1, 1], |i| i as f32);
     check::<f32, onednn::nchw, onednn::nhwc>([1, 0, 3, 3], |i| i as f32);

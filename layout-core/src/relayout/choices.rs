@@ -48,6 +48,10 @@ pub(crate) struct Choices {
     /// (`kernels::x86::pitched::realigned`); off, the general blocks move them, the last block
     /// overlapping the first.
     pub realign_overlapped_rows: bool,
+    /// Whether 1- and 2-byte transposes whose source columns crowd a few L1 sets copy each
+    /// group's column lines into a stage first (`kernels::x86::pitched`); off, their blocks
+    /// read the columns where they lie.
+    pub stage_crowded_columns: bool,
     /// Below this many destination bytes a relayout stays on one thread (the `parallel`
     /// feature).
     pub min_parallel_bytes: usize,
@@ -93,6 +97,7 @@ impl Choices {
             stream_short_rows: true,
             sweep_four_byte: !roomy,
             realign_overlapped_rows: wide_l1,
+            stage_crowded_columns: !roomy,
             // A split pays once each thread's share no longer fits a private L2 (1 MiB and
             // under: half of it already).
             min_parallel_bytes: if roomy {
@@ -152,6 +157,7 @@ mod tests {
             stream_short_rows: [true; 3],
             sweep_four_byte: [true, true, false],
             realign_overlapped_rows: [false, true, true],
+            stage_crowded_columns: [true, true, false],
             min_parallel_bytes: [512 * KIB, 512 * KIB, 4 * MIB],
         }
     }

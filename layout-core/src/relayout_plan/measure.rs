@@ -35,7 +35,8 @@ where
     /// Plans the relayout from `src` into `dst` by timing: the cache model's plan and each
     /// alternative choice (stores past the caches or through them, short rows whole or a
     /// column block at a time, one or two lines per visit, near or far source prefetches of
-    /// separate lines and of a source run, tiles of overlapping rows realigned or not) run on
+    /// separate lines and of a source run, tiles of overlapping rows realigned or not, crowded
+    /// byte columns staged or not) run on
     /// these tensors in turn, a few rounds, and the fastest is kept where it beats the model's
     /// by more than the noise (5%). It takes some dozen relayouts' time; keep the
     /// answer in [`Wisdom`](super::Wisdom) to plan without measuring next time.
@@ -147,6 +148,10 @@ fn alternatives(model: PlanChoices) -> Vec<PlanChoices> {
     }));
     out.push(with(Choices {
         realign_overlapped_rows: !c.realign_overlapped_rows,
+        ..c
+    }));
+    out.push(with(Choices {
+        stage_crowded_columns: !c.stage_crowded_columns,
         ..c
     }));
     out.push(with(Choices {

@@ -67,6 +67,8 @@ struct Remembered {
     sweep_four_byte: bool,
     /// `None`: the machine's own (wisdom written before the choice existed).
     realign_overlapped_rows: Option<bool>,
+    /// `None`: the machine's own (wisdom written before the choice existed).
+    stage_crowded_columns: Option<bool>,
     min_parallel_bytes: usize,
     /// `None`: from the destination's size; else stores past the caches forced on or off.
     stream: Option<bool>,
@@ -115,6 +117,7 @@ impl Wisdom {
             stream_short_rows: c.stream_short_rows,
             sweep_four_byte: c.sweep_four_byte,
             realign_overlapped_rows: Some(c.realign_overlapped_rows),
+            stage_crowded_columns: Some(c.stage_crowded_columns),
             min_parallel_bytes: c.min_parallel_bytes,
             stream: made_with.streaming.map(|s| s.blocks),
         };
@@ -175,6 +178,9 @@ impl Wisdom {
             realign_overlapped_rows: r
                 .realign_overlapped_rows
                 .unwrap_or(machine.realign_overlapped_rows),
+            stage_crowded_columns: r
+                .stage_crowded_columns
+                .unwrap_or(machine.stage_crowded_columns),
             min_parallel_bytes: r.min_parallel_bytes,
             ..machine
         };
@@ -204,9 +210,12 @@ impl fmt::Display for Wisdom {
             let realign = r
                 .realign_overlapped_rows
                 .map_or(String::new(), |v| format!(" realign={}", u8::from(v)));
+            let stage = r
+                .stage_crowded_columns
+                .map_or(String::new(), |v| format!(" stage={}", u8::from(v)));
             writeln!(
                 f,
-                "{entry_key:016x} {bytes} lines={} whole={} one-block={} apart={} far={}{run} below={} short={} sweep={}{realign} parallel-from={} stream={}",
+                "{entry_key:016x} {bytes} lines={} whole={} one-block={} apart={} far={}{run} below={} short={} sweep={}{realign}{stage} parallel-from={} stream={}",
                 r.lines_per_visit,
                 u8::from(r.whole_rows),
                 u8::from(r.stream_one_block_tiles),
@@ -271,10 +280,11 @@ fn parse_entry(line: &str) -> Result<(EntryKey, Remembered), Misfit> {
         stream_short_rows: false,
         sweep_four_byte: false,
         realign_overlapped_rows: None,
+        stage_crowded_columns: None,
         min_parallel_bytes: 0,
         stream: None,
     };
-    const NAMES: [&str; 12] = [
+    const NAMES: [&str; 13] = [
         "lines",
         "whole",
         "one-block",
@@ -285,6 +295,7 @@ fn parse_entry(line: &str) -> Result<(EntryKey, Remembered), Misfit> {
         "short",
         "sweep",
         "realign",
+        "stage",
         "parallel-from",
         "stream",
     ];
@@ -295,7 +306,7 @@ fn parse_entry(line: &str) -> Result<(EntryKey, Remembered), Misfit> {
         let which = NAMES
             .iter()
             .position(|&n| n == name)
-            .ok_or((at, "a choice: lines, whole, one-block, apart, far, run, below, short, sweep, realign, parallel-from or stream"))?;
+            .ok_or((at, "a choice: lines, whole, one-block, apart, far, run, below, short, sweep, realign, stage, parallel-from or stream"))?;
         if core::mem::replace(&mut seen[which], true) {
             return Err((at, "each choice once"));
         }
@@ -346,6 +357,7 @@ fn parse_entry(line: &str) -> Result<(EntryKey, Remembered), Misfit> {
             "short" => r.stream_short_rows = flag()?,
             "sweep" => r.sweep_four_byte = flag()?,
             "realign" => r.realign_overlapped_rows = Some(flag()?),
+            "stage" => r.stage_crowded_columns = Some(flag()?),
             "parallel-from" => r.min_parallel_bytes = count()?,
             _ => {
                 r.stream = match value {
@@ -357,9 +369,9 @@ fn parse_entry(line: &str) -> Result<(EntryKey, Remembered), Misfit> {
             }
         }
     }
-    // `run` and `realign` may be missing: wisdom written before those choices existed takes
-    // the machine's.
-    let optional = |name: &str| name == "run" || name == "realign";
+    // `run`, `realign` and `stage` may be missing: wisdom written before those choices existed
+    // takes the machine's.
+    let optional = |name: &str| matches!(name, "run" | "realign" | "stage");
     if NAMES
         .iter()
         .zip(seen)
@@ -415,11 +427,12 @@ mod tests {
         assert_eq!(wisdom.len(), 1);
         assert_eq!(wisdom.to_string(), format!("{HEADER}\n{ENTRY}\n"));
         assert_eq!(Wisdom::parse(&wisdom.to_string()).unwrap(), wisdom);
-        // The run prefetch distance is optional (wisdom written before it existed leaves it to
-        // the machine) and, when given, read back as written.
+        // The run prefetch distance, the realigned rows and the staged columns are optional
+        // (wisdom written before they existed leaves them to the machine) and, when given, read
+        // back as written.
         let with_run = ENTRY
             .replace("far=392", "far=392 run=2048")
-            .replace("sweep=1", "sweep=1 realign=0");
+            .replace("sweep=1", "sweep=1 realign=0 stage=1");
         let wisdom = Wisdom::parse(&format!("{HEADER}\n{with_run}\n")).unwrap();
         assert_eq!(wisdom.to_string(), format!("{HEADER}\n{with_run}\n"));
         let remembered = |w: &Wisdom| w.entries.values().next().unwrap().run_prefetch_bytes;
@@ -428,6 +441,9 @@ mod tests {
         let realign = |w: &Wisdom| w.entries.values().next().unwrap().realign_overlapped_rows;
         assert_eq!(realign(&wisdom), Some(false));
         assert_eq!(realign(&Wisdom::parse(&text).unwrap()), None);
+        let stage = |w: &Wisdom| w.entries.values().next().unwrap().stage_crowded_columns;
+        assert_eq!(stage(&wisdom), Some(true));
+        assert_eq!(stage(&Wisdom::parse(&text).unwrap()), None);
         let start = HEADER.len() + 1 + with_run.find("run=").unwrap() + 4;
         match Wisdom::parse(&format!(
             "{HEADER}\n{}",

@@ -12,7 +12,7 @@
 //! - 1- and 2-byte elements: the lane quads of the general blocks ([`Avx512Blocks`]), a source
 //!   line's rows a visit (one block of rows where the destination rows crowd a few L1 sets:
 //!   [`crowded_rows`]), their column lines staged first where the source columns crowd them
-//!   ([`crowded_source`]).
+//!   ([`crowded_source`]) and the machine's choices stage them (`Choices::stage_crowded_columns`).
 //!
 //! Past the caches, where 4-byte elements are swept, those whose source columns lie a few
 //! hundred bytes apart (NHWC -> NCHW) are swept too, each row block's sixteen destination rows
@@ -52,9 +52,9 @@ const COLS: usize = 16;
 /// ([`EvenTiles::of`]): `true`, all written; `false`, nothing written, for other batches (and
 /// for 4-byte batches unless `sweep_four_byte`, [`Choices::sweep_four_byte`]). With `STREAM`
 /// (whole aligned destination lines), only batches whose rows the swept blocks cover and that
-/// [`crowded_source`], [`swept_when_streamed`] or [`read_as_one_run`] takes (of the last, only
-/// the tiles whose rows start off the line grid or, where
-/// [`Choices::realign_overlapped_rows`], have 8 to 15 rows past 16 are swept).
+/// [`crowded_source`] (where [`Choices::stage_crowded_columns`]), [`swept_when_streamed`] or
+/// [`read_as_one_run`] takes (of the last, only the tiles whose rows start off the line grid
+/// or, where [`Choices::realign_overlapped_rows`], have 8 to 15 rows past 16 are swept).
 /// What a sweep leaves, and each tile that the call's reach does not fit, go through
 /// [`tiles::planes`] with [`Avx512Blocks`].
 ///
@@ -75,7 +75,7 @@ pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(
         return false;
     }
     let swept = swept_when_streamed::<E>(col_pitch);
-    let crowded = crowded_source::<E>(col_pitch);
+    let crowded = batch.choices.stage_crowded_columns && crowded_source::<E>(col_pitch);
     // Tiles off the line grid realigned, the others too where rows overlap (below).
     let near_run = STREAM && !(swept || crowded) && read_as_one_run::<E>(col_pitch, rows.len());
     // Rows past the first block that the general blocks would move as a last block overlapping
