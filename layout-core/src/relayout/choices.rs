@@ -39,9 +39,11 @@ pub(crate) struct Choices {
     /// stream their paired rows and prefetch their other destination lines.
     pub stream_short_rows: bool,
     /// Whether evenly spaced transposes of 4-byte elements sweep each row block across every
-    /// column in a loop of their own (`kernels::x86::pitched`): through the caches all of
-    /// them, streamed those whose source columns lie a few hundred bytes apart. Off, the
-    /// general blocks move them in bands.
+    /// column in a loop of their own (`kernels::x86::pitched`) where the general blocks serve
+    /// too: through the caches, and streamed tiles whose rows lie on the line grid in whole
+    /// blocks. Off, the general blocks move those. Streamed tiles with rows off the grid or
+    /// past their whole blocks are swept either way: the general blocks would write their
+    /// lines in parts.
     pub sweep_four_byte: bool,
     /// Whether streamed transposes of 4-byte elements whose source is one run, in tiles on the
     /// destination's line grid with 8 to 15 rows past their first 16, realign their rows

@@ -14,10 +14,11 @@
 //!   [`crowded_rows`]), their column lines staged first where the source columns crowd them
 //!   ([`crowded_source`]) and the machine's choices stage them (`Choices::stage_crowded_columns`).
 //!
-//! Past the caches, where 4-byte elements are swept, those whose source columns lie a few
-//! hundred bytes apart (NHWC -> NCHW) are swept too, each row block's sixteen destination rows
-//! written in one pass ([`swept_when_streamed`]), rows off the 64-byte line grid shifted onto
-//! it first ([`realigned::sweep_realigned`]). Those whose source is one run
+//! Past the caches, 4-byte transposes whose source columns lie a few hundred bytes apart
+//! (NHWC -> NCHW) are swept too, each row block's sixteen destination rows written in one pass
+//! ([`swept_when_streamed`]; tiles on the line grid in whole blocks only where the machine's
+//! choices sweep 4-byte elements), rows off the 64-byte line grid shifted onto it first
+//! ([`realigned::sweep_realigned`]). Those whose source is one run
 //! (NHWC -> NCHW of 16 to 32 f32 channels) into rows off the grid, or 24 to 31 rows, go through
 //! each column block with all their rows ([`realigned::run_realigned`]). So do 1- and 2-byte
 //! transposes with crowded source columns (staged). Other streamed transposes keep the general
@@ -50,7 +51,9 @@ const COLS: usize = 16;
 
 /// The batch's transposes as the module docs describe, where it is evenly spaced
 /// ([`EvenTiles::of`]): `true`, all written; `false`, nothing written, for other batches (and
-/// for 4-byte batches unless `sweep_four_byte`, [`Choices::sweep_four_byte`]). With `STREAM`
+/// for 4-byte batches through the caches unless `sweep_four_byte`,
+/// [`Choices::sweep_four_byte`]: streamed, it only keeps tiles on the line grid in whole blocks
+/// out). With `STREAM`
 /// (whole aligned destination lines), only batches whose rows the swept blocks cover and that
 /// [`crowded_source`] (where [`Choices::stage_crowded_columns`]), [`swept_when_streamed`] or
 /// [`read_as_one_run`] takes (of the last, only the tiles whose rows start off the line grid
@@ -71,7 +74,8 @@ pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(
         return false;
     };
     let (rows, col_pitch, row_pitch) = (batch.rows, tiles.col_pitch, tiles.row_pitch);
-    if size_of::<E>() == 4 && !sweep_four_byte {
+    let four_byte = size_of::<E>() == 4;
+    if four_byte && !STREAM && !sweep_four_byte {
         return false;
     }
     let swept = swept_when_streamed::<E>(col_pitch);
@@ -91,6 +95,13 @@ pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(
         let line_start = dst.as_ptr().wrapping_add(corner.d).addr();
         let off_grid = !row_pitch.is_multiple_of(COLS) || !line_start.is_multiple_of(CACHE_LINE);
         if near_run && !off_grid && !(overlapped_rows && realign_overlapped) {
+            return false;
+        }
+        // Rows on the grid in whole blocks the general blocks stream whole too: swept only
+        // where the machine's choices say the sweep's order pays. Other tiles are swept on
+        // every machine (the general blocks would write their lines in parts).
+        let whole_blocks = rows.len().is_multiple_of(ROWS);
+        if four_byte && STREAM && !near_run && !off_grid && whole_blocks && !sweep_four_byte {
             return false;
         }
         // SAFETY (all): the tile's swept blocks, whose every element is listed, so inside both
