@@ -148,8 +148,7 @@ fn planes<E: avx512::Broad, const STREAM: bool>(mut t: Transposes<'_, E>) {
     if avx512::available() {
         // SAFETY (both): the CPU runs AVX-512 F and BW instructions (checked just above).
         unsafe {
-            let sweep_four_byte = t.batch.choices.sweep_four_byte;
-            if pitched::pitched_plane::<E, STREAM>(t.reborrow(), sweep_four_byte) {
+            if pitched::pitched_plane::<E, STREAM>(t.reborrow()) {
                 return;
             }
             tiles::planes::<E, avx512::Avx512Blocks<STREAM>>(t)

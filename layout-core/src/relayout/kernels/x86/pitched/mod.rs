@@ -51,13 +51,12 @@ const COLS: usize = 16;
 
 /// The batch's transposes as the module docs describe, where it is evenly spaced
 /// ([`EvenTiles::of`]): `true`, all written; `false`, nothing written, for other batches (and
-/// for 4-byte batches through the caches unless `sweep_four_byte`,
-/// [`Choices::sweep_four_byte`]: streamed, it only keeps tiles on the line grid in whole blocks
-/// out). With `STREAM`
-/// (whole aligned destination lines), only batches whose rows the swept blocks cover and that
-/// [`crowded_source`] (where [`Choices::stage_crowded_columns`]), [`swept_when_streamed`] or
-/// [`read_as_one_run`] takes (of the last, only the tiles whose rows start off the line grid
-/// or, where [`Choices::realign_overlapped_rows`], have 8 to 15 rows past 16 are swept).
+/// for 4-byte batches through the caches unless [`Choices::sweep_four_byte`]: streamed, it only
+/// keeps tiles on the line grid in whole blocks out). With `STREAM` (whole aligned destination
+/// lines), only batches whose rows the swept blocks cover and that [`crowded_source`] (where
+/// [`Choices::stage_crowded_columns`]), [`swept_when_streamed`] or [`read_as_one_run`] takes (of
+/// the last, only the tiles whose rows start off the line grid or, where
+/// [`Choices::realign_overlapped_rows`], have 8 to 15 rows past 16 are swept).
 /// What a sweep leaves, and each tile that the call's reach does not fit, go through
 /// [`tiles::planes`] with [`Avx512Blocks`].
 ///
@@ -65,16 +64,14 @@ const COLS: usize = 16;
 ///
 /// The CPU runs AVX-512 F and BW; `t.reach` bounds the batch's rows and columns
 /// ([`Reach::of`](super::super::reach::Reach::of)).
-pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(
-    t: Transposes<'_, E>,
-    sweep_four_byte: bool,
-) -> bool {
+pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(t: Transposes<'_, E>) -> bool {
     let (dst, d, src, s, batch, reach) = t.parts();
     let Some(tiles) = EvenTiles::of::<E>(batch) else {
         return false;
     };
     let (rows, col_pitch, row_pitch) = (batch.rows, tiles.col_pitch, tiles.row_pitch);
     let four_byte = size_of::<E>() == 4;
+    let sweep_four_byte = batch.choices.sweep_four_byte;
     if four_byte && !STREAM && !sweep_four_byte {
         return false;
     }

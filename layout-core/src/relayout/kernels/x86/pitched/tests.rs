@@ -76,7 +76,7 @@ fn agrees_with_portable<E: Broad + core::fmt::Debug + PartialEq, const STREAM: b
         // batch's.
         let pitched = |t: Transposes<'_, E>, _| unsafe {
             match build {
-                Build::Avx512 => pitched_plane::<_, STREAM>(t, true),
+                Build::Avx512 => pitched_plane::<_, STREAM>(t),
                 Build::Avx2 if STREAM => false,
                 Build::Avx2 => bytes_avx2(t),
             }
