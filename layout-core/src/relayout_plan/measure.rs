@@ -36,9 +36,8 @@ where
     /// alternative choice (stores past the caches or through them, short rows whole or a
     /// column block at a time, one or two lines per visit, near or far source prefetches of
     /// separate lines and of a source run, tiles of overlapping rows realigned or not, crowded
-    /// byte columns staged or not) run on
-    /// these tensors in turn, a few rounds, and the fastest is kept where it beats the model's
-    /// by more than the noise (5%). It takes some dozen relayouts' time; keep the
+    /// byte columns staged or not) run on these tensors in turn, a few rounds, and the fastest is
+    /// kept where it beats the model's by more than the noise (5%). It takes some dozen relayouts' time; keep the
     /// answer in [`Wisdom`](super::Wisdom) to plan without measuring next time.
     ///
     /// `dst` is written (it holds the relayout of `src` when this returns `Ok`).

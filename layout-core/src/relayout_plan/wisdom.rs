@@ -207,12 +207,12 @@ impl fmt::Display for Wisdom {
             let run = r
                 .run_prefetch_bytes
                 .map_or(String::new(), |v| format!(" run={v}"));
-            let realign = r
-                .realign_overlapped_rows
-                .map_or(String::new(), |v| format!(" realign={}", u8::from(v)));
-            let stage = r
-                .stage_crowded_columns
-                .map_or(String::new(), |v| format!(" stage={}", u8::from(v)));
+            // A choice wisdom may lack, written where it has it.
+            let optional_flag = |name: &str, v: Option<bool>| {
+                v.map_or(String::new(), |v| format!(" {name}={}", u8::from(v)))
+            };
+            let realign = optional_flag("realign", r.realign_overlapped_rows);
+            let stage = optional_flag("stage", r.stage_crowded_columns);
             writeln!(
                 f,
                 "{entry_key:016x} {bytes} lines={} whole={} one-block={} apart={} far={}{run} below={} short={} sweep={}{realign}{stage} parallel-from={} stream={}",

@@ -82,6 +82,11 @@ pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(t: Transposes<'
     // Rows past the first block that the general blocks would move as a last block overlapping
     // it (half a block or more), rewriting lines just streamed: realigned on the grid too.
     let overlapped_rows = rows.len() % ROWS >= ROWS / 2;
+    // Streamed 4-byte tiles on the grid in whole blocks the general blocks stream whole too:
+    // swept only where the machine's choices say the sweep's order pays. Other tiles are swept
+    // on every machine (the general blocks would write their lines in parts).
+    let general_on_grid =
+        four_byte && STREAM && !near_run && rows.len().is_multiple_of(ROWS) && !sweep_four_byte;
     let realign_overlapped = batch.choices.realign_overlapped_rows;
     if STREAM && !(tiles.rows_covered() && (swept || crowded || near_run)) {
         return false;
@@ -94,11 +99,7 @@ pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(t: Transposes<'
         if near_run && !off_grid && !(overlapped_rows && realign_overlapped) {
             return false;
         }
-        // Rows on the grid in whole blocks the general blocks stream whole too: swept only
-        // where the machine's choices say the sweep's order pays. Other tiles are swept on
-        // every machine (the general blocks would write their lines in parts).
-        let whole_blocks = rows.len().is_multiple_of(ROWS);
-        if four_byte && STREAM && !near_run && !off_grid && whole_blocks && !sweep_four_byte {
+        if general_on_grid && !off_grid {
             return false;
         }
         // SAFETY (all): the tile's swept blocks, whose every element is listed, so inside both
