@@ -30,14 +30,12 @@ transposes_fn! {
     }
 }
 
-/// One width's transposes as a function of its own, for the blocks whose planes run
-/// ([`planes`]): [`plane`] by default, a `#[target_feature]` function for the AVX2 and AVX-512
-/// blocks.
+/// One width's transposes as a function of its own ([`planes`]): [`plane`] by default, a
+/// `#[target_feature]` function for the AVX2 and AVX-512 blocks.
 pub(crate) trait PlaneMove<T: Copy>: BlockMove<T> {
-    /// Runs one width's [`width_body`] as a function of its own, compiled with the CPU features
-    /// the blocks use. One function per width (and for the few-rows body): all inlined into
-    /// one slow the smallest blocks, and in debug builds hold every width's locals in one
-    /// frame, most of a test thread's stack for the AVX-512 blocks.
+    /// Runs one width's [`width_body`] compiled with the blocks' CPU features. One function per
+    /// width: inlined into one they slow the smallest blocks, and a debug build's frame would
+    /// hold every width's locals.
     ///
     /// # Safety
     ///
@@ -51,9 +49,7 @@ pub(crate) trait PlaneMove<T: Copy>: BlockMove<T> {
 }
 
 /// Runs a batch of transposes in blocks moved by `B`, [`block_columns`] wide, each width
-/// through [`PlaneMove::plane`]. Within each tile, column blocks go outermost within a band of
-/// rows, so the source is read as a few sequential streams and every destination line is
-/// written whole.
+/// through [`PlaneMove::plane`].
 ///
 /// # Safety
 ///
@@ -62,10 +58,9 @@ pub(crate) unsafe fn planes<T: Copy, B: PlaneMove<T>>(mut t: Transposes<'_, T>) 
     let batch = t.batch;
     let line = CACHE_LINE / size_of::<T>().max(1);
     let columns = block_columns(batch.cols.len(), line, B::streams::<64>());
-    // Four or more columns past the last whole block move as a batch of their own, in
-    // narrower blocks (f32 NCHW -> NHWC of 255 channels: 15 x 16 + 8 + 4 + 3). Fewer stay with
-    // the blocks' pass, element by element: a pass of their own would come back to
-    // destination lines already written.
+    // Four or more columns past the last whole block move as a batch of narrower blocks (255
+    // f32 channels: 15 x 16 + 8 + 4 + 3); fewer go element by element in the blocks' pass,
+    // which writes their destination lines anyway.
     let whole = batch.cols.len() / columns * columns;
     if columns > 4 && whole > 0 && batch.cols.len() - whole >= 4 {
         let (blocks, rest) = batch.cols.split_at(whole);
@@ -89,7 +84,7 @@ pub(crate) unsafe fn planes<T: Copy, B: PlaneMove<T>>(mut t: Transposes<'_, T>) 
 }
 
 /// One width's transposes: tiles of 4 to 15 rows through the few-rows stage, others through
-/// the blocks ([`PlaneMove::plane`] either way).
+/// the blocks.
 ///
 /// # Safety
 ///
@@ -149,8 +144,10 @@ pub(crate) fn width_body<T: Copy, B: BlockMove<T>, const COLS: usize, const FEW_
     }
 }
 
-/// The batch's transposes in blocks of `COLS` columns. Always inlined, so that a function
-/// compiled for more CPU features (`avx2::plane`) compiles the whole loop nest with them.
+/// The batch's transposes in blocks of `COLS` columns: per tile, bands of rows, in each a
+/// group of column blocks at a time, each through the band's row blocks, so that the source
+/// reads as a few streams and destination lines are written whole. Always inlined into the
+/// functions compiled with the blocks' CPU features.
 #[inline(always)]
 pub(crate) fn plane_body<T: Copy, B: BlockMove<T>, const COLS: usize>(mut t: Transposes<'_, T>) {
     if packed_tiles::<T, B, COLS>(t.reborrow()) {
@@ -176,19 +173,16 @@ pub(crate) fn plane_body<T: Copy, B: BlockMove<T>, const COLS: usize>(mut t: Tra
                 // Where the next column group's destination lines start in each row.
                 let next_group = cols.get((g + 1) * group).map(|col| col.1);
                 for (b, row_block) in band.chunks(ROWS).enumerate() {
-                    // The last rows of a band, fewer than a block: the block of `ROWS` rows
-                    // ending with them, found from the listing (not the pitch, which holds
-                    // for blocks counted from the band's first row only).
+                    // A band's last rows, fewer than a block: the `ROWS` rows ending with them,
+                    // from the listing (the pitch holds from the band's first row only).
                     let (row_block, pitch) =
                         match overlapping::<ROWS>(band, b * ROWS, row_block.len()) {
                             Some(rows) => (rows, None),
                             None => (row_block, pitch),
                         };
                     if let Some(next) = next_group.filter(|_| !B::streams::<COLS>()) {
-                        // Lines written through the cache are read first (their other bytes
-                        // must be kept): ask for the lines these rows write next, so that
-                        // those reads overlap this block's work (f32 nChw16c->nchw, and
-                        // nchw->nhwc through the cache).
+                        // Lines written through the cache are read first: ask for the lines
+                        // these rows write next, so that the reads overlap this block's work.
                         for row in row_block {
                             B::prefetch(dst, d + row.1 + next);
                         }
@@ -197,18 +191,15 @@ pub(crate) fn plane_body<T: Copy, B: BlockMove<T>, const COLS: usize>(mut t: Tra
                     if let Some(SourcePrefetch { ahead, every }) = source_ahead
                         && (row * size_of::<T>()).is_multiple_of(CACHE_LINE)
                     {
-                        // A block reads more source lines at once than the hardware prefetcher
-                        // follows (16 to 64: channel planes of u8 nchw->nhwc), or one run
-                        // faster than it ramps up (positions of nChw16c->nchw): as the blocks
-                        // enter a new cache line of them, ask for the lines further on.
+                        // More source lines than the hardware prefetcher follows, or one run
+                        // faster than it ramps up: on entering a new line, ask for the lines
+                        // further on.
                         for col in col_group.iter().step_by(every) {
                             B::prefetch(src, s + row + col.0 + ahead);
                         }
                     }
                     if group == COLS {
-                        // One block per visit (all but grouped streaming; known at compile
-                        // time there): no inner loop, which would slow the smallest blocks (u8
-                        // flat->crouton2x2).
+                        // One block per visit: no inner loop, which slows the smallest blocks.
                         move_block::<T, B, COLS>(dst, d, row_block, src, s, col_group, fits, pitch);
                     } else {
                         for col_block in col_group.chunks(COLS) {
@@ -224,10 +215,9 @@ pub(crate) fn plane_body<T: Copy, B: BlockMove<T>, const COLS: usize>(mut t: Tra
 }
 
 /// For a last block of `len` rows of `lines` from `start`, at least half but fewer than `N`:
-/// the `N` rows ending with it, which overlap the block before (some slots written again, with
-/// the same values) and go through the vector block, not element by element. `None` otherwise:
-/// under half a block would rewrite most of the block before, whose lines may just have been
-/// streamed. Rows only: checking every column block for it slows tiles of whole blocks.
+/// the `N` rows ending with it, overlapping the block before (slots rewritten with the same
+/// values) so that it goes through the vector block. `None` under half a block, which would
+/// rewrite most of the block before. Rows only: a check per column block slows whole tiles.
 #[inline(always)]
 fn overlapping<const N: usize>(
     lines: &[(usize, usize)],
@@ -256,11 +246,9 @@ fn packed<const COLS: usize>(
 }
 
 /// The tiles of [`plane_body`] when their blocks are [`packed`] (`false`, nothing written,
-/// when they are not): every whole block moves with the constant row offsets `(r, r * COLS)`
-/// from its first row, which LLVM folds into the block's stores, so that only each block's
-/// first row is read from the listing; the blocks' ends are checked once per call (every tile
-/// has the same rows). Rows past the last whole block, and tiles whose reach does not fit, move
-/// element by element.
+/// when not): whole blocks move with the constant row offsets `(r, r * COLS)`, folded into
+/// the stores; rows past the last whole block, and tiles whose reach does not fit, element by
+/// element.
 #[inline(always)]
 fn packed_tiles<T: Copy, B: BlockMove<T>, const COLS: usize>(t: Transposes<'_, T>) -> bool {
     let (dst, d, src, s, batch, reach) = t.parts();
@@ -269,9 +257,8 @@ fn packed_tiles<T: Copy, B: BlockMove<T>, const COLS: usize>(t: Transposes<'_, T
         return false;
     };
     let cols = &cols;
-    // The rows `(r, r * COLS)` of every block: `Pitch(COLS)` for blocks that stream (streamed
-    // stores wait on their addresses, see `Pitch`), a constant listing made at compile time
-    // for the others (LLVM compiles their loop worse with `Pitch`).
+    // The rows `(r, r * COLS)`: `Pitch(COLS)` for blocks that stream (see `Pitch`), a constant
+    // listing for the others (LLVM compiles their loop worse with `Pitch`).
     let streams =
         B::streams::<COLS>() || B::streams_pairs::<COLS>() || B::streams_block_lines::<COLS>();
     let block_rows = const { packed_rows::<COLS>() };
@@ -327,10 +314,9 @@ const fn packed_rows<const COLS: usize>() -> [(usize, usize); ROWS] {
 }
 
 /// One block of a plane: through `B` when it is whole and `fits` (the call's
-/// [`Reach::fits`](super::reach::Reach::fits)), else element by element. With `pitch` (from
-/// [`pitched`]: every whole block's destination lines that far apart), `B` finds the lines by
-/// [`Pitch`], not from the listing. A function, not a closure: a closure would be compiled on
-/// its own, without the CPU features of the AVX2 build that inlines this.
+/// [`Reach::fits`](super::reach::Reach::fits)), else element by element; with `pitch`
+/// ([`pitched`]) its destination lines by [`Pitch`]. A function, not a closure, so that it
+/// compiles with the CPU features of the build that inlines it.
 #[inline(always)]
 fn move_block<T: Copy, B: BlockMove<T>, const COLS: usize>(
     dst: &mut [T],
@@ -392,14 +378,12 @@ impl<T: Copy> PlaneMove<T> for Portable {}
 impl<T: Copy> BlockMove<T> for Portable {
     type Cached = Self;
 
-    /// No prefetch: the prefetch distances are tuned for the vector blocks, not for the
-    /// portable tile.
+    /// No prefetch: the distances are the vector blocks'.
     #[inline(always)]
     fn prefetch(_: &[T], _: usize) {}
 
-    /// `COLS` source lines into a local tile, then `ROWS` destination lines out of it. Fixed
-    /// sizes let LLVM unroll the block; each line costs one bounds check (the portable tile is
-    /// the fallback for any `T`, not the tuned fast path).
+    /// `COLS` source lines into a local tile, then `ROWS` destination lines out of it, one
+    /// bounds check a line.
     #[inline(always)]
     unsafe fn block<const COLS: usize, L: Lines, C: Columns>(
         dst: &mut [T],
