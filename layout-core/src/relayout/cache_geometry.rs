@@ -1,6 +1,5 @@
-//! The caches of the machine a relayout runs on, as the cost model needs them: read once per
-//! process from `cpuid` on x86-64, elsewhere from the kernel's
-//! `/sys/devices/system/cpu/cpu0/cache/` (with `std`), or a stated default.
+//! The caches of the machine a relayout runs on, read once per process from `cpuid` on x86-64,
+//! elsewhere from `/sys/devices/system/cpu/cpu0/cache/` (with `std`), or a stated default.
 
 use core::sync::atomic::{AtomicUsize, Ordering};
 
@@ -21,17 +20,15 @@ pub(crate) struct CacheGeometry {
     pub line: usize,
     /// The L1 data cache of one core.
     pub l1d: CacheLevel,
-    /// Bytes of the L2 cache of one core: the model reads its capacity only (which set of
-    /// choices a core takes, from what size a split among threads pays).
+    /// Bytes of the L2 cache of one core (the model reads only its capacity).
     pub l2_bytes: usize,
     /// The largest cache (the last level), when the processor names one.
     pub last_level: Option<usize>,
 }
 
 impl CacheGeometry {
-    /// What the engine assumes where the processor reports nothing: the smallest caches of
-    /// the server cores it is tuned for, and no last-level cache, so that streaming starts at
-    /// its floor.
+    /// What the engine assumes where the processor reports nothing: the smallest caches of the
+    /// server cores it is tuned for, and no last-level cache, so streaming starts at its floor.
     pub(crate) const DEFAULT: CacheGeometry = CacheGeometry {
         line: 64,
         l1d: CacheLevel {
@@ -69,26 +66,23 @@ impl CacheGeometry {
         (self.l1d.bytes / self.l1d.ways.max(1)).max(self.line)
     }
 
-    /// The most of `count` lines, `pitch` bytes apart, that share one L1 set. Lines a
-    /// multiple of a way apart all share one; otherwise they spread over the sets that
-    /// `pitch` steps through within a way.
+    /// The most of `count` lines, `pitch` bytes apart, that share one L1 set: all where they are
+    /// a multiple of a way apart, else spread over the sets `pitch` steps through.
     pub(crate) fn lines_per_l1_set(&self, pitch: usize, count: usize) -> usize {
         let way = self.l1_way_bytes();
         let step = pitch % way;
         if step == 0 {
             return count;
         }
-        // Lines `step` bytes apart come back to their first set after `way / gcd(step, way)`
-        // lines, and each line covers `line` bytes of set index, so a step under a line
-        // still moves to the next set only every `line / step` lines.
+        // Lines `step` bytes apart return to their first set after `way / gcd(step, way)`
+        // lines; a step under a line moves to the next set only every `line / step` lines.
         let sets_visited = (way / gcd(step, way)).min(way / self.line).max(1);
         count.div_ceil(sets_visited)
     }
 
-    /// This machine's geometry: read on the first call, then kept in static atomics. Threads
-    /// racing on the first call store the same values; the line size, stored last (`Release`,
-    /// loaded with `Acquire`, and never 0 once read), tells a reader that the other fields are
-    /// there.
+    /// This machine's geometry: read on the first call, then kept in static atomics. Racing
+    /// threads store the same values; the line size, stored last (`Release`/`Acquire`, never
+    /// 0 once read), tells a reader the other fields are there.
     pub(crate) fn of_this_machine() -> CacheGeometry {
         static FOUND: [AtomicUsize; 5] = [const { AtomicUsize::new(0) }; 5];
         if FOUND[0].load(Ordering::Acquire) == 0 {
@@ -163,9 +157,8 @@ fn gcd(mut a: usize, mut b: usize) -> usize {
     a
 }
 
-/// The caches `cpuid` lists: leaf 4 (deterministic cache parameters) where it lists any,
-/// else leaf 0x8000_001D, which has the same layout and is where processors that leave leaf
-/// 4 empty list theirs.
+/// The caches `cpuid` lists: leaf 4 (deterministic cache parameters) where it lists any, else
+/// leaf 0x8000_001D, of the same layout, where processors that leave leaf 4 empty list theirs.
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 fn detect() -> Option<CacheGeometry> {
     use core::arch::x86_64::{__cpuid, __cpuid_count};

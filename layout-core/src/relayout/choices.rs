@@ -1,6 +1,6 @@
 //! The engine's machine-dependent choices, derived from the cache geometry by one cost model
-//! (docs/relayout.md, "The cost model"), so that a relayout follows the caches of the machine
-//! it runs on. A measured plan (`RelayoutPlan::measured`) tries the alternatives instead.
+//! (docs/relayout.md, "The cost model"); a measured plan (`RelayoutPlan::measured`) tries the
+//! alternatives instead.
 
 use super::cache_geometry::CacheGeometry;
 use super::tuning::{ROWS, RUN_PREFETCH_BYTES};
@@ -8,14 +8,13 @@ use super::tuning::{ROWS, RUN_PREFETCH_BYTES};
 /// Every machine-dependent choice of a relayout, for one machine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Choices {
-    /// The caches the choices were derived from (the set arithmetic of the kernels reads it).
+    /// The caches the choices were derived from (the kernels' set arithmetic reads it).
     pub geometry: CacheGeometry,
     /// Most destination lines a transpose writes per row on one visit, where its blocks are
     /// whole lines and their source stays compact (`kernels::tile_shape::lines_per_visit`).
     pub lines_per_visit: usize,
-    /// Whether a transpose may write each short destination row whole in one visit (every
-    /// column block in turn) where [`Choices::whole_rows_fit`] allows; off, one column block
-    /// goes through a band of rows at a time.
+    /// Whether a transpose may write each short destination row whole in one visit where
+    /// [`Choices::whole_rows_fit`] allows; off, one column block goes through a band at a time.
     pub whole_rows: bool,
     /// Whether tiles of exactly one 16-row block stream their destination lines too (tiles of
     /// more rows always do, once the destination is past the caches).
@@ -24,13 +23,11 @@ pub(crate) struct Choices {
     /// prefetch them (`kernels::tile_shape::source_prefetch`).
     pub prefetch_apart: usize,
     /// How many bytes ahead a streamed block prefetches each of its separate source lines
-    /// (`None`: the near distance), in bytes because it counts lines in flight per source
-    /// stream. Row copies that stream their rows two to a line ask for each row's source this
-    /// far on too (`None`: not at all).
+    /// (`None`: the near distance), in bytes because it counts lines in flight per stream. Row
+    /// copies streaming two rows to a line prefetch their source this far on too (`None`: not).
     pub streamed_prefetch_bytes: Option<usize>,
-    /// How many bytes ahead a transpose prefetches a source it reads as one run (each column's
-    /// line right after the previous one's: nChw16c's positions, NHWC of 17 to 32 channels),
-    /// into L1.
+    /// How many bytes ahead a transpose prefetches into L1 a source it reads as one run (each
+    /// column's line right after the previous one's: nChw16c, NHWC of 17 to 32 channels).
     pub run_prefetch_bytes: usize,
     /// Blocks written through the cache prefetch their separate source lines where these lie
     /// less than this many bytes apart.
@@ -38,35 +35,29 @@ pub(crate) struct Choices {
     /// Whether row copies of rows shorter than a line, into a destination past the caches,
     /// stream their paired rows and prefetch their other destination lines.
     pub stream_short_rows: bool,
-    /// Whether evenly spaced transposes of 4-byte elements sweep each row block across every
-    /// column in a loop of their own (`kernels::x86::pitched`) where the general blocks serve
-    /// too: through the caches, and streamed tiles whose rows lie on the line grid in whole
-    /// blocks. Off, the general blocks move those. Streamed tiles with rows off the grid or
-    /// past their whole blocks are swept either way: the general blocks would write their
-    /// lines in parts.
+    /// Whether evenly spaced 4-byte transposes sweep each row block across every column
+    /// (`kernels::x86::pitched`) where the general blocks serve too: cached, and streamed tiles
+    /// on the line grid in whole blocks. Streamed tiles with rows off the grid or past their
+    /// whole blocks are swept either way: the general blocks would write their lines in parts.
     pub sweep_four_byte: bool,
-    /// Whether streamed transposes of 4-byte elements whose source is one run, in tiles on the
-    /// destination's line grid with 8 to 15 rows past their first 16, realign their rows
-    /// (`kernels::x86::pitched::realigned`); off, the general blocks move them, the last block
-    /// overlapping the first.
+    /// Whether streamed 4-byte transposes whose source is one run, in tiles on the line grid
+    /// with 8 to 15 rows past their first 16, realign their rows
+    /// (`kernels::x86::pitched::realigned`); off, the general blocks move them, overlapping.
     pub realign_overlapped_rows: bool,
-    /// Whether 1- and 2-byte transposes whose source columns crowd a few L1 sets copy each
-    /// group's column lines into a stage first (`kernels::x86::pitched`); off, their blocks
-    /// read the columns where they lie.
+    /// Whether 1- and 2-byte transposes whose source columns crowd a few L1 sets stage each
+    /// group's column lines first (`kernels::x86::pitched`); off, blocks read them in place.
     pub stage_crowded_columns: bool,
-    /// Below this many destination bytes a relayout stays on one thread (the `parallel`
-    /// feature).
+    /// Below this many destination bytes a relayout stays on one thread (`parallel` feature).
     pub min_parallel_bytes: usize,
 }
 
-/// A private L2 from which the model takes a core to keep many lines per stream in flight,
-/// where the software prefetches and narrow visits that help a 1 MiB L2 cost more than they
-/// save.
+/// A private L2 from which the model takes a core to keep many lines per stream in flight, so
+/// the software prefetches and narrow visits that help a 1 MiB L2 cost more than they save.
 const ROOMY_L2_BYTES: usize = 2 << 20;
 
-/// An L1d with room for the lines of a source run prefetched [`RUN_PREFETCH_BYTES`] ahead
-/// beside those in use; a smaller one prefetches [`NEAR_RUN_PREFETCH_BYTES`] ahead, and does
-/// not keep a realigned tile's two blocks of lines beside the streamed stores either.
+/// An L1d with room for a source run prefetched [`RUN_PREFETCH_BYTES`] ahead beside the lines
+/// in use (and a realigned tile's two blocks); a smaller one prefetches
+/// [`NEAR_RUN_PREFETCH_BYTES`] ahead.
 const WIDE_L1D_BYTES: usize = 48 << 10;
 
 /// How far ahead a smaller L1d prefetches a source run: eight lines.
@@ -94,14 +85,13 @@ impl Choices {
                 NEAR_RUN_PREFETCH_BYTES
             },
             cached_prefetch_below: if roomy { usize::MAX } else { 1024 },
-            // Into a destination past the caches, whole lines streamed skip reading each line
-            // before it is overwritten, on any core.
+            // Streamed whole lines skip reading each far line before it is overwritten.
             stream_short_rows: true,
             sweep_four_byte: !roomy,
             realign_overlapped_rows: wide_l1,
             stage_crowded_columns: !roomy,
-            // A split pays once each thread's share no longer fits a private L2 (1 MiB and
-            // under: half of it already).
+            // A split pays once each thread's share outgrows a private L2 (half of one of at
+            // most 1 MiB).
             min_parallel_bytes: if roomy {
                 2 * geometry.l2_bytes
             } else {
@@ -115,12 +105,11 @@ impl Choices {
         Choices::for_cache(CacheGeometry::of_this_machine())
     }
 
-    /// Whether a visit that reads one line of each of `columns` columns of `element`-byte
-    /// elements, `pitch` bytes apart, for a block of 16 rows, should write those rows whole:
-    /// only where the next row blocks read the same lines again (a line holds more than one
-    /// block's rows of a column: 1- and 2-byte elements; a 4-byte block uses its lines up), and
-    /// those lines stay in L1 meanwhile: at most half the ways of any set hold them (the other
-    /// half is the destination's and the stack's), and together at most half the cache.
+    /// Whether a visit reading one line of each of `columns` columns, `pitch` bytes apart, for
+    /// a block of 16 rows should write those rows whole: only where the next row blocks read
+    /// the same lines again (1- and 2-byte elements; a 4-byte block uses its lines up), and
+    /// those lines stay in L1 meanwhile: at most half the ways of any set (the other half is the
+    /// destination's and the stack's), and at most half the cache.
     pub(crate) fn whole_rows_fit(&self, columns: usize, pitch: usize, element: usize) -> bool {
         let g = &self.geometry;
         self.whole_rows

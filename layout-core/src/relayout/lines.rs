@@ -3,14 +3,13 @@
 
 use super::tuning::ROWS;
 
-/// Where a block's `ROWS` destination lines start, relative to its `d`: listed, or a pitch
-/// apart.
+/// Where a block's `ROWS` destination lines start, relative to its `d`.
 pub(crate) trait Lines: Copy {
     /// Where line `k` starts.
     fn at(self, k: usize) -> usize;
 
-    /// The distance from each line to the next, where it is one for all of them (read by the
-    /// vector blocks only).
+    /// The distance from each line to the next, where it is the same for all (vector blocks
+    /// only).
     #[cfg_attr(not(vector_kernels), allow(dead_code))]
     fn pitch(self) -> Option<usize>;
 }
@@ -28,9 +27,8 @@ impl Lines for &[(usize, usize); ROWS] {
     }
 }
 
-/// Lines of a block a pitch apart, destination rows or source columns: line `k` at
-/// `k * pitch`, computed rather than loaded from a listing, so that stores and loads need not
-/// wait on a load for their addresses.
+/// Lines of a block a pitch apart: line `k` at `k * pitch`, computed rather than loaded from a
+/// listing, so stores and loads need not wait on a load for their addresses.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Pitch(pub usize);
 
@@ -46,7 +44,7 @@ impl Lines for Pitch {
     }
 }
 
-/// Where a block's `COLS` source lines start, relative to its `s`: listed, or a pitch apart.
+/// Where a block's `COLS` source lines start, relative to its `s`.
 pub(crate) trait Columns: Copy {
     /// Where line `j` starts.
     fn at(self, j: usize) -> usize;

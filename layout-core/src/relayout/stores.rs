@@ -1,10 +1,8 @@
-//! How the vector transpose blocks (SSE2, AVX2, AVX-512) write their registers: plain
-//! unaligned stores, and non-temporal ("streaming") stores of whole cache lines, which skip
-//! reading the line first and leave the caches' other contents in place.
-//!
-//! A streaming store needs a line aligned to 64 bytes. Where a block's lines are a pitch apart
-//! ([`Lines::pitch`]), one test of the first line decides for the whole block and the stores
-//! go out in one straight run, with no test and branch per line between them to hold them up.
+//! How the vector transpose blocks write their registers: plain unaligned stores, and
+//! non-temporal ("streaming") stores of whole 64-byte-aligned cache lines, which skip reading
+//! the line and leave the caches alone. Where a block's lines are a pitch apart
+//! ([`Lines::pitch`]), one test of the first line decides alignment for the whole block, so the
+//! stores go out in one run with no branch per line.
 
 use super::lines::Lines;
 use super::tuning::CACHE_LINE;
@@ -32,9 +30,8 @@ pub(crate) unsafe fn store<E: Pod, R>(dst: &mut [E], at: usize, register: R) {
     };
 }
 
-/// Writes the `P` registers of `line` back to back to `dst` from element `at`: past the caches
-/// by `stream_store` when they are one whole cache line (`P * size_of::<R>() == 64`, aligned
-/// to 64 bytes), else through them.
+/// Writes the `P` registers of `line` back to back to `dst` from element `at`: by
+/// `stream_store` when they are one whole aligned cache line, else through the caches.
 ///
 /// # Safety
 ///
@@ -52,10 +49,8 @@ pub(crate) unsafe fn store_line<E: Pod, R: Copy, const P: usize>(
     unsafe { write_line(dst, at, line, whole, stream_store) };
 }
 
-/// Writes `lines[k]` (`P` registers each, back to back) to `dst` from element
-/// `at + rows.at(from + k)` for every `k`: past the caches by `stream_store` where `stream`
-/// and that line is one whole aligned cache line (tested once for a pitch that keeps every
-/// line alike: module docs), else through them.
+/// Writes each `lines[k]` as [`store_line`] does, from element `at + rows.at(from + k)`,
+/// streamed only where `stream` (alignment tested once for a pitch that keeps every line alike).
 ///
 /// # Safety
 ///
@@ -75,9 +70,9 @@ pub(crate) unsafe fn store_lines<E: Pod, R: Copy, L: Lines, const P: usize>(
         !stream || P * size_of::<R>() == CACHE_LINE,
         "streamed lines are cache lines"
     );
-    // SAFETY (both arms): each line lies inside `dst` (the caller's promise); a line is
-    // streamed only when it starts on a multiple of 64 bytes: tested per line, or for the
-    // first line when the pitch keeps every line alike within its cache line.
+    // SAFETY (both arms): each line lies inside `dst` (the caller's promise) and is streamed
+    // only when it starts on 64 bytes: tested per line, or for the first line when the pitch
+    // keeps every line alike.
     unsafe {
         match rows.pitch() {
             Some(pitch) if stream && (pitch * size_of::<E>()).is_multiple_of(CACHE_LINE) => {
@@ -104,10 +99,8 @@ pub(crate) unsafe fn store_lines<E: Pod, R: Copy, L: Lines, const P: usize>(
     }
 }
 
-/// Orders this thread's streaming stores before anything it writes or publishes next
-/// (`sfence`): the end of every kernel call that streamed. Under Miri, where the streaming
-/// stores are plain writes ([`write_register`]) and `sfence` cannot run, there is nothing to
-/// order.
+/// `sfence`: orders this thread's streaming stores before anything it writes or publishes next,
+/// at the end of every kernel call that streamed (not under Miri, where they are plain writes).
 #[inline(always)]
 pub(crate) fn end_streaming() {
     #[cfg(not(miri))]
@@ -117,8 +110,7 @@ pub(crate) fn end_streaming() {
     };
 }
 
-/// Whether element `at` of `dst` starts a cache line (its address a multiple of 64), as a
-/// streaming store of a whole line needs.
+/// Whether element `at` of `dst` starts a cache line, as a streaming store of a line needs.
 #[inline(always)]
 fn on_cache_line<E>(dst: &[E], at: usize) -> bool {
     dst.as_ptr()
@@ -127,18 +119,15 @@ fn on_cache_line<E>(dst: &[E], at: usize) -> bool {
         .is_multiple_of(CACHE_LINE)
 }
 
-/// `at` unchanged, through an empty assembly block that LLVM must keep in order with the
-/// memory accesses around it, so that each line's offset is one add after the previous store.
-/// Otherwise LLVM computes a block's line offsets ahead, spills them to the stack and reloads
-/// them between the streaming stores, losing what [`Pitch`](super::lines::Pitch) gains
-/// (`black_box`, or assembly marked as touching no memory, still lets it). Miri runs no
-/// assembly: there the value passes as it is.
+/// `at` unchanged, through an empty assembly block LLVM must keep in order with the memory
+/// accesses around it, so each line's offset is one add after the previous store. Otherwise
+/// LLVM computes the offsets ahead and spills them, losing what [`Pitch`](super::lines::Pitch)
+/// gains (`black_box`, or `nomem` assembly, still lets it). Under Miri `at` passes as it is.
 #[inline(always)]
 #[cfg_attr(miri, allow(unused_mut))] // the assembly that writes it is not built under Miri
 fn after_stores(mut at: usize) -> usize {
     #[cfg(not(miri))]
-    // SAFETY: the assembly is empty: it reads and writes nothing, uses no stack, keeps the
-    // flags and leaves the register as it was.
+    // SAFETY: the assembly is empty: it touches no memory or stack and keeps flags and register.
     unsafe {
         core::arch::asm!("/* {0} */", inout(reg) at, options(nostack, preserves_flags));
     }
@@ -171,8 +160,7 @@ unsafe fn write_pitched<E: Pod, R: Copy, const P: usize>(
 /// `v`'s registers as lines of one register each (for [`store_lines`]).
 #[inline(always)]
 pub(crate) fn one_per_line<R: Copy, const N: usize>(v: [R; N]) -> [[R; 1]; N] {
-    // A loop, not `array::map` with a closure, which LLVM does not always inline into the
-    // builds for more CPU features.
+    // A loop: a closure is not always inlined into the builds for more CPU features.
     let mut lines = [[v[0]]; N];
     for (line, register) in lines.iter_mut().zip(v) {
         *line = [register];
@@ -180,8 +168,7 @@ pub(crate) fn one_per_line<R: Copy, const N: usize>(v: [R; N]) -> [[R; 1]; N] {
     lines
 }
 
-/// Writes the registers of `line` back to back from element `at`, by `stream_store` when
-/// `stream`.
+/// Writes the registers of `line` back to back from element `at`, by `stream_store` if `stream`.
 ///
 /// # Safety
 ///
@@ -208,9 +195,8 @@ unsafe fn write_line<E: Pod, R: Copy, const P: usize>(
     }
 }
 
-/// Writes `register` to `to`: by `stream_store`, a non-temporal store, when `stream`, else by a
-/// plain unaligned write. Miri runs no such instruction (inline assembly): there an aligned
-/// write of the same register, with the same requirements, stands in for it.
+/// Writes `register` to `to`: by the non-temporal `stream_store` when `stream`, else unaligned.
+/// Under Miri, which cannot run it, an aligned write with the same requirements stands in.
 ///
 /// # Safety
 ///

@@ -1,25 +1,23 @@
 //! The engine's fixed numbers: facts of the vector blocks and sizes that do not depend on the
-//! caches (what does is in [`choices`](super::choices)). Each only picks between kernels that
-//! are correct either way; the evidence is in docs/engine-measurements.md, "The fixed numbers".
+//! caches (those that do: [`choices`](super::choices)). Each only picks between kernels that
+//! are correct either way (docs/engine-measurements.md, "The fixed numbers").
 
 /// Bytes of a cache line, the unit of every streamed store and prefetch.
 pub(crate) const CACHE_LINE: usize = 64;
 
-/// Rows of a transpose block, the source lines read together: the 16 byte lanes of a 128-bit
-/// register.
+/// Rows of a transpose block, the source lines read together: a 128-bit register's 16 bytes.
 pub(crate) const ROWS: usize = 16;
 
-/// The most rows a listed row block (or a transpose's rows, or its columns) may have: bounds
-/// the listings' memory (16 bytes a row).
+/// Most rows a listed row block (or a transpose's rows or columns) may have: bounds the
+/// listings' memory (16 bytes a row).
 pub(crate) const MAX_LISTED: usize = 1 << 14;
 
-/// Rows after which a listed row block stops growing, so that its listing stays in L1 beside
-/// the rows it moves.
+/// Rows after which a listed row block stops growing, keeping its listing in L1 beside its rows.
 pub(crate) const ROW_BLOCK_ENOUGH: usize = 1 << 9;
 
-/// How many times the bytes of its rows a row block's source region must span for each row to
-/// ask for its counterpart in the next block ahead (into a destination past the caches): rows
-/// gathered from that far apart outrun the hardware prefetchers.
+/// How many times its rows' bytes a row block's source must span for each row to prefetch its
+/// counterpart in the next block (into a far destination): rows that scattered outrun the
+/// hardware prefetchers.
 pub(crate) const ROW_SOURCE_SPREAD: usize = 4;
 
 /// Least distance to the next row block's rows for them to be asked for ahead: nearer, the
@@ -33,34 +31,30 @@ pub(crate) const TILE_BATCH_ENOUGH: usize = 64 << 10;
 /// How far ahead of a transpose block its source lines are prefetched: four lines.
 pub(crate) const PREFETCH_BYTES: usize = 4 * CACHE_LINE;
 
-/// The most source lines a staged transpose's group of rows reads that it leaves to the
-/// hardware prefetcher, which keeps up with few streams only; more, and each block prefetches
-/// its lines [`PREFETCH_BYTES`] ahead.
+/// The most source lines a staged transpose's row group leaves to the hardware prefetcher,
+/// which follows few streams; past it each block prefetches [`PREFETCH_BYTES`] ahead.
 #[cfg(x86_kernels)]
 pub(crate) const PREFETCHED_STREAMS: usize = 16;
 
-/// How far ahead a source read as one run is prefetched to cover memory's latency: where the
-/// L1d has room ([`Choices::run_prefetch_bytes`](super::choices::Choices::run_prefetch_bytes)),
-/// and whatever the L1d in the AVX-512 realigned runs (`kernels::x86::pitched::realigned`).
+/// How far ahead a source read as one run is prefetched to cover memory's latency: where the L1d
+/// has room ([`Choices::run_prefetch_bytes`](super::choices::Choices::run_prefetch_bytes)), and
+/// always in the AVX-512 realigned runs.
 pub(crate) const RUN_PREFETCH_BYTES: usize = 8 << 10;
 
-/// Farthest apart two columns' source lines may start for a transpose to read its source as
-/// one run and prefetch it so ([`RUN_PREFETCH_BYTES`]): two lines, so that every source line is
-/// at least half used.
+/// Farthest apart two columns' source lines may start for the source to be read as one run
+/// ([`RUN_PREFETCH_BYTES`]): two lines, so every source line is at least half used.
 pub(crate) const NEAR_RUN_BYTES: usize = 2 * CACHE_LINE;
 
 /// The farthest apart a streamed transpose's source columns lie for its row blocks to sweep
 /// every column ([`Choices::sweep_four_byte`](super::choices::Choices::sweep_four_byte)): a
-/// stride the hardware prefetcher follows. Farther, the general blocks prefetch each column
-/// themselves; nearer than [`NEAR_RUN_BYTES`], a column block at a time through all the
-/// tile's rows (`pitched::realigned::run_realigned`).
+/// stride the hardware prefetcher follows. Farther, the general blocks prefetch each column;
+/// nearer than [`NEAR_RUN_BYTES`], the source is read as one run.
 #[cfg_attr(not(x86_kernels), allow(dead_code))] // the x86-64 kernels' choice
 pub(crate) const SWEPT_COLUMNS_APART_BYTES: usize = 1024;
 
-/// Source columns of a 1- or 2-byte transpose a multiple of this many bytes apart crowd one
-/// or two L1 sets, and a page each: such transposes stage each row group's column lines first,
-/// [`CROWDED_VISIT_LINES`] of each column at a time (`kernels::x86::pitched`). Not at 1 KiB:
-/// there the stage costs more than it saves.
+/// Source columns of a 1- or 2-byte transpose a multiple of this many bytes apart crowd one or
+/// two L1 sets, and a page each: such transposes stage each row group's column lines first,
+/// [`CROWDED_VISIT_LINES`] per column at a time. At 1 KiB the stage costs more than it saves.
 #[cfg_attr(not(x86_kernels), allow(dead_code))] // the x86-64 kernels' choice
 pub(crate) const CROWDED_SOURCE_PITCH_BYTES: usize = 2048;
 
@@ -69,15 +63,13 @@ pub(crate) const CROWDED_SOURCE_PITCH_BYTES: usize = 2048;
 #[cfg_attr(not(x86_kernels), allow(dead_code))] // the x86-64 kernels' choice
 pub(crate) const CROWDED_VISIT_LINES: usize = 8;
 
-/// Destination rows of a 1- or 2-byte transpose through the caches a multiple of this many
-/// bytes apart put a row group's lines into one or two L1 sets; its row blocks then go one at
-/// a time through every column, each row written in one pass (`kernels::x86::pitched`). Not
-/// at 1 KiB: there it costs more than it saves.
+/// Destination rows of a cached 1- or 2-byte transpose a multiple of this many bytes apart put
+/// a row group's lines into one or two L1 sets; its row blocks then go one at a time through
+/// every column, each row written in one pass. At 1 KiB this costs more than it saves.
 #[cfg_attr(not(x86_kernels), allow(dead_code))] // the x86-64 kernels' choice
 pub(crate) const CROWDED_ROW_PITCH_BYTES: usize = 2048;
 
-/// Most source bytes a group of column blocks written in one visit may span, so that the group
-/// reads one compact region.
+/// Most source bytes a group of column blocks written in one visit may span: one compact region.
 pub(crate) const GROUP_SOURCE_BYTES: usize = 64 << 10;
 
 /// Longest destination row of a transpose written whole in one visit (every column block in
@@ -88,30 +80,26 @@ pub(crate) const WHOLE_ROW_BYTES: usize = 4 << 10;
 /// (`kernels::tile_shape::crowds_sets`): four lines, not sixteen.
 pub(crate) const ALIASED_VISIT_BYTES: usize = 4 * CACHE_LINE;
 
-/// Destination bytes one band of a transpose written through the cache covers: a few times L1,
-/// well inside L2.
+/// Destination bytes one band of a cached transpose covers: a few times L1, well inside L2.
 pub(crate) const BAND_BYTES: usize = 64 << 10;
 
-/// Least source bytes per column a band of a transpose reads in one run, so that the hardware
-/// prefetchers follow it: eight cache lines.
+/// Least source bytes per column a band reads in one run, so the hardware prefetchers follow it.
 pub(crate) const BAND_SOURCE_RUN_BYTES: usize = 8 * CACHE_LINE;
 
 /// Rows spanning at most this many source bytes go in one band, their source read in order.
 pub(crate) const WHOLE_BAND_SOURCE_BYTES: usize = 2 << 10;
 
-/// Least bytes of a chunk that a chunk table's relayout moves on its own, straight between the
-/// chunk and the other tensor (a batch of chunks per kernel call); smaller chunks go in bands
-/// through a buffer.
+/// Least bytes of a chunk that a chunk table's relayout moves straight between the chunk and
+/// the other tensor; smaller chunks go in bands through a buffer.
 pub(crate) const CHUNK_ALONE_BYTES: usize = 512;
 
-/// Most bytes of one band of a chunk table's relayout: the chunks moved at a time, straight
-/// where each row of the band's plan lies in one chunk, else through a buffer that stays in L2
-/// beside the kernels' other lines; smaller bands cost more than they save.
+/// Most bytes of one band of a chunk table's relayout, moved straight where each row of the
+/// band's plan lies in one chunk, else through a buffer that stays in L2 beside the kernels'
+/// other lines; smaller bands cost more than they save.
 pub(crate) const CHUNK_BAND_BYTES: usize = 256 << 10;
 
-/// Column blocks ahead whose source lines a streamed 4-byte sweep asks for
-/// (`kernels::x86::pitched`), both lines of each column's 64 bytes where they straddle two.
-/// Through the caches the same prefetches cost: streamed sweeps only.
+/// Column blocks ahead whose source lines (both, where a column's 64 bytes straddle two) a
+/// streamed 4-byte sweep prefetches; through the caches the prefetches cost more than they save.
 #[cfg(x86_kernels)]
 pub(crate) const SWEEP_SOURCE_AHEAD_BLOCKS: usize = 4;
 
@@ -124,13 +112,11 @@ pub(crate) const PREFETCH_ROWS: usize = 8;
 pub(crate) const STREAM_FLOOR_BYTES: usize = 4 << 20;
 
 /// Transposes (and row copies that pair half-line rows, and the destination prefetch of other
-/// far row copies) stream from this fraction of the last-level cache (`schedule::streaming`):
-/// each machine measured ran faster on its side of it.
+/// far row copies) stream from this fraction of the last-level cache (`schedule::streaming`).
 pub(crate) const STREAM_BLOCKS_FROM_CACHE_SHARE: usize = 32;
 
 /// Row copies whose every row is one whole cache line stream from this fraction of the
-/// last-level cache: through the cache they are a plain memcpy, faster than streamed where the
-/// last-level cache holds them.
+/// last-level cache: below it a plain cached memcpy is faster.
 pub(crate) const STREAM_LINE_ROWS_FROM_CACHE_SHARE: usize = 16;
 
 /// Pieces per thread in a parallel relayout, so that uneven pieces (padding) still balance.

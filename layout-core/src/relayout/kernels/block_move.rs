@@ -1,6 +1,5 @@
-//! The interface of the micro-kernels: how one block of [`ROWS`] rows by `COLS` columns moves
-//! between its source and destination lines. Each ISA's blocks implement it; the macro-kernels
-//! drive them.
+//! The interface of the micro-kernels, which each ISA's blocks implement and the macro-kernels
+//! drive: how one block of [`ROWS`] rows by `COLS` columns moves.
 
 use super::prefetch::prefetch;
 use crate::relayout::lines::{Columns, Lines};
@@ -11,9 +10,7 @@ pub(crate) const fn block_is_line(cols: usize) -> bool {
     ROWS * cols == CACHE_LINE
 }
 
-/// How one full block of `ROWS` rows by `COLS` columns is moved: `COLS` source lines (each
-/// `ROWS` long, at `s + col.0`) in, `ROWS` destination lines (each `COLS` long, at
-/// `d + row.1`) out.
+/// How one full block of `ROWS` rows by `COLS` columns moves between its [`BlockLines`].
 pub(crate) trait BlockMove<T: Copy> {
     /// Whether blocks whose destination lines are whole cache lines bypass the caches.
     const STREAMS: bool = false;
@@ -22,28 +19,24 @@ pub(crate) trait BlockMove<T: Copy> {
     /// stage (`few_rows.rs`), which streamed stores would send to memory.
     type Cached: BlockMove<T>;
 
-    /// Whether blocks of `COLS` columns bypass the caches: their destination lines are whole
-    /// cache lines and `STREAMS` holds.
+    /// Whether blocks of `COLS` columns bypass the caches: `STREAMS`, and rows of whole lines.
     fn streams<const COLS: usize>() -> bool {
         Self::STREAMS && COLS * size_of::<T>() == CACHE_LINE
     }
 
-    /// Whether blocks of `COLS` columns bypass the caches two rows to a line: their
-    /// destination lines are half cache lines (written whole where the next row follows) and
-    /// `STREAMS` holds.
+    /// Whether blocks of `COLS` columns bypass the caches two rows to a line: their destination
+    /// lines are half cache lines (whole where the next row follows) and `STREAMS` holds.
     fn streams_pairs<const COLS: usize>() -> bool {
         Self::STREAMS && COLS * size_of::<T>() == 32
     }
 
-    /// Whether blocks of `COLS` columns bypass the caches as one line each: `ROWS` rows of
-    /// `COLS` bytes, adjacent, make one 64-byte line (u8 flat->crouton2x2's packed blocks of
-    /// 16 channels x 4 pixels), and `STREAMS` holds.
+    /// Whether blocks of `COLS` columns bypass the caches as one line each: `ROWS` adjacent
+    /// rows of `COLS` bytes make one 64-byte line (u8 flat->crouton2x2), and `STREAMS` holds.
     fn streams_block_lines<const COLS: usize>() -> bool {
         Self::STREAMS && size_of::<T>() == 1 && block_is_line(COLS)
     }
 
-    /// Asks the CPU to bring the cache line holding `slots[at]` into its caches: [`prefetch`]
-    /// (a hint, never a fault) by default.
+    /// Prefetches the cache line holding `slots[at]`: [`prefetch`] by default.
     #[inline(always)]
     fn prefetch(slots: &[T], at: usize) {
         prefetch(slots, at);
@@ -54,9 +47,8 @@ pub(crate) trait BlockMove<T: Copy> {
     /// # Safety
     ///
     /// Every line lies inside its slice: `b.s + b.cols.at(j) + ROWS <= b.src.len()` for each
-    /// `j < COLS` and `b.d + b.rows.at(k) + COLS <= dst.len()` for each `k < ROWS` (the planes
-    /// check this once per call, so that implementations may skip the per-line bounds
-    /// checks).
+    /// `j < COLS` and `b.d + b.rows.at(k) + COLS <= dst.len()` for each `k < ROWS` (checked
+    /// once per call by the planes, so blocks skip per-line bounds checks).
     unsafe fn block<const COLS: usize, L: Lines, C: Columns>(
         dst: &mut [T],
         b: BlockLines<'_, T, L, C, COLS>,
@@ -64,10 +56,9 @@ pub(crate) trait BlockMove<T: Copy> {
 }
 
 /// Where one block's lines lie: `COLS` source lines, each `ROWS` long, at `s + cols.at(j)`;
-/// `ROWS` destination lines, each `COLS` long, at `d + rows.at(k)`. Handed down the
-/// blocks' inlined layers as one value beside the destination, which stays an argument of its
-/// own: the compiler then knows that the blocks' stores leave `src` and `cols` alone, and
-/// keeps what it read of them in registers.
+/// `ROWS` destination lines, each `COLS` long, at `d + rows.at(k)`. The destination stays a
+/// separate argument, so the compiler knows the stores leave `src` and `cols` alone and keeps
+/// what it read of them in registers.
 pub(crate) struct BlockLines<'a, T, L, C, const COLS: usize> {
     pub d: usize,
     pub rows: L,
@@ -77,8 +68,7 @@ pub(crate) struct BlockLines<'a, T, L, C, const COLS: usize> {
 }
 
 impl<'a, T, L: Lines, const COLS: usize> BlockLines<'a, T, L, &'a [(usize, usize); COLS], COLS> {
-    /// The block whose source lines start at `s + cols[j].0` and destination lines at
-    /// `d + rows.at(k)`.
+    /// The block whose source lines start at `s + cols[j].0`.
     #[inline(always)]
     pub(crate) fn new(
         d: usize,

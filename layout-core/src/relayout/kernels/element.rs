@@ -7,10 +7,8 @@ use super::transposes::Transposes;
 use core::ops::Range;
 
 /// A type the engine moves elements as: the unsigned integers of 1, 2, 4 and 8 bytes (plain
-/// element types, moved as the integer of their size, with the vector kernels of their CPU),
-/// `MaybeUninit` of those (any other type of those sizes, bytes copied as they are), and
-/// [`Opaque`] (any other size). The hooks are the vector kernels a type has; by default it
-/// has none and the portable kernels move it.
+/// types, with their CPU's vector kernels), `MaybeUninit` of those (other types of those sizes),
+/// and [`Opaque`] (any other size). The hooks are a type's vector kernels; by default none.
 pub(crate) trait Element: Copy + Send + Sync + 'static {
     /// Runs the transposes `t` as [`transpose`](super::tiles::transpose) does, with vector
     /// blocks; `false` (nothing written) where this type has none.
@@ -19,16 +17,12 @@ pub(crate) trait Element: Copy + Send + Sync + 'static {
         false
     }
 
-    /// This type's build of `streamed_rows::copy` (rows that fill whole destination lines,
-    /// written past the caches), compiled with the CPU features of its vector kernels; `None`
-    /// where it has none or this CPU does not run it.
+    /// This type's `streamed_rows::copy` build, where it has one this CPU runs.
     fn row_streams() -> Option<StreamRows<Self>> {
         None
     }
 
-    /// This type's build of the row copies of one block
-    /// ([`copy_rows`](super::rows::copy_rows) compiled with the CPU features of its vector
-    /// kernels), where it has one and this CPU runs it.
+    /// This type's [`copy_rows`](super::rows::copy_rows) build, where it has one this CPU runs.
     fn row_copies() -> Option<CopyRows<Self>> {
         None
     }
@@ -41,22 +35,19 @@ pub(crate) struct Opaque<T>(pub T);
 
 impl<T: Copy + Send + Sync + 'static> Element for Opaque<T> {}
 
-/// An element type's build of `streamed_rows::copy` ([`Element::row_streams`]): a block's
-/// rows, 64 bytes each where the flag is set (else 32), 32-byte rows asking for their source
-/// the last argument's elements on (0: not at all).
+/// An element type's build of `streamed_rows::copy`, arguments as there ([`Element::row_streams`]).
 ///
 /// Safety of a call: each row's bytes lie inside both slices.
 pub(crate) type StreamRows<E> = unsafe fn(RowBlock<'_, E>, &[(usize, usize)], bool, usize);
 
-/// An element type's build of [`copy_rows`](super::rows::copy_rows), compiled with more CPU
-/// features ([`Element::row_copies`], declared by `copy_rows_fn!`).
+/// An element type's build of [`copy_rows`](super::rows::copy_rows) ([`Element::row_copies`],
+/// declared by `copy_rows_fn!`).
 ///
 /// Safety of a call: the CPU runs the build's instructions.
 pub(crate) type CopyRows<E> =
     unsafe fn(&mut [E], usize, &[E], usize, &[(usize, usize)], Range<usize>, Reach, Ahead);
 
-// Without vector kernels (targets other than x86-64 and little-endian aarch64, or the
-// `portable-kernels` feature), every unit type moves by the portable kernels.
+// Without vector kernels (other targets, or `portable-kernels`), all unit types move portably.
 #[cfg(not(vector_kernels))]
 mod portable_units {
     use super::Element;

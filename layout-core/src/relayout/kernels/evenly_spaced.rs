@@ -1,12 +1,10 @@
-//! The macro-kernel's address policy for transposes whose lines are evenly spaced on both
-//! sides (plain NCHW <-> NHWC): the source columns one pitch apart ([`TileBatch::cols_run`])
-//! and every whole block's destination rows another ([`pitched`]). Each block's lines are found
-//! by additions from the tile's [`Corner`] ([`Pitch`] on both sides of [`BlockLines`]), not
-//! read from the listings, and the blocks go in an order of their own ([`sweep`]) instead of
-//! the general bands and groups of [`plane_body`](super::tiles::plane_body): with the data in
-//! the caches a block's own work is what a transpose costs, and the listings, bands and groups
-//! add to it. The ISA supplies the blocks ([`BlockMove`]); which batches sweep, in which
-//! order, is the ISA module's choice (x86-64: `x86/pitched`).
+//! The address policy for transposes whose lines are evenly spaced on both sides (plain NCHW
+//! <-> NHWC): source columns one pitch apart ([`TileBatch::cols_run`]), every whole block's
+//! destination rows another ([`pitched`]). Each block's lines are found by additions from the
+//! tile's [`Corner`] ([`Pitch`] on both sides of [`BlockLines`]), not read from the listings,
+//! and the blocks go in their own order ([`sweep`]) instead of the bands and groups of
+//! [`plane_body`](super::tiles::plane_body), which add to a cached transpose's cost. Which
+//! batches sweep, in which order, is the ISA module's choice (x86-64: `x86/pitched`).
 
 use super::block_move::{BlockLines, BlockMove};
 use super::micro_blocks::opaque;
@@ -16,10 +14,9 @@ use super::tile_shape::pitched;
 use crate::relayout::lines::Pitch;
 use crate::relayout::tuning::{CACHE_LINE, ROWS};
 
-/// Where a tile's whole blocks start and how their lines are spaced: the tile's first column
-/// in the source (`s`) and the destination (`d`), its rows `row_pitch` apart in the
-/// destination, its columns `col_pitch` apart in the source. Rows count up by one in the
-/// source, columns by one in the destination.
+/// Where a tile's whole blocks start (`s`, `d`) and how their lines are spaced: rows
+/// `row_pitch` apart in the destination and one apart in the source, columns `col_pitch` apart
+/// in the source and one apart in the destination.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Corner {
     pub s: usize,
@@ -28,23 +25,20 @@ pub(crate) struct Corner {
     pub col_pitch: usize,
 }
 
-/// The whole blocks of columns `0..cols` (a multiple of `COLS`) of `rows` (whole blocks of
-/// [`ROWS`], offsets from the corner), moved by `B`: the rows in visits of `VISIT` (a multiple
-/// of [`ROWS`]), and in each visit every column block in turn, each through the visit's row
-/// blocks. One block of rows a visit (4-byte elements) goes along the destination rows, each
-/// block's source lines read once; a source line's rows a visit (64 rows of bytes, 32 of 2-byte
-/// elements) reads each source line whole while it is in L1.
+/// The whole column blocks `0..cols` of `rows` (whole blocks of [`ROWS`], offsets from the
+/// corner), moved by `B`: the rows in visits of `VISIT`, each visit taking every column block in
+/// turn through its row blocks. One row block a visit (4-byte elements) reads each block's
+/// source lines once; a source line's rows a visit (64 rows of bytes, 32 of 2-byte elements)
+/// reads each source line whole while it is in L1.
 ///
-/// With `STAGE` (`COLS` times a source line's rows), each group of `STAGE / COLS` rows first
-/// copies its `COLS` column lines into a local stage, and its blocks read them from there:
-/// source columns a multiple of 2 KiB apart crowd one or two L1 sets and would evict each
-/// other before the next block reads them. A last group shorter than a stage reads where it
-/// lies.
+/// With `STAGE`, each group of `STAGE / COLS` rows first copies its `COLS` column lines into a
+/// local stage its blocks read: source columns a multiple of 2 KiB apart crowd one or two L1
+/// sets and would evict each other before the next block reads them. A shorter last group reads
+/// in place.
 ///
-/// Always inlined, so that the functions compiled with `B`'s CPU features compile the loop
-/// whole. The visit and the stage are constants so that the compiler knows how many blocks a
-/// visit holds; the destination pitch reaches each block through [`opaque`], else the compiler
-/// makes every block's row offsets ahead of the loops and reads them back from the stack.
+/// Always inlined, so `B`'s CPU-feature builds compile the loop whole; the visit and stage are
+/// constants so the compiler knows how many blocks a visit holds; the destination pitch goes
+/// through [`opaque`], else the compiler precomputes every row offset and spills them.
 ///
 /// # Safety
 ///
@@ -97,11 +91,10 @@ pub(crate) unsafe fn sweep<T, B, const COLS: usize, const VISIT: usize, const ST
                         s: at,
                         cols: Pitch(pitch),
                     };
-                    // SAFETY: column `c0 + j`'s line of the block's `ROWS` rows starts at
-                    // `s + row_s + (c0 + j) * col_pitch`, or staged at `j * stage_rows` of the
-                    // stage, its elements `b * ROWS ..` the block's; row `k`'s line at
-                    // `d + row_d + k * row_pitch + c0`; all inside their slices (the caller's
-                    // promise). `B`'s instructions run (the caller's promise).
+                    // SAFETY: column `c0 + j`'s line of the block's rows starts at
+                    // `s + row_s + (c0 + j) * col_pitch` (staged: `j * stage_rows`, its elements
+                    // `b * ROWS ..`); row `k`'s at `d + row_d + k * row_pitch + c0`; all inside
+                    // their slices, and `B`'s instructions run (the caller's promises).
                     unsafe { B::block(dst, block) };
                 }
             }
@@ -110,8 +103,7 @@ pub(crate) unsafe fn sweep<T, B, const COLS: usize, const VISIT: usize, const ST
 }
 
 /// An evenly spaced batch cut for a sweep: its pitches, its whole blocks of [`ROWS`] rows by a
-/// destination line of columns, and the last block overlapping the one before where the rows
-/// past the whole blocks keep the pitch.
+/// destination line of columns, and an overlapping last block.
 #[derive(Clone, Copy)]
 pub(crate) struct EvenTiles<'a> {
     pub batch: TileBatch<'a>,
@@ -119,16 +111,14 @@ pub(crate) struct EvenTiles<'a> {
     pub col_pitch: usize,
     pub whole_rows: usize,
     pub whole_cols: usize,
-    /// The first of the last [`ROWS`] rows, swept as one more block (its first rows written
-    /// twice, with the same values) where those rows keep the pitch: rows left to the general
-    /// blocks after a sweep cost more than the sweep saves.
+    /// The first of the last [`ROWS`] rows, swept as one more block (some rows twice) where
+    /// those rows keep the pitch: left to the general blocks, they cost more than a sweep saves.
     pub last_block: Option<usize>,
 }
 
 impl<'a> EvenTiles<'a> {
-    /// The batch as evenly spaced tiles of `T`: `None` where its columns are not one pitch
-    /// apart in the source ([`TileBatch::cols_run`]), its whole blocks' rows not one pitch apart
-    /// in the destination ([`pitched`]), or it has no whole block.
+    /// The batch as evenly spaced tiles of `T`: `None` where its columns or whole blocks' rows
+    /// are not one pitch apart ([`TileBatch::cols_run`], [`pitched`]) or it has no whole block.
     pub(crate) fn of<T>(batch: TileBatch<'a>) -> Option<Self> {
         let rows = batch.rows;
         let (col_pitch, row_pitch) = (batch.cols_run?, pitched(rows, batch.row_pitch)?);
@@ -162,10 +152,8 @@ impl<'a> EvenTiles<'a> {
         core::iter::once(&rows[..self.whole_rows]).chain(self.last_block.map(|f| &rows[f..]))
     }
 
-    /// Moves every tile of the batch from `src` (at `s`) into `dst` (at `d`): `sweep` moves a
-    /// tile's swept blocks (its [`blocks`](Self::blocks), whole columns) from the tile's
-    /// corner, or says `false` and leaves the tile to `rest`; `rest` moves the columns and rows
-    /// a sweep leaves, and each tile that `reach` does not fit.
+    /// Moves every tile: `sweep` moves a tile's [`blocks`](Self::blocks) from its corner or says
+    /// `false`; `rest` moves what a sweep leaves and each tile `reach` or `sweep` refuses.
     pub(crate) fn each<T>(
         &self,
         dst: &mut [T],

@@ -1,12 +1,8 @@
 //! Transposes of tiles with 4 to 15 rows (fewer than a block's [`ROWS`], more than the narrow
-//! kernels take), their rows one run in the source: NHWC -> NCHW of 5 to 15 channels (and of
-//! 4 where the narrow kernels leave it: 2-byte elements), and Qualcomm HTP's 2x2 crouton back
-//! to flat NHWC, whose source holds each channel's 2 x 2 positions together. A block would
-//! find fewer rows than it moves and the tile would go element by element; here each block of
-//! `COLS` columns goes through the vector block into a local stage, its `ROWS` source lines
-//! read in full (a line's elements past the tile's rows are the next columns' or the next
-//! tile's, read and dropped), and only the tile's rows leave the stage, each a run of `COLS`
-//! destination slots.
+//! kernels take), their rows one run in the source: NHWC -> NCHW of 5 to 15 channels (4 for 2-byte
+//! elements), and the 2x2 crouton back to flat NHWC. Each block of `COLS` columns goes through
+//! the vector block into a local stage, its `ROWS` source lines read in full (elements past the
+//! tile's rows read and dropped), and only the tile's rows leave it.
 //!
 //! [`ROWS`]: crate::relayout::tuning::ROWS
 
@@ -22,12 +18,11 @@ pub(crate) fn takes(batch: &TileBatch<'_>) -> bool {
     (4..ROWS).contains(&batch.rows.len()) && batch.rows_follow_in_source()
 }
 
-/// Transposes every tile of `t`'s batch ([`takes`] it) through the stage, in blocks of `COLS`
-/// columns by `B`, which writes through the caches (streamed stores would send the stage to
-/// memory before it is read). Columns past the last whole block, blocks whose destination
-/// columns do not follow one another, and tiles whose source lines would run past the source
-/// move element by element. Always inlined, so that the function compiled with `B`'s CPU
-/// features ([`PlaneMove::plane`](super::tiles::PlaneMove::plane)) compiles it whole.
+/// Transposes every tile of `t`'s batch through the stage, in blocks of `COLS` columns by `B`,
+/// which writes through the caches (streamed stores would send the stage to memory). Columns
+/// past the last whole block, blocks whose destination columns do not follow one another, and
+/// tiles whose source lines would run past the source move element by element. Always inlined,
+/// so [`PlaneMove::plane`](super::tiles::PlaneMove::plane)'s CPU-feature build compiles it whole.
 #[inline(always)]
 pub(crate) fn few_rows_body<T: Copy, B: BlockMove<T>, const COLS: usize>(t: Transposes<'_, T>) {
     let (dst, d, src, s, batch, _) = t.parts();
@@ -57,10 +52,9 @@ pub(crate) fn few_rows_body<T: Copy, B: BlockMove<T>, const COLS: usize>(t: Tran
                 move_elements(dst, d, src, s, rows, block);
                 continue;
             }
-            // SAFETY: the source lines start at `s + first + col.0` and are `ROWS` long, so
-            // they end at most at `s + farthest <= src.len()` (checked above); line `k` of the
-            // stage starts at `k * COLS` and is `COLS` long, inside the stage's
-            // `ROWS * COLS` slots.
+            // SAFETY: the `ROWS`-long source lines from `s + first + col.0` end by
+            // `s + farthest <= src.len()` (checked above); stage line `k` is `k * COLS ..
+            // (k + 1) * COLS`, inside its `ROWS * COLS` slots.
             unsafe {
                 B::block(
                     stage,

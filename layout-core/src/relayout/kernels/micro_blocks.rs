@@ -1,13 +1,11 @@
-//! The transpose blocks every vector ISA shares: a block of `ROWS` rows by `COLS` columns cut
-//! into micro-blocks of `N` source lines of one 128-bit lane each, transposed by the perfect
-//! shuffle ([`shuffle_rounds`]) and stored as destination lines. A register of several lanes
-//! (AVX2's two, AVX-512's four) holds as many micro-blocks side by side, the same rows' next
-//! columns, since the interleaves work within lanes: each round and each store then covers
-//! that many more columns, and a transposed register is consecutive elements of one
-//! destination line. The ISAs supply only their register ([`Register`]: its loads into lanes,
-//! stores and streams) and their interleaves ([`Interleave`]); the loop is written once, here.
-//! As plain loops, never closures or `core::array::from_fn`: a closure is a function of its
-//! own, not compiled with the build's CPU features.
+//! The transpose blocks every vector ISA shares: a block of `ROWS` by `COLS` cut into
+//! micro-blocks of `N` source lines of one 128-bit lane each, transposed by the perfect shuffle
+//! ([`shuffle_rounds`]) and stored as destination lines. Since the interleaves work within
+//! lanes, a register of several lanes (AVX2's two, AVX-512's four) holds as many micro-blocks
+//! side by side, the same rows' next columns, so a transposed register is consecutive elements
+//! of one destination line. The ISAs supply their [`Register`] and [`Interleave`]; the loop is
+//! written once, here, as plain loops: a closure is a function of its own, not compiled with the
+//! build's CPU features.
 
 use super::block_move::{BlockLines, BlockMove};
 use super::register::{Lanes, Register, Register128};
@@ -17,10 +15,9 @@ use crate::relayout::lines::{Columns, Lines};
 use crate::relayout::tuning::{CACHE_LINE, ROWS};
 use core::marker::PhantomData;
 
-/// Blocks moved through an ISA's 128-bit registers `R` (SSE2 on x86-64, NEON on aarch64: part
-/// of every CPU their modules are built for); with `STREAM`, destination lines that are a
-/// whole aligned cache line go past the caches. Blocks narrower than one register's
-/// micro-block are [`Narrow128`]'s.
+/// Blocks moved through an ISA's 128-bit registers `R` (SSE2 on x86-64, NEON on aarch64); with
+/// `STREAM`, destination lines that are a whole aligned cache line go past the caches. Blocks
+/// narrower than one micro-block are [`Narrow128`]'s.
 pub(crate) struct Blocks128<R, const STREAM: bool>(PhantomData<R>);
 
 impl<E, R, const STREAM: bool> PlaneMove<E> for Blocks128<R, STREAM>
@@ -43,8 +40,7 @@ where
         dst: &mut [E],
         b: BlockLines<'_, E, L, C, COLS>,
     ) {
-        // SAFETY: passed on from the caller; the CPU runs `R`'s instructions (every CPU the
-        // ISA's module is built for).
+        // SAFETY: passed on from the caller; every CPU the ISA's module is built for runs `R`.
         unsafe { wide_block::<E, R, Self, Narrow128<R, STREAM>, L, C, COLS>(dst, b) }
     }
 }
@@ -64,17 +60,15 @@ where
         dst: &mut [E],
         b: BlockLines<'_, E, L, C, COLS>,
     ) {
-        // SAFETY: passed on from the caller (`wide_block` moves only blocks narrower than one
-        // register here).
+        // SAFETY: passed on from the caller (`wide_block` hands over only blocks this narrow).
         unsafe { narrow_micro_blocks::<E, R, Blocks128<R, STREAM>, L, C, COLS>(dst, b) }
     }
 }
 
 /// The block through registers `R` of one or more 128-bit lanes, for an ISA whose blocks are
-/// `B` (whose [`BlockMove::streams`] and kin say which lines go past the caches): micro-blocks
-/// of `E::LANES` columns, a whole register's of them at a time. Blocks narrower than one
-/// register's micro-blocks side by side are `Narrower`'s (the blocks of the next narrower
-/// register).
+/// `B` ([`BlockMove::streams`] and kin say which lines go past the caches): micro-blocks of
+/// `E::LANES` columns, a register's worth at a time. Blocks narrower than a register are
+/// `Narrower`'s (the next narrower register's blocks).
 ///
 /// # Safety
 ///
@@ -92,8 +86,7 @@ pub(crate) unsafe fn wide_block<E, R, B, Narrower, L, C, const COLS: usize>(
     B: BlockMove<E>,
     Narrower: BlockMove<E>,
 {
-    // SAFETY (all arms): passed on from the caller; the micro-blocks' `COLS` fill at least one
-    // register.
+    // SAFETY (all arms): passed on from the caller; past the test, `COLS` fills a register.
     unsafe {
         if COLS < R::BYTES / 16 * E::LANES {
             return Narrower::block(dst, b);
@@ -127,15 +120,14 @@ unsafe fn micro_blocks<E, R, B, L, C, const COLS: usize, const N: usize>(
     let (d, rows, src, s, cols) = (b.d, b.rows, b.src, b.s, b.cols);
     // Columns per register.
     let span = R::BYTES / 16 * N;
-    // Rows of a whole cache line go past the caches when they start on one; so do rows of
-    // half a line whose next row follows them (f16 nchw->nChw16c: 16 channels are 32 bytes).
+    // Rows of a whole cache line stream when they start on one; so do pairs of adjacent
+    // half-line rows (f16 nchw->nChw16c: 16 channels are 32 bytes).
     let stream = B::streams::<COLS>();
     let paired = B::streams_pairs::<COLS>();
     for r in (0..ROWS).step_by(N) {
         if !stream && !paired {
-            // Each register's line is stored as soon as it is transposed: fewest registers
-            // live (the streaming order below spills registers, which costs byte transposes
-            // that stay in cache much of their speed).
+            // Each register is stored as soon as it is transposed: fewest registers live (the
+            // streaming order below spills, which slows cached byte transposes).
             for c in (0..COLS).step_by(span) {
                 // SAFETY: each source line `s + cols.at(j) ..` holds `ROWS` elements (the
                 // caller's promise) and `r + N <= ROWS`.
@@ -148,10 +140,8 @@ unsafe fn micro_blocks<E, R, B, L, C, const COLS: usize, const N: usize>(
             }
             continue;
         }
-        // Every register of these rows is transposed first, then each destination line is
-        // written by back-to-back stores: a line leaves the write-combining buffer whole, which
-        // streams far faster than storing register by register (docs/concepts.md,
-        // "Non-temporal stores in relayout").
+        // All these rows' registers first, then each line by back-to-back stores: it leaves the
+        // write-combining buffer whole (docs/concepts.md, "Non-temporal stores in relayout").
         let mut lines = [R::zero_line(); N];
         for (b, c) in (0..COLS).step_by(span).enumerate() {
             // SAFETY: as above.
@@ -194,9 +184,8 @@ unsafe fn micro_blocks<E, R, B, L, C, const COLS: usize, const N: usize>(
 
 /// Blocks narrower than a 128-bit register `R` (`COLS < E::LANES`), for an ISA whose blocks
 /// are `B`: micro-blocks of `COLS` columns, each register holding `LANES / COLS` destination
-/// lines, stored at once where they are adjacent. With streaming, a block that is one whole
-/// 64-byte destination line (16 rows of 4 bytes, adjacent: u8 flat->crouton2x2's 16 channels
-/// of a 2x2 pixel tile) goes past the caches where it starts on a cache line.
+/// lines, stored at once where adjacent. With streaming, a block that is one whole aligned
+/// 64-byte line (16 adjacent rows of 4 bytes: u8 flat->crouton2x2) goes past the caches.
 ///
 /// # Safety
 ///
@@ -232,9 +221,8 @@ unsafe fn narrow_micro_blocks<E, R, B, L, C, const COLS: usize>(
             let first = rows.at(first_line);
             let bytes = register.bytes();
             if lines_follow(rows, first_line, per_register, COLS) {
-                // The register's lines are adjacent in the destination: one checked copy of
-                // its bytes (with an unchecked store LLVM compiles this loop worse: u8
-                // flat->crouton2x2 on x86-64).
+                // Adjacent lines: one checked copy of the register's bytes (LLVM compiles this
+                // loop worse with an unchecked store).
                 let at = d + first;
                 bytemuck::cast_slice_mut::<E, u8>(&mut dst[at..at + lanes]).copy_from_slice(&bytes);
                 continue;
@@ -248,9 +236,8 @@ unsafe fn narrow_micro_blocks<E, R, B, L, C, const COLS: usize>(
     }
 }
 
-/// Whether `count` lines from line `first` of `rows` follow one another `apart` elements apart:
-/// from the pitch where the rows have one (known at compile time for a constant pitch), else
-/// line by line.
+/// Whether `count` lines from line `first` of `rows` lie `apart` elements apart: from the pitch
+/// where there is one (a compile-time constant), else line by line.
 #[inline(always)]
 fn lines_follow<L: Lines>(rows: L, first: usize, count: usize, apart: usize) -> bool {
     if let Some(pitch) = rows.pitch() {
@@ -265,14 +252,12 @@ fn lines_follow<L: Lines>(rows: L, first: usize, count: usize, apart: usize) -> 
     true
 }
 
-/// `N` source lines of `E::LANES` elements in each lane of `N` registers (line `q * N + j` of
-/// the columns from `first` on, at `s + cols.at(first + q * N + j)`, in lane `q` of register
-/// `j`), transposed by `log2(N)` rounds of the perfect shuffle in every lane: register `k` then
-/// holds destination lines `k * LANES / N ..` of each lane's micro-block, `N` elements each
-/// (for `N == LANES`: destination line `k`'s elements of every lane's columns in turn).
-/// Columns a pitch apart are found by one addition per register from the lane's last, of a
-/// step the compiler cannot see through ([`opaque`]): else it folds the running addresses back
-/// into `4N` multiples of the pitch, made ahead of the loops and kept on the stack.
+/// `N` source lines of `E::LANES` elements in each lane of `N` registers (line `q * N + j` from
+/// column `first`, at `s + cols.at(first + q * N + j)`, in lane `q` of register `j`),
+/// transposed by `log2(N)` perfect-shuffle rounds: register `k` then holds destination lines
+/// `k * LANES / N ..` of each lane's micro-block, `N` elements each. Columns a pitch apart are
+/// found by adding an [`opaque`] step per register: else the compiler folds the running
+/// addresses into `4N` multiples of the pitch, computed ahead and kept on the stack.
 ///
 /// # Safety
 ///
@@ -316,8 +301,7 @@ where
                 at
             }
         };
-        // SAFETY: `E::LANES` elements of `E` are 16 bytes, inside `src` from each `at` (the
-        // caller's promise).
+        // SAFETY: 16 bytes (`E::LANES` elements) from each `at`, inside `src` (caller's promise).
         *register = unsafe { R::load_lanes(src, at) };
     }
     // SAFETY: the CPU runs the interleaves (the caller's promise).
@@ -333,15 +317,13 @@ fn lanes_of<E: bytemuck::Pod>(bytes: [u8; 16]) -> [E; 16] {
     out
 }
 
-/// `value` unchanged, through an empty assembly block, so that the compiler cannot compute
-/// from it ahead of time (each use is a fresh value to it). Miri runs no assembly: there the
-/// value passes as it is.
+/// `value` unchanged, through an empty assembly block, so the compiler cannot compute from it
+/// ahead of time (under Miri, which runs no assembly, it passes as it is).
 #[inline(always)]
 #[cfg_attr(miri, allow(unused_mut))] // the assembly that writes it is not built under Miri
 pub(crate) fn opaque(mut value: usize) -> usize {
     #[cfg(not(miri))]
-    // SAFETY: the assembly is empty: it reads and writes nothing, uses no stack, keeps the
-    // flags and leaves the register as it was.
+    // SAFETY: the assembly is empty: it touches no memory or stack and keeps flags and register.
     unsafe {
         core::arch::asm!("/* {0} */", inout(reg) value, options(nomem, nostack, preserves_flags));
     }

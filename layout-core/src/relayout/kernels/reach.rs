@@ -1,9 +1,8 @@
 //! How far one kernel call reaches from where it starts, checked once per call.
 
-/// Bounds of the offsets a transpose of listed rows by listed columns touches, relative to its
-/// `s` and `d`: the largest `row.0 + col.0` and `row.1 + col.1`. Found once per relayout from
-/// the whole listings (which bound any part of them a call gets), so each call checks its
-/// bounds in constant time and its blocks need no check per line.
+/// Bounds of the offsets a transpose of listed rows by listed columns touches past its `s` and
+/// `d`. Found once per relayout from the whole listings, so each call checks its bounds in
+/// constant time and its blocks need no check per line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Reach {
     /// The largest source offset past `s`.
@@ -23,10 +22,9 @@ impl Reach {
         Reach::summed(largest(rows), largest(cols))
     }
 
-    /// The reach of listings that each hold every digit combination of some loops, the last
-    /// loop fastest, as [`Plan::listings`](crate::relayout::plan::Plan::listings) makes them:
-    /// with strides that never go down, each listing's last entry is its largest on both
-    /// sides, so this reads two entries where [`Reach::of`] reads them all.
+    /// The reach of listings of whole loops with strides that never go down, as
+    /// [`Plan::listings`](crate::relayout::plan::Plan::listings) makes them: each listing's last
+    /// entry is its largest on both sides, so this reads two entries, not all.
     pub(crate) fn of_listed(rows: &[(usize, usize)], cols: &[(usize, usize)]) -> Self {
         let last = |listing: &[(usize, usize)]| listing.last().copied().unwrap_or((0, 0));
         let reach = Reach::summed(last(rows), last(cols));

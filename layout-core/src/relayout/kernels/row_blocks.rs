@@ -1,7 +1,6 @@
-//! Row blocks that one row-copy call moves with one listing, each between slots of its own:
-//! the chunks of a chunk table (each its own allocation) and their boxes in the other tensor.
-//! One call for a batch of them keeps the kernel's set-up (its vector build, its bounds check)
-//! off the per-chunk path, which small chunks would feel.
+//! Row blocks that one row-copy call moves with one listing, each between slots of its own (a
+//! chunk table's chunks and their boxes in the other tensor): one call per batch keeps the
+//! kernel's set-up off the per-chunk path.
 
 /// The row blocks of one row-copy call ([`copy_listed_blocks`](super::rows::copy_listed_blocks)):
 /// the same listed rows from and to other slots, block by block.
@@ -13,9 +12,8 @@ pub(crate) trait RowBlocks<T> {
     fn block(&mut self, k: usize) -> RowBlock<'_, T>;
 }
 
-/// One row block: the slots its rows are written into and where it starts there, the slots
-/// they are read from and where it starts there, and how far on in the source its rows ask
-/// for their counterparts ([`Ahead::src`](super::ahead::Ahead); 0: not at all).
+/// One row block: its destination and source slots and starts, and how far on its rows
+/// prefetch their source ([`Ahead::src`](super::ahead::Ahead); 0: not at all).
 pub(crate) struct RowBlock<'a, T> {
     pub dst: &'a mut [T],
     pub d: usize,

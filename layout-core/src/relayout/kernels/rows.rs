@@ -15,22 +15,19 @@ use core::ops::Range;
 pub(crate) enum Destination {
     /// Within the caches: plain copies.
     Cached,
-    /// Larger than the caches: each row asks for the destination line [`PREFETCH_ROWS`] rows
-    /// on.
+    /// Larger than the caches: each row prefetches the destination line [`PREFETCH_ROWS`] on.
     Far,
-    /// Larger than the caches, with rows that fill whole cache lines, one or two to a line
-    /// (the plan's `rows_fill_lines`): each line is written past the caches where the element
-    /// type has a kernel for it ([`Element::row_streams`]; `Far` elsewhere).
+    /// Larger than the caches, rows filling whole cache lines one or two to a line: lines
+    /// stream where the element type can ([`Element::row_streams`]; `Far` elsewhere).
     FarLines,
 }
 
 /// Copies elements `cols` of each listed row of each block of `blocks`: source row at
-/// `s + row.0`, destination row at `d + row.1` of the block's own slots. `reach` bounds the
-/// rows' offsets ([`Reach::of`] the whole listing): one check of it per block, none per row.
-/// Runs the element type's vector build of [`copy_rows`] where it has one
-/// ([`Element::row_copies`]): once for all the blocks, or, where lines stream into a far
-/// destination, once for each block whose lines do not. Rows streamed two to a line ask for
-/// their source `streamed_ahead` elements on (0: not at all).
+/// `s + row.0`, destination row at `d + row.1` of the block's slots. `reach` bounds the rows'
+/// offsets ([`Reach::of`] the listing): one check per block, none per row. Runs the element
+/// type's vector build of [`copy_rows`] where it has one ([`Element::row_copies`]) for the
+/// blocks whose lines do not stream. Rows streamed two to a line prefetch their source
+/// `streamed_ahead` elements on (0: not at all).
 pub(crate) fn copy_listed_blocks<T: Element>(
     blocks: &mut impl RowBlocks<T>,
     rows: &[(usize, usize)],
@@ -52,10 +49,9 @@ pub(crate) fn copy_listed_blocks<T: Element>(
     }
 }
 
-/// Copies elements `cols` of each listed row of `block` (as [`copy_listed_blocks`]) by
-/// `stream`, past the caches, when the rows are 32 bytes (two to a line) or 64 (one) and
-/// `reach` fits, 32-byte rows asking for their source `ahead` elements on; `false` (nothing
-/// written) otherwise.
+/// Copies `block`'s rows as [`copy_listed_blocks`] does, by `stream`, when they are 32 or 64
+/// bytes and `reach` fits (32-byte rows prefetching their source `ahead` on); else `false`,
+/// nothing written.
 pub(crate) fn stream_rows<E>(
     block: RowBlock<'_, E>,
     rows: &[(usize, usize)],
@@ -78,8 +74,7 @@ pub(crate) fn stream_rows<E>(
     true
 }
 
-/// [`copy_listed_blocks`] through the caches, each row asking for its destination line ahead
-/// where `dst_rows`.
+/// [`copy_listed_blocks`] through the caches, rows prefetching their destination if `dst_rows`.
 fn copy_blocks<T: Element>(
     blocks: &mut impl RowBlocks<T>,
     rows: &[(usize, usize)],
@@ -99,9 +94,9 @@ fn copy_blocks<T: Element>(
     }
 }
 
-/// Declares a function that runs [`copy_rows`] on its arguments, a build of its own: out of
-/// line (the loop over blocks around it would otherwise hold its row pointer on the stack), or
-/// compiled with more CPU features by `#[target_feature]` among its attributes.
+/// Declares a function that runs [`copy_rows`], a build of its own: out of line (else the loop
+/// over blocks holds its row pointer on the stack), or with more CPU features by
+/// `#[target_feature]` among its attributes.
 macro_rules! copy_rows_fn {
     ($(#[$attr:meta])* $vis:vis unsafe fn $name:ident) => {
         $crate::relayout::kernels::rows::copy_rows_fn!(@ [$(#[$attr])* $vis unsafe] $name);
@@ -128,8 +123,7 @@ macro_rules! copy_rows_fn {
 
 pub(crate) use copy_rows_fn;
 
-/// Calls `copy(dst, d, src, s, ahead)` for each block of `blocks`: its slots and bases, and
-/// what its rows ask for ahead (their destination lines where `dst_rows`).
+/// Calls `copy` with each block's slots, bases and [`Ahead`] (destination lines if `dst_rows`).
 #[inline(always)]
 pub(crate) fn each_block<T>(
     blocks: &mut impl RowBlocks<T>,
@@ -178,11 +172,10 @@ pub(crate) fn copy_rows<T: Copy>(
         }
         return;
     }
-    // SAFETY (all arms): each row `(from, to)` of `rows` has `from <= reach.src` and
-    // `to <= reach.dst` (the caller's promise), so its `n` elements from `s + from` end at most
-    // at `s + n - 1 + reach.src < src.len()`, and likewise in `dst` (`Reach::fits` just above).
-    // The common row lengths as constants (`rows_of` is inlined into each arm), so that LLVM
-    // copies each row with a few vector moves instead of calling memcpy.
+    // SAFETY (all arms): each row `(from, to)` has `from <= reach.src` and `to <= reach.dst`
+    // (the caller's promise), so its `n` elements from `s + from` end at most at
+    // `s + n - 1 + reach.src < src.len()`, and likewise in `dst` (`Reach::fits` above).
+    // Common row lengths as constants, so LLVM copies each row with vector moves, not memcpy.
     unsafe {
         match n {
             4 => rows_of(dst, d, src, s, rows, 4, ahead),
@@ -195,10 +188,9 @@ pub(crate) fn copy_rows<T: Copy>(
     }
 }
 
-/// Rows of `n` elements, copied without bounds checks, each asking for what `ahead` says
-/// ([`Ahead`]). Each combination is a loop of its own, so that row copies through the cache
-/// keep the plain loop, with no test per row: short rows such as u8 crouton->flat's would feel
-/// it.
+/// Rows of `n` elements, copied without bounds checks, each prefetching what `ahead` says. Each
+/// combination is a loop of its own, so cached row copies keep a plain loop with no test per
+/// row (short rows such as u8 crouton->flat's would feel it).
 ///
 /// # Safety
 ///

@@ -1,13 +1,10 @@
 //! Transposes whose destination rows lie back to back but are not whole cache lines (NCHW ->
-//! NHWC of 17 or 255 f32 channels: rows of 68 or 1020 bytes), staged: a group of rows that
-//! makes whole lines (16 rows of 4-byte elements) is transposed into a local buffer, then
-//! leaves it as one run, each whole destination line written past the caches. Written
+//! NHWC of 17 or 255 f32 channels), staged: a group of rows that makes whole lines is
+//! transposed into a local buffer, then leaves it as one run of streamed lines. Written
 //! directly, no destination line starts where a block writes it, so nothing streams and every
-//! line is read before it is written. Built on x86-64 only, where the vector blocks and the
-//! streamed copy out (`x86/avx2.rs::stream_run`) are.
-//!
-//! Long rows apart (NHWC -> NCHW of 55 x 55 positions) are not staged: each row would leave
-//! the buffer in pieces between its own line boundaries, slower than writing it directly.
+//! line is read before it is written. x86-64 only (the streamed copy out is
+//! `x86/avx2.rs::stream_run`). Long rows apart (NHWC -> NCHW of 55 x 55) are not staged: each
+//! would leave the buffer in pieces between its own line boundaries.
 
 use super::block_move::{BlockLines, BlockMove};
 use super::prefetch::prefetch;
@@ -19,9 +16,8 @@ use crate::relayout::tuning::{CACHE_LINE, PREFETCH_BYTES, PREFETCHED_STREAMS, RO
 use alloc::vec::Vec;
 use bytemuck::Pod;
 
-/// Bytes of the local buffer a group of rows is transposed into, the most a group may take:
-/// half of a 32 KiB L1 data cache, so that the buffer and the source lines a group reads stay
-/// in it (255 f32 channels: 16 rows of 1020 bytes).
+/// Bytes of the local buffer a group of rows is transposed into: half of a 32 KiB L1d, so the
+/// buffer and the group's source lines stay in it.
 const STAGE_BYTES: usize = 16 * 1024;
 
 /// How a batch is staged: rows of `cols` elements, `rows` of them (a multiple of [`ROWS`]) per
@@ -34,14 +30,11 @@ pub(crate) struct Stages {
 }
 
 impl Stages {
-    /// The stages of `batch`, where staging pays: its tiles' destination rows lie back to
-    /// back (each row's columns one run, the rows `cols` apart, one run), a row is neither
-    /// half a line nor whole lines (those stream as they are), at least a block wide, and a
-    /// group of rows that makes whole lines fits the buffer. The source rows count up by one
-    /// ([`TileBatch`]). Rows of an odd number of half lines of 2- and 4-byte elements are
-    /// staged too: written directly, their blocks of a line of columns start off the line grid
-    /// every other row (f32 NCHW -> NHWC of 24 channels). Bytes keep their direct blocks of a
-    /// whole line of columns there, where staging does not pay.
+    /// The stages of `batch`, where staging pays: its tiles' destination rows lie back to back,
+    /// a row is neither half a line nor whole lines (those stream as they are), at least a
+    /// block wide, and a group of rows making whole lines fits the buffer. Rows of an odd
+    /// number of half lines are staged too for 2- and 4-byte elements (written directly, every
+    /// other row's blocks start off the grid), not for bytes, where staging does not pay.
     pub(crate) fn of<T>(batch: &TileBatch<'_>) -> Option<Self> {
         let (rows, cols) = (batch.rows, batch.cols);
         let (first_col, last_col) = (cols.first()?, cols.last()?);
@@ -73,16 +66,13 @@ impl Stages {
     }
 }
 
-/// Transposes every tile of the batch group by group of `stages.rows` rows: each group's blocks
-/// of `COLS` columns (by `B`) into `buffer`, then the group out of it as one run by
-/// `stream_run`. Columns past the last whole block go as one more block ending with the last
-/// column where they are at least half a block (rewriting part of the block before, in the
-/// buffer), element by element where fewer (a whole block for a few columns costs more than it
-/// saves). Where a group reads more source lines than the hardware prefetcher follows
-/// ([`PREFETCHED_STREAMS`]), each block asks for its lines [`PREFETCH_BYTES`] ahead. Rows past
-/// the last whole group, and tiles that `reach` does not fit, move element by element. Always
-/// inlined, so that the functions compiled with the blocks' CPU features (`avx512::staged`)
-/// compile it whole.
+/// Transposes every tile of the batch in groups of `stages.rows` rows: each group's blocks of
+/// `COLS` columns (by `B`) into `buffer`, then out as one run by `stream_run`. Columns past the
+/// last whole block go as one more block ending with the last column where they are at least
+/// half a block (rewriting part of the one before), else element by element. Where a group reads
+/// more source lines than [`PREFETCHED_STREAMS`], each block prefetches [`PREFETCH_BYTES`]
+/// ahead. Rows past the last whole group, and tiles `reach` does not fit, move element by
+/// element. Always inlined, so the blocks' CPU-feature builds compile it whole.
 ///
 /// # Safety
 ///
@@ -143,13 +133,11 @@ unsafe fn staged_body<T: Pod, B: BlockMove<T>, const COLS: usize>(
                     }
                 }
                 for r in (0..group).step_by(ROWS) {
-                    // SAFETY: the block's source lines start at `group_s + r + col.0` and are
-                    // `ROWS` long: they end at `s + rows[start + r + ROWS - 1].0 + col.0 + 1`
-                    // (the source rows count up by one), at most `s + reach.src + 1 <=
-                    // src.len()` (`Reach::fits` above). Its destination lines start at
-                    // `r * n + block[0].1 + k * n` in the buffer and end by
-                    // `(r + ROWS) * n <= group * n` (`block[0].1 + COLS <= n`). The CPU runs
-                    // `B`'s instructions (the caller's promise).
+                    // SAFETY: the block's `ROWS`-long source lines from `group_s + r + col.0`
+                    // end at `s + rows[start + r + ROWS - 1].0 + col.0 + 1` (rows count up by
+                    // one), at most `s + reach.src + 1 <= src.len()` (`Reach::fits` above); its
+                    // buffer lines from `r * n + block[0].1 + k * n` end by `(r + ROWS) * n <=
+                    // group * n`; `B`'s instructions run (the caller's promise).
                     unsafe {
                         let d = r * n + block[0].1;
                         B::block(
@@ -174,8 +162,7 @@ unsafe fn staged_body<T: Pod, B: BlockMove<T>, const COLS: usize>(
     }
 }
 
-/// [`staged_body`] with blocks `stages.width` columns wide, through a buffer on the stack.
-/// Always inlined, as [`staged_body`].
+/// [`staged_body`] with blocks `stages.width` wide, through a buffer on the stack; inlined.
 ///
 /// # Safety
 ///

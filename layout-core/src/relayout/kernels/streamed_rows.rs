@@ -1,20 +1,17 @@
-//! Row copies into a destination past the caches whose rows fill whole cache lines, one row
-//! of 64 bytes to a line or two rows of 32 bytes: each line written past the caches where it
-//! is aligned ([`Register::stream_line`]), through them elsewhere. Written once for every
-//! ISA, which supplies its register (and on x86-64 a build compiled for AVX2).
+//! Row copies into a far destination whose rows fill whole cache lines (one 64-byte or two
+//! 32-byte rows to a line), each line streamed where aligned ([`Register::stream_line`]). Written
+//! once; each ISA supplies its register.
 
 use super::prefetch::prefetch;
 use super::register::Register;
 use super::row_blocks::RowBlock;
 use bytemuck::Pod;
 
-/// The rows of `block` (each `(from, to)`: `src[s + from..]` into `dst[d + to..]`) of 64
-/// bytes each where `lines` (one destination line each), else of 32 bytes (two to a line
-/// where listed rows `2k` and `2k + 1` lie side by side, each alone where they do not),
-/// through registers `R`. Where `ahead` is not 0, each pair of 32-byte rows asks for both
-/// rows' source `ahead` elements on: with the lines streamed, the loads wait on the source,
-/// two to a line from rows far apart (u8 crouton->flat: eight croutons 2 KiB apart, f32
-/// nChw8c->nChw16c: two planes), more streams than the hardware prefetcher runs ahead of.
+/// The rows of `block` (each `(from, to)`: `src[s + from..]` into `dst[d + to..]`), 64 bytes
+/// each where `lines`, else 32 (two to a line where listed rows `2k` and `2k + 1` are side by
+/// side), through registers `R`. Where `ahead` is not 0, each pair of 32-byte rows prefetches
+/// both rows' source `ahead` elements on: pairs from rows far apart (u8 crouton->flat, f32
+/// nChw8c->nChw16c) make more streams than the hardware prefetcher follows.
 ///
 /// # Safety
 ///

@@ -1,35 +1,30 @@
-//! Which transposes write their destination lines whole, so that the vector blocks may stream
-//! them past the caches when the destination is (the engine's streaming decision): the
-//! condition the x86-64 and aarch64 kernels share.
+//! Which transposes write their destination lines whole, so the vector blocks may stream them
+//! into a far destination: the condition the x86-64 and aarch64 kernels share.
 
 use super::block_move::block_is_line;
 use super::tile_batch::TileBatch;
 use crate::relayout::choices::Choices;
 use crate::relayout::tuning::{CACHE_LINE, ROWS};
 
-/// Whether the batch's blocks write whole destination lines, which a streaming build of the
-/// blocks writes past the caches: tiles whose rows are a line of columns, or half of one with
-/// the next row after it, and that stream at all ([`tiles_stream`]); or packed lines of bytes
-/// ([`packed_line_blocks`]).
+/// Whether the batch's blocks write whole destination lines: tiles that stream
+/// ([`tiles_stream`]) with rows of a line of columns, or half of one with the next row after
+/// it; or packed lines of bytes ([`packed_line_blocks`]).
 pub(crate) fn blocks_write_whole_lines<E>(batch: TileBatch<'_>) -> bool {
     let line = CACHE_LINE / size_of::<E>();
     let whole_rows = tiles_stream(batch.rows.len(), batch.choices) && batch.cols.len() >= line / 2;
     whole_rows || packed_line_blocks::<E>(batch)
 }
 
-/// Whether the batch's blocks are packed lines of bytes, which the streaming build writes as
-/// one line each (`BlockMove::streams_block_lines`): rows `cols` bytes apart (the plan's row
-/// pitch), each block of `ROWS` rows one 64-byte line (u8 flat->crouton2x2: 16 channels x 4
-/// pixels), although a row is much less than a line.
+/// Whether the batch's blocks are packed lines of bytes (`BlockMove::streams_block_lines`): rows
+/// `cols` bytes apart, each block of `ROWS` rows one 64-byte line (u8 flat->crouton2x2).
 fn packed_line_blocks<E>(batch: TileBatch<'_>) -> bool {
     size_of::<E>() == 1
         && batch.row_pitch == Some(batch.cols.len())
         && block_is_line(batch.cols.len())
 }
 
-/// Whether tiles of `rows` rows stream their destination lines (once the destination is past
-/// the caches): tiles of more than one block always; tiles of exactly one block where the
-/// machine gains by it ([`Choices::stream_one_block_tiles`]).
+/// Whether tiles of `rows` rows stream into a far destination: always past one block; at
+/// exactly one block per [`Choices::stream_one_block_tiles`].
 fn tiles_stream(rows: usize, choices: &Choices) -> bool {
     rows > ROWS || (rows == ROWS && choices.stream_one_block_tiles)
 }

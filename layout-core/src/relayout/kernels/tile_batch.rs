@@ -2,10 +2,9 @@
 
 use crate::relayout::choices::Choices;
 
-/// The transposes of one call: the same tile of listed rows by listed columns at each listed
-/// origin, `dst[d + at.1 + row.1 + col.1] = src[s + at.0 + row.0 + col.0]` for every `at` of
-/// `origins`, `row` of `rows` and `col` of `cols`. The rows' source offsets count up by one, as
-/// do the columns' destination offsets.
+/// The transposes of one call: `dst[d + at.1 + row.1 + col.1] = src[s + at.0 + row.0 + col.0]`
+/// for every `at` of `origins`, `row` of `rows` and `col` of `cols`. The rows' source offsets
+/// count up by one, as do the columns' destination offsets.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct TileBatch<'a> {
     /// Where each tile starts, relative to the call's `s` and `d`, in destination order.
@@ -14,25 +13,22 @@ pub(crate) struct TileBatch<'a> {
     pub rows: &'a [(usize, usize)],
     /// The tile's columns, in destination order.
     pub cols: &'a [(usize, usize)],
-    /// `Some(p)` when, in every block of [`ROWS`](crate::relayout::tuning::ROWS) rows (counted
-    /// from the first of `rows`), destination lines follow `p` apart: the rows come in runs of a
-    /// multiple of `ROWS` rows (or one run) with destination offsets `p` apart
-    /// ([`Plan::listings`](crate::relayout::plan::Plan::listings) finds it from the loops).
+    /// `Some(p)` when, in every block of [`ROWS`](crate::relayout::tuning::ROWS) rows,
+    /// destination lines follow `p` apart (found from the loops by
+    /// [`Plan::listings`](crate::relayout::plan::Plan::listings)).
     pub row_pitch: Option<usize>,
-    /// `Some(p)` when all the rows' destination offsets are `p` apart, one run from the first
-    /// to the last.
+    /// `Some(p)` when all the rows' destination offsets are one run `p` apart.
     pub rows_run: Option<usize>,
-    /// `Some(p)` when all the columns' source offsets are `p` apart, one run from the first to
-    /// the last.
+    /// `Some(p)` when all the columns' source offsets are one run `p` apart.
     pub cols_run: Option<usize>,
     /// The machine-dependent choices the tiles are cut and visited by.
     pub choices: &'a Choices,
 }
 
 impl TileBatch<'_> {
-    /// Whether the rows' source offsets count up by one from the first: each column's
-    /// elements of a tile lie together in the source (NHWC's channels, the 2x2 crouton's
-    /// positions), what the narrow kernels and the few-rows stage read as one run.
+    /// Whether the rows' source offsets count up by one, so each column's elements of a tile
+    /// lie together in the source (NHWC's channels), read as one run by the narrow kernels and
+    /// the few-rows stage.
     pub(crate) fn rows_follow_in_source(&self) -> bool {
         let rows = self.rows;
         rows.iter().zip(0..).all(|(row, k)| row.0 == rows[0].0 + k)

@@ -7,10 +7,9 @@ use crate::relayout::tuning::{
     NEAR_RUN_BYTES, PREFETCH_BYTES, ROWS, WHOLE_BAND_SOURCE_BYTES, WHOLE_ROW_BYTES,
 };
 
-/// The destination pitch of every whole block of [`ROWS`] rows (counted from the first), where
-/// the plan found one ([`TileBatch::row_pitch`](super::TileBatch::row_pitch)) and each such
-/// block's last row is indeed its first plus `(ROWS - 1) * pitch` (what keeps the computed
-/// lines inside the listed bounds). Once per call.
+/// The destination pitch of every whole block of [`ROWS`] rows, where the plan found one
+/// ([`TileBatch::row_pitch`](super::TileBatch::row_pitch)) and each block's last row is its
+/// first plus `(ROWS - 1) * pitch` (keeping computed lines inside the listed bounds).
 pub(super) fn pitched(rows: &[(usize, usize)], row_pitch: Option<usize>) -> Option<usize> {
     let pitch = row_pitch?;
     let span = pitch.checked_mul(ROWS - 1)?;
@@ -19,14 +18,11 @@ pub(super) fn pitched(rows: &[(usize, usize)], row_pitch: Option<usize>) -> Opti
         .then_some(pitch)
 }
 
-/// How many column blocks go together through each row block (destination lines written per
-/// row on each visit). Short rows whose columns' lines fit in L1: all ([`rows_go_whole`]).
-/// Rows through the cache whose destination `pitch` crowds a few L1 sets ([`crowds_sets`]):
-/// [`ALIASED_VISIT_BYTES`] per row (streamed lines take no L1 set, and grouping them only
-/// multiplies the source lines read at once). Blocks of whole destination lines: up to
-/// [`Choices::lines_per_visit`] (longer runs per destination row) while the group's source
-/// lines stay within [`GROUP_SOURCE_BYTES`] (one compact region, not more separate streams).
-/// Narrower blocks: one.
+/// How many column blocks go together through each row block (destination lines per row per
+/// visit). Short rows whose columns' lines fit in L1: all ([`rows_go_whole`]). Cached rows whose
+/// `pitch` crowds a few L1 sets ([`crowds_sets`]): [`ALIASED_VISIT_BYTES`] per row. Blocks of
+/// whole destination lines: up to [`Choices::lines_per_visit`] while the group's source stays
+/// within [`GROUP_SOURCE_BYTES`] (one compact region). Narrower blocks: one.
 pub(super) fn lines_per_visit<T, const COLS: usize>(
     cols: &[(usize, usize)],
     pitch: Option<usize>,
@@ -48,10 +44,9 @@ pub(super) fn lines_per_visit<T, const COLS: usize>(
     }
 }
 
-/// Whether destination rows `pitch` elements apart crowd a few sets of the L1 cache: the 16
-/// rows of a block put more lines in one set than half its ways, the share the destination
-/// has beside the source (as [`Choices::whole_rows_fit`] counts). On 8- and 12-way L1s of
-/// 4 KiB ways: a pitch that is a multiple of 2 KiB (8 lines a set; at a whole way, 16).
+/// Whether destination rows `pitch` elements apart crowd a few L1 sets: a block's 16 rows put
+/// more lines in one set than half its ways, the destination's share beside the source (as
+/// [`Choices::whole_rows_fit`] counts); on 8- and 12-way L1s of 4 KiB ways, multiples of 2 KiB.
 fn crowds_sets<T>(pitch: Option<usize>, choices: &Choices) -> bool {
     let g = &choices.geometry;
     pitch
@@ -59,11 +54,9 @@ fn crowds_sets<T>(pitch: Option<usize>, choices: &Choices) -> bool {
         .is_some_and(|bytes| bytes != 0 && g.lines_per_l1_set(bytes, ROWS) > g.l1d.ways / 2)
 }
 
-/// Whether every column block of a tile of `element`-byte elements goes in one visit, so that
-/// each destination row is written whole and the destination in one sequential sweep: where a
-/// row is short ([`WHOLE_ROW_BYTES`]) and its columns' source lines, one per column in each
-/// visit, stay in L1 by the set arithmetic of [`Choices::whole_rows_fit`] (NCHW -> NHWC's rows
-/// are one position's channels, each from its own channel plane).
+/// Whether every column block of a tile goes in one visit, so each destination row is written
+/// whole and the destination in one sweep: where a row is short ([`WHOLE_ROW_BYTES`]) and its
+/// columns' source lines stay in L1 by [`Choices::whole_rows_fit`].
 pub(crate) fn rows_go_whole(cols: &[(usize, usize)], element: usize, choices: &Choices) -> bool {
     let pitch = match cols {
         [first, next, ..] => next.0.abs_diff(first.0) * element,
@@ -72,16 +65,13 @@ pub(crate) fn rows_go_whole(cols: &[(usize, usize)], element: usize, choices: &C
     cols.len() * element <= WHOLE_ROW_BYTES && choices.whole_rows_fit(cols.len(), pitch, element)
 }
 
-/// How far ahead, in elements, blocks prefetch their source lines, if at all, under
-/// `choices`. A source that is one run (each column's line right after the previous one's, as
-/// in nChw16c->nchw), or nearly one (lines at most [`NEAR_RUN_BYTES`] apart), is prefetched
-/// [`Choices::run_prefetch_bytes`] ahead on its own lines. Lines in separate places (channel
-/// planes of nchw->nhwc) are prefetched [`PREFETCH_BYTES`] ahead on each (streamed ones farther
-/// where [`Choices::streamed_prefetch_bytes`] says): streamed blocks only where their lines lie
-/// at least [`Choices::prefetch_apart`] bytes apart, more separate streams than the hardware
-/// prefetcher follows, and do not crowd a few L1 sets (a multiple of half an L1 way apart);
-/// blocks written through the cache where their lines lie less than
-/// [`Choices::cached_prefetch_below`] bytes apart.
+/// How far ahead, in elements, blocks prefetch their source lines, if at all. A source that is
+/// one run (nChw16c->nchw), or nearly (lines at most [`NEAR_RUN_BYTES`] apart), is prefetched
+/// [`Choices::run_prefetch_bytes`] ahead. Separate lines (nchw->nhwc's channel planes) are
+/// prefetched [`PREFETCH_BYTES`] ahead each (streamed ones farther where
+/// [`Choices::streamed_prefetch_bytes`] says): streamed blocks only where their lines lie at
+/// least [`Choices::prefetch_apart`] apart (more streams than the hardware follows) and do not
+/// crowd a few L1 sets; cached blocks where less than [`Choices::cached_prefetch_below`] apart.
 pub(super) fn source_prefetch<T>(
     cols: &[(usize, usize)],
     choices: &Choices,
@@ -104,10 +94,9 @@ pub(super) fn source_prefetch<T>(
         })
     } else if separate {
         let near = PREFETCH_BYTES / element;
-        // Columns a multiple of half an L1 way apart share a few L1 sets: a streamed block's
-        // lines already fill them, and lines asked for ahead would evict those in use, so
-        // streamed blocks leave them to the hardware; through the cache, near. Farther on
-        // where they do not crowd, at most an eighth of the columns' spacing.
+        // Columns a multiple of half an L1 way apart share a few L1 sets that a streamed
+        // block's lines already fill: prefetches would evict lines in use, so streamed blocks
+        // leave them to the hardware. Uncrowded, farther: at most an eighth of the spacing.
         let crowded = (apart * element).is_multiple_of(choices.geometry.l1_way_bytes() / 2);
         if streams && crowded {
             return None;
@@ -125,24 +114,19 @@ pub(super) fn source_prefetch<T>(
     }
 }
 
-/// Where a block's source prefetches go: `ahead` elements past each of its columns' lines, for
-/// every `every`-th column (a run of lines shorter than a cache line takes one prefetch per
-/// cache line, not one per column).
+/// Where a block's source prefetches go: `ahead` elements past its columns' lines, for every
+/// `every`-th column (a run of lines shorter than a cache line takes one per cache line).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct SourcePrefetch {
     pub ahead: usize,
     pub every: usize,
 }
 
-/// How many of a tile's `rows` (of `cols` columns) [`plane_body`](super::tiles::plane_body)
-/// takes per band: the column blocks sweep across one band before the next. Lines that bypass
-/// the cache need no band: one band reads each source line in one sequential sweep. Through the
-/// cache, rows that span at most [`WHOLE_BAND_SOURCE_BYTES`] of source go in one band too (f32
-/// nhwc->nchw: each position's channels read in order while the channel planes take a line
-/// each). Longer rows go in bands whose destination rows cover about [`BAND_BYTES`], so that
-/// the lines the column blocks fill in turn stay in the nearest caches, but of at least
-/// [`BAND_SOURCE_RUN_BYTES`] of source per column, so that each source line is read on in a
-/// run the prefetchers follow.
+/// How many of a tile's `rows` [`plane_body`](super::tiles::plane_body) takes per band, the
+/// column blocks sweeping one band before the next. Streamed lines need no band, nor rows
+/// spanning at most [`WHOLE_BAND_SOURCE_BYTES`] of source. Longer rows go in bands covering about
+/// [`BAND_BYTES`] of destination (staying in the nearest caches) but at least
+/// [`BAND_SOURCE_RUN_BYTES`] of source per column (a run the prefetchers follow).
 pub(super) fn band_rows<T>(rows: usize, cols: usize, streams: bool) -> usize {
     let element = size_of::<T>().max(1);
     if streams || rows * element <= WHOLE_BAND_SOURCE_BYTES {

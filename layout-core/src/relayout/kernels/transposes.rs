@@ -1,5 +1,4 @@
-//! One transpose call's arguments as the kernels hand them down, from the walk to the blocks:
-//! both sides (slots and start), the batch of tiles, and the reach that bounds them.
+//! One transpose call's arguments as the kernels hand them down from the walk to the blocks.
 
 use super::reach::Reach;
 use super::tile_batch::TileBatch;
@@ -7,11 +6,10 @@ use super::tile_batch::TileBatch;
 /// The transposes of one call: every tile of `batch` from `src` (at `s`) into `dst` (at `d`),
 /// `reach` bounding the offsets one tile's rows and columns reach.
 ///
-/// Passed between the layers that are inlined into one another. A function that holds a
-/// kernel's loops and is not inlined (declared by [`transposes_fn!`]) takes the six as
-/// arguments of its own: the compiler then knows that `dst` overlaps nothing else it reads,
-/// which it does not know of a slice read from a struct argument, and its callers do not copy
-/// the six into a struct on the stack.
+/// Passed between inlined layers. A function holding a kernel's loops that is not inlined
+/// ([`transposes_fn!`]) takes the six as separate arguments: the compiler then knows `dst`
+/// overlaps nothing else it reads (not so for a slice in a struct argument), and callers do not
+/// build the struct on the stack.
 pub(crate) struct Transposes<'a, T> {
     pub dst: &'a mut [T],
     pub d: usize,
@@ -54,7 +52,7 @@ impl<'a, T> Transposes<'a, T> {
         self.with_batch(self.batch)
     }
 
-    /// The transposes of `batch`, a part of this call's (so that `reach` bounds it too), the
+    /// The transposes of `batch`, a part of this call's (so `reach` bounds it too), the
     /// destination lent for one call.
     #[inline(always)]
     pub(crate) fn with_batch<'b>(&'b mut self, batch: TileBatch<'b>) -> Transposes<'b, T> {
@@ -69,9 +67,9 @@ impl<'a, T> Transposes<'a, T> {
     }
 }
 
-/// Declares a function that takes the six parts of [`Transposes`] as arguments of its own (see
-/// there why), in their order, then any further arguments, and runs its body on the six as
-/// `$t: Transposes<'_, $T>`. Generics go in square brackets:
+/// Declares a function that takes the six parts of [`Transposes`] (see there why), then any
+/// further arguments, and runs its body on them as `$t: Transposes<'_, $T>`. Generics go in
+/// square brackets:
 /// `pub(crate) unsafe fn plane[T: Copy, const COLS: usize](t: Transposes<T>, more: bool) {..}`
 /// declares `plane::<T, COLS>(dst, d, src, s, batch, reach, more)`.
 macro_rules! transposes_fn {

@@ -1,14 +1,12 @@
-//! How the NEON kernels read and write their 128-bit registers: unaligned loads and stores
-//! (`ldr`/`str` of a q register), and whole 64-byte cache lines written with `stnp`, the
-//! non-temporal store pair, where the destination is past the caches.
+//! How the NEON kernels read and write their 128-bit registers: unaligned loads and stores, and
+//! whole 64-byte cache lines written with `stnp`, the non-temporal store pair, where the
+//! destination is past the caches.
 //!
-//! `stnp` is a hint that the data will not be read again soon, so that the CPU may write the
-//! line without allocating it in its caches. `core::arch::aarch64` has no intrinsic for it, so
-//! it is written in inline assembly. The ordering the Arm Architecture Reference Manual relaxes
-//! for non-temporal accesses is a load's address dependency (`ldnp`); `stnp`'s stores are
-//! ordered by the same barriers and release stores as any other, so the kernels need no fence
-//! of their own (x86-64's non-temporal stores need `sfence`). Miri runs no assembly: under
-//! Miri the same bytes are written by plain stores.
+//! `stnp` hints that the data will not be read again soon, so the CPU may write the line
+//! without allocating it; `core::arch::aarch64` has no intrinsic for it, hence inline assembly.
+//! The Arm ARM relaxes only a non-temporal load's address dependency (`ldnp`); `stnp`'s stores
+//! are ordered by the same barriers and release stores as any other, so no fence is needed
+//! (x86-64 needs `sfence`). Under Miri plain stores write the same bytes.
 
 use bytemuck::Pod;
 use core::arch::aarch64::{uint8x16_t, vld1q_u8, vst1q_u8};
@@ -26,8 +24,7 @@ pub(crate) unsafe fn load<E: Pod>(src: &[E], at: usize) -> uint8x16_t {
         at + 16 / size_of::<E>() <= src.len(),
         "a register inside the slice"
     );
-    // SAFETY: the 16 bytes from `at` lie inside `src` (the caller's promise); `ld1` of bytes
-    // needs no alignment.
+    // SAFETY: the 16 bytes from `at` are inside `src` (caller's promise); `ld1` needs no alignment.
     unsafe { vld1q_u8(src.as_ptr().add(at).cast()) }
 }
 
@@ -47,9 +44,8 @@ pub(crate) unsafe fn store<E: Pod>(dst: &mut [E], at: usize, register: uint8x16_
     unsafe { vst1q_u8(dst.as_mut_ptr().add(at).cast(), register) }
 }
 
-/// Writes the four registers of `line` back to back to `dst` from element `at`: where they are
-/// one whole cache line (`at` on a 64-byte boundary), past the caches by two `stnp`; else
-/// through the caches.
+/// Writes the four registers of `line` back to back to `dst` from element `at`: by two `stnp`
+/// where `at` starts a cache line, else through the caches.
 ///
 /// # Safety
 ///
@@ -92,10 +88,9 @@ pub(crate) unsafe fn write_line<E: Pod>(dst: &mut [E], at: usize, line: &[uint8x
 #[inline(always)]
 unsafe fn store_pair_past_caches(to: *mut u8, low: uint8x16_t, high: uint8x16_t) {
     #[cfg(not(miri))]
-    // SAFETY: `stnp` writes the 32 bytes at `to` (the caller's promise that they are writable
-    // and unshared) and nothing else; it needs no alignment on normal memory. The assembly
-    // uses no stack and keeps the flags; it is not marked as leaving memory alone, so the
-    // compiler keeps it in order with the loads and stores around it.
+    // SAFETY: `stnp` writes only the 32 bytes at `to` (writable and unshared: the caller's
+    // promise) and needs no alignment on normal memory; no stack, flags kept; not `nomem`, so
+    // the compiler keeps it in order with the memory accesses around it.
     unsafe {
         core::arch::asm!(
             "stnp {low:q}, {high:q}, [{to}]",

@@ -1,19 +1,12 @@
 //! The aarch64 vector kernels of the plain unit types: transposes in NEON blocks (1-, 2- and
-//! 4-byte units, [`neon`]), and row copies whose rows fill whole cache lines written past the
-//! caches with `stnp` (all four sizes: the shared
-//! [`streamed_rows::copy`](super::streamed_rows::copy) through the NEON register).
+//! 4-byte units, [`neon`]), and row copies of whole cache lines streamed with `stnp` (all four
+//! sizes, by [`streamed_rows::copy`]).
 //!
-//! NEON is part of every aarch64 CPU that runs a general-purpose OS (rustc's aarch64 targets
-//! enable it), so nothing is detected at run time; the module is compiled for little-endian
-//! aarch64 with `target_feature = "neon"`. Row copies through the caches stay portable:
-//! `rows::copy_rows` copies its common row lengths as constants, which LLVM already compiles
-//! to `ldp`/`stp` of 128-bit registers on aarch64 (benches/asm_counts.sh shows it), so a NEON
-//! build of them would add code and no wider move.
-//!
-//! Miri runs these kernels when it interprets an aarch64 build (`--target
-//! aarch64-unknown-linux-gnu`): their intrinsics are plain loads, stores and shuffles, and the
-//! `stnp` assembly has a stand-in under Miri ([`lines`]). It cannot run them in an x86-64
-//! build, where the module is not compiled.
+//! NEON is part of every aarch64 target rustc has, so nothing is detected at run time; the
+//! module is compiled for little-endian aarch64 with `target_feature = "neon"`. Cached row
+//! copies stay portable: LLVM already compiles `rows::copy_rows`'s constant row lengths to
+//! `ldp`/`stp` of 128-bit registers (benches/asm_counts.sh), so NEON would add no wider move.
+//! Miri runs these kernels in an aarch64 build (`stnp` has a stand-in: [`lines`]).
 
 mod lines;
 mod neon;
@@ -58,17 +51,15 @@ macro_rules! vector_transpose {
 
 vector_element!(u8: true, u16: true, u32: true, u64: false);
 
-// Any other element type of those sizes (not plain: bytes copied as they are) moves by the
-// portable kernels.
+// Other element types of those sizes (bytes copied as they are) take the portable kernels.
 impl Element for MaybeUninit<u8> {}
 impl Element for MaybeUninit<u16> {}
 impl Element for MaybeUninit<u32> {}
 impl Element for MaybeUninit<u64> {}
 
-/// `tiles::transpose` of plain elements viewed as the unsigned integers `E` of their size:
-/// tiles one to three wide by the portable narrow kernels (the blocks would move them element
-/// by element), the others in NEON blocks, streamed where the engine asks for it (`stream`)
-/// and the blocks write whole destination lines.
+/// `tiles::transpose` of plain elements as the unsigned integers `E` of their size: tiles one
+/// to three wide by the portable narrow kernels, the others in NEON blocks, streamed where
+/// `stream` and the blocks write whole destination lines.
 fn transpose_as<E: Block>(mut t: Transposes<'_, E>, stream: bool) {
     // SAFETY: plain copies run on any CPU.
     if unsafe { narrow_transpose::<E, Cached>(t.reborrow()) } {

@@ -1,7 +1,6 @@
-//! The NEON blocks, and the portable copy of a 64-byte row, as plain symbols, so that their
-//! machine code can be read and counted: `benches/asm_counts.sh` builds layout-core for aarch64
-//! with `--cfg layout_asm_probes` (the only build that compiles this module) and counts, in each,
-//! the vector loads, permutes and stores, and the loops.
+//! The NEON blocks, and the portable copy of a 64-byte row, as plain symbols whose machine code
+//! `benches/asm_counts.sh` counts (it builds for aarch64 with `--cfg layout_asm_probes`, the
+//! only build that compiles this module).
 
 use super::super::block_move::{BlockLines, BlockMove};
 use super::super::rows::row_of;
@@ -34,8 +33,7 @@ macro_rules! neon_block_probe {
 }
 
 neon_block_probe! {
-    /// One block of 16 rows by 4 columns of 4-byte elements (f32, moved as `u32`): four 4x4
-    /// transposes, through the caches.
+    /// One block of 16 rows by 4 columns of 4-byte elements: four 4x4 transposes, cached.
     neon_block_f32_4x4: u32, 4, false
 }
 
@@ -45,13 +43,12 @@ neon_block_probe! {
 }
 
 neon_block_probe! {
-    /// One block of 16 rows by 16 columns of 4-byte elements (sixteen 4x4 transposes), each
-    /// destination line a whole 64-byte line written with `stnp` where it is aligned.
+    /// One 16x16 block of 4-byte elements, each aligned destination line written with `stnp`.
     neon_block_f32_16x16_streamed: u32, 16, true
 }
 
-/// The portable copy of one 64-byte row (`rows::copy_rows` for rows of 64 bytes): what LLVM
-/// makes of it on aarch64, against which a NEON row copy would have to win.
+/// The portable copy of one 64-byte row (`rows::copy_rows`), the baseline a NEON row copy would
+/// have to beat.
 #[unsafe(no_mangle)]
 #[inline(never)]
 pub fn portable_row_copy_64_bytes(dst: &mut [u8; 64], src: &[u8; 64]) {

@@ -1,15 +1,10 @@
 //! Byte transposes with AVX-512 whose destination rows lie back to back and are more than half
 //! a cache line but less than a whole one (NHWC -> NCHW of 7 x 7 positions: planes of 49
-//! bytes). The other transposes' blocks are as wide as a row's whole lines and halves (49
-//! columns: a block of 32, one of 16 and the last column element by element); here each block
-//! of 16 rows is one block of 64 columns, the row's own and then its last column again, and each
-//! row leaves in one 64-byte store. A row's store runs on into the next row, which is stored
-//! after it over those bytes; a block's last row is stored exactly, so no store reaches past
-//! the block's rows.
-//!
-//! Faster than the other transposes' blocks, through the caches and streamed; through the
-//! caches faster still with the source lines staged ([`transpose`]), each group written
-//! straight into the destination (docs/engine-measurements.md, "Short byte rows").
+//! bytes). Instead of blocks of 32, 16 and single columns, each block of 16 rows is one block of
+//! 64 columns (the row's own, then its last column again), each row leaving in one 64-byte
+//! store that runs on into the next row, stored after it over those bytes; a block's last row
+//! is stored exactly, so no store reaches past the block (docs/engine-measurements.md, "Short
+//! byte rows").
 
 use super::super::micro_blocks::transposed;
 use super::super::tile_batch::TileBatch;
@@ -35,8 +30,7 @@ const STAGED: [(usize, usize); COLS] = {
 };
 
 /// Whether this path moves the batch: bytes, rows of more than half a line and less than a
-/// whole one, back to back in the destination (so each row's store ends inside the next row),
-/// at least one block of rows.
+/// whole one, back to back in the destination, at least one block of rows.
 pub(super) fn takes<E>(batch: &TileBatch<'_>) -> bool {
     let n = batch.cols.len();
     size_of::<E>() == 1
@@ -47,14 +41,11 @@ pub(super) fn takes<E>(batch: &TileBatch<'_>) -> bool {
 }
 
 /// [`tiles::transpose`](super::super::tiles::transpose) of a batch this path [`takes`]. Rows go
-/// in groups of 64, one source line per column: the group's 64 source lines are first copied
-/// one after the other into a local 4 KiB stage, and its four blocks read from there. Read where
-/// they lie, a block's lines are the tile's columns (7 x 7 NHWC: 49 pixels 2 KiB apart), which
-/// share two of the 64 sets of an L1 cache and evict each other before the next block reads
-/// them again. With `stream`, a group's rows (64 rows of `n` bytes: whole lines) go into a
-/// local buffer and leave it as one run past the caches ([`stream_run`]); else straight into
-/// `dst`. Rows past the last whole group go as blocks of [`ROWS`] read where they lie, the last
-/// ending with the last row (rewriting some rows of the block before with the same bytes).
+/// in groups of 64: the group's 64 column lines are first copied into a local 4 KiB stage its
+/// four blocks read, since in place (49 columns 2 KiB apart) they share two L1 sets and evict
+/// each other between blocks. With `stream`, a group's rows (whole lines) leave a local buffer
+/// as one run past the caches ([`stream_run`]); else go straight into `dst`. Rows past the last
+/// group go as blocks of [`ROWS`] read in place, the last ending with the last row.
 ///
 /// # Safety
 ///
@@ -90,18 +81,16 @@ pub(super) unsafe fn transpose(
     let mut out = [0u8; COLS * COLS];
     for &(tile_s, tile_d) in batch.origins {
         let (s, d) = (s + tile_s, d + tile_d + first_col);
-        // Every block's source lines (rows count up by one from `row.0`, 16 or, staged, 64
-        // of them) and destination rows (`n` apart from `row.1`, the last ending the tile's
-        // last row) inside the slices.
+        // Every block's source lines (16 or, staged, 64 rows up from `row.0`) and destination
+        // rows (`n` apart from `row.1`, the last ending the tile's) inside the slices.
         assert!(
             s + last_s - (ROWS - 1) + source_reach <= src.len() && d + last_d + n <= dst.len(),
             "a tile inside the slices"
         );
         for (row_s, row_d) in rows[..groups].iter().step_by(COLS).copied() {
             for (j, col) in cols.iter().enumerate() {
-                // SAFETY: the column's 64 rows from `s + row_s + col.0`, the group's last row
-                // at most the tile's last, lie inside `src` (checked above); AVX-512 F runs
-                // (the caller's promise).
+                // SAFETY: the column's 64 rows from `s + row_s + col.0`, up to the tile's last,
+                // lie inside `src` (checked above); AVX-512 F runs (the caller's promise).
                 let line: __m512i = unsafe { load_register(src, s + row_s + col.0) };
                 // SAFETY: line `j` of the stage, inside it.
                 unsafe { store(&mut stage, j * COLS, line) };
@@ -134,8 +123,8 @@ pub(super) unsafe fn transpose(
     }
 }
 
-/// Writes row `k` of a block, `lines[k]`, to `out` from `at + k * n`: one 64-byte store each,
-/// running on into the next row (written after it), the last row's `n` bytes exactly.
+/// Writes each `lines[k]` to `out` from `at + k * n` by one 64-byte store (module docs), the
+/// last row's `n` bytes exactly.
 ///
 /// # Panics
 ///
@@ -145,9 +134,8 @@ fn put_rows(out: &mut [u8], at: usize, n: usize, lines: &[__m512i; ROWS]) {
     let end = at + (ROWS - 1) * n;
     assert!(end + n <= out.len(), "a block's rows inside the slice");
     for (k, &line) in lines[..ROWS - 1].iter().enumerate() {
-        // SAFETY: row `k`'s 64 bytes from `at + k * n` end inside row `k + 1` (as `n > 32`),
-        // whose bytes lie inside `out` up to the last row's end (checked just above). Each
-        // row is stored after the row before it, so its bytes end up its own.
+        // SAFETY: row `k`'s 64 bytes from `at + k * n` end inside row `k + 1` (`n > 32`), so
+        // inside `out` (checked above); row `k + 1`, stored next, overwrites the overrun.
         unsafe { store(out, at + k * n, line) };
     }
     let last: [u8; COLS] = bytemuck::cast(lines[ROWS - 1]);

@@ -1,14 +1,9 @@
-//! Streamed 4-byte transposes whose destination rows start off the 64-byte line grid, each row
-//! at a place of its own within its lines: NHWC -> NCHW into planes of 55 x 55 `f32` (3025
-//! elements, so each plane starts 4 bytes further along a line than the one before) or of
-//! 230 x 230 (52900 elements, 16 bytes further). Written as they come out of the transpose,
-//! every row's 64-byte line straddles two cache lines and goes through the caches (a read of
-//! each destination line before it is written); here each row's line is shifted onto the grid,
-//! its first elements from the block before, and streamed.
-//!
-//! The transposed block before stays in a buffer of its own that takes turns with the current
-//! one: copied over a block each step, its stores and the next block's source loads can meet
-//! at the same 4 KiB offsets (docs/engine-measurements.md, "Realigned rows").
+//! Streamed 4-byte transposes whose destination rows start off the 64-byte line grid, each at
+//! its own offset (NHWC -> NCHW into planes of 55 x 55 or 230 x 230 `f32`). Stored as they come
+//! out of the transpose, each row's 64-byte line straddles two cache lines and goes through the
+//! caches; here it is shifted onto the grid, its first elements from the block before, and
+//! streamed. The block before keeps a buffer of its own, taking turns with the current one: a
+//! copy each step would put its stores and the next block's loads at the same 4 KiB offsets.
 
 use super::super::super::evenly_spaced::Corner;
 use super::super::super::prefetch::prefetch;
@@ -37,12 +32,11 @@ const SHIFTS: [[u32; COLS]; COLS] = {
     table
 };
 
-/// The blocks of columns `cols` (whole blocks) of every row block of `rows`, as
-/// [`sweep`](super::sweep) moves them, each row's lines streamed on the line grid: row `k`'s
-/// line that ends column block `j` holds its last `m_k` columns of block `j - 1` and first
-/// `16 - m_k` of block `j`, `m_k` being how far into its line the row's first column lies. Each
-/// row's first `16 - m_k` and last `m_k` columns, whose lines it shares with the neighbouring
-/// rows, go element by element through the caches.
+/// The whole column blocks `cols` of every row block of `rows`, as [`sweep`](super::sweep) moves
+/// them, each row's lines streamed on the grid: row `k`'s line ending column block `j` holds the
+/// last `m_k` columns of block `j - 1` and the first `16 - m_k` of block `j` (`m_k`: how far into
+/// its line the row starts). The row's first `16 - m_k` and last `m_k` columns, on lines shared
+/// with neighbouring rows, go element by element through the caches.
 ///
 /// # Safety
 ///
@@ -71,12 +65,11 @@ pub(super) unsafe fn sweep_realigned<E: Broad>(
 }
 
 /// As [`sweep_realigned`], for a source read as one run
-/// ([`read_as_one_run`](super::read_as_one_run)): the tile's 16 to 32 rows, as its first block
-/// of 16 and the block of its last 16 (without the rows the first writes), both through each
-/// column block in turn, the source prefetched as one run [`RUN_PREFETCH_BYTES`] ahead, so that
-/// each source line is read once. Into planes off the grid this beats the general blocks, which
-/// write rows off the grid through the caches and the rows past 16 as narrower blocks. Rows on
-/// the grid need no shift (`on_grid`); which tiles come here: [`super::pitched_plane`].
+/// ([`read_as_one_run`](super::read_as_one_run)): the tile's 16 to 32 rows as its first 16 and
+/// its last 16 (less the rows the first writes), both through each column block in turn, the
+/// source prefetched as one run [`RUN_PREFETCH_BYTES`] ahead so each source line is read once.
+/// Unlike the general blocks, it streams rows off the grid and keeps rows past 16 whole. Which
+/// tiles come here: [`super::pitched_plane`].
 ///
 /// # Safety
 ///
@@ -169,10 +162,9 @@ impl RowBlock {
         }
     }
 
-    /// Column block `n` (from column `c0`) of the block: transposed (or, past [`GATHERED_FROM`]
-    /// rows written by another block, gathered) into `turns[n % 2]`, its rows' lines shifted
-    /// with the block before's (`turns[(n + 1) % 2]`) and streamed; on the first column block,
-    /// each row's head through the caches.
+    /// Column block `n` (from column `c0`): transposed (or, past [`GATHERED_FROM`] rows written
+    /// by another block, gathered) into `turns[n % 2]`, each row's line shifted with the block
+    /// before's (`turns[(n + 1) % 2]`) and streamed; on the first, each row's head is cached.
     ///
     /// # Safety
     ///
@@ -196,9 +188,8 @@ impl RowBlock {
         };
         if self.from >= GATHERED_FROM {
             for (k, line) in lines.iter_mut().enumerate().skip(self.from) {
-                // SAFETY: row `k`'s elements of columns `c0 .. c0 + COLS`, `col_pitch` apart
-                // (at most `NEAR_RUN_BYTES`), inside `src` (the caller's promise); AVX-512 F
-                // runs (the caller's promise).
+                // SAFETY: row `k`'s elements of columns `c0 .. c0 + COLS`, `col_pitch` apart (at
+                // most `NEAR_RUN_BYTES`), inside `src`; AVX-512 F runs (the caller's promises).
                 *line = unsafe {
                     gather_dwords(src, self.s + k + c0 * corner.col_pitch, corner.col_pitch)
                 };
@@ -206,8 +197,8 @@ impl RowBlock {
         } else {
             let mut v = [zero::<__m512i>(); COLS];
             for (j, register) in v.iter_mut().enumerate() {
-                // SAFETY: column `c0 + j`'s line of the block's `ROWS` rows (the caller's
-                // promise); AVX-512 F runs (the caller's promise).
+                // SAFETY: column `c0 + j`'s line of the block's `ROWS` rows; AVX-512 F runs
+                // (the caller's promises).
                 *register = unsafe { load_register(src, self.s + (c0 + j) * corner.col_pitch) };
             }
             // SAFETY: AVX-512 F runs (the caller's promise).
@@ -241,8 +232,7 @@ impl RowBlock {
         }
     }
 
-    /// Rows `rows` of a column block after the first (from column `c0`), each line made of the
-    /// block before's (`before`) and this one's (`lines`) and streamed.
+    /// Rows `rows` of a later column block, each line made of `before`'s and `lines`', streamed.
     ///
     /// # Safety
     ///
@@ -272,8 +262,8 @@ impl RowBlock {
         }
     }
 
-    /// Each row's last `shift` columns of `cols`, at the start of the line after its last
-    /// column block's, from that block (in `turns`), through the caches.
+    /// Each row's last `shift` columns of `cols` (the start of the line after its last column
+    /// block's), from that block in `turns`, through the caches.
     ///
     /// # Safety
     ///
@@ -314,8 +304,7 @@ unsafe fn shifted(before: __m512i, line: __m512i, m: usize) -> __m512i {
     unsafe { permute_dwords(before, load_register(&SHIFTS[m], 0), line) }
 }
 
-/// Writes lanes `lanes` of `line` to `dst` from element `first` on, through the caches: the
-/// part of a line that is the row's, the rest of the line left alone.
+/// Writes lanes `lanes` of `line` to `dst` from element `first`, through the caches.
 ///
 /// # Panics
 ///
@@ -327,9 +316,9 @@ fn put_lanes<E: Broad>(dst: &mut [E], first: usize, line: __m512i, lanes: Range<
     dst[first..first + lanes.len()].copy_from_slice(&values[lanes]);
 }
 
-/// A block whose rows from this one on are written by another block (the second of a tile of
-/// 17 to 24 rows) gathers its remaining rows, `vpgatherdd` a row, instead of transposing 16
-/// source lines for them: far cheaper for a few rows.
+/// A block whose first this many rows (or more) are written by another block (the second of a
+/// tile of 17 to 24 rows) gathers its remaining rows, one `vpgatherdd` each: cheaper than
+/// transposing 16 source lines for a few rows.
 const GATHERED_FROM: usize = 8;
 
 /// Elements `first`, `first + pitch`, .. `first + 15 * pitch` of `src` as one register
@@ -337,8 +326,7 @@ const GATHERED_FROM: usize = 8;
 ///
 /// # Safety
 ///
-/// Those 16 elements lie inside `src` and `15 * pitch` fits an `i32`; `E` is 4 bytes; AVX-512 F
-/// runs.
+/// The 16 elements lie inside `src`, `15 * pitch` fits an `i32`, `E` is 4 bytes; AVX-512 F runs.
 #[inline(always)]
 unsafe fn gather_dwords<E: Broad>(src: &[E], first: usize, pitch: usize) -> __m512i {
     debug_assert!(first + (COLS - 1) * pitch < src.len(), "inside the slice");
