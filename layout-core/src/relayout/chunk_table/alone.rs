@@ -37,7 +37,7 @@ pub(super) fn move_chunks<T: Copy + Send + Sync + 'static>(
                 ..streaming
             };
             let pieces = split::pieces(table, chunk_bytes, size_of_val(dst_slots));
-            split::out_of_table(table, &pieces, dst_slots, &|pieces, dst_slots, at| {
+            split::in_pieces(table, &pieces, dst_slots, &|pieces, dst_slots, at| {
                 let chunk = |n: usize, origin: &[usize; MAX_RANK]| {
                     (chunks.get(n), other_offset(origin) - at)
                 };
@@ -53,7 +53,7 @@ pub(super) fn move_chunks<T: Copy + Send + Sync + 'static>(
             // fence that waits for every store before it, once per chunk.
             let streaming = Streaming::NONE;
             let pieces = split::pieces(table, chunk_bytes, chunk_bytes * chunks.len());
-            split::into_table(table, &pieces, chunks, &|pieces, chunks| {
+            split::in_pieces(table, &pieces, chunks, &|pieces, chunks, _| {
                 let mut unwritten = chunks.each_mut();
                 let chunk = |_, origin: &[usize; MAX_RANK]| {
                     let Some(chunk) = unwritten.next() else {

@@ -28,7 +28,7 @@ where
     T: Copy + Send + Sync + 'static,
     L1: Layout,
 {
-    let volume = table.volume;
+    let (volume, choices) = (table.volume, Choices::of_this_machine());
     let chunk_bytes = volume * size_of::<T>();
     let bands: Vec<Band> = table.grid.bands(chunk_bytes, band_bytes).iter().collect();
     // The source offsets of the points of `band`'s box, less `first`: in the source tensor,
@@ -48,9 +48,8 @@ where
         TableMove::Out { chunks, dst_slots } => {
             // Stores past the caches as for the whole destination, whatever part a thread
             // writes.
-            let streaming =
-                Streaming::for_destination(size_of_val(dst_slots), &Choices::of_this_machine());
-            split::out_of_table(table, &bands, dst_slots, &|bands, dst_slots, at| {
+            let streaming = Streaming::for_destination(size_of_val(dst_slots), &choices);
+            split::in_pieces(table, &bands, dst_slots, &|bands, dst_slots, at| {
                 let mut buffer = Vec::new();
                 let mut plans = BandPlans::default();
                 bands.iter().all(|band| {
@@ -83,14 +82,9 @@ where
                         }
                         None => {
                             let offsets = offsets(band, band.chunks.start * volume);
+                            let streaming = Some(streaming);
                             by_size::copy(
-                                &pair,
-                                &buffer,
-                                dst_slots,
-                                pad,
-                                &offsets,
-                                Some(streaming),
-                                &Choices::of_this_machine(),
+                                &pair, &buffer, dst_slots, pad, &offsets, streaming, &choices,
                             );
                         }
                     }
@@ -99,10 +93,9 @@ where
             })
         }
         TableMove::In { src_slots, chunks } => {
-            split::into_table(table, &bands, chunks, &|bands, mut chunks| {
+            split::in_pieces(table, &bands, chunks, &|bands, mut chunks, first| {
                 let mut buffer = Vec::new();
                 let mut plans = BandPlans::default();
-                let first = split::chunks_of(bands).start;
                 bands.iter().all(|band| {
                     let Some(pair) = table.cut(band) else {
                         return false;
@@ -119,24 +112,14 @@ where
                     let slots = &mut buffer[..band.chunks.len() * volume];
                     match &plan.prepared {
                         Some(prepared) => {
-                            let streaming = Streaming::for_destination(
-                                size_of_val(slots),
-                                &Choices::of_this_machine(),
-                            );
+                            let streaming =
+                                Streaming::for_destination(size_of_val(slots), &choices);
                             let batch = &mut [(pair.src.base, &mut slots[..])];
                             by_size::copy_into_chunks(prepared, src_slots, batch, pad, streaming);
                         }
                         None => {
                             let offsets = offsets(band, 0);
-                            by_size::copy(
-                                &pair,
-                                src_slots,
-                                slots,
-                                pad,
-                                &offsets,
-                                None,
-                                &Choices::of_this_machine(),
-                            );
+                            by_size::copy(&pair, src_slots, slots, pad, &offsets, None, &choices);
                         }
                     }
                     let band = chunks.range_mut(band_chunks).each_mut();

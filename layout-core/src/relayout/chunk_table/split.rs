@@ -45,33 +45,64 @@ pub(super) fn chunks_of(pieces: &[Band]) -> Range<usize> {
     }
 }
 
-/// Moves `pieces` (together every chunk of `table`, its source) into `dst` with
-/// `leaf(run, part, at)` for runs of consecutive pieces, `part` the slots of `dst` from offset
-/// `at` that the run writes; `false` when a leaf answers `false`.
-pub(super) fn out_of_table<T, F>(
-    table: &Table<'_>,
-    pieces: &[Band],
-    dst: &mut [T],
-    leaf: &F,
-) -> bool
+/// What runs of pieces write, cut between them where they go to different threads: the slots
+/// of the other tensor out of a table, or the chunks of the table into it.
+#[cfg_attr(not(feature = "parallel"), allow(dead_code))] // on one thread nothing is cut
+pub(super) trait Written: Send + Sized {
+    /// Its length (slots or chunks) and bytes.
+    fn size(&self) -> (usize, usize);
+    /// Where in it `piece` of `table` writes; `None` when not known.
+    fn reach(table: &Table<'_>, piece: &Band) -> Option<Range<usize>>;
+    /// Its first `mid` slots (or chunks) and the rest.
+    #[cfg(feature = "parallel")]
+    fn split_at(self, mid: usize) -> (Self, Self);
+}
+
+impl<T: Send> Written for &mut [T] {
+    fn size(&self) -> (usize, usize) {
+        (self.len(), size_of_val(*self))
+    }
+    fn reach(table: &Table<'_>, piece: &Band) -> Option<Range<usize>> {
+        let mut pair = table.cut(piece)?;
+        let (_, other) = table.sides(&mut pair);
+        Some(other.slots())
+    }
+    #[cfg(feature = "parallel")]
+    fn split_at(self, mid: usize) -> (Self, Self) {
+        self.split_at_mut(mid)
+    }
+}
+
+impl<T: Send> Written for TableChunksMut<'_, T> {
+    fn size(&self) -> (usize, usize) {
+        (self.len(), self.len() * self.volume() * size_of::<T>())
+    }
+    fn reach(_: &Table<'_>, piece: &Band) -> Option<Range<usize>> {
+        Some(piece.chunks.clone())
+    }
+    #[cfg(feature = "parallel")]
+    fn split_at(self, mid: usize) -> (Self, Self) {
+        TableChunksMut::split_at(self, mid)
+    }
+}
+
+/// Moves `pieces` (together every chunk of `table`) into `dst` with `leaf(run, part, at)` for
+/// runs of consecutive pieces, `part` what the run writes (from slot or chunk `at`): in halves
+/// on as many threads as `dst`'s bytes get, where [what each piece writes](Written::reach) is
+/// known; `false` when a leaf answers `false`.
+pub(super) fn in_pieces<D, F>(table: &Table<'_>, pieces: &[Band], dst: D, leaf: &F) -> bool
 where
-    T: Send,
-    F: Fn(&[Band], &mut [T], usize) -> bool + Sync,
+    D: Written,
+    F: Fn(&[Band], D, usize) -> bool + Sync,
 {
     #[cfg(feature = "parallel")]
     {
-        let threads = threads_for(size_of_val(dst), &Choices::of_this_machine());
+        let threads = threads_for(dst.size().1, &Choices::of_this_machine());
         if threads > 1 && pieces.len() > 1 {
-            let reaches: Option<Vec<Range<usize>>> = pieces
-                .iter()
-                .map(|piece| {
-                    let mut pair = table.cut(piece)?;
-                    let (_, other) = table.sides(&mut pair);
-                    Some(other.slots())
-                })
-                .collect();
+            let reaches: Option<Vec<Range<usize>>> =
+                pieces.iter().map(|piece| D::reach(table, piece)).collect();
             if let Some(reaches) = reaches {
-                return out_halves(pieces, &reaches, dst, 0, threads, leaf);
+                return halves(pieces, &reaches, dst, 0, threads, leaf);
             }
         }
     }
@@ -80,87 +111,34 @@ where
     leaf(pieces, dst, 0)
 }
 
-/// Moves `pieces` (together every chunk of `table`, its destination) into `chunks` with
-/// `leaf(run, part)` for runs of consecutive pieces, `part` the chunks of the run; `false` when
-/// a leaf answers `false`.
-pub(super) fn into_table<T, F>(
-    table: &Table<'_>,
-    pieces: &[Band],
-    chunks: TableChunksMut<'_, T>,
-    leaf: &F,
-) -> bool
-where
-    T: Send,
-    F: Fn(&[Band], TableChunksMut<'_, T>) -> bool + Sync,
-{
-    #[cfg(feature = "parallel")]
-    {
-        let threads = threads_for(
-            table.volume * chunks.len() * size_of::<T>(),
-            &Choices::of_this_machine(),
-        );
-        if threads > 1 && pieces.len() > 1 {
-            return into_halves(pieces, chunks, threads, leaf);
-        }
-    }
-    #[cfg(not(feature = "parallel"))]
-    let _ = table;
-    leaf(pieces, chunks)
-}
-
-/// [`out_of_table`] over `pieces` with `threads` threads, `dst` the slots from offset `at`
-/// and `reaches` the slots each piece writes.
+/// [`in_pieces`] over `pieces` with `threads` threads, `dst` from offset `at` and `reaches`
+/// what each piece writes there: cut in two halves where their reaches do not overlap.
 #[cfg(feature = "parallel")]
-fn out_halves<T, F>(
+fn halves<D, F>(
     pieces: &[Band],
     reaches: &[Range<usize>],
-    dst: &mut [T],
+    dst: D,
     at: usize,
     threads: usize,
     leaf: &F,
 ) -> bool
 where
-    T: Send,
-    F: Fn(&[Band], &mut [T], usize) -> bool + Sync,
+    D: Written,
+    F: Fn(&[Band], D, usize) -> bool + Sync,
 {
     let mid = pieces.len() / 2;
     let left_end = reaches[..mid].iter().map(|r| r.end).max().unwrap_or(at);
     let right_start = reaches[mid..].iter().map(|r| r.start).min().unwrap_or(at);
-    let apart = at <= left_end && left_end <= right_start && right_start <= at + dst.len();
+    let apart = at <= left_end && left_end <= right_start && right_start <= at + dst.size().0;
     if threads < 2 || mid == 0 || !apart {
         return leaf(pieces, dst, at);
     }
-    let (left, right) = dst.split_at_mut(right_start - at);
+    let (left, right) = dst.split_at(right_start - at);
     let ((pl, pr), (rl, rr)) = (pieces.split_at(mid), reaches.split_at(mid));
     let threads = threads.div_ceil(2);
     let (a, b) = rayon::join(
-        || out_halves(pl, rl, left, at, threads, leaf),
-        || out_halves(pr, rr, right, right_start, threads, leaf),
-    );
-    a && b
-}
-
-/// [`into_table`] over `pieces` with `threads` threads, `chunks` those of the pieces.
-#[cfg(feature = "parallel")]
-fn into_halves<T, F>(
-    pieces: &[Band],
-    chunks: TableChunksMut<'_, T>,
-    threads: usize,
-    leaf: &F,
-) -> bool
-where
-    T: Send,
-    F: Fn(&[Band], TableChunksMut<'_, T>) -> bool + Sync,
-{
-    let mid = pieces.len() / 2;
-    if threads < 2 || mid == 0 {
-        return leaf(pieces, chunks);
-    }
-    let (left, right) = chunks.split_at(pieces[mid].chunks.start - pieces[0].chunks.start);
-    let threads = threads.div_ceil(2);
-    let (a, b) = rayon::join(
-        || into_halves(&pieces[..mid], left, threads, leaf),
-        || into_halves(&pieces[mid..], right, threads, leaf),
+        || halves(pl, rl, left, at, threads, leaf),
+        || halves(pr, rr, right, right_start, threads, leaf),
     );
     a && b
 }

@@ -19,23 +19,22 @@ pub(super) fn significant(axes: &Axes) -> Axes {
 
 /// One past the largest virtual coordinate of `d` the axes reach: its padded extent.
 pub(crate) fn coverage(axes: &Axes, d: usize) -> usize {
-    axes.iter()
-        .filter(|a| a.dim == d)
-        .map(|a| (a.extent - 1) * a.step)
-        .sum::<usize>()
-        + 1
+    let of_d = axes.iter().filter(|a| a.dim == d);
+    loops_reach(of_d.map(|a| (a.extent, a.step)))
+}
+
+/// How far loops (or axes) of `(extent, step)` reach: one past the largest sum of their steps'
+/// multiples.
+pub(super) fn loops_reach(loops: impl Iterator<Item = (usize, usize)>) -> usize {
+    let farthest: usize = loops.map(|(extent, step)| (extent - 1) * step).sum();
+    farthest + 1
 }
 
 /// Whether the axes of `d`, finest first, count it as one mixed-radix number: each step is the
 /// span of the finer axis (so splitting them at each other's boundaries keeps offsets affine).
 pub(super) fn exact_chain(axes: &Axes, d: usize) -> bool {
-    let mut of_d: [(usize, usize); MAX_AXES] = [(0, 0); MAX_AXES];
-    let mut n = 0;
-    for a in axes.iter().filter(|a| a.dim == d) {
-        of_d[n] = (a.step, a.extent);
-        n += 1;
-    }
-    of_d[..n].sort_unstable();
+    let of_d = axes.iter().filter(|a| a.dim == d);
+    let (of_d, n) = sorted::<_, MAX_AXES>(of_d.map(|a| (a.step, a.extent)));
     let mut span = 1;
     for &(step, extent) in &of_d[..n] {
         if step != span {
@@ -48,14 +47,24 @@ pub(super) fn exact_chain(axes: &Axes, d: usize) -> bool {
 
 /// Whether all steps of `d` on both sides divide one another in order.
 pub(super) fn steps_divide(a: &Axes, b: &Axes, d: usize) -> bool {
-    let mut steps: [usize; 2 * MAX_AXES] = [0; 2 * MAX_AXES];
-    let mut n = 0;
-    for axis in a.iter().chain(b.iter()).filter(|x| x.dim == d) {
-        steps[n] = axis.step;
-        n += 1;
-    }
-    steps[..n].sort_unstable();
+    let of_d = a.iter().chain(b.iter()).filter(|x| x.dim == d);
+    let (steps, n) = sorted::<_, { 2 * MAX_AXES }>(of_d.map(|axis| axis.step));
     steps[..n].windows(2).all(|w| w[1] % w[0] == 0)
+}
+
+/// The values `of` yields (at most `N`), sorted, as an array on the stack and how many of its
+/// first entries they fill: one dimension's axes or steps, finest first.
+pub(super) fn sorted<T: Copy + Default + Ord, const N: usize>(
+    of: impl Iterator<Item = T>,
+) -> ([T; N], usize) {
+    let mut out = [T::default(); N];
+    let n = out
+        .iter_mut()
+        .zip(of)
+        .map(|(slot, value)| *slot = value)
+        .count();
+    out[..n].sort_unstable();
+    (out, n)
 }
 
 /// Source offset advance of one step of `step` along `d`: from the source axis whose block

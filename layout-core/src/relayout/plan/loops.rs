@@ -1,7 +1,9 @@
 //! The plan's loops (the destination's walk, split and fused as [the module](super) says) and
 //! the kernel for the innermost ones.
 
-use super::axes::{coverage, exact_chain, renumbered, significant, src_stride, steps_divide};
+use super::axes::{
+    coverage, exact_chain, loops_reach, renumbered, significant, src_stride, steps_divide,
+};
 use super::divisors::largest_divisor_within;
 use super::pair::Pair;
 use crate::fuse::fuse_neighbours;
@@ -346,12 +348,8 @@ impl Plan {
 
     /// One past the largest virtual coordinate of `d` the loops reach.
     fn reach(&self, d: usize) -> usize {
-        self.levels()
-            .iter()
-            .filter(|l| l.dim == d)
-            .map(|l| (l.extent - 1) * l.step)
-            .sum::<usize>()
-            + 1
+        let of_d = self.levels().iter().filter(|l| l.dim == d);
+        loops_reach(of_d.map(|l| (l.extent, l.step)))
     }
 
     fn choose_kernel(&mut self, element_bytes: usize) -> Kernel {

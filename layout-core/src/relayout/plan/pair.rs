@@ -1,5 +1,6 @@
 //! A relayout in numbers: what the plan needs of both mappings, with no type parameter left.
 
+use super::axes::loops_reach;
 use crate::{Layout, Mapping, layouts::Axes, mappings::Coords, mappings::MAX_RANK};
 use core::ops::Range;
 
@@ -27,8 +28,7 @@ pub(crate) struct Side {
 impl Side {
     /// The storage offsets the walk lies within: from its base to its last slot.
     pub(crate) fn slots(&self) -> Range<usize> {
-        let reach: usize = self.axes.iter().map(|a| (a.extent - 1) * a.stride).sum();
-        self.base..self.base + reach + 1
+        self.base..self.base + loops_reach(self.axes.iter().map(|a| (a.extent, a.stride)))
     }
 
     /// `mapping` as numbers.

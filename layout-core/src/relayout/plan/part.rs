@@ -8,7 +8,7 @@
 //! the plan treats it as a tensor of the box's dims. A range that ends where the dimension
 //! ends reaches on to the padded extent, so a cut destination still fills its padding there.
 
-use super::axes::exact_chain;
+use super::axes::{exact_chain, sorted};
 use super::pair::{Pair, Side};
 use crate::{layouts::MAX_AXES, mappings::MAX_RANK};
 use core::ops::Range;
@@ -82,32 +82,25 @@ impl Side {
         if !exact_chain(&self.axes, d) {
             return None;
         }
-        // The axes of `d`, finest first.
-        let mut of_d = [0usize; MAX_AXES];
-        let mut n = 0;
-        for (k, axis) in self.axes.iter().enumerate() {
-            if axis.dim == d {
-                of_d[n] = k;
-                n += 1;
-            }
-        }
-        let of_d = &mut of_d[..n];
-        of_d.sort_unstable_by_key(|&k| self.axes[k].step);
-        let coarsest = self.axes[*of_d.last()?];
-        let padded = coarsest.step * coarsest.extent;
+        // The axes of `d`, finest first (as `exact_chain` orders them): their steps, extents
+        // and places in the walk.
+        let of_d = self.axes.iter().enumerate().filter(|(_, a)| a.dim == d);
+        let (of_d, n) = sorted::<_, MAX_AXES>(of_d.map(|(k, a)| (a.step, a.extent, k)));
+        let of_d = &of_d[..n];
+        let &(step, extent, _) = of_d.last()?;
+        let padded = step * extent;
         let end = if range.end == dim { padded } else { range.end };
         // The finest axis whose digits run over exactly the range, inside one digit of the
         // coarser axes.
-        let pick = (0..n).find(|&i| {
-            let axis = self.axes[of_d[i]];
-            let span = axis.step * axis.extent;
-            range.start.is_multiple_of(axis.step)
-                && end.is_multiple_of(axis.step)
+        let pick = of_d.iter().position(|&(step, extent, _)| {
+            let span = step * extent;
+            range.start.is_multiple_of(step)
+                && end.is_multiple_of(step)
                 && range.start / span == (end - 1) / span
         })?;
         let mut axes = [crate::layouts::Axis::default(); MAX_AXES];
         axes[..self.axes.len()].copy_from_slice(&self.axes);
-        for (i, &k) in of_d.iter().enumerate().skip(pick) {
+        for (i, &(_, _, k)) in of_d.iter().enumerate().skip(pick) {
             let axis = &mut axes[k];
             let digit = range.start / axis.step % axis.extent;
             self.base += digit * axis.stride;

@@ -4,13 +4,14 @@
 //! chunks each own rows of every channel block); with the channel blocks' loop outermost they
 //! have one, and then run faster on two threads than on one.
 
+use super::axes::loops_reach;
 use super::loops::{Kernel, Level, Plan};
 
 /// How far the digits of `levels` reach through the destination: one past the largest
 /// destination offset they add up to. A loop owns disjoint contiguous blocks of the
 /// destination when its destination step is at least the reach of the loops inside it.
 pub(crate) fn destination_reach(levels: &[Level]) -> usize {
-    levels.iter().map(|l| (l.extent - 1) * l.dst).sum::<usize>() + 1
+    loops_reach(levels.iter().map(|l| (l.extent, l.dst)))
 }
 
 impl Plan {

@@ -4,10 +4,10 @@
 
 use super::streaming::Streaming;
 use super::walk::{Nest, SourceOffsets};
-use crate::mappings::MAX_RANK;
+use crate::mappings::{MAX_RANK, for_each_row_major_index};
 use crate::relayout::choices::Choices;
 use crate::relayout::kernels::{Element, Reach, RowBlock, RowBlocks, each_block, rows_go_whole};
-use crate::relayout::plan::{Kernel, Listings, Pair, Plan, Point, ahead_if_far};
+use crate::relayout::plan::{Kernel, Level, Listings, MAX_LEVELS, Pair, Plan, Point, ahead_if_far};
 use core::ops::Range;
 
 /// A plan and its listings, made once for a relayout whose offsets follow the walk by additions
@@ -16,9 +16,11 @@ use core::ops::Range;
 pub(crate) struct Prepared {
     /// The plan, uncut for threads, and its listings; the stores past the caches come per run.
     pub(super) planned: Planned,
-    /// For a plan that is one row block (every loop listed in one kernel call): the innermost
-    /// loop's data digits and the end of its padding, the same at every base.
-    one_block: Option<(Range<usize>, usize)>,
+    /// For a plan of row copies with loops outside the row: the innermost loop's data digits
+    /// and the end of its padding at the origin, the same at every base; the same in every row
+    /// block too where that loop needs no bounds, or where the plan is one row block (every
+    /// loop listed in one kernel call).
+    row_bounds: Option<(Range<usize>, usize)>,
 }
 
 impl Prepared {
@@ -32,12 +34,40 @@ impl Prepared {
         if plan.kernel == Kernel::Indexed {
             return None;
         }
-        let one_block = (plan.kernel == Kernel::Rows && plan.len >= 2 && plan.kernel_from == 0)
-            .then(|| {
-                let (first, data_end, slot_end) = plan.bounds(plan.len - 1, &[0; MAX_RANK + 1]);
-                (first..data_end, slot_end)
-            });
-        Some(Prepared { planned, one_block })
+        let row_bounds = (plan.kernel == Kernel::Rows && plan.len >= 2).then(|| {
+            let (first, data_end, slot_end) = plan.bounds(plan.len - 1, &[0; MAX_RANK + 1]);
+            (first..data_end, slot_end)
+        });
+        Some(Prepared {
+            planned,
+            row_bounds,
+        })
+    }
+
+    /// This plan as a row walk; `None` unless it copies rows with no bounds outside the row block.
+    pub(crate) fn row_walk(&self) -> Option<RowWalk<'_>> {
+        let (plan, listings) = (&self.planned.plan, &self.planned.listings);
+        let (cols, slot_end) = self.row_bounds.clone()?;
+        let outer = &plan.levels[..plan.kernel_from];
+        if outer.iter().any(|level| !plan.free[level.dim]) {
+            return None;
+        }
+        if !plan.free[plan.levels[plan.len - 1].dim] && plan.kernel_from > 0 {
+            // Bounds that could differ from block to block: the walk cannot list them once.
+            return None;
+        }
+        // Without listed loops the row block is one row, copied by the innermost loop.
+        let rows: &[(usize, usize)] = if plan.kernel_from + 1 == plan.len {
+            &[(0, 0)]
+        } else {
+            &listings.rows
+        };
+        Some(RowWalk {
+            outer,
+            rows,
+            cols,
+            slot_end,
+        })
     }
 
     /// This plan bound to `src`, its rows asking for their source `source_ahead` on.
@@ -65,13 +95,13 @@ impl Prepared {
     /// Runs the plan for each block of `blocks`: a plan that is one row block in one kernel
     /// call, any other block by block.
     fn run_each<E: Element>(&self, blocks: &mut impl RowBlocks<E>, pad: E, streaming: Streaming) {
-        match &self.one_block {
-            Some((cols, slot_end)) => {
+        match &self.row_bounds {
+            Some((cols, slot_end)) if self.planned.plan.kernel_from == 0 => {
                 // The blocks bring their own source slots and rows ahead.
                 let nest = self.nest(&[], pad, streaming, 0);
                 nest.rows_of_blocks(blocks, cols.clone(), *slot_end);
             }
-            None => each_block(blocks, false, |dst, d, src, s, ahead| {
+            _ => each_block(blocks, false, |dst, d, src, s, ahead| {
                 if self.planned.plan.len == 0 {
                     dst[d] = src[s];
                 } else {
@@ -80,6 +110,41 @@ impl Prepared {
                 }
             }),
         }
+    }
+}
+
+/// A prepared plan of row copies as plain offsets, for kernels that move its rows themselves
+/// (out of and into the chunks of a chunk table, where a row's source or destination is a
+/// chunk of its own): its loops outside the row block need no bounds (every digit is data), so
+/// each row block, at a sum of those loops' steps, copies the same listed rows.
+#[derive(Clone, Debug)]
+pub(crate) struct RowWalk<'p> {
+    /// The plan's loops outside the row block, outermost first.
+    outer: &'p [Level],
+    /// The rows of a block: source and destination offsets from the block's.
+    pub rows: &'p [(usize, usize)],
+    /// The elements of each row that are data.
+    pub cols: Range<usize>,
+    /// The end of each destination row's padding (`cols.end` when it has none).
+    pub slot_end: usize,
+}
+
+impl RowWalk<'_> {
+    /// Calls `visit(s, d)` with the source and destination offsets of each row block, in order.
+    pub(crate) fn each_block(&self, mut visit: impl FnMut(usize, usize)) {
+        let mut extents = [0; MAX_LEVELS];
+        for (extent, level) in extents.iter_mut().zip(self.outer) {
+            *extent = level.extent;
+        }
+        for_each_row_major_index(&extents[..self.outer.len()], |_, digits| {
+            let (s, d) = digits
+                .iter()
+                .zip(self.outer)
+                .fold((0, 0), |(s, d), (&i, level)| {
+                    (s + i * level.src, d + i * level.dst)
+                });
+            visit(s, d);
+        });
     }
 }
 

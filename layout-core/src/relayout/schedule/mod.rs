@@ -6,17 +6,15 @@ mod copy;
 mod parallel;
 #[cfg(feature = "std")]
 mod recent;
-mod row_walk;
 mod streaming;
 mod walk;
 
 pub(crate) use copy::{
-    Description, KernelKind, Planned, Prepared, run, run_from_chunks, run_into_chunks,
+    Description, KernelKind, Planned, Prepared, RowWalk, run, run_from_chunks, run_into_chunks,
 };
 #[cfg(feature = "parallel")]
 pub(crate) use parallel::threads_for;
 #[cfg(feature = "std")]
 pub(crate) use recent::with_last_plan;
-pub(crate) use row_walk::RowWalk;
 pub(crate) use streaming::Streaming;
 pub(crate) use walk::SourceOffsets;
