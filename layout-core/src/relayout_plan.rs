@@ -12,7 +12,7 @@ pub use wisdom::Wisdom;
 
 use crate::axis_names::positions;
 use crate::relayout::{
-    CacheGeometry, Choices, Description, KernelKind, Pair, PlanChoices, Planned, Renumbering,
+    CacheGeometry, Choices, Description, Job, KernelKind, Pair, PlanChoices, Planned, Renumbering,
     run_planned,
 };
 use crate::storage::{Storage, StorageMut};
@@ -218,7 +218,7 @@ where
             let (mapping, pad) = (*dst.mapping(), dst.pad_value());
             let to = &self.to;
             run_planned(
-                planned,
+                Job::Planned(planned),
                 &self.src,
                 src.as_raw(),
                 &mapping,

@@ -10,7 +10,7 @@
 //! engine the caller's crate compiles for them.
 
 use super::choices::Choices;
-use super::kernels::Opaque;
+use super::kernels::{Element, Opaque};
 use super::plan::Pair;
 #[cfg(feature = "std")]
 use super::schedule::with_last_plan;
@@ -44,46 +44,35 @@ macro_rules! by_unit {
     };
 }
 
-/// Copies every element `pair` describes from `src` into `dst` and `pad` into every padding
-/// slot of `dst`, through the engine compiled for `T`'s size. `streaming` overrides the choice
-/// of stores past the caches (by default from the destination's size).
+/// What one engine call runs: a relayout planned for this call (or the thread's last plan,
+/// where it is this relayout's), with `streaming` overriding the choice of stores past the
+/// caches; or a plan made before, for `T`'s size.
+#[derive(Clone, Copy)]
+pub(crate) enum Job<'a> {
+    Fresh {
+        pair: &'a Pair,
+        streaming: Option<Streaming>,
+        choices: &'a Choices,
+    },
+    Planned(&'a Planned),
+}
+
+/// Runs `job` from `src` into `dst`, `pad` into every padding slot of `dst`, through the engine
+/// compiled for `T`'s size.
 #[inline]
 pub(crate) fn copy<T: Copy + Send + Sync + 'static>(
-    pair: &Pair,
+    job: Job<'_>,
     src: &[T],
     dst: &mut [T],
     pad: T,
     offsets: &SourceOffsets<'_>,
-    streaming: Option<Streaming>,
-    choices: &Choices,
 ) {
     macro_rules! to {
         ($unit:ty, $engines:ident) => {{
             // SAFETY: `by_unit!` picks a unit of the three kinds [`units`] allows for `T`.
             let (src, dst, pad) =
                 unsafe { (units::<T, $unit>(src), units_mut(dst), units_of(pad)) };
-            $engines::copy(pair, src, dst, pad, offsets, streaming, choices);
-        }};
-    }
-    by_unit!(T, to)
-}
-
-/// Runs `planned` (made for `T`'s size) from `src` into `dst` and `pad` into every padding
-/// slot of `dst`, through the engine compiled for `T`'s size.
-#[inline]
-pub(crate) fn copy_planned<T: Copy + Send + Sync + 'static>(
-    planned: &Planned,
-    src: &[T],
-    dst: &mut [T],
-    pad: T,
-    offsets: &SourceOffsets<'_>,
-) {
-    macro_rules! to {
-        ($unit:ty, $engines:ident) => {{
-            // SAFETY: as in `copy`.
-            let (src, dst, pad) =
-                unsafe { (units::<T, $unit>(src), units_mut(dst), units_of(pad)) };
-            $engines::copy_planned(planned, src, dst, pad, offsets);
+            $engines::copy(job, src, dst, pad, offsets);
         }};
     }
     by_unit!(T, to)
@@ -237,41 +226,13 @@ macro_rules! engines {
 
             #[inline(never)]
             pub(super) fn copy(
-                pair: &Pair,
-                src: &[$unit],
-                dst: &mut [$unit],
-                pad: $unit,
-                offsets: &SourceOffsets<'_>,
-                streaming: Option<Streaming>,
-                choices: &Choices,
-            ) {
-                // The thread's last plan where it is this relayout's: a small relayout's plan
-                // takes longer than moving its bytes.
-                #[cfg(feature = "std")]
-                if with_last_plan(
-                    pair,
-                    size_of::<$unit>(),
-                    size_of_val(dst),
-                    streaming,
-                    choices,
-                    |planned| planned.run(src, dst, pad, offsets),
-                )
-                .is_some()
-                {
-                    return;
-                }
-                run(pair, src, dst, pad, offsets, streaming, choices);
-            }
-
-            #[inline(never)]
-            pub(super) fn copy_planned(
-                planned: &Planned,
+                job: Job<'_>,
                 src: &[$unit],
                 dst: &mut [$unit],
                 pad: $unit,
                 offsets: &SourceOffsets<'_>,
             ) {
-                planned.run(src, dst, pad, offsets);
+                super::copy_job(job, src, dst, pad, offsets);
             }
 
             #[inline(never)]
@@ -310,24 +271,48 @@ engines!(
     bytes_8: MaybeUninit<u64>
 );
 
+/// [`copy`] of one unit type: a plan's run, or the engine planning the call (the thread's last
+/// plan instead where it is this relayout's: a small relayout's plan takes longer than moving
+/// its bytes). Always inlined into each unit's engine.
+#[inline(always)]
+fn copy_job<E: Element>(
+    job: Job<'_>,
+    src: &[E],
+    dst: &mut [E],
+    pad: E,
+    offsets: &SourceOffsets<'_>,
+) {
+    let (pair, streaming, choices) = match job {
+        Job::Planned(planned) => return planned.run(src, dst, pad, offsets),
+        Job::Fresh {
+            pair,
+            streaming,
+            choices,
+        } => (pair, streaming, choices),
+    };
+    #[cfg(feature = "std")]
+    if with_last_plan(
+        pair,
+        size_of::<E>(),
+        size_of_val(dst),
+        streaming,
+        choices,
+        |planned| planned.run(src, dst, pad, offsets),
+    )
+    .is_some()
+    {
+        return;
+    }
+    run(pair, src, dst, pad, offsets, streaming, choices);
+}
+
 /// The engines for elements of no unit size, as `Opaque` of themselves: generic, so compiled
 /// in the caller's crate.
 mod opaque {
-    use super::super::kernels::Element;
-    use super::super::schedule::{Planned, SourceOffsets};
     pub(super) use super::super::schedule::{
-        run as copy, run_from_chunks as from_chunks, run_into_chunks as into_chunks,
+        run_from_chunks as from_chunks, run_into_chunks as into_chunks,
     };
-
-    pub(super) fn copy_planned<E: Element>(
-        planned: &Planned,
-        src: &[E],
-        dst: &mut [E],
-        pad: E,
-        offsets: &SourceOffsets<'_>,
-    ) {
-        planned.run(src, dst, pad, offsets);
-    }
+    pub(super) use super::copy_job as copy;
 }
 
 #[cfg(test)]

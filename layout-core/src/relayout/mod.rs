@@ -25,6 +25,7 @@ mod stores;
 mod tuning;
 
 use crate::{Layout, Mapping, mappings::Coords};
+pub(crate) use by_size::Job;
 pub(crate) use cache_geometry::CacheGeometry;
 pub(crate) use choices::Choices;
 pub(crate) use chunk_table::{TableMove, copy_table};
@@ -106,11 +107,13 @@ fn copy_streaming<T, L1, L2>(
         "dims agree under the renumbering"
     );
     let pair = Pair::of(src, dst, to);
-    let offsets = source_offsets(src, dst, to);
     let choices = Choices::of_this_machine();
-    by_size::copy(
-        &pair, src_slots, dst_slots, pad, &offsets, streaming, &choices,
-    );
+    let job = Job::Fresh {
+        pair: &pair,
+        streaming,
+        choices: &choices,
+    };
+    run_planned(job, src, src_slots, dst, dst_slots, pad, to);
 }
 
 /// The source offset of each point of the destination's walk (`dst`'s virtual coordinates),
@@ -152,10 +155,10 @@ impl PlanChoices {
     }
 }
 
-/// Runs `planned` ([`Planned::new`] of [`Pair::of`] these mappings) from `src_slots` into
-/// `dst_slots`, `pad` into every padding slot.
+/// Runs `job` (a [`Job::Planned`] is [`Planned::new`] of [`Pair::of`] these mappings) from
+/// `src_slots` into `dst_slots`, `pad` into every padding slot.
 pub(crate) fn run_planned<T, L1, L2>(
-    planned: &Planned,
+    job: Job<'_>,
     src: &Mapping<L1>,
     src_slots: &[T],
     dst: &Mapping<L2>,
@@ -168,7 +171,7 @@ pub(crate) fn run_planned<T, L1, L2>(
     L2: Layout<Index = L1::Index>,
 {
     let offsets = source_offsets(src, dst, to);
-    by_size::copy_planned(planned, src_slots, dst_slots, pad, &offsets);
+    by_size::copy(job, src_slots, dst_slots, pad, &offsets);
 }
 
 #[cfg(test)]

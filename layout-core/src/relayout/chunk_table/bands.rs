@@ -8,7 +8,7 @@
 
 use super::table_rows::TableRows;
 use super::{Dim, Table, TableMove, split};
-use crate::relayout::by_size;
+use crate::relayout::by_size::{self, Job};
 use crate::relayout::choices::Choices;
 use crate::relayout::plan::{Band, Pair, Point};
 use crate::relayout::schedule::{Prepared, Streaming};
@@ -83,9 +83,12 @@ where
                         None => {
                             let offsets = offsets(band, band.chunks.start * volume);
                             let streaming = Some(streaming);
-                            by_size::copy(
-                                &pair, &buffer, dst_slots, pad, &offsets, streaming, &choices,
-                            );
+                            let job = Job::Fresh {
+                                pair: &pair,
+                                streaming,
+                                choices: &choices,
+                            };
+                            by_size::copy(job, &buffer, dst_slots, pad, &offsets);
                         }
                     }
                     true
@@ -119,7 +122,12 @@ where
                         }
                         None => {
                             let offsets = offsets(band, 0);
-                            by_size::copy(&pair, src_slots, slots, pad, &offsets, None, &choices);
+                            let job = Job::Fresh {
+                                pair: &pair,
+                                streaming: None,
+                                choices: &choices,
+                            };
+                            by_size::copy(job, src_slots, slots, pad, &offsets);
                         }
                     }
                     let band = chunks.range_mut(band_chunks).each_mut();
