@@ -22,6 +22,8 @@ mod plan;
 mod schedule;
 #[cfg(x86_kernels)]
 mod stores;
+#[cfg(test)]
+pub(crate) mod test_layouts;
 mod tuning;
 
 use crate::{Layout, Mapping, mappings::Coords};
@@ -173,17 +175,12 @@ pub(crate) fn run_planned<T, L1, L2>(
 
 #[cfg(test)]
 mod tests {
+    use super::test_layouts::{Flat, NChw8c, NChw16c, Nchw, Nhwc, OIhw16i16o, Oihw};
     use super::*;
     use alloc::vec::Vec;
 
-    type Nchw = crate::onednn_layout!("nchw");
-    type Nhwc = crate::onednn_layout!("nhwc");
-    type NChw8c = crate::onednn_layout!("nChw8c");
-    type NChw16c = crate::onednn_layout!("nChw16c");
-    type Oihw = crate::onednn_layout!("oihw");
-    type OIhw16i16o = crate::onednn_layout!("OIhw16i16o");
-    type Flat = crate::chunked_layout![4; 0,0, 1,0, 2,0, 3,0];
-    type Crouton2x2 = crate::chunked_layout![4; 0,0, 1,0, 2,0, 3,0, 1,4, 2,4, 3,32, 1,2, 2,2];
+    /// Croutons of 4x4x32 cut again into 2x2 pixel blocks: one-line blocks of bytes.
+    type Crouton2x2 = crate::chunked_layout![NHWC; 0,0, 1,0, 2,0, 3,0, 1,4, 2,4, 3,32, 1,2, 2,2];
 
     /// The first element from `first` on that starts a 64-byte line, where the element size
     /// allows, so that streamed lines are whole cache lines as in a tensor's own storage;
