@@ -258,11 +258,13 @@ fn sysfs_entry(level: &str, kind: &str, size: &str, ways: &str, line: &str) -> L
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    const KIB: usize = 1 << 10;
-    const MIB: usize = 1 << 20;
+    /// A kibibyte, for cache sizes the tests describe.
+    pub(crate) const KIB: usize = 1 << 10;
+    /// A mebibyte, for cache sizes the tests describe.
+    pub(crate) const MIB: usize = 1 << 20;
 
     /// `cpuid` leaf 4 of a 32 KiB, 8-way L1 data cache with 64-byte lines and 64 sets, a
     /// 1 MiB 8-way L2 and a 480 MiB, 16-way L3 (491520 sets), then an instruction cache,

@@ -122,9 +122,7 @@ impl Choices {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    const KIB: usize = 1 << 10;
-    const MIB: usize = 1 << 20;
+    use crate::relayout::cache_geometry::tests::{KIB, MIB};
 
     /// The model's choices for three described machines, tabled, so that a change of choice
     /// is a visible diff: each field's value on a 32 KiB 8-way L1d with 1 MiB of L2, a 48 KiB

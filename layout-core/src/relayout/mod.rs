@@ -22,6 +22,8 @@ mod plan;
 mod schedule;
 #[cfg(x86_kernels)]
 mod stores;
+#[cfg(test)]
+pub(crate) mod test_layouts;
 mod tuning;
 
 use crate::{Layout, Mapping, mappings::Coords};
@@ -176,17 +178,12 @@ pub(crate) fn run_planned<T, L1, L2>(
 
 #[cfg(test)]
 mod tests {
+    use super::test_layouts::{Flat, NChw8c, NChw16c, Nchw, Nhwc, OIhw16i16o, Oihw};
     use super::*;
     use alloc::vec::Vec;
 
-    type Nchw = crate::onednn_layout!("nchw");
-    type Nhwc = crate::onednn_layout!("nhwc");
-    type NChw8c = crate::onednn_layout!("nChw8c");
-    type NChw16c = crate::onednn_layout!("nChw16c");
-    type Oihw = crate::onednn_layout!("oihw");
-    type OIhw16i16o = crate::onednn_layout!("OIhw16i16o");
-    type Flat = crate::chunked_layout![4; 0,0, 1,0, 2,0, 3,0];
-    type Crouton2x2 = crate::chunked_layout![4; 0,0, 1,0, 2,0, 3,0, 1,4, 2,4, 3,32, 1,2, 2,2];
+    /// Croutons of 4x4x32 cut again into 2x2 pixel blocks: one-line blocks of bytes.
+    type Crouton2x2 = crate::chunked_layout![NHWC; 0,0, 1,0, 2,0, 3,0, 1,4, 2,4, 3,32, 1,2, 2,2];
 
     /// The first element from `first` on that starts a 64-byte line, where the element size
     /// allows, so that streamed lines are whole cache lines as in a tensor's own storage;
@@ -201,8 +198,9 @@ mod tests {
     /// Relayouts `A` -> `B` of `dims` with every kernel streaming and with none, against the
     /// definition: each element lands where the destination's offset puts it, every other slot
     /// holds the pad (chunked layouts: every slot not an element's is padding). Each runs into
-    /// slots filled beforehand and into new memory, as a new tensor's (Miri: see below).
-    fn check<T, A, B>(dims: [usize; 4], of: fn(u32) -> T)
+    /// slots filled beforehand and into new memory, as a new tensor's (Miri: see below), that
+    /// start `misalign` elements past a 64-byte line.
+    fn check<T, A, B>(dims: [usize; 4], misalign: usize, of: fn(u32) -> T)
     where
         T: Copy + Send + Sync + PartialEq + core::fmt::Debug + 'static,
         A: Layout<Index = [usize; 4]> + Default,
@@ -231,14 +229,14 @@ mod tests {
             // Under Miri, into new memory only: it checks that every slot is written (no slot
             // is read before), which the slots filled beforehand check less strictly.
             if !cfg!(miri) {
-                let mut got = alloc::vec![of(0xBEEF); dst.storage_len() + 64];
-                let start = line_start(got.as_ptr());
+                let mut got = alloc::vec![of(0xBEEF); dst.storage_len() + 64 + misalign];
+                let start = line_start(got.as_ptr()) + misalign;
                 let dst_slots = &mut got[start..start + dst.storage_len()];
                 relayout(dst_slots);
-                assert_eq!(dst_slots, &want[..], "{dims:?}, {mode:?}");
+                assert_eq!(dst_slots, &want[..], "{dims:?}, {mode:?}, +{misalign}");
             }
-            let mut fresh = Vec::<T>::with_capacity(dst.storage_len() + 64);
-            let start = line_start(fresh.spare_capacity_mut().as_ptr());
+            let mut fresh = Vec::<T>::with_capacity(dst.storage_len() + 64 + misalign);
+            let start = line_start(fresh.spare_capacity_mut().as_ptr()) + misalign;
             let dst_slots = &mut fresh.spare_capacity_mut()[start..start + dst.storage_len()];
             relayout(Slot::values(dst_slots));
             // SAFETY: the relayout wrote every slot of `dst_slots` (what this checks: under
@@ -247,7 +245,10 @@ mod tests {
                 .iter()
                 .map(|s| unsafe { s.assume_init() })
                 .collect();
-            assert_eq!(got, want, "{dims:?}, {mode:?}, into new memory");
+            assert_eq!(
+                got, want,
+                "{dims:?}, {mode:?}, +{misalign}, into new memory"
+            );
         }
     }
 
@@ -259,44 +260,81 @@ mod tests {
     /// flat -> crouton2x2), narrow tiles' pieces; odd shapes leave partial blocks and padding.
     #[test]
     fn streamed_relayouts_equal_the_definition() {
-        check::<f32, Nhwc, NChw16c>([1, 32, 3, 5], |v| v as f32);
-        check::<f32, NChw8c, NChw16c>([1, 40, 3, 4], |v| v as f32);
-        check::<f32, NChw16c, NChw8c>([1, 32, 2, 4], |v| v as f32);
-        check::<f32, Nchw, Nhwc>([1, 32, 4, 9], |v| v as f32);
+        check::<f32, Nhwc, NChw16c>([1, 32, 3, 5], 0, |v| v as f32);
+        check::<f32, NChw8c, NChw16c>([1, 40, 3, 4], 0, |v| v as f32);
+        check::<f32, NChw16c, NChw8c>([1, 32, 2, 4], 0, |v| v as f32);
+        check::<f32, Nchw, Nhwc>([1, 32, 4, 9], 0, |v| v as f32);
         if !cfg!(miri) {
             // 620 positions (2480 bytes of each plane) in bands of 400 and the rest: the same
             // blocks as the line above, too long for Miri.
-            check::<f32, Nchw, Nhwc>([1, 40, 20, 31], |v| v as f32);
+            check::<f32, Nchw, Nhwc>([1, 40, 20, 31], 0, |v| v as f32);
         }
-        check::<u32, Nhwc, Nchw>([1, 33, 4, 8], |v| v);
+        check::<u32, Nhwc, Nchw>([1, 33, 4, 8], 0, |v| v);
         // 54 positions: a group of two column blocks per visit, then one and a partial one.
-        check::<f32, Nhwc, Nchw>([1, 40, 6, 9], |v| v as f32);
-        check::<u16, Nchw, Nhwc>([1, 32, 4, 8], |v| v as u16);
-        check::<u8, Nchw, Nhwc>([1, 64, 8, 8], |v| v as u8);
-        check::<u32, NChw16c, Nchw>([1, 32, 4, 8], |v| v);
-        check::<u16, Nchw, NChw16c>([1, 32, 4, 9], |v| v as u16);
-        check::<f32, Oihw, OIhw16i16o>([32, 17, 1, 2], |v| v as f32);
-        check::<u8, Flat, Crouton2x2>([1, 8, 8, 40], |v| v as u8);
+        check::<f32, Nhwc, Nchw>([1, 40, 6, 9], 0, |v| v as f32);
+        check::<u16, Nchw, Nhwc>([1, 32, 4, 8], 0, |v| v as u16);
+        check::<u8, Nchw, Nhwc>([1, 64, 8, 8], 0, |v| v as u8);
+        check::<u32, NChw16c, Nchw>([1, 32, 4, 8], 0, |v| v);
+        check::<u16, Nchw, NChw16c>([1, 32, 4, 9], 0, |v| v as u16);
+        check::<f32, Oihw, OIhw16i16o>([32, 17, 1, 2], 0, |v| v as f32);
+        check::<u8, Flat, Crouton2x2>([1, 8, 8, 40], 0, |v| v as u8);
         // Narrow tiles (1-3 planes zipped or split), their pieces streamed where whole lines.
-        check::<f32, Nchw, Nhwc>([2, 3, 5, 37], |v| v as f32);
-        check::<f32, Nhwc, Nchw>([2, 3, 5, 37], |v| v as f32);
-        check::<u32, Nchw, Nhwc>([1, 2, 4, 20], |v| v);
-        check::<u32, Nhwc, Nchw>([1, 1, 3, 33], |v| v);
-        check::<u8, Nchw, Nhwc>([1, 3, 4, 40], |v| v as u8);
+        check::<f32, Nchw, Nhwc>([2, 3, 5, 37], 0, |v| v as f32);
+        check::<f32, Nhwc, Nchw>([2, 3, 5, 37], 0, |v| v as f32);
+        check::<u32, Nchw, Nhwc>([1, 2, 4, 20], 0, |v| v);
+        check::<u32, Nhwc, Nchw>([1, 1, 3, 33], 0, |v| v);
+        check::<u8, Nchw, Nhwc>([1, 3, 4, 40], 0, |v| v as u8);
         // Four planes zipped (RGBA): streamed f32, and bytes.
-        check::<f32, Nchw, Nhwc>([2, 4, 5, 37], |v| v as f32);
-        check::<u8, Nchw, Nhwc>([1, 4, 4, 40], |v| v as u8);
+        check::<f32, Nchw, Nhwc>([2, 4, 5, 37], 0, |v| v as f32);
+        check::<u8, Nchw, Nhwc>([1, 4, 4, 40], 0, |v| v as u8);
         // Rows of three bytes split into planes (with VBMI where the CPU, or the build under
         // Miri, has it): two steps of 64 pixels and a tail, two images.
-        check::<u8, Nhwc, Nchw>([2, 3, 5, 37], |v| v as u8);
+        check::<u8, Nhwc, Nchw>([2, 3, 5, 37], 0, |v| v as u8);
         // Rows back to back off the line grid, staged: 17 f32 channels (the last column
         // element by element, 3 rows past the last group), 29 (the last 13 columns as a block
         // overlapping the one before), two images; u8 and u16 rows of 17 and 7 columns (groups
         // of 64 rows).
-        check::<f32, Nchw, Nhwc>([2, 17, 5, 7], |v| v as f32);
-        check::<f32, Nchw, Nhwc>([1, 29, 4, 9], |v| v as f32);
-        check::<u8, Nchw, Nhwc>([1, 17, 8, 9], |v| v as u8);
-        check::<u16, Nchw, Nhwc>([1, 7, 8, 9], |v| v as u16);
+        check::<f32, Nchw, Nhwc>([2, 17, 5, 7], 0, |v| v as f32);
+        check::<f32, Nchw, Nhwc>([1, 29, 4, 9], 0, |v| v as f32);
+        check::<u8, Nchw, Nhwc>([1, 17, 8, 9], 0, |v| v as u8);
+        check::<u16, Nchw, Nhwc>([1, 7, 8, 9], 0, |v| v as u16);
+    }
+
+    /// Channels in and out of the last place on odd shapes (3, 17 and 255 channels; images one
+    /// pixel wide; rows of 12, 68 and 1020 bytes of f32, off the line grid), and into
+    /// 16-channel blocks, for each element size with vector blocks (4, 2 and 1 bytes; NEON's
+    /// on aarch64), into destinations on a line and one element past it.
+    #[test]
+    fn odd_shapes_on_and_off_the_line_equal_the_definition() {
+        fn each_shape<T>(of: fn(u32) -> T)
+        where
+            T: Copy + Send + Sync + PartialEq + core::fmt::Debug + 'static,
+        {
+            // Under Miri, which runs the 255-channel shapes for minutes, 17 channels one pixel
+            // wide only.
+            let shapes: &[[usize; 4]] = if cfg!(miri) {
+                &[[1, 17, 9, 1]]
+            } else {
+                &[
+                    [2, 3, 5, 7],
+                    [1, 17, 9, 1],
+                    [2, 17, 6, 5],
+                    [1, 255, 7, 1],
+                    [1, 255, 3, 11],
+                    [1, 255, 1, 3],
+                ]
+            };
+            for &dims in shapes {
+                for misalign in [0, 1] {
+                    check::<T, Nchw, Nhwc>(dims, misalign, of);
+                    check::<T, Nhwc, Nchw>(dims, misalign, of);
+                    check::<T, Nchw, NChw16c>(dims, misalign, of);
+                }
+            }
+        }
+        each_shape::<f32>(|v| v as f32);
+        each_shape::<half::f16>(|v| half::f16::from_bits(v as u16));
+        each_shape::<u8>(|v| (v * 13) as u8);
     }
 
     /// A 4-byte type with three padding bytes: moved as `MaybeUninit<u32>`, its padding
@@ -310,11 +348,11 @@ mod tests {
     /// element and fill the padding like the plain ones.
     #[test]
     fn every_element_type_takes_an_engine_of_its_size() {
-        check::<Padded, Nchw, Nhwc>([1, 20, 3, 5], |v| Padded(v as u8));
-        check::<Padded, Nhwc, NChw16c>([1, 20, 3, 2], |v| Padded(v as u8));
-        check::<(u8, u16), Nchw, NChw8c>([1, 9, 2, 3], |v| (v as u8, v as u16));
-        check::<[u8; 3], NChw16c, Nhwc>([1, 17, 2, 3], |v| [v as u8, 1, 2]);
-        check::<(u64, u64), Oihw, OIhw16i16o>([17, 3, 1, 2], |v| (u64::from(v), 7));
-        check::<bool, Flat, Crouton2x2>([1, 3, 5, 33], |v| v % 3 == 0);
+        check::<Padded, Nchw, Nhwc>([1, 20, 3, 5], 0, |v| Padded(v as u8));
+        check::<Padded, Nhwc, NChw16c>([1, 20, 3, 2], 0, |v| Padded(v as u8));
+        check::<(u8, u16), Nchw, NChw8c>([1, 9, 2, 3], 0, |v| (v as u8, v as u16));
+        check::<[u8; 3], NChw16c, Nhwc>([1, 17, 2, 3], 0, |v| [v as u8, 1, 2]);
+        check::<(u64, u64), Oihw, OIhw16i16o>([17, 3, 1, 2], 0, |v| (u64::from(v), 7));
+        check::<bool, Flat, Crouton2x2>([1, 3, 5, 33], 0, |v| v % 3 == 0);
     }
 }

@@ -3,16 +3,10 @@
 //! machine's caches pick, the relayout moves the same elements.
 
 use super::{Origin, RelayoutPlan};
+use crate::relayout::test_layouts::{Crouton, Flat, NChw8c, NChw16c, Nchw, Nhwc};
 use crate::relayout::{CacheGeometry, Choices, PlanChoices, Streaming};
 use crate::{Layout, Tensor, layouts::SameRankAs};
 use alloc::format;
-
-type Nchw = crate::onednn_layout!("nchw");
-type Nhwc = crate::onednn_layout!("nhwc");
-type Nchw8c = crate::onednn_layout!("nChw8c");
-type Nchw16c = crate::onednn_layout!("nChw16c");
-type Flat = crate::chunked_layout![NHWC; 0,0, 1,0, 2,0, 3,0];
-type Crouton = crate::chunked_layout![NHWC; 0,0, 1,0, 2,0, 3,0, 1,8, 2,8, 3,32];
 
 /// `A -> B` of `dims`, planned with each described machine's choices and with its stores
 /// past the caches as its model picks them, forced on and forced off: each run equals the
@@ -63,8 +57,8 @@ fn plans_of_every_described_machine_move_what_relayout_moves() {
     each_machine_moves::<u8, Nchw, Nhwc>([1, 64, 16, 16], |i| i as u8);
     each_machine_moves::<u8, Nhwc, Nchw>([2, 64, 7, 7], |i| i as u8);
     each_machine_moves::<u8, Nhwc, Nchw>([1, 3, 32, 32], |i| i as u8);
-    each_machine_moves::<u16, Nchw, Nchw16c>([1, 40, 9, 9], |i| i as u16);
-    each_machine_moves::<f32, Nchw8c, Nchw16c>([1, 32, 8, 8], |i| i as f32);
+    each_machine_moves::<u16, Nchw, NChw16c>([1, 40, 9, 9], |i| i as u16);
+    each_machine_moves::<f32, NChw8c, NChw16c>([1, 32, 8, 8], |i| i as f32);
     each_machine_moves::<u8, Flat, Crouton>([1, 16, 16, 64], |i| i as u8);
     each_machine_moves::<u8, Crouton, Flat>([1, 16, 16, 64], |i| i as u8);
 }

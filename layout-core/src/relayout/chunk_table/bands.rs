@@ -207,9 +207,10 @@ fn most_chunks(bands: &[Band]) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{Depth, Flat};
+    use super::super::tests::Depth;
     use super::*;
     use crate::relayout::plan::SAME_ORDER;
+    use crate::relayout::test_layouts::Flat;
 
     /// The plan of `from`'s first band into `to` (the table `from` if `table_is_src`, else
     /// `to`), as bands keep it.

@@ -184,6 +184,7 @@ impl<'a> Table<'a> {
 pub(super) mod tests {
     use super::*;
     use crate::relayout::copy_into;
+    use crate::relayout::test_layouts::Flat;
     use alloc::boxed::Box;
     use alloc::vec::Vec;
     use core::fmt::Debug;
@@ -207,8 +208,6 @@ pub(super) mod tests {
     /// Chunks of 2 pixels of a row by 4 channels, channel blocks outside pixel blocks, as HTP's
     /// depth-32 layout: each chunk's rows land in pixels of their own in flat NHWC.
     pub(super) type Depth = crate::chunked_layout![NHWC; 0,0, 1,0, 3,0, 2,0, 2,2, 3,4];
-    /// Flat NHWC.
-    pub(super) type Flat = crate::chunked_layout![NHWC; 0,0, 1,0, 2,0, 3,0];
 
     const DIMS: [usize; 4] = [2, 5, 3, 6];
 

@@ -71,11 +71,9 @@ pub(crate) fn few_rows_body<T: Copy, B: BlockMove<T>, const COLS: usize>(t: Tran
 
 #[cfg(test)]
 mod tests {
-    use super::super::reach::Reach;
     use super::super::tiles::Portable;
-    use super::super::tiles::tests::by_definition;
+    use super::super::tiles::tests::against_definition;
     use super::*;
-    use alloc::vec;
     use alloc::vec::Vec;
 
     /// NHWC -> NCHW of four to fifteen channels, positions a whole number of blocks and not,
@@ -91,15 +89,13 @@ mod tests {
             let batch = TileBatch::listed(&origins, &rows, &cols, None);
             let case = alloc::format!("{channels} channels, {positions} positions");
             assert!(takes(&batch), "{case}: taken");
-            let reach = Reach::of(&rows, &cols);
             for src_len in [2 * image, 2 * image + ROWS] {
                 let src: Vec<u32> = (0..src_len as u32).collect();
-                let mut got = vec![u32::MAX; 2 * image];
-                let moved = Transposes::new(&mut got, 0, &src, 0, batch, reach);
-                few_rows_body::<u32, Portable, 8>(moved);
-                let mut want = vec![u32::MAX; 2 * image];
-                by_definition(&mut want, &src, batch);
-                assert_eq!(got, want, "{case}, source of {src_len}");
+                let case = alloc::format!("{case}, source of {src_len}");
+                against_definition(batch, &src, (2 * image, u32::MAX), &case, |t| {
+                    few_rows_body::<u32, Portable, 8>(t);
+                    true
+                });
             }
         }
     }

@@ -301,30 +301,20 @@ unsafe fn unzip_planes<T: Copy, P: Pieces<T>, const N: usize, const STEP: usize>
 
 #[cfg(test)]
 mod tests {
-    use super::super::reach::Reach;
     use super::super::tile_batch::TileBatch;
-    use super::super::tiles::tests::by_definition;
+    use super::super::tiles::tests::against_definition;
     use super::*;
     use crate::relayout::tuning::ROWS;
-    use alloc::vec;
     use alloc::vec::Vec;
 
     /// `batch` from a counted source of `src_len` elements into `dst_len` through the narrow
-    /// kernels: whether they take it is `takes`; where they do, the same as the definition,
-    /// where not, nothing written. Failures name `case`.
+    /// kernels ([`against_definition`]): whether they take it is `takes`. Failures name `case`.
     fn narrow(batch: TileBatch<'_>, src_len: usize, dst_len: usize, takes: bool, case: &str) {
         let src: Vec<u32> = (0..src_len as u32).collect();
-        let (mut got, mut want) = (vec![u32::MAX; dst_len], vec![u32::MAX; dst_len]);
-        let reach = Reach::of(batch.rows, batch.cols);
         // SAFETY: plain copies run on any CPU.
-        let moved = unsafe {
-            narrow_transpose::<u32, Cached>(Transposes::new(&mut got, 0, &src, 0, batch, reach))
-        };
+        let kernel = |t: Transposes<'_, u32>| unsafe { narrow_transpose::<u32, Cached>(t) };
+        let moved = against_definition(batch, &src, (dst_len, u32::MAX), case, kernel);
         assert_eq!(moved, takes, "{case}: taken");
-        if moved {
-            by_definition(&mut want, &src, batch);
-        }
-        assert_eq!(got, want, "{case}");
     }
 
     /// Planes of 37 rows (two steps of 16 and a tail) into rows of one, two and three, as one

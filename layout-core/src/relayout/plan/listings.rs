@@ -208,6 +208,7 @@ fn row_pitch(levels: &[Level]) -> Option<usize> {
 mod tests {
     use super::*;
     use crate::relayout::plan::{Kernel, SAME_ORDER, plan_of};
+    use crate::relayout::test_layouts::{NChw4c, NChw8c, NChw16c, Nhwc};
 
     fn level(extent: usize, dst: usize) -> Level {
         Level {
@@ -232,10 +233,8 @@ mod tests {
     /// no divisor from 2 to 32 and stay whole.
     #[test]
     fn row_blocks_take_part_of_a_loop_too_long_to_list() {
-        type Nhwc = crate::onednn_layout!("nhwc");
-        type Nchw16c = crate::onednn_layout!("nChw16c");
         let rows = |dims: [usize; 4]| {
-            let plan = plan_of::<Nhwc, Nchw16c>(dims, &SAME_ORDER, 4);
+            let plan = plan_of::<Nhwc, NChw16c>(dims, &SAME_ORDER, 4);
             assert_eq!(plan.kernel, Kernel::Rows);
             plan.listings(4).rows.len()
         };
@@ -252,21 +251,17 @@ mod tests {
     /// width is even (odd: a row of a pair would start a line half-way).
     #[test]
     fn rows_fill_lines_of_one_row_or_two() {
-        type Nhwc = crate::onednn_layout!("nhwc");
-        type Nchw4c = crate::onednn_layout!("nChw4c");
-        type Nchw8c = crate::onednn_layout!("nChw8c");
-        type Nchw16c = crate::onednn_layout!("nChw16c");
         let dims = [2, 256, 7, 9];
         use LineRows::{Pairs, Partial, Whole};
         let cases = [
-            (lines::<Nhwc, Nchw16c>(dims, 4), Whole),
-            (lines::<Nhwc, Nchw16c>(dims, 2), Partial), // 32-byte rows of different blocks
-            (lines::<Nchw8c, Nchw16c>(dims, 4), Pairs),
-            (lines::<Nchw4c, Nchw8c>(dims, 8), Pairs),
-            (lines::<Nchw8c, Nchw16c>(dims, 2), Partial), // 16-byte rows
-            (lines::<Nchw16c, Nchw8c>(dims, 4), Partial), // odd width
-            (lines::<Nchw16c, Nchw8c>([2, 256, 7, 8], 4), Pairs),
-            (lines::<Nchw8c, Nchw8c>(dims, 4), Partial), // one loop: a plain copy
+            (lines::<Nhwc, NChw16c>(dims, 4), Whole),
+            (lines::<Nhwc, NChw16c>(dims, 2), Partial), // 32-byte rows of different blocks
+            (lines::<NChw8c, NChw16c>(dims, 4), Pairs),
+            (lines::<NChw4c, NChw8c>(dims, 8), Pairs),
+            (lines::<NChw8c, NChw16c>(dims, 2), Partial), // 16-byte rows
+            (lines::<NChw16c, NChw8c>(dims, 4), Partial), // odd width
+            (lines::<NChw16c, NChw8c>([2, 256, 7, 8], 4), Pairs),
+            (lines::<NChw8c, NChw8c>(dims, 4), Partial), // one loop: a plain copy
         ];
         for (k, (got, want)) in cases.into_iter().enumerate() {
             assert_eq!(got, want, "case {k}");

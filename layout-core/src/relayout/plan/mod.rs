@@ -30,10 +30,10 @@ pub(crate) use table::{Band, Grid};
 #[cfg(feature = "parallel")]
 pub(crate) use thread_order::destination_reach;
 
-/// The plan of `A -> B` on `dims` (in `A`'s order) for `bytes`-byte elements, dimension `d` of
-/// `A` being dimension `to[d]` of `B`.
+/// The pair of `A -> B` on `dims` (in `A`'s order), dimension `d` of `A` being dimension
+/// `to[d]` of `B`.
 #[cfg(test)]
-pub(crate) fn plan_of<A, B>(dims: [usize; 4], to: &Renumbering, bytes: usize) -> Plan
+pub(crate) fn pair_of<A, B>(dims: [usize; 4], to: &Renumbering) -> Pair
 where
     A: crate::Layout<Index = [usize; 4]> + Default,
     B: crate::Layout<Index = [usize; 4]> + Default,
@@ -42,5 +42,15 @@ where
     (0..4).for_each(|d| dst_dims[to[d]] = dims[d]);
     let src = crate::Mapping::<A>::new(dims).unwrap();
     let dst = crate::Mapping::<B>::new(dst_dims).unwrap();
-    Plan::new(&Pair::of(&src, &dst, to), bytes)
+    Pair::of(&src, &dst, to)
+}
+
+/// The plan of [`pair_of`] `A -> B` on `dims` for `bytes`-byte elements.
+#[cfg(test)]
+pub(crate) fn plan_of<A, B>(dims: [usize; 4], to: &Renumbering, bytes: usize) -> Plan
+where
+    A: crate::Layout<Index = [usize; 4]> + Default,
+    B: crate::Layout<Index = [usize; 4]> + Default,
+{
+    Plan::new(&pair_of::<A, B>(dims, to), bytes)
 }

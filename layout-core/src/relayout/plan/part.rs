@@ -119,10 +119,8 @@ impl Side {
 mod tests {
     use super::*;
     use crate::relayout::plan::SAME_ORDER;
+    use crate::relayout::test_layouts::{Crouton, NChw16c};
     use crate::{Layout, Mapping};
-
-    type Crouton = crate::chunked_layout![NHWC; 0,0, 1,0, 2,0, 3,0, 1,8, 2,8, 3,32];
-    type NChw16c = crate::onednn_layout!("nChw16c");
 
     fn part(start: [usize; 4], end: [usize; 4]) -> Part {
         let widen = |a: [usize; 4]| core::array::from_fn(|d| a.get(d).copied().unwrap_or(0));

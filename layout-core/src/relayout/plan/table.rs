@@ -257,9 +257,10 @@ impl Bands {
 mod tests {
     use super::*;
     use crate::Mapping;
+    use crate::relayout::test_layouts::Crouton;
     use alloc::vec::Vec;
 
-    type Crouton = crate::chunked_layout![NHWC; 0,0, 1,0, 2,0, 3,0, 1,8, 2,8, 3,32];
+    /// Croutons with their channel blocks outermost.
     type ChannelsFirst = crate::chunked_layout![NHWC; 3,0, 0,0, 1,0, 2,0, 1,8, 2,8, 3,32];
 
     fn grid_of(m: &Mapping<Crouton>) -> Grid {

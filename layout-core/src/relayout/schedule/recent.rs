@@ -68,10 +68,8 @@ pub(crate) fn with_last_plan<R>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Mapping, relayout::plan::SAME_ORDER};
-
-    type Nchw = crate::onednn_layout!("nchw");
-    type Nhwc = crate::onednn_layout!("nhwc");
+    use crate::relayout::plan::{SAME_ORDER, pair_of};
+    use crate::relayout::test_layouts::{Nchw, Nhwc};
 
     /// `body` on the kept plan of nchw -> nhwc on `dims`, 4-byte elements into `dst_bytes`.
     fn with_plan<R>(
@@ -80,8 +78,7 @@ mod tests {
         streaming: Option<Streaming>,
         body: impl FnOnce(&Planned) -> R,
     ) -> Option<R> {
-        let (src, dst) = (Mapping::<Nchw>::new(dims), Mapping::<Nhwc>::new(dims));
-        let pair = Pair::of(&src.unwrap(), &dst.unwrap(), &SAME_ORDER);
+        let pair = pair_of::<Nchw, Nhwc>(dims, &SAME_ORDER);
         with_last_plan(&pair, 4, dst_bytes, streaming, &Choices::DEFAULT, body)
     }
 

@@ -85,8 +85,7 @@ impl Streaming {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    const MIB: usize = 1 << 20;
+    use crate::relayout::cache_geometry::tests::MIB;
 
     /// The destinations of the pairs measured on three machines' last-level caches
     /// (docs/engine-measurements.md) fall on the side each ran faster on; none known: the floor.

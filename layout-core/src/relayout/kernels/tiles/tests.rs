@@ -185,6 +185,26 @@ pub(crate) fn by_definition<T: Copy>(dst: &mut [T], src: &[T], batch: TileBatch)
     }
 }
 
+/// `batch` from `src` into `dst_len` slots of `fill` (both from element 0) through `kernel`:
+/// where it moves the batch (`true`), the same as the definition; where not, nothing written.
+/// Failures name `case`. Whether it moved.
+pub(crate) fn against_definition<E: Copy + PartialEq + core::fmt::Debug>(
+    batch: TileBatch<'_>,
+    src: &[E],
+    (dst_len, fill): (usize, E),
+    case: &str,
+    kernel: impl FnOnce(Transposes<'_, E>) -> bool,
+) -> bool {
+    let (mut got, mut want) = (alloc::vec![fill; dst_len], alloc::vec![fill; dst_len]);
+    let reach = Reach::of(batch.rows, batch.cols);
+    let moved = kernel(Transposes::new(&mut got, 0, src, 0, batch, reach));
+    if moved {
+        by_definition(&mut want, src, batch);
+    }
+    assert_eq!(got, want, "{case}");
+    moved
+}
+
 /// `batch` from a source counted from `s = 2` into zeros from `d = 1`, both ending where the
 /// batch's last tile reaches, through the portable tile and through `transpose` (SIMD blocks
 /// for `u32` on x86-64): the same as the definition, with the batch's reach and with reaches

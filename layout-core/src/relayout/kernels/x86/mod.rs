@@ -212,9 +212,9 @@ mod tests {
 
     pub(super) use isa_test;
 
-    /// The ISA builds of the transpose blocks, each tested on its own.
+    /// The ISA builds of the transpose blocks and sweeps, each tested on its own.
     #[derive(Clone, Copy, Debug)]
-    enum Build {
+    pub(super) enum Build {
         Sse2,
         Avx2,
         Avx512,

@@ -144,7 +144,7 @@ fn put_rows(out: &mut [u8], at: usize, n: usize, lines: &[__m512i; ROWS]) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::tile_batch::move_elements;
+    use super::super::super::tiles::tests::against_definition;
     use super::super::tests::isa_test;
     use super::*;
     use alloc::vec::Vec;
@@ -182,14 +182,12 @@ mod tests {
                 };
                 assert!(takes::<u8>(&batch));
                 let src: Vec<u8> = (0..2 * tile).map(|i| (i * 7 % 251) as u8).collect();
-                let mut want = alloc::vec![0xEE; 2 * tile + 64];
-                for &(at_s, at_d) in &origins {
-                    move_elements(&mut want, at_d, &src, at_s, &rows, &cols);
-                }
-                let mut got = alloc::vec![0xEE; 2 * tile + 64];
-                // SAFETY: AVX-512 F and BW run (`isa_test` checks first).
-                unsafe { transpose(&mut got, 0, &src, 0, batch, stream) };
-                assert_eq!(got, want, "rows of {n} bytes, {channels} of them");
+                let case = alloc::format!("rows of {n} bytes, {channels} of them");
+                against_definition(batch, &src, (2 * tile + 64, 0xEE), &case, |t| {
+                    // SAFETY: AVX-512 F and BW run (`isa_test` checks first).
+                    unsafe { transpose(t.dst, t.d, t.src, t.s, t.batch, stream) };
+                    true
+                });
             }
         }
     }

@@ -2,7 +2,7 @@
 
 use super::super::super::tile_batch::TileBatch;
 use super::super::super::tiles::tests::{TwoTiles, under_miri};
-use super::super::tests::isa_test;
+use super::super::tests::{Build, isa_test};
 use super::*;
 
 /// Tiles `(rows, columns, gap)` of evenly spaced transposes.
@@ -70,6 +70,7 @@ fn agrees_with_portable<E: Broad + core::fmt::Debug + PartialEq, const STREAM: b
                     || read_as_one_run::<E>(col_pitch, n_rows)
             }
             Build::Avx2 => !STREAM && size_of::<E>() == 1,
+            Build::Sse2 => unreachable!("SSE2 has no evenly spaced sweeps"),
         };
         let whole_block = n_rows >= ROWS && n_cols >= CACHE_LINE / size_of::<E>() && swept;
         // SAFETY (both): the build's features run (asserted by the test); `reach` is the
@@ -79,6 +80,7 @@ fn agrees_with_portable<E: Broad + core::fmt::Debug + PartialEq, const STREAM: b
                 Build::Avx512 => pitched_plane::<_, STREAM>(t),
                 Build::Avx2 if STREAM => false,
                 Build::Avx2 => bytes_avx2(t),
+                Build::Sse2 => unreachable!("SSE2 has no evenly spaced sweeps"),
             }
         };
         let case = alloc::format!("{}-byte {n_rows} x {n_cols}, gap {gap}", size_of::<E>());
@@ -103,13 +105,6 @@ fn agrees_with_portable<E: Broad + core::fmt::Debug + PartialEq, const STREAM: b
             "{case}, no run"
         );
     }
-}
-
-/// The x86 builds that sweep evenly spaced transposes.
-#[derive(Clone, Copy, Debug)]
-enum Build {
-    Avx2,
-    Avx512,
 }
 
 /// Every element size through `build`'s sweeps, streamed and not, crowded source columns and
