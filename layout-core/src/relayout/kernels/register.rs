@@ -94,3 +94,118 @@ impl Lanes for u16 {
 impl Lanes for u32 {
     const LANES: usize = 4;
 }
+
+/// `Interleave<$register>` for unsigned types by their interleave instructions, each between
+/// `$to`, the reinterpretation of the register as one of the type's lanes, and `$back` (where
+/// given: free, the same bits).
+macro_rules! interleave_for {
+    ($register:ty: $($ty:ty: $low:ident, $high:ident $(, $to:ident, $back:ident)?;)+) => {$(
+        impl $crate::relayout::kernels::shuffle::Interleave<$register> for $ty {
+            #[inline(always)]
+            unsafe fn low(a: $register, b: $register) -> $register {
+                // SAFETY: the CPU runs the instructions (the caller's promise).
+                unsafe { $($back)?($low($($to)?(a), $($to)?(b))) }
+            }
+            #[inline(always)]
+            unsafe fn high(a: $register, b: $register) -> $register {
+                // SAFETY: as for `low`.
+                unsafe { $($back)?($high($($to)?(a), $($to)?(b))) }
+            }
+        }
+    )+};
+}
+
+pub(crate) use interleave_for;
+
+/// [`Register`] for a vector register of `$bytes` bytes: `zero`, a register of zero bits
+/// (where not given, `bytemuck`'s zeroed register and line); `load` and `store`, unaligned
+/// loads and stores of one register; `lanes`, the 16-byte loads into its lanes (where not
+/// given, the register's one lane loaded from `at[0]`); `line`, a 64-byte line
+/// (`line(dst, at, line)`, or `line(dst, at, line, stream)` with `stream`, the store past the
+/// caches, which also writes several lines at once by
+/// [`store_lines`](crate::relayout::stores::store_lines)).
+macro_rules! register {
+    (
+        $register:ty: $bytes:literal bytes, $(zero: $zero:expr,)? load: $load:path,
+        $(lanes: $lanes:path,)? store: $store:path, line: $line:path
+        $(, stream: $stream:path)? $(,)?
+    ) => {
+        impl $crate::relayout::kernels::register::Register for $register {
+            const BYTES: usize = $bytes;
+            type Line = [Self; 64 / $bytes];
+
+            #[inline(always)]
+            fn zero() -> Self {
+                $crate::relayout::kernels::register::register!(@ zero $($zero)?)
+            }
+
+            #[inline(always)]
+            fn zero_line() -> Self::Line {
+                $crate::relayout::kernels::register::register!(@ zero_line $($zero)?)
+            }
+
+            #[inline(always)]
+            unsafe fn load<E: bytemuck::Pod>(src: &[E], at: usize) -> Self {
+                // SAFETY: passed on from the caller.
+                unsafe { $load(src, at) }
+            }
+
+            #[inline(always)]
+            unsafe fn load_lanes<E: bytemuck::Pod>(src: &[E], at: [usize; 4]) -> Self {
+                // SAFETY: passed on from the caller.
+                unsafe {
+                    $crate::relayout::kernels::register::register!(@ lanes src, at $(, $lanes)?)
+                }
+            }
+
+            #[inline(always)]
+            unsafe fn store<E: bytemuck::Pod>(dst: &mut [E], at: usize, register: Self) {
+                // SAFETY: passed on from the caller.
+                unsafe { $store(dst, at, register) }
+            }
+
+            #[inline(always)]
+            unsafe fn stream_line<E: bytemuck::Pod>(dst: &mut [E], at: usize, line: &Self::Line) {
+                // SAFETY: passed on from the caller; the `line` function streams only a line
+                // that starts on 64 bytes.
+                unsafe { $line(dst, at, line $(, $stream)?) }
+            }
+
+            $(
+                #[inline(always)]
+                unsafe fn stream_lines<E: bytemuck::Pod, L: $crate::relayout::lines::Lines>(
+                    dst: &mut [E],
+                    at: usize,
+                    rows: L,
+                    from: usize,
+                    lines: &[Self::Line],
+                ) {
+                    use $crate::relayout::stores::store_lines;
+                    // SAFETY: as for `stream_line`; `store_lines` tests one line per block
+                    // where the rows keep a pitch.
+                    unsafe { store_lines(dst, at, rows, from, lines, true, $stream) }
+                }
+            )?
+        }
+    };
+    (@ zero) => {
+        bytemuck::Zeroable::zeroed()
+    };
+    (@ zero $zero:expr) => {
+        $zero
+    };
+    (@ zero_line) => {
+        bytemuck::Zeroable::zeroed()
+    };
+    (@ zero_line $zero:expr) => {
+        [Self::zero(); 64 / Self::BYTES]
+    };
+    (@ lanes $src:ident, $at:ident) => {
+        Self::load($src, $at[0])
+    };
+    (@ lanes $src:ident, $at:ident, $lanes:path) => {
+        $lanes($src, $at)
+    };
+}
+
+pub(crate) use register;

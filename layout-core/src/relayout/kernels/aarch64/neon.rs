@@ -9,10 +9,9 @@
 //! (`ld1`/`st1`, `stnp` for whole lines past the caches) and its interleaves (`zip1`/`zip2`).
 
 use super::super::micro_blocks::Blocks128;
-use super::super::register::{Lanes, Register, Register128};
+use super::super::register::{Lanes, Register128, interleave_for, register};
 use super::super::shuffle::Interleave;
 use super::lines::{load, store, write_line};
-use bytemuck::Pod;
 use core::arch::aarch64::{
     uint8x16_t, vdupq_n_u8, vreinterpretq_u8_u16, vreinterpretq_u8_u32, vreinterpretq_u16_u8,
     vreinterpretq_u32_u8, vst1q_u8, vzip1q_u8, vzip1q_u16, vzip1q_u32, vzip2q_u8, vzip2q_u16,
@@ -28,78 +27,20 @@ pub(crate) trait Block: Lanes + Interleave<uint8x16_t> {}
 
 impl<E: Lanes + Interleave<uint8x16_t>> Block for E {}
 
-/// `Interleave<uint8x16_t>` for unsigned types: their `zip1` and `zip2`, between
-/// reinterpretations of a byte register as a register of them and back (free: the same bits).
-macro_rules! zip_for {
-    ($($int:ty: $zip1:ident, $zip2:ident, $to:ident, $back:ident;)+) => {$(
-        impl Interleave<uint8x16_t> for $int {
-            #[inline(always)]
-            unsafe fn low(a: uint8x16_t, b: uint8x16_t) -> uint8x16_t {
-                // SAFETY: NEON runs on every CPU this module is compiled for (module docs).
-                unsafe { $back($zip1($to(a), $to(b))) }
-            }
-
-            #[inline(always)]
-            unsafe fn high(a: uint8x16_t, b: uint8x16_t) -> uint8x16_t {
-                // SAFETY: as for `low`.
-                unsafe { $back($zip2($to(a), $to(b))) }
-            }
-        }
-    )+};
-}
-
-zip_for! {
-    u8: vzip1q_u8, vzip2q_u8, as_bytes, as_bytes;
+// The NEON interleaves: `zip1` and `zip2` of bytes, 2- and 4-byte lanes.
+interleave_for! {
+    uint8x16_t:
+    u8: vzip1q_u8, vzip2q_u8;
     u16: vzip1q_u16, vzip2q_u16, vreinterpretq_u16_u8, vreinterpretq_u8_u16;
     u32: vzip1q_u32, vzip2q_u32, vreinterpretq_u32_u8, vreinterpretq_u8_u32;
 }
 
-/// A byte register as itself (the reinterpretation of bytes, for `zip_for`).
-#[inline(always)]
-fn as_bytes(register: uint8x16_t) -> uint8x16_t {
-    register
-}
-
-/// The NEON register: `ld1`/`st1` of 16 bytes, `stnp` pairs for whole lines past the caches.
-impl Register for uint8x16_t {
-    const BYTES: usize = 16;
-    type Line = [Self; 4];
-
-    #[inline(always)]
-    fn zero() -> Self {
-        // SAFETY: NEON runs on every CPU this module is compiled for (see the module docs).
-        unsafe { vdupq_n_u8(0) }
-    }
-
-    #[inline(always)]
-    fn zero_line() -> Self::Line {
-        [Self::zero(); 4]
-    }
-
-    #[inline(always)]
-    unsafe fn load<E: Pod>(src: &[E], at: usize) -> Self {
-        // SAFETY: passed on from the caller.
-        unsafe { load(src, at) }
-    }
-
-    #[inline(always)]
-    unsafe fn load_lanes<E: Pod>(src: &[E], at: [usize; 4]) -> Self {
-        // SAFETY: passed on from the caller.
-        unsafe { load(src, at[0]) }
-    }
-
-    #[inline(always)]
-    unsafe fn store<E: Pod>(dst: &mut [E], at: usize, register: Self) {
-        // SAFETY: passed on from the caller.
-        unsafe { store(dst, at, register) }
-    }
-
-    #[inline(always)]
-    unsafe fn stream_line<E: Pod>(dst: &mut [E], at: usize, line: &Self::Line) {
-        // SAFETY: passed on from the caller; `write_line` streams only a line that starts on
-        // 64 bytes.
-        unsafe { write_line(dst, at, line) }
-    }
+// The NEON register: `ld1`/`st1` of 16 bytes, `stnp` pairs for whole lines past the caches.
+register! {
+    uint8x16_t: 16 bytes,
+    // SAFETY: NEON runs on every CPU this module is compiled for (see the module docs).
+    zero: unsafe { vdupq_n_u8(0) },
+    load: load, store: store, line: write_line,
 }
 
 impl Register128 for uint8x16_t {

@@ -8,18 +8,15 @@
 //! (`layout-core` is `no_std`: no `std::is_x86_feature_detected!`).
 
 use super::super::block_move::{BlockLines, BlockMove};
-use super::super::evenly_spaced::{self, Corner};
 use super::super::micro_blocks;
+use super::super::register::{interleave_for, register};
 use super::super::row_blocks::RowBlock;
 use super::super::rows::copy_rows_fn;
-use super::super::staged;
 use super::super::streamed_rows;
-use super::super::tiles::{self, PlaneMove};
-use super::super::transposes::{Transposes, transposes_fn};
-use super::shuffle::{Interleave, interleave_for, load_register, x86_register};
+use super::shuffle::{Interleave, load_register};
 use super::sse2::{Block, Sse2};
 use crate::relayout::lines::{Columns, Lines};
-use crate::relayout::stores::{end_streaming, store_line};
+use crate::relayout::stores::{end_streaming, store, store_line};
 use crate::relayout::tuning::CACHE_LINE;
 use bytemuck::Pod;
 use core::arch::x86_64::{
@@ -28,34 +25,9 @@ use core::arch::x86_64::{
     _mm256_unpacklo_epi32,
 };
 
-cpufeatures::new!(cpuid_avx2, "avx2");
+isa_build! { "AVX2", "avx2", ["avx2"], Avx2Blocks<Wide>, Avx2Blocks<false> }
 
-/// Whether this CPU runs AVX2 instructions: found on the first call, then cached in
-/// `cpufeatures`' atomic, so any number of threads may ask at once (a race detects twice and
-/// stores the same answer).
-#[inline]
-pub(crate) fn available() -> bool {
-    cpuid_avx2::get()
-}
-
-/// [`evenly_spaced::sweep`] through the caches compiled with AVX2, a function of its own so
-/// that its loop compiles flat whatever calls it.
-///
-/// # Safety
-///
-/// As [`evenly_spaced::sweep`]; the CPU runs AVX2 ([`available`]).
-#[target_feature(enable = "avx2")]
-#[inline(never)]
-pub(crate) unsafe fn sweep_on<E: Copy, B: BlockMove<E>, const COLS: usize, const VISIT: usize>(
-    dst: &mut [E],
-    src: &[E],
-    corner: Corner,
-    rows: &[(usize, usize)],
-    cols: usize,
-) {
-    // SAFETY: passed on from the caller.
-    unsafe { evenly_spaced::sweep::<E, B, COLS, VISIT, 0>(dst, src, corner, rows, cols) }
-}
+sweep_on! { "AVX2", "avx2" }
 
 /// Runs `body` inlined into a function compiled with AVX2 (its copies move 32 bytes a register).
 ///
@@ -65,37 +37,6 @@ pub(crate) unsafe fn sweep_on<E: Copy, B: BlockMove<E>, const COLS: usize, const
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn run_with_avx2<R>(body: impl FnOnce() -> R) -> R {
     body()
-}
-
-transposes_fn! {
-    /// One width's transposes ([`tiles::plane_body`]) compiled with AVX2: the
-    /// [`PlaneMove::plane`] of [`Avx2Blocks`].
-    ///
-    /// # Safety
-    ///
-    /// The CPU runs AVX2 instructions ([`available`]).
-    #[target_feature(enable = "avx2")]
-    #[inline(never)]
-    pub(crate) unsafe fn plane[T: Copy, B: PlaneMove<T>, const COLS: usize, const FEW_ROWS: bool](
-        t: Transposes<T>,
-    ) {
-        tiles::width_body::<T, B, COLS, FEW_ROWS>(t);
-    }
-}
-
-transposes_fn! {
-    /// [`staged::staged_widths`] compiled with AVX2, [`Avx2Blocks`] writing into its buffer.
-    ///
-    /// # Safety
-    ///
-    /// The CPU runs AVX2 instructions ([`available`]); `stages` is
-    /// [`Stages::of`](staged::Stages::of) the batch.
-    #[target_feature(enable = "avx2")]
-    #[inline(never)]
-    pub(crate) unsafe fn staged[E: Wide](t: Transposes<E>, stages: staged::Stages) {
-        // SAFETY: passed on from the caller.
-        unsafe { staged::staged_widths::<E, Avx2Blocks<false>>(t, stages, stream_run) }
-    }
 }
 
 copy_rows_fn! {
@@ -162,16 +103,6 @@ pub(crate) unsafe fn stream_run<E: Pod>(out: &mut [E], run: &[E]) {
 /// their [`plane`] is compiled for it.
 pub(crate) struct Avx2Blocks<const STREAM: bool>;
 
-impl<E: Wide, const STREAM: bool> PlaneMove<E> for Avx2Blocks<STREAM> {
-    /// # Safety
-    ///
-    /// The CPU runs AVX2 instructions.
-    unsafe fn plane<const COLS: usize, const FEW_ROWS: bool>(t: Transposes<'_, E>) {
-        // SAFETY: passed on from the caller.
-        unsafe { plane::<E, Self, COLS, FEW_ROWS>(t.dst, t.d, t.src, t.s, t.batch, t.reach) }
-    }
-}
-
 impl<E: Wide, const STREAM: bool> BlockMove<E> for Avx2Blocks<STREAM> {
     const STREAMS: bool = STREAM;
     type Cached = Avx2Blocks<false>;
@@ -202,7 +133,10 @@ interleave_for! {
 impl<E: Block + Interleave<__m256i>> Wide for E {}
 
 // The AVX2 register: two 128-bit lanes, `vmovntdq` for whole lines past the caches.
-x86_register!(__m256i: 32, _mm256_stream_si256, pair_lanes);
+register! {
+    __m256i: 32 bytes, load: load_register, lanes: pair_lanes, store: store, line: store_line,
+    stream: _mm256_stream_si256,
+}
 
 /// The 16 bytes at `at[0]` in the low lane, at `at[1]` in the high one (element offsets).
 ///

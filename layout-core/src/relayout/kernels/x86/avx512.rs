@@ -10,15 +10,12 @@
 use super::super::block_move::{BlockLines, BlockMove};
 use super::super::micro_blocks;
 use super::super::narrow;
-use super::super::staged;
-use super::super::tiles::{self, PlaneMove};
-use super::super::transposes::{Transposes, transposes_fn};
+use super::super::register::{interleave_for, register};
+use super::super::transposes::transposes_fn;
 use super::avx2::{Avx2Blocks, Wide};
-use super::shuffle::{
-    Interleave, interleave_for, load_register, permute_dwords, shuffle_rounds, x86_register, zero,
-};
+use super::shuffle::{Interleave, load_register, permute_dwords, shuffle_rounds, zero};
 use crate::relayout::lines::{Columns, Lines};
-use crate::relayout::stores::{one_per_line, store_line, store_lines};
+use crate::relayout::stores::{one_per_line, store, store_line, store_lines};
 use crate::relayout::tuning::CACHE_LINE;
 use bytemuck::Pod;
 use core::arch::x86_64::{
@@ -27,45 +24,9 @@ use core::arch::x86_64::{
     _mm512_unpacklo_epi16, _mm512_unpacklo_epi32,
 };
 
-cpufeatures::new!(cpuid_avx512, "avx512f", "avx512bw");
-
-/// Whether this CPU runs AVX-512 F and BW instructions (found and cached as
-/// [`super::avx2::available`] finds AVX2).
-#[inline]
-pub(crate) fn available() -> bool {
-    cpuid_avx512::get()
-}
-
-transposes_fn! {
-    /// One width's transposes ([`tiles::plane_body`]) compiled with AVX-512 F and BW (and so
-    /// AVX2 too): the [`PlaneMove::plane`] of [`Avx512Blocks`].
-    ///
-    /// # Safety
-    ///
-    /// The CPU runs AVX-512 F and BW instructions ([`available`]).
-    #[target_feature(enable = "avx2,avx512f,avx512bw")]
-    #[inline(never)]
-    pub(crate) unsafe fn plane[T: Copy, B: PlaneMove<T>, const COLS: usize, const FEW_ROWS: bool](
-        t: Transposes<T>,
-    ) {
-        tiles::width_body::<T, B, COLS, FEW_ROWS>(t);
-    }
-}
-
-transposes_fn! {
-    /// [`staged::staged_widths`] compiled with AVX-512 F and BW, [`StageBlocks`] writing into
-    /// its buffer.
-    ///
-    /// # Safety
-    ///
-    /// The CPU runs AVX-512 F and BW instructions ([`available`]); `stages` is
-    /// [`Stages::of`](staged::Stages::of) the batch.
-    #[target_feature(enable = "avx2,avx512f,avx512bw")]
-    #[inline(never)]
-    pub(crate) unsafe fn staged[E: Broad](t: Transposes<E>, stages: staged::Stages) {
-        // SAFETY: passed on from the caller; AVX-512 implies AVX2, which `stream_run` needs.
-        unsafe { staged::staged_widths::<E, StageBlocks>(t, stages, super::avx2::stream_run) }
-    }
+isa_build! {
+    "AVX-512 F and BW", "avx2,avx512f,avx512bw", ["avx512f", "avx512bw"], Avx512Blocks<Broad>,
+    StageBlocks
 }
 
 transposes_fn! {
@@ -125,16 +86,6 @@ impl<E: Pod> narrow::Pieces<E> for StreamedPieces {
 /// ones as [`Avx2Blocks`]'. Only where the CPU runs AVX-512 F and BW: their [`plane`] is
 /// compiled for it.
 pub(crate) struct Avx512Blocks<const STREAM: bool>;
-
-impl<E: Broad, const STREAM: bool> PlaneMove<E> for Avx512Blocks<STREAM> {
-    /// # Safety
-    ///
-    /// The CPU runs AVX-512 F and BW instructions.
-    unsafe fn plane<const COLS: usize, const FEW_ROWS: bool>(t: Transposes<'_, E>) {
-        // SAFETY: passed on from the caller.
-        unsafe { plane::<E, Self, COLS, FEW_ROWS>(t.dst, t.d, t.src, t.s, t.batch, t.reach) }
-    }
-}
 
 impl<E: Broad, const STREAM: bool> BlockMove<E> for Avx512Blocks<STREAM> {
     const STREAMS: bool = STREAM;
@@ -201,7 +152,10 @@ interleave_for! {
 impl<E: Wide + Interleave<__m512i>> Broad for E {}
 
 // The AVX-512 register, a whole cache line: four 128-bit lanes, `vmovntdq` past the caches.
-x86_register!(__m512i: 64, _mm512_stream_si512, quad_register);
+register! {
+    __m512i: 64 bytes, load: load_register, lanes: quad_register, store: store, line: store_line,
+    stream: _mm512_stream_si512,
+}
 
 /// The block of 4-byte elements as 16 x 16 squares: a source line's 16 elements (`ROWS`) are
 /// one 64-byte register, and four rounds of the perfect shuffle across whole registers

@@ -5,6 +5,125 @@
 //! SSE2 is part of every x86-64 CPU (the module is compiled where `target_feature = "sse2"`);
 //! AVX2 and AVX-512 are detected at run time.
 
+/// What each wide build (AVX2, AVX-512: `$isa`) has, compiled with `$features`: whether the
+/// CPU runs it (`available`: the features `$cpuid` found with `cpuid` by the `cpufeatures`
+/// crate, as `layout-core` is `no_std`), the generic loops compiled whole with the features
+/// (`plane`, `staged`; the last with the blocks `$staged` writing into its buffer) and the
+/// [`PlaneMove`](tiles::PlaneMove) of its blocks `$blocks` for elements `$element`. Each loop
+/// a function of its own (`#[inline(never)]`), so that it compiles flat whatever calls it.
+/// Paths are from the build's module (a child of this one).
+macro_rules! isa_build {
+    ($isa:literal, $features:tt, [$($cpuid:tt),+], $blocks:ident<$element:ident>, $staged:ty) => {
+        cpufeatures::new!(cpuid, $($cpuid),+);
+
+        #[doc = concat!("Whether this CPU runs ", $isa, " instructions: found on the first call,")]
+        /// then cached in `cpufeatures`' atomic, so any number of threads may ask at once (a
+        /// race detects twice and stores the same answer).
+        #[inline]
+        pub(crate) fn available() -> bool {
+            cpuid::get()
+        }
+
+        super::super::transposes::transposes_fn! {
+            #[doc = concat!("One width's transposes ([`width_body`]) compiled with ", $isa, ":")]
+            #[doc = concat!("the [`PlaneMove::plane`] of [`", stringify!($blocks), "`].")]
+            ///
+            /// # Safety
+            ///
+            #[doc = concat!("The CPU runs ", $isa, " instructions ([`available`]).")]
+            ///
+            /// [`width_body`]: super::super::tiles::width_body
+            /// [`PlaneMove::plane`]: super::super::tiles::PlaneMove::plane
+            #[target_feature(enable = $features)]
+            #[inline(never)]
+            pub(crate) unsafe fn plane[
+                T: Copy,
+                B: super::super::tiles::PlaneMove<T>,
+                const COLS: usize,
+                const FEW_ROWS: bool,
+            ](t: Transposes<T>) {
+                super::super::tiles::width_body::<T, B, COLS, FEW_ROWS>(t);
+            }
+        }
+
+        super::super::transposes::transposes_fn! {
+            #[doc = concat!("[`staged_widths`] compiled with ", $isa, ", its blocks writing into")]
+            /// its buffer.
+            ///
+            /// # Safety
+            ///
+            #[doc = concat!("The CPU runs ", $isa, " instructions ([`available`]); `stages` is")]
+            /// [`Stages::of`] the batch.
+            ///
+            /// [`staged_widths`]: super::super::staged::staged_widths
+            /// [`Stages::of`]: super::super::staged::Stages::of
+            #[target_feature(enable = $features)]
+            #[inline(never)]
+            pub(crate) unsafe fn staged[E: $element](
+                t: Transposes<E>,
+                stages: super::super::staged::Stages,
+            ) {
+                use super::{super::staged::staged_widths, avx2::stream_run};
+                // SAFETY: passed on from the caller; both builds run AVX2 (`stream_run`).
+                unsafe { staged_widths::<E, $staged>(t, stages, stream_run) }
+            }
+        }
+
+        impl<E, const STREAM: bool> super::super::tiles::PlaneMove<E> for $blocks<STREAM>
+        where
+            E: $element,
+        {
+            /// # Safety
+            ///
+            #[doc = concat!("The CPU runs ", $isa, " instructions.")]
+            unsafe fn plane<const COLS: usize, const FEW_ROWS: bool>(
+                t: super::super::transposes::Transposes<'_, E>,
+            ) {
+                // SAFETY: passed on from the caller.
+                unsafe {
+                    plane::<E, Self, COLS, FEW_ROWS>(t.dst, t.d, t.src, t.s, t.batch, t.reach)
+                }
+            }
+        }
+    };
+}
+
+/// `sweep_on`: [`evenly_spaced::sweep`](super::evenly_spaced::sweep) compiled with `$features`
+/// (`$isa`), a function of its own (`#[inline(never)]`) so that its loop compiles flat whatever
+/// calls it. The AVX2 one beside the build's other functions, the AVX-512 one beside its
+/// callers (`pitched`), so that their calls stay within one codegen unit. Paths are from the
+/// module it is in (a child of this one).
+macro_rules! sweep_on {
+    ($isa:literal, $features:tt) => {
+        #[doc = concat!("[`evenly_spaced::sweep`] compiled with ", $isa, ".")]
+        ///
+        /// # Safety
+        ///
+        #[doc = concat!("As [`evenly_spaced::sweep`]; the CPU runs ", $isa, ".")]
+        ///
+        /// [`evenly_spaced::sweep`]: super::super::evenly_spaced::sweep
+        #[target_feature(enable = $features)]
+        #[inline(never)]
+        pub(crate) unsafe fn sweep_on<
+            E: Copy,
+            B: super::super::block_move::BlockMove<E>,
+            const COLS: usize,
+            const VISIT: usize,
+            const STAGE: usize,
+        >(
+            dst: &mut [E],
+            src: &[E],
+            corner: super::super::evenly_spaced::Corner,
+            rows: &[(usize, usize)],
+            cols: usize,
+        ) {
+            use super::super::evenly_spaced::sweep;
+            // SAFETY: passed on from the caller.
+            unsafe { sweep::<E, B, COLS, VISIT, STAGE>(dst, src, corner, rows, cols) }
+        }
+    };
+}
+
 mod avx2;
 mod avx512;
 mod pitched;

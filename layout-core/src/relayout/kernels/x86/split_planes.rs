@@ -54,57 +54,26 @@ impl<E: Pod, P: Pieces<E>> Pieces<E> for SplitPlanes<P> {
         if !<Self as Pieces<E>>::splits(planes.len()) {
             return false;
         }
-        // SAFETY: the CPU runs AVX-512 F and BW (the caller's promise: this type serves the
-        // AVX-512 build only) and VBMI where the elements are bytes (`splits`).
+        /// `plane` as units `U` of its size.
+        fn units<'a, E: Pod, U: Pod>(plane: &'a mut &mut [E]) -> &'a mut [U] {
+            bytemuck::cast_slice_mut(plane)
+        }
+        // `input` cast to bytes or to words, in the arm of its size.
+        let (bytes, words) = (bytemuck::cast_slice, bytemuck::cast_slice);
+        // SAFETY (each arm): the CPU runs AVX-512 F and BW (the caller's promise: this type
+        // serves the AVX-512 build only) and VBMI where the elements are bytes (`splits`).
         unsafe {
-            if size_of::<E>() == 1 {
-                split_as::<E, u8>(
-                    input,
-                    planes,
-                    split_bytes::<2>,
-                    split_bytes::<3>,
-                    split_bytes::<4>,
-                )
-            } else {
-                split_as::<E, u16>(
-                    input,
-                    planes,
-                    split_words::<2>,
-                    split_words::<3>,
-                    split_words::<4>,
-                )
+            match (size_of::<E>(), planes) {
+                (1, [a, b]) => split_bytes(bytes(input), [a, b].map(units)),
+                (1, [a, b, c]) => split_bytes(bytes(input), [a, b, c].map(units)),
+                (1, [a, b, c, d]) => split_bytes(bytes(input), [a, b, c, d].map(units)),
+                (_, [a, b]) => split_words(words(input), [a, b].map(units)),
+                (_, [a, b, c]) => split_words(words(input), [a, b, c].map(units)),
+                (_, [a, b, c, d]) => split_words(words(input), [a, b, c, d].map(units)),
+                _ => unreachable!("2 to 4 planes (`splits`)"),
             }
         }
         true
-    }
-}
-
-/// `input` and `planes` as units `U` of their size, split by the function for their number of
-/// planes (2 to 4).
-///
-/// # Safety
-///
-/// The CPU runs the functions' instructions.
-#[inline(always)]
-unsafe fn split_as<E: Pod, U: Pod>(
-    input: &[E],
-    planes: &mut [&mut [E]],
-    two: unsafe fn(&[U], [&mut [U]; 2]),
-    three: unsafe fn(&[U], [&mut [U]; 3]),
-    four: unsafe fn(&[U], [&mut [U]; 4]),
-) {
-    fn units<'a, E: Pod, U: Pod>(plane: &'a mut &mut [E]) -> &'a mut [U] {
-        bytemuck::cast_slice_mut(plane)
-    }
-    let input = bytemuck::cast_slice(input);
-    // SAFETY (each arm): passed on from the caller.
-    unsafe {
-        match planes {
-            [a, b] => two(input, [a, b].map(units)),
-            [a, b, c] => three(input, [a, b, c].map(units)),
-            [a, b, c, d] => four(input, [a, b, c, d].map(units)),
-            _ => unreachable!("2 to 4 planes (`splits`)"),
-        }
     }
 }
 

@@ -13,8 +13,9 @@
 //! other type keeps the portable tile.
 
 use super::super::micro_blocks::Blocks128;
-use super::super::register::{Lanes, Register128};
-use super::shuffle::{Interleave, load_register, x86_register};
+use super::super::register::{Lanes, Register128, register};
+use super::shuffle::{Interleave, load_register};
+use crate::relayout::stores::{store, store_line};
 use core::arch::x86_64::{__m128i, _mm_stream_si128};
 
 /// Blocks moved through SSE2 registers; with `STREAM`, whole aligned destination lines are
@@ -29,17 +30,9 @@ pub(crate) trait Block: Lanes + Interleave<__m128i> {}
 impl<E: Lanes + Interleave<__m128i>> Block for E {}
 
 // The SSE2 register: `movdqu` loads and stores, `movntdq` for whole lines past the caches.
-x86_register!(__m128i: 16, _mm_stream_si128, one_lane);
-
-/// The 16 bytes at element `at[0]`, the register's one lane.
-///
-/// # Safety
-///
-/// The 16 bytes lie inside `src`.
-#[inline(always)]
-unsafe fn one_lane<E: bytemuck::Pod>(src: &[E], at: [usize; 4]) -> __m128i {
-    // SAFETY: passed on from the caller; SSE2 runs on every x86-64 CPU.
-    unsafe { load_register(src, at[0]) }
+register! {
+    __m128i: 16 bytes, load: load_register, store: store, line: store_line,
+    stream: _mm_stream_si128,
 }
 
 impl Register128 for __m128i {

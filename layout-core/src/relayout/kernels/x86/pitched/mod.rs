@@ -28,8 +28,9 @@
 
 mod realigned;
 
-use super::super::block_move::BlockMove;
-use super::super::evenly_spaced::{self, Corner, EvenTiles};
+#[cfg(doc)]
+use super::super::evenly_spaced;
+use super::super::evenly_spaced::{Corner, EvenTiles};
 use super::super::prefetch::prefetch;
 use super::super::tiles;
 use super::super::transposes::Transposes;
@@ -161,11 +162,11 @@ pub(super) unsafe fn bytes_avx2<E: Broad>(t: Transposes<'_, E>) -> bool {
             // SAFETY (both): as in `pitched_plane`; AVX2 runs (the caller's promise).
             unsafe {
                 if crowded {
-                    avx2::sweep_on::<E, Avx2Blocks<false>, 64, ROWS>(
+                    avx2::sweep_on::<E, Avx2Blocks<false>, 64, ROWS, 0>(
                         dst, src, corner, rows, whole_cols,
                     )
                 } else {
-                    avx2::sweep_on::<E, Avx2Blocks<false>, 64, 64>(
+                    avx2::sweep_on::<E, Avx2Blocks<false>, 64, 64, 0>(
                         dst, src, corner, rows, whole_cols,
                     )
                 }
@@ -288,7 +289,7 @@ fn read_as_one_run<E>(col_pitch: usize, rows: usize) -> bool {
 ///
 /// # Safety
 ///
-/// As [`sweep_on`].
+/// As [`sweep_on()`].
 #[target_feature(enable = "avx2,avx512f,avx512bw")]
 unsafe fn quads<
     E,
@@ -318,27 +319,7 @@ unsafe fn quads<
     }
 }
 
-/// [`evenly_spaced::sweep`] compiled with AVX-512 F and BW, a function of its own so that its
-/// loop compiles flat whatever calls it.
-///
-/// # Safety
-///
-/// As [`evenly_spaced::sweep`]; the CPU runs AVX-512 F and BW.
-#[target_feature(enable = "avx2,avx512f,avx512bw")]
-#[inline(never)]
-unsafe fn sweep_on<E, B, const COLS: usize, const VISIT: usize, const STAGE: usize>(
-    dst: &mut [E],
-    src: &[E],
-    corner: Corner,
-    rows: &[(usize, usize)],
-    cols: usize,
-) where
-    E: Copy,
-    B: BlockMove<E>,
-{
-    // SAFETY: passed on from the caller.
-    unsafe { evenly_spaced::sweep::<E, B, COLS, VISIT, STAGE>(dst, src, corner, rows, cols) }
-}
+sweep_on! { "AVX-512 F and BW", "avx2,avx512f,avx512bw" }
 
 /// Whether the source columns of 1- or 2-byte elements, `col_pitch` apart, crowd a few L1
 /// sets ([`CROWDED_SOURCE_PITCH_BYTES`]), so that [`quads`] stages their lines.
