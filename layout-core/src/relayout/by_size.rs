@@ -1,13 +1,10 @@
-//! The engine compiled once per element size: a tensor's elements are moved as units of their
-//! size, so that the engine's code is generated in this crate, four times, and not once per
-//! element type and layout pair in every crate that relayouts.
+//! The engine compiled once per element size: elements move as units of their size, so the
+//! engine is generated in this crate, not once per element type and layout pair in every caller.
 //!
 //! A plain element type (an integer, a float, `half`'s `f16` or `bf16`: no padding bytes, every
 //! bit pattern a value) of 1, 2, 4 or 8 bytes moves as the unsigned integer of its size, with
-//! the vector kernels. Any other type of those sizes and alignments moves as `MaybeUninit` of
-//! that integer (its bytes copied as they are, padding bytes included) by the portable
-//! kernels. Types of any other size or alignment are moved as themselves ([`Opaque`]), by an
-//! engine the caller's crate compiles for them.
+//! the vector kernels; other types of those sizes and alignments as `MaybeUninit` of it, by the
+//! portable kernels; any other type as itself ([`Opaque`]), compiled by the caller's crate.
 
 use super::choices::Choices;
 use super::kernels::{Element, Opaque};
@@ -20,10 +17,8 @@ use super::schedule::{
 use core::any::TypeId;
 use core::mem::MaybeUninit;
 
-/// Runs `$to!(unit, engines)` with the unit `$T` moves as (module docs) and the module of the
-/// engines compiled for it. Each size's condition is a constant of `$T`, so only the taken
-/// branch is compiled for `$T`: the per-unit engines are not generic, and `Opaque` is reached
-/// by other sizes only.
+/// Runs `$to!(unit, engines)` with the unit `$T` moves as (module docs) and the module of its
+/// engines. Each size's condition is a constant of `$T`, so only the taken branch is compiled.
 macro_rules! by_unit {
     ($T:ty, $to:ident) => {
         by_unit!(@ $T, $to; u8, plain_1, bytes_1; u16, plain_2, bytes_2; u32, plain_4, bytes_4;
@@ -44,9 +39,8 @@ macro_rules! by_unit {
     };
 }
 
-/// What one engine call runs: a relayout planned for this call (or the thread's last plan,
-/// where it is this relayout's), with `streaming` overriding the choice of stores past the
-/// caches; or a plan made before, for `T`'s size.
+/// What one engine call runs: a relayout planned for this call, `streaming` overriding the
+/// choice of stores past the caches; or a plan made before, for `T`'s size.
 #[derive(Clone, Copy)]
 pub(crate) enum Job<'a> {
     Fresh {
@@ -57,8 +51,7 @@ pub(crate) enum Job<'a> {
     Planned(&'a Planned),
 }
 
-/// Runs `job` from `src` into `dst`, `pad` into every padding slot of `dst`, through the engine
-/// compiled for `T`'s size.
+/// Runs `job` through the engine compiled for `T`'s size, `pad` into every padding slot.
 #[inline]
 pub(crate) fn copy<T: Copy + Send + Sync + 'static>(
     job: Job<'_>,
@@ -78,12 +71,10 @@ pub(crate) fn copy<T: Copy + Send + Sync + 'static>(
     by_unit!(T, to)
 }
 
-/// Most chunks one engine call moves out of or into a chunk table ([`copy_from_chunks`],
-/// [`copy_into_chunks`]): the batch of units is built on the stack.
+/// Most chunks one engine call moves out of or into a chunk table, batched on the stack.
 pub(crate) const BATCH: usize = 64;
 
-/// Runs `prepared` once for each `(chunk, d)` of `batch` (at most [`BATCH`]): from the
-/// chunk's first slot into `dst` from offset `d`.
+/// Runs `prepared` for each `(chunk, d)` of `batch` (at most [`BATCH`]): the chunk into `dst`.
 #[inline]
 pub(crate) fn copy_from_chunks<T: Copy + Send + Sync + 'static>(
     prepared: &Prepared,
@@ -104,8 +95,7 @@ pub(crate) fn copy_from_chunks<T: Copy + Send + Sync + 'static>(
     by_unit!(T, to)
 }
 
-/// Runs `prepared` once for each `(s, chunk)` of `batch` (at most [`BATCH`]): from offset `s`
-/// of `src` into the chunk from its first slot.
+/// Runs `prepared` for each `(s, chunk)` of `batch` (at most [`BATCH`]): `src` into the chunk.
 #[inline]
 pub(crate) fn copy_into_chunks<T: Copy + Send + Sync + 'static>(
     prepared: &Prepared,
@@ -146,15 +136,13 @@ fn is_plain<T: 'static>() -> bool {
 ///
 /// Every value of `T` these slots hold is a valid `U`, and every `U` the engine writes back is
 /// a valid `T`: `U` is `MaybeUninit` of an integer (any bytes), `Opaque<T>` (`T` itself,
-/// `repr(transparent)`), or the integer of a plain type's size (a plain type has no padding
-/// bytes, and every integer of its size is one of its values). The engine writes only units it
-/// read from the source or the pad.
+/// `repr(transparent)`), or the integer of a plain type's size (no padding bytes, every integer
+/// one of its values). The engine writes only units it read from the source or the pad.
 #[inline(always)]
 unsafe fn units<T: Copy, U: Copy>(slots: &[T]) -> &[U] {
     assert!(fits::<T, U>(), "a unit of the element's size and alignment");
-    // SAFETY: `U` has `T`'s size and alignment (checked just above), so the slice is the same
-    // memory viewed as `U`s of the same length; its values are valid both ways (the caller's
-    // promise).
+    // SAFETY: `U` has `T`'s size and alignment (checked above): the same memory as `U`s of the
+    // same length, its values valid both ways (the caller's promise).
     unsafe { core::slice::from_raw_parts(slots.as_ptr().cast::<U>(), slots.len()) }
 }
 
@@ -200,8 +188,7 @@ unsafe fn from_units<'a, T: Copy, U: Copy>(
     out
 }
 
-/// A batch of offsets and writable chunks with each chunk as units `U`; `batch` keeps empty
-/// slices in their place.
+/// A batch of offsets and writable chunks with each chunk as units `U`, empty ones left behind.
 ///
 /// # Safety
 ///
@@ -271,9 +258,8 @@ engines!(
     bytes_8: MaybeUninit<u64>
 );
 
-/// [`copy`] of one unit type: a plan's run, or the engine planning the call (the thread's last
-/// plan instead where it is this relayout's: a small relayout's plan takes longer than moving
-/// its bytes). Always inlined into each unit's engine.
+/// [`copy`] of one unit type, inlined into each unit's engine. A fresh job reuses the thread's
+/// last plan where it is this relayout's: a small relayout's plan takes longer than its copy.
 #[inline(always)]
 fn copy_job<E: Element>(
     job: Job<'_>,

@@ -1,16 +1,13 @@
 //! Relayout: copying a tensor's logical elements into another layout, at memory speed.
 //!
 //! A relayout is planned once per call ([`plan`]): the destination's storage walk is split at
-//! the source's block boundaries until both offsets advance by constants, neighbouring loops
-//! that stay contiguous on both sides are fused, and the innermost loop gets a kernel
-//! ([`kernels`]) — slice copies when both sides are contiguous there, cache-blocked tiles when
-//! the two sides are contiguous along different loops (NCHW <-> NHWC, plain <-> channel
-//! blocks), a strided loop otherwise. The walk ([`schedule`]) writes the destination's padding
-//! in the same pass, so every destination slot is written exactly once. Layouts whose offsets
-//! cannot follow the walk by additions (a Sophgo tensor starting part-way into its NPUs) are
-//! served by the same walk with the source offset computed per element. The engine is compiled
-//! once per element size ([`by_size`]); every tuned number is in [`tuning`], the measurements
-//! behind them in docs/engine-measurements.md.
+//! the source's block boundaries until both offsets advance by constants, loops contiguous on
+//! both sides are fused, and the innermost loop gets a kernel ([`kernels`]): slice copies,
+//! cache-blocked tiles when the sides are contiguous along different loops, or a strided loop.
+//! The walk ([`schedule`]) writes the destination's padding in the same pass, so every slot is
+//! written exactly once; layouts whose offsets cannot follow the walk by additions get the
+//! source offset computed per element. The engine is compiled once per element size
+//! ([`by_size`]); every tuned number is in [`tuning`].
 
 mod by_size;
 mod cache_geometry;
@@ -40,14 +37,11 @@ use plan::SAME_ORDER;
 pub(crate) use schedule::{Description, KernelKind, Planned, Streaming};
 
 /// Writes every logical element of `src_slots` (laid out by `src`) into `dst_slots` (laid out by
-/// `dst`), element `x` of the source at the destination index whose dimension `to[d]` is
-/// `x[d]`, and `pad` into every padding slot of `dst`. The dims agree under `to`. The slots
-/// hold values (`T`) or not yet (`MaybeUninit<T>`, a new destination's memory: when every gap
-/// of `dst` is padding, [`Layout::gaps_are_padding`], every slot holds a value afterwards, an
-/// element or `pad`).
-///
-/// The layouts become numbers here ([`Pair`]), so that what follows is compiled once in this
-/// crate per element size ([`by_size`]), not once per layout pair in the caller's crate.
+/// `dst`), element `x` at the destination index whose dimension `to[d]` is `x[d]`, and `pad`
+/// into every padding slot of `dst`. The slots may be memory without values yet
+/// (`MaybeUninit<T>`): when [`Layout::gaps_are_padding`], every slot holds a value afterwards.
+/// The layouts become numbers here ([`Pair`]), so that what follows is compiled once per element
+/// size ([`by_size`]), not once per layout pair in the caller's crate.
 pub(crate) fn copy_into<T, S, L1, L2>(
     src: &Mapping<L1>,
     src_slots: &[T],
@@ -80,17 +74,14 @@ impl<T> Slot<T> for T {
 
 impl<T> Slot<T> for MaybeUninit<T> {
     fn values(slots: &mut [Self]) -> &mut [T] {
-        // SAFETY: `MaybeUninit<T>` has `T`'s size and alignment: the same memory, borrowed as
-        // exclusively. Slots without a value yet are never read: the engine only writes the
-        // destination, whole values at a time, never a load, blend and store back (reading an
-        // unwritten slot is what would be undefined). Miri checks this in the relayouts into
-        // new memory of the tests below and of the tensor tests.
+        // SAFETY: `MaybeUninit<T>` has `T`'s size and alignment: the same memory, exclusively
+        // borrowed. Slots without a value are never read: the engine only writes whole values,
+        // never a load, blend and store back (Miri checks the relayouts into new memory).
         unsafe { &mut *(core::ptr::from_mut(slots) as *mut [T]) }
     }
 }
 
-/// [`copy_into`] with the stores past the caches that `streaming` asks for (`None`: by the
-/// destination's size).
+/// [`copy_into`] with `streaming` overriding the choice of stores past the caches.
 fn copy_streaming<T, L1, L2>(
     src: &Mapping<L1>,
     src_slots: &[T],
@@ -118,8 +109,7 @@ fn copy_streaming<T, L1, L2>(
     run_planned(job, src, src_slots, dst, dst_slots, pad, to);
 }
 
-/// The source offset of each point of the destination's walk (`dst`'s virtual coordinates),
-/// for plans that cannot follow the source by additions.
+/// The source offset of each point of `dst`'s walk, for plans that cannot follow by additions.
 fn source_offsets<'m, L1, L2>(
     src: &'m Mapping<L1>,
     dst: &Mapping<L2>,
@@ -139,8 +129,7 @@ where
     }
 }
 
-/// The choices a plan is made with: the machine-dependent ones and, where they override the
-/// destination's size, the stores past the caches.
+/// The choices a plan is made with: the machine's, and any override of the streaming.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct PlanChoices {
     pub choices: Choices,

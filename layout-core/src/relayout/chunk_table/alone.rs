@@ -1,7 +1,6 @@
 //! Chunk by chunk: each chunk moves straight between its allocation and its box in the other
-//! tensor. The plan of each chunk shape (inner chunks, and those cut by the dims' ends) is made
-//! once per relayout and run from each chunk's own offsets, chunks going to the engine in
-//! batches of one plan. Runs of chunks go to different threads ([`split`]).
+//! tensor, by the plan of its shape ([`Shapes`]) run from its own offsets, in batches of one
+//! plan. Runs of chunks go to different threads ([`split`]).
 
 use super::{Dim, Table, TableMove, split};
 use crate::mappings::MAX_RANK;
@@ -12,9 +11,8 @@ use crate::relayout::schedule::{Prepared, Streaming};
 use alloc::vec::Vec;
 use core::ops::Range;
 
-/// The relayout `moves` chunk by chunk, `other_offset` the offset in the tensor that is not
-/// the table of a chunk's corner (in the table's numbering); `false`, with nothing written,
-/// when a chunk's box cannot be planned on its own.
+/// The relayout `moves` chunk by chunk, `other_offset` the offset in the other tensor of a
+/// chunk's corner; `false`, with nothing written, when a chunk's box cannot be planned alone.
 pub(super) fn move_chunks<T: Copy + Send + Sync + 'static>(
     table: &Table<'_>,
     moves: TableMove<'_, T>,
@@ -27,9 +25,8 @@ pub(super) fn move_chunks<T: Copy + Send + Sync + 'static>(
     let chunk_bytes = table.volume * size_of::<T>();
     match moves {
         TableMove::Out { chunks, dst_slots } => {
-            // Into a destination past the caches, row copies ask for their destination lines
-            // ahead on every machine: a chunk's rows land in lines that later chunks complete,
-            // where the contiguous relayout writes those lines in order.
+            // Past the caches, rows ask for their destination lines ahead on every machine: a
+            // chunk's rows land in lines that later chunks complete.
             let streaming =
                 Streaming::for_destination(size_of_val(dst_slots), &Choices::of_this_machine());
             let streaming = Streaming {
@@ -48,9 +45,8 @@ pub(super) fn move_chunks<T: Copy + Send + Sync + 'static>(
             })
         }
         TableMove::In { src_slots, chunks } => {
-            // Through the caches: the chunks are separate allocations whose lines need not lie
-            // on the 64-byte grid, and a kernel call that streams some of them ends with a
-            // fence that waits for every store before it, once per chunk.
+            // Through the caches: the chunks' lines need not lie on the 64-byte grid, and a
+            // kernel call that streams ends with a fence for every store before it, per chunk.
             let streaming = Streaming::NONE;
             let pieces = split::pieces(table, chunk_bytes, chunk_bytes * chunks.len());
             split::in_pieces(table, &pieces, chunks, &|pieces, chunks, _| {
@@ -74,13 +70,9 @@ pub(super) fn move_chunks<T: Copy + Send + Sync + 'static>(
 /// once per relayout): more outer axes than a tensor of rank 8 has.
 const MOST_PATTERNS: usize = 1 << 8;
 
-/// The prepared plans of a table's chunk shapes, made before any chunk moves, and which
-/// pattern of last digits has which.
-///
-/// The pair's offsets follow by additions, so its blocks of each dimension divide one another,
-/// and the other tensor cuts every chunk's box at the same loops: two boxes whose extents agree,
-/// and whose ranges that end at the dims reach the other tensor's padded extent equally far,
-/// have the same cut, up to its bases. One plan serves each such shape.
+/// The prepared plans of a table's chunk shapes, and which pattern of last digits has which.
+/// The pair's offsets follow by additions, so two boxes of equal extents that reach the other
+/// tensor's padded extent equally far have the same cut, up to its bases: one plan per shape.
 struct Shapes {
     plans: Vec<Prepared>,
     /// Last-digit bits, and the index of their plan.
@@ -91,9 +83,9 @@ struct Shapes {
 type Shape = [usize; 2 * MAX_RANK];
 
 impl Shapes {
-    /// The plans of `table`'s chunk shapes, of elements of `element_bytes`; `other_base` is
-    /// the offset in the other tensor of a box's corner. `None` when the pair's offsets do not
-    /// follow by additions, a box does not cut, or there are too many patterns.
+    /// The plans of `table`'s chunk shapes; `other_base` is the offset in the other tensor of a
+    /// box's corner. `None` when the pair's offsets do not follow by additions, a box does not
+    /// cut, or there are too many patterns.
     fn new(
         table: &Table<'_>,
         element_bytes: usize,
@@ -151,9 +143,8 @@ impl Shapes {
         Some(shapes)
     }
 
-    /// Runs the chunks `chunks` of `table` in batches of one plan: `item(n, origin)` is what
-    /// the engine needs of chunk `n` at `origin`, and `run(plan, batch)` moves a batch of at
-    /// most [`BATCH`] of them.
+    /// Runs the chunks `chunks` of `table` in batches of at most [`BATCH`] of one plan:
+    /// `item(n, origin)` is what the engine needs of chunk `n` at `origin`.
     fn in_batches<B: Default>(
         &self,
         table: &Table<'_>,

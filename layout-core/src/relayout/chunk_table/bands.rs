@@ -1,10 +1,8 @@
 //! In bands: runs of consecutive chunks that form whole blocks of the outer dimensions, for
-//! chunks too small to move one at a time. Where each row the band's plan copies lies in one
-//! chunk, the rows move straight between the chunks and the band's box in the other tensor
-//! ([`TableRows`]); otherwise the band is gathered into a buffer that stays in the caches and
-//! relayouted from there into its box, or relayouted from that box into the buffer and
-//! scattered into its chunks. Bands of one shape share one plan ([`BandPlans`]). Runs of bands
-//! go to different threads ([`split`]).
+//! chunks too small to move one at a time. Where each row of the band's plan lies in one chunk,
+//! the rows move straight between the chunks and the other tensor ([`TableRows`]); otherwise
+//! through a buffer that stays in the caches. Bands of one shape share one plan
+//! ([`BandPlans`]); runs of bands go to different threads ([`split`]).
 
 use super::table_rows::TableRows;
 use super::{Dim, Table, TableMove, split};
@@ -46,8 +44,7 @@ where
     };
     match moves {
         TableMove::Out { chunks, dst_slots } => {
-            // Stores past the caches as for the whole destination, whatever part a thread
-            // writes.
+            // Stores past the caches as for the whole destination, whatever part a thread writes.
             let streaming = Streaming::for_destination(size_of_val(dst_slots), &choices);
             split::in_pieces(table, &bands, dst_slots, &|bands, dst_slots, at| {
                 let mut buffer = Vec::new();
@@ -149,8 +146,7 @@ const MOST_SHAPES: usize = 16;
 #[derive(Clone)]
 struct BandPlan {
     /// The plan of the band's relayout from (or into) a buffer of its chunks; `None` when its
-    /// offsets do not follow the walk by additions (each such band is planned on its own,
-    /// index-driven).
+    /// offsets do not follow the walk by additions (each such band is planned on its own).
     prepared: Option<Prepared>,
     /// Its rows, straight out of (or into) the chunks, where the plan copies rows that each
     /// lie in one chunk.
@@ -158,8 +154,7 @@ struct BandPlan {
 }
 
 /// The plans of the bands' boxes made so far, each kept with its cut relayout less its bases:
-/// bands whose cuts agree but for where they start on each side run one plan from their own
-/// bases.
+/// bands whose cuts agree but for their bases run one plan from their own.
 #[derive(Default)]
 struct BandPlans {
     plans: Vec<(Pair, BandPlan)>,
@@ -168,8 +163,8 @@ struct BandPlans {
 }
 
 impl BandPlans {
-    /// The plan of the band whose cut relayout is `pair`, whose source (`table_is_src`) or
-    /// destination is the band's chunks of `volume` elements, run from `pair`'s bases.
+    /// The plan of the band whose cut relayout is `pair`, its source (`table_is_src`) or
+    /// destination the band's chunks of `volume` elements.
     fn of(
         &mut self,
         pair: &Pair,

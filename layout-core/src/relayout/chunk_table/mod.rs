@@ -1,8 +1,7 @@
 //! Relayouts out of and into a chunk table (a chunked layout's chunks in separate allocations,
 //! in chunk-number order) without a contiguous copy of the whole table: large chunks one at a
 //! time ([`alone`]), small ones in bands of whole blocks ([`bands`]), on several threads with
-//! the `parallel` feature ([`split`]). Where the chunks are not whole blocks, or the other
-//! tensor cannot be cut to their boxes, [`copy_table`] answers `false`.
+//! the `parallel` feature ([`split`]).
 
 mod alone;
 mod bands;
@@ -14,8 +13,7 @@ use super::tuning::{CHUNK_ALONE_BYTES, CHUNK_BAND_BYTES};
 use crate::table_chunks::{TableChunks, TableChunksMut};
 use crate::{Layout, Mapping, mappings::Coords, mappings::MAX_RANK};
 
-/// Which way a relayout moves a chunk table (its chunks in chunk-number order), with the slots
-/// of both sides.
+/// Which way a relayout moves a chunk table, with the slots of both sides.
 pub(crate) enum TableMove<'s, T> {
     /// Out of the table `chunks` (the source) into `dst_slots`.
     Out {
@@ -29,12 +27,10 @@ pub(crate) enum TableMove<'s, T> {
     },
 }
 
-/// Writes every logical element of the source (laid out by `src`) into the destination (laid
-/// out by `dst`) as [`copy_into`](super::copy_into) does, and `pad` into every padding slot of
-/// the destination, one side a chunk table as `moves` says: one chunk at a time (`band_bytes`
-/// 0) or in bands of at most `band_bytes`, by the chunks' size where `None`. `false` when the
-/// table cannot move this way; the destination may then hold part of the copy, and the caller
-/// writes all of it another way.
+/// [`copy_into`](super::copy_into) with one side a chunk table as `moves` says: one chunk at a
+/// time (`band_bytes` 0) or in bands of at most `band_bytes`, by the chunks' size where `None`.
+/// `false` when the chunks are not whole blocks or the other tensor cannot be cut to their
+/// boxes: the destination may then hold part of the copy, and the caller writes it all again.
 pub(crate) fn copy_table<T, L1, L2>(
     src: &Mapping<L1>,
     dst: &Mapping<L2>,
@@ -110,9 +106,8 @@ impl Dim {
     }
 }
 
-/// A relayout with a chunk table on one side: the pair, the grid of the table's chunks (as
-/// boxes in the table's numbering of the dimensions), their volume, and which side the table
-/// is.
+/// A relayout with a chunk table on one side: the pair, the grid of the table's chunks (boxes
+/// in the table's numbering), their volume, and which side the table is.
 struct Table<'a> {
     pair: &'a Pair,
     grid: Grid,
@@ -125,8 +120,7 @@ struct Table<'a> {
 
 impl<'a> Table<'a> {
     /// The table of `count` chunks laid out by `table`, the source of `pair` (`is_src`) or its
-    /// destination; `None` when its chunks are not whole blocks of the outer dimensions
-    /// numbered in order, or there are not `count` of them.
+    /// destination; `None` without a [`Grid`] of `count` chunks.
     fn of<L: Layout>(
         pair: &'a Pair,
         table: &Mapping<L>,
@@ -149,9 +143,8 @@ impl<'a> Table<'a> {
     }
 
     /// The relayout of the chunks of `band` alone: both sides cut to its box, the table's side
-    /// from the band's first chunk (base 0), the other tensor's at the box's place in it.
-    /// `None` when a side cannot be cut to the box or the table's cut side does not walk
-    /// exactly the band's chunks.
+    /// from the band's first chunk (base 0), the other tensor's at the box's place in it. `None`
+    /// when a side cannot be cut or the table's cut side does not walk exactly the band's chunks.
     fn cut(&self, band: &Band) -> Option<Pair> {
         let (rank, to) = (self.pair.rank, &self.pair.to);
         let part = if self.is_src {

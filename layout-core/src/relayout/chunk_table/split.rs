@@ -1,11 +1,8 @@
 //! A chunk table's relayout shared among rayon's threads (the `parallel` feature), from the
-//! same size of destination as the contiguous engine splits: the chunks move in pieces (runs
-//! of consecutive bands), cut in halves for as long as there are threads for them. Into a table
-//! the halves write their own chunks; out of one, each half writes the range of the other
-//! tensor's storage that its boxes reach, and where the halves' ranges overlap (as flat NHWC
-//! cut by images or rows does not, but oneDNN's `nChw32c` does, its channel blocks outermost)
-//! the pieces stay together. Without the feature, or below that size, every piece runs on the
-//! calling thread.
+//! same size as the contiguous engine: the chunks move in pieces (runs of consecutive bands),
+//! cut in halves while there are threads for them. Into a table each half writes its own
+//! chunks; out of one, the range of the other tensor its boxes reach, halves whose ranges
+//! overlap staying together. Below that size every piece runs on the calling thread.
 
 use super::Table;
 #[cfg(feature = "parallel")]
@@ -19,9 +16,8 @@ use crate::table_chunks::TableChunksMut;
 use alloc::vec::Vec;
 use core::ops::Range;
 
-/// The pieces that `table`'s chunks of `chunk_bytes` move in one at a time, writing
-/// `dst_bytes`: bands of about equal size, `PIECES_PER_THREAD` per thread, so that halves of
-/// them balance; one band of every chunk where the relayout stays on one thread.
+/// The pieces `table`'s chunks move in: bands of about equal size, `PIECES_PER_THREAD` per
+/// thread so that halves balance; one band of every chunk where the relayout stays on one thread.
 pub(super) fn pieces(table: &Table<'_>, chunk_bytes: usize, dst_bytes: usize) -> Vec<Band> {
     #[cfg(feature = "parallel")]
     let bytes = match threads_for(dst_bytes, &Choices::of_this_machine()) {
@@ -86,10 +82,9 @@ impl<T: Send> Written for TableChunksMut<'_, T> {
     }
 }
 
-/// Moves `pieces` (together every chunk of `table`) into `dst` with `leaf(run, part, at)` for
-/// runs of consecutive pieces, `part` what the run writes (from slot or chunk `at`): in halves
-/// on as many threads as `dst`'s bytes get, where [what each piece writes](Written::reach) is
-/// known; `false` when a leaf answers `false`.
+/// Moves `pieces` (together every chunk of `table`) into `dst` by `leaf(run, part, at)` for runs
+/// of consecutive pieces, `part` what the run writes (from slot or chunk `at`): in halves on as
+/// many threads as `dst`'s bytes get, where [`Written::reach`] is known; `false` if a leaf is.
 pub(super) fn in_pieces<D, F>(table: &Table<'_>, pieces: &[Band], dst: D, leaf: &F) -> bool
 where
     D: Written,

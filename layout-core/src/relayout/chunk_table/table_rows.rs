@@ -1,7 +1,6 @@
-//! Bands that move without a buffer: the band's plan of row copies, its rows found once per
-//! band shape in the chunks they lie in, then copied straight between each chunk and the other
-//! tensor, in the plan's order (the other tensor's lines written in order where it is the
-//! destination).
+//! Bands that move without a buffer: the rows of the band's plan of row copies, found once per
+//! band shape in the chunks they lie in, copied straight between each chunk and the other
+//! tensor in the plan's order (the other tensor's lines in order where it is the destination).
 
 use crate::relayout::kernels::with_widest_copies;
 use crate::relayout::schedule::RowWalk;
@@ -34,7 +33,7 @@ struct TableRow {
 }
 
 /// The row copies of a band's plan with one side the band's chunks: per row block, its first
-/// chunk and its offset in the other tensor; per row of a block, as [`TableRow`].
+/// chunk and its offset in the other tensor (`blocks`); per row of a block, a [`TableRow`].
 #[derive(Clone, Debug)]
 pub(super) struct TableRows {
     blocks: Vec<(usize, usize)>,
@@ -54,9 +53,8 @@ pub(super) struct TableRows {
 
 impl TableRows {
     /// The rows of `walk`, a band's plan whose source (`table_is_src`) or destination is the
-    /// band's chunks of `volume` elements laid end to end; `None` when a row block does not
-    /// start on a chunk's first slot or a row (with its padding, on the table's side) does not
-    /// lie inside one chunk.
+    /// band's chunks laid end to end; `None` when a row block does not start a chunk or a row
+    /// (with its padding, on the table's side) does not lie inside one chunk.
     pub(super) fn of(walk: &RowWalk<'_>, volume: usize, table_is_src: bool) -> Option<TableRows> {
         let sides = |s: usize, d: usize| if table_is_src { (s, d) } else { (d, s) };
         // A row's reach on the table's side and the other's, padding on the destination's.
@@ -101,8 +99,7 @@ impl TableRows {
     }
 
     /// Whether the rows of a band of `count` chunks of `volume` slots, at `at` in the other
-    /// tensor of `len` slots, lie inside both: every chunk they reach there, with
-    /// [`volume`](Self) slots, and their slots in the other tensor below `len`.
+    /// tensor of `len` slots, lie inside both.
     fn fit(&self, count: usize, volume: usize, at: usize, len: usize) -> bool {
         self.chunks_reached <= count
             && volume == self.volume
@@ -111,8 +108,7 @@ impl TableRows {
                 .is_some_and(|end| end <= len)
     }
 
-    /// The data of each row out of `chunks` into `dst` from `d`, rows of `N` elements (0:
-    /// `cols.len()`).
+    /// Each row's data out of `chunks` into `dst` from `d`, in rows of `N` (0: `cols.len()`).
     ///
     /// # Safety
     ///
@@ -127,11 +123,11 @@ impl TableRows {
         let (cols, n) = (&self.cols, if N == 0 { self.cols.len() } else { N });
         let dst = dst.as_mut_ptr();
         for &(first, other) in &self.blocks {
-            // SAFETY (both): each row's chunk `first + row.chunk` is below
-            // `chunks_reached`, inside `chunks`; its `n` slots from `row.at + cols.start` end at
-            // `row.at + cols.end <= volume`, the chunk's length (`TableRows::of`); its slots
-            // in `dst` end below `d + other_reach <= dst.len()` (all from the caller's `fit`).
-            // The chunks are borrowed shared, apart from `dst`, borrowed exclusively.
+            // SAFETY (both): each row's chunk `first + row.chunk` is below `chunks_reached`,
+            // inside `chunks`; its `n` slots from `row.at + cols.start` end at
+            // `row.at + cols.end <= volume`, the chunk's length (`TableRows::of`); its slots in
+            // `dst` end below `d + other_reach <= dst.len()` (all from the caller's `fit`). The
+            // chunks are borrowed shared, apart from `dst`, borrowed exclusively.
             let (starts, dst) = unsafe {
                 let starts = chunks.starts().as_ptr().add(first);
                 (starts, dst.add(d + other + cols.start))
@@ -145,8 +141,7 @@ impl TableRows {
         }
     }
 
-    /// The data of each row from `src` from `s` into `chunks`, rows of `N` elements (0:
-    /// `cols.len()`).
+    /// Each row's data from `src` from `s` into `chunks`, in rows of `N` (0: `cols.len()`).
     ///
     /// # Safety
     ///
@@ -173,8 +168,7 @@ impl TableRows {
         }
     }
 
-    /// Copies the band whose chunks are `chunks` into `dst` from offset `d`, and `pad` into
-    /// its rows' padding there.
+    /// Copies the band's `chunks` into `dst` from offset `d`, and `pad` into its rows' padding.
     pub(super) fn copy_out<T: Copy>(
         &self,
         chunks: TableChunks<'_, T>,
@@ -185,8 +179,7 @@ impl TableRows {
         if !self.fit(chunks.len(), chunks.volume(), d, dst.len()) {
             unreachable!("a band's rows inside its chunks and the other tensor");
         }
-        // SAFETY: `fit` just above. With AVX2, each 32-byte row is one register move, faster
-        // than two 16-byte moves (u8 depth-32 chunks out to flat NHWC).
+        // SAFETY: `fit` just above. With AVX2, each 32-byte row is one register move.
         with_widest_copies(|| unsafe {
             by_row_length!(self.cols.len(), self.rows_out(chunks, dst, d))
         });
@@ -201,8 +194,7 @@ impl TableRows {
         }
     }
 
-    /// Copies the band whose chunks are `chunks` from `src` from offset `s`, and `pad` into its
-    /// rows' padding in the chunks.
+    /// Copies the band's `chunks` from `src` from offset `s`, and `pad` into its rows' padding.
     pub(super) fn copy_in<T: Copy>(
         &self,
         src: &[T],
@@ -231,8 +223,7 @@ impl TableRows {
 }
 
 /// Calls `row` with each of `rows`, four to a loop step, so that the copies of four rows go
-/// out together: faster than one row a step (which the compiler keeps as it is) for u8
-/// depth-32 chunks to and from flat NHWC.
+/// out together (the compiler keeps a loop of one row a step as it is).
 #[inline(always)]
 fn four_at_a_time(rows: &[TableRow], row: impl Fn(&TableRow)) {
     let mut fours = rows.chunks_exact(4);

@@ -23,8 +23,7 @@ pub(crate) fn coverage(axes: &Axes, d: usize) -> usize {
     loops_reach(of_d.map(|a| (a.extent, a.step)))
 }
 
-/// How far loops (or axes) of `(extent, step)` reach: one past the largest sum of their steps'
-/// multiples.
+/// How far loops (or axes) of `(extent, step)` reach: one past their largest sum of steps.
 pub(super) fn loops_reach(loops: impl Iterator<Item = (usize, usize)>) -> usize {
     let farthest: usize = loops.map(|(extent, step)| (extent - 1) * step).sum();
     farthest + 1
@@ -52,8 +51,7 @@ pub(super) fn steps_divide(a: &Axes, b: &Axes, d: usize) -> bool {
     steps[..n].windows(2).all(|w| w[1] % w[0] == 0)
 }
 
-/// The values `of` yields (at most `N`), sorted, as an array on the stack and how many of its
-/// first entries they fill: one dimension's axes or steps, finest first.
+/// The values `of` yields (at most `N`), sorted into an array on the stack, and their count.
 pub(super) fn sorted<T: Copy + Default + Ord, const N: usize>(
     of: impl Iterator<Item = T>,
 ) -> ([T; N], usize) {

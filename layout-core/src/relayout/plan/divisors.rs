@@ -1,8 +1,7 @@
 //! Divisors for cutting a loop in two: pure arithmetic, shared by the plan's splits.
 
 /// The largest divisor of `extent` in `2..=most` other than `extent` itself, found from the
-/// smallest cofactor up (one or two tries for most extents), else from `most` down (an extent
-/// whose cofactors are all large: twice a large prime).
+/// smallest cofactor up (one or two tries for most extents), else from `most` down.
 pub(super) fn largest_divisor_within(extent: usize, most: usize) -> Option<usize> {
     let first = extent.div_ceil(most.max(1)).max(2);
     (first..=extent / 2)

@@ -34,25 +34,23 @@ pub(crate) struct Listings {
     pub rows_spread: bool,
 }
 
-/// How a row block's rows fill 64-byte destination lines ([`Plan::rows_fill_lines`]), which
-/// decides whether they can be written past the caches, and from what size they are
-/// ([`Streaming`](crate::relayout::schedule::Streaming)).
+/// How a row block's rows fill 64-byte destination lines, which decides whether and from what
+/// size they are written past the caches ([`Streaming`](crate::relayout::schedule::Streaming)).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) enum LineRows {
     /// Not whole lines (or not a row block).
     #[default]
     Partial,
-    /// Each row is one whole line (f32 nhwc->nChw16c: one 16-channel line).
+    /// Each row is one whole line.
     Whole,
-    /// Rows of 32 bytes, two side by side make each line (f32 nChw8c->nChw16c).
+    /// Rows of 32 bytes, two side by side making each line.
     Pairs,
 }
 
 impl Plan {
-    /// The per-relayout listings the kernel reads: for [`Kernel::Rows`], the row block's rows
-    /// in destination order; for [`Kernel::Transpose`], the batch's tiles in destination order,
-    /// the tile's rows in source order (their source offsets count up by one) and its columns
-    /// in destination order (likewise).
+    /// The listings the kernel reads: for [`Kernel::Rows`], the row block's rows in destination
+    /// order; for [`Kernel::Transpose`], the batch's tiles and the tile's columns in destination
+    /// order, its rows in source order.
     pub(crate) fn listings(&self, element_bytes: usize) -> Listings {
         match self.kernel {
             Kernel::Rows => {
@@ -92,8 +90,7 @@ impl Plan {
     }
 
     /// Whether a row block's rows come from a source region more than [`ROW_SOURCE_SPREAD`]
-    /// times the size of the rows themselves (u8 flat->crouton: each 2 KiB chunk from eight
-    /// image rows 32 KiB apart): more separate places than the hardware prefetchers follow.
+    /// times their own size: more separate places than the hardware prefetchers follow.
     fn rows_spread(&self) -> bool {
         let row = self.levels[self.len - 1];
         let listed = &self.levels[self.kernel_from..self.len - 1];
@@ -107,11 +104,9 @@ impl Plan {
             .saturating_mul(ROW_SOURCE_SPREAD)
     }
 
-    /// How a row block's rows fill whole 64-byte destination lines, as listed:
-    /// [`LineRows::Whole`] for rows of 64 bytes, every listed loop stepping the destination by
-    /// whole lines; [`LineRows::Pairs`] for rows of 32 bytes, listed rows `2k` and `2k + 1` side
-    /// by side (the innermost listed loop steps the destination by one row, an even number of
-    /// times) and every other listed loop stepping by whole lines.
+    /// How a row block's rows fill 64-byte destination lines, as listed: whole where every
+    /// listed loop steps the destination by whole lines; in pairs where the innermost steps by
+    /// one row, an even number of times, and every other by whole lines.
     fn rows_fill_lines(&self, element_bytes: usize) -> LineRows {
         if self.kernel != Kernel::Rows || self.len < 2 || self.kernel_from > self.len - 2 {
             return LineRows::Partial;
@@ -144,9 +139,8 @@ pub(crate) fn ahead_if_far(next: usize, element_bytes: usize) -> usize {
     }
 }
 
-/// Offsets of every digit combination of `levels` (outermost first), the last loop fastest.
-/// Made in one allocation of the final length, each loop spreading the entries so far in
-/// place, since a relayout lists its loops on every call.
+/// Offsets of every digit combination of `levels` (outermost first), the last loop fastest, in
+/// one allocation, each loop spreading the entries so far in place: every call lists its loops.
 fn list(levels: &[Level]) -> Listing {
     let len = levels.iter().map(|l| l.extent).product();
     let mut out = Listing::with_capacity(len);
@@ -154,8 +148,7 @@ fn list(levels: &[Level]) -> Listing {
     for level in levels {
         let outer = out.len();
         out.resize(outer * level.extent, (0, 0));
-        // From the back, so that entry `k` is read before its spread `k * extent..` (never
-        // before `k`) is written.
+        // From the back, so that entry `k` is read before its spread `k * extent..` is written.
         for k in (0..outer).rev() {
             let (mut s, mut d) = out[k];
             let spread = &mut out[k * level.extent..(k + 1) * level.extent];
@@ -169,9 +162,8 @@ fn list(levels: &[Level]) -> Listing {
     out
 }
 
-/// The distance between neighbouring entries of the listing of `levels` on one side (`side`
-/// picks a loop's stride there), where it is the same for all of them: each loop's stride is
-/// the span of the loops inside it (loops of one digit aside).
+/// The distance between neighbouring entries of the listing of `levels` on the side whose
+/// stride `side` picks, where every loop's stride there is the span of the loops inside it.
 fn run_pitch(levels: &[Level], side: impl Fn(&Level) -> usize) -> Option<usize> {
     let mut looping = levels.iter().rev().filter(|l| l.extent > 1);
     let Some(innermost) = looping.next() else {
@@ -188,10 +180,9 @@ fn run_pitch(levels: &[Level], side: impl Fn(&Level) -> usize) -> Option<usize> 
     Some(pitch)
 }
 
-/// The destination pitch of rows listed from `levels` (outermost first) within every block of
-/// [`ROWS`] rows: the innermost loop's destination stride, when the innermost loops whose
-/// strides continue it (each the last's span) make runs of a multiple of `ROWS` rows, or all
-/// of the rows (a single loop's rows, in which any range is one run).
+/// The destination pitch of rows listed from `levels` within every block of [`ROWS`] rows: the
+/// innermost loop's destination stride, when the innermost loops continuing it (each the last's
+/// span) make runs of a multiple of `ROWS` rows, or all of the rows.
 fn row_pitch(levels: &[Level]) -> Option<usize> {
     let pitch = levels.last()?.dst;
     let mut run = 1usize;

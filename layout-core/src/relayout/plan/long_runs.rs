@@ -1,6 +1,4 @@
-//! Runs too long to list: a loop through the source or the destination one element at a time
-//! that is longer than a tile's rows or columns may be ([`MAX_LISTED`]) is cut into an outer
-//! loop and an inner part that can be them.
+//! Runs too long to list, cut so that a part of them can be a tile's rows or columns.
 
 use super::divisors::largest_divisor_within;
 use super::loops::{Level, MAX_LEVELS, Plan};
@@ -8,9 +6,8 @@ use crate::relayout::tuning::{CACHE_LINE, MAX_LISTED};
 
 impl Plan {
     /// Splits the loop that steps through the source one element at a time, and the innermost
-    /// loop (one element at a time through the destination), where either is longer than
-    /// [`MAX_LISTED`] and has no bounds: the inner part, a divisor of its extent within that
-    /// limit ([`long_run_part`]), can then be the tile's rows or columns.
+    /// loop, where either is longer than [`MAX_LISTED`] and has no bounds: the inner part
+    /// ([`long_run_part`]) can then be the tile's rows or columns.
     pub(super) fn split_long_runs(&mut self, element_bytes: usize) {
         let source_run = |plan: &Plan| (0..plan.len - 1).find(|&k| plan.levels[k].src == 1);
         if let Some(k) = source_run(self) {
@@ -22,11 +19,8 @@ impl Plan {
         self.split_long(inner, source_run(self).unwrap_or(inner), element_bytes);
     }
 
-    /// Splits loop `k` in two as [`Plan::split_long_runs`] says, if it is longer than
-    /// [`MAX_LISTED`], has no bounds, its extent has a divisor in `2..=MAX_LISTED`, and the plan
-    /// has room for another loop: the inner part stays in its place, the outer part goes to
-    /// `outer_at` (at most `k`; only bound-free loops lie between, so the order of the visits
-    /// changes, not the slots each element goes to).
+    /// Splits loop `k` as [`Plan::split_long_runs`] says, the outer part going to `outer_at`:
+    /// only bound-free loops lie between, so only the order of the visits changes.
     fn split_long(&mut self, k: usize, outer_at: usize, element_bytes: usize) {
         let long = self.levels[k];
         if long.extent <= MAX_LISTED || !self.free[long.dim] || self.len == MAX_LEVELS {
@@ -38,19 +32,17 @@ impl Plan {
     }
 }
 
-/// The inner part of a long loop `long` (longer than [`MAX_LISTED`]) of elements of
-/// `element_bytes` that [`Plan::split_long_runs`] cuts: the largest divisor of its extent
-/// within [`MAX_LISTED`]; but for a run through the destination, the largest divisor that is
-/// whole cache lines, if one is at least a quarter of [`MAX_LISTED`], so that each part starts
-/// a line wherever the run does and a transpose into it streams every line. `None` where the
-/// extent has no divisor there.
+/// The inner part of a loop longer than [`MAX_LISTED`]: the largest divisor of its extent
+/// within [`MAX_LISTED`]; but for a run through the destination, the largest divisor of whole
+/// cache lines, if one is at least a quarter of [`MAX_LISTED`], so each part starts a line
+/// wherever the run does and a transpose into it streams every line.
 fn long_run_part(long: Level, element_bytes: usize) -> Option<usize> {
     debug_assert!(long.extent > MAX_LISTED, "a run too long to list");
     let extent = long.extent;
     let line = CACHE_LINE / element_bytes.clamp(1, CACHE_LINE);
     let whole_lines = if long.dst == 1 && line * element_bytes == CACHE_LINE {
         // The largest part first: from the smallest cofactor up to the one that leaves a
-        // quarter of the limit (a few tries, where a step down from the limit takes hundreds).
+        // quarter of the limit (a few tries, not hundreds down from the limit).
         let first = extent.div_ceil(MAX_LISTED);
         (first..=extent / (MAX_LISTED / 4))
             .filter(|&cofactor| extent.is_multiple_of(cofactor))

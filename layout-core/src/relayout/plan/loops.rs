@@ -42,15 +42,13 @@ pub(crate) struct Level {
 pub(crate) enum Kernel {
     /// Both sides contiguous along the innermost loop: slice copies, two loops per call.
     Rows,
-    /// A transpose of the loops `rows..len`: loops `rows..cols` (the tile's rows) advance the
+    /// A transpose in cache-blocked tiles: loops `rows..cols` (the tile's rows) advance the
     /// source through one contiguous run, loops `cols..len` (its columns) the destination.
-    /// Cache-blocked tiles of listed rows by listed columns.
     Transpose { rows: usize, cols: usize },
     /// Any other affine pair: one strided element loop.
     Strided,
-    /// The source offset cannot follow the walk by additions (a source starting part-way into
-    /// its axes, or blocks that do not divide one another): each element's source offset comes
-    /// from the source layout's own offset function.
+    /// The source offset cannot follow the walk by additions
+    /// ([`Pair::follows_by_additions`]): each element's comes from the source's offset function.
     Indexed,
 }
 
@@ -66,8 +64,8 @@ pub(crate) struct Plan {
     pub origin: Point,
     /// Per dimension: first virtual coordinate past the data (`origin + dims`).
     pub data_end: Point,
-    /// Per dimension: first virtual coordinate past the destination's slots that the walk must
-    /// fill with the pad value (its padded extent; `data_end` when gaps are not padding).
+    /// Per dimension: first virtual coordinate past the slots the walk fills with the pad (the
+    /// padded extent; `data_end` when gaps are not padding).
     pub slot_end: Point,
     /// Whether the destination has padding slots to fill.
     pub fills: bool,
@@ -76,11 +74,9 @@ pub(crate) struct Plan {
     pub flat_fill: [bool; MAX_LEVELS],
     /// Per dimension: whether its loops never need bounds (every digit is data).
     pub free: [bool; MAX_RANK + 1],
-    /// The first loop one kernel call covers. For [`Kernel::Rows`], the first loop of the row
-    /// block: the loops just outside the innermost whose rows are listed once per relayout and
-    /// copied in one call (`len - 1`: none). For [`Kernel::Transpose`], the first loop of the
-    /// batch: the loops just outside the tile rows whose tiles one call moves (`rows`: one
-    /// tile a call). For the others, `len - 1`.
+    /// The first loop one kernel call covers: for [`Kernel::Rows`], the row block's loops, whose
+    /// rows are listed once per relayout (`len - 1`: none); for [`Kernel::Transpose`], the
+    /// batch's loops outside the tile rows (`rows`: one tile a call); for the others, `len - 1`.
     pub kernel_from: usize,
 }
 
@@ -105,8 +101,7 @@ impl Pair {
 
 impl Plan {
     /// Plans the copy `pair` describes for elements of `element_bytes` bytes, every dimension in
-    /// the destination's numbering: a conversion between axis orders (NHWC croutons into NCHW
-    /// channel blocks) plans like one within one order.
+    /// the destination's numbering, so a conversion between axis orders plans like one within one.
     pub(crate) fn new(pair: &Pair, element_bytes: usize) -> Self {
         let (rank, dims, src, dst) = (pair.rank, &pair.dims, &pair.src, &pair.dst);
         let dst_axes = significant(&dst.axes);
@@ -207,10 +202,9 @@ impl Plan {
         }
     }
 
-    /// The first of the loops just outside loop `from` that one kernel call can list: loops
-    /// that never need bounds (so the loops inside them keep the same bounds at every digit),
-    /// added outwards until their digit combinations, `unit` each, add up to `enough`, and
-    /// never more than [`MAX_LISTED`] combinations.
+    /// The first of the loops just outside loop `from` that one kernel call can list: bound-free
+    /// loops (so the loops inside keep their bounds at every digit), added outwards until their
+    /// digit combinations, `unit` each, add up to `enough`, at most [`MAX_LISTED`] of them.
     fn listed_start(&self, from: usize, unit: usize, enough: usize) -> usize {
         let mut start = from;
         let mut listed = 1usize;
@@ -228,10 +222,9 @@ impl Plan {
         start
     }
 
-    /// Splits the loop just outside a row block when listing it whole would pass
-    /// [`MAX_LISTED`] rows, so that the block still reaches [`ROW_BLOCK_ENOUGH`] rows: its inner
-    /// part, the largest divisor of its extent that keeps the block within that many rows,
-    /// joins the listing ([`Plan::kernel_start`]).
+    /// Splits the loop just outside a row block when listing it whole would pass [`MAX_LISTED`]
+    /// rows, so the block still reaches [`ROW_BLOCK_ENOUGH`] rows: its inner part, the largest
+    /// divisor of its extent that keeps within that, joins the listing.
     fn split_for_row_block(&mut self) {
         if self.kernel != Kernel::Rows || self.len < 2 || self.len == MAX_LEVELS {
             return;
@@ -251,9 +244,8 @@ impl Plan {
     }
 
     /// Splits loop `k` in two: an inner loop of `inner` digits (a divisor of its extent) in its
-    /// place, and the outer part, whose digits step `inner` times as far, at `outer_at` (at
-    /// most `k`). The loops from `outer_at` on, and their fill marks, move in by one; the
-    /// outer part is not the last loop of its dimension. Callers say why the visits may reorder.
+    /// place, and the outer part at `outer_at` (at most `k`), the loops from there moving in by
+    /// one. Callers say why the visits may reorder.
     pub(crate) fn split_loop(&mut self, k: usize, outer_at: usize, inner: usize) {
         debug_assert!(
             outer_at <= k && self.len < MAX_LEVELS,
@@ -370,10 +362,9 @@ impl Plan {
     }
 
     /// Orders the bound-free loops right outside the rows by their source strides, largest
-    /// outermost, so that the rows are read in source order (writes are buffered; a read at a
-    /// new place waits for memory). Only for rows of whole cache lines: shorter rows would then
-    /// fill each destination line in pieces at different times, which costs more than reading
-    /// from two places of the source at once (nChw8c->nChw16c, crouton->flat).
+    /// outermost, so the rows are read in source order (writes are buffered; a read at a new
+    /// place waits for memory). Only for rows of whole lines: shorter rows would then fill each
+    /// destination line in pieces at different times, which costs more than two read streams.
     fn read_rows_in_order(&mut self) {
         let inner = self.len - 1;
         let mut from = inner;
@@ -383,9 +374,8 @@ impl Plan {
         self.levels[from..inner].sort_by_key(|l| core::cmp::Reverse(l.src));
     }
 
-    /// The transpose of the innermost loops, if they split into tile rows (loops that together
-    /// step through one contiguous run of the source) just outside tile columns (loops that
-    /// together step through one contiguous run of the destination, the innermost among them).
+    /// The transpose of the innermost loops, if they split into tile rows (together one
+    /// contiguous source run) just outside tile columns (one contiguous destination run).
     /// Bound-free loops between the tile rows are moved outside them.
     ///
     /// A group of several loops must be bound-free, as its listing holds every digit; a bounded
@@ -434,8 +424,8 @@ impl Plan {
             ok.then_some((chain, lowest, rows, cols))
         });
         let (chain, lowest, rows, cols) = found?;
-        // Reorder: the other loops keep their order, outside the tile rows. Moving loops without
-        // bounds changes only the order in which destination slots are visited.
+        // The other loops keep their order, outside the tile rows; moving bound-free loops
+        // changes only the order in which destination slots are visited.
         let mut end = cols;
         for k in (lowest..cols).rev() {
             if chain.contains(&k) {

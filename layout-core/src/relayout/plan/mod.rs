@@ -1,11 +1,8 @@
 //! The plan of a relayout: the destination's storage walk, cut finely enough that the source
-//! offset is a sum of one stride per loop, with loops fused where both sides allow.
-//!
-//! Both layouts describe themselves as nested loops ([`Axis`](crate::layouts::Axis)).
-//! Splitting every loop of the destination at the block boundaries of the source (the union of
-//! both layouts' steps for a dimension, when they divide one another) makes each loop advance
-//! both offsets by a constant; the copy is then a strided loop nest with no division per
-//! element. Everything here runs once per plan, from the chunk-list constants and the dims.
+//! offset is a sum of one stride per loop, with loops fused where both sides allow. Both layouts
+//! describe themselves as nested loops ([`Axis`](crate::layouts::Axis)); cutting at the union
+//! of both sides' steps for a dimension, where they divide one another, leaves no division per
+//! element. Everything here runs once per plan.
 
 mod axes;
 mod divisors;

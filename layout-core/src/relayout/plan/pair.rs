@@ -12,14 +12,12 @@ pub(crate) type Renumbering = [usize; crate::mappings::MAX_RANK];
 #[cfg(test)]
 pub(crate) const SAME_ORDER: Renumbering = [0, 1, 2, 3, 4, 5, 6, 7];
 
-/// One side of a relayout in numbers: what the plan needs to know of a mapping, with no type
-/// parameter left, so that the engine is compiled once in this crate whatever the layouts.
+/// One side of a relayout in numbers: what the plan needs to know of one mapping.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Side {
     /// The mapping's storage walk, in its own numbering of the dimensions.
     pub axes: Axes,
-    /// Per dimension: the coordinate of the first element (non-zero in views that start
-    /// part-way into their axes).
+    /// Per dimension: the coordinate of the first element (non-zero in views starting part-way).
     pub origin: [usize; MAX_RANK],
     /// The storage offset the walk starts from.
     pub base: usize,

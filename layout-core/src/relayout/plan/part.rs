@@ -1,12 +1,10 @@
 //! A part of a relayout: both sides cut to one box of logical coordinates, so that a chunk of
 //! a chunk table, or a band of chunks, moves alone, out of or into the other tensor's part.
 //!
-//! A side's axes of one dimension write its coordinate as a mixed-radix number. A range of
-//! that dimension is a part of the storage walk when it is a run of digits of one axis, every
-//! finer axis of the dimension whole and every coarser one at a single digit: then the cut
-//! side is the same walk with those extents and a base moved to the range's first slot, and
-//! the plan treats it as a tensor of the box's dims. A range that ends where the dimension
-//! ends reaches on to the padded extent, so a cut destination still fills its padding there.
+//! A side's axes of one dimension write its coordinate as a mixed-radix number; a range of it
+//! is a part of the storage walk when it is a run of digits of one axis, every finer axis whole
+//! and every coarser one at one digit: the same walk with those extents and a moved base. A
+//! range ending where the dimension ends reaches on to the padded extent, to fill the padding.
 
 use super::axes::{exact_chain, sorted};
 use super::pair::{Pair, Side};
@@ -33,9 +31,8 @@ impl Part {
 }
 
 impl Pair {
-    /// The relayout of the box `part` (in the destination's numbering) alone: both sides cut to
-    /// it, the dims its extents. `None` when the box holds no element or leaves the dims, or a
-    /// side cannot be cut there (see [`Side::cut`]).
+    /// The relayout of the box `part` (in the destination's numbering) alone, both sides cut to
+    /// it; `None` when the box is empty, leaves the dims, or a side cannot be [cut](Side::cut).
     pub(crate) fn part(&self, part: &Part) -> Option<Pair> {
         let rank = self.rank;
         let inside = (0..rank).all(|d| part.start[d] < part.end[d] && part.end[d] <= self.dims[d]);
@@ -82,8 +79,7 @@ impl Side {
         if !exact_chain(&self.axes, d) {
             return None;
         }
-        // The axes of `d`, finest first (as `exact_chain` orders them): their steps, extents
-        // and places in the walk.
+        // The axes of `d`, finest first: their steps, extents and places in the walk.
         let of_d = self.axes.iter().enumerate().filter(|(_, a)| a.dim == d);
         let (of_d, n) = sorted::<_, MAX_AXES>(of_d.map(|(k, a)| (a.step, a.extent, k)));
         let of_d = &of_d[..n];

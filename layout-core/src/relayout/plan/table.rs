@@ -3,9 +3,8 @@
 //!
 //! A chunked layout numbers its chunks by the digits of its outer (rest) axes, row-major. When
 //! each outer axis is the coarsest of its dimension, chunk `n` is the box that starts at each
-//! outer digit times its step, and a run of consecutive numbers with the digits of the
-//! outermost axes fixed and a run of digits of the next one is one box too: for HTP's crouton
-//! (outer axes `N`, `H/8`, `W/8`, `C/32`), one or more 8-row bands of one image.
+//! outer digit times its step, and consecutive numbers with the outermost digits fixed and a run
+//! of digits of the next axis are one box too (for HTP's crouton, 8-row bands of one image).
 
 use super::axes::exact_chain;
 use super::pair::Side;
@@ -32,9 +31,8 @@ pub(crate) struct Corner {
 }
 
 impl Grid {
-    /// The grid of `side`, a chunk table's layout bound to `dims` (in its own numbering) whose
-    /// innermost `chunk_axes` axes are one chunk. `None` when the table has no chunk, or its
-    /// chunks are not numbered densely by outer axes each the coarsest of its dimension.
+    /// The grid of `side` whose innermost `chunk_axes` axes are one chunk; `None` unless its
+    /// chunks are numbered densely by outer axes, each the coarsest of its dimension.
     pub(crate) fn of(side: &Side, dims: &[usize], chunk_axes: usize) -> Option<Grid> {
         let axes = &side.axes;
         let len = axes.len().checked_sub(chunk_axes)?;
@@ -71,8 +69,7 @@ impl Grid {
         self.outer.iter().map(|a| a.extent).product()
     }
 
-    /// Calls `visit` with the number and corner of each chunk of `chunks` (numbers below
-    /// [`count`](Self::count)), in order of number.
+    /// Calls `visit` with the number and corner of each chunk of `chunks`, in order of number.
     #[inline]
     pub(crate) fn each_chunk(&self, chunks: Range<usize>, mut visit: impl FnMut(usize, &Corner)) {
         if chunks.is_empty() {

@@ -1,27 +1,21 @@
 //! The loop order a relayout shared among threads needs: an outermost loop whose digits own
-//! disjoint, contiguous blocks of the destination, one block per piece of the `parallel` split.
-//! Row copies in source order can lack one (HTP croutons into oneDNN's nChw32c, whose rows of
-//! chunks each own rows of every channel block); with the channel blocks' loop outermost they
-//! have one, and then run faster on two threads than on one.
+//! disjoint, contiguous blocks of the destination, one per piece of the `parallel` split, which
+//! row copies in source order can lack (croutons into nChw32c).
 
 use super::axes::loops_reach;
 use super::loops::{Kernel, Level, Plan};
 
-/// How far the digits of `levels` reach through the destination: one past the largest
-/// destination offset they add up to. A loop owns disjoint contiguous blocks of the
-/// destination when its destination step is at least the reach of the loops inside it.
+/// One past the largest destination offset the digits of `levels` add up to: a loop owns
+/// disjoint contiguous destination blocks when its step is at least this of the loops inside.
 pub(crate) fn destination_reach(levels: &[Level]) -> usize {
     loops_reach(levels.iter().map(|l| (l.extent, l.dst)))
 }
 
 impl Plan {
     /// Moves the loop that owns contiguous blocks of the destination to the front of a row
-    /// copy whose outermost loop does not, so that the copy can be shared among threads; the
-    /// other loops keep their order, and the row block is listed anew. Returns whether it
-    /// moved one.
-    ///
-    /// Only plans whose loops are all bound-free (every digit data, nothing to fill): moving
-    /// such loops changes the order in which destination slots are visited, nothing else.
+    /// copy whose outermost loop does not, so the copy can be shared among threads; the other
+    /// loops keep their order. Only where every loop is bound-free, so that only the order of
+    /// the visits changes. Returns whether it moved one.
     pub(crate) fn destination_blocks_outermost(&mut self, element_bytes: usize) -> bool {
         let levels = self.levels();
         let free = levels.iter().all(|l| self.free[l.dim]);

@@ -18,14 +18,12 @@ pub(crate) struct Prepared {
     pub(super) planned: Planned,
     /// For a plan of row copies with loops outside the row: the innermost loop's data digits
     /// and the end of its padding at the origin, the same at every base; the same in every row
-    /// block too where that loop needs no bounds, or where the plan is one row block (every
-    /// loop listed in one kernel call).
+    /// block too where that loop needs no bounds, or where the plan is one row block.
     row_bounds: Option<(Range<usize>, usize)>,
 }
 
 impl Prepared {
-    /// The copy `pair` describes for elements of `element_bytes` bytes; `None` when it has no
-    /// element or its source offsets cannot follow the walk by additions.
+    /// The copy `pair` describes; `None` when it moves nothing or cannot follow by additions.
     pub(crate) fn new(pair: &Pair, element_bytes: usize) -> Option<Prepared> {
         // A destination of no bytes stays on one thread, and the stores are given per run.
         let choices = Choices::of_this_machine();
@@ -92,8 +90,7 @@ impl Prepared {
         }
     }
 
-    /// Runs the plan for each block of `blocks`: a plan that is one row block in one kernel
-    /// call, any other block by block.
+    /// Runs the plan for each block of `blocks`: in one call where the plan is one row block.
     fn run_each<E: Element>(&self, blocks: &mut impl RowBlocks<E>, pad: E, streaming: Streaming) {
         match &self.row_bounds {
             Some((cols, slot_end)) if self.planned.plan.kernel_from == 0 => {
@@ -114,8 +111,7 @@ impl Prepared {
 }
 
 /// A prepared plan of row copies as plain offsets, for kernels that move its rows themselves
-/// (out of and into the chunks of a chunk table, where a row's source or destination is a
-/// chunk of its own): its loops outside the row block need no bounds (every digit is data), so
+/// (out of and into a chunk table's chunks): its loops outside the row block need no bounds, so
 /// each row block, at a sum of those loops' steps, copies the same listed rows.
 #[derive(Clone, Debug)]
 pub(crate) struct RowWalk<'p> {
@@ -148,9 +144,8 @@ impl RowWalk<'_> {
     }
 }
 
-/// A whole relayout planned once for one pair of mappings and element size under one set of
-/// choices: the plan (cut for threads where they share it), its listings, and which stores go
-/// past the caches. Running it again on other slots of the same shapes plans nothing.
+/// A whole relayout planned once for one pair of mappings, element size and set of choices
+/// ([`ready`]): running it again on other slots of the same shapes plans nothing.
 #[derive(Clone, Debug)]
 pub(crate) struct Planned {
     pub(super) plan: Plan,
@@ -162,9 +157,8 @@ pub(crate) struct Planned {
 }
 
 impl Planned {
-    /// The plan of the copy `pair` describes for elements of `element_bytes` bytes into a
-    /// destination of `dst_bytes`, under `choices`; `streaming` overrides the choice of stores
-    /// past the caches (by default from the destination's size). `None` when it moves nothing.
+    /// The plan of the copy `pair` describes into a destination of `dst_bytes`; `streaming`
+    /// overrides the choice of stores past the caches. `None` when it moves nothing.
     pub(crate) fn new(
         pair: &Pair,
         element_bytes: usize,
@@ -188,8 +182,8 @@ impl Planned {
         })
     }
 
-    /// Runs the plan from `src` into `dst`, `pad` into every padding slot; `offsets` gives the
-    /// source offset of a point for plans that cannot follow the source by additions.
+    /// Runs the plan from `src` into `dst`, `pad` into every padding slot; `offsets` serves
+    /// plans that cannot follow the source by additions.
     pub(crate) fn run<E: Element>(
         &self,
         src: &[E],
@@ -204,8 +198,7 @@ impl Planned {
         );
     }
 
-    /// What the plan does, in a few words: its kernel and the tile it moves, the stores, and
-    /// the cache it was chosen for.
+    /// What the plan does: its kernel and the tile it moves, the stores, and the choices.
     pub(crate) fn describe(&self) -> Description {
         let plan = &self.plan;
         let kernel = match plan.kernel {
@@ -260,10 +253,9 @@ pub(crate) enum KernelKind {
     Indexed,
 }
 
-/// The engine: plans the copy `pair` describes for elements `E` under `choices`, then walks
-/// the destination. The plan stays where it is made (a plan is a few KiB: moving it into a
-/// [`Planned`] costs a small relayout a noticeable share of its time); with `std` the engines
-/// run the thread's last [`Planned`] instead where it is this relayout's (`recent`).
+/// The engine: plans the copy `pair` describes for elements `E`, then walks the destination.
+/// The plan stays where it is made: a plan is a few KiB, and moving it into a [`Planned`]
+/// costs a small relayout a noticeable share of its time.
 pub(crate) fn run<E: Element>(
     pair: &Pair,
     src: &[E],
@@ -284,9 +276,8 @@ pub(crate) fn run<E: Element>(
     );
 }
 
-/// Readies `plan` to run into a destination of `dst_bytes` under `choices`: cut for threads
-/// where they share it, its listings made and their reach, and the stores past the caches
-/// chosen (`streaming` overrides).
+/// Readies `plan` to run into a destination of `dst_bytes`: cut for threads where they share
+/// it, its listings and their reach made, the stores past the caches chosen.
 fn ready(
     plan: &mut Plan,
     element_bytes: usize,
@@ -330,8 +321,7 @@ fn walk<E: Element>(
         streaming,
         choices,
         src_offset_of: offsets,
-        // Only into a destination past the caches: through them, the prefetches cost more
-        // than they save.
+        // Only past the caches: through them, the prefetches cost more than they save.
         source_ahead: if streaming.blocks {
             listings.row_source_ahead
         } else {
@@ -416,9 +406,8 @@ pub(crate) fn run_into_chunks<E: Element>(
     pad: E,
     streaming: Streaming,
 ) {
-    // A source past the caches whose chunks gather rows from far apart (flat NHWC into
-    // croutons): each chunk's rows ask for their counterparts in a chunk further on, as a row
-    // block of a contiguous relayout asks for the next block's.
+    // A source past the caches whose chunks gather rows from far apart: each chunk's rows ask
+    // for their counterparts in a chunk further on, as a contiguous relayout's row blocks do.
     let planned = &prepared.planned;
     let far_source = Streaming::for_destination(size_of_val(src), &planned.choices).blocks;
     let source_ahead = if far_source && planned.listings.rows_spread {
@@ -436,8 +425,7 @@ pub(crate) fn run_into_chunks<E: Element>(
 
 /// How far on in the source each chunk of `batch` asks for its rows: the step by which the
 /// chunks' rows advance every `p` chunks, for the fewest `p` (at most half the batch) with one
-/// such step over the whole batch that is [far enough](ahead_if_far) to ask for (nearer ones
-/// the hardware prefetchers already cover); 0 when no step holds for the whole batch.
+/// step over the whole batch that is [far enough](ahead_if_far); else 0.
 fn source_stride<E>(batch: &[(usize, &mut [E])]) -> usize {
     let start = |k: usize| batch[k].0;
     (1..=batch.len() / 2)

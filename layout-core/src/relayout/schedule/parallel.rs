@@ -19,14 +19,10 @@ pub(crate) fn threads_for(dst_bytes: usize, choices: &Choices) -> usize {
     }
 }
 
-/// Readies `plan` for a split among threads ([`run`]) where it writes `dst_bytes`. A row copy
-/// whose outermost loop does not own contiguous blocks of the destination first gets the
-/// loop that does in front ([`Plan::destination_blocks_outermost`]). Where one kernel call
-/// would cover the whole relayout (no loop outside the kernel's to split among threads: one
-/// image's transpose), the outermost loop is then cut in two: the outer part, the least
-/// divisor of the loop's extent that gives every thread [`PIECES_PER_THREAD`] pieces, goes
-/// outside the kernel's loops. A transpose's rows keep whole blocks of [`ROWS`] in each piece.
-/// Only loops without bounds (no padding), on a plan with room for another loop.
+/// Readies `plan` for a split among threads ([`run`]): [`Plan::destination_blocks_outermost`],
+/// then, where one kernel call would cover the whole relayout, the outermost bound-free loop
+/// cut in two, its outer part (the least divisor giving every thread [`PIECES_PER_THREAD`]
+/// pieces, a transpose's rows keeping whole blocks of [`ROWS`]) going outside the kernel's.
 pub(crate) fn cut_for_threads(
     plan: &mut Plan,
     dst_bytes: usize,
@@ -70,8 +66,7 @@ pub(crate) fn cut_for_threads(
 pub(crate) fn run<T: Element>(nest: &Nest<'_, T>, dst: &mut [T]) -> bool {
     let plan = nest.plan;
     let threads = threads_for(core::mem::size_of_val(dst), nest.choices);
-    // The index-driven kernel (each source offset from the layout's own offset function, a
-    // rare fallback) runs on the calling thread: its outer loops are not cut.
+    // The index-driven kernel (a rare fallback) runs on the calling thread: its loops are uncut.
     if threads < 2 || plan.kernel == Kernel::Indexed {
         return false;
     }
@@ -106,10 +101,8 @@ pub(crate) fn run<T: Element>(nest: &Nest<'_, T>, dst: &mut [T]) -> bool {
 }
 
 /// Runs `run` on every `block`-long piece of `dst` (numbered from 0), on the calling thread
-/// and `threads - 1` of rayon's, each taking the next piece not yet taken until none is left.
-/// The caller starts at once: handed whole to rayon from outside its threads, it would wait for
-/// them to wake, and two threads would run no faster than one. A thread that wakes after the
-/// last piece is taken finds nothing to do.
+/// and `threads - 1` of rayon's, each taking the next piece not yet taken. The caller starts at
+/// once: handed whole to rayon from outside its threads, it would wait for them to wake.
 fn share_pieces<T: Send>(
     dst: &mut [T],
     block: usize,

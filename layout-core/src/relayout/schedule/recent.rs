@@ -1,7 +1,6 @@
-//! The plan of each thread's last relayout, kept so that the same relayout called again (a
-//! service converting one shape in a loop, a small tensor converted many times) plans nothing:
-//! a small relayout's plan takes longer than moving its bytes. One plan per thread, replaced by
-//! the next relayout of another shape; only with the `std` feature (thread-local storage).
+//! The plan of each thread's last relayout, kept so that the same relayout called again plans
+//! nothing: a small relayout's plan takes longer than moving its bytes. One plan per thread,
+//! replaced by the next relayout of another shape; only with `std` (thread-local storage).
 
 use super::copy::Planned;
 use super::streaming::Streaming;
@@ -25,12 +24,10 @@ std::thread_local! {
     static LAST: RefCell<Option<(Key, Planned)>> = const { RefCell::new(None) };
 }
 
-/// Runs `body` with the plan of the relayout `pair` of `element_bytes`-byte elements into a
-/// destination of `dst_bytes` under `choices` (`streaming` overriding the stores past the
-/// caches): this thread's last plan where it is that relayout's, else a new one, kept in its
-/// place. `None`, `body` not run, where the relayout moves nothing, or the thread's plan is in
-/// use (a relayout begun on this thread while another waits on it, as rayon's work stealing can
-/// do) or gone (the thread is ending): the caller then plans for this call alone.
+/// Runs `body` with the plan of this relayout ([`Planned::new`]): this thread's last plan where
+/// it is that relayout's, else a new one, kept. `None`, `body` not run, where the relayout moves
+/// nothing or the thread's plan is in use (rayon's work stealing can start a relayout on a
+/// thread while another waits) or gone: the caller then plans for this call alone.
 pub(crate) fn with_last_plan<R>(
     pair: &Pair,
     element_bytes: usize,

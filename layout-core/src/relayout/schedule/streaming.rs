@@ -1,7 +1,6 @@
 //! When a relayout writes its destination past the caches (non-temporal stores), decided once
-//! per call from the destination's size and the last-level cache. Streaming what the cache
-//! could hold costs the next reader a trip to memory, and on a large cache the relayout too, so
-//! the thresholds grow with that cache from [`STREAM_FLOOR_BYTES`] (shares in `tuning`).
+//! per call from the destination's size. Streaming what the last-level cache could hold costs
+//! the next reader (and the relayout) a trip to memory, so the thresholds grow with that cache.
 
 use crate::relayout::choices::Choices;
 use crate::relayout::tuning::{
@@ -17,14 +16,12 @@ pub(crate) struct Streaming {
     pub blocks: bool,
     /// Row copies whose every row is one whole 64-byte line write it past the caches.
     pub line_rows: bool,
-    /// Row copies of rows shorter than a line stream each pair of rows that makes a line, and
-    /// ask for the destination lines of other rows ahead: `blocks`, where the choices say so
-    /// ([`Choices::stream_short_rows`]).
+    /// Row copies of rows shorter than a line stream each pair that makes a line, and ask for
+    /// other rows' lines ahead: `blocks`, where [`Choices::stream_short_rows`] allows.
     pub short_rows: bool,
-    /// Row copies of rows that do not fill lines ask for their destination lines ahead
-    /// whatever `short_rows` says (pairs of rows stay as it says): set out of a chunk table
-    /// into a destination past the caches, where each chunk's rows land in lines its
-    /// neighbours complete, a pattern of stores the hardware prefetchers do not follow.
+    /// Row copies of rows that do not fill lines ask for their destination lines ahead whatever
+    /// `short_rows` says: set out of a chunk table into a destination past the caches, where
+    /// each chunk's rows land in lines its neighbours complete, which prefetchers do not follow.
     pub far_rows: bool,
 }
 
@@ -66,8 +63,7 @@ impl Streaming {
         }
     }
 
-    /// The streaming of a destination of `bytes` under a last-level cache of `cache` bytes
-    /// (`None`: not known, the floor for both).
+    /// The streaming of `bytes` under a last-level cache of `cache` bytes (`None`: the floor).
     fn with_cache(bytes: usize, cache: Option<usize>) -> Streaming {
         let from = |share: usize| {
             cache.map_or(STREAM_FLOOR_BYTES, |c| (c / share).max(STREAM_FLOOR_BYTES))

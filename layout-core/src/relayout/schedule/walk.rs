@@ -1,10 +1,7 @@
 //! Running a [`Plan`]: one loop nest over the destination that writes every element and every
-//! padding slot it reaches exactly once.
-//!
-//! Each loop's digit range is cut in three by the dims: digits whose subtree holds data (walked),
-//! digits whose subtree is padding up to the destination's padded extent (filled with the pad
-//! value, as one slice fill when the subtree is a dense block), and digits past it (nothing
-//! there). The cuts cost a comparison per loop entry, never a division per element.
+//! padding slot it reaches exactly once. Each loop's digits are cut in three ([`Plan::bounds`]):
+//! data (walked), padding (filled, as one slice where the subtree is a dense block), and past
+//! the padded extent; the cuts cost a comparison per loop entry, never a division per element.
 
 use super::streaming::Streaming;
 use crate::relayout::choices::Choices;
@@ -14,18 +11,15 @@ use crate::relayout::kernels::{
 };
 use crate::relayout::plan::{Kernel, LineRows, Listings, Plan, Point};
 
-/// The source offset of a point of the destination walk, for plans that cannot follow the
-/// source by additions (`plan::Kernel::Indexed`).
+/// The source offset of a point of the destination walk, for [`Kernel::Indexed`] plans.
 pub(crate) type SourceOffsets<'a> = dyn Fn(&Point) -> usize + Sync + 'a;
 
-/// A plan bound to its source slots and pad value; `src_offset_of` maps a virtual point of the
-/// destination walk to a source offset for the index-driven kernel.
+/// A plan bound to its source slots and pad value.
 pub(crate) struct Nest<'a, T> {
     pub plan: &'a Plan,
     /// The kernel's listings ([`Plan::listings`]).
     pub listings: &'a Listings,
-    /// The offsets a kernel's rows (and a transpose's columns) reach from where the row block
-    /// or tile starts ([`Reach::of`]).
+    /// The offsets a kernel's rows (and a transpose's columns) reach ([`Reach::of`]).
     pub reach: Reach,
     pub src: &'a [T],
     pub pad: T,
@@ -86,8 +80,7 @@ impl<T: Element> Nest<'_, T> {
         self.fill_digits(dst, k, d, p, data_end..slot_end);
     }
 
-    /// The row block of a contiguous-row plan: every listed row, copied with the innermost
-    /// loop's bounds (the same for all of them), then its padding tail.
+    /// A row plan's row block: each listed row within the innermost loop's bounds, and padding.
     fn row_block(&self, dst: &mut [T], s: usize, d: usize, p: &mut Point) {
         let (first, data_end, slot_end) = self.plan.bounds(self.plan.len - 1, p);
         let mut one = OneBlock(RowBlock {
@@ -101,9 +94,8 @@ impl<T: Element> Nest<'_, T> {
     }
 
     /// Every listed row's elements `cols` (the innermost loop's data digits), then its padding
-    /// up to `slot_end`, for each block of `blocks` in one kernel call: the blocks bring their
-    /// own slots on both sides and their own rows ahead (this nest's source and `source_ahead`
-    /// are not read).
+    /// up to `slot_end`, for each block of `blocks` in one kernel call; the blocks bring their
+    /// own slots and rows ahead (this nest's `src` and `source_ahead` are not read).
     pub(crate) fn rows_of_blocks(
         &self,
         blocks: &mut impl RowBlocks<T>,
@@ -113,8 +105,8 @@ impl<T: Element> Nest<'_, T> {
         let rows = &self.listings.rows;
         let into = row_destination(self.streaming, self.listings.line_rows);
         let data_end = cols.end;
-        // Streamed rows read their source as a transpose's streamed blocks do, from more
-        // places at once than the hardware prefetcher runs ahead of: the same distance.
+        // Streamed rows read their source from as many places as a transpose's streamed blocks
+        // do, more than the hardware prefetcher runs ahead of: the same distance.
         let streamed_ahead = self
             .choices
             .streamed_prefetch_bytes
@@ -130,11 +122,9 @@ impl<T: Element> Nest<'_, T> {
         }
     }
 
-    /// The batch of transposes of loops `rows..cols` (tile rows) by `cols..len` (tile columns),
-    /// one tile at each digit combination of the batch's loops (`kernel_from..rows`, which
-    /// never need bounds): one kernel call over every tile, row and column, then each tile's
-    /// padding of the columns of each row and of the rows (only a group of one loop can have
-    /// bounds, hence padding).
+    /// The batch of transposes of loops `rows..cols` by `cols..len`, one tile at each digit
+    /// combination of the bound-free loops `kernel_from..rows`: one kernel call, then each
+    /// tile's padding of its columns and of its rows (only a group of one loop has bounds).
     fn transpose(
         &self,
         dst: &mut [T],
@@ -232,10 +222,9 @@ impl<T: Element> Nest<'_, T> {
     }
 }
 
-/// Where the destination of a row block lies, which decides how its rows are written: for rows
-/// that fill lines as `lines` says, under `streaming`. Rows that are whole lines go through the
-/// cache until `streaming.line_rows` ([`Streaming`]): through it they are a plain memcpy, which
-/// a destination prefetch only slows, so they never take [`Destination::Far`].
+/// Where the destination of a row block lies, which decides how its rows are written. Rows that
+/// are whole lines go through the cache until `streaming.line_rows`: there they are a plain
+/// memcpy, which a destination prefetch only slows, so they never take [`Destination::Far`].
 fn row_destination(streaming: Streaming, lines: LineRows) -> Destination {
     match lines {
         LineRows::Whole if streaming.line_rows => Destination::FarLines,
