@@ -1,14 +1,11 @@
-//! The innermost copies of a relayout, below the walk that calls them: row copies for loops
-//! contiguous on both sides ([`rows`]), cache-blocked transposes for loops contiguous on
-//! different sides ([`tiles`], cut as [`tile_shape`] says), and a strided loop for anything
-//! else ([`strided`]). Each takes both sides as (slots, start) plus what places its lines: a
-//! stride, or the per-call listing of `(source, destination)` line offsets the plan made.
+//! The innermost copies of a relayout: row copies for loops contiguous on both sides ([`rows`]),
+//! cache-blocked transposes for loops contiguous on different sides ([`tiles`], cut as
+//! [`tile_shape`] says), and a strided loop for anything else ([`strided`]). Each takes both
+//! sides as (slots, start) plus a stride or the plan's `(source, destination)` line offsets.
 //!
-//! These kernels are portable. An element type with faster ones on this CPU provides them
-//! through the hooks of [`Element`]: on x86-64 (`x86`) SSE2, AVX2 and AVX-512 blocks, which
-//! supply vector primitives and the functions compiled with their features; on aarch64
-//! (`aarch64`) NEON blocks. The cargo feature `portable-kernels` leaves both out, so that
-//! every target runs the portable kernels.
+//! These kernels are portable. Element types with faster ones on this CPU provide them through
+//! [`Element`]'s hooks: SSE2, AVX2 and AVX-512 blocks on x86-64 (`x86`), NEON blocks on aarch64
+//! (`aarch64`). The cargo feature `portable-kernels` leaves both out.
 
 #[cfg(neon_kernels)]
 mod aarch64;
@@ -52,8 +49,8 @@ pub(crate) use tile_batch::TileBatch;
 pub(crate) use tile_shape::rows_go_whole;
 pub(crate) use tiles::transpose;
 
-/// Runs `body`, compiled with AVX2 where this CPU runs it (x86-64), so that the copies it
-/// inlines move 32 bytes a register instead of 16; as it is elsewhere.
+/// Runs `body` compiled with AVX2 where the CPU has it, so its inlined copies move 32 bytes a
+/// register instead of 16; as it is elsewhere.
 #[inline(always)]
 pub(crate) fn with_widest_copies<R>(body: impl FnOnce() -> R) -> R {
     #[cfg(x86_kernels)]

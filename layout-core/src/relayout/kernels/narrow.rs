@@ -1,9 +1,8 @@
 //! Transposes of tiles one to four columns or rows wide, too narrow for a block of [`ROWS`]
-//! rows by four or more columns (or, at four, faster here): NCHW -> NHWC of an RGB or RGBA
-//! image interleaves the channel planes into rows of three or four, NHWC -> NCHW splits them
-//! out again. Where a tile's long side is one run on both sides, the tile becomes `N` runs
-//! zipped into one (or one unzipped into `N`, by a kernel of the CPU's where [`Pieces`] has
-//! one), loops LLVM unrolls; other tiles move element by element.
+//! rows by four or more columns (or, at four, faster here): NCHW <-> NHWC of RGB or RGBA
+//! images. Where a tile's long side is one run on both sides, it becomes `N` runs zipped into
+//! one (or one unzipped into `N`, by the CPU's kernel where [`Pieces`] has one), loops LLVM
+//! unrolls; other tiles move element by element.
 //!
 //! [`ROWS`]: crate::relayout::tuning::ROWS
 
@@ -13,7 +12,7 @@ use super::transposes::Transposes;
 /// How the zipped (or split) pieces of narrow tiles reach the destination.
 pub(crate) trait Pieces<T> {
     /// Whether pieces are plain writes through the caches, which the loops then make in place
-    /// rather than assembling each piece first and copying it (slower in the caches).
+    /// (assembling each piece first is slower in the caches).
     const IN_PLACE: bool;
 
     /// Writes `piece` to `out`, of the same length.
@@ -23,9 +22,8 @@ pub(crate) trait Pieces<T> {
     /// The CPU runs the implementation's instructions.
     unsafe fn put(out: &mut [T], piece: &[T]);
 
-    /// Splits `input`, rows of `planes.len()` interleaved elements, into `planes` (each as long
-    /// as the rows) by a kernel of the implementation's own, where it has one for them;
-    /// `false`, nothing written, where it does not, and the loops split them.
+    /// Splits `input`, rows of `planes.len()` interleaved elements, into `planes` by the
+    /// implementation's own kernel; `false`, nothing written, where it has none.
     ///
     /// # Safety
     ///
@@ -56,11 +54,9 @@ impl<T: Copy> Pieces<T> for Cached {
     }
 }
 
-/// Runs the transposes `t` if their tiles are at most three columns or rows wide (or four
-/// columns that [zip here](four_columns_zip), or four rows that [split
-/// here](four_rows_split)), writing the pieces that one run of each side allows by `P`;
-/// `false`, nothing written, otherwise. Always inlined, so that a function compiled for
-/// more CPU features (the AVX-512 build on x86-64) compiles the loops with them.
+/// Runs `t` if its tiles are at most three columns or rows wide (or four that
+/// [zip](four_columns_zip) or [split](four_rows_split) here), pieces written by `P`; else
+/// `false`, nothing written. Inlined, so a build with more CPU features compiles the loops too.
 ///
 /// # Safety
 ///
@@ -84,30 +80,24 @@ pub(crate) unsafe fn narrow_transpose<T: Copy, P: Pieces<T>>(t: Transposes<'_, T
     true
 }
 
-/// Whether tiles of four columns zip here (NCHW -> NHWC of an RGBA image) rather than in the
-/// blocks' four columns by [`ROWS`] rows: where the tile is one run on both sides (its rows 4
-/// apart in the destination, its columns' destination offsets `0..4`), of elements of 1 or 2
-/// bytes, or of 4-byte ones written past the caches (`P` not in place): f32 in the caches is
-/// faster through the blocks.
+/// Whether tiles of four columns (NCHW -> NHWC of RGBA) zip here rather than in blocks of
+/// [`ROWS`] rows: one run on both sides ([`zips_as_one_run`]), of 1- or 2-byte elements, or of
+/// 4-byte ones written past the caches (`P` not in place; cached, the blocks are faster).
 ///
 /// [`ROWS`]: crate::relayout::tuning::ROWS
 fn four_columns_zip<T, P: Pieces<T>>(batch: &TileBatch<'_>) -> bool {
     (size_of::<T>() < 4 || !P::IN_PLACE) && zips_as_one_run::<4>(batch)
 }
 
-/// Whether the tiles of `batch`, `N` columns each, are one run on both sides: the rows'
-/// source offsets count up by one (as every tile's do), their destination offsets `N` apart,
-/// and the columns' destination offsets `0..N`.
+/// Whether `batch`'s tiles of `N` columns are one run on both sides: rows' destination offsets
+/// `N` apart (source ones count up by one in every tile), columns' destination offsets `0..N`.
 fn zips_as_one_run<const N: usize>(batch: &TileBatch<'_>) -> bool {
     batch.rows_run == Some(N) && batch.cols.iter().zip(0..).all(|(col, c)| col.1 == c)
 }
 
-/// Whether tiles of four rows split here (as three do) rather than through the few-rows stage
-/// (`few_rows.rs`): where the tile is one run on both sides (the columns' source lines 4
-/// apart, the rows' source offsets one apart) and elements are of 1 or 4 bytes (which LLVM's
-/// x86 backend splits by shuffles; 2-byte ones are faster staged), or `P` has a kernel that
-/// splits them ([`Pieces::splits`]). Other tiles of four rows (the 2x2 crouton's channels, not
-/// one run) would go element by element here.
+/// Whether tiles of four rows split here rather than through the few-rows stage (`few_rows.rs`):
+/// one run on both sides, of 1- or 4-byte elements (which LLVM splits by shuffles; 2-byte ones
+/// are faster staged) or where [`Pieces::splits`]. Others would go element by element here.
 fn four_rows_split<T, P: Pieces<T>>(batch: &TileBatch<'_>) -> bool {
     (matches!(size_of::<T>(), 1 | 4) || P::splits(4))
         && batch.cols_run == Some(4)
@@ -125,9 +115,7 @@ unsafe fn short_tiles_of<T: Copy, P: Pieces<T>, const N: usize>(t: Transposes<'_
     let rows: &[(usize, usize); N] = batch.rows.try_into().expect("N rows");
     let cols = batch.cols;
     let len = cols.len();
-    // One run on both sides: the columns' source lines N apart (their destination offsets
-    // count up by one, as every tile's do), and the rows' source offsets one apart (each
-    // column's N elements together).
+    // One run on both sides: columns' source lines N apart, rows' source offsets one apart.
     let run = (batch.cols_run == Some(N) && batch.rows_follow_in_source())
         .then(|| cols.first().copied())
         .flatten();
@@ -208,11 +196,9 @@ unsafe fn tiles_of<T: Copy, P: Pieces<T>, const N: usize>(t: Transposes<'_, T>) 
     }
 }
 
-/// `out[k * N + c] = planes[c][k]`: `N` runs of equal length interleaved, `STEP` rows at a
-/// time from fixed-size pieces of each plane, which LLVM turns into vector loads and shuffles;
-/// each step's `STEP * N` elements written by `P`. The callers take `STEP` rows of 64 bytes,
-/// so that every step writes whole lines (`N` of them) and u8 planes zip 64 bytes at a time;
-/// `MOST` is `4 * STEP`.
+/// `out[k * N + c] = planes[c][k]`: `N` equal runs interleaved `STEP` rows (64 bytes) at a time
+/// from fixed-size pieces, which LLVM turns into vector loads and shuffles, each step `N` whole
+/// lines written by `P`; `MOST` is `4 * STEP`.
 ///
 /// # Safety
 ///
@@ -234,8 +220,7 @@ unsafe fn zip_planes<
     for (i, chunk) in head.chunks_exact_mut(STEP * N).enumerate() {
         let pieces: [&[T; STEP]; N] =
             core::array::from_fn(|c| planes[c][i * STEP..][..STEP].try_into().expect("STEP rows"));
-        // In place, or into a local piece that `P` then writes (past `STEP * N`, a filler
-        // never written).
+        // In place, or into a local piece that `P` then writes (past `STEP * N`, unused).
         let mut local = [pieces[0][0]; MOST];
         let zipped: &mut [T] = if P::IN_PLACE {
             chunk
@@ -259,8 +244,8 @@ unsafe fn zip_planes<
     }
 }
 
-/// `planes[c][k] = input[k * N + c]`: one run split into `N` runs of equal length, `STEP`
-/// rows at a time as [`zip_planes`], each plane's `STEP` elements written by `P`.
+/// `planes[c][k] = input[k * N + c]`: one run split into `N` equal runs, `STEP` rows at a time
+/// as [`zip_planes`], each plane's `STEP` elements written by `P`.
 ///
 /// # Safety
 ///

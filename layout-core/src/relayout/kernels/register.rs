@@ -5,8 +5,8 @@
 use crate::relayout::lines::Lines;
 use bytemuck::Pod;
 
-/// An ISA's vector register as the shared blocks use it: `BYTES / 16` lanes of 128 bits, the
-/// span of its interleaves, each holding one micro-block's source line.
+/// An ISA's vector register as the shared blocks use it: `BYTES / 16` lanes of 128 bits (the
+/// span of its interleaves), each holding one micro-block's source line.
 pub(crate) trait Register: Copy {
     /// The register's width: 16 (SSE2, NEON), 32 (AVX2) or 64 bytes (AVX-512).
     const BYTES: usize;
@@ -27,8 +27,7 @@ pub(crate) trait Register: Copy {
     /// `at + BYTES / size_of::<E>() <= src.len()`; the CPU runs the register's instructions.
     unsafe fn load<E: Pod>(src: &[E], at: usize) -> Self;
 
-    /// The 16 bytes of `src` from element `at[q]` in lane `q`, for each of the register's
-    /// `BYTES / 16` lanes (the rest of `at` is not read): the ISA's step across lanes.
+    /// The 16 bytes of `src` from element `at[q]` in each lane `q` (the rest of `at` unread).
     ///
     /// # Safety
     ///
@@ -43,16 +42,14 @@ pub(crate) trait Register: Copy {
     /// `at + BYTES / size_of::<E>() <= dst.len()`; the CPU runs the register's instructions.
     unsafe fn store<E: Pod>(dst: &mut [E], at: usize, register: Self);
 
-    /// Writes the registers of `line` back to back from element `at`: past the caches where
-    /// they are one whole cache line (`at` on a 64-byte boundary), else through them.
+    /// Writes `line` from element `at`: past the caches where `at` is on 64 bytes, else through.
     ///
     /// # Safety
     ///
     /// `at + 64 / size_of::<E>() <= dst.len()`; the CPU runs the register's instructions.
     unsafe fn stream_line<E: Pod>(dst: &mut [E], at: usize, line: &Self::Line);
 
-    /// [`Register::stream_line`] of `lines[k]` at element `at + rows.at(from + k)`, for
-    /// every `k`.
+    /// [`Register::stream_line`] of each `lines[k]` at element `at + rows.at(from + k)`.
     ///
     /// # Safety
     ///
@@ -95,9 +92,8 @@ impl Lanes for u32 {
     const LANES: usize = 4;
 }
 
-/// `Interleave<$register>` for unsigned types by their interleave instructions, each between
-/// `$to`, the reinterpretation of the register as one of the type's lanes, and `$back` (where
-/// given: free, the same bits).
+/// `Interleave<$register>` for unsigned types by their interleave instructions, between the
+/// free reinterpretations `$to` (the type's lanes) and `$back` where given.
 macro_rules! interleave_for {
     ($register:ty: $($ty:ty: $low:ident, $high:ident $(, $to:ident, $back:ident)?;)+) => {$(
         impl $crate::relayout::kernels::shuffle::Interleave<$register> for $ty {
@@ -117,13 +113,10 @@ macro_rules! interleave_for {
 
 pub(crate) use interleave_for;
 
-/// [`Register`] for a vector register of `$bytes` bytes: `zero`, a register of zero bits
-/// (where not given, `bytemuck`'s zeroed register and line); `load` and `store`, unaligned
-/// loads and stores of one register; `lanes`, the 16-byte loads into its lanes (where not
-/// given, the register's one lane loaded from `at[0]`); `line`, a 64-byte line
-/// (`line(dst, at, line)`, or `line(dst, at, line, stream)` with `stream`, the store past the
-/// caches, which also writes several lines at once by
-/// [`store_lines`](crate::relayout::stores::store_lines)).
+/// [`Register`] for a vector register of `$bytes` bytes. Defaults: `zero`, `bytemuck`'s zeroed
+/// register and line; `lanes`, the one lane from `at[0]`. `line` writes a 64-byte line, passed
+/// `stream` (the store past the caches) where given, which also writes several lines at once by
+/// `stores::store_lines` (x86-64 only, so not a link).
 macro_rules! register {
     (
         $register:ty: $bytes:literal bytes, $(zero: $zero:expr,)? load: $load:path,
@@ -166,8 +159,7 @@ macro_rules! register {
 
             #[inline(always)]
             unsafe fn stream_line<E: bytemuck::Pod>(dst: &mut [E], at: usize, line: &Self::Line) {
-                // SAFETY: passed on from the caller; the `line` function streams only a line
-                // that starts on 64 bytes.
+                // SAFETY: passed on from the caller; `$line` streams only lines on 64 bytes.
                 unsafe { $line(dst, at, line $(, $stream)?) }
             }
 

@@ -1,6 +1,5 @@
-//! The perfect shuffle every vector ISA's transpose blocks share: the two interleaves of a
-//! register type ([`Interleave`], supplied by each ISA for its registers), the `log2(N)`
-//! rounds that transpose a micro-block of `N` registers with them ([`shuffle_rounds`]).
+//! The perfect shuffle all vector transpose blocks share: each ISA's two interleaves
+//! ([`Interleave`]) and the rounds that transpose a micro-block with them ([`shuffle_rounds`]).
 
 /// The two halves of the perfect shuffle of `Self`'s elements in registers of type `R`.
 pub(crate) trait Interleave<R> {
@@ -20,9 +19,8 @@ pub(crate) trait Interleave<R> {
     unsafe fn high(a: R, b: R) -> R;
 }
 
-/// `log2(N)` rounds of the perfect shuffle on `v` (each interleaving the first half of the
-/// registers with the second, element by element), for registers of either width: after
-/// them, register `k` holds destination lines `k * L / N ..` of the micro-block.
+/// `log2(N)` rounds of the perfect shuffle on `v`, each interleaving the first half of the
+/// registers with the second: after them, register `k` holds destination lines `k * L / N ..`.
 ///
 /// # Safety
 ///
@@ -31,10 +29,8 @@ pub(crate) trait Interleave<R> {
 pub(crate) unsafe fn shuffle_rounds<E: Interleave<R>, R: Copy, const N: usize>(
     v: [R; N],
 ) -> [R; N] {
-    // Every round written out, on arrays indexed by constants only, so that the registers stay
-    // registers: as loops (even counted ones) LLVM leaves the 16-register rounds of AVX-512
-    // bytes rolled, the array in memory and each round's copy a call to `memcpy`. No closures
-    // either (see `micro_blocks`).
+    // Rounds written out on constant indices so registers stay registers (as loops LLVM leaves
+    // AVX-512 byte rounds rolled, in memory, copied by `memcpy`). No closures (`micro_blocks`).
     macro_rules! round {
         ($v:ident, $half:literal: $($i:literal)+) => {
             // SAFETY: passed on from the caller.

@@ -1,12 +1,8 @@
-//! NEON transpose blocks for the plain 1-, 2- and 4-byte element types (aarch64 only; plain
-//! types: see [`by_size`](crate::relayout::by_size)).
-//!
-//! The portable tile ([`Portable`](super::super::tiles::Portable)) moves one element per load
-//! and store; these blocks move 16 bytes per instruction instead. The blocks themselves
-//! (micro-blocks of `N` source lines, one 128-bit register each, transposed by `log2(N)`
-//! rounds of the perfect shuffle) are the ones the x86-64 SSE2 blocks run
-//! ([`micro_blocks`](super::super::micro_blocks)); this module supplies the NEON register
-//! (`ld1`/`st1`, `stnp` for whole lines past the caches) and its interleaves (`zip1`/`zip2`).
+//! NEON transpose blocks for the plain 1-, 2- and 4-byte element types (viewed as unsigned
+//! integers, [`by_size`](crate::relayout::by_size)), built only where the target has NEON: 16
+//! bytes per instruction where the portable tile ([`Portable`](super::super::tiles::Portable))
+//! moves one element. The blocks are shared ([`micro_blocks`](super::super::micro_blocks)); this
+//! module supplies the NEON register and its interleaves.
 
 use super::super::micro_blocks::Blocks128;
 use super::super::register::{Lanes, Register128, interleave_for, register};
@@ -18,8 +14,8 @@ use core::arch::aarch64::{
     vzip2q_u32,
 };
 
-/// Blocks moved through NEON registers; with `STREAM`, destination lines that are a whole
-/// aligned cache line are written with `stnp` (a hint to write them past the caches).
+/// Blocks moved through NEON registers; with `STREAM`, whole aligned destination lines are
+/// written with `stnp` (past the caches).
 pub(crate) type Neon<const STREAM: bool> = Blocks128<uint8x16_t, STREAM>;
 
 /// An unsigned integer that fills a 128-bit register `LANES` times, with its NEON interleaves.

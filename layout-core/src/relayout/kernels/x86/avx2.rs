@@ -1,11 +1,7 @@
-//! The hot loops built a second time with AVX2 enabled, and the AVX2 transpose blocks they run,
-//! used wherever the CPU has AVX2.
-//!
-//! The loops are the generic ones of [`kernels`](super::super), always inlined, so that these
-//! wrappers compile them whole with AVX2: the transposes of plain 1-, 2- and 4-byte types move
-//! their blocks through 256-bit registers ([`Avx2Blocks`]), the row copies 32 bytes a move.
-//! Whether the CPU (and its OS) runs AVX2 is found with `cpuid` by the `cpufeatures` crate
-//! (`layout-core` is `no_std`: no `std::is_x86_feature_detected!`).
+//! The hot loops built a second time with AVX2, and the AVX2 transpose blocks they run, used
+//! wherever the CPU has AVX2: the generic, always-inlined loops of [`kernels`](super::super)
+//! compiled whole, moving blocks through 256-bit registers ([`Avx2Blocks`]) and rows 32 bytes
+//! at a time.
 
 use super::super::block_move::{BlockLines, BlockMove};
 use super::super::micro_blocks;
@@ -49,9 +45,7 @@ copy_rows_fn! {
     pub(crate) unsafe fn copy_rows
 }
 
-/// [`streamed_rows::copy`] compiled with AVX2, then [`end_streaming`]: rows that fill whole
-/// destination lines, each line written past the caches where it is aligned (a line written
-/// through the cache is read first: each byte crosses the memory bus three times, not twice).
+/// [`streamed_rows::copy`] compiled with AVX2, then [`end_streaming`].
 ///
 /// # Safety
 ///
@@ -68,9 +62,8 @@ pub(crate) unsafe fn stream_rows<E: Pod>(
     end_streaming();
 }
 
-/// Copies `run` into `out` (of the same length): each whole cache line of `out` past the
-/// caches, the partial lines at either end through them. How a staged transpose's rows leave
-/// (`kernels::staged`). Does not [`end_streaming`].
+/// Copies `run` into `out`, whole lines past the caches, partial ones at the ends through them,
+/// without [`end_streaming`]: how a staged transpose's rows leave (`kernels::staged`).
 ///
 /// # Safety
 ///
@@ -88,8 +81,8 @@ pub(crate) unsafe fn stream_run<E: Pod>(out: &mut [E], run: &[E]) {
     out[..head].copy_from_slice(&run[..head]);
     for at in (head..tail).step_by(per_line) {
         // SAFETY: the line's `per_line` elements from `at` lie inside both slices (`at + per_line
-        // <= tail <= len`); AVX2 runs (the caller's promise). `store_line` streams only a line
-        // that starts on 64 bytes, as every one here does.
+        // <= tail <= len`); AVX2 runs (the caller's promise). Each line starts on 64 bytes, so
+        // `store_line` streams it.
         unsafe {
             let line: [__m256i; 2] = [load_register(run, at), load_register(run, at + half)];
             store_line(out, at, &line, _mm256_stream_si256);
@@ -98,9 +91,8 @@ pub(crate) unsafe fn stream_run<E: Pod>(out: &mut [E], run: &[E]) {
     out[tail..].copy_from_slice(&run[tail..]);
 }
 
-/// Blocks moved through 256-bit registers, two micro-blocks side by side, one per 128-bit lane
-/// ([`micro_blocks::wide_block`]); narrower ones as [`Sse2`]'s. Only where the CPU runs AVX2:
-/// their [`plane`] is compiled for it.
+/// Blocks moved through 256-bit registers, one micro-block per 128-bit lane
+/// ([`micro_blocks::wide_block`]), narrower ones as [`Sse2`]'s. Only where the CPU runs AVX2.
 pub(crate) struct Avx2Blocks<const STREAM: bool>;
 
 impl<E: Wide, const STREAM: bool> BlockMove<E> for Avx2Blocks<STREAM> {

@@ -1,11 +1,7 @@
-//! The hot loops built a third time with AVX-512 (F and BW) enabled, and the AVX-512 transpose
-//! blocks they run, used wherever the CPU has both (detected as in [`super::avx2`]).
-//!
-//! A 512-bit register is a whole 64-byte cache line. [`Avx512Blocks`] put four micro-blocks
-//! side by side in one register (one per 128-bit lane, where the interleave instructions
-//! work), so that after the perfect-shuffle rounds a register is one destination line: each
-//! line leaves in one store instead of two (AVX2) or four (SSE2), which also fills a line's
-//! write-combining buffer at once.
+//! The hot loops built a third time with AVX-512 F and BW, and the AVX-512 transpose blocks
+//! they run, used wherever the CPU has both. A 512-bit register is a whole cache line: with a
+//! micro-block per 128-bit lane, a shuffled register is one destination line, which leaves in
+//! one store (filling its write-combining buffer at once) instead of two (AVX2) or four (SSE2).
 
 use super::super::block_move::{BlockLines, BlockMove};
 use super::super::micro_blocks;
@@ -30,9 +26,8 @@ isa_build! {
 }
 
 transposes_fn! {
-    /// [`narrow::narrow_transpose`] compiled with AVX-512 F and BW, whose shuffles interleave
-    /// (and split) the narrow tiles' pieces, each written by `P` ([`narrow::Cached`], or
-    /// [`StreamedPieces`] past the caches).
+    /// [`narrow::narrow_transpose`] compiled with AVX-512 F and BW, its pieces written by `P`
+    /// ([`narrow::Cached`], or [`StreamedPieces`] past the caches).
     ///
     /// # Safety
     ///
@@ -47,11 +42,9 @@ transposes_fn! {
     }
 }
 
-/// Narrow tiles' pieces written past the caches: each whole 64 bytes of a piece that start a
-/// destination line by a streaming store, the rest through the caches. RGB images zipped into
-/// NHWC write 192 bytes (three lines) of f32 per step, split out of it 64 bytes per plane:
-/// streamed, a line is not read before it is overwritten. Elements under 4 bytes stay in
-/// place, through the caches, faster than streamed from a local piece.
+/// Narrow tiles' pieces written past the caches: pieces of whole aligned lines by streaming
+/// stores (a line is not read before it is overwritten), the rest through the caches. Elements
+/// under 4 bytes stay in place, through the caches, faster than streamed from a local piece.
 pub(crate) struct StreamedPieces;
 
 impl<E: Pod> narrow::Pieces<E> for StreamedPieces {
@@ -70,8 +63,8 @@ impl<E: Pod> narrow::Pieces<E> for StreamedPieces {
         }
         for (k, line) in piece.chunks_exact(per_line).enumerate() {
             // SAFETY: the line's 64 bytes lie inside `piece` and, at `k * per_line`, inside
-            // `out` (the same length, a whole number of lines); AVX-512 F runs (the caller's
-            // promise). `store_line` streams only a line that starts on 64 bytes.
+            // `out` (the same length, whole lines); AVX-512 F runs (the caller's promise).
+            // `store_line` streams only a line that starts on 64 bytes.
             unsafe {
                 let register: __m512i = load_register(line, 0);
                 store_line(out, k * per_line, &[register], _mm512_stream_si512);
@@ -80,11 +73,9 @@ impl<E: Pod> narrow::Pieces<E> for StreamedPieces {
     }
 }
 
-/// Blocks moved through 512-bit registers, each transposed register 64 bytes of one
-/// destination line: four micro-blocks side by side, one per 128-bit lane
-/// ([`micro_blocks::wide_block`]), or for streamed 4-byte elements [`whole_lines`]; narrower
-/// ones as [`Avx2Blocks`]'. Only where the CPU runs AVX-512 F and BW: their [`plane`] is
-/// compiled for it.
+/// Blocks moved through 512-bit registers, one micro-block per 128-bit lane
+/// ([`micro_blocks::wide_block`]) or, streamed 4-byte elements, [`whole_lines`]; narrower ones
+/// as [`Avx2Blocks`]'. Only where the CPU runs AVX-512 F and BW.
 pub(crate) struct Avx512Blocks<const STREAM: bool>;
 
 impl<E: Broad, const STREAM: bool> BlockMove<E> for Avx512Blocks<STREAM> {
@@ -111,9 +102,8 @@ impl<E: Broad, const STREAM: bool> BlockMove<E> for Avx512Blocks<STREAM> {
     }
 }
 
-/// The blocks of a staged transpose ([`staged()`]) into its buffer, through the cache: 4-byte
-/// elements as [`whole_lines`] (into the buffer, in L1, their one load per source line beats
-/// the lane quads), the others as [`Avx512Blocks`].
+/// A staged transpose's ([`staged()`]) blocks into its L1 buffer: 4-byte elements as
+/// [`whole_lines`] (there its one load per line beats the lane quads), others as [`Avx512Blocks`].
 pub(crate) struct StageBlocks;
 
 impl<E: Broad> BlockMove<E> for StageBlocks {
@@ -157,11 +147,10 @@ register! {
     stream: _mm512_stream_si512,
 }
 
-/// The block of 4-byte elements as 16 x 16 squares: a source line's 16 elements (`ROWS`) are
-/// one 64-byte register, and four rounds of the perfect shuffle across whole registers
-/// ([`Whole32`]) make register `k` destination line `k`. One load per source line instead of
-/// four; for streamed blocks only, as through the cache its sixteen stores in a row are slower
-/// than the lane quads' four lines at a time.
+/// The block of 4-byte elements as 16 x 16 squares: a source line is one register, and four
+/// shuffle rounds across registers ([`Whole32`]) make register `k` destination line `k`. One
+/// load per source line, not four; streamed only (cached, its sixteen stores in a row are
+/// slower than the lane quads').
 ///
 /// # Safety
 ///
@@ -175,9 +164,8 @@ unsafe fn whole_lines<E: Pod, L: Lines, C: Columns, const COLS: usize, const STR
     let (d, rows, src, s, cols) = (b.d, b.rows, b.src, b.s, b.cols);
     for c in (0..COLS).step_by(16) {
         let mut v = [zero(); 16];
-        // The source lines in address order, not in the order the first shuffle round pairs
-        // them (0, 8, 4, 12, ...), which costs some cores much of their speed where the 16
-        // lines are one run.
+        // Source lines in address order, not the shuffle's pairing order (0, 8, 4, 12, ...),
+        // which slows some cores where the 16 lines are one run.
         for (j, register) in v.iter_mut().enumerate() {
             // SAFETY: the source line holds `ROWS` = 16 elements of 4 bytes from
             // `s + cols.at(c + j)` (the caller's promise); AVX-512 F runs (the caller's promise).

@@ -1,24 +1,16 @@
-//! The x86-64 vector kernels of the plain unit types: transposes in SSE2, AVX2 or AVX-512
-//! blocks (1-, 2- and 4-byte units), chosen by what the CPU runs, and row copies compiled for
-//! AVX2 (every unit type), streamed past the caches (the plain ones).
-//!
-//! SSE2 is part of every x86-64 CPU (the module is compiled where `target_feature = "sse2"`);
-//! AVX2 and AVX-512 are detected at run time.
+//! The x86-64 vector kernels: transposes in SSE2, AVX2 or AVX-512 blocks by what the CPU runs,
+//! and row copies compiled for AVX2, streamed past the caches for plain types. SSE2 is part of
+//! every x86-64 CPU (the module needs `target_feature = "sse2"`); the rest is detected.
 
-/// What each wide build (AVX2, AVX-512: `$isa`) has, compiled with `$features`: whether the
-/// CPU runs it (`available`: the features `$cpuid` found with `cpuid` by the `cpufeatures`
-/// crate, as `layout-core` is `no_std`), the generic loops compiled whole with the features
-/// (`plane`, `staged`; the last with the blocks `$staged` writing into its buffer) and the
-/// [`PlaneMove`](tiles::PlaneMove) of its blocks `$blocks` for elements `$element`. Each loop
-/// a function of its own (`#[inline(never)]`), so that it compiles flat whatever calls it.
-/// Paths are from the build's module (a child of this one).
+/// What each wide build (AVX2, AVX-512) has: `available` (by `cpufeatures`, as `layout-core` is
+/// `no_std`), the loops `plane` and `staged` compiled with its features, out of line so they
+/// compile flat, and its blocks' [`PlaneMove`](tiles::PlaneMove). Paths are from its module.
 macro_rules! isa_build {
     ($isa:literal, $features:tt, [$($cpuid:tt),+], $blocks:ident<$element:ident>, $staged:ty) => {
         cpufeatures::new!(cpuid, $($cpuid),+);
 
         #[doc = concat!("Whether this CPU runs ", $isa, " instructions: found on the first call,")]
-        /// then cached in `cpufeatures`' atomic, so any number of threads may ask at once (a
-        /// race detects twice and stores the same answer).
+        /// then cached in `cpufeatures`' atomic (a race between threads stores the same answer).
         #[inline]
         pub(crate) fn available() -> bool {
             cpuid::get()
@@ -88,11 +80,9 @@ macro_rules! isa_build {
     };
 }
 
-/// `sweep_on`: [`evenly_spaced::sweep`](super::evenly_spaced::sweep) compiled with `$features`
-/// (`$isa`), a function of its own (`#[inline(never)]`) so that its loop compiles flat whatever
-/// calls it. The AVX2 one beside the build's other functions, the AVX-512 one beside its
-/// callers (`pitched`), so that their calls stay within one codegen unit. Paths are from the
-/// module it is in (a child of this one).
+/// `sweep_on`: [`evenly_spaced::sweep`](super::evenly_spaced::sweep) compiled with `$features`,
+/// out of line so its loop compiles flat, declared beside its callers (AVX2 build, `pitched`)
+/// to stay in their codegen unit. Paths are from its module.
 macro_rules! sweep_on {
     ($isa:literal, $features:tt) => {
         #[doc = concat!("[`evenly_spaced::sweep`] compiled with ", $isa, ".")]
@@ -146,10 +136,8 @@ use sse2::Sse2;
 
 pub(super) use avx2::{available as avx2_available, run_with_avx2};
 
-/// Each unit type's x86-64 kernels: row copies compiled for AVX2 (every type, where the CPU
-/// has it); `streams`, rows streamed past the caches with AVX2 (the plain integers); `blocks`,
-/// transposes in vector blocks ([`transpose_as`]: the plain 1-, 2- and 4-byte integers). The
-/// rest keeps [`Element`]'s portable defaults.
+/// Each unit type's x86-64 kernels: AVX2 row copies; `streams`, AVX2 rows streamed past the
+/// caches; `blocks`, vector transposes ([`transpose_as`]); else [`Element`]'s portable defaults.
 macro_rules! element {
     (@ streams) => {
         fn row_streams() -> Option<StreamRows<Self>> {
@@ -188,9 +176,7 @@ element! {
 fn transpose_as<E: avx512::Broad>(t: Transposes<'_, E>, stream: bool) {
     let (dst, d, src, s, batch, reach) = t.parts();
     let has_avx512 = avx512::available();
-    // Tiles one to three wide: the AVX-512 build of the narrow kernels (rows of two to four
-    // units split by permutes where the CPU has them: `SplitPlanes`), or their portable build
-    // (the blocks below would move them element by element).
+    // Narrow tiles (the blocks below would move them element by element): AVX-512 or portable.
     // SAFETY (all three): the AVX-512 builds only where the CPU runs AVX-512 F and BW (checked
     // first); plain copies run on any CPU.
     let narrow = unsafe {
@@ -212,11 +198,9 @@ fn transpose_as<E: avx512::Broad>(t: Transposes<'_, E>, stream: bool) {
         }
         return;
     }
-    // Rows of bytes back to back, half a line to a line long: blocks of a whole line of
-    // columns, their source lines staged.
+    // Rows of bytes back to back, half a line to a line long: see `short_rows`.
     if has_avx512 && short_rows::takes::<E>(&batch) {
-        // SAFETY: the CPU runs AVX-512 F and BW (checked first); `E` is one byte (`takes`),
-        // so `u8`.
+        // SAFETY: AVX-512 F and BW run (checked first); `E` is one byte (`takes`), so `u8`.
         unsafe {
             short_rows::transpose(
                 bytemuck::cast_slice_mut(dst),
@@ -232,14 +216,12 @@ fn transpose_as<E: avx512::Broad>(t: Transposes<'_, E>, stream: bool) {
         }
         return;
     }
-    // Rows back to back in the destination but off its line grid: staged, so that whole lines
-    // stream.
+    // Destination rows back to back but off the line grid: staged, so whole lines stream.
     if stream
         && (has_avx512 || avx2::available())
         && let Some(stages) = Stages::of::<E>(&batch)
     {
-        // SAFETY (both): the CPU runs the instructions (checked just before); `stages` are the
-        // batch's.
+        // SAFETY (both): the CPU runs the instructions (checked above); `stages` are the batch's.
         unsafe {
             if has_avx512 {
                 avx512::staged(dst, d, src, s, batch, reach, stages);
@@ -250,8 +232,7 @@ fn transpose_as<E: avx512::Broad>(t: Transposes<'_, E>, stream: bool) {
         end_streaming();
         return;
     }
-    // Streaming needs whole destination lines (a line of columns, or half of one with the
-    // next row after it).
+    // Streaming needs whole destination lines (`blocks_write_whole_lines`).
     if stream && blocks_write_whole_lines::<E>(batch) {
         planes::<E, true>(Transposes::new(dst, d, src, s, batch, reach));
         end_streaming();
@@ -260,9 +241,8 @@ fn transpose_as<E: avx512::Broad>(t: Transposes<'_, E>, stream: bool) {
     }
 }
 
-/// [`tiles::planes`] with the widest blocks the CPU runs: AVX-512 F and BW (evenly spaced
-/// batches swept, [`pitched::pitched_plane`]), AVX2 (evenly spaced bytes through the caches
-/// swept, [`pitched::bytes_avx2`]) or SSE2.
+/// [`tiles::planes`] with the widest blocks the CPU runs: AVX-512 F and BW (trying
+/// [`pitched::pitched_plane`] first), AVX2 (cached bytes trying [`pitched::bytes_avx2`]) or SSE2.
 fn planes<E: avx512::Broad, const STREAM: bool>(mut t: Transposes<'_, E>) {
     if avx512::available() {
         // SAFETY (both): the CPU runs AVX-512 F and BW instructions (checked just above).

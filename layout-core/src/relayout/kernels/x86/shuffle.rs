@@ -1,7 +1,5 @@
-//! The x86-64 pieces of the perfect shuffle, whose rounds every ISA shares
-//! (`kernels::shuffle`): the 128-bit interleaves (AVX2's and AVX-512's in their modules, all by
-//! `register::interleave_for!`), zero registers, unaligned loads, and `vpermt2d`, which the
-//! 4-byte kernels share.
+//! The x86-64 pieces of the perfect shuffle (`kernels::shuffle`): 128-bit interleaves (wider
+//! ones in their modules), zero registers, unaligned loads, and `vpermt2d` for 4-byte kernels.
 
 use super::super::register::interleave_for;
 pub(crate) use super::super::shuffle::{Interleave, shuffle_rounds};

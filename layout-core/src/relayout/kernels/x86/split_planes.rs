@@ -1,11 +1,8 @@
-//! Rows of two to four interleaved elements split into their planes by two-table permutes:
-//! NHWC -> NCHW of 2, 3 or 4 channels (RGB and RGBA images) of bytes, with AVX-512 VBMI's
-//! `vpermt2b`, and of 2-byte elements, with AVX-512 BW's `vpermt2w`. One permute picks any 64
-//! bytes of the 128 in two registers, so `N - 1` of them make each 64-byte plane line out of
-//! `N` source lines, where the narrow kernels' loops split one shuffle network at a time. The
-//! plane lines go through the caches even into a destination past them (faster than streaming
-//! them). Zipping planes into rows stays with the narrow kernels' loops, as fast there
-//! (docs/engine-measurements.md, "VBMI byte split").
+//! Rows of two to four interleaved elements split into their planes (NHWC -> NCHW of RGB(A))
+//! by two-table permutes (VBMI's `vpermt2b`, BW's `vpermt2w`): each picks any 64 bytes of two
+//! registers, so `N - 1` make a plane line of `N` source lines. Plane lines go through the
+//! caches even past them (faster than streaming); zipping stays with the narrow kernels, as
+//! fast there (docs/engine-measurements.md, "VBMI byte split").
 
 use super::super::narrow::Pieces;
 use super::shuffle::load_register;
@@ -18,16 +15,14 @@ use core::marker::PhantomData;
 
 cpufeatures::new!(cpuid_vbmi, "avx512f", "avx512bw", "avx512vbmi");
 
-/// Whether this CPU runs AVX-512 F, BW and VBMI instructions (found and cached as
-/// [`super::avx2::available`] finds AVX2).
+/// Whether this CPU runs AVX-512 F, BW and VBMI (found as [`super::avx2::available`]).
 #[inline]
 pub(crate) fn vbmi_available() -> bool {
     cpuid_vbmi::get()
 }
 
-/// Narrow tiles' pieces written as `P` writes them, and rows of two to four bytes (where the
-/// CPU runs VBMI) or 2-byte elements split into their planes by [`split_bytes`] and
-/// [`split_words`]. Used only where the CPU runs AVX-512 F and BW.
+/// Narrow tiles' pieces written by `P`, rows of two to four bytes (with VBMI) or 2-byte elements
+/// split by [`split_bytes`] and [`split_words`]. Only where the CPU runs AVX-512 F and BW.
 pub(crate) struct SplitPlanes<P>(PhantomData<P>);
 
 impl<E: Pod, P: Pieces<E>> Pieces<E> for SplitPlanes<P> {
@@ -107,8 +102,7 @@ trait Unit: Pod {
     /// The permute's indices for 2, 3 and 4 planes ([`steps`]).
     const STEPS: &'static Steps;
 
-    /// The two-table permute: lane `k` of the result is lane `index[k] % LANES` of `a` (the
-    /// bit of `LANES` clear in `index[k]`) or of `b`.
+    /// Two-table permute: lane `k` is lane `index[k] % LANES` of `a` (bit `LANES` clear) or `b`.
     ///
     /// # Safety
     ///
@@ -134,8 +128,7 @@ macro_rules! unit {
             #[inline(always)]
             unsafe fn permute(a: __m512i, index: __m512i, b: __m512i) -> __m512i {
                 #[cfg(not(miri))]
-                // SAFETY: the CPU runs the permute: AVX-512 VBMI for bytes, BW for 2-byte
-                // units (the caller's promise).
+                // SAFETY: the CPU runs VBMI for bytes, BW for words (the caller's promise).
                 unsafe {
                     $permute(a, index, b)
                 }
@@ -151,8 +144,7 @@ unit! {
     u16: WORD_STEPS, _mm512_permutex2var_epi16;
 }
 
-/// [`Unit::permute`] lane by lane (lanes of `unit` bytes), for Miri, which runs neither
-/// permute.
+/// [`Unit::permute`] lane by lane (lanes of `unit` bytes), for Miri, which runs neither.
 #[cfg(miri)]
 fn permute_lanes(a: __m512i, index: __m512i, b: __m512i, unit: usize) -> __m512i {
     let (a, index, b): ([u8; 64], [u8; 64], [u8; 64]) =
@@ -169,11 +161,10 @@ fn permute_lanes(a: __m512i, index: __m512i, b: __m512i, unit: usize) -> __m512i
     bytemuck::cast(out)
 }
 
-/// `planes[c][k] = input[N * k + c]` for the `input.len() / N` rows (`N` of 2 to 4), a
-/// register's lanes at a time: for each plane, one permute picks its units among the step's
-/// first two source lines, and one more for each further line adds that line's ([`steps`]);
-/// rows past the last whole step one by one. Always inlined into the functions compiled with
-/// the permute's CPU features.
+/// `planes[c][k] = input[N * k + c]` for the `input.len() / N` rows, a register's lanes at a
+/// time: per plane, one permute picks its units from the step's first two source lines and one
+/// more per further line ([`steps`]); the rows past the last whole step one by one. Inlined
+/// into the builds with the permute's features.
 ///
 /// # Safety
 ///
@@ -217,12 +208,10 @@ unsafe fn split<U: Unit, const N: usize>(input: &[U], planes: [&mut [U]; N]) {
     }
 }
 
-/// The permutes' indices for `n` planes of units `lanes` to a register, as little-endian
-/// bytes (one byte a lane for bytes, two for words): for source line `j` (1 to `n - 1`) and
-/// plane `c`, lane `k`: where the permute finds row `n k + c`. Line 1 joins lines 0 and 1 (the
-/// row's index among their lanes; 0 past them, replaced later); each line `j` after it keeps
-/// the picked lane `k`, or (the bit of `lanes` set) takes the lane of line `j` that holds the
-/// row. Line 0's tables are unused.
+/// The permutes' indices for `n` planes of `lanes` units a register, little-endian: for source
+/// line `j` (1 to `n - 1`), plane `c`, lane `k`, where the permute finds row `n k + c`. Line 1
+/// joins lines 0 and 1 (0 past them, replaced later); each later line `j` keeps picked lane `k`
+/// or (bit `lanes` set) takes its own lane holding the row. Line 0's tables are unused.
 const fn steps(n: usize, lanes: usize) -> [[[u8; 64]; 4]; 4] {
     let unit = 64 / lanes;
     let mut tables = [[[0; 64]; 4]; 4];

@@ -1,30 +1,21 @@
-//! Which evenly spaced transposes (plain NCHW <-> NHWC: source columns one pitch apart, whole
-//! blocks' destination rows another) the x86-64 builds sweep ([`evenly_spaced`]: lines found
-//! by additions from the tile's corner, blocks in an order of their own), and in which order:
-//! with AVX-512 as below ([`pitched_plane`]), with AVX2 bytes through the caches
-//! ([`bytes_avx2`]).
+//! Which evenly spaced transposes (plain NCHW <-> NHWC) the x86-64 builds sweep
+//! ([`evenly_spaced`]), and in which order: with AVX-512 as below ([`pitched_plane`]), with
+//! AVX2 bytes through the caches ([`bytes_avx2`]).
 //!
-//! - 4-byte elements, where the machine's choices sweep them (`Choices::sweep_four_byte`):
-//!   one 64-byte load per source line and four rounds of `vpermt2d`, the row blocks
-//!   outermost, each through every column block ([`sweep`]: a loop of its own, faster there
-//!   than [`evenly_spaced::sweep`] with 4-byte line blocks). Elsewhere the general blocks
-//!   move them in bands.
-//! - 1- and 2-byte elements: the lane quads of the general blocks ([`Avx512Blocks`]), a source
-//!   line's rows a visit (one block of rows where the destination rows crowd a few L1 sets:
-//!   [`crowded_rows`]), their column lines staged first where the source columns crowd them
-//!   ([`crowded_source`]) and the machine's choices stage them (`Choices::stage_crowded_columns`).
+//! - 4-byte elements, where `Choices::sweep_four_byte`: one 64-byte load per source line, four
+//!   rounds of `vpermt2d`, row blocks outermost ([`sweep`]). Elsewhere the general blocks move
+//!   them in bands.
+//! - 1- and 2-byte elements: the general blocks' lane quads ([`Avx512Blocks`]), a source line's
+//!   rows a visit (one block of rows where [`crowded_rows`]), column lines staged first where
+//!   [`crowded_source`] and `Choices::stage_crowded_columns`.
 //!
-//! Past the caches, 4-byte transposes whose source columns lie a few hundred bytes apart
-//! (NHWC -> NCHW) are swept too, each row block's sixteen destination rows written in one pass
-//! ([`swept_when_streamed`]; tiles on the line grid in whole blocks only where the machine's
-//! choices sweep 4-byte elements), rows off the 64-byte line grid shifted onto it first
-//! ([`realigned::sweep_realigned`]). Those whose source is one run
-//! (NHWC -> NCHW of 16 to 32 f32 channels) into rows off the grid, or 24 to 31 rows, go through
-//! each column block with all their rows ([`realigned::run_realigned`]). So do 1- and 2-byte
-//! transposes with crowded source columns (staged). Other streamed transposes keep the general
-//! blocks, whose streamed blocks prefetch their source lines: the lane-quad sweep is slower.
-//!
-//! The evidence for each path: docs/engine-measurements.md, "Evenly spaced transposes".
+//! Past the caches, 4-byte transposes whose source columns lie a few hundred bytes apart are
+//! swept too ([`swept_when_streamed`]), rows off the line grid shifted onto it first
+//! ([`realigned::sweep_realigned`]); those whose source is one run, into rows off the grid or 24
+//! to 31 rows, go through each column block with all their rows ([`realigned::run_realigned`]),
+//! as do 1- and 2-byte ones with crowded source columns. Other streamed transposes keep the
+//! general blocks, which prefetch their source lines: the lane-quad sweep is slower
+//! (docs/engine-measurements.md, "Evenly spaced transposes").
 
 mod realigned;
 
@@ -50,16 +41,14 @@ use core::ops::Range;
 /// Columns of a 4-byte elements' block: one 64-byte line.
 const COLS: usize = 16;
 
-/// The batch's transposes as the module docs describe, where it is evenly spaced
-/// ([`EvenTiles::of`]): `true`, all written; `false`, nothing written, for other batches (and
-/// for 4-byte batches through the caches unless [`Choices::sweep_four_byte`]: streamed, it only
-/// keeps tiles on the line grid in whole blocks out). With `STREAM` (whole aligned destination
-/// lines), only batches whose rows the swept blocks cover and that [`crowded_source`] (where
-/// [`Choices::stage_crowded_columns`]), [`swept_when_streamed`] or [`read_as_one_run`] takes (of
-/// the last, only the tiles whose rows start off the line grid or, where
-/// [`Choices::realign_overlapped_rows`], have 8 to 15 rows past 16 are swept).
-/// What a sweep leaves, and each tile that the call's reach does not fit, go through
-/// [`tiles::planes`] with [`Avx512Blocks`].
+/// The batch's transposes as the module docs describe, where evenly spaced ([`EvenTiles::of`]):
+/// `true`, all written; `false`, none (also cached 4-byte batches unless
+/// [`Choices::sweep_four_byte`]; streamed, it keeps out only tiles on the grid in whole blocks).
+/// With `STREAM`, only batches whose rows the swept blocks cover and that [`crowded_source`]
+/// (where [`Choices::stage_crowded_columns`]), [`swept_when_streamed`] or [`read_as_one_run`]
+/// takes (of the last, tiles with rows off the line grid or, where
+/// [`Choices::realign_overlapped_rows`], 8 to 15 rows past 16). What sweeps leave, and tiles
+/// the reach does not fit, go through [`tiles::planes`].
 ///
 /// # Safety
 ///
@@ -83,9 +72,8 @@ pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(t: Transposes<'
     // Rows past the first block that the general blocks would move as a last block overlapping
     // it (half a block or more), rewriting lines just streamed: realigned on the grid too.
     let overlapped_rows = rows.len() % ROWS >= ROWS / 2;
-    // Streamed 4-byte tiles on the grid in whole blocks the general blocks stream whole too:
-    // swept only where the machine's choices say the sweep's order pays. Other tiles are swept
-    // on every machine (the general blocks would write their lines in parts).
+    // Streamed 4-byte tiles on the grid in whole blocks, which the general blocks stream whole
+    // too: swept only where the sweep's order pays; other tiles always (else written in parts).
     let general_on_grid =
         four_byte && STREAM && !near_run && rows.len().is_multiple_of(ROWS) && !sweep_four_byte;
     let realign_overlapped = batch.choices.realign_overlapped_rows;
@@ -103,14 +91,12 @@ pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(t: Transposes<'
         if general_on_grid && !off_grid {
             return false;
         }
-        // SAFETY (all): the tile's swept blocks, whose every element is listed, so inside both
-        // slices (`each` checked `Reach::fits`), at the corner's spacing (`EvenTiles::of`:
-        // rows count up by one in the source, columns in the destination); AVX-512 F and BW
-        // run (the caller's promise).
+        // SAFETY (all): every element of the tile's swept blocks is listed, so inside both
+        // slices (`each` checked `Reach::fits`), at the corner's spacing (`EvenTiles::of`);
+        // AVX-512 F and BW run (the caller's promise).
         unsafe {
             if near_run {
-                // The tile's `ROWS` to `2 * ROWS` rows, its last `ROWS` pitched too
-                // (`rows_covered`).
+                // The tile's `ROWS` to `2 * ROWS` rows, its last `ROWS` pitched too.
                 realigned::run_realigned(dst, src, corner, rows, 0..whole_cols);
                 return true;
             }
@@ -141,11 +127,10 @@ pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(t: Transposes<'
     true
 }
 
-/// The evenly spaced transposes of bytes through the caches with AVX2 ([`EvenTiles`]): each
-/// tile's whole blocks swept by the AVX2 blocks a source line's rows a visit (a block of rows
-/// where [`crowded_rows`]), the rest through [`tiles::planes`] with them. `true`, all written;
-/// `false`, nothing written, for other batches. Bytes only: the AVX2 blocks of 2- and 4-byte
-/// elements transpose micro-blocks in 128-bit lanes, which the general bands move as fast.
+/// Evenly spaced byte transposes through the caches with AVX2: whole blocks swept a source
+/// line's rows a visit (a block of rows where [`crowded_rows`]), the rest by [`tiles::planes`];
+/// `true`, all written, or `false`, none. Bytes only: for wider elements the AVX2 blocks move
+/// micro-blocks in 128-bit lanes, which the general bands move as fast.
 ///
 /// # Safety
 ///
@@ -184,12 +169,10 @@ pub(super) unsafe fn bytes_avx2<E: Broad>(t: Transposes<'_, E>) -> bool {
     true
 }
 
-/// The blocks of columns `cols` (whole blocks, from the tile's first) of every row block of
-/// `rows` (whole blocks, offsets from the tile's corner), row blocks outermost: sixteen loads
-/// a block, four rounds of `vpermt2d`, sixteen stores (with `STREAM`, each whole aligned line
-/// streamed). A function of its own, so that its loop compiles as one flat loop whatever
-/// calls it: the same loop inlined under one more loop level, or with the block in a function
-/// inlined into it, is slower.
+/// The blocks of columns `cols` of every row block of `rows` (offsets from the corner), row
+/// blocks outermost: sixteen loads a block, four rounds of `vpermt2d`, sixteen stores (aligned
+/// lines streamed with `STREAM`). Out of line so that it compiles as one flat loop: under one
+/// more loop level, or with the block a function inlined into it, it is slower.
 ///
 /// # Safety
 ///
@@ -220,19 +203,16 @@ unsafe fn sweep<E: Broad, const STREAM: bool>(
             // SAFETY: AVX-512 F runs (the caller's promise).
             let lines = unsafe { shuffle_rounds::<Whole32, __m512i, COLS>(v) };
             for (k, &line) in lines.iter().enumerate() {
-                // SAFETY: row `k` of the block, its columns `c0 .. c0 + COLS` (the caller's
-                // promise).
+                // SAFETY: row `k` of the block, columns `c0 .. c0 + COLS` (the caller's promise).
                 unsafe { put::<E, STREAM>(dst, block_d + k * row_pitch + c0, line) };
             }
         }
     }
 }
 
-/// Asks for the source lines of the column block [`SWEEP_SOURCE_AHEAD_BLOCKS`] after the one
-/// whose first column's line starts at `first`, its `COLS` columns `col_pitch` apart: the lines
-/// of each column's first and last elements, two lines where the column straddles them (the
-/// same line twice where it does not: cheaper than telling which). A hint: nothing is read
-/// where it lies outside `src`.
+/// Prefetches the source lines of the column block [`SWEEP_SOURCE_AHEAD_BLOCKS`] after the one
+/// starting at `first`: each column's first and last element's line (the same line twice where
+/// the column does not straddle two: cheaper than telling which). Past `src`, nothing is read.
 #[inline(always)]
 pub(super) fn ask_ahead<T>(src: &[T], first: usize, col_pitch: usize) {
     let ahead = first + SWEEP_SOURCE_AHEAD_BLOCKS * COLS * col_pitch;
@@ -243,8 +223,7 @@ pub(super) fn ask_ahead<T>(src: &[T], first: usize, col_pitch: usize) {
     }
 }
 
-/// Writes `line` (64 bytes) to `dst` from element `at`: with `STREAM`, past the caches where
-/// it is one whole aligned cache line.
+/// Writes `line` to `dst` from element `at`, with `STREAM` past the caches where aligned.
 ///
 /// # Safety
 ///
@@ -261,31 +240,26 @@ pub(super) unsafe fn put<E: Broad, const STREAM: bool>(dst: &mut [E], at: usize,
     }
 }
 
-/// Whether a streamed batch of columns `col_pitch` apart in the source is swept here (where
-/// the machine's choices sweep 4-byte elements), its rows in whole blocks: 4-byte
-/// elements whose columns lie more than [`NEAR_RUN_BYTES`] and at most
-/// [`SWEPT_COLUMNS_APART_BYTES`] apart (NHWC -> NCHW of 33 to 256 f32 channels). Rows left
-/// over go as a last block overlapping the one before it ([`pitched_plane`]): through the
-/// general blocks they would cost more than the sweep saves.
+/// Whether a streamed batch of source columns `col_pitch` apart is swept: 4-byte elements
+/// whose columns lie more than [`NEAR_RUN_BYTES`] and at most [`SWEPT_COLUMNS_APART_BYTES`]
+/// apart (NHWC -> NCHW of 33 to 256 f32 channels). Left-over rows go as a last block overlapping
+/// the one before: through the general blocks they would cost more than the sweep saves.
 fn swept_when_streamed<E>(col_pitch: usize) -> bool {
     let apart = col_pitch * size_of::<E>();
     size_of::<E>() == 4 && apart > NEAR_RUN_BYTES && apart <= SWEPT_COLUMNS_APART_BYTES
 }
 
-/// Whether streamed tiles of `rows` rows, columns `col_pitch` apart in the source, may go a
-/// column block at a time through all their rows ([`realigned::run_realigned`]): 4-byte
-/// elements whose source is one run (columns at most [`NEAR_RUN_BYTES`] apart), at most two
-/// blocks of rows.
+/// Whether streamed tiles may go a column block at a time through all their rows
+/// ([`realigned::run_realigned`]): 4-byte elements whose source is one run (columns at most
+/// [`NEAR_RUN_BYTES`] apart), at most two blocks of rows.
 fn read_as_one_run<E>(col_pitch: usize, rows: usize) -> bool {
     size_of::<E>() == 4 && col_pitch * size_of::<E>() <= NEAR_RUN_BYTES && rows <= 2 * ROWS
 }
 
-/// The whole blocks of 1- or 2-byte elements (`COLS` columns, a 64-byte line, and as many rows
-/// a source line; `STAGE` is `COLS * COLS`) of columns `0..cols` of `rows`, swept by the lane
-/// quads of the general blocks: a source line's rows a visit, one block of rows where
-/// [`crowded_rows`]; where `crowded` ([`crowded_source`]), each group of a line's rows staged,
-/// `CROWDED` rows a visit ([`CROWDED_VISIT_LINES`] lines, so that the columns' pages stay in
-/// the TLB), and with `STREAM` the aligned destination lines streamed.
+/// The whole blocks (`COLS` square, a 64-byte line; `STAGE` is `COLS * COLS`) of 1- or 2-byte
+/// elements, swept by the general blocks' lane quads: a source line's rows a visit, one block
+/// of rows where [`crowded_rows`]; where `crowded`, lines staged, `CROWDED` rows a visit
+/// ([`CROWDED_VISIT_LINES`] lines, so the columns' pages stay in the TLB).
 ///
 /// # Safety
 ///
