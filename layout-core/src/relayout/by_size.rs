@@ -6,13 +6,11 @@
 //! the vector kernels; other types of those sizes and alignments as `MaybeUninit` of it, by the
 //! portable kernels; any other type as itself ([`Opaque`]), compiled by the caller's crate.
 
-use super::choices::Choices;
 use super::kernels::{Element, Opaque};
-use super::plan::Pair;
 #[cfg(feature = "std")]
 use super::schedule::with_last_plan;
 use super::schedule::{
-    Planned, Prepared, SourceOffsets, Streaming, run, run_from_chunks, run_into_chunks,
+    Job, Prepared, SourceOffsets, Streaming, run, run_from_chunks, run_into_chunks,
 };
 use core::any::TypeId;
 use core::mem::MaybeUninit;
@@ -37,18 +35,6 @@ macro_rules! by_unit {
             $to!(Opaque<$T>, opaque)
         }
     };
-}
-
-/// What one engine call runs: a relayout planned for this call, `streaming` overriding the
-/// choice of stores past the caches; or a plan made before, for `T`'s size.
-#[derive(Clone, Copy)]
-pub(crate) enum Job<'a> {
-    Fresh {
-        pair: &'a Pair,
-        streaming: Option<Streaming>,
-        choices: &'a Choices,
-    },
-    Planned(&'a Planned),
 }
 
 /// Runs `job` through the engine compiled for `T`'s size, `pad` into every padding slot.
@@ -219,7 +205,7 @@ macro_rules! engines {
                 pad: $unit,
                 offsets: &SourceOffsets<'_>,
             ) {
-                super::copy_job(job, src, dst, pad, offsets);
+                copy_job(job, src, dst, pad, offsets);
             }
 
             #[inline(never)]
@@ -295,10 +281,10 @@ fn copy_job<E: Element>(
 /// The engines for elements of no unit size, as `Opaque` of themselves: generic, so compiled
 /// in the caller's crate.
 mod opaque {
-    pub(super) use super::super::schedule::{
+    pub(super) use crate::relayout::by_size::copy_job as copy;
+    pub(super) use crate::relayout::schedule::{
         run_from_chunks as from_chunks, run_into_chunks as into_chunks,
     };
-    pub(super) use super::copy_job as copy;
 }
 
 #[cfg(test)]

@@ -24,7 +24,6 @@ pub(crate) mod test_layouts;
 mod tuning;
 
 use crate::{Layout, Mapping, mappings::Coords};
-pub(crate) use by_size::Job;
 pub(crate) use cache_geometry::CacheGeometry;
 pub(crate) use choices::Choices;
 pub(crate) use chunk_table::{TableMove, copy_table};
@@ -34,7 +33,7 @@ use plan::Point;
 pub(crate) use plan::Renumbering;
 #[cfg(test)]
 use plan::SAME_ORDER;
-pub(crate) use schedule::{Description, KernelKind, Planned, Streaming};
+pub(crate) use schedule::{Description, Job, KernelKind, Planned, Streaming};
 
 /// Writes every logical element of `src_slots` (laid out by `src`) into `dst_slots` (laid out by
 /// `dst`), element `x` at the destination index whose dimension `to[d]` is `x[d]`, and `pad`

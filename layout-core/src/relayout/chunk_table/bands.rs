@@ -6,10 +6,10 @@
 
 use super::table_rows::TableRows;
 use super::{Dim, Table, TableMove, split};
-use crate::relayout::by_size::{self, Job};
+use crate::relayout::by_size;
 use crate::relayout::choices::Choices;
 use crate::relayout::plan::{Band, Pair, Point};
-use crate::relayout::schedule::{Prepared, Streaming};
+use crate::relayout::schedule::{Job, Prepared, Streaming};
 use crate::{Layout, Mapping, mappings::Coords};
 use alloc::vec::Vec;
 

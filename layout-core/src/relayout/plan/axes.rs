@@ -1,7 +1,7 @@
 //! What the plan asks of one side's axes: which matter, how far they reach, whether their
 //! blocks nest exactly, and where a step of the destination moves the source.
 
-use super::pair::Renumbering;
+use super::pair::{Renumbering, loops_reach};
 use crate::{layouts::Axes, layouts::Axis, layouts::MAX_AXES};
 
 /// `axes` with each axis's dimension `d` renumbered `to[d]`.
@@ -21,12 +21,6 @@ pub(super) fn significant(axes: &Axes) -> Axes {
 pub(crate) fn coverage(axes: &Axes, d: usize) -> usize {
     let of_d = axes.iter().filter(|a| a.dim == d);
     loops_reach(of_d.map(|a| (a.extent, a.step)))
-}
-
-/// How far loops (or axes) of `(extent, step)` reach: one past their largest sum of steps.
-pub(super) fn loops_reach(loops: impl Iterator<Item = (usize, usize)>) -> usize {
-    let farthest: usize = loops.map(|(extent, step)| (extent - 1) * step).sum();
-    farthest + 1
 }
 
 /// Whether the axes of `d`, finest first, count it as one mixed-radix number: each step is the

@@ -1,11 +1,9 @@
 //! The plan's loops (the destination's walk, split and fused as [the module](super) says) and
 //! the kernel for the innermost ones.
 
-use super::axes::{
-    coverage, exact_chain, loops_reach, renumbered, significant, src_stride, steps_divide,
-};
+use super::axes::{coverage, exact_chain, renumbered, significant, src_stride, steps_divide};
 use super::divisors::largest_divisor_within;
-use super::pair::Pair;
+use super::pair::{Pair, loops_reach};
 use crate::fuse::fuse_neighbours;
 use crate::relayout::tuning::{CACHE_LINE, MAX_LISTED, ROW_BLOCK_ENOUGH, TILE_BATCH_ENOUGH};
 use crate::{layouts::Axes, layouts::MAX_AXES, mappings::MAX_RANK};

@@ -1,6 +1,5 @@
 //! A relayout in numbers: what the plan needs of both mappings, with no type parameter left.
 
-use super::axes::loops_reach;
 use crate::{Layout, Mapping, layouts::Axes, mappings::Coords, mappings::MAX_RANK};
 use core::ops::Range;
 
@@ -75,4 +74,10 @@ impl Pair {
             fills: dst.layout().gaps_are_padding(),
         }
     }
+}
+
+/// How far loops (or axes) of `(extent, step)` reach: one past their largest sum of steps.
+pub(super) fn loops_reach(loops: impl Iterator<Item = (usize, usize)>) -> usize {
+    let farthest: usize = loops.map(|(extent, step)| (extent - 1) * step).sum();
+    farthest + 1
 }

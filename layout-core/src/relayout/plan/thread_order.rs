@@ -2,8 +2,8 @@
 //! disjoint, contiguous blocks of the destination, one per piece of the `parallel` split, which
 //! row copies in source order can lack (croutons into nChw32c).
 
-use super::axes::loops_reach;
 use super::loops::{Kernel, Level, Plan};
+use super::pair::loops_reach;
 
 /// One past the largest destination offset the digits of `levels` add up to: a loop owns
 /// disjoint contiguous destination blocks when its step is at least this of the loops inside.

@@ -223,6 +223,18 @@ impl Planned {
     }
 }
 
+/// What one engine call runs: a relayout planned for this call, `streaming` overriding the
+/// choice of stores past the caches; or a plan made before, for `T`'s size.
+#[derive(Clone, Copy)]
+pub(crate) enum Job<'a> {
+    Fresh {
+        pair: &'a Pair,
+        streaming: Option<Streaming>,
+        choices: &'a Choices,
+    },
+    Planned(&'a Planned),
+}
+
 /// What a [`Planned`] relayout does ([`Planned::describe`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Description {

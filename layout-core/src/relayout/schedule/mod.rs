@@ -10,7 +10,7 @@ mod streaming;
 mod walk;
 
 pub(crate) use copy::{
-    Description, KernelKind, Planned, Prepared, RowWalk, run, run_from_chunks, run_into_chunks,
+    Description, Job, KernelKind, Planned, Prepared, RowWalk, run, run_from_chunks, run_into_chunks,
 };
 #[cfg(feature = "parallel")]
 pub(crate) use parallel::threads_for;
