@@ -266,9 +266,8 @@ pub(super) mod tests {
     /// A mebibyte, for cache sizes the tests describe.
     pub(crate) const MIB: usize = 1 << 20;
 
-    /// `cpuid` leaf 4 of a 32 KiB, 8-way L1 data cache with 64-byte lines and 64 sets, a
-    /// 1 MiB 8-way L2 and a 480 MiB, 16-way L3 (491520 sets), then an instruction cache,
-    /// which does not count.
+    /// `cpuid` leaf 4 of a 32 KiB 8-way L1d, a 1 MiB L2 and a 480 MiB L3, and an instruction
+    /// cache, which does not count.
     #[test]
     fn cpuid_entries_are_decoded_as_the_processor_gives_them() {
         let l1 = cpuid_entry(1 | (1 << 5), (7 << 22) | 63, 63);
@@ -290,8 +289,7 @@ pub(super) mod tests {
         assert_eq!(CacheGeometry::from_listed([l1].into_iter()), None);
     }
 
-    /// The kernel's files of an aarch64 core with a 64 KiB 4-way L1d, a 1 MiB L2 and a
-    /// 32 MiB L3.
+    /// The kernel's files of an aarch64 core with a 64 KiB 4-way L1d, 1 MiB L2 and 32 MiB L3.
     #[test]
     fn sysfs_entries_are_read_with_their_units() {
         let l1 = sysfs_entry("1\n", "Data\n", "64K\n", "4\n", "64\n");
@@ -305,9 +303,8 @@ pub(super) mod tests {
         assert_eq!(geometry.last_level, Some(32 * MIB));
     }
 
-    /// Lines far apart crowd the sets their pitch steps through: NCHW planes of 56 x 56 f32
-    /// (12,544 bytes) step 256 bytes through a 4 KiB way, 16 sets, so 256 of them put 16
-    /// lines in a set; planes of 56 x 56 bytes (3,136) step through all 64 sets.
+    /// Lines far apart crowd the sets their pitch steps through: f32 planes of 56 x 56 step
+    /// through 16 sets, so 256 of them put 16 lines in a set; byte planes through all 64.
     #[test]
     fn lines_are_counted_per_set_by_their_pitch() {
         let g = CacheGeometry::DEFAULT;

@@ -124,9 +124,8 @@ mod tests {
     use super::*;
     use crate::relayout::cache_geometry::tests::{KIB, MIB};
 
-    /// The model's choices for three described machines, tabled, so that a change of choice
-    /// is a visible diff: each field's value on a 32 KiB 8-way L1d with 1 MiB of L2, a 48 KiB
-    /// 12-way with 1 MiB, and a 48 KiB 12-way with 2 MiB.
+    /// The model's choices for the three described machines, tabled, so that a change of
+    /// choice is a visible diff.
     #[test]
     fn the_choices_of_described_machines() {
         let machines = CacheGeometry::DESCRIBED.map(Choices::for_cache);
@@ -151,10 +150,8 @@ mod tests {
         }
     }
 
-    /// Whole-row visits by the set arithmetic, on the three described machines: NCHW -> NHWC
-    /// of 256 u8 channels from planes of 56 x 56 always (4 lines a set), of 2-byte elements
-    /// 112 bytes apart (2 a set) always; of 4-byte elements never, whatever their spacing;
-    /// 512 u8 planes (32 KiB of lines) and planes 4 KiB apart (every line in one set) never.
+    /// Whole-row visits by the set arithmetic, on the three described machines: 256 u8 planes
+    /// and 64 u16 ones always; 4-byte elements, 512 u8 planes, or planes 4 KiB apart never.
     #[test]
     fn whole_rows_where_their_lines_are_read_again_and_fit_the_sets() {
         let [small, wide, roomy] = CacheGeometry::DESCRIBED.map(Choices::for_cache);
@@ -172,8 +169,7 @@ mod tests {
             };
             assert!(!without.whole_rows_fit(256, 3_136, 1));
         }
-        // 384 u8 channel planes 3,136 bytes apart: 6 lines a set, 24 KiB: a 12-way 48 KiB L1
-        // only.
+        // 384 u8 channel planes 3,136 bytes apart: 6 lines a set, 24 KiB: a 48 KiB L1 only.
         assert!(!small.whole_rows_fit(384, 3_136, 1));
         assert!(wide.whole_rows_fit(384, 3_136, 1));
     }

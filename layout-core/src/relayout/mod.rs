@@ -173,21 +173,17 @@ mod tests {
     /// Croutons of 4x4x32 cut again into 2x2 pixel blocks: one-line blocks of bytes.
     type Crouton2x2 = crate::chunked_layout![NHWC; 0,0, 1,0, 2,0, 3,0, 1,4, 2,4, 3,32, 1,2, 2,2];
 
-    /// The first element from `first` on that starts a 64-byte line, where the element size
-    /// allows, so that streamed lines are whole cache lines as in a tensor's own storage;
-    /// `align_offset` may say it cannot (`usize::MAX`, as Miri does for odd sizes): then
-    /// `first` itself.
+    /// The first element from `first` on that starts a 64-byte line, as in a tensor's own
+    /// storage; `first` itself where `align_offset` says it cannot (Miri, for odd sizes).
     fn line_start<T>(first: *const T) -> usize {
         Some(first.align_offset(64))
             .filter(|&at| at < 64)
             .unwrap_or(0)
     }
 
-    /// Relayouts `A` -> `B` of `dims` with every kernel streaming and with none, against the
-    /// definition: each element lands where the destination's offset puts it, every other slot
-    /// holds the pad (chunked layouts: every slot not an element's is padding). Each runs into
-    /// slots filled beforehand and into new memory, as a new tensor's (Miri: see below), that
-    /// start `misalign` elements past a 64-byte line.
+    /// Relayouts `A` -> `B` with every kernel streaming and with none, against the definition:
+    /// each element lands at its destination offset, every other slot holds the pad. Each runs
+    /// into slots filled beforehand and into new memory, `misalign` elements past a 64-byte line.
     fn check<T, A, B>(dims: [usize; 4], misalign: usize, of: fn(u32) -> T)
     where
         T: Copy + Send + Sync + PartialEq + core::fmt::Debug + 'static,
@@ -203,8 +199,7 @@ mod tests {
             let i: [usize; 4] = i.try_into().unwrap();
             want[dst.offset(i)] = src_slots[src.offset(i)];
         });
-        // Under Miri, streaming forced on only: the kernels without streaming run in every
-        // other relayout test, under Miri too, and this test is its slowest.
+        // Under Miri, streaming forced on only: the other tests run every kernel unstreamed.
         let modes: &[Streaming] = if cfg!(miri) {
             &[Streaming::ALL]
         } else {
@@ -214,8 +209,7 @@ mod tests {
             let relayout = |slots: &mut [T]| {
                 copy_streaming(&src, &src_slots, &dst, slots, pad, &SAME_ORDER, Some(mode))
             };
-            // Under Miri, into new memory only: it checks that every slot is written (no slot
-            // is read before), which the slots filled beforehand check less strictly.
+            // Under Miri, into new memory only: Miri checks there that every slot is written.
             if !cfg!(miri) {
                 let mut got = alloc::vec![of(0xBEEF); dst.storage_len() + 64 + misalign];
                 let start = line_start(got.as_ptr()) + misalign;
@@ -240,12 +234,10 @@ mod tests {
         }
     }
 
-    /// Every kernel that streams, on shapes small enough for Miri: whole-line rows (16 f32
-    /// channels), rows paired into lines (8 f32 channels, either way), transposes of whole-line
-    /// blocks (4, 2 and 1-byte elements; through the cache, one in more than one band and one
-    /// in groups of two column blocks), one-block tiles (nChw16c -> nchw), half-line rows in
-    /// pairs (16 u16 channels), sequential lines (oihw -> OIhw16i16o), one-line blocks (u8
-    /// flat -> crouton2x2), narrow tiles' pieces; odd shapes leave partial blocks and padding.
+    /// Every kernel that streams, on shapes small enough for Miri: whole-line and paired rows,
+    /// whole-line blocks of each element size (also in bands and in groups of column blocks),
+    /// one-block tiles, sequential lines, one-line blocks and narrow tiles' pieces; odd shapes
+    /// leave partial blocks and padding.
     #[test]
     fn streamed_relayouts_equal_the_definition() {
         check::<f32, Nhwc, NChw16c>([1, 32, 3, 5], 0, |v| v as f32);
@@ -253,8 +245,7 @@ mod tests {
         check::<f32, NChw16c, NChw8c>([1, 32, 2, 4], 0, |v| v as f32);
         check::<f32, Nchw, Nhwc>([1, 32, 4, 9], 0, |v| v as f32);
         if !cfg!(miri) {
-            // 620 positions (2480 bytes of each plane) in bands of 400 and the rest: the same
-            // blocks as the line above, too long for Miri.
+            // 620 positions: the blocks above in bands of 400 and the rest, too long for Miri.
             check::<f32, Nchw, Nhwc>([1, 40, 20, 31], 0, |v| v as f32);
         }
         check::<u32, Nhwc, Nchw>([1, 33, 4, 8], 0, |v| v);
@@ -275,31 +266,27 @@ mod tests {
         // Four planes zipped (RGBA): streamed f32, and bytes.
         check::<f32, Nchw, Nhwc>([2, 4, 5, 37], 0, |v| v as f32);
         check::<u8, Nchw, Nhwc>([1, 4, 4, 40], 0, |v| v as u8);
-        // Rows of three bytes split into planes (with VBMI where the CPU, or the build under
-        // Miri, has it): two steps of 64 pixels and a tail, two images.
+        // Rows of three bytes split into planes (VBMI where present): two steps and a tail.
         check::<u8, Nhwc, Nchw>([2, 3, 5, 37], 0, |v| v as u8);
         // Rows back to back off the line grid, staged: 17 f32 channels (the last column
-        // element by element, 3 rows past the last group), 29 (the last 13 columns as a block
-        // overlapping the one before), two images; u8 and u16 rows of 17 and 7 columns (groups
-        // of 64 rows).
+        // element by element), 29 (the last columns as a block overlapping the one before);
+        // u8 and u16 rows of 17 and 7 columns.
         check::<f32, Nchw, Nhwc>([2, 17, 5, 7], 0, |v| v as f32);
         check::<f32, Nchw, Nhwc>([1, 29, 4, 9], 0, |v| v as f32);
         check::<u8, Nchw, Nhwc>([1, 17, 8, 9], 0, |v| v as u8);
         check::<u16, Nchw, Nhwc>([1, 7, 8, 9], 0, |v| v as u16);
     }
 
-    /// Channels in and out of the last place on odd shapes (3, 17 and 255 channels; images one
-    /// pixel wide; rows of 12, 68 and 1020 bytes of f32, off the line grid), and into
-    /// 16-channel blocks, for each element size with vector blocks (4, 2 and 1 bytes; NEON's
-    /// on aarch64), into destinations on a line and one element past it.
+    /// Channels in and out of the last place on odd shapes (rows off the line grid, images one
+    /// pixel wide), and into 16-channel blocks, for each element size with vector blocks, into
+    /// destinations on a line and one element past it.
     #[test]
     fn odd_shapes_on_and_off_the_line_equal_the_definition() {
         fn each_shape<T>(of: fn(u32) -> T)
         where
             T: Copy + Send + Sync + PartialEq + core::fmt::Debug + 'static,
         {
-            // Under Miri, which runs the 255-channel shapes for minutes, 17 channels one pixel
-            // wide only.
+            // Under Miri, 17 channels one pixel wide only: the 255-channel shapes take minutes.
             let shapes: &[[usize; 4]] = if cfg!(miri) {
                 &[[1, 17, 9, 1]]
             } else {

@@ -1,6 +1,5 @@
-//! The layouts the relayout tests move between, named once: oneDNN's activation and weight
-//! formats by their tags, and the chunked layouts the tests share (axes `NHWC`, dims in that
-//! order).
+//! The layouts the relayout tests move between, named once: oneDNN formats by their tags, and
+//! the shared chunked layouts (axes `NHWC`).
 
 /// Plain channels-first activations.
 pub(crate) type Nchw = crate::onednn_layout!("nchw");

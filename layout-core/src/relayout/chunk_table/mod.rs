@@ -189,8 +189,7 @@ pub(super) mod tests {
         chunks.iter_mut().map(start).collect()
     }
 
-    /// Chunks of 2x2x4: 24 of them for the dims below, their last rows, columns and channels
-    /// cut by the dims.
+    /// Chunks of 2x2x4: 24 of them for the dims below, the last ones cut by the dims.
     type Small = crate::chunked_layout![NHWC; 0,0, 1,0, 2,0, 3,0, 1,2, 2,2, 3,4];
     /// Channels outermost, as oneDNN's `nchw` (the relayouts are transposes).
     type Nchw = crate::chunked_layout![NHWC; 0,0, 3,0, 1,0, 2,0];
@@ -198,15 +197,14 @@ pub(super) mod tests {
     type NChw8c = crate::chunked_layout![NHWC; 0,0, 3,0, 1,0, 2,0, 3,8];
     /// Channel blocks of 3, which the table's 4 do not divide.
     type NChw3c = crate::chunked_layout![NHWC; 0,0, 3,0, 1,0, 2,0, 3,3];
-    /// Chunks of 2 pixels of a row by 4 channels, channel blocks outside pixel blocks, as HTP's
-    /// depth-32 layout: each chunk's rows land in pixels of their own in flat NHWC.
+    /// Chunks of 2 pixels by 4 channels, channel blocks outside pixel blocks, as HTP's depth-32
+    /// layout: each chunk's rows land in pixels of their own in flat NHWC.
     pub(super) type Depth = crate::chunked_layout![NHWC; 0,0, 1,0, 3,0, 2,0, 2,2, 3,4];
 
     const DIMS: [usize; 4] = [2, 5, 3, 6];
 
-    /// `A`'s table of `DIMS` into `B` and back, chunk by chunk (`band_bytes` 0) or in bands,
-    /// against the contiguous engine: every slot written, padding included; `false` when the
-    /// table did not move this way.
+    /// `A`'s table into `B` and back, chunk by chunk (`band_bytes` 0) or in bands, against the
+    /// contiguous engine, padding included; `false` when the table did not move this way.
     fn moves<T, A, B>(of: fn(u32) -> T, band_bytes: usize) -> bool
     where
         T: Copy + Send + Sync + PartialEq + Debug + 'static,
@@ -242,8 +240,7 @@ pub(super) mod tests {
         let starts_in = starts(&mut chunks);
         let moves = TableMove::In {
             src_slots: &want,
-            // SAFETY: the boxes' slots, apart, written only through this borrow until the
-            // boxes are read below.
+            // SAFETY: the boxes' slots, apart, written only through this borrow until read below.
             chunks: unsafe { TableChunksMut::new(&starts_in, volume) },
         };
         assert!(copy_table(&other, &table, &to, moves, of(0), bands));
@@ -260,8 +257,7 @@ pub(super) mod tests {
     #[test]
     fn tables_move_chunk_by_chunk_and_in_bands_like_contiguous_tensors() {
         let chunk_bytes = 16;
-        // Under Miri, which runs these a thousand times slower, chunk by chunk, bands of a
-        // few chunks, and the whole table.
+        // Under Miri, chunk by chunk, bands of a few chunks, and the whole table.
         let bands: &[usize] = if cfg!(miri) {
             &[0, 3 * chunk_bytes, 1 << 20]
         } else {

@@ -76,9 +76,8 @@ mod tests {
     use super::*;
     use alloc::vec::Vec;
 
-    /// NHWC -> NCHW of four to fifteen channels, positions a whole number of blocks and not,
-    /// two images, through the portable blocks of 8 columns, against the definition; the last
-    /// tile's blocks read past the source (element by element) or not (a longer source).
+    /// NHWC -> NCHW of 4 to 15 channels through the portable 8-column blocks equals the
+    /// definition: partial blocks, two images, the last tile reading past the source or not.
     #[test]
     fn few_rows_split_their_channels() {
         for (channels, positions) in (4..ROWS).flat_map(|c| [16, 21, 7].map(|p| (c, p))) {

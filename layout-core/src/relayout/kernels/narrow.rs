@@ -292,8 +292,7 @@ mod tests {
     use crate::relayout::tuning::ROWS;
     use alloc::vec::Vec;
 
-    /// `batch` from a counted source of `src_len` elements into `dst_len` through the narrow
-    /// kernels ([`against_definition`]): whether they take it is `takes`. Failures name `case`.
+    /// `batch` through the narrow kernels against the definition; they take it iff `takes`.
     fn narrow(batch: TileBatch<'_>, src_len: usize, dst_len: usize, takes: bool, case: &str) {
         let src: Vec<u32> = (0..src_len as u32).collect();
         // SAFETY: plain copies run on any CPU.
@@ -318,8 +317,7 @@ mod tests {
                 let case = alloc::format!("{n} columns, pitch {pitch:?}");
                 narrow(batch, 2 * 37 * n, 2 * 37 * n, true, &case);
             }
-            // Two blocks of ROWS rows whose second block starts further on than the first
-            // one's rows reach: pitched within each block, but not one run.
+            // Two blocks whose second starts past the first's reach: pitched, but not one run.
             let jumping: Vec<(usize, usize)> = (0..2 * ROWS)
                 .map(|r| (r, r * n + if r >= ROWS { 5 } else { 0 }))
                 .collect();

@@ -327,9 +327,8 @@ mod tests {
         }
     }
 
-    /// Row copies: unchecked where the reach fits (with and without prefetching the lines
-    /// ahead), checked where it does not (a conservative reach), with the same result; every
-    /// fixed row length and an odd one.
+    /// Row copies: unchecked where the reach fits (prefetching or not), checked where it does
+    /// not, with the same result; every fixed row length and an odd one.
     #[test]
     fn listed_rows_copy_with_one_check_per_call() {
         let rows: Vec<(usize, usize)> = (0..9).map(|r| ((8 - r) * 70, r * 65 + 3)).collect();
@@ -363,12 +362,10 @@ mod tests {
         }
     }
 
-    /// Rows that fill lines, written past the caches (where the CPU has AVX2, and by NEON's
-    /// `stnp`): the same result as plain copies, for 1-, 2-, 4- and 8-byte elements, in rows of
-    /// 64 bytes (one a line) and of 32 (two a line): pairs side by side (streamed where the
-    /// line is aligned, through the cache where it is not), pairs apart, an odd last row, a
-    /// row one element off the line grid among rows on it, and rows narrower than the full row
-    /// (not streamed at all).
+    /// Rows that fill lines, written past the caches: the same result as plain copies, for each
+    /// element size, in rows of 64 and 32 bytes: pairs side by side (streamed where the line is
+    /// aligned), pairs apart, an odd last row, a row off the line grid among rows on it, and
+    /// rows narrower than the full row (not streamed at all).
     #[test]
     fn rows_filling_lines_stream_with_the_plain_result() {
         fn check<T: Element + Default + PartialEq + core::fmt::Debug>(of: fn(usize) -> T) {
@@ -384,8 +381,7 @@ mod tests {
                 let src: Vec<T> = (0..27 * n + 64).map(of).collect();
                 let reach = Reach::of(&rows, &[]);
                 // The rows from a cache line of the destination, half a row past it and one
-                // element past it (whose lines go through the cache), written as `into` says:
-                // the line and what follows.
+                // element past it, written as `into` says: the line and what follows.
                 let copied = |into, shift, cols: &Range<usize>| {
                     let mut out = alloc::vec![T::default(); 18 * n + 128];
                     let line = out.as_ptr().align_offset(64);

@@ -194,8 +194,8 @@ struct Stage([u64; STAGE_BYTES / 8]);
 mod tests {
     use super::*;
 
-    /// Each case: the element, the columns (1000 apart in the source), the rows, their
-    /// destination offsets' run (the batch's `rows_run`), and the stages.
+    /// Which batches stage, and in what stages: rows back to back off the line grid, within
+    /// the buffer; not whole-line rows, rows apart, or batches short of a group or a block.
     #[test]
     fn rows_back_to_back_off_the_line_grid_are_staged_in_groups_of_whole_lines() {
         type Of = fn(&TileBatch<'_>) -> Option<Stages>;
@@ -208,8 +208,7 @@ mod tests {
             // u8 rows of 17 bytes: 64 rows make 17 lines; u16 rows of 6 columns: 16 rows, 3 lines.
             (u8s, 17, 1000, 17, stages(17, 64, 16)),
             (u16s, 6, 1000, 6, stages(6, 16, 4)),
-            // 255 f32 channels: one group of 16 rows is 16320 bytes, inside the buffer; 257 are
-            // not.
+            // 255 f32 channels: a group of 16 rows fits the buffer; 257 do not.
             (f32s, 255, 100, 255, stages(255, 16, 16)),
             (f32s, 257, 100, 257, None),
             // 24 f32 channels, a line and a half a row: 16 rows make 24 lines.

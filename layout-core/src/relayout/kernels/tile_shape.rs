@@ -145,8 +145,7 @@ mod tests {
     /// Blocks find their lines by the pitch only where every whole block's last row confirms it.
     #[test]
     fn rows_are_pitched_where_every_whole_block_ends_on_the_pitch() {
-        // Two whole blocks 7 apart, then 5 rows of a partial block (not checked: it moves
-        // element by element).
+        // Two whole blocks 7 apart and a partial one (unchecked: it moves element by element).
         let mut rows: Vec<(usize, usize)> = (0..2 * ROWS + 5).map(|r| (r, r * 7)).collect();
         assert_eq!(pitched(&rows, Some(7)), Some(7));
         assert_eq!(pitched(&rows, None), None);
@@ -204,8 +203,7 @@ mod tests {
             (lines_per_visit::<u8, 64>, lines_per_visit::<u16, 32>);
         let (u32x16, u32x8): (Visits, Visits) =
             (lines_per_visit::<u32, 16>, lines_per_visit::<u32, 8>);
-        // Each case: the element and block width, `count` columns `apart` elements apart, the
-        // destination pitch, streamed, the choices' `most`, and the lines per visit.
+        // Each case: the kernel, `count` columns `apart` apart, pitch, streamed, `most`, visits.
         let cases = [
             // NCHW -> NHWC of 256 channels of u8 from planes of 56 x 56 (4 lines a set of a
             // 4 KiB way) go whole in one visit (4 blocks of 64); of f32 (16 a set) they do not.
@@ -225,9 +223,8 @@ mod tests {
             (u32x16, 2048, 2048, None, false, 2, 1),
             // 3136 apart (NCHW planes of 56x56) span 184 KiB: one block at a time.
             (u32x16, 2048, 3136, None, false, 2, 1),
-            // Rows whose pitch puts more of a block's 16 rows in one L1 set than half its ways
-            // (a multiple of 2 KiB on this 8-way L1 of 4 KiB ways: 8 a set): 256 bytes per row
-            // and visit, whatever the source, but never more blocks than the tile has.
+            // Pitches putting more of a block's 16 rows in one L1 set than half its 8 ways
+            // (multiples of 2 KiB): 256 bytes per row and visit, at most the tile's blocks.
             (u32x16, 2048, 3136, Some(1024), false, 1, 4),
             (u32x16, 40, 3136, Some(1024), false, 1, 3),
             // Streamed, the same rows take no L1 set: one block at a time, as without a pitch.
@@ -237,8 +234,7 @@ mod tests {
             (u32x8, 2048, 3136, Some(512), false, 1, 8),
             (u32x16, 300, 3136, Some(512), false, 1, 4),
             (u32x16, 290, 1, Some(512), false, 1, 4),
-            // 1 KiB or 512 bytes apart (4 or 2 a set, half the ways or fewer) and other pitches
-            // that spread over the sets: the rules for rows without a pitch.
+            // Pitches that spread over the sets (1 KiB, 512 bytes, others): as without a pitch.
             (u32x16, 2048, 3136, Some(256), false, 1, 1),
             (u8x64, 1024, 1, Some(512), false, 1, 1),
             (u32x8, 2048, 3136, Some(128), false, 1, 1),
@@ -268,9 +264,8 @@ mod tests {
         assert!(!rows_go_whole(&columns(256, 3136), 1, &without));
     }
 
-    /// Source prefetches as [`source_prefetch`] says, with the choices of a roomy L2 (streamed
-    /// lines at least 2 KiB apart prefetched, through the cache always) and of a small one
-    /// (512 bytes apart; through the cache under 1 KiB apart).
+    /// Source prefetches as [`source_prefetch`] says, with the choices of a roomy L2, a small
+    /// one and a wide L1.
     #[test]
     fn source_lines_are_prefetched_as_the_choices_say() {
         use crate::relayout::cache_geometry::CacheGeometry;
@@ -284,10 +279,8 @@ mod tests {
         });
         let small = &Choices::DEFAULT;
         let wide = &Choices::for_cache(CacheGeometry::DESCRIBED[1]);
-        // A source that is one run (lines of ROWS elements end to end) is prefetched ahead by
-        // the machine's run distance (512 bytes with these 32 KiB L1d, 8 KiB with 48 KiB),
-        // streamed or not, once per cache line: every column's line for f32 (64 bytes), every
-        // fourth for u8 (16 bytes).
+        // A source that is one run is prefetched the machine's run distance ahead, streamed or
+        // not, once per cache line: every column for f32, every fourth for u8.
         let run = |choices: &Choices, element: usize, every: usize| {
             Some(SourcePrefetch {
                 ahead: choices.run_prefetch_bytes / element,
@@ -296,8 +289,7 @@ mod tests {
         };
         assert_eq!(run(wide, 4, 1).map(|p| p.ahead), Some(2048));
         assert_eq!(run(small, 4, 1).map(|p| p.ahead), Some(128));
-        // Each case: the element, 2048 columns `apart` elements apart, the choices, streamed,
-        // and the prefetch.
+        // Each case: the element, 2048 columns `apart` apart, choices, streamed, the prefetch.
         let cases = [
             (u32s, 127, roomy, true, None),
             (u32s, 128, small, true, near),
@@ -307,9 +299,8 @@ mod tests {
             // Streamed columns a multiple of half an L1 way (2 KiB) apart crowd their sets.
             (u32s, 512, roomy, true, None),
             (u32s, 1024, small, true, None),
-            // With a smaller L2 streamed ones prefetch farther: 512 bytes (128 f32, 512 u8), at
-            // most an eighth of the spacing, never nearer than the rest; where the lines crowd
-            // L1 sets (a multiple of half a way, 2 KiB, apart), none; through the cache, near.
+            // With a small L2 streamed ones prefetch 512 bytes, at most an eighth of the
+            // spacing; none where the lines crowd L1 sets; through the cache, near.
             (u32s, 3136, small, true, ahead(128)),
             (u32s, 8192, small, true, None),
             (u32s, 8192, roomy, false, near),
@@ -325,8 +316,7 @@ mod tests {
             (u32s, ROWS, roomy, true, run(roomy, 4, 1)),
             (u32s, ROWS, small, false, run(small, 4, 1)),
             (u8s, ROWS, roomy, true, run(roomy, 1, 4)),
-            // Lines at most two cache lines apart count as one run too (f32 NHWC -> NCHW of 17
-            // to 32 channels; u8 of 17 to 128), one prefetch per column or per cache line.
+            // Lines at most two cache lines apart count as one run too.
             (u32s, 17, small, true, run(small, 4, 1)),
             (u32s, 17, roomy, false, run(roomy, 4, 1)),
             (u32s, 32, roomy, true, run(roomy, 4, 1)),

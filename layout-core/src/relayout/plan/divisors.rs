@@ -21,9 +21,8 @@ mod tests {
     use super::*;
     use crate::relayout::tuning::MAX_LISTED;
 
-    /// The largest divisor within the limit, whichever way it is found: against the plain
-    /// step down from the limit, for every extent to 5000 under every small limit, and for
-    /// runs past the listing limit.
+    /// The largest divisor within the limit, against the plain step down from the limit: for
+    /// every extent to 5000 under every small limit, and for runs past the listing limit.
     #[test]
     #[cfg_attr(miri, ignore)] // arithmetic only, and two hundred thousand searches
     fn the_largest_divisor_within_the_limit() {

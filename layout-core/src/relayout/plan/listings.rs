@@ -219,9 +219,8 @@ mod tests {
     }
 
     /// A row block stopped short by the next loop's length takes part of that loop: nhwc ->
-    /// nChw16c lists one position's 16 channel blocks, and its 3136 (or 4160) positions split
-    /// into 98 x 32 (130 x 32) so that a call copies 512 rows; 61 x 67 = 4087 positions have
-    /// no divisor from 2 to 32 and stay whole.
+    /// nChw16c's 3136 positions split into 98 x 32 so that a call copies 512 rows; 61 x 67
+    /// positions have no divisor from 2 to 32 and stay whole.
     #[test]
     fn row_blocks_take_part_of_a_loop_too_long_to_list() {
         let rows = |dims: [usize; 4]| {
@@ -234,12 +233,10 @@ mod tests {
         assert_eq!(rows([1, 256, 61, 67]), 16);
     }
 
-    /// Rows of 64 bytes fill lines where every listed row starts one (f32 nhwc->nChw16c; not
-    /// u16, whose 32-byte rows go to lines of different blocks). Rows of 32 bytes pair into
-    /// lines where two listed rows lie side by side in the destination and every pair starts
-    /// a line: two 8-channel rows of f32 nChw8c make one nChw16c line (f64: 4-channel rows
-    /// into nChw8c), and nChw16c->nChw8c pairs the rows of two neighbouring positions when the
-    /// width is even (odd: a row of a pair would start a line half-way).
+    /// Rows of 64 bytes fill lines where every listed row starts one (not u16's 32-byte rows to
+    /// lines of different blocks). Rows of 32 bytes pair into lines where two listed rows lie
+    /// side by side and every pair starts a line: nChw8c -> nChw16c, and nChw16c -> nChw8c's
+    /// neighbouring positions when the width is even (odd: a pair would start half-way).
     #[test]
     fn rows_fill_lines_of_one_row_or_two() {
         let dims = [2, 256, 7, 9];
@@ -259,10 +256,9 @@ mod tests {
         }
     }
 
-    /// Rows listed from loops, outermost first: their destination pitch holds within every
-    /// block of `ROWS` when the loops whose strides continue the innermost one make runs of a
-    /// multiple of `ROWS` rows, or all of the rows; and their listing steps by it there, as the
-    /// kernels take it.
+    /// Rows listed from loops: their destination pitch holds within every block of `ROWS` when
+    /// the loops continuing the innermost one make runs of a multiple of `ROWS` rows, or all
+    /// the rows; and their listing steps by it there.
     #[test]
     fn row_pitch_holds_within_runs_of_whole_blocks() {
         let cases: [(&[Level], Option<usize>); 6] = [

@@ -73,8 +73,7 @@ mod tests {
             (16496, 1, 4, 8248),
             (51984, 1, 2, 12996), // lines of 32 2-byte elements: none divides 51984
             (51984, 1, 8, 8664),  // lines of 8 8-byte elements: 51984 / 6
-            // Elements that do not divide a line (3 bytes), or are longer than one: the
-            // largest divisor.
+            // Elements that do not divide a line, or are longer than one: the largest divisor.
             (51984, 1, 3, 12996),
             (51984, 1, 128, 12996),
             (51984, 1, 1, 12996), // bytes: no part of whole 64-byte lines divides 51984

@@ -292,8 +292,7 @@ mod tests {
                 assert_eq!(corner.last >> i & 1 == 1, is_last, "{n} axis {i}");
             }
         }
-        // Any run of numbers: the same chunks, starting and ending inside rows or on their
-        // edges (a row is 3 chunks here).
+        // Any run: the same chunks, ending inside rows (of 3 chunks) or on their edges.
         for chunks in [0..1, 2..3, 1..8, 3..9, 5..40, 50..corners.len(), 7..7] {
             let mut visited = Vec::new();
             grid.each_chunk(chunks.clone(), |n, corner| visited.push((n, *corner)));

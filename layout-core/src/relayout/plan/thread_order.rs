@@ -49,9 +49,8 @@ mod tests {
     /// NHWC into NCHW: dimension `d` of the source is dimension `TO_NCHW[d]` of the destination.
     const TO_NCHW: Renumbering = [0, 2, 3, 1, 4, 5, 6, 7];
 
-    /// One image of croutons into nChw32c loops over rows of chunks outermost; the channel
-    /// blocks' loop, which owns each block of 32 channels, comes to the front, and the row
-    /// block is listed as long as before.
+    /// Croutons into nChw32c: the channel blocks' loop, which owns each block of 32 channels,
+    /// comes to the front, and the row block is listed as long as before.
     #[test]
     fn crouton_to_blocked_channels_puts_channel_blocks_outermost() {
         let mut plan = plan_of::<Crouton, NChw32c>([1, 64, 64, 256], &TO_NCHW, 1);

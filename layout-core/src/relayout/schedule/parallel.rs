@@ -172,9 +172,8 @@ mod tests {
     use super::share_pieces;
     use alloc::vec::Vec;
 
-    /// Every piece, the last one shorter, is run once with its own number, however many
-    /// threads share them (more threads than pieces too), from outside rayon's threads and
-    /// from one of them.
+    /// Every piece, the last one shorter, runs once with its own number, for any thread count
+    /// (more than pieces too), from outside rayon's threads and from one of them.
     #[test]
     fn every_piece_runs_once_with_its_number() {
         for threads in [1, 2, 3, 16] {

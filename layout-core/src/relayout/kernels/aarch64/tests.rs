@@ -1,6 +1,5 @@
-//! The NEON kernels against the portable ones: the blocks against the portable tile, and
-//! which row copies stream (the streamed rows' result: `rows`' tests, which run on every
-//! target; whole relayouts of odd shapes through the NEON blocks: the relayout's own tests).
+//! The NEON blocks against the portable tile, and which row copies stream (their result is
+//! checked by `rows`' tests, whole relayouts by the relayout's own).
 
 use super::super::RowBlock;
 use super::super::reach::Reach;
@@ -12,17 +11,13 @@ use crate::relayout::tuning::CACHE_LINE;
 use alloc::vec::Vec;
 use core::fmt::Debug;
 
-/// 4x4 blocks of 4-byte elements, 8x8 of 2-byte and 16x16 of bytes, and the narrower
-/// micro-blocks of 2- and 1-byte elements (4 or 8 columns), against the portable tile
-/// ([`blocks_agree`]): whole blocks, rows and columns past the last whole block, rows that are
-/// whole lines (streamed where aligned), half lines in adjacent pairs, and packed blocks of
-/// bytes that are one line.
+/// The blocks of each element size and the narrower micro-blocks against the portable tile
+/// ([`blocks_agree`]): partial blocks, whole-line rows (streamed where aligned), half lines in
+/// adjacent pairs, and packed one-line blocks of bytes.
 #[test]
 fn neon_blocks_equal_the_portable_tile() {
     fn each_shape<E: Block + Debug + PartialEq>(make: fn(usize) -> E) {
-        // Under Miri (an aarch64 build interpreted, about a thousand times slower), a sample
-        // that still reaches every block path: partial blocks, whole-line rows, half lines in
-        // pairs, narrow micro-blocks, packed one-line byte blocks, tiles of a few rows.
+        // Under Miri, a sample that still reaches every block path.
         let mut shapes = under_miri(&BLOCK_SHAPES, &[1, 3, 9, 6, 13]);
         if !cfg!(miri) {
             shapes.extend([(17, 255, 1), (255, 17, 0), (64, 64, 0)]);

@@ -5,10 +5,8 @@ use super::super::reach::Reach;
 use super::*;
 use alloc::vec::Vec;
 
-/// Tiles of `(rows, columns, gap)` ([`TwoTiles`]) that reach every path of the vector blocks:
-/// partial blocks, whole-line columns, narrow tiles, tiles of fewer rows than a block (the
-/// few-rows stage), lines listed and pitched; and (gap 0) rows adjacent in the destination, so
-/// that a register's lines are stored at once.
+/// Tiles ([`TwoTiles`]) that reach every path of the vector blocks: partial blocks, whole-line
+/// columns, narrow tiles, fewer rows than a block; gap 0 stores a register's lines at once.
 #[cfg(vector_kernels)]
 pub(crate) const BLOCK_SHAPES: [(usize, usize, usize); 14] = [
     (16, 16, 3),
@@ -43,10 +41,9 @@ pub(crate) fn line_start<E>(buffer: &[E], misalign: usize) -> usize {
     (at.next_multiple_of(CACHE_LINE) - at) / size_of::<E>() + misalign
 }
 
-/// Two tiles of `(rows, columns, gap)` a call, rows `columns + gap` apart in the destination
-/// (source offsets counting up), columns `col_pitch` apart in the source (destination offsets
-/// counting up), the second tile past the first on both sides. The source holds `make(i)` at
-/// each of the tiles' elements `i` (from 1) and `make(0)` between them.
+/// Two tiles of `(rows, columns, gap)`, rows `columns + gap` apart in the destination, columns
+/// `col_pitch` apart in the source, the second past the first on both sides. The source holds
+/// `make(i)` at each tile element `i` (from 1) and `make(0)` between them.
 #[cfg(vector_kernels)]
 pub(crate) struct TwoTiles<E> {
     pub(crate) rows: Vec<(usize, usize)>,
@@ -69,8 +66,7 @@ impl<E: Copy + core::fmt::Debug + PartialEq> TwoTiles<E> {
         let cols: Vec<_> = (0..n_cols).map(|c| (c * col_pitch, c)).collect();
         let (tile_src, tile_dst) = (col_pitch * n_cols + 7, n_rows * (n_cols + gap) + 9);
         let origins = [(0, 0), (tile_src, tile_dst)];
-        // Values in the tiles' elements only: the source between sparse columns is mostly
-        // gaps, which Miri would take long to fill one by one.
+        // Values in the tiles' elements only: Miri would take long to fill the gaps.
         let mut src = alloc::vec![make(0); 2 * tile_src + 1];
         for (tile, _) in origins {
             for &(col, _) in &cols {
@@ -93,10 +89,9 @@ impl<E: Copy + core::fmt::Debug + PartialEq> TwoTiles<E> {
         TileBatch::listed(&self.origins, &self.rows, &self.cols, row_pitch)
     }
 
-    /// `batch` (these tiles, or with runs known) from the source's element 1 through `kernel`
-    /// with each of `streams`, into destinations `misalign` elements past a cache line: where
-    /// `kernel` moves it (`true`), the same elements as the portable tile; where not, nothing
-    /// written. Failures name `case`. Whether it moved every time.
+    /// `batch` through `kernel` with each of `streams`, into destinations `misalign` elements
+    /// past a cache line: where `kernel` moves it (`true`), the same as the portable tile; where
+    /// not, nothing written. Whether it moved every time.
     pub(crate) fn agree(
         &self,
         batch: TileBatch<'_>,
@@ -131,12 +126,10 @@ impl<E: Copy + core::fmt::Debug + PartialEq> TwoTiles<E> {
     }
 }
 
-/// Each of `shapes` ([`TwoTiles`], columns `rows + 5` apart) through `blocks`, streamed and
-/// not, against the portable tile: rows `columns + gap` apart with the pitch the plan finds
-/// (packed blocks where there is no gap) and without it (lines found in the listing); the
-/// destination on a cache line and one element past it, so that rows of whole lines stream in
-/// some calls and not in others. Where `by_turn` under Miri, each shape takes one of two of
-/// those ways, in turn. Failures name `build`.
+/// Each of `shapes` through `blocks`, streamed and not, against the portable tile: with the
+/// row pitch and without it (lines from the listing), the destination on a cache line and one
+/// element past it, so that whole-line rows stream in some calls only. Where `by_turn` under
+/// Miri, each shape takes one of two of those ways, in turn.
 #[cfg(vector_kernels)]
 pub(crate) fn blocks_agree<E: Copy + core::fmt::Debug + PartialEq>(
     make: fn(usize) -> E,
@@ -185,9 +178,8 @@ pub(crate) fn by_definition<T: Copy>(dst: &mut [T], src: &[T], batch: TileBatch)
     }
 }
 
-/// `batch` from `src` into `dst_len` slots of `fill` (both from element 0) through `kernel`:
-/// where it moves the batch (`true`), the same as the definition; where not, nothing written.
-/// Failures name `case`. Whether it moved.
+/// `batch` through `kernel` into `dst_len` slots of `fill`: where it moves the batch (`true`),
+/// the same as the definition; where not, nothing written. Whether it moved.
 pub(crate) fn against_definition<E: Copy + PartialEq + core::fmt::Debug>(
     batch: TileBatch<'_>,
     src: &[E],
@@ -205,11 +197,9 @@ pub(crate) fn against_definition<E: Copy + PartialEq + core::fmt::Debug>(
     moved
 }
 
-/// `batch` from a source counted from `s = 2` into zeros from `d = 1`, both ending where the
-/// batch's last tile reaches, through the portable tile and through `transpose` (SIMD blocks
-/// for `u32` on x86-64): the same as the definition, with the batch's reach and with reaches
-/// that do not fit either side (conservative, as a part of a listing gets), which take the
-/// checked element path.
+/// `batch`, ending where its last tile reaches, through the portable tile and `transpose`: the
+/// same as the definition, with the batch's reach and with reaches that do not fit either side
+/// (as a part of a listing gets), which take the checked element path.
 fn moves_as_defined(batch: TileBatch<'_>, case: &str) {
     let fits = Reach::of(batch.rows, batch.cols);
     let last = |side: fn(&(usize, usize)) -> usize| batch.origins.iter().map(side).max();
@@ -238,15 +228,13 @@ fn evenly(n: usize, src: usize, dst: usize) -> Vec<(usize, usize)> {
     (0..n).map(|k| (k * src, k * dst)).collect()
 }
 
-/// Listed batches move as defined: every tile of three, the last ending at the very end of
-/// both slices (its reach just fits); tiles one block wide with rows `COLS` apart through
-/// packed blocks (rows past the last whole block, a tile whose reach does not fit), and with a
-/// block whose ends do not match the pitch (the general path); blocks whose rows do not count
-/// up in the source (the checked element path).
+/// Listed batches move as defined: three tiles, the last ending at the very end of both slices;
+/// packed blocks and a block whose ends miss the pitch (the general path); rows that do not
+/// count up in the source (the checked element path).
 #[test]
 fn listed_batches_move_as_defined() {
-    // Three blocks of 16 rows and 8 more, 4 apart, packed; then the same with the second
-    // block's last row elsewhere, not packed, nor with another pitch or block width.
+    // Three blocks of 16 rows and 8 more, 4 apart, packed; with the second block's last row
+    // elsewhere, not packed, nor with another pitch or block width.
     let packed_rows = evenly(56, 1, 4);
     let mut odd_rows = packed_rows.clone();
     odd_rows[31].1 = 300;
@@ -258,8 +246,8 @@ fn listed_batches_move_as_defined() {
     // Rows that skip a source offset: the block is not ROWS consecutive source elements.
     let gapped: Vec<(usize, usize)> = (0..16).map(|r| (r + r / 8, r * 20)).collect();
     let (by_24, by_20) = (evenly(32, 1, 24), evenly(32, 1, 20));
-    // Each case: the rows, the columns and their pitch, and each tile after the first: how far
-    // past the end of the previous one's reach it starts on each side.
+    // Each case: rows, columns, pitch, and how far past the previous tile's reach each later
+    // one starts on each side.
     let cases: [(_, _, _, _, &[(usize, usize)]); 5] = [
         ("3 tiles", &by_24, &cols_36, 24, &[(1, 5), (4, 1)]),
         ("packed", &packed_rows, &cols_60, 4, &[(1, 1)]),

@@ -273,9 +273,8 @@ mod tests {
     use super::super::tiles::tests::{BLOCK_SHAPES, TwoTiles, blocks_agree, under_miri};
     use super::*;
 
-    /// `#[test]` functions of kernels compiled for `avx2`, `avx512` (F and BW) or `vbmi` (F, BW
-    /// and VBMI): ignored, saying so, where the build script found that the CPU does not run
-    /// them; where it found that it does, each first checks that the library finds so too.
+    /// `#[test]` functions of kernels built for `avx2`, `avx512` or `vbmi`: ignored where the
+    /// build script found the CPU lacks them; else each first checks the library finds so too.
     macro_rules! isa_test {
         (avx2: $($test:tt)*) => {
             $crate::relayout::kernels::x86::tests::isa_test!(
@@ -341,9 +340,7 @@ mod tests {
     }
 
     /// [`BLOCK_SHAPES`](tiles::tests::BLOCK_SHAPES) through `build`'s blocks against the
-    /// portable tile ([`blocks_agree`]). Under Miri a sample that still reaches every block
-    /// path: partial blocks, whole-line columns, narrow tiles, tiles of a few rows, adjacent
-    /// rows, lines listed and pitched, destinations on a line and off it.
+    /// portable tile ([`blocks_agree`]); under Miri a sample that still reaches every path.
     fn agrees_with_portable<E: avx512::Broad + core::fmt::Debug + PartialEq>(
         make: fn(usize) -> E,
         build: Build,
@@ -354,9 +351,8 @@ mod tests {
         blocks_agree(make, &shapes, true, &alloc::format!("{build:?}"), blocks);
     }
 
-    /// Runs `test` on a thread of 1 MiB of stack (half a test thread's stack, which holds one
-    /// width's AVX-512 plane of a debug build but not every width's in one frame:
-    /// [`PlaneMove::plane`](tiles::PlaneMove::plane); users' tests run on 2 MiB threads too).
+    /// Runs `test` on a thread of 1 MiB of stack, half a test thread's: enough for one width's
+    /// AVX-512 [`PlaneMove::plane`](tiles::PlaneMove::plane) in a debug build, not every width's.
     fn on_small_stack(test: impl FnOnce() + Send + 'static) {
         extern crate std;
         let thread = std::thread::Builder::new().stack_size(1 << 20);
@@ -372,10 +368,9 @@ mod tests {
         });
     }
 
-    /// Staged transposes (rows back to back off the line grid) through `build` equal the
-    /// portable tile: a column left past the blocks, columns enough for an overlapping block,
-    /// rows past the last group, rows of a line and a half, two tiles a call (the second off
-    /// the line grid), each element size.
+    /// Staged transposes through `build` equal the portable tile: a column left past the
+    /// blocks, an overlapping last block, rows past the last group, two tiles a call (the
+    /// second off the line grid), each element size.
     fn staged_transposes_agree(build: Build) {
         fn check<E: avx512::Broad + core::fmt::Debug + PartialEq>(
             make: fn(usize) -> E,
@@ -391,8 +386,7 @@ mod tests {
                 let stages = Stages::of::<E>(&batch).expect("a staged batch");
                 let staged = |t: Transposes<'_, E>, _| {
                     let (dst, d, src, s, batch, reach) = t.parts();
-                    // SAFETY: each test runs its build only where the CPU has its features
-                    // (`isa_test`).
+                    // SAFETY: each test runs its build only where the CPU has it (`isa_test`).
                     unsafe {
                         match build {
                             Build::Avx2 => avx2::staged(dst, d, src, s, batch, reach, stages),

@@ -151,13 +151,11 @@ mod tests {
 
     isa_test! {
         avx512:
-        /// Planes of `n` bytes back to back from pixels of `channels` bytes (NHWC -> NCHW of
-        /// `n` positions), two tiles: the shortest and longest rows the path takes, a few
-        /// channels past the groups of 64 (in whole blocks or not) and none, through the caches and
-        /// streamed, equal element by element, nothing written past the tiles.
+        /// Planes of `n` bytes from pixels of `channels` bytes, two tiles, equal to the
+        /// definition: the shortest and longest rows the path takes, channels past the groups
+        /// of 64 (whole blocks or not) and none, through the caches and streamed.
         fn short_rows_move_like_elements() {
-            // Under Miri, which runs the blocks a thousand times slower, one group with one
-            // more block and one group with an overlapping block.
+            // Under Miri, one group with one more block and one with an overlapping block.
             let cases: &[(usize, usize, bool)] = if cfg!(miri) {
                 &[(49, 80, true), (57, 70, false)]
             } else {

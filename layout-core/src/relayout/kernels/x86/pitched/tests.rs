@@ -26,22 +26,18 @@ const SHAPES: [(usize, usize, usize); 13] = [
 const CROWDED_SHAPES: [(usize, usize, usize); 4] =
     [(600, 70, 0), (88, 64, 1), (64, 130, 3), (80, 64, 1)];
 
-/// Evenly spaced batches (two tiles a call, the destination on a cache line or one element
-/// past it) move as the portable tile moves them: whole blocks (in groups of a source line's
-/// rows for 1- and 2-byte elements), rows left past them as a last block overlapping the one
-/// before, columns left past them; batches not evenly spaced, or without a whole block, are
-/// left alone. With `STREAM`, the batches [`swept_when_streamed`], [`crowded_source`] or
-/// [`read_as_one_run`] takes (the second block transposed or gathered), aligned lines
-/// streamed. With `crowded`, source columns [`CROWDED_SOURCE_PITCH_BYTES`] apart ([`quads`]
-/// stages them), for bytes more rows than one visit with a last group shorter than a line.
+/// Evenly spaced batches move as the portable tile moves them: whole blocks, rows left past
+/// them as an overlapping last block, columns left past them; batches not evenly spaced, or
+/// without a whole block, are left alone. With `STREAM`, the batches [`swept_when_streamed`],
+/// [`crowded_source`] or [`read_as_one_run`] takes. With `crowded`, source columns
+/// [`CROWDED_SOURCE_PITCH_BYTES`] apart ([`quads`] stages them).
 fn agrees_with_portable<E: Broad + core::fmt::Debug + PartialEq, const STREAM: bool>(
     make: fn(usize) -> E,
     crowded: bool,
     build: Build,
 ) {
-    // Under Miri, a sample: for 2- and 4-byte elements two row blocks whose second is gathered
-    // besides, off the line grid and on it; crowded, bytes only (the staged blocks), one group
-    // and one block past it.
+    // Under Miri, a sample: two row blocks, the second gathered, off the line grid and on it;
+    // crowded, bytes only, one group and one block past it.
     let shapes = match (crowded, size_of::<E>()) {
         (false, 1) => under_miri(&SHAPES, &[1, 0, 10, 11]),
         (false, _) => under_miri(&SHAPES, &[1, 0, 10, 11, 3, 5]),
@@ -49,8 +45,7 @@ fn agrees_with_portable<E: Broad + core::fmt::Debug + PartialEq, const STREAM: b
         (true, _) => under_miri(&CROWDED_SHAPES, &[]),
     };
     for (turn, (n_rows, n_cols, gap)) in shapes.into_iter().enumerate() {
-        // Columns `n_rows + 5` apart in the source, a multiple of the crowded pitch where
-        // `crowded`.
+        // Columns `n_rows + 5` apart, a multiple of the crowded pitch where `crowded`.
         let col_pitch = if crowded {
             let unit = CROWDED_SOURCE_PITCH_BYTES / size_of::<E>();
             unit * n_rows.div_ceil(unit)
@@ -84,8 +79,7 @@ fn agrees_with_portable<E: Broad + core::fmt::Debug + PartialEq, const STREAM: b
             }
         };
         let case = alloc::format!("{}-byte {n_rows} x {n_cols}, gap {gap}", size_of::<E>());
-        // Under Miri, which runs these a thousand times slower, the destination on a line and
-        // one element past it in turn from shape to shape.
+        // Under Miri, the destination on a line or one element past it, in turn.
         let misaligns: &[usize] = if cfg!(miri) { &[turn % 2] } else { &[0, 1] };
         for &misalign in misaligns {
             let case = alloc::format!("{case}, +{misalign}");
