@@ -84,7 +84,8 @@ impl<T: Send> Written for TableChunksMut<'_, T> {
 
 /// Moves `pieces` (together every chunk of `table`) into `dst` by `leaf(run, part, at)` for runs
 /// of consecutive pieces, `part` what the run writes (from slot or chunk `at`): in halves on as
-/// many threads as `dst`'s bytes get, where [`Written::reach`] is known; `false` if a leaf is.
+/// many threads as `dst`'s bytes get, where [`Written::reach`] is known. `false` where a leaf
+/// answers `false`.
 pub(super) fn in_pieces<D, F>(table: &Table<'_>, pieces: &[Band], dst: D, leaf: &F) -> bool
 where
     D: Written,
