@@ -45,16 +45,20 @@ pub(super) fn steps_divide(a: &Axes, b: &Axes, d: usize) -> bool {
     steps[..n].windows(2).all(|w| w[1] % w[0] == 0)
 }
 
-/// The values `of` yields (at most `N`), sorted into an array on the stack, and their count.
+/// The values `of` yields, sorted into an array on the stack, and their count.
+///
+/// # Panics
+///
+/// Where `of` yields more than `N` values (a layout has at most `MAX_AXES` axes).
 pub(super) fn sorted<T: Copy + Default + Ord, const N: usize>(
     of: impl Iterator<Item = T>,
 ) -> ([T; N], usize) {
     let mut out = [T::default(); N];
-    let n = out
-        .iter_mut()
-        .zip(of)
-        .map(|(slot, value)| *slot = value)
-        .count();
+    let mut n = 0;
+    for value in of {
+        out[n] = value;
+        n += 1;
+    }
     out[..n].sort_unstable();
     (out, n)
 }
