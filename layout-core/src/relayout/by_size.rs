@@ -303,9 +303,7 @@ mod tests {
     fn units_have_the_size_and_alignment_of_the_element() {
         assert!(fits::<f32, u32>() && fits::<half::bf16, u16>() && fits::<(u32,), u32>());
         assert!(!fits::<[u8; 4], u32>(), "alignment 1");
-        assert!(
-            !fits::<[u32; 3], u64>() && !fits::<(u16, u16), u32>(),
-            "size 12; alignment 2"
-        );
+        assert!(!fits::<[u32; 3], u64>(), "size 12");
+        assert!(!fits::<(u16, u16), u32>(), "alignment 2");
     }
 }

@@ -167,19 +167,12 @@ pub(crate) fn run_planned<T, L1, L2>(
 #[cfg(test)]
 mod tests {
     use super::test_layouts::{Flat, NChw8c, NChw16c, Nchw, Nhwc, OIhw16i16o, Oihw};
+    use super::test_layouts::{line_start, under_miri};
     use super::*;
     use alloc::vec::Vec;
 
     /// Croutons of 4x4x32 cut again into 2x2 pixel blocks: one-line blocks of bytes.
     type Crouton2x2 = crate::chunked_layout![NHWC; 0,0, 1,0, 2,0, 3,0, 1,4, 2,4, 3,32, 1,2, 2,2];
-
-    /// The first element from `first` on that starts a 64-byte line, as in a tensor's own
-    /// storage; `first` itself where `align_offset` says it cannot (Miri, for odd sizes).
-    fn line_start<T>(first: *const T) -> usize {
-        Some(first.align_offset(64))
-            .filter(|&at| at < 64)
-            .unwrap_or(0)
-    }
 
     /// Relayouts `A` -> `B` with every kernel streaming and with none, against the definition:
     /// each element lands at its destination offset, every other slot holds the pad. Each runs
@@ -193,44 +186,34 @@ mod tests {
         let src = Mapping::<A>::new(dims).unwrap();
         let dst = Mapping::<B>::new(dims).unwrap();
         let src_slots: Vec<T> = (0..src.storage_len()).map(|i| of(i as u32 + 1)).collect();
-        let pad = of(0);
-        let mut want = alloc::vec![pad; dst.storage_len()];
+        let (pad, len) = (of(0), dst.storage_len());
+        let mut want = alloc::vec![pad; len];
         crate::mappings::for_each_row_major_index(&dims, |_, i| {
             let i: [usize; 4] = i.try_into().unwrap();
             want[dst.offset(i)] = src_slots[src.offset(i)];
         });
-        // Under Miri, streaming forced on only: the other tests run every kernel unstreamed.
-        let modes: &[Streaming] = if cfg!(miri) {
-            &[Streaming::ALL]
-        } else {
-            &[Streaming::ALL, Streaming::NONE]
+        // The relayout into `slots`, read back.
+        let relayout = |slots: &mut [MaybeUninit<T>], mode| {
+            let (values, to) = (Slot::values(slots), &SAME_ORDER);
+            copy_streaming(&src, &src_slots, &dst, values, pad, to, Some(mode));
+            // SAFETY: the relayout wrote every slot (what this checks: under Miri, reading a
+            // slot it missed is an error).
+            Vec::from_iter(slots.iter().map(|s| unsafe { s.assume_init() }))
         };
-        for &mode in modes {
-            let relayout = |slots: &mut [T]| {
-                copy_streaming(&src, &src_slots, &dst, slots, pad, &SAME_ORDER, Some(mode))
-            };
-            // Under Miri, into new memory only: Miri checks there that every slot is written.
-            if !cfg!(miri) {
-                let mut got = alloc::vec![of(0xBEEF); dst.storage_len() + 64 + misalign];
-                let start = line_start(got.as_ptr()) + misalign;
-                let dst_slots = &mut got[start..start + dst.storage_len()];
-                relayout(dst_slots);
-                assert_eq!(dst_slots, &want[..], "{dims:?}, {mode:?}, +{misalign}");
+        // Under Miri, streaming forced on only, into new memory only: the other tests run every
+        // kernel unstreamed, and Miri checks in new memory that every slot is written.
+        let runs = if cfg!(miri) { 1 } else { 2 };
+        for mode in [Streaming::ALL, Streaming::NONE].into_iter().take(runs) {
+            for filled in [false, true].into_iter().take(runs) {
+                let slot = match filled {
+                    true => MaybeUninit::new(of(0xBEEF)),
+                    false => MaybeUninit::uninit(),
+                };
+                let mut slots = alloc::vec![slot; len + 64 + misalign];
+                let start = line_start(&slots, misalign);
+                let got = relayout(&mut slots[start..start + len], mode);
+                assert_eq!(got, want, "{dims:?} {mode:?} +{misalign}, filled: {filled}");
             }
-            let mut fresh = Vec::<T>::with_capacity(dst.storage_len() + 64 + misalign);
-            let start = line_start(fresh.spare_capacity_mut().as_ptr()) + misalign;
-            let dst_slots = &mut fresh.spare_capacity_mut()[start..start + dst.storage_len()];
-            relayout(Slot::values(dst_slots));
-            // SAFETY: the relayout wrote every slot of `dst_slots` (what this checks: under
-            // Miri, reading a slot it missed is an error).
-            let got: Vec<T> = dst_slots
-                .iter()
-                .map(|s| unsafe { s.assume_init() })
-                .collect();
-            assert_eq!(
-                got, want,
-                "{dims:?}, {mode:?}, +{misalign}, into new memory"
-            );
         }
     }
 
@@ -287,19 +270,9 @@ mod tests {
             T: Copy + Send + Sync + PartialEq + core::fmt::Debug + 'static,
         {
             // Under Miri, 17 channels one pixel wide only: the 255-channel shapes take minutes.
-            let shapes: &[[usize; 4]] = if cfg!(miri) {
-                &[[1, 17, 9, 1]]
-            } else {
-                &[
-                    [2, 3, 5, 7],
-                    [1, 17, 9, 1],
-                    [2, 17, 6, 5],
-                    [1, 255, 7, 1],
-                    [1, 255, 3, 11],
-                    [1, 255, 1, 3],
-                ]
-            };
-            for &dims in shapes {
+            let shapes = [[2, 3, 5, 7], [1, 17, 9, 1], [2, 17, 6, 5]];
+            let wide = [[1, 255, 7, 1], [1, 255, 3, 11], [1, 255, 1, 3]];
+            for dims in under_miri(&[shapes, wide].concat(), &[1]) {
                 for misalign in [0, 1] {
                     check::<T, Nchw, Nhwc>(dims, misalign, of);
                     check::<T, Nhwc, Nchw>(dims, misalign, of);

@@ -1,5 +1,5 @@
 //! The layouts the relayout tests move between, named once: oneDNN formats by their tags, and
-//! the shared chunked layouts (axes `NHWC`).
+//! the shared chunked layouts (axes `NHWC`); and the cases the tests take under Miri.
 
 /// Plain channels-first activations.
 pub(crate) type Nchw = crate::onednn_layout!("nchw");
@@ -21,3 +21,18 @@ pub(crate) type OIhw16i16o = crate::onednn_layout!("OIhw16i16o");
 pub(crate) type Flat = crate::chunked_layout![NHWC; 0,0, 1,0, 2,0, 3,0];
 /// HTP's crouton: chunks of 8 rows by 8 columns by 32 channels.
 pub(crate) type Crouton = crate::chunked_layout![NHWC; 0,0, 1,0, 2,0, 3,0, 1,8, 2,8, 3,32];
+
+/// Where a buffer's first 64-byte line starts, as an element index (for elements whose size
+/// does not divide a line, the last one starting before it), plus `misalign` elements.
+pub(crate) fn line_start<E>(buffer: &[E], misalign: usize) -> usize {
+    let at = buffer.as_ptr().addr();
+    (at.next_multiple_of(64) - at) / size_of::<E>() + misalign
+}
+
+/// `all`, or under Miri (about a thousand times slower) the ones at `sample`.
+pub(crate) fn under_miri<T: Copy>(all: &[T], sample: &[usize]) -> alloc::vec::Vec<T> {
+    match cfg!(miri) {
+        true => sample.iter().map(|&k| all[k]).collect(),
+        false => all.to_vec(),
+    }
+}

@@ -177,16 +177,18 @@ impl<'a> Table<'a> {
 pub(super) mod tests {
     use super::*;
     use crate::relayout::copy_into;
-    use crate::relayout::test_layouts::Flat;
+    use crate::relayout::test_layouts::{Flat, under_miri};
     use alloc::boxed::Box;
     use alloc::vec::Vec;
     use core::fmt::Debug;
     use core::ptr::NonNull;
 
-    /// The first slot of each of `chunks`, each its own allocation.
-    fn starts<T>(chunks: &mut [Box<[T]>]) -> Vec<NonNull<T>> {
-        let start = |chunk: &mut Box<[T]>| NonNull::new(chunk.as_mut_ptr()).unwrap();
-        chunks.iter_mut().map(start).collect()
+    /// `slots` cut into chunks of `volume`, each its own allocation, and each one's first slot.
+    fn chunked<T: Copy>(slots: &[T], volume: usize) -> (Vec<Box<[T]>>, Vec<NonNull<T>>) {
+        let mut chunks: Vec<Box<[T]>> = slots.chunks(volume).map(Box::from).collect();
+        let start = |c: &mut Box<[T]>| NonNull::new(c.as_mut_ptr()).unwrap();
+        let starts = chunks.iter_mut().map(start).collect();
+        (chunks, starts)
     }
 
     /// Chunks of 2x2x4: 24 of them for the dims below, the last ones cut by the dims.
@@ -216,13 +218,12 @@ pub(super) mod tests {
         let other = Mapping::<B>::new(DIMS).unwrap();
         let volume = table.chunk_volume();
         let slots: Vec<T> = (0..table.storage_len()).map(|i| of(i as u32 + 1)).collect();
-        let mut chunks: Vec<Box<[T]>> = slots.chunks(volume).map(Box::from).collect();
-        let starts_out = starts(&mut chunks);
+        let (_chunks, starts_out) = chunked(&slots, volume);
         let mut want = alloc::vec![of(7); other.storage_len()];
         copy_into(&table, &slots, &other, &mut want, of(0), &to);
         let mut got = alloc::vec![of(9); other.storage_len()];
         let moves = TableMove::Out {
-            // SAFETY: the boxes' slots, read only while `chunks` lives.
+            // SAFETY: the boxes' slots, read only while `_chunks` holds them.
             chunks: unsafe { TableChunks::new(&starts_out, volume) },
             dst_slots: &mut got,
         };
@@ -233,22 +234,15 @@ pub(super) mod tests {
 
         let mut back = alloc::vec![of(7); table.storage_len()];
         copy_into(&other, &want, &table, &mut back, of(0), &to);
-        let mut chunks: Vec<Box<[T]>> = back
-            .chunks(volume)
-            .map(|c| alloc::vec![of(9); c.len()].into())
-            .collect();
-        let starts_in = starts(&mut chunks);
+        let (chunks, starts_in) = chunked(&alloc::vec![of(9); back.len()], volume);
         let moves = TableMove::In {
             src_slots: &want,
             // SAFETY: the boxes' slots, apart, written only through this borrow until read below.
             chunks: unsafe { TableChunksMut::new(&starts_in, volume) },
         };
         assert!(copy_table(&other, &table, &to, moves, of(0), bands));
-        assert_eq!(
-            chunks.concat(),
-            back,
-            "into the table, bands of {band_bytes}"
-        );
+        let got = chunks.concat();
+        assert_eq!(got, back, "into the table, bands of {band_bytes}");
         true
     }
 
@@ -258,32 +252,23 @@ pub(super) mod tests {
     fn tables_move_chunk_by_chunk_and_in_bands_like_contiguous_tensors() {
         let chunk_bytes = 16;
         // Under Miri, chunk by chunk, bands of a few chunks, and the whole table.
-        let bands: &[usize] = if cfg!(miri) {
-            &[0, 3 * chunk_bytes, 1 << 20]
-        } else {
-            &[0, 1, 3 * chunk_bytes, 7 * chunk_bytes, 1 << 20]
-        };
-        for &bytes in bands {
+        let bands = [0, 1, 3 * chunk_bytes, 7 * chunk_bytes, 1 << 20];
+        for bytes in under_miri(&bands, &[0, 2, 4]) {
             assert!(moves::<u8, Small, Nchw>(|v| v as u8, bytes));
             assert!(moves::<u8, Small, NChw8c>(|v| v as u8, bytes));
             assert!(moves::<bool, Small, NChw8c>(|v| v % 3 == 0, bytes));
             assert!(moves::<(u64, u64), Small, Nchw>(
-                |v| (u64::from(v), 1),
+                |v| (v.into(), 1),
                 bytes * 16
             ));
         }
         // Bands whose rows each lie in one chunk, copied straight between the chunks and the
         // other tensor (its padding, and the chunks' past the dims, written as well).
-        let bands: &[usize] = if cfg!(miri) {
-            &[8, 1 << 20]
-        } else {
-            &[1, 8, 5 * 8, 1 << 20]
-        };
-        for &bytes in bands {
+        for bytes in under_miri(&[1, 8, 5 * 8, 1 << 20], &[1, 3]) {
             assert!(moves::<u8, Depth, Flat>(|v| v as u8, bytes));
             assert!(moves::<u16, Depth, NChw8c>(|v| v as u16, bytes * 2));
             assert!(moves::<(u64, u64), Depth, Flat>(
-                |v| (u64::from(v), 2),
+                |v| (v.into(), 2),
                 bytes * 16
             ));
         }

@@ -72,17 +72,19 @@ pub(crate) fn few_rows_body<T: Copy, B: BlockMove<T>, const COLS: usize>(t: Tran
 #[cfg(test)]
 mod tests {
     use super::super::tiles::Portable;
-    use super::super::tiles::tests::against_definition;
+    use super::super::tiles::tests::{against_definition, evenly};
     use super::*;
     use alloc::vec::Vec;
 
     /// NHWC -> NCHW of 4 to 15 channels through the portable 8-column blocks equals the
     /// definition: partial blocks, two images, the last tile reading past the source or not.
+    /// Three rows are the narrow kernels', a whole block the tiles', and rows that do not
+    /// follow one another in the source neither.
     #[test]
-    fn few_rows_split_their_channels() {
+    fn few_rows_take_four_to_fifteen_channels_and_split_them() {
         for (channels, positions) in (4..ROWS).flat_map(|c| [16, 21, 7].map(|p| (c, p))) {
-            let rows: Vec<(usize, usize)> = (0..channels).map(|c| (c, c * positions)).collect();
-            let cols: Vec<(usize, usize)> = (0..positions).map(|p| (p * channels, p)).collect();
+            let rows = evenly(channels, 1, positions);
+            let cols = evenly(positions, channels, 1);
             let image = channels * positions;
             let origins = [(0, 0), (image, image)];
             let batch = TileBatch::listed(&origins, &rows, &cols, None);
@@ -97,17 +99,10 @@ mod tests {
                 });
             }
         }
-    }
-
-    /// Three rows are the narrow kernels', a whole block the tiles', and rows that do not
-    /// follow one another in the source neither (4 to 15 that do: the test above).
-    #[test]
-    fn few_rows_take_four_to_fifteen_rows_in_one_run() {
-        let takes_rows =
-            |rows: &[(usize, usize)]| takes(&TileBatch::listed(&[(0, 0)], rows, &[(0, 0)], None));
-        assert!(!takes_rows(&[(0, 0), (1, 9), (2, 18)]));
-        assert!(!takes_rows(&[(0, 0), (1, 9), (3, 18), (4, 27)]));
-        let block: Vec<(usize, usize)> = (0..ROWS).map(|r| (r, r * 9)).collect();
-        assert!(!takes_rows(&block));
+        let skipping = [(0, 0), (1, 9), (3, 18), (4, 27)];
+        for rows in [&evenly(3, 1, 9)[..], &skipping, &evenly(ROWS, 1, 9)] {
+            let batch = TileBatch::listed(&[(0, 0)], rows, &[(0, 0)], None);
+            assert!(!takes(&batch), "{rows:?}");
+        }
     }
 }

@@ -287,7 +287,7 @@ unsafe fn unzip_planes<T: Copy, P: Pieces<T>, const N: usize, const STEP: usize>
 #[cfg(test)]
 mod tests {
     use super::super::tile_batch::TileBatch;
-    use super::super::tiles::tests::against_definition;
+    use super::super::tiles::tests::{against_definition, evenly};
     use super::*;
     use crate::relayout::tuning::ROWS;
     use alloc::vec::Vec;
@@ -306,8 +306,7 @@ mod tests {
     #[test]
     fn narrow_tiles_interleave_their_planes() {
         for n in 1..=3 {
-            let cols: Vec<(usize, usize)> = (0..n).map(|c| (c * 37, c)).collect();
-            let rows: Vec<(usize, usize)> = (0..37).map(|r| (r, r * n)).collect();
+            let (cols, rows) = (evenly(n, 37, 1), evenly(37, 1, n));
             let origins = [(0, 0), (37 * n, 37 * n)];
             for pitch in [Some(n), None] {
                 let batch = TileBatch {
@@ -329,8 +328,7 @@ mod tests {
         // source) split into planes 40 apart, listed in order and out of order.
         // Four rows only as one run of 4-byte elements (the others go to the few-rows stage).
         for n in 1..=4 {
-            let cols: Vec<(usize, usize)> = (0..37).map(|k| (k * n, k)).collect();
-            let rows: Vec<(usize, usize)> = (0..n).map(|r| (r, r * 40)).collect();
+            let (cols, rows) = (evenly(37, n, 1), evenly(n, 1, 40));
             let reversed: Vec<(usize, usize)> = rows.iter().rev().copied().collect();
             let origins = [(0, 0), (37 * n, 40 * n)];
             for (rows, cols_run) in [(&rows, Some(n)), (&rows, None), (&reversed, Some(n))] {
@@ -343,15 +341,11 @@ mod tests {
                 narrow(batch, 2 * 37 * n, 80 * n, split, &case);
             }
         }
+        let (rows, cols) = (evenly(4, 1, 4), evenly(4, 5, 1));
         let wide = TileBatch {
             rows_run: Some(4),
             cols_run: Some(5),
-            ..TileBatch::listed(
-                &[(0, 0)],
-                &[(0, 0), (1, 4), (2, 8), (3, 12)],
-                &[(0, 0), (5, 1), (10, 2), (15, 3)],
-                None,
-            )
+            ..TileBatch::listed(&[(0, 0)], &rows, &cols, None)
         };
         narrow(wide, 19, 16, false, "4 x 4");
     }

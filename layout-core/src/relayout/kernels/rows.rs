@@ -254,7 +254,9 @@ pub(super) unsafe fn row_of<T: Copy>(dst: &mut [T], to: usize, src: &[T], from: 
 
 #[cfg(test)]
 mod tests {
+    use super::super::tiles::tests::evenly;
     use super::*;
+    use crate::relayout::test_layouts::line_start;
     use alloc::vec::Vec;
 
     /// [`copy_listed_blocks`] for one block: `dst` from `d`, `src` from `s`, its rows asking for
@@ -303,7 +305,7 @@ mod tests {
                 }
             }
         }
-        let rows: Vec<(usize, usize)> = (0..4).map(|r| (r * 32, r * 256)).collect();
+        let rows = evenly(4, 32, 256);
         let chunks: Vec<Vec<u16>> = (0..3u16)
             .map(|k| (0..128).map(|i| k * 1000 + i).collect())
             .collect();
@@ -384,7 +386,7 @@ mod tests {
                 // element past it, written as `into` says: the line and what follows.
                 let copied = |into, shift, cols: &Range<usize>| {
                     let mut out = alloc::vec![T::default(); 18 * n + 128];
-                    let line = out.as_ptr().align_offset(64);
+                    let line = line_start(&out, 0);
                     let d = line + shift;
                     copy_listed_rows(&mut out, d, &src, 3, 16, &rows, cols, reach, into);
                     out[line..][..17 * n + 64].to_vec()

@@ -192,6 +192,7 @@ struct Stage([u64; STAGE_BYTES / 8]);
 
 #[cfg(test)]
 mod tests {
+    use super::super::tiles::tests::evenly;
     use super::*;
 
     /// Which batches stage, and in what stages: rows back to back off the line grid, within
@@ -225,17 +226,12 @@ mod tests {
             (f32s, 3, 1000, 3, None),
         ];
         for (k, (of, n, count, run, want)) in cases.into_iter().enumerate() {
-            let rows: Vec<_> = (0..count).map(|i| (i, i * run)).collect();
-            let cols: Vec<_> = (0..n).map(|j| (j * 1000, j)).collect();
+            let (rows, cols) = (evenly(count, 1, run), evenly(n, 1000, 1));
             let batch = TileBatch {
                 rows_run: Some(run),
                 ..TileBatch::listed(&[(0, 0)], &rows, &cols, Some(run))
             };
-            assert_eq!(
-                of(&batch),
-                want,
-                "case {k}: {count} rows of {n} columns, run {run}"
-            );
+            assert_eq!(of(&batch), want, "case {k}: {count} rows of {n}, run {run}");
         }
     }
 }

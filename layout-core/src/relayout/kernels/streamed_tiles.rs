@@ -31,8 +31,8 @@ fn tiles_stream(rows: usize, choices: &Choices) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tiles::tests::evenly;
     use super::*;
-    use alloc::vec::Vec;
 
     /// Tiles of more than one block stream, of less never, of exactly one as the choices say.
     #[test]
@@ -52,8 +52,7 @@ mod tests {
     /// each block of bytes is one packed line.
     #[test]
     fn whole_lines_need_half_a_line_of_columns_or_packed_byte_blocks() {
-        let rows: Vec<(usize, usize)> = (0..32).map(|r| (r, r * 64)).collect();
-        let cols: Vec<(usize, usize)> = (0..16).map(|c| (c * 40, c)).collect();
+        let (rows, cols) = (evenly(32, 1, 64), evenly(16, 40, 1));
         let batch = |cols, row_pitch| TileBatch::listed(&[(0, 0)], &rows, cols, row_pitch);
         // 16 columns: a whole line of f32, half a line of u16, a quarter of u8.
         assert!(blocks_write_whole_lines::<u32>(batch(&cols, Some(64))));

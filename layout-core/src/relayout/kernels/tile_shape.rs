@@ -139,6 +139,7 @@ pub(super) fn band_rows<T>(rows: usize, cols: usize, streams: bool) -> usize {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tiles::tests::evenly;
     use super::*;
     use alloc::vec::Vec;
 
@@ -180,20 +181,6 @@ mod tests {
         assert_eq!(band_rows::<u32>(3136, 256, true), 3136);
     }
 
-    /// `count` columns `apart` elements apart in the source.
-    fn columns(count: usize, apart: usize) -> Vec<(usize, usize)> {
-        (0..count).map(|c| (c * apart, c)).collect()
-    }
-
-    /// The choices of a machine like [`Choices::DEFAULT`]'s but writing up to `most` lines per
-    /// row and visit.
-    fn most(most: usize) -> Choices {
-        Choices {
-            lines_per_visit: most,
-            ..Choices::DEFAULT
-        }
-    }
-
     /// Whole-line blocks, streamed or not, go out several to a row only while their source
     /// lines stay close; short rows go whole where their columns' lines fit in L1.
     #[test]
@@ -203,7 +190,8 @@ mod tests {
             (lines_per_visit::<u8, 64>, lines_per_visit::<u16, 32>);
         let (u32x16, u32x8): (Visits, Visits) =
             (lines_per_visit::<u32, 16>, lines_per_visit::<u32, 8>);
-        // Each case: the kernel, `count` columns `apart` apart, pitch, streamed, `most`, visits.
+        // Each case: the kernel, `count` columns `apart` apart, pitch, streamed, the choices'
+        // `lines_per_visit`, visits.
         let cases = [
             // NCHW -> NHWC of 256 channels of u8 from planes of 56 x 56 (4 lines a set of a
             // 4 KiB way) go whole in one visit (4 blocks of 64); of f32 (16 a set) they do not.
@@ -247,21 +235,20 @@ mod tests {
         for (k, (visits, count, apart, pitch, streams, at_most, want)) in
             cases.into_iter().enumerate()
         {
-            let got = visits(&columns(count, apart), pitch, streams, &most(at_most));
+            let choices = Choices {
+                lines_per_visit: at_most,
+                ..Choices::DEFAULT
+            };
+            let got = visits(&evenly(count, apart, 1), pitch, streams, &choices);
             let case = alloc::format!("case {k}: {count} columns {apart} apart, pitch {pitch:?}");
             assert_eq!(got, want, "{case}, streamed {streams}, at most {at_most}");
         }
-        assert!(rows_go_whole(&columns(24, 3136), 2, &most(1)));
-        assert!(rows_go_whole(&columns(256, 1), 1, &most(1)));
-        assert!(!rows_go_whole(&columns(4097, 1), 1, &most(1)));
+        assert!(rows_go_whole(&evenly(24, 3136, 1), 2, &Choices::DEFAULT));
+        assert!(rows_go_whole(&evenly(256, 1, 1), 1, &Choices::DEFAULT));
+        assert!(!rows_go_whole(&evenly(4097, 1, 1), 1, &Choices::DEFAULT));
         // Elements that use up a line in one block of rows never go whole.
-        assert!(!rows_go_whole(&columns(24, 3136), 4, &most(1)));
-        assert!(!rows_go_whole(&columns(256, 1), 8, &most(1)));
-        let without = Choices {
-            whole_rows: false,
-            ..most(1)
-        };
-        assert!(!rows_go_whole(&columns(256, 3136), 1, &without));
+        assert!(!rows_go_whole(&evenly(24, 3136, 1), 4, &Choices::DEFAULT));
+        assert!(!rows_go_whole(&evenly(256, 1, 1), 8, &Choices::DEFAULT));
     }
 
     /// Source prefetches as [`source_prefetch`] says, with the choices of a roomy L2, a small
@@ -326,11 +313,8 @@ mod tests {
             (u8s, 129, small, true, None),
         ];
         for (k, (prefetch, apart, choices, streams, want)) in cases.into_iter().enumerate() {
-            let got = prefetch(&columns(2048, apart), choices, streams);
-            assert_eq!(
-                got, want,
-                "case {k}: columns {apart} apart, streamed {streams}"
-            );
+            let got = prefetch(&evenly(2048, apart, 1), choices, streams);
+            assert_eq!(got, want, "case {k}: {apart} apart, streamed {streams}");
         }
     }
 }

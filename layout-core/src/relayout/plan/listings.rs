@@ -290,14 +290,11 @@ mod tests {
             src,
             ..level(extent, dst)
         });
-        let mut want = alloc::vec::Vec::new();
-        for a in 0..2 {
-            for b in 0..3 {
-                for c in 0..4 {
-                    want.push((a * 100 + b * 10 + c, a + b * 30 + c * 7));
-                }
-            }
-        }
+        // Digits (a, b, c) of extents 2, 3 and 4, counting up.
+        let want: alloc::vec::Vec<_> = (0..24)
+            .map(|k| (k / 12, k / 4 % 3, k % 4))
+            .map(|(a, b, c)| (a * 100 + b * 10 + c, a + b * 30 + c * 7))
+            .collect();
         assert_eq!(list(&loops), want);
         assert_eq!(list(&loops[2..]), want[..4]);
         assert_eq!(list(&[]), [(0, 0)]);

@@ -5,8 +5,9 @@ use super::super::RowBlock;
 use super::super::reach::Reach;
 use super::super::rows::stream_rows;
 use super::super::tiles::planes;
-use super::super::tiles::tests::{BLOCK_SHAPES, blocks_agree, under_miri};
+use super::super::tiles::tests::{BLOCK_SHAPES, blocks_agree};
 use super::*;
+use crate::relayout::test_layouts::under_miri;
 use crate::relayout::tuning::CACHE_LINE;
 use alloc::vec::Vec;
 use core::fmt::Debug;
@@ -52,11 +53,8 @@ fn only_rows_of_whole_lines_stream() {
                 s: 0,
                 source_ahead: 0,
             };
-            assert_eq!(
-                stream_rows(block, &rows, cols.clone(), reach, stream, 0),
-                streamed,
-                "{cols:?}"
-            );
+            let got = stream_rows(block, &rows, cols.clone(), reach, stream, 0);
+            assert_eq!(got, streamed, "{cols:?}");
         }
     }
     check::<u8>(|i| i as u8);

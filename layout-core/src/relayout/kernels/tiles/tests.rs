@@ -3,6 +3,8 @@
 
 use super::super::reach::Reach;
 use super::*;
+#[cfg(vector_kernels)]
+use crate::relayout::test_layouts::line_start;
 use alloc::vec::Vec;
 
 /// Tiles ([`TwoTiles`]) that reach every path of the vector blocks: partial blocks, whole-line
@@ -25,22 +27,6 @@ pub(crate) const BLOCK_SHAPES: [(usize, usize, usize); 14] = [
     (5, 33, 3),
 ];
 
-/// `all`, or under Miri (about a thousand times slower) the ones at `sample`.
-#[cfg(vector_kernels)]
-pub(crate) fn under_miri<T: Copy>(all: &[T], sample: &[usize]) -> Vec<T> {
-    match cfg!(miri) {
-        true => sample.iter().map(|&k| all[k]).collect(),
-        false => all.to_vec(),
-    }
-}
-
-/// Where a buffer's first cache line starts, as an element index, plus `misalign` elements.
-#[cfg(vector_kernels)]
-pub(crate) fn line_start<E>(buffer: &[E], misalign: usize) -> usize {
-    let at = buffer.as_ptr().addr();
-    (at.next_multiple_of(CACHE_LINE) - at) / size_of::<E>() + misalign
-}
-
 /// Two tiles of `(rows, columns, gap)`, rows `columns + gap` apart in the destination, columns
 /// `col_pitch` apart in the source, the second past the first on both sides. The source holds
 /// `make(i)` at each tile element `i` (from 1) and `make(0)` between them.
@@ -62,8 +48,8 @@ impl<E: Copy + core::fmt::Debug + PartialEq> TwoTiles<E> {
         col_pitch: usize,
     ) -> Self {
         let (n_rows, n_cols, gap) = shape;
-        let rows: Vec<_> = (0..n_rows).map(|r| (r, r * (n_cols + gap))).collect();
-        let cols: Vec<_> = (0..n_cols).map(|c| (c * col_pitch, c)).collect();
+        let rows = evenly(n_rows, 1, n_cols + gap);
+        let cols = evenly(n_cols, col_pitch, 1);
         let (tile_src, tile_dst) = (col_pitch * n_cols + 7, n_rows * (n_cols + gap) + 9);
         let origins = [(0, 0), (tile_src, tile_dst)];
         // Values in the tiles' elements only: Miri would take long to fill the gaps.
@@ -138,6 +124,10 @@ pub(crate) fn blocks_agree<E: Copy + core::fmt::Debug + PartialEq>(
     build: &str,
     blocks: impl Fn(Transposes<'_, E>, bool),
 ) {
+    let moved = |t: Transposes<'_, E>, stream| {
+        blocks(t, stream);
+        true
+    };
     for (turn, &(n_rows, n_cols, gap)) in shapes.iter().enumerate() {
         let tiles = TwoTiles::new(make, (n_rows, n_cols, gap), n_rows + 5);
         let pitch = Some(n_cols + gap);
@@ -152,16 +142,8 @@ pub(crate) fn blocks_agree<E: Copy + core::fmt::Debug + PartialEq>(
                 "{build}, {}-byte {n_rows} x {n_cols} + {gap}, pitch {row_pitch:?}, +{misalign}",
                 size_of::<E>()
             );
-            tiles.agree(
-                tiles.batch(row_pitch),
-                misalign,
-                &case,
-                &[false, true],
-                |t, stream| {
-                    blocks(t, stream);
-                    true
-                },
-            );
+            let batch = tiles.batch(row_pitch);
+            tiles.agree(batch, misalign, &case, &[false, true], moved);
         }
     }
 }
@@ -224,7 +206,7 @@ fn moves_as_defined(batch: TileBatch<'_>, case: &str) {
 }
 
 /// `n` listed offsets, `(k * src, k * dst)` for `k` from 0.
-fn evenly(n: usize, src: usize, dst: usize) -> Vec<(usize, usize)> {
+pub(crate) fn evenly(n: usize, src: usize, dst: usize) -> Vec<(usize, usize)> {
     (0..n).map(|k| (k * src, k * dst)).collect()
 }
 

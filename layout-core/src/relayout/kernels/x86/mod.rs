@@ -270,8 +270,9 @@ fn planes<E: avx512::Broad, const STREAM: bool>(mut t: Transposes<'_, E>) {
 mod tests {
     use super::super::tile_batch::TileBatch;
     use super::super::tiles::planes;
-    use super::super::tiles::tests::{BLOCK_SHAPES, TwoTiles, blocks_agree, under_miri};
+    use super::super::tiles::tests::{BLOCK_SHAPES, TwoTiles, blocks_agree};
     use super::*;
+    use crate::relayout::test_layouts::under_miri;
 
     /// `#[test]` functions of kernels built for `avx2`, `avx512` or `vbmi`: ignored where the
     /// build script found the CPU lacks them; else each first checks the library finds so too.
@@ -318,27 +319,6 @@ mod tests {
         Avx512,
     }
 
-    impl Build {
-        /// `t` through this build's blocks, streamed or not.
-        ///
-        /// # Safety
-        ///
-        /// The CPU runs the build's instructions.
-        unsafe fn planes<E: avx512::Broad>(self, t: Transposes<'_, E>, stream: bool) {
-            // SAFETY: passed on from the caller.
-            unsafe {
-                match (stream, self) {
-                    (true, Build::Avx512) => planes::<E, avx512::Avx512Blocks<true>>(t),
-                    (false, Build::Avx512) => planes::<E, avx512::Avx512Blocks<false>>(t),
-                    (true, Build::Avx2) => planes::<E, avx2::Avx2Blocks<true>>(t),
-                    (false, Build::Avx2) => planes::<E, avx2::Avx2Blocks<false>>(t),
-                    (true, Build::Sse2) => planes::<E, Sse2<true>>(t),
-                    (false, Build::Sse2) => planes::<E, Sse2<false>>(t),
-                }
-            }
-        }
-    }
-
     /// [`BLOCK_SHAPES`](tiles::tests::BLOCK_SHAPES) through `build`'s blocks against the
     /// portable tile ([`blocks_agree`]); under Miri a sample that still reaches every path.
     fn agrees_with_portable<E: avx512::Broad + core::fmt::Debug + PartialEq>(
@@ -347,7 +327,16 @@ mod tests {
     ) {
         let shapes = under_miri(&BLOCK_SHAPES, &[13, 1, 2, 3, 6, 8]);
         // SAFETY: each test runs its build only where the CPU has its features (`isa_test`).
-        let blocks = |t: Transposes<'_, E>, stream| unsafe { build.planes(t, stream) };
+        let blocks = |t: Transposes<'_, E>, stream| unsafe {
+            match (stream, build) {
+                (true, Build::Avx512) => planes::<E, avx512::Avx512Blocks<true>>(t),
+                (false, Build::Avx512) => planes::<E, avx512::Avx512Blocks<false>>(t),
+                (true, Build::Avx2) => planes::<E, avx2::Avx2Blocks<true>>(t),
+                (false, Build::Avx2) => planes::<E, avx2::Avx2Blocks<false>>(t),
+                (true, Build::Sse2) => planes::<E, Sse2<true>>(t),
+                (false, Build::Sse2) => planes::<E, Sse2<false>>(t),
+            }
+        };
         blocks_agree(make, &shapes, true, &alloc::format!("{build:?}"), blocks);
     }
 

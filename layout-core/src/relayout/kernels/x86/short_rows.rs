@@ -144,9 +144,10 @@ fn put_rows(out: &mut [u8], at: usize, n: usize, lines: &[__m512i; ROWS]) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::tiles::tests::against_definition;
+    use super::super::super::tiles::tests::{against_definition, evenly};
     use super::super::tests::isa_test;
     use super::*;
+    use crate::relayout::test_layouts::under_miri;
     use alloc::vec::Vec;
 
     isa_test! {
@@ -155,22 +156,19 @@ mod tests {
         /// definition: the shortest and longest rows the path takes, channels past the groups
         /// of 64 (whole blocks or not) and none, through the caches and streamed.
         fn short_rows_move_like_elements() {
+            let cases = [
+                (33, 16, false),
+                (49, 37, true),
+                (63, 21, false),
+                (49, 2048, false),
+                (49, 200, true),
+                (57, 130, false),
+                (49, 80, true),
+                (57, 70, false),
+            ];
             // Under Miri, one group with one more block and one with an overlapping block.
-            let cases: &[(usize, usize, bool)] = if cfg!(miri) {
-                &[(49, 80, true), (57, 70, false)]
-            } else {
-                &[
-                    (33, 16, false),
-                    (49, 37, true),
-                    (63, 21, false),
-                    (49, 2048, false),
-                    (49, 200, true),
-                    (57, 130, false),
-                ]
-            };
-            for &(n, channels, stream) in cases {
-                let rows: Vec<(usize, usize)> = (0..channels).map(|c| (c, c * n)).collect();
-                let cols: Vec<(usize, usize)> = (0..n).map(|p| (p * channels, p)).collect();
+            for (n, channels, stream) in under_miri(&cases, &[6, 7]) {
+                let (rows, cols) = (evenly(channels, 1, n), evenly(n, channels, 1));
                 let tile = n * channels;
                 let origins = [(0, 0), (tile, tile)];
                 let batch = TileBatch {

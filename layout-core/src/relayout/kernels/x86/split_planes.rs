@@ -243,6 +243,7 @@ const fn steps(n: usize, lanes: usize) -> [[[u8; 64]; 4]; 4] {
 mod tests {
     use super::super::tests::isa_test;
     use super::*;
+    use crate::relayout::test_layouts::line_start;
     use alloc::vec::Vec;
 
     isa_test! {
@@ -278,7 +279,7 @@ mod tests {
             .collect();
         for offset in [0, 1] {
             let mut buffer = alloc::vec![U::zeroed(); N * (rows + 64) + 64];
-            let start = buffer.as_ptr().align_offset(64) + offset;
+            let start = line_start(&buffer, offset);
             let mut rest = &mut buffer[start..];
             let planes: [&mut [U]; N] = core::array::from_fn(|_| {
                 let (plane, after) = core::mem::take(&mut rest).split_at_mut(rows + 64);

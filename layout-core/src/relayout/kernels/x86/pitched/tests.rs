@@ -1,9 +1,10 @@
 //! The evenly spaced transposes against the portable tile.
 
 use super::super::super::tile_batch::TileBatch;
-use super::super::super::tiles::tests::{TwoTiles, under_miri};
+use super::super::super::tiles::tests::TwoTiles;
 use super::super::tests::{Build, isa_test};
 use super::*;
+use crate::relayout::test_layouts::under_miri;
 
 /// Tiles `(rows, columns, gap)` of evenly spaced transposes.
 const SHAPES: [(usize, usize, usize); 13] = [
@@ -28,12 +29,12 @@ const CROWDED_SHAPES: [(usize, usize, usize); 4] =
 
 /// Evenly spaced batches move as the portable tile moves them: whole blocks, rows left past
 /// them as an overlapping last block, columns left past them; batches not evenly spaced, or
-/// without a whole block, are left alone. With `STREAM`, the batches [`swept_when_streamed`],
+/// without a whole block, are left alone. Where `stream`, the batches [`swept_when_streamed`],
 /// [`crowded_source`] or [`read_as_one_run`] takes. With `crowded`, source columns
 /// [`CROWDED_SOURCE_PITCH_BYTES`] apart ([`quads`] stages them).
-fn agrees_with_portable<E: Broad + core::fmt::Debug + PartialEq, const STREAM: bool>(
+fn agrees_with_portable<E: Broad + core::fmt::Debug + PartialEq>(
     make: fn(usize) -> E,
-    crowded: bool,
+    (crowded, stream): (bool, bool),
     build: Build,
 ) {
     // Under Miri, a sample: two row blocks, the second gathered, off the line grid and on it;
@@ -59,23 +60,24 @@ fn agrees_with_portable<E: Broad + core::fmt::Debug + PartialEq, const STREAM: b
         };
         let swept = match build {
             Build::Avx512 => {
-                !STREAM
+                !stream
                     || swept_when_streamed::<E>(col_pitch)
                     || crowded_source::<E>(col_pitch)
                     || read_as_one_run::<E>(col_pitch, n_rows)
             }
-            Build::Avx2 => !STREAM && size_of::<E>() == 1,
+            Build::Avx2 => !stream && size_of::<E>() == 1,
             Build::Sse2 => unreachable!("SSE2 has no evenly spaced sweeps"),
         };
         let whole_block = n_rows >= ROWS && n_cols >= CACHE_LINE / size_of::<E>() && swept;
         // SAFETY (both): the build's features run (asserted by the test); `reach` is the
         // batch's.
-        let pitched = |t: Transposes<'_, E>, _| unsafe {
-            match build {
-                Build::Avx512 => pitched_plane::<_, STREAM>(t),
-                Build::Avx2 if STREAM => false,
-                Build::Avx2 => bytes_avx2(t),
-                Build::Sse2 => unreachable!("SSE2 has no evenly spaced sweeps"),
+        let pitched = |t: Transposes<'_, E>, stream| unsafe {
+            match (build, stream) {
+                (Build::Avx512, true) => pitched_plane::<_, true>(t),
+                (Build::Avx512, false) => pitched_plane::<_, false>(t),
+                (Build::Avx2, true) => false,
+                (Build::Avx2, false) => bytes_avx2(t),
+                (Build::Sse2, _) => unreachable!("SSE2 has no evenly spaced sweeps"),
             }
         };
         let case = alloc::format!("{}-byte {n_rows} x {n_cols}, gap {gap}", size_of::<E>());
@@ -83,34 +85,23 @@ fn agrees_with_portable<E: Broad + core::fmt::Debug + PartialEq, const STREAM: b
         let misaligns: &[usize] = if cfg!(miri) { &[turn % 2] } else { &[0, 1] };
         for &misalign in misaligns {
             let case = alloc::format!("{case}, +{misalign}");
-            assert_eq!(
-                tiles.agree(batch, misalign, &case, &[STREAM], pitched),
-                whole_block,
-                "{case}"
-            );
+            let moved = tiles.agree(batch, misalign, &case, &[stream], pitched);
+            assert_eq!(moved, whole_block, "{case}");
         }
         // Columns not one run: not this kernel's.
-        let uneven = TileBatch {
-            cols_run: None,
-            ..batch
-        };
-        assert!(
-            !tiles.agree(uneven, 0, &case, &[STREAM], pitched),
-            "{case}, no run"
-        );
+        let uneven = tiles.batch(Some(n_cols + gap));
+        let moved = tiles.agree(uneven, 0, &case, &[stream], pitched);
+        assert!(!moved, "{case}, no run");
     }
 }
 
 /// Every element size through `build`'s sweeps, streamed and not, crowded source columns and
 /// not.
 fn each_type_agrees(build: Build) {
-    for crowded in [false, true] {
-        agrees_with_portable::<u32, false>(|i| i as u32, crowded, build);
-        agrees_with_portable::<u16, false>(|i| i as u16, crowded, build);
-        agrees_with_portable::<u8, false>(|i| (i % 251) as u8, crowded, build);
-        agrees_with_portable::<u32, true>(|i| i as u32, crowded, build);
-        agrees_with_portable::<u16, true>(|i| i as u16, crowded, build);
-        agrees_with_portable::<u8, true>(|i| (i % 251) as u8, crowded, build);
+    for ways in [(false, false), (false, true), (true, false), (true, true)] {
+        agrees_with_portable::<u32>(|i| i as u32, ways, build);
+        agrees_with_portable::<u16>(|i| i as u16, ways, build);
+        agrees_with_portable::<u8>(|i| (i % 251) as u8, ways, build);
     }
 }
 
