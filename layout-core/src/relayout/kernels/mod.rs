@@ -43,7 +43,7 @@ mod x86;
 pub(crate) use element::{Element, Opaque};
 pub(crate) use reach::Reach;
 pub(crate) use row_blocks::{OneBlock, RowBlock, RowBlocks};
-pub(crate) use rows::{Destination, copy_listed_blocks, each_block};
+pub(crate) use rows::{Destination, copy_listed_blocks};
 pub(crate) use strided::copy_strided;
 pub(crate) use tile_batch::TileBatch;
 pub(crate) use tile_shape::rows_go_whole;
