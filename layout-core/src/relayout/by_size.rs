@@ -9,9 +9,7 @@
 use super::kernels::{Element, Opaque};
 #[cfg(feature = "std")]
 use super::schedule::with_last_plan;
-use super::schedule::{
-    Job, Prepared, SourceOffsets, Streaming, run, run_from_chunks, run_into_chunks,
-};
+use super::schedule::{Job, SourceOffsets, run};
 use core::any::TypeId;
 use core::mem::MaybeUninit;
 
@@ -52,51 +50,6 @@ pub(crate) fn copy<T: Copy + Send + Sync + 'static>(
             let (src, dst, pad) =
                 unsafe { (units::<T, $unit>(src), units_mut(dst), units_of(pad)) };
             $engines::copy(job, src, dst, pad, offsets);
-        }};
-    }
-    by_unit!(T, to)
-}
-
-/// Most chunks one engine call moves out of or into a chunk table, batched on the stack.
-pub(crate) const BATCH: usize = 64;
-
-/// Runs `prepared` for each `(chunk, d)` of `batch` (at most [`BATCH`]): the chunk into `dst`.
-#[inline]
-pub(crate) fn copy_from_chunks<T: Copy + Send + Sync + 'static>(
-    prepared: &Prepared,
-    batch: &[(&[T], usize)],
-    dst: &mut [T],
-    pad: T,
-    streaming: Streaming,
-) {
-    let n = batch.len();
-    macro_rules! to {
-        ($unit:ty, $engines:ident) => {{
-            // SAFETY: as in `copy`.
-            let (batch, dst, pad) =
-                unsafe { (from_units::<T, $unit>(batch), units_mut(dst), units_of(pad)) };
-            $engines::from_chunks(prepared, &batch[..n], dst, pad, streaming);
-        }};
-    }
-    by_unit!(T, to)
-}
-
-/// Runs `prepared` for each `(s, chunk)` of `batch` (at most [`BATCH`]): `src` into the chunk.
-#[inline]
-pub(crate) fn copy_into_chunks<T: Copy + Send + Sync + 'static>(
-    prepared: &Prepared,
-    src: &[T],
-    batch: &mut [(usize, &mut [T])],
-    pad: T,
-    streaming: Streaming,
-) {
-    let n = batch.len();
-    macro_rules! to {
-        ($unit:ty, $engines:ident) => {{
-            // SAFETY: as in `copy`.
-            let (src, mut batch, pad) =
-                unsafe { (units::<T, $unit>(src), into_units(batch), units_of(pad)) };
-            $engines::into_chunks(prepared, src, &mut batch[..n], pad, streaming);
         }};
     }
     by_unit!(T, to)
@@ -157,40 +110,6 @@ unsafe fn units_of<T: Copy, U: Copy>(value: T) -> U {
     unsafe { core::mem::transmute_copy::<T, U>(&value) }
 }
 
-/// A batch of chunks and offsets with each chunk as units `U`.
-///
-/// # Safety
-///
-/// As for [`units`].
-#[inline(always)]
-unsafe fn from_units<'a, T: Copy, U: Copy>(
-    batch: &[(&'a [T], usize)],
-) -> [(&'a [U], usize); BATCH] {
-    let mut out: [(&[U], usize); BATCH] = [(&[], 0); BATCH];
-    for (unit, &(chunk, d)) in out.iter_mut().zip(batch) {
-        // SAFETY: passed on from the caller.
-        *unit = (unsafe { units(chunk) }, d);
-    }
-    out
-}
-
-/// A batch of offsets and writable chunks with each chunk as units `U`, empty ones left behind.
-///
-/// # Safety
-///
-/// As for [`units`].
-#[inline(always)]
-unsafe fn into_units<'a, T: Copy, U: Copy>(
-    batch: &mut [(usize, &'a mut [T])],
-) -> [(usize, &'a mut [U]); BATCH] {
-    let mut out: [(usize, &'a mut [U]); BATCH] = core::array::from_fn(|_| (0, Default::default()));
-    for (unit, (s, chunk)) in out.iter_mut().zip(batch) {
-        // SAFETY: passed on from the caller.
-        *unit = (*s, unsafe { units_mut(core::mem::take(chunk)) });
-    }
-    out
-}
-
 /// The engines for each unit type listed below, each compiled once in this crate.
 macro_rules! engines {
     ($($name:ident: $unit:ty),*) => {$(
@@ -208,27 +127,6 @@ macro_rules! engines {
                 copy_job(job, src, dst, pad, offsets);
             }
 
-            #[inline(never)]
-            pub(super) fn from_chunks(
-                prepared: &Prepared,
-                batch: &[(&[$unit], usize)],
-                dst: &mut [$unit],
-                pad: $unit,
-                streaming: Streaming,
-            ) {
-                run_from_chunks(prepared, batch, dst, pad, streaming);
-            }
-
-            #[inline(never)]
-            pub(super) fn into_chunks(
-                prepared: &Prepared,
-                src: &[$unit],
-                batch: &mut [(usize, &mut [$unit])],
-                pad: $unit,
-                streaming: Streaming,
-            ) {
-                run_into_chunks(prepared, src, batch, pad, streaming);
-            }
         }
     )*};
 }
@@ -282,9 +180,6 @@ fn copy_job<E: Element>(
 /// in the caller's crate.
 mod opaque {
     pub(super) use crate::relayout::by_size::copy_job as copy;
-    pub(super) use crate::relayout::schedule::{
-        run_from_chunks as from_chunks, run_into_chunks as into_chunks,
-    };
 }
 
 #[cfg(test)]

@@ -1,13 +1,13 @@
 //! Chunk by chunk: each chunk moves straight between its allocation and its box in the other
-//! tensor, by the plan of its shape ([`Shapes`]) run from its own offsets, in batches of one
-//! plan. Runs of chunks go to different threads ([`split`]).
+//! tensor, by the plan of its shape ([`Shapes`]) run through the engine from the chunk's and
+//! the box's first slots. Runs of chunks go to different threads ([`split`]).
 
 use super::{Dim, Table, TableMove, split};
 use crate::mappings::MAX_RANK;
-use crate::relayout::by_size::{self, BATCH};
+use crate::relayout::by_size;
 use crate::relayout::choices::Choices;
-use crate::relayout::plan::{Band, Grid, Pair, Part, coverage};
-use crate::relayout::schedule::{Prepared, Streaming};
+use crate::relayout::plan::{Band, Grid, Pair, Part, ahead_if_far, coverage};
+use crate::relayout::schedule::{Job, Planned, Streaming};
 use alloc::vec::Vec;
 use core::ops::Range;
 
@@ -19,27 +19,25 @@ pub(super) fn move_chunks<T: Copy + Send + Sync + 'static>(
     pad: T,
     other_offset: impl Fn(&[usize; MAX_RANK]) -> usize + Copy + Sync,
 ) -> bool {
-    let Some(shapes) = Shapes::new(table, size_of::<T>(), other_offset) else {
-        return false;
-    };
-    let chunk_bytes = table.volume * size_of::<T>();
+    let (element_bytes, choices) = (size_of::<T>(), Choices::of_this_machine());
+    let chunk_bytes = table.volume * element_bytes;
     match moves {
         TableMove::Out { chunks, dst_slots } => {
             // Past the caches, rows ask for their destination lines ahead on every machine: a
             // chunk's rows land in lines that later chunks complete.
-            let streaming =
-                Streaming::for_destination(size_of_val(dst_slots), &Choices::of_this_machine());
+            let streaming = Streaming::for_destination(size_of_val(dst_slots), &choices);
             let streaming = Streaming {
                 far_rows: streaming.blocks,
                 ..streaming
             };
+            let Some(shapes) = Shapes::new(table, element_bytes, other_offset, streaming, 0) else {
+                return false;
+            };
             let pieces = split::pieces(table, chunk_bytes, size_of_val(dst_slots));
             split::in_pieces(table, &pieces, dst_slots, &|pieces, dst_slots, at| {
-                let chunk = |n: usize, origin: &[usize; MAX_RANK]| {
-                    (chunks.get(n), other_offset(origin) - at)
-                };
-                shapes.in_batches(table, split::chunks_of(pieces), chunk, |plan, batch| {
-                    by_size::copy_from_chunks(plan, batch, dst_slots, pad, streaming);
+                shapes.each(table, split::chunks_of(pieces), |plan, n, origin| {
+                    let box_slots = &mut dst_slots[other_offset(origin) - at..];
+                    by_size::copy(Job::Planned(plan), chunks.get(n), box_slots, pad, &|_| 0);
                 });
                 true
             })
@@ -47,18 +45,30 @@ pub(super) fn move_chunks<T: Copy + Send + Sync + 'static>(
         TableMove::In { src_slots, chunks } => {
             // Through the caches: the chunks' lines need not lie on the 64-byte grid, and a
             // kernel call that streams ends with a fence for every store before it, per chunk.
+            // A source past the caches whose chunks gather rows from far apart: each chunk's
+            // rows ask for their counterparts in a chunk further on, as a contiguous
+            // relayout's row blocks do.
+            let far_source = Streaming::for_destination(size_of_val(src_slots), &choices).blocks;
+            let source_ahead = if far_source {
+                source_stride(&first_boxes(table, other_offset), element_bytes)
+            } else {
+                0
+            };
             let streaming = Streaming::NONE;
+            let Some(shapes) =
+                Shapes::new(table, element_bytes, other_offset, streaming, source_ahead)
+            else {
+                return false;
+            };
             let pieces = split::pieces(table, chunk_bytes, chunk_bytes * chunks.len());
             split::in_pieces(table, &pieces, chunks, &|pieces, chunks, _| {
                 let mut unwritten = chunks.each_mut();
-                let chunk = |_, origin: &[usize; MAX_RANK]| {
+                shapes.each(table, split::chunks_of(pieces), |plan, _, origin| {
                     let Some(chunk) = unwritten.next() else {
                         unreachable!("the table holds a chunk for every corner")
                     };
-                    (other_offset(origin), chunk)
-                };
-                shapes.in_batches(table, split::chunks_of(pieces), chunk, |plan, batch| {
-                    by_size::copy_into_chunks(plan, src_slots, batch, pad, streaming);
+                    let box_slots = &src_slots[other_offset(origin)..];
+                    by_size::copy(Job::Planned(plan), box_slots, chunk, pad, &|_| 0);
                 });
                 true
             })
@@ -66,15 +76,47 @@ pub(super) fn move_chunks<T: Copy + Send + Sync + 'static>(
     }
 }
 
+/// Most chunks whose boxes [`source_stride`] compares.
+const STRIDE_CHUNKS: usize = 64;
+
+/// The offsets in the other tensor of the boxes of `table`'s first [`STRIDE_CHUNKS`] chunks.
+fn first_boxes(
+    table: &Table<'_>,
+    other_offset: impl Fn(&[usize; MAX_RANK]) -> usize,
+) -> Vec<usize> {
+    let mut starts = Vec::with_capacity(STRIDE_CHUNKS);
+    let first = 0..table.grid.count().min(STRIDE_CHUNKS);
+    table
+        .grid
+        .each_chunk(first, |_, corner| starts.push(other_offset(&corner.origin)));
+    starts
+}
+
+/// How far on in the source each chunk asks for its rows, from `starts`, the source offsets
+/// of consecutive chunks' boxes (elements of `element_bytes`): the step by which they advance
+/// every `p` chunks, for the fewest `p` (at most half of them) with one step over all of them
+/// that is [far enough](ahead_if_far); else 0.
+fn source_stride(starts: &[usize], element_bytes: usize) -> usize {
+    (1..=starts.len() / 2)
+        .find_map(|p| {
+            let step = starts[p].checked_sub(starts[0])?;
+            let steady =
+                (p..starts.len()).all(|k| starts[k].checked_sub(starts[k - p]) == Some(step));
+            let far = ahead_if_far(step, element_bytes);
+            (steady && far > 0).then_some(far)
+        })
+        .unwrap_or(0)
+}
+
 /// Most patterns of last digits a table may have to move chunk by chunk (each is looked at
 /// once per relayout): more outer axes than a tensor of rank 8 has.
 const MOST_PATTERNS: usize = 1 << 8;
 
-/// The prepared plans of a table's chunk shapes, and which pattern of last digits has which.
+/// The plans of a table's chunk shapes, and which pattern of last digits has which.
 /// The pair's offsets follow by additions, so two boxes of equal extents that reach the other
 /// tensor's padded extent equally far have the same cut, up to its bases: one plan per shape.
 struct Shapes {
-    plans: Vec<Prepared>,
+    plans: Vec<Planned>,
     /// Last-digit bits, and the index of their plan.
     by_bits: Vec<(u32, usize)>,
 }
@@ -83,13 +125,16 @@ struct Shapes {
 type Shape = [usize; 2 * MAX_RANK];
 
 impl Shapes {
-    /// The plans of `table`'s chunk shapes; `other_base` is the offset in the other tensor of a
-    /// box's corner. `None` when the pair's offsets do not follow by additions, a box does not
-    /// cut, or there are too many patterns.
+    /// The plans of `table`'s chunk shapes, with `streaming` and rows asking for their source
+    /// `source_ahead` on ([`Planned::from_any_base`]); `other_base` is the offset in the other
+    /// tensor of a box's corner. `None` when the pair's offsets do not follow by additions, a
+    /// box does not cut, or there are too many patterns.
     fn new(
         table: &Table<'_>,
         element_bytes: usize,
         other_base: impl Fn(&[usize; MAX_RANK]) -> usize,
+        streaming: Streaming,
+        source_ahead: usize,
     ) -> Option<Shapes> {
         let (pair, grid, table_is_src): (&Pair, &Grid, bool) =
             (table.pair, &table.grid, table.is_src);
@@ -133,7 +178,8 @@ impl Shapes {
                         return None;
                     }
                     other.base = 0;
-                    shapes.plans.push(Prepared::new(&cut, element_bytes)?);
+                    let plan = Planned::from_any_base(&cut, element_bytes, streaming, source_ahead);
+                    shapes.plans.push(plan?);
                     planned.push(shape);
                     planned.len() - 1
                 }
@@ -143,31 +189,20 @@ impl Shapes {
         Some(shapes)
     }
 
-    /// Runs the chunks `chunks` of `table` in batches of at most [`BATCH`] of one plan:
-    /// `item(n, origin)` is what the engine needs of chunk `n` at `origin`.
-    fn in_batches<B: Default>(
+    /// Calls `run(plan, n, origin)` for each chunk `n` of `chunks` of `table`, at `origin`.
+    fn each(
         &self,
         table: &Table<'_>,
         chunks: Range<usize>,
-        mut item: impl FnMut(usize, &[usize; MAX_RANK]) -> B,
-        mut run: impl FnMut(&Prepared, &mut [B]),
+        mut run: impl FnMut(&Planned, usize, &[usize; MAX_RANK]),
     ) {
-        let (mut recent, mut plan) = ((u32::MAX, 0), 0);
-        let mut batch: [B; BATCH] = core::array::from_fn(|_| B::default());
-        let mut held = 0;
+        let mut recent = (u32::MAX, 0);
         table.grid.each_chunk(chunks, |n, corner| {
             if corner.last != recent.0 {
                 recent = (corner.last, self.index(corner.last));
             }
-            if held == BATCH || (held > 0 && recent.1 != plan) {
-                run(&self.plans[plan], &mut batch[..held]);
-                held = 0;
-            }
-            plan = recent.1;
-            batch[held] = item(n, &corner.origin);
-            held += 1;
+            run(&self.plans[recent.1], n, &corner.origin);
         });
-        run(&self.plans[plan], &mut batch[..held]);
     }
 
     /// The index of the plan of chunks with last-digit bits `bits`.
@@ -177,5 +212,41 @@ impl Shapes {
             Some(&(_, at)) => at,
             None => unreachable!("every pattern of last digits was planned"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::relayout::tuning::ROW_SOURCE_AHEAD_BYTES;
+
+    /// Croutons out of flat NHWC, `blocks` channel blocks of 32 bytes side by side, then the
+    /// next pixel block 2 KiB on: chunks `first..first + len` in order.
+    fn croutons(blocks: usize, first: usize, len: usize) -> Vec<usize> {
+        let far = ROW_SOURCE_AHEAD_BYTES;
+        (first..first + len)
+            .map(|k| k / blocks * 2 * far + k % blocks * 32)
+            .collect()
+    }
+
+    /// Each chunk asks for the same channel block of the next pixel block, however the chunks
+    /// start; nothing where no step holds for all of them or none is far enough.
+    #[test]
+    fn chunks_ask_for_the_next_pixel_block() {
+        let far = ROW_SOURCE_AHEAD_BYTES;
+        let stride = |starts: &[usize]| source_stride(starts, 1);
+        for (blocks, first) in [(8, 0), (10, 0), (10, 4), (10, 17), (1, 3)] {
+            let starts = croutons(blocks, first, 40);
+            assert_eq!(stride(&starts), 2 * far, "{blocks} blocks from {first}");
+        }
+        // Each chunk far from the last: the step to the next one.
+        let starts: Vec<usize> = (0..4).map(|k| k * 3 * far).collect();
+        assert_eq!(stride(&starts), 3 * far);
+        // No chunk far enough; a step that breaks (the next image row); too few chunks.
+        assert_eq!(stride(&[0, 32, 64]), 0);
+        let mut broken = croutons(8, 0, 24);
+        broken[16..].iter_mut().for_each(|start| *start += 5 * far);
+        assert_eq!(stride(&broken), 0);
+        assert_eq!(stride(&croutons(8, 0, 8)), 0);
     }
 }

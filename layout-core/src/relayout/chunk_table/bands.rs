@@ -9,7 +9,7 @@ use super::{Dim, Table, TableMove, split};
 use crate::relayout::by_size;
 use crate::relayout::choices::Choices;
 use crate::relayout::plan::{Band, Pair, Point};
-use crate::relayout::schedule::{Job, Prepared, Streaming};
+use crate::relayout::schedule::{Job, Planned, Streaming};
 use crate::{Layout, Mapping, mappings::Coords};
 use alloc::vec::Vec;
 
@@ -54,7 +54,7 @@ where
                         return false;
                     };
                     pair.dst.base -= at;
-                    let plan = plans.of(&pair, size_of::<T>(), volume, true);
+                    let plan = plans.of(&pair, size_of::<T>(), volume, true, streaming);
                     if let Some(rows) = &plan.rows {
                         rows.copy_out(
                             chunks.range(band.chunks.clone()),
@@ -72,10 +72,10 @@ where
                     for chunk in chunks.range(band.chunks.clone()).iter() {
                         buffer.extend_from_slice(chunk);
                     }
-                    match &plan.prepared {
-                        Some(prepared) => {
-                            let batch = [(&buffer[..], pair.dst.base)];
-                            by_size::copy_from_chunks(prepared, &batch, dst_slots, pad, streaming);
+                    match &plan.planned {
+                        Some(planned) => {
+                            let box_slots = &mut dst_slots[pair.dst.base..];
+                            by_size::copy(Job::Planned(planned), &buffer, box_slots, pad, &|_| 0);
                         }
                         None => {
                             let offsets = offsets(band, band.chunks.start * volume);
@@ -100,7 +100,9 @@ where
                     let Some(pair) = table.cut(band) else {
                         return false;
                     };
-                    let plan = plans.of(&pair, size_of::<T>(), volume, false);
+                    let slots_bytes = band.chunks.len() * volume * size_of::<T>();
+                    let streaming = Streaming::for_destination(slots_bytes, &choices);
+                    let plan = plans.of(&pair, size_of::<T>(), volume, false, streaming);
                     let band_chunks = band.chunks.start - first..band.chunks.end - first;
                     if let Some(rows) = &plan.rows {
                         rows.copy_in(src_slots, pair.src.base, chunks.range_mut(band_chunks), pad);
@@ -110,12 +112,10 @@ where
                         buffer = alloc::vec![pad; most_chunks(bands) * volume];
                     }
                     let slots = &mut buffer[..band.chunks.len() * volume];
-                    match &plan.prepared {
-                        Some(prepared) => {
-                            let streaming =
-                                Streaming::for_destination(size_of_val(slots), &choices);
-                            let batch = &mut [(pair.src.base, &mut slots[..])];
-                            by_size::copy_into_chunks(prepared, src_slots, batch, pad, streaming);
+                    match &plan.planned {
+                        Some(planned) => {
+                            let box_slots = &src_slots[pair.src.base..];
+                            by_size::copy(Job::Planned(planned), box_slots, slots, pad, &|_| 0);
                         }
                         None => {
                             let offsets = offsets(band, 0);
@@ -145,9 +145,10 @@ const MOST_SHAPES: usize = 16;
 /// How the bands of one shape move, run from each band's bases.
 #[derive(Clone)]
 struct BandPlan {
-    /// The plan of the band's relayout from (or into) a buffer of its chunks; `None` when its
-    /// offsets do not follow the walk by additions (each such band is planned on its own).
-    prepared: Option<Prepared>,
+    /// The plan of the band's relayout from (or into) a buffer of its chunks, run from the
+    /// band's box in the other tensor ([`Planned::from_any_base`]); `None` when its offsets do
+    /// not follow the walk by additions (each such band is planned on its own).
+    planned: Option<Planned>,
     /// Its rows, straight out of (or into) the chunks, where the plan copies rows that each
     /// lie in one chunk.
     rows: Option<TableRows>,
@@ -164,21 +165,23 @@ struct BandPlans {
 
 impl BandPlans {
     /// The plan of the band whose cut relayout is `pair`, its source (`table_is_src`) or
-    /// destination the band's chunks of `volume` elements.
+    /// destination the band's chunks of `volume` elements, its stores as `streaming` says (the
+    /// same for every band of a shape).
     fn of(
         &mut self,
         pair: &Pair,
         element_bytes: usize,
         volume: usize,
         table_is_src: bool,
+        streaming: Streaming,
     ) -> &BandPlan {
         let mut shape = *pair;
         (shape.src.base, shape.dst.base) = (0, 0);
         let plan = || {
-            let prepared = Prepared::new(&shape, element_bytes);
-            let walk = prepared.as_ref().and_then(Prepared::row_walk);
+            let planned = Planned::from_any_base(&shape, element_bytes, streaming, 0);
+            let walk = planned.as_ref().and_then(Planned::row_walk);
             let rows = walk.and_then(|walk| TableRows::of(&walk, volume, table_is_src));
-            BandPlan { prepared, rows }
+            BandPlan { planned, rows }
         };
         match self.plans.iter().position(|(known, _)| *known == shape) {
             Some(at) => &self.plans[at].1,
@@ -227,7 +230,9 @@ mod tests {
         let band = bands.iter().next().unwrap();
         let cut = table.cut(&band).unwrap();
         let mut plans = BandPlans::default();
-        plans.of(&cut, 1, table.volume, table_is_src).clone()
+        plans
+            .of(&cut, 1, table.volume, table_is_src, Streaming::NONE)
+            .clone()
     }
 
     /// Rows that each lie in one chunk move straight, both ways; a row that runs on past a
@@ -239,6 +244,6 @@ mod tests {
         assert!(first_band::<Flat, Depth>(dims, false).rows.is_some());
         // Between two depth tensors the plan copies rows longer than a chunk.
         let same = first_band::<Depth, Depth>(dims, true);
-        assert!(same.prepared.is_some() && same.rows.is_none());
+        assert!(same.planned.is_some() && same.rows.is_none());
     }
 }

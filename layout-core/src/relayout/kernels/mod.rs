@@ -42,8 +42,8 @@ mod x86;
 
 pub(crate) use element::{Element, Opaque};
 pub(crate) use reach::Reach;
-pub(crate) use row_blocks::{OneBlock, RowBlock, RowBlocks};
-pub(crate) use rows::{Destination, copy_listed_blocks, each_block};
+pub(crate) use row_blocks::RowBlock;
+pub(crate) use rows::{Destination, copy_row_block};
 pub(crate) use strided::copy_strided;
 pub(crate) use tile_batch::TileBatch;
 pub(crate) use tile_shape::rows_go_whole;

@@ -1,16 +1,4 @@
-//! Row blocks that one row-copy call moves with one listing, each between slots of its own (a
-//! chunk table's chunks and their boxes in the other tensor): one call per batch keeps the
-//! kernel's set-up off the per-chunk path.
-
-/// The row blocks of one row-copy call ([`copy_listed_blocks`](super::rows::copy_listed_blocks)):
-/// the same listed rows from and to other slots, block by block.
-pub(crate) trait RowBlocks<T> {
-    /// How many blocks.
-    fn count(&self) -> usize;
-
-    /// Block `k` (below [`count`](Self::count)).
-    fn block(&mut self, k: usize) -> RowBlock<'_, T>;
-}
+//! The slots a row-copy call moves one listed block of rows between.
 
 /// One row block: its destination and source slots and starts, and how far on its rows
 /// prefetch their source ([`Ahead::src`](super::ahead::Ahead); 0: not at all).
@@ -33,20 +21,5 @@ impl<T> RowBlock<'_, T> {
             s: self.s,
             source_ahead: self.source_ahead,
         }
-    }
-}
-
-/// A single row block as [`RowBlocks`]: a relayout's row block of the walk.
-pub(crate) struct OneBlock<'a, T>(pub RowBlock<'a, T>);
-
-impl<T> RowBlocks<T> for OneBlock<'_, T> {
-    #[inline(always)]
-    fn count(&self) -> usize {
-        1
-    }
-
-    #[inline(always)]
-    fn block(&mut self, _: usize) -> RowBlock<'_, T> {
-        self.0.reborrow()
     }
 }

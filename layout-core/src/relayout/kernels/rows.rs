@@ -6,7 +6,7 @@ use super::ahead::Ahead;
 use super::element::{Element, StreamRows};
 use super::prefetch::prefetch;
 use super::reach::Reach;
-use super::row_blocks::{OneBlock, RowBlock, RowBlocks};
+use super::row_blocks::RowBlock;
 use crate::relayout::tuning::{CACHE_LINE, PREFETCH_ROWS};
 use core::ops::Range;
 
@@ -22,14 +22,14 @@ pub(crate) enum Destination {
     FarLines,
 }
 
-/// Copies elements `cols` of each listed row of each block of `blocks`: source row at
-/// `s + row.0`, destination row at `d + row.1` of the block's slots. `reach` bounds the rows'
-/// offsets ([`Reach::of`] the listing): one check per block, none per row. Runs the element
-/// type's vector build of [`copy_rows`] where it has one ([`Element::row_copies`]) for the
-/// blocks whose lines do not stream. Rows streamed two to a line prefetch their source
-/// `streamed_ahead` elements on (0: not at all).
-pub(crate) fn copy_listed_blocks<T: Element>(
-    blocks: &mut impl RowBlocks<T>,
+/// Copies elements `cols` of each listed row of `block`: source row at `s + row.0`,
+/// destination row at `d + row.1` of the block's slots. `reach` bounds the rows' offsets
+/// ([`Reach::of`] the listing): one check per block, none per row. Runs the element type's
+/// vector build of [`copy_rows`] where it has one ([`Element::row_copies`]) where the lines do
+/// not stream. Rows streamed two to a line prefetch their source `streamed_ahead` elements on
+/// (0: not at all).
+pub(crate) fn copy_row_block<T: Element>(
+    mut block: RowBlock<'_, T>,
     rows: &[(usize, usize)],
     cols: Range<usize>,
     reach: Reach,
@@ -38,18 +38,15 @@ pub(crate) fn copy_listed_blocks<T: Element>(
 ) {
     let far_lines = into == Destination::FarLines;
     let Some(stream) = far_lines.then(T::row_streams).flatten() else {
-        return copy_blocks(blocks, rows, cols, reach, into != Destination::Cached);
+        return copy_block_rows(block, rows, cols, reach, into != Destination::Cached);
     };
-    for k in 0..blocks.count() {
-        let mut block = blocks.block(k);
-        let lent = block.reborrow();
-        if !stream_rows(lent, rows, cols.clone(), reach, stream, streamed_ahead) {
-            copy_blocks(&mut OneBlock(block), rows, cols.clone(), reach, true);
-        }
+    let lent = block.reborrow();
+    if !stream_rows(lent, rows, cols.clone(), reach, stream, streamed_ahead) {
+        copy_block_rows(block, rows, cols, reach, true);
     }
 }
 
-/// Copies `block`'s rows as [`copy_listed_blocks`] does, by `stream`, when they are 32 or 64
+/// Copies `block`'s rows as [`copy_row_block`] does, by `stream`, when they are 32 or 64
 /// bytes and `reach` fits (32-byte rows prefetching their source `ahead` on); else `false`,
 /// nothing written.
 pub(crate) fn stream_rows<E>(
@@ -74,23 +71,32 @@ pub(crate) fn stream_rows<E>(
     true
 }
 
-/// [`copy_listed_blocks`] through the caches, rows prefetching their destination if `dst_rows`.
-fn copy_blocks<T: Element>(
-    blocks: &mut impl RowBlocks<T>,
+/// [`copy_row_block`] through the caches, rows prefetching their destination if `dst_rows`.
+fn copy_block_rows<T: Element>(
+    block: RowBlock<'_, T>,
     rows: &[(usize, usize)],
     cols: Range<usize>,
     reach: Reach,
     dst_rows: bool,
 ) {
+    let RowBlock {
+        dst,
+        d,
+        src,
+        s,
+        source_ahead,
+    } = block;
+    let ahead = Ahead {
+        dst_rows,
+        src: source_ahead,
+    };
     // One call a block: the build is never inlined here, so its row loop keeps its registers.
     match T::row_copies() {
-        Some(copy) => each_block(blocks, dst_rows, |dst, d, src, s, ahead| {
+        Some(copy) => {
             // SAFETY: the CPU runs the build's instructions (`Element::row_copies`).
-            unsafe { copy(dst, d, src, s, rows, cols.clone(), reach, ahead) };
-        }),
-        None => each_block(blocks, dst_rows, |dst, d, src, s, ahead| {
-            copy_block(dst, d, src, s, rows, cols.clone(), reach, ahead);
-        }),
+            unsafe { copy(dst, d, src, s, rows, cols, reach, ahead) }
+        }
+        None => copy_block(dst, d, src, s, rows, cols, reach, ahead),
     }
 }
 
@@ -122,29 +128,6 @@ macro_rules! copy_rows_fn {
 }
 
 pub(crate) use copy_rows_fn;
-
-/// Calls `copy` with each block's slots, bases and [`Ahead`] (destination lines if `dst_rows`).
-#[inline(always)]
-pub(crate) fn each_block<T>(
-    blocks: &mut impl RowBlocks<T>,
-    dst_rows: bool,
-    mut copy: impl FnMut(&mut [T], usize, &[T], usize, Ahead),
-) {
-    for k in 0..blocks.count() {
-        let RowBlock {
-            dst,
-            d,
-            src,
-            s,
-            source_ahead,
-        } = blocks.block(k);
-        let ahead = Ahead {
-            dst_rows,
-            src: source_ahead,
-        };
-        copy(dst, d, src, s, ahead);
-    }
-}
 
 copy_rows_fn! {
     /// [`copy_rows`] out of line.
@@ -259,8 +242,8 @@ mod tests {
     use crate::relayout::test_layouts::line_start;
     use alloc::vec::Vec;
 
-    /// [`copy_listed_blocks`] for one block: `dst` from `d`, `src` from `s`, its rows asking for
-    /// their source `source_ahead` elements on (their counterparts on, or streamed ahead).
+    /// [`copy_row_block`] of `dst` from `d`, `src` from `s`, its rows asking for their source
+    /// `source_ahead` elements on (their counterparts on, or streamed ahead).
     fn copy_listed_rows<T: Element>(
         dst: &mut [T],
         d: usize,
@@ -272,61 +255,14 @@ mod tests {
         reach: Reach,
         into: Destination,
     ) {
-        let mut one = OneBlock(RowBlock {
+        let block = RowBlock {
             dst,
             d,
             src,
             s,
             source_ahead,
-        });
-        copy_listed_blocks(&mut one, rows, cols.clone(), reach, into, source_ahead);
-    }
-
-    /// Blocks of their own slots, each a chunk's rows into its place in one destination, in
-    /// one call: the same as copying them one at a time, whatever the destination.
-    #[test]
-    fn blocks_of_one_call_copy_as_one_block_each() {
-        struct Chunks<'a> {
-            chunks: &'a [Vec<u16>],
-            dst: &'a mut [u16],
-            at: [usize; 3],
-        }
-        impl RowBlocks<u16> for Chunks<'_> {
-            fn count(&self) -> usize {
-                self.chunks.len()
-            }
-            fn block(&mut self, k: usize) -> RowBlock<'_, u16> {
-                RowBlock {
-                    dst: &mut *self.dst,
-                    d: self.at[k],
-                    src: &self.chunks[k],
-                    s: 0,
-                    source_ahead: 0,
-                }
-            }
-        }
-        let rows = evenly(4, 32, 256);
-        let chunks: Vec<Vec<u16>> = (0..3u16)
-            .map(|k| (0..128).map(|i| k * 1000 + i).collect())
-            .collect();
-        let reach = Reach::of(&rows, &[]);
-        let at = [0, 32, 100];
-        for into in [Destination::Cached, Destination::Far, Destination::FarLines] {
-            let mut one_each = alloc::vec![0u16; 4 * 256 + 64];
-            for (chunk, &d) in chunks.iter().zip(&at) {
-                copy_listed_rows(&mut one_each, d, chunk, 0, 0, &rows, &(0..32), reach, into);
-            }
-            let mut together = alloc::vec![0u16; 4 * 256 + 64];
-            let mut blocks = Chunks {
-                chunks: &chunks,
-                dst: &mut together,
-                at,
-            };
-            copy_listed_blocks(&mut blocks, &rows, 0..32, reach, into, 8);
-            assert_eq!(together, one_each, "{into:?}");
-            assert_eq!(together[256 + 32..256 + 64], chunks[1][32..64]);
-            assert_eq!(together[3 * 256 + 100..3 * 256 + 132], chunks[2][96..]);
-        }
+        };
+        copy_row_block(block, rows, cols.clone(), reach, into, source_ahead);
     }
 
     /// Row copies: unchecked where the reach fits (prefetching or not), checked where it does

@@ -9,9 +9,7 @@ mod recent;
 mod streaming;
 mod walk;
 
-pub(crate) use copy::{
-    Description, Job, KernelKind, Planned, Prepared, RowWalk, run, run_from_chunks, run_into_chunks,
-};
+pub(crate) use copy::{Description, Job, KernelKind, Planned, RowWalk, run};
 #[cfg(feature = "parallel")]
 pub(crate) use parallel::threads_for;
 #[cfg(feature = "std")]

@@ -6,8 +6,7 @@
 use super::streaming::Streaming;
 use crate::relayout::choices::Choices;
 use crate::relayout::kernels::{
-    Destination, Element, OneBlock, Reach, RowBlock, RowBlocks, TileBatch, copy_listed_blocks,
-    copy_strided, transpose,
+    Destination, Element, Reach, RowBlock, TileBatch, copy_row_block, copy_strided, transpose,
 };
 use crate::relayout::plan::{Kernel, LineRows, Listings, Plan, Point};
 
@@ -80,44 +79,36 @@ impl<T: Element> Nest<'_, T> {
         self.fill_digits(dst, k, d, p, data_end..slot_end);
     }
 
-    /// A row plan's row block: each listed row within the innermost loop's bounds, and padding.
+    /// A row plan's row block: each listed row within the innermost loop's bounds (its data
+    /// digits) in one kernel call, then each row's padding.
     fn row_block(&self, dst: &mut [T], s: usize, d: usize, p: &mut Point) {
         let (first, data_end, slot_end) = self.plan.bounds(self.plan.len - 1, p);
-        let mut one = OneBlock(RowBlock {
-            dst,
-            d,
-            src: self.src,
-            s,
-            source_ahead: self.source_ahead,
-        });
-        self.rows_of_blocks(&mut one, first..data_end, slot_end);
-    }
-
-    /// Every listed row's elements `cols` (the innermost loop's data digits), then its padding
-    /// up to `slot_end`, for each block of `blocks` in one kernel call; the blocks bring their
-    /// own slots and rows ahead (this nest's `src` and `source_ahead` are not read).
-    pub(crate) fn rows_of_blocks(
-        &self,
-        blocks: &mut impl RowBlocks<T>,
-        cols: core::ops::Range<usize>,
-        slot_end: usize,
-    ) {
         let rows = &self.listings.rows;
         let into = row_destination(self.streaming, self.listings.line_rows);
-        let data_end = cols.end;
         // Streamed rows read their source from as many places as a transpose's streamed blocks
         // do, more than the hardware prefetcher runs ahead of: the same distance.
         let streamed_ahead = self
             .choices
             .streamed_prefetch_bytes
             .map_or(0, |bytes| bytes / size_of::<T>().max(1));
-        copy_listed_blocks(blocks, rows, cols, self.reach, into, streamed_ahead);
+        let block = RowBlock {
+            dst: &mut *dst,
+            d,
+            src: self.src,
+            s,
+            source_ahead: self.source_ahead,
+        };
+        copy_row_block(
+            block,
+            rows,
+            first..data_end,
+            self.reach,
+            into,
+            streamed_ahead,
+        );
         if self.plan.fills && slot_end > data_end {
-            for k in 0..blocks.count() {
-                let RowBlock { dst, d, .. } = blocks.block(k);
-                for &(_, row) in rows {
-                    dst[d + row + data_end..d + row + slot_end].fill(self.pad);
-                }
+            for &(_, row) in rows {
+                dst[d + row + data_end..d + row + slot_end].fill(self.pad);
             }
         }
     }
