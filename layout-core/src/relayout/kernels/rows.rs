@@ -237,7 +237,6 @@ pub(super) unsafe fn row_of<T: Copy>(dst: &mut [T], to: usize, src: &[T], from: 
 
 #[cfg(test)]
 mod tests {
-    use super::super::tiles::tests::evenly;
     use super::*;
     use crate::relayout::test_layouts::line_start;
     use alloc::vec::Vec;
