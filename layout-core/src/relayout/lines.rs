@@ -1,10 +1,15 @@
-//! Where a transpose block's lines start, destination rows ([`Lines`]) and source columns
-//! ([`Columns`]): listed by the plan, or a pitch apart.
+//! Where a transpose block's lines start, destination rows ([`Lines<DST>`]) and source columns
+//! ([`Lines<SRC>`]): listed by the plan, or a pitch apart.
 
-use super::tuning::ROWS;
+/// The source side of a listed `(source, destination)` offset pair: its first.
+pub(crate) const SRC: usize = 0;
 
-/// Where a block's `ROWS` destination lines start, relative to its `d`.
-pub(crate) trait Lines: Copy {
+/// The destination side of a listed offset pair: its second.
+pub(crate) const DST: usize = 1;
+
+/// Where a block's lines on side `SIDE` start, relative to its start on that side: its `ROWS`
+/// destination lines ([`DST`]) or its `COLS` source lines ([`SRC`]).
+pub(crate) trait Lines<const SIDE: usize>: Copy {
     /// Where line `k` starts.
     fn at(self, k: usize) -> usize;
 
@@ -14,17 +19,33 @@ pub(crate) trait Lines: Copy {
     fn pitch(self) -> Option<usize>;
 }
 
-/// Rows of a block as the plan listed them: line `k` at `rows[k].1`.
-impl Lines for &[(usize, usize); ROWS] {
+/// Lines of a block as the plan listed them: line `k` at `lines[k].0` in the source, at
+/// `lines[k].1` in the destination.
+impl<const N: usize, const SIDE: usize> Lines<SIDE> for &[(usize, usize); N] {
     #[inline(always)]
     fn at(self, k: usize) -> usize {
-        self[k].1
+        if SIDE == SRC { self[k].0 } else { self[k].1 }
     }
 
     #[inline(always)]
     fn pitch(self) -> Option<usize> {
         None
     }
+}
+
+/// A listing of `N` lines evenly spaced on both sides, known at compile time: line `k` at
+/// `(k * src_step, k * dst_step)`.
+pub(crate) const fn evenly_listed<const N: usize>(
+    src_step: usize,
+    dst_step: usize,
+) -> [(usize, usize); N] {
+    let mut lines = [(0, 0); N];
+    let mut k = 0;
+    while k < N {
+        lines[k] = (k * src_step, k * dst_step);
+        k += 1;
+    }
+    lines
 }
 
 /// Lines of a block a pitch apart: line `k` at `k * pitch`, computed rather than loaded from a
@@ -32,45 +53,10 @@ impl Lines for &[(usize, usize); ROWS] {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Pitch(pub usize);
 
-impl Lines for Pitch {
+impl<const SIDE: usize> Lines<SIDE> for Pitch {
     #[inline(always)]
     fn at(self, k: usize) -> usize {
         k * self.0
-    }
-
-    #[inline(always)]
-    fn pitch(self) -> Option<usize> {
-        Some(self.0)
-    }
-}
-
-/// Where a block's `COLS` source lines start, relative to its `s`.
-pub(crate) trait Columns: Copy {
-    /// Where line `j` starts.
-    fn at(self, j: usize) -> usize;
-
-    /// As [`Lines::pitch`].
-    #[cfg_attr(not(vector_kernels), allow(dead_code))]
-    fn pitch(self) -> Option<usize>;
-}
-
-/// Columns of a block as the plan listed them: line `j` at `cols[j].0`.
-impl<const COLS: usize> Columns for &[(usize, usize); COLS] {
-    #[inline(always)]
-    fn at(self, j: usize) -> usize {
-        self[j].0
-    }
-
-    #[inline(always)]
-    fn pitch(self) -> Option<usize> {
-        None
-    }
-}
-
-impl Columns for Pitch {
-    #[inline(always)]
-    fn at(self, j: usize) -> usize {
-        j * self.0
     }
 
     #[inline(always)]

@@ -4,7 +4,7 @@
 //! ([`Lines::pitch`]), one test of the first line decides alignment for the whole block, so the
 //! stores go out in one run with no branch per line.
 
-use super::lines::Lines;
+use super::lines::{DST, Lines};
 use super::tuning::CACHE_LINE;
 use bytemuck::Pod;
 
@@ -57,7 +57,7 @@ pub(crate) unsafe fn store_line<E: Pod, R: Copy, const P: usize>(
 /// Each line's `P * size_of::<R>()` bytes lie inside `dst`; with `stream`, they are 64 bytes;
 /// the CPU runs `stream_store` and stores of `R`.
 #[inline(always)]
-pub(crate) unsafe fn store_lines<E: Pod, R: Copy, L: Lines, const P: usize>(
+pub(crate) unsafe fn store_lines<E: Pod, R: Copy, L: Lines<DST>, const P: usize>(
     dst: &mut [E],
     at: usize,
     rows: L,

@@ -2,7 +2,7 @@
 //! drive: how one block of [`ROWS`] rows by `COLS` columns moves.
 
 use super::prefetch::prefetch;
-use crate::relayout::lines::{Columns, Lines};
+use crate::relayout::lines::{DST, Lines, SRC};
 use crate::relayout::tuning::{CACHE_LINE, ROWS};
 
 /// Whether a block of `ROWS` rows of `cols` one-byte elements is exactly one 64-byte line.
@@ -49,7 +49,7 @@ pub(crate) trait BlockMove<T: Copy> {
     /// Every line lies inside its slice: `b.s + b.cols.at(j) + ROWS <= b.src.len()` for each
     /// `j < COLS` and `b.d + b.rows.at(k) + COLS <= dst.len()` for each `k < ROWS` (checked
     /// once per call by the planes, so blocks skip per-line bounds checks).
-    unsafe fn block<const COLS: usize, L: Lines, C: Columns>(
+    unsafe fn block<const COLS: usize, L: Lines<DST>, C: Lines<SRC>>(
         dst: &mut [T],
         b: BlockLines<'_, T, L, C, COLS>,
     );
@@ -67,7 +67,9 @@ pub(crate) struct BlockLines<'a, T, L, C, const COLS: usize> {
     pub cols: C,
 }
 
-impl<'a, T, L: Lines, const COLS: usize> BlockLines<'a, T, L, &'a [(usize, usize); COLS], COLS> {
+impl<'a, T, L: Lines<DST>, const COLS: usize>
+    BlockLines<'a, T, L, &'a [(usize, usize); COLS], COLS>
+{
     /// The block whose source lines start at `s + cols[j].0`.
     #[inline(always)]
     pub(crate) fn new(

@@ -47,18 +47,49 @@ pub(crate) type StreamRows<E> = unsafe fn(RowBlock<'_, E>, &[(usize, usize)], bo
 pub(crate) type CopyRows<E> =
     unsafe fn(&mut [E], usize, &[E], usize, &[(usize, usize)], Range<usize>, Reach, Ahead);
 
+/// [`Element`] for the unit types: every one gets the items `$every`; with a vector ISA, the
+/// plain integers get the row streams `$streams` (an `Option<StreamRows<Self>>`), and those of
+/// 1, 2 and 4 bytes vector transposes by `$transpose` (a `fn(Transposes<'_, Self>, bool)`).
+macro_rules! unit_elements {
+    ([$($every:tt)*] $(, $streams:expr, $transpose:path)? $(,)?) => {
+        $crate::relayout::kernels::element::unit_elements!(@ [u8, u16, u32] $($every)* $(
+            fn row_streams() -> Option<$crate::relayout::kernels::element::StreamRows<Self>> {
+                $streams
+            }
+
+            fn vector_transpose(
+                t: $crate::relayout::kernels::transposes::Transposes<'_, Self>,
+                stream: bool,
+            ) -> bool {
+                $transpose(t, stream);
+                true
+            }
+        )?);
+        $crate::relayout::kernels::element::unit_elements!(@ [u64] $($every)* $(
+            fn row_streams() -> Option<$crate::relayout::kernels::element::StreamRows<Self>> {
+                $streams
+            }
+        )?);
+        $crate::relayout::kernels::element::unit_elements!(
+            @ [
+                core::mem::MaybeUninit<u8>,
+                core::mem::MaybeUninit<u16>,
+                core::mem::MaybeUninit<u32>,
+                core::mem::MaybeUninit<u64>
+            ]
+            $($every)*
+        );
+    };
+    (@ [$($ty:ty),+] $($item:tt)*) => {
+        $crate::relayout::kernels::element::unit_elements!(@ impl [$($ty),+] { $($item)* });
+    };
+    (@ impl [$($ty:ty),+] $items:tt) => {
+        $(impl $crate::relayout::kernels::element::Element for $ty $items)+
+    };
+}
+
+pub(crate) use unit_elements;
+
 // Without vector kernels (other targets, or `portable-kernels`), all unit types move portably.
 #[cfg(not(vector_kernels))]
-mod portable_units {
-    use super::Element;
-    use core::mem::MaybeUninit;
-
-    impl Element for u8 {}
-    impl Element for u16 {}
-    impl Element for u32 {}
-    impl Element for u64 {}
-    impl Element for MaybeUninit<u8> {}
-    impl Element for MaybeUninit<u16> {}
-    impl Element for MaybeUninit<u32> {}
-    impl Element for MaybeUninit<u64> {}
-}
+unit_elements!([]);

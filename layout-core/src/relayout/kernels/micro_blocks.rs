@@ -11,13 +11,13 @@ use super::block_move::{BlockLines, BlockMove};
 use super::register::{Lanes, Register, Register128};
 use super::shuffle::{Interleave, shuffle_rounds};
 use super::tiles::PlaneMove;
-use crate::relayout::lines::{Columns, Lines};
+use crate::relayout::lines::{DST, Lines, SRC};
 use crate::relayout::tuning::{CACHE_LINE, ROWS};
 use core::marker::PhantomData;
 
 /// Blocks moved through an ISA's 128-bit registers `R` (SSE2 on x86-64, NEON on aarch64); with
 /// `STREAM`, destination lines that are a whole aligned cache line go past the caches. Blocks
-/// narrower than one micro-block are [`Narrow128`]'s.
+/// narrower than one micro-block go by [`narrow_micro_blocks`].
 pub(crate) struct Blocks128<R, const STREAM: bool>(PhantomData<R>);
 
 impl<E, R, const STREAM: bool> PlaneMove<E> for Blocks128<R, STREAM>
@@ -36,32 +36,20 @@ where
     type Cached = Blocks128<R, false>;
 
     #[inline(always)]
-    unsafe fn block<const COLS: usize, L: Lines, C: Columns>(
+    unsafe fn block<const COLS: usize, L: Lines<DST>, C: Lines<SRC>>(
         dst: &mut [E],
         b: BlockLines<'_, E, L, C, COLS>,
     ) {
-        // SAFETY: passed on from the caller; every CPU the ISA's module is built for runs `R`.
-        unsafe { wide_block::<E, R, Self, Narrow128<R, STREAM>, L, C, COLS>(dst, b) }
-    }
-}
-
-/// The blocks of [`Blocks128`] narrower than one register: [`narrow_micro_blocks`].
-struct Narrow128<R, const STREAM: bool>(PhantomData<R>);
-
-impl<E, R, const STREAM: bool> BlockMove<E> for Narrow128<R, STREAM>
-where
-    E: Lanes + Interleave<R>,
-    R: Register128,
-{
-    type Cached = Narrow128<R, false>;
-
-    #[inline(always)]
-    unsafe fn block<const COLS: usize, L: Lines, C: Columns>(
-        dst: &mut [E],
-        b: BlockLines<'_, E, L, C, COLS>,
-    ) {
-        // SAFETY: passed on from the caller (`wide_block` hands over only blocks this narrow).
-        unsafe { narrow_micro_blocks::<E, R, Blocks128<R, STREAM>, L, C, COLS>(dst, b) }
+        // SAFETY (both): passed on from the caller; every CPU the ISA's module is built for runs
+        // `R`. Blocks a register wide or wider never reach `wide_block`'s narrower blocks (here
+        // `Self`).
+        unsafe {
+            if COLS < E::LANES {
+                narrow_micro_blocks::<E, R, Self, L, C, COLS>(dst, b)
+            } else {
+                wide_block::<E, R, Self, Self, L, C, COLS>(dst, b)
+            }
+        }
     }
 }
 
@@ -81,8 +69,8 @@ pub(crate) unsafe fn wide_block<E, R, B, Narrower, L, C, const COLS: usize>(
 ) where
     E: Lanes + Interleave<R>,
     R: Register,
-    L: Lines,
-    C: Columns,
+    L: Lines<DST>,
+    C: Lines<SRC>,
     B: BlockMove<E>,
     Narrower: BlockMove<E>,
 {
@@ -114,8 +102,8 @@ unsafe fn micro_blocks<E, R, B, L, C, const COLS: usize, const N: usize>(
     E: Lanes + Interleave<R>,
     R: Register,
     B: BlockMove<E>,
-    L: Lines,
-    C: Columns,
+    L: Lines<DST>,
+    C: Lines<SRC>,
 {
     let (d, rows, src, s, cols) = (b.d, b.rows, b.src, b.s, b.cols);
     // Columns per register.
@@ -198,8 +186,8 @@ unsafe fn narrow_micro_blocks<E, R, B, L, C, const COLS: usize>(
     E: Lanes + Interleave<R>,
     B: BlockMove<E>,
     R: Register128,
-    L: Lines,
-    C: Columns,
+    L: Lines<DST>,
+    C: Lines<SRC>,
 {
     let (d, rows, src, s, cols) = (b.d, b.rows, b.src, b.s, b.cols);
     let lanes = E::LANES;
@@ -239,7 +227,7 @@ unsafe fn narrow_micro_blocks<E, R, B, L, C, const COLS: usize>(
 /// Whether `count` lines from line `first` of `rows` lie `apart` elements apart: from the pitch
 /// where there is one (a compile-time constant), else line by line.
 #[inline(always)]
-fn lines_follow<L: Lines>(rows: L, first: usize, count: usize, apart: usize) -> bool {
+fn lines_follow<L: Lines<DST>>(rows: L, first: usize, count: usize, apart: usize) -> bool {
     if let Some(pitch) = rows.pitch() {
         return count < 2 || pitch == apart;
     }
@@ -273,7 +261,7 @@ pub(crate) unsafe fn transposed<E, R, C, const N: usize>(
 where
     E: Lanes + Interleave<R>,
     R: Register,
-    C: Columns,
+    C: Lines<SRC>,
 {
     let mut v = [R::zero(); N];
     // Each lane's address, for columns a pitch apart (a listing reads every line's own).

@@ -2,7 +2,7 @@
 //! copies ([`streamed_rows`](super::streamed_rows)) need of a vector ISA: its register
 //! ([`Register`]) and the element types a 128-bit lane holds ([`Lanes`]).
 
-use crate::relayout::lines::Lines;
+use crate::relayout::lines::{DST, Lines};
 use bytemuck::Pod;
 
 /// An ISA's vector register as the shared blocks use it: `BYTES / 16` lanes of 128 bits (the
@@ -54,7 +54,7 @@ pub(crate) trait Register: Copy {
     /// # Safety
     ///
     /// Each line's 64 bytes lie inside `dst`; the CPU runs the register's instructions.
-    unsafe fn stream_lines<E: Pod, L: Lines>(
+    unsafe fn stream_lines<E: Pod, L: Lines<DST>>(
         dst: &mut [E],
         at: usize,
         rows: L,
@@ -165,13 +165,16 @@ macro_rules! register {
 
             $(
                 #[inline(always)]
-                unsafe fn stream_lines<E: bytemuck::Pod, L: $crate::relayout::lines::Lines>(
+                unsafe fn stream_lines<E, L>(
                     dst: &mut [E],
                     at: usize,
                     rows: L,
                     from: usize,
                     lines: &[Self::Line],
-                ) {
+                ) where
+                    E: bytemuck::Pod,
+                    L: $crate::relayout::lines::Lines<{ $crate::relayout::lines::DST }>,
+                {
                     use $crate::relayout::stores::store_lines;
                     // SAFETY: as for `stream_line`; `store_lines` tests one line per block
                     // where the rows keep a pitch.

@@ -10,7 +10,7 @@ use super::narrow::{Cached, narrow_transpose};
 use super::tile_batch::{TileBatch, move_elements};
 use super::tile_shape::{SourcePrefetch, band_rows, lines_per_visit, pitched, source_prefetch};
 use super::transposes::{Transposes, transposes_fn};
-use crate::relayout::lines::{Columns, Lines, Pitch};
+use crate::relayout::lines::{DST, Lines, Pitch, SRC, evenly_listed};
 use crate::relayout::tuning::{CACHE_LINE, ROWS};
 
 transposes_fn! {
@@ -261,7 +261,7 @@ fn packed_tiles<T: Copy, B: BlockMove<T>, const COLS: usize>(t: Transposes<'_, T
     // listing for the others (LLVM compiles their loop worse with `Pitch`).
     let streams =
         B::streams::<COLS>() || B::streams_pairs::<COLS>() || B::streams_block_lines::<COLS>();
-    let block_rows = const { packed_rows::<COLS>() };
+    let block_rows: [_; ROWS] = const { evenly_listed(1, COLS) };
     let whole = rows.len() / ROWS * ROWS;
     for &(tile_s, tile_d) in origins {
         let (s, d) = (s + tile_s, d + tile_d);
@@ -300,17 +300,6 @@ fn packed_tiles<T: Copy, B: BlockMove<T>, const COLS: usize>(t: Transposes<'_, T
         }
     }
     true
-}
-
-/// The rows of a packed block ([`packed`]): row `r` at `(r, r * COLS)` from the block's first.
-const fn packed_rows<const COLS: usize>() -> [(usize, usize); ROWS] {
-    let mut rows = [(0, 0); ROWS];
-    let mut r = 0;
-    while r < ROWS {
-        rows[r] = (r, r * COLS);
-        r += 1;
-    }
-    rows
 }
 
 /// One block of a plane: through `B` when it is whole and `fits` (the call's
@@ -385,7 +374,7 @@ impl<T: Copy> BlockMove<T> for Portable {
     /// `COLS` source lines into a local tile, then `ROWS` destination lines out of it, one
     /// bounds check a line.
     #[inline(always)]
-    unsafe fn block<const COLS: usize, L: Lines, C: Columns>(
+    unsafe fn block<const COLS: usize, L: Lines<DST>, C: Lines<SRC>>(
         dst: &mut [T],
         b: BlockLines<'_, T, L, C, COLS>,
     ) {

@@ -13,49 +13,19 @@ mod neon;
 #[cfg(layout_asm_probes)]
 mod probes;
 
-use super::element::Element;
-use super::element::StreamRows;
+use super::element::unit_elements;
 use super::narrow::{Cached, narrow_transpose};
 use super::streamed_rows;
 use super::streamed_tiles::blocks_write_whole_lines;
 use super::tiles;
 use super::transposes::Transposes;
 use core::arch::aarch64::uint8x16_t;
-use core::mem::MaybeUninit;
 use neon::{Block, Neon};
 
-/// The plain integers' vector kernels: transposes in NEON blocks (where `$transposes`), rows
-/// of whole lines streamed past the caches.
-macro_rules! vector_element {
-    ($($int:ty: $transposes:tt),*) => {$(
-        impl Element for $int {
-            vector_transpose!($transposes);
-
-            fn row_streams() -> Option<StreamRows<Self>> {
-                Some(streamed_rows::copy::<Self, uint8x16_t>)
-            }
-        }
-    )*};
-}
-
-/// [`Element::vector_transpose`] by [`transpose_as`], for the types with NEON blocks.
-macro_rules! vector_transpose {
-    (true) => {
-        fn vector_transpose(t: Transposes<'_, Self>, stream: bool) -> bool {
-            transpose_as(t, stream);
-            true
-        }
-    };
-    (false) => {};
-}
-
-vector_element!(u8: true, u16: true, u32: true, u64: false);
-
-// Other element types of those sizes (bytes copied as they are) take the portable kernels.
-impl Element for MaybeUninit<u8> {}
-impl Element for MaybeUninit<u16> {}
-impl Element for MaybeUninit<u32> {}
-impl Element for MaybeUninit<u64> {}
+// The plain integers' NEON kernels: rows of whole lines streamed past the caches, and (1 to 4
+// bytes) transposes in NEON blocks ([`transpose_as`]); other types of those sizes (bytes copied
+// as they are) take the portable kernels.
+unit_elements! { [], Some(streamed_rows::copy::<Self, uint8x16_t>), transpose_as }
 
 /// `tiles::transpose` of plain elements as the unsigned integers `E` of their size: tiles one
 /// to three wide by the portable narrow kernels, the others in NEON blocks, streamed where

@@ -2,6 +2,7 @@
 //! checked by `rows`' tests, whole relayouts by the relayout's own).
 
 use super::super::RowBlock;
+use super::super::element::Element;
 use super::super::reach::Reach;
 use super::super::rows::stream_rows;
 use super::super::tiles::planes;

@@ -11,7 +11,7 @@ use super::super::rows::copy_rows_fn;
 use super::super::streamed_rows;
 use super::shuffle::{Interleave, load_register};
 use super::sse2::{Block, Sse2};
-use crate::relayout::lines::{Columns, Lines};
+use crate::relayout::lines::{DST, Lines, SRC};
 use crate::relayout::stores::{end_streaming, store, store_line};
 use crate::relayout::tuning::CACHE_LINE;
 use bytemuck::Pod;
@@ -103,7 +103,7 @@ impl<E: Wide, const STREAM: bool> BlockMove<E> for Avx2Blocks<STREAM> {
     ///
     /// As [`BlockMove::block`], and the CPU runs AVX2 instructions.
     #[inline(always)]
-    unsafe fn block<const COLS: usize, L: Lines, C: Columns>(
+    unsafe fn block<const COLS: usize, L: Lines<DST>, C: Lines<SRC>>(
         dst: &mut [E],
         b: BlockLines<'_, E, L, C, COLS>,
     ) {

@@ -9,11 +9,11 @@ use super::super::narrow;
 use super::super::register::{interleave_for, register};
 use super::super::transposes::transposes_fn;
 use super::avx2::{Avx2Blocks, Wide};
-use super::shuffle::{Interleave, load_register, permute_dwords, shuffle_rounds, zero};
-use crate::relayout::lines::{Columns, Lines};
+use super::shuffle::{Interleave, load_register, permute_dwords, shuffle_rounds};
+use crate::relayout::lines::{DST, Lines, SRC};
 use crate::relayout::stores::{one_per_line, store, store_line, store_lines};
 use crate::relayout::tuning::CACHE_LINE;
-use bytemuck::Pod;
+use bytemuck::{Pod, Zeroable};
 use core::arch::x86_64::{
     __m128i, __m512i, _mm512_castsi128_si512, _mm512_inserti32x4, _mm512_stream_si512,
     _mm512_unpackhi_epi8, _mm512_unpackhi_epi16, _mm512_unpackhi_epi32, _mm512_unpacklo_epi8,
@@ -74,11 +74,18 @@ impl<E: Pod> narrow::Pieces<E> for StreamedPieces {
 }
 
 /// Blocks moved through 512-bit registers, one micro-block per 128-bit lane
-/// ([`micro_blocks::wide_block`]) or, streamed 4-byte elements, [`whole_lines`]; narrower ones
-/// as [`Avx2Blocks`]'. Only where the CPU runs AVX-512 F and BW.
-pub(crate) struct Avx512Blocks<const STREAM: bool>;
+/// ([`micro_blocks::wide_block`]) or, streamed 4-byte elements (with `WHOLE_LINES` also cached
+/// ones), [`whole_lines`]; narrower ones as [`Avx2Blocks`]'. Only where the CPU runs AVX-512 F
+/// and BW.
+pub(crate) struct Avx512Blocks<const STREAM: bool, const WHOLE_LINES: bool = false>;
 
-impl<E: Broad, const STREAM: bool> BlockMove<E> for Avx512Blocks<STREAM> {
+/// A staged transpose's ([`staged()`]) blocks into its L1 buffer: 4-byte elements as
+/// [`whole_lines`] (there its one load per line beats the lane quads), others as [`Avx512Blocks`].
+pub(crate) type StageBlocks = Avx512Blocks<false, true>;
+
+impl<E: Broad, const STREAM: bool, const WHOLE_LINES: bool> BlockMove<E>
+    for Avx512Blocks<STREAM, WHOLE_LINES>
+{
     const STREAMS: bool = STREAM;
     type Cached = Avx512Blocks<false>;
 
@@ -86,44 +93,17 @@ impl<E: Broad, const STREAM: bool> BlockMove<E> for Avx512Blocks<STREAM> {
     ///
     /// As [`BlockMove::block`], and the CPU runs AVX-512 F and BW instructions.
     #[inline(always)]
-    unsafe fn block<const COLS: usize, L: Lines, C: Columns>(
+    unsafe fn block<const COLS: usize, L: Lines<DST>, C: Lines<SRC>>(
         dst: &mut [E],
         b: BlockLines<'_, E, L, C, COLS>,
     ) {
         // SAFETY (both): passed on from the caller (AVX-512 implies AVX2); `whole_lines` takes
         // 4-byte elements in blocks of a multiple of 16 columns.
         unsafe {
-            if STREAM && size_of::<E>() == 4 && COLS.is_multiple_of(16) {
+            if (STREAM || WHOLE_LINES) && size_of::<E>() == 4 && COLS.is_multiple_of(16) {
                 whole_lines::<E, L, C, COLS, STREAM>(dst, b)
             } else {
                 micro_blocks::wide_block::<E, __m512i, Self, Avx2Blocks<STREAM>, L, C, COLS>(dst, b)
-            }
-        }
-    }
-}
-
-/// A staged transpose's ([`staged()`]) blocks into its L1 buffer: 4-byte elements as
-/// [`whole_lines`] (there its one load per line beats the lane quads), others as [`Avx512Blocks`].
-pub(crate) struct StageBlocks;
-
-impl<E: Broad> BlockMove<E> for StageBlocks {
-    type Cached = Self;
-
-    /// # Safety
-    ///
-    /// As [`BlockMove::block`], and the CPU runs AVX-512 F and BW instructions.
-    #[inline(always)]
-    unsafe fn block<const COLS: usize, L: Lines, C: Columns>(
-        dst: &mut [E],
-        b: BlockLines<'_, E, L, C, COLS>,
-    ) {
-        // SAFETY (both): passed on from the caller; `whole_lines` takes 4-byte elements in
-        // blocks of a multiple of 16 columns.
-        unsafe {
-            if size_of::<E>() == 4 && COLS.is_multiple_of(16) {
-                whole_lines::<E, L, C, COLS, false>(dst, b)
-            } else {
-                <Avx512Blocks<false> as BlockMove<E>>::block(dst, b)
             }
         }
     }
@@ -157,13 +137,19 @@ register! {
 /// As [`BlockMove::block`], `size_of::<E>() == 4`, `COLS` a multiple of 16, and the CPU runs
 /// AVX-512 F instructions.
 #[inline(always)]
-unsafe fn whole_lines<E: Pod, L: Lines, C: Columns, const COLS: usize, const STREAM: bool>(
+unsafe fn whole_lines<
+    E: Pod,
+    L: Lines<DST>,
+    C: Lines<SRC>,
+    const COLS: usize,
+    const STREAM: bool,
+>(
     dst: &mut [E],
     b: BlockLines<'_, E, L, C, COLS>,
 ) {
     let (d, rows, src, s, cols) = (b.d, b.rows, b.src, b.s, b.cols);
     for c in (0..COLS).step_by(16) {
-        let mut v = [zero(); 16];
+        let mut v = [__m512i::zeroed(); 16];
         // Source lines in address order, not the shuffle's pairing order (0, 8, 4, 12, ...),
         // which slows some cores where the 16 lines are one run.
         for (j, register) in v.iter_mut().enumerate() {

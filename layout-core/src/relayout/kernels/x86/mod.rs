@@ -122,54 +122,28 @@ mod shuffle;
 mod split_planes;
 mod sse2;
 
-use super::element::Element;
-use super::element::{CopyRows, StreamRows};
+use super::element::{CopyRows, unit_elements};
 use super::narrow;
 use super::staged::Stages;
 use super::streamed_tiles::blocks_write_whole_lines;
 use super::tiles;
 use super::transposes::Transposes;
 use crate::relayout::stores::end_streaming;
-use core::mem::MaybeUninit;
 use split_planes::SplitPlanes;
 use sse2::Sse2;
 
 pub(super) use avx2::{available as avx2_available, run_with_avx2};
 
-/// Each unit type's x86-64 kernels: AVX2 row copies; `streams`, AVX2 rows streamed past the
-/// caches; `blocks`, vector transposes ([`transpose_as`]); else [`Element`]'s portable defaults.
-macro_rules! element {
-    (@ streams) => {
-        fn row_streams() -> Option<StreamRows<Self>> {
-            avx2::available().then_some(avx2::stream_rows::<Self>)
+// Each unit type's x86-64 kernels: AVX2 row copies; for the plain integers, AVX2 rows
+// streamed past the caches and (1 to 4 bytes) vector transposes ([`transpose_as`]).
+unit_elements! {
+    [
+        fn row_copies() -> Option<CopyRows<Self>> {
+            avx2::available().then_some(avx2::copy_rows::<Self>)
         }
-    };
-    (@ blocks) => {
-        fn vector_transpose(t: Transposes<'_, Self>, stream: bool) -> bool {
-            transpose_as(t, stream);
-            true
-        }
-    };
-    ($($ty:ty: $($kernel:ident)*;)*) => {$(
-        impl Element for $ty {
-            fn row_copies() -> Option<CopyRows<Self>> {
-                avx2::available().then_some(avx2::copy_rows::<Self>)
-            }
-
-            $(element!(@ $kernel);)*
-        }
-    )*};
-}
-
-element! {
-    u8: streams blocks;
-    u16: streams blocks;
-    u32: streams blocks;
-    u64: streams;
-    MaybeUninit<u8>:;
-    MaybeUninit<u16>:;
-    MaybeUninit<u32>:;
-    MaybeUninit<u64>:;
+    ],
+    avx2::available().then_some(avx2::stream_rows::<Self>),
+    transpose_as,
 }
 
 /// `tiles::transpose` of plain elements viewed as the unsigned integers `E` of their size.

@@ -10,6 +10,7 @@ use super::super::micro_blocks::transposed;
 use super::super::tile_batch::TileBatch;
 use super::avx2::stream_run;
 use super::shuffle::load_register;
+use crate::relayout::lines::evenly_listed;
 use crate::relayout::stores::store;
 use crate::relayout::tuning::{CACHE_LINE, ROWS};
 use core::arch::x86_64::__m512i;
@@ -19,15 +20,7 @@ const COLS: usize = CACHE_LINE;
 
 /// The stage's column lines, one after the other (`COLS` apart): a listing known at compile
 /// time, whose offsets the compiler folds into the loads.
-const STAGED: [(usize, usize); COLS] = {
-    let mut cols = [(0, 0); COLS];
-    let mut j = 0;
-    while j < COLS {
-        cols[j] = (j * COLS, j);
-        j += 1;
-    }
-    cols
-};
+const STAGED: [(usize, usize); COLS] = evenly_listed(COLS, 1);
 
 /// Whether this path moves the batch: bytes, rows of more than half a line and less than a
 /// whole one, back to back in the destination, at least one block of rows.

@@ -1,5 +1,5 @@
 //! The x86-64 pieces of the perfect shuffle (`kernels::shuffle`): 128-bit interleaves (wider
-//! ones in their modules), zero registers, unaligned loads, and `vpermt2d` for 4-byte kernels.
+//! ones in their modules), unaligned loads, and `vpermt2d` for 4-byte kernels.
 
 use super::super::register::interleave_for;
 pub(crate) use super::super::shuffle::{Interleave, shuffle_rounds};
@@ -14,12 +14,6 @@ interleave_for! {
     u8: _mm_unpacklo_epi8, _mm_unpackhi_epi8;
     u16: _mm_unpacklo_epi16, _mm_unpackhi_epi16;
     u32: _mm_unpacklo_epi32, _mm_unpackhi_epi32;
-}
-
-/// A register of zero bits (of any width).
-#[inline(always)]
-pub(crate) fn zero<R: bytemuck::Zeroable>() -> R {
-    R::zeroed()
 }
 
 /// The `size_of::<R>()` bytes of `src` from element `at`, read unaligned into a register `R`.

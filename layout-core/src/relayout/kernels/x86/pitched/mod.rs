@@ -27,7 +27,7 @@ use super::super::tiles;
 use super::super::transposes::Transposes;
 use super::avx2::{self, Avx2Blocks};
 use super::avx512::{Avx512Blocks, Broad, Whole32};
-use super::shuffle::{load_register, shuffle_rounds, zero};
+use super::shuffle::{load_register, shuffle_rounds};
 #[cfg(doc)]
 use crate::relayout::choices::Choices;
 use crate::relayout::stores::{store, store_line};
@@ -35,6 +35,7 @@ use crate::relayout::tuning::{
     CACHE_LINE, CROWDED_ROW_PITCH_BYTES, CROWDED_SOURCE_PITCH_BYTES, CROWDED_VISIT_LINES,
     NEAR_RUN_BYTES, ROWS, SWEEP_SOURCE_AHEAD_BLOCKS, SWEPT_COLUMNS_APART_BYTES,
 };
+use bytemuck::Zeroable;
 use core::arch::x86_64::{__m512i, _mm512_stream_si512};
 use core::ops::Range;
 
@@ -194,7 +195,7 @@ unsafe fn sweep<E: Broad, const STREAM: bool>(
             if STREAM {
                 ask_ahead(src, block_s + c0 * col_pitch, col_pitch);
             }
-            let mut v = [zero::<__m512i>(); COLS];
+            let mut v = [__m512i::zeroed(); COLS];
             for (j, register) in v.iter_mut().enumerate() {
                 // SAFETY: column `c0 + j`'s line of the block's `ROWS` rows (the caller's
                 // promise); AVX-512 F runs (the caller's promise).

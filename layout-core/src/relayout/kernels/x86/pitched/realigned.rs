@@ -8,10 +8,11 @@
 use super::super::super::evenly_spaced::Corner;
 use super::super::super::prefetch::prefetch;
 use super::super::avx512::{Broad, Whole32};
-use super::super::shuffle::{load_register, permute_dwords, shuffle_rounds, zero};
+use super::super::shuffle::{load_register, permute_dwords, shuffle_rounds};
 use super::{COLS, ask_ahead};
 use crate::relayout::stores::store_line;
 use crate::relayout::tuning::{CACHE_LINE, ROWS, RUN_PREFETCH_BYTES};
+use bytemuck::Zeroable;
 use core::arch::x86_64::{__m512i, _mm512_stream_si512};
 use core::ops::Range;
 
@@ -53,7 +54,7 @@ pub(super) unsafe fn sweep_realigned<E: Broad>(
     debug_assert_eq!(size_of::<E>(), 4, "4-byte elements");
     for &(row_s, row_d) in rows.iter().step_by(ROWS) {
         let block = RowBlock::new(dst, corner, (row_s, row_d), cols.start, 0);
-        let mut turns = [[zero::<__m512i>(); ROWS]; 2];
+        let mut turns = [[__m512i::zeroed(); ROWS]; 2];
         for (n, c0) in cols.clone().step_by(COLS).enumerate() {
             ask_ahead(src, block.s + c0 * corner.col_pitch, corner.col_pitch);
             // SAFETY: passed on from the caller.
@@ -91,7 +92,7 @@ pub(super) unsafe fn run_realigned<E: Broad>(
         let from = rows.len() - ROWS;
         RowBlock::new(dst, corner, rows[from], cols.start, ROWS - from)
     });
-    let mut turns = [[[zero::<__m512i>(); ROWS]; 2]; 2];
+    let mut turns = [[[__m512i::zeroed(); ROWS]; 2]; 2];
     let [first_turns, second_turns] = &mut turns;
     let (ahead, run) = (RUN_PREFETCH_BYTES / size_of::<E>(), COLS * corner.col_pitch);
     let line = CACHE_LINE / size_of::<E>();
@@ -195,7 +196,7 @@ impl RowBlock {
                 };
             }
         } else {
-            let mut v = [zero::<__m512i>(); COLS];
+            let mut v = [__m512i::zeroed(); COLS];
             for (j, register) in v.iter_mut().enumerate() {
                 // SAFETY: column `c0 + j`'s line of the block's `ROWS` rows; AVX-512 F runs
                 // (the caller's promises).
