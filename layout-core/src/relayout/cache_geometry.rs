@@ -114,25 +114,22 @@ impl CacheGeometry {
     /// ways, line), as `cpuid` or the kernel lists them; `None` without an L1 data cache and
     /// an L2.
     fn from_listed(caches: impl Iterator<Item = Listed>) -> Option<CacheGeometry> {
-        let (mut l1d, mut l2, mut last, mut line) = (None, None, 0, 0);
+        let (mut l1d, mut l2, mut last) = (None, None, 0);
         for cache in caches.filter(|c| c.holds_data && c.bytes > 0) {
-            let level = CacheLevel {
-                bytes: cache.bytes,
-                ways: cache.ways.max(1),
-            };
             match cache.level {
-                1 => {
-                    l1d = Some(level);
-                    line = cache.line;
-                }
+                1 => l1d = Some(cache),
                 2 => l2 = Some(cache.bytes),
                 _ => {}
             }
             last = last.max(cache.bytes);
         }
+        let l1d = l1d?;
         Some(CacheGeometry {
-            line: if line == 0 { 64 } else { line },
-            l1d: l1d?,
+            line: if l1d.line == 0 { 64 } else { l1d.line },
+            l1d: CacheLevel {
+                bytes: l1d.bytes,
+                ways: l1d.ways.max(1),
+            },
             l2_bytes: l2?,
             last_level: Some(last),
         })
@@ -178,11 +175,7 @@ fn detect() -> Option<CacheGeometry> {
 }
 
 /// Elsewhere with `std`: the kernel's list of the first CPU's caches.
-#[cfg(all(
-    not(all(target_arch = "x86_64", not(miri))),
-    feature = "std",
-    not(miri)
-))]
+#[cfg(all(not(target_arch = "x86_64"), feature = "std", not(miri)))]
 fn detect() -> Option<CacheGeometry> {
     extern crate std;
     let read = |index: usize, name: &str| {
@@ -203,10 +196,7 @@ fn detect() -> Option<CacheGeometry> {
 }
 
 /// Miri, and other architectures without `std`: nothing to read, no cache listed.
-#[cfg(not(any(
-    all(target_arch = "x86_64", not(miri)),
-    all(feature = "std", not(miri))
-)))]
+#[cfg(any(miri, not(any(target_arch = "x86_64", feature = "std"))))]
 fn detect() -> Option<CacheGeometry> {
     CacheGeometry::from_listed(core::iter::empty())
 }

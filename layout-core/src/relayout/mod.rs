@@ -108,26 +108,6 @@ fn copy_streaming<T, L1, L2>(
     run_planned(job, src, src_slots, dst, dst_slots, pad, to);
 }
 
-/// The source offset of each point of `dst`'s walk, for plans that cannot follow by additions.
-fn source_offsets<'m, L1, L2>(
-    src: &'m Mapping<L1>,
-    dst: &Mapping<L2>,
-    to: &'m Renumbering,
-) -> impl Fn(&Point) -> usize + Sync + 'm
-where
-    L1: Layout,
-    L2: Layout<Index = L1::Index>,
-{
-    let dst_origin = dst.origin();
-    move |p: &Point| {
-        let mut index = L1::Index::splat(0);
-        for d in 0..<L1::Index as Coords>::RANK {
-            index[d] = p[to[d]] - dst_origin[to[d]];
-        }
-        src.offset(index)
-    }
-}
-
 /// The choices a plan is made with: the machine's, and any override of the streaming.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct PlanChoices {
@@ -160,7 +140,15 @@ pub(crate) fn run_planned<T, L1, L2>(
     L1: Layout,
     L2: Layout<Index = L1::Index>,
 {
-    let offsets = source_offsets(src, dst, to);
+    // The source offset of each point of `dst`'s walk, for plans that cannot follow by additions.
+    let dst_origin = dst.origin();
+    let offsets = |p: &Point| {
+        let mut index = L1::Index::splat(0);
+        for d in 0..<L1::Index as Coords>::RANK {
+            index[d] = p[to[d]] - dst_origin[to[d]];
+        }
+        src.offset(index)
+    };
     by_size::copy(job, src_slots, dst_slots, pad, &offsets);
 }
 

@@ -2,6 +2,7 @@
 //! combination of the loops one call covers, made once per relayout.
 
 use super::loops::{Kernel, Level, MAX_LEVELS, Plan};
+use super::pair::loops_reach;
 use crate::relayout::tuning::{CACHE_LINE, ROW_SOURCE_AHEAD_BYTES, ROW_SOURCE_SPREAD, ROWS};
 
 /// `(source, destination)` offsets of every digit combination of some loops.
@@ -95,10 +96,7 @@ impl Plan {
         let row = self.levels[self.len - 1];
         let listed = &self.levels[self.kernel_from..self.len - 1];
         let rows: usize = listed.iter().map(|l| l.extent).product();
-        let span = listed
-            .iter()
-            .map(|l| (l.extent - 1).saturating_mul(l.src))
-            .fold(row.extent, usize::saturating_add);
+        let span = loops_reach(listed.iter().map(|l| (l.extent, l.src))) - 1 + row.extent;
         span > rows
             .saturating_mul(row.extent)
             .saturating_mul(ROW_SOURCE_SPREAD)
@@ -141,7 +139,7 @@ pub(crate) fn ahead_if_far(next: usize, element_bytes: usize) -> usize {
 
 /// Offsets of every digit combination of `levels` (outermost first), the last loop fastest, in
 /// one allocation, each loop spreading the entries so far in place: every call lists its loops.
-fn list(levels: &[Level]) -> Listing {
+pub(crate) fn list(levels: &[Level]) -> Listing {
     let len = levels.iter().map(|l| l.extent).product();
     let mut out = Listing::with_capacity(len);
     out.push((0usize, 0usize));

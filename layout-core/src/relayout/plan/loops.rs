@@ -131,21 +131,12 @@ impl Plan {
             free: [false; MAX_RANK + 1],
             kernel_from: 0,
         };
+        // Without additions the source cuts nothing: one loop per destination axis.
+        let cuts = if affine { src_axes } else { Axes::collect([]) };
+        plan.refine(&dst_axes, &cuts);
         if affine {
-            plan.refine(&dst_axes, &src_axes);
             plan.fuse(rank); // also notes which dimensions are bound-free
             plan.kernel = plan.choose_kernel(element_bytes);
-        } else {
-            for axis in dst_axes.iter() {
-                plan.push(Level {
-                    dim: axis.dim,
-                    extent: axis.extent,
-                    step: axis.step,
-                    src: 0,
-                    dst: axis.stride,
-                    last_of_dim: false,
-                });
-            }
         }
         plan.split_for_row_block();
         plan.mark_last_of_dim();
@@ -278,7 +269,8 @@ impl Plan {
         self.len += 1;
     }
 
-    /// Splits each destination axis at every source block boundary inside it.
+    /// Splits each destination axis at every source block boundary inside it (none for no
+    /// source axes).
     fn refine(&mut self, dst_axes: &Axes, src_axes: &Axes) {
         for axis in dst_axes.iter() {
             // Source steps strictly inside this axis's span, coarsest first.
@@ -365,10 +357,8 @@ impl Plan {
     /// destination line in pieces at different times, which costs more than two read streams.
     fn read_rows_in_order(&mut self) {
         let inner = self.len - 1;
-        let mut from = inner;
-        while from > 0 && self.free[self.levels[from - 1].dim] {
-            from -= 1;
-        }
+        let bounded = self.levels[..inner].iter().rposition(|l| !self.free[l.dim]);
+        let from = bounded.map_or(0, |k| k + 1);
         self.levels[from..inner].sort_by_key(|l| core::cmp::Reverse(l.src));
     }
 

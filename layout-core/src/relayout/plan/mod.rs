@@ -17,15 +17,15 @@ mod table;
 mod thread_order;
 
 pub(crate) use axes::coverage;
-pub(crate) use listings::{LineRows, Listings, ahead_if_far};
-pub(crate) use loops::{Kernel, Level, MAX_LEVELS, Plan, Point};
+pub(crate) use listings::{LineRows, Listings, ahead_if_far, list};
+pub(crate) use loops::{Kernel, Level, Plan, Point};
 #[cfg(test)]
 pub(crate) use pair::SAME_ORDER;
 pub(crate) use pair::{Pair, Renumbering, Side};
 pub(crate) use part::Part;
 pub(crate) use table::{Band, Grid};
 #[cfg(feature = "parallel")]
-pub(crate) use thread_order::destination_reach;
+pub(crate) use {loops::MAX_LEVELS, thread_order::destination_reach};
 
 /// The pair of `A -> B` on `dims` (in `A`'s order), dimension `d` of `A` being dimension
 /// `to[d]` of `B`.

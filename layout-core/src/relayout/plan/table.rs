@@ -10,7 +10,7 @@ use super::axes::exact_chain;
 use super::pair::Side;
 use super::part::Part;
 use crate::{layouts::Axes, layouts::Axis, layouts::MAX_AXES, mappings::MAX_RANK};
-use core::ops::Range;
+use core::{cmp::Ordering, ops::Range};
 
 /// The chunks of a chunk table as boxes.
 #[derive(Clone, Copy, Debug)]
@@ -28,6 +28,15 @@ pub(crate) struct Corner {
     /// Bit `i` set when outer axis `i` is at its last digit (chunks with the same bits have
     /// boxes of the same shape).
     pub last: u32,
+}
+
+impl Corner {
+    /// Puts outer axis `i`, `axis`, at `digit`: its coordinate and its last-digit bit.
+    #[inline]
+    fn set(&mut self, i: usize, axis: &Axis, digit: usize) {
+        self.origin[axis.dim] = digit * axis.step;
+        self.last = (self.last & !(1 << i)) | (u32::from(digit + 1 == axis.extent) << i);
+    }
 }
 
 impl Grid {
@@ -76,8 +85,7 @@ impl Grid {
             return;
         }
         let (outer, inner) = self.outer.split_at(self.outer.len() - 1);
-        let inner = inner[0];
-        let inner_bit = 1 << outer.len();
+        let (inner, inner_index) = (inner[0], outer.len());
         let mut corner = Corner::default();
         // A row: the chunks of one combination of the outer digits, the innermost aside.
         let rows = chunks.start / inner.extent..(chunks.end - 1) / inner.extent + 1;
@@ -86,38 +94,22 @@ impl Grid {
         for (i, axis) in outer.iter().enumerate().rev() {
             digits[i] = rest % axis.extent;
             rest /= axis.extent;
-            corner.origin[axis.dim] = digits[i] * axis.step;
-            if digits[i] + 1 == axis.extent {
-                corner.last |= 1 << i;
-            }
+            corner.set(i, axis, digits[i]);
         }
         for row in rows {
-            corner.last &= !inner_bit;
             let first = row * inner.extent;
             let digits_here =
                 chunks.start.max(first) - first..chunks.end.min(first + inner.extent) - first;
             for digit in digits_here {
-                corner.origin[inner.dim] = digit * inner.step;
-                if digit + 1 == inner.extent {
-                    corner.last |= inner_bit;
-                }
+                corner.set(inner_index, &inner, digit);
                 visit(first + digit, &corner);
             }
-            corner.origin[inner.dim] = 0;
             // The next row: the outer digits counted up by one.
             for (i, axis) in outer.iter().enumerate().rev() {
-                digits[i] += 1;
-                if digits[i] < axis.extent {
-                    corner.origin[axis.dim] += axis.step;
-                    if digits[i] + 1 == axis.extent {
-                        corner.last |= 1 << i;
-                    }
+                digits[i] = (digits[i] + 1) % axis.extent;
+                corner.set(i, axis, digits[i]);
+                if digits[i] > 0 {
                     break;
-                }
-                digits[i] = 0;
-                corner.origin[axis.dim] = 0;
-                if axis.extent > 1 {
-                    corner.last &= !(1 << i);
                 }
             }
         }
@@ -143,8 +135,7 @@ impl Grid {
                     pattern >> (bit - 1) & 1 == 1
                 };
                 let digit = if at_last { axis.extent - 1 } else { 0 };
-                corner.origin[axis.dim] = digit * axis.step;
-                corner.last |= u32::from(at_last) << i;
+                corner.set(i, axis, digit);
                 number = number * axis.extent + digit;
             }
             (number, corner)
@@ -153,13 +144,22 @@ impl Grid {
 
     /// The box of the chunk at `corner`.
     pub(crate) fn part(&self, corner: &Corner) -> Part {
+        self.span(|_, axis| {
+            let digit = corner.origin[axis.dim] / axis.step;
+            digit..digit + 1
+        })
+    }
+
+    /// The box of the chunks whose digit of each outer axis `i` lies in `digits(i, axis)`.
+    fn span(&self, digits: impl Fn(usize, &Axis) -> Range<usize>) -> Part {
         let mut part = Part {
-            start: corner.origin,
+            start: [0; MAX_RANK],
             end: self.dims,
         };
-        for axis in self.outer.iter() {
-            let d = axis.dim;
-            part.end[d] = (corner.origin[d] + axis.step).min(self.dims[d]);
+        for (i, axis) in self.outer.iter().enumerate() {
+            let digits = digits(i, axis);
+            part.start[axis.dim] = digits.start * axis.step;
+            part.end[axis.dim] = (digits.end * axis.step).min(self.dims[axis.dim]);
         }
         part
     }
@@ -225,24 +225,19 @@ impl Bands {
     /// The band of run `run` (the digits of the axes outside the level, as one number) that
     /// starts at digit `first` of the level's axis.
     fn band(&self, run: usize, first: usize) -> Band {
-        let (grid, axis) = (&self.grid, self.grid.outer[self.level]);
-        let last = (first + self.digits).min(axis.extent);
-        let mut part = grid.part(&Corner::default());
-        let mut set = |outer: &Axis, from: usize, to: usize| {
-            part.start[outer.dim] = from * outer.step;
-            part.end[outer.dim] = (to * outer.step).min(grid.dims[outer.dim]);
-        };
-        for outer in &grid.outer[self.level + 1..] {
-            set(outer, 0, outer.extent);
-        }
-        set(&axis, first, last);
-        let mut rest = run;
-        for outer in grid.outer[..self.level].iter().rev() {
-            let digit = rest % outer.extent;
-            rest /= outer.extent;
-            set(outer, digit, digit + 1);
-        }
-        let at = run * axis.extent;
+        let (outer, level) = (&self.grid.outer, self.level);
+        let last = (first + self.digits).min(outer[level].extent);
+        let part = self.grid.span(|i, axis| match i.cmp(&level) {
+            Ordering::Less => {
+                // `run`'s digit of the axis: those outside the level, the last fastest.
+                let below: usize = outer[i + 1..level].iter().map(|a| a.extent).product();
+                let digit = run / below % axis.extent;
+                digit..digit + 1
+            }
+            Ordering::Equal => first..last,
+            Ordering::Greater => 0..axis.extent,
+        });
+        let at = run * outer[level].extent;
         Band {
             chunks: (at + first) * self.per_digit..(at + last) * self.per_digit,
             part,

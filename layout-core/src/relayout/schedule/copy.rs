@@ -4,10 +4,10 @@
 
 use super::streaming::Streaming;
 use super::walk::{Nest, SourceOffsets};
-use crate::mappings::{MAX_RANK, for_each_row_major_index};
+use crate::mappings::MAX_RANK;
 use crate::relayout::choices::Choices;
 use crate::relayout::kernels::{Element, Reach, rows_go_whole};
-use crate::relayout::plan::{Kernel, Level, Listings, MAX_LEVELS, Pair, Plan, Point};
+use crate::relayout::plan::{Kernel, Level, Listings, Pair, Plan, Point, list};
 use core::ops::Range;
 
 /// A plan of row copies as plain offsets, for kernels that move its rows themselves
@@ -28,19 +28,7 @@ pub(crate) struct RowWalk<'p> {
 impl RowWalk<'_> {
     /// Calls `visit(s, d)` with the source and destination offsets of each row block, in order.
     pub(crate) fn each_block(&self, mut visit: impl FnMut(usize, usize)) {
-        let mut extents = [0; MAX_LEVELS];
-        for (extent, level) in extents.iter_mut().zip(self.outer) {
-            *extent = level.extent;
-        }
-        for_each_row_major_index(&extents[..self.outer.len()], |_, digits| {
-            let (s, d) = digits
-                .iter()
-                .zip(self.outer)
-                .fold((0, 0), |(s, d), (&i, level)| {
-                    (s + i * level.src, d + i * level.dst)
-                });
-            visit(s, d);
-        });
+        list(self.outer).into_iter().for_each(|(s, d)| visit(s, d));
     }
 }
 

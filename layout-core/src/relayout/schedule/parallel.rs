@@ -53,11 +53,8 @@ pub(crate) fn cut_for_threads(
     // The outer part outermost, where the split hands out its digits: the same slots, and
     // the pieces are whole blocks of the destination (the loop has no bounds).
     plan.split_loop(0, 0, first.extent / outer);
-    if let Kernel::Transpose { rows, cols } = plan.kernel {
-        plan.kernel = Kernel::Transpose {
-            rows: rows + 1,
-            cols: cols + 1,
-        };
+    if let Kernel::Transpose { rows, cols } = &mut plan.kernel {
+        (*rows, *cols) = (*rows + 1, *cols + 1);
     }
     plan.kernel_from = 1;
 }
@@ -141,18 +138,16 @@ fn run_piece<T: Element>(nest: &Nest<'_, T>, out: &mut [T], k: usize, piece: usi
     let levels = nest.plan.levels();
     let mut point: Point = [0; crate::mappings::MAX_RANK + 1];
     let mut src = nest.plan.src_base;
-    let mut rest = piece;
-    let mut digits = [0usize; MAX_LEVELS];
-    for j in (0..=k).rev() {
-        digits[j] = rest % levels[j].extent;
-        rest /= levels[j].extent;
-    }
+    // The digit combinations of the loops inside loop `j` (to `k`): `piece`'s digit of loop `j`
+    // is `piece / below % extent`.
+    let mut below: usize = levels[..=k].iter().map(|l| l.extent).product();
     // The block lies inside one subtree of each of these loops: it is data if every digit is a
     // data digit, padding if some digit is past the data but none past the padded extent.
     let mut data = true;
     for (j, level) in levels[..=k].iter().enumerate() {
         let (_, data_end, slot_end) = nest.plan.bounds(j, &point);
-        let digit = digits[j];
+        below /= level.extent;
+        let digit = piece / below % level.extent;
         if digit >= slot_end {
             return;
         }

@@ -44,22 +44,19 @@ impl Streaming {
 
     /// Stores past the caches forced on ([`ALL`](Self::ALL), short rows as `choices` say) or off.
     pub(crate) fn forced(on: bool, choices: &Choices) -> Streaming {
-        if on {
-            Streaming {
-                short_rows: choices.stream_short_rows,
-                ..Streaming::ALL
-            }
-        } else {
-            Streaming::NONE
-        }
+        (if on { Streaming::ALL } else { Streaming::NONE }).allowed(choices)
     }
 
     /// The streaming of a destination of `bytes` on a machine with `choices`.
     pub(crate) fn for_destination(bytes: usize, choices: &Choices) -> Streaming {
-        let streaming = Self::with_cache(bytes, choices.geometry.last_level);
+        Self::with_cache(bytes, choices.geometry.last_level).allowed(choices)
+    }
+
+    /// This streaming, short rows only where `choices` stream them.
+    fn allowed(self, choices: &Choices) -> Streaming {
         Streaming {
-            short_rows: streaming.short_rows && choices.stream_short_rows,
-            ..streaming
+            short_rows: self.short_rows && choices.stream_short_rows,
+            ..self
         }
     }
 
