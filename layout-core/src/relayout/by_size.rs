@@ -49,7 +49,11 @@ pub(crate) fn copy<T: Copy + Send + Sync + 'static>(
             // SAFETY: `by_unit!` picks a unit of the three kinds [`units`] allows for `T`.
             let (src, dst, pad) =
                 unsafe { (units::<T, $unit>(src), units_mut(dst), units_of(pad)) };
-            $engines::copy(job, src, dst, pad, offsets);
+            match job {
+                // Inlined here: a caller running it over and over calls no engine between.
+                Job::Rows(walk) => walk.copy(dst, 0, src, 0, pad),
+                _ => $engines::copy(job, src, dst, pad, offsets),
+            }
         }};
     }
     by_unit!(T, to)
@@ -154,6 +158,7 @@ fn copy_job<E: Element>(
 ) {
     let (pair, streaming, choices) = match job {
         Job::Planned(planned) => return planned.run(src, dst, pad, offsets),
+        Job::Rows(walk) => return walk.copy(dst, 0, src, 0, pad),
         Job::Fresh {
             pair,
             streaming,

@@ -7,7 +7,7 @@ use crate::mappings::MAX_RANK;
 use crate::relayout::by_size;
 use crate::relayout::choices::Choices;
 use crate::relayout::plan::{Band, Grid, Pair, Part, ahead_if_far, coverage};
-use crate::relayout::schedule::{Job, Planned, Streaming};
+use crate::relayout::schedule::{Job, Planned, RowWalk, Streaming};
 use alloc::vec::Vec;
 use core::ops::Range;
 
@@ -33,11 +33,13 @@ pub(super) fn move_chunks<T: Copy + Send + Sync + 'static>(
             let Some(shapes) = Shapes::new(table, element_bytes, other_offset, streaming, 0) else {
                 return false;
             };
+            let blocks = shapes.one_blocks();
             let pieces = split::pieces(table, chunk_bytes, size_of_val(dst_slots));
             split::in_pieces(table, &pieces, dst_slots, &|pieces, dst_slots, at| {
-                shapes.each(table, split::chunks_of(pieces), |plan, n, origin| {
+                let chunks_here = split::chunks_of(pieces);
+                shapes.each(table, &blocks, chunks_here, |job, n, origin| {
                     let box_slots = &mut dst_slots[other_offset(origin) - at..];
-                    by_size::copy(Job::Planned(plan), chunks.get(n), box_slots, pad, &|_| 0);
+                    by_size::copy(job, chunks.get(n), box_slots, pad, &|_| 0);
                 });
                 true
             })
@@ -60,15 +62,17 @@ pub(super) fn move_chunks<T: Copy + Send + Sync + 'static>(
             else {
                 return false;
             };
+            let blocks = shapes.one_blocks();
             let pieces = split::pieces(table, chunk_bytes, chunk_bytes * chunks.len());
             split::in_pieces(table, &pieces, chunks, &|pieces, chunks, _| {
                 let mut unwritten = chunks.each_mut();
-                shapes.each(table, split::chunks_of(pieces), |plan, _, origin| {
+                let chunks_here = split::chunks_of(pieces);
+                shapes.each(table, &blocks, chunks_here, |job, _, origin| {
                     let Some(chunk) = unwritten.next() else {
                         unreachable!("the table holds a chunk for every corner")
                     };
                     let box_slots = &src_slots[other_offset(origin)..];
-                    by_size::copy(Job::Planned(plan), box_slots, chunk, pad, &|_| 0);
+                    by_size::copy(job, box_slots, chunk, pad, &|_| 0);
                 });
                 true
             })
@@ -189,19 +193,29 @@ impl Shapes {
         Some(shapes)
     }
 
-    /// Calls `run(plan, n, origin)` for each chunk `n` of `chunks` of `table`, at `origin`.
-    fn each(
-        &self,
+    /// Each shape's row walk where its plan is one row block ([`RowWalk::is_one_block`]).
+    fn one_blocks<'s>(&'s self) -> Vec<Option<RowWalk<'s>>> {
+        let one_block = |plan: &'s Planned| plan.row_walk().filter(RowWalk::is_one_block);
+        self.plans.iter().map(one_block).collect()
+    }
+
+    /// Calls `run(job, n, origin)` for each chunk `n` of `chunks` of `table`, at `origin`, by its
+    /// shape's one row block in `blocks` ([`one_blocks`](Self::one_blocks)) or else its plan.
+    fn each<'s>(
+        &'s self,
         table: &Table<'_>,
+        blocks: &'s [Option<RowWalk<'s>>],
         chunks: Range<usize>,
-        mut run: impl FnMut(&Planned, usize, &[usize; MAX_RANK]),
+        mut run: impl FnMut(Job<'s>, usize, &[usize; MAX_RANK]),
     ) {
         let mut recent = (u32::MAX, 0);
         table.grid.each_chunk(chunks, |n, corner| {
             if corner.last != recent.0 {
                 recent = (corner.last, self.index(corner.last));
             }
-            run(&self.plans[recent.1], n, &corner.origin);
+            let plan = Job::Planned(&self.plans[recent.1]);
+            let job = blocks[recent.1].as_ref().map_or(plan, Job::Rows);
+            run(job, n, &corner.origin);
         });
     }
 

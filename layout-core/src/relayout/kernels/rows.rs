@@ -28,6 +28,7 @@ pub(crate) enum Destination {
 /// vector build of [`copy_rows`] where it has one ([`Element::row_copies`]) where the lines do
 /// not stream. Rows streamed two to a line prefetch their source `streamed_ahead` elements on
 /// (0: not at all).
+#[inline(always)]
 pub(crate) fn copy_row_block<T: Element>(
     mut block: RowBlock<'_, T>,
     rows: &[(usize, usize)],

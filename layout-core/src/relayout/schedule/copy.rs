@@ -3,34 +3,11 @@
 //! from each chunk of a chunk table.
 
 use super::streaming::Streaming;
-use super::walk::{Nest, SourceOffsets};
+use super::walk::{Nest, RowWalk, SourceOffsets};
 use crate::mappings::MAX_RANK;
 use crate::relayout::choices::Choices;
 use crate::relayout::kernels::{Element, Reach, rows_go_whole};
-use crate::relayout::plan::{Kernel, Level, Listings, Pair, Plan, Point, list};
-use core::ops::Range;
-
-/// A plan of row copies as plain offsets, for kernels that move its rows themselves
-/// (out of and into a chunk table's chunks): its loops outside the row block need no bounds, so
-/// each row block, at a sum of those loops' steps, copies the same listed rows.
-#[derive(Clone, Debug)]
-pub(crate) struct RowWalk<'p> {
-    /// The plan's loops outside the row block, outermost first.
-    outer: &'p [Level],
-    /// The rows of a block: source and destination offsets from the block's.
-    pub rows: &'p [(usize, usize)],
-    /// The elements of each row that are data.
-    pub cols: Range<usize>,
-    /// The end of each destination row's padding (`cols.end` when it has none).
-    pub slot_end: usize,
-}
-
-impl RowWalk<'_> {
-    /// Calls `visit(s, d)` with the source and destination offsets of each row block, in order.
-    pub(crate) fn each_block(&self, mut visit: impl FnMut(usize, usize)) {
-        list(self.outer).into_iter().for_each(|(s, d)| visit(s, d));
-    }
-}
+use crate::relayout::plan::{Kernel, Listings, Pair, Plan, Point};
 
 /// A whole relayout planned once for one pair of mappings, element size and set of choices
 /// ([`ready`]): running it again on other slots of the same shapes plans nothing.
@@ -101,12 +78,10 @@ impl Planned {
     /// This plan as a row walk; `None` unless it copies rows with loops outside the row and no
     /// bounds outside the row block.
     pub(crate) fn row_walk(&self) -> Option<RowWalk<'_>> {
-        let (plan, listings) = (&self.plan, &self.listings);
+        let plan = &self.plan;
         if plan.kernel != Kernel::Rows || plan.len < 2 {
             return None;
         }
-        // The innermost loop's data digits and the end of its padding at the origin.
-        let (first, data_end, slot_end) = plan.bounds(plan.len - 1, &[0; MAX_RANK + 1]);
         let outer = &plan.levels[..plan.kernel_from];
         if outer.iter().any(|level| !plan.free[level.dim]) {
             return None;
@@ -115,18 +90,9 @@ impl Planned {
             // Bounds that could differ from block to block: the walk cannot list them once.
             return None;
         }
-        // Without listed loops the row block is one row, copied by the innermost loop.
-        let rows: &[(usize, usize)] = if plan.kernel_from + 1 == plan.len {
-            &[(0, 0)]
-        } else {
-            &listings.rows
-        };
-        Some(RowWalk {
-            outer,
-            rows,
-            cols: first..data_end,
-            slot_end,
-        })
+        let (parts, origin) = ((plan, &self.listings, self.reach), [0; MAX_RANK + 1]);
+        let (streaming, choices, bytes) = (self.streaming, &self.choices, self.element_bytes);
+        Some(RowWalk::of(parts, streaming, choices, bytes, &origin))
     }
 
     /// Runs the plan from `src` into `dst`, `pad` into every padding slot; `offsets` serves
@@ -180,6 +146,9 @@ pub(crate) enum Job<'a> {
         choices: &'a Choices,
     },
     Planned(&'a Planned),
+    /// The one row block of a plan made before ([`RowWalk::is_one_block`]), from both sides'
+    /// first slots.
+    Rows(&'a RowWalk<'a>),
 }
 
 /// What a [`Planned`] relayout does ([`Planned::describe`]).
@@ -285,7 +254,6 @@ fn walk<E: Element>(
         streaming,
         choices,
         src_offset_of: offsets,
-        source_ahead: listings.row_source_ahead,
     };
     #[cfg(feature = "parallel")]
     if super::parallel::run(&nest, dst) {

@@ -9,10 +9,10 @@ mod recent;
 mod streaming;
 mod walk;
 
-pub(crate) use copy::{Description, Job, KernelKind, Planned, RowWalk, run};
+pub(crate) use copy::{Description, Job, KernelKind, Planned, run};
 #[cfg(feature = "parallel")]
 pub(crate) use parallel::threads_for;
 #[cfg(feature = "std")]
 pub(crate) use recent::with_last_plan;
 pub(crate) use streaming::Streaming;
-pub(crate) use walk::SourceOffsets;
+pub(crate) use walk::{RowWalk, SourceOffsets};

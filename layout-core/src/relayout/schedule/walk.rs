@@ -8,7 +8,8 @@ use crate::relayout::choices::Choices;
 use crate::relayout::kernels::{
     Destination, Element, Reach, RowBlock, TileBatch, copy_row_block, copy_strided, transpose,
 };
-use crate::relayout::plan::{Kernel, LineRows, Listings, Plan, Point};
+use crate::relayout::plan::{Kernel, Level, LineRows, Listings, Plan, Point, list};
+use core::ops::Range;
 
 /// The source offset of a point of the destination walk, for [`Kernel::Indexed`] plans.
 pub(crate) type SourceOffsets<'a> = dyn Fn(&Point) -> usize + Sync + 'a;
@@ -27,9 +28,6 @@ pub(crate) struct Nest<'a, T> {
     /// The machine-dependent choices of the kernels.
     pub choices: &'a Choices,
     pub src_offset_of: &'a SourceOffsets<'a>,
-    /// How far on in the source each row of a row block asks for its counterpart in the next
-    /// block ([`Listings::row_source_ahead`]; 0: not at all).
-    pub source_ahead: usize,
 }
 
 impl<T: Element> Nest<'_, T> {
@@ -79,38 +77,11 @@ impl<T: Element> Nest<'_, T> {
         self.fill_digits(dst, k, d, p, data_end..slot_end);
     }
 
-    /// A row plan's row block: each listed row within the innermost loop's bounds (its data
-    /// digits) in one kernel call, then each row's padding.
+    /// A row plan's row block: its rows within the innermost loop's bounds ([`RowWalk::copy`]).
     fn row_block(&self, dst: &mut [T], s: usize, d: usize, p: &mut Point) {
-        let (first, data_end, slot_end) = self.plan.bounds(self.plan.len - 1, p);
-        let rows = &self.listings.rows;
-        let into = row_destination(self.streaming, self.listings.line_rows);
-        // Streamed rows read their source from as many places as a transpose's streamed blocks
-        // do, more than the hardware prefetcher runs ahead of: the same distance.
-        let streamed_ahead = self
-            .choices
-            .streamed_prefetch_bytes
-            .map_or(0, |bytes| bytes / size_of::<T>().max(1));
-        let block = RowBlock {
-            dst: &mut *dst,
-            d,
-            src: self.src,
-            s,
-            source_ahead: self.source_ahead,
-        };
-        copy_row_block(
-            block,
-            rows,
-            first..data_end,
-            self.reach,
-            into,
-            streamed_ahead,
-        );
-        if self.plan.fills && slot_end > data_end {
-            for &(_, row) in rows {
-                dst[d + row + data_end..d + row + slot_end].fill(self.pad);
-            }
-        }
+        let plan = (self.plan, self.listings, self.reach);
+        let walk = RowWalk::of(plan, self.streaming, self.choices, size_of::<T>(), p);
+        walk.copy(dst, d, self.src, s, self.pad);
     }
 
     /// The batch of transposes of loops `rows..cols` by `cols..len`, one tile at each digit
@@ -210,6 +181,92 @@ impl<T: Element> Nest<'_, T> {
         }
         let (first, _, slot_end) = self.plan.bounds(k, p);
         self.fill_digits(dst, k, d, p, first..slot_end);
+    }
+}
+
+/// A row plan's row blocks as plain offsets, each block's kernel call resolved once: the loops
+/// outside the row block (where they need no bounds, each block, at a sum of their steps,
+/// copies the same listed rows), the rows' data and padding, where they are written.
+#[derive(Clone, Debug)]
+pub(crate) struct RowWalk<'a> {
+    /// The plan's loops outside the row block, outermost first.
+    outer: &'a [Level],
+    /// The rows of a block: source and destination offsets from the block's.
+    pub rows: &'a [(usize, usize)],
+    /// The elements of each row that are data.
+    pub cols: Range<usize>,
+    /// The end of each destination row's padding (`cols.end` when it has none).
+    pub slot_end: usize,
+    reach: Reach,
+    into: Destination,
+    /// How far on streamed rows ask for their source: as far as a transpose's streamed blocks
+    /// do, for they read from as many places, more than the hardware prefetcher runs ahead of.
+    streamed_ahead: usize,
+    /// How far on each row asks for its counterpart in the next block
+    /// ([`Listings::row_source_ahead`]; 0: not at all).
+    source_ahead: usize,
+}
+
+impl<'a> RowWalk<'a> {
+    /// The row blocks of `plan`, a row plan, with its `listings` and their `reach`, its stores
+    /// past the caches as `streaming` says, for elements of `element_bytes`; each row's data and
+    /// padding the innermost loop's bounds at `p`.
+    pub(crate) fn of(
+        (plan, listings, reach): (&'a Plan, &'a Listings, Reach),
+        streaming: Streaming,
+        choices: &Choices,
+        element_bytes: usize,
+        p: &Point,
+    ) -> Self {
+        let (first, data_end, slot_end) = plan.bounds(plan.len - 1, p);
+        RowWalk {
+            outer: &plan.levels[..plan.kernel_from],
+            // Without listed loops the row block is one row, copied by the innermost loop.
+            rows: if plan.kernel_from + 1 == plan.len {
+                &[(0, 0)]
+            } else {
+                &listings.rows
+            },
+            cols: first..data_end,
+            slot_end,
+            reach,
+            into: row_destination(streaming, listings.line_rows),
+            streamed_ahead: choices
+                .streamed_prefetch_bytes
+                .map_or(0, |bytes| bytes / element_bytes.max(1)),
+            source_ahead: listings.row_source_ahead,
+        }
+    }
+
+    /// Whether the walk is one row block, with no loop outside it.
+    pub(crate) fn is_one_block(&self) -> bool {
+        self.outer.is_empty()
+    }
+
+    /// Calls `visit(s, d)` with the source and destination offsets of each row block, in order.
+    pub(crate) fn each_block(&self, mut visit: impl FnMut(usize, usize)) {
+        list(self.outer).into_iter().for_each(|(s, d)| visit(s, d));
+    }
+
+    /// Copies each listed row's data from `src` at `s` into `dst` at `d` in one kernel call,
+    /// then `pad` into each row's padding.
+    #[inline(always)]
+    pub(crate) fn copy<T: Element>(&self, dst: &mut [T], d: usize, src: &[T], s: usize, pad: T) {
+        let (cols, slot_end, ahead) = (self.cols.clone(), self.slot_end, self.streamed_ahead);
+        let (data_end, source_ahead) = (cols.end, self.source_ahead);
+        let block = RowBlock {
+            dst: &mut *dst,
+            d,
+            src,
+            s,
+            source_ahead,
+        };
+        copy_row_block(block, self.rows, cols, self.reach, self.into, ahead);
+        if slot_end > data_end {
+            for &(_, row) in self.rows {
+                dst[d + row + data_end..d + row + slot_end].fill(pad);
+            }
+        }
     }
 }
 
