@@ -23,7 +23,10 @@ use tensor_layout::htp;
 use tensor_layout::prelude::*;
 use tensor_layout::tensors::IndirectTensor;
 
+#[path = "../tests/common/scattered.rs"]
+mod scattered;
 mod support;
+use scattered::scattered_chunks;
 use support::alternating::{calls_for, median, memcpy_buffers, with_memcpy};
 
 /// What the command line asks for: parts of pair names, and the rounds per pair.
@@ -58,21 +61,6 @@ impl Args {
     fn calls(&self, bytes: usize) -> usize {
         self.rounds.unwrap_or_else(|| calls_for(bytes)).max(1)
     }
-}
-
-/// `t`'s chunks, each copied into an allocation of its own, with allocations kept apart
-/// between them and made from the last chunk to the first, so that they lie neither
-/// consecutive nor in order in memory (as `tests/common`'s `scattered_chunks`).
-fn scattered_chunks<L: Layout<Index = [usize; 4]>>(t: &Tensor<u8, L>) -> Vec<Box<[u8]>> {
-    let volume = t.mapping().chunk_volume();
-    let count = t.storage_len() / volume;
-    let mut keep_apart = Vec::new();
-    let mut table: Vec<Option<Box<[u8]>>> = (0..count).map(|_| None).collect();
-    for n in (0..count).rev() {
-        keep_apart.push(vec![0u8; 5 * n + 3]);
-        table[n] = Some(t.as_raw()[n * volume..(n + 1) * volume].into());
-    }
-    table.into_iter().map(Option::unwrap).collect()
 }
 
 /// One row of the table: the relayout's and memcpy's best and median GB/s, and the ratio.

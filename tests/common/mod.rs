@@ -4,11 +4,13 @@
 #![allow(dead_code)]
 
 pub mod garbage;
+mod scattered;
+#[allow(unused_imports)] // not every test binary moves chunk tables
+pub use scattered::scattered_chunks;
 
 use proptest::prelude::*;
 use std::collections::HashSet;
 use tensor_layout::prelude::*;
-use tensor_layout::quantized::Interface;
 use tensor_layout::{
     layouts::ChunkEntry, layouts::ChunkList, mappings::Coords, mappings::RowMajorIndices,
 };
@@ -241,21 +243,4 @@ pub fn storage_slots(entries: &[ChunkEntry], dims: &[usize]) -> Option<usize> {
     dims.iter().enumerate().try_fold(1usize, |acc, (d, &n)| {
         acc.checked_mul(n.div_ceil(block(d)) * block(d))
     })
-}
-
-/// The chunks of `t`'s storage, each in its own allocation, made last chunk first with other
-/// allocations between them, so that their addresses are neither consecutive nor in chunk
-/// order: a chunk table as a runtime's pool might hand it out.
-pub fn scattered_chunks<L: Layout<Index = [usize; 4]>, I: Interface>(
-    t: &Tensor<u8, L, I>,
-) -> Vec<Box<[u8]>> {
-    let volume = t.mapping().chunk_volume();
-    let count = t.storage_len() / volume;
-    let mut keep_apart = Vec::new();
-    let mut table: Vec<Option<Box<[u8]>>> = (0..count).map(|_| None).collect();
-    for n in (0..count).rev() {
-        keep_apart.push(vec![0u8; 5 * n + 3]);
-        table[n] = Some(t.as_raw()[n * volume..(n + 1) * volume].into());
-    }
-    table.into_iter().map(Option::unwrap).collect()
 }
