@@ -10,15 +10,16 @@ fn ui() {
     cases.compile_fail("tests/ui/*.rs");
 }
 
-/// The README and every guide under `docs/`: where compiler errors are quoted.
+/// The README and every guide under `docs/` (paths from the workspace's root, where this
+/// crate's directory lies): where compiler errors are quoted.
 fn documents() -> Vec<std::path::PathBuf> {
-    let mut docs: Vec<_> = std::fs::read_dir("docs")
+    let mut docs: Vec<_> = std::fs::read_dir("../docs")
         .unwrap()
         .map(|entry| entry.unwrap().path())
         .filter(|path| path.extension().is_some_and(|e| e == "md"))
         .collect();
     docs.sort();
-    docs.insert(0, "README.md".into());
+    docs.insert(0, "../README.md".into());
     docs
 }
 
@@ -58,7 +59,7 @@ fn a_quote_must_follow_the_real_lines_without_gaps() {
 }
 
 /// Every compiler error the README and the guides quote is part of a real run: each block that
-/// follows a `<!-- quoted from tests/ui/X.stderr -->` line is a contiguous run of that file's
+/// follows a `<!-- quoted from compile-errors/tests/ui/X.stderr -->` line is a contiguous run of that file's
 /// lines, or several runs in order with a line `...` marking each omission; and a text block
 /// that shows a compiler error without such a line is refused. The `ui` test keeps the
 /// `.stderr` files true.
@@ -94,7 +95,7 @@ fn quoted_errors_are_real() {
                 );
                 continue;
             };
-            let stderr = std::fs::read_to_string(&path)
+            let stderr = std::fs::read_to_string(format!("../{path}"))
                 .unwrap_or_else(|e| panic!("{doc} quotes {path}: {e}"));
             let real: Vec<&str> = stderr.lines().collect();
             if let Err(problem) = quote_is_contiguous(&block, &real) {
