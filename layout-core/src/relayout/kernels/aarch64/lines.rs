@@ -20,10 +20,7 @@ use crate::relayout::tuning::CACHE_LINE;
 /// `at + 16 / size_of::<E>() <= src.len()`.
 #[inline(always)]
 pub(crate) unsafe fn load<E: Pod>(src: &[E], at: usize) -> uint8x16_t {
-    debug_assert!(
-        at + 16 / size_of::<E>() <= src.len(),
-        "a register inside the slice"
-    );
+    debug_assert!(at + 16 / size_of::<E>() <= src.len(), "inside the slice");
     // SAFETY: the 16 bytes from `at` are inside `src` (caller's promise); `ld1` needs no alignment.
     unsafe { vld1q_u8(src.as_ptr().add(at).cast()) }
 }
@@ -35,10 +32,7 @@ pub(crate) unsafe fn load<E: Pod>(src: &[E], at: usize) -> uint8x16_t {
 /// `at + 16 / size_of::<E>() <= dst.len()`.
 #[inline(always)]
 pub(crate) unsafe fn store<E: Pod>(dst: &mut [E], at: usize, register: uint8x16_t) {
-    debug_assert!(
-        at + 16 / size_of::<E>() <= dst.len(),
-        "a register inside the slice"
-    );
+    debug_assert!(at + 16 / size_of::<E>() <= dst.len(), "inside the slice");
     // SAFETY: the 16 bytes from `at` lie inside `dst` (the caller's promise), exclusively
     // borrowed; `st1` of bytes needs no alignment.
     unsafe { vst1q_u8(dst.as_mut_ptr().add(at).cast(), register) }
@@ -53,16 +47,9 @@ pub(crate) unsafe fn store<E: Pod>(dst: &mut [E], at: usize, register: uint8x16_
 #[inline(always)]
 pub(crate) unsafe fn write_line<E: Pod>(dst: &mut [E], at: usize, line: &[uint8x16_t; 4]) {
     let per_register = 16 / size_of::<E>();
-    debug_assert!(
-        at + 4 * per_register <= dst.len(),
-        "a line inside the slice"
-    );
-    if dst
-        .as_ptr()
-        .wrapping_add(at)
-        .addr()
-        .is_multiple_of(CACHE_LINE)
-    {
+    debug_assert!(at + 4 * per_register <= dst.len(), "inside the slice");
+    let address = dst.as_ptr().wrapping_add(at).addr();
+    if address.is_multiple_of(CACHE_LINE) {
         // SAFETY: the line's 64 bytes lie inside `dst` (the caller's promise), exclusively
         // borrowed, and start on a 64-byte boundary (just checked).
         unsafe {

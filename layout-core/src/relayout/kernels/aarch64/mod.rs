@@ -22,9 +22,8 @@ use super::transposes::Transposes;
 use core::arch::aarch64::uint8x16_t;
 use neon::{Block, Neon};
 
-// The plain integers' NEON kernels: rows of whole lines streamed past the caches, and (1 to 4
-// bytes) transposes in NEON blocks ([`transpose_as`]); other types of those sizes (bytes copied
-// as they are) take the portable kernels.
+// The plain integers' NEON kernels (module docs; transposes by [`transpose_as`]); other types
+// of those sizes (bytes copied as they are) take the portable kernels.
 unit_elements! { [], Some(streamed_rows::copy::<Self, uint8x16_t>), transpose_as }
 
 /// `tiles::transpose` of plain elements as the unsigned integers `E` of their size: tiles one

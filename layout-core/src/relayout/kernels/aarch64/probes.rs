@@ -7,10 +7,10 @@ use super::super::rows::row_of;
 use super::neon::Neon;
 use crate::relayout::lines::Pitch;
 
-/// `$name`: one block of 16 rows by `$cols` columns of `$unit`, through `Neon<$stream>`, its
-/// destination lines `pitch` apart.
-macro_rules! neon_block_probe {
-    ($(#[doc = $doc:literal])* $name:ident: $unit:ty, $cols:literal, $stream:literal) => {
+/// Each `$name`: one block of 16 rows by `$cols` columns of `$unit`, through `Neon<$stream>`,
+/// its destination lines `pitch` apart.
+macro_rules! neon_block_probes {
+    ($($(#[doc = $doc:literal])* $name:ident: $unit:ty, $cols:literal, $stream:literal;)+) => {$(
         $(#[doc = $doc])*
         ///
         /// # Safety
@@ -29,22 +29,16 @@ macro_rules! neon_block_probe {
             // SAFETY: passed on from the caller.
             unsafe { <Neon<$stream> as BlockMove<$unit>>::block(dst, block) }
         }
-    };
+    )+};
 }
 
-neon_block_probe! {
+neon_block_probes! {
     /// One block of 16 rows by 4 columns of 4-byte elements: four 4x4 transposes, cached.
-    neon_block_f32_4x4: u32, 4, false
-}
-
-neon_block_probe! {
+    neon_block_f32_4x4: u32, 4, false;
     /// One 16x16 block of bytes, through the caches.
-    neon_block_u8_16x16: u8, 16, false
-}
-
-neon_block_probe! {
+    neon_block_u8_16x16: u8, 16, false;
     /// One 16x16 block of 4-byte elements, each aligned destination line written with `stnp`.
-    neon_block_f32_16x16_streamed: u32, 16, true
+    neon_block_f32_16x16_streamed: u32, 16, true;
 }
 
 /// The portable copy of one 64-byte row (`rows::copy_rows`), the baseline a NEON row copy would

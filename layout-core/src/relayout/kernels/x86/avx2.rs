@@ -1,7 +1,6 @@
-//! The hot loops built a second time with AVX2, and the AVX2 transpose blocks they run, used
-//! wherever the CPU has AVX2: the generic, always-inlined loops of [`kernels`](super::super)
-//! compiled whole, moving blocks through 256-bit registers ([`Avx2Blocks`]) and rows 32 bytes
-//! at a time.
+//! The hot loops built a second time with AVX2, used wherever the CPU has it: the generic,
+//! always-inlined loops of [`kernels`](super::super) compiled whole, moving blocks through
+//! 256-bit registers (the AVX2 blocks, [`Avx2Blocks`]) and rows 32 bytes at a time.
 
 use super::super::block_move::{BlockLines, BlockMove};
 use super::super::micro_blocks;

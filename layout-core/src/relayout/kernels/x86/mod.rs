@@ -123,12 +123,14 @@ mod split_planes;
 mod sse2;
 
 use super::element::{CopyRows, unit_elements};
-use super::narrow;
+use super::narrow::{self, Cached};
 use super::staged::Stages;
 use super::streamed_tiles::blocks_write_whole_lines;
 use super::tiles;
 use super::transposes::Transposes;
 use crate::relayout::stores::end_streaming;
+use avx512::StreamedPieces;
+use bytemuck::{cast_slice, cast_slice_mut};
 use split_planes::SplitPlanes;
 use sse2::Sse2;
 
@@ -154,16 +156,12 @@ fn transpose_as<E: avx512::Broad>(t: Transposes<'_, E>, stream: bool) {
     // SAFETY (all three): the AVX-512 builds only where the CPU runs AVX-512 F and BW (checked
     // first); plain copies run on any CPU.
     let narrow = unsafe {
-        match (has_avx512, stream) {
-            (true, true) => avx512::narrow_transpose::<E, SplitPlanes<avx512::StreamedPieces>>(
-                dst, d, src, s, batch, reach,
-            ),
-            (true, false) => avx512::narrow_transpose::<E, SplitPlanes<narrow::Cached>>(
-                dst, d, src, s, batch, reach,
-            ),
-            (false, _) => narrow::narrow_transpose::<E, narrow::Cached>(Transposes::new(
-                dst, d, src, s, batch, reach,
-            )),
+        if !has_avx512 {
+            narrow::narrow_transpose::<E, Cached>(Transposes::new(dst, d, src, s, batch, reach))
+        } else if stream {
+            avx512::narrow_transpose::<E, SplitPlanes<StreamedPieces>>(dst, d, src, s, batch, reach)
+        } else {
+            avx512::narrow_transpose::<E, SplitPlanes<Cached>>(dst, d, src, s, batch, reach)
         }
     };
     if narrow {
@@ -175,16 +173,7 @@ fn transpose_as<E: avx512::Broad>(t: Transposes<'_, E>, stream: bool) {
     // Rows of bytes back to back, half a line to a line long: see `short_rows`.
     if has_avx512 && short_rows::takes::<E>(&batch) {
         // SAFETY: AVX-512 F and BW run (checked first); `E` is one byte (`takes`), so `u8`.
-        unsafe {
-            short_rows::transpose(
-                bytemuck::cast_slice_mut(dst),
-                d,
-                bytemuck::cast_slice(src),
-                s,
-                batch,
-                stream,
-            )
-        };
+        unsafe { short_rows::transpose(cast_slice_mut(dst), d, cast_slice(src), s, batch, stream) };
         if stream {
             end_streaming();
         }
@@ -221,18 +210,16 @@ fn planes<E: avx512::Broad, const STREAM: bool>(mut t: Transposes<'_, E>) {
     if avx512::available() {
         // SAFETY (both): the CPU runs AVX-512 F and BW instructions (checked just above).
         unsafe {
-            if pitched::pitched_plane::<E, STREAM>(t.reborrow()) {
-                return;
+            if !pitched::pitched_plane::<E, STREAM>(t.reborrow()) {
+                tiles::planes::<E, avx512::Avx512Blocks<STREAM>>(t)
             }
-            tiles::planes::<E, avx512::Avx512Blocks<STREAM>>(t)
         }
     } else if avx2::available() {
         // SAFETY (both): the CPU runs AVX2 instructions (checked just above).
         unsafe {
-            if !STREAM && pitched::bytes_avx2(t.reborrow()) {
-                return;
+            if STREAM || !pitched::bytes_avx2(t.reborrow()) {
+                tiles::planes::<E, avx2::Avx2Blocks<STREAM>>(t)
             }
-            tiles::planes::<E, avx2::Avx2Blocks<STREAM>>(t)
         }
     } else {
         // SAFETY: SSE2 is enabled (see the module docs).

@@ -58,10 +58,7 @@ pub(super) unsafe fn transpose(
     stream: bool,
 ) {
     let (rows, n) = (batch.rows, batch.cols.len());
-    debug_assert!(
-        takes::<u8>(&batch),
-        "rows back to back, half a line to a line long"
-    );
+    debug_assert!(takes::<u8>(&batch), "a batch this path takes");
     // The row's columns, then its last column again up to a whole register.
     let cols: [(usize, usize); COLS] = core::array::from_fn(|j| batch.cols[j.min(n - 1)]);
     let source_reach = cols.iter().map(|col| col.0).max().unwrap_or(0) + ROWS;

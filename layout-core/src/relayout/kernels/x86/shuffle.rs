@@ -24,10 +24,8 @@ interleave_for! {
 /// `__m128i`, AVX for `__m256i`, AVX-512 F for `__m512i`).
 #[inline(always)]
 pub(crate) unsafe fn load_register<E: Pod, R>(src: &[E], at: usize) -> R {
-    debug_assert!(
-        at + size_of::<R>() / size_of::<E>() <= src.len(),
-        "a source line inside the slice"
-    );
+    let end = at + size_of::<R>() / size_of::<E>();
+    debug_assert!(end <= src.len(), "a source line inside the slice");
     // SAFETY: the bytes lie inside `src` (the caller's promise); an unaligned read.
     unsafe { src.as_ptr().add(at).cast::<R>().read_unaligned() }
 }

@@ -100,7 +100,11 @@ trait Unit: Pod {
     const LANES: usize = 64 / size_of::<Self>();
 
     /// The permute's indices for 2, 3 and 4 planes ([`steps`]).
-    const STEPS: &'static Steps;
+    const STEPS: &'static Steps = &[
+        steps(2, Self::LANES),
+        steps(3, Self::LANES),
+        steps(4, Self::LANES),
+    ];
 
     /// Two-table permute: lane `k` is lane `index[k] % LANES` of `a` (bit `LANES` clear) or `b`.
     ///
@@ -113,18 +117,10 @@ trait Unit: Pod {
 /// The permutes' indices for 2, 3 and 4 planes ([`steps`]).
 type Steps = [[[[u8; 64]; 4]; 4]; 3];
 
-/// [`steps`] of bytes.
-static BYTE_STEPS: Steps = [steps(2, 64), steps(3, 64), steps(4, 64)];
-
-/// [`steps`] of 2-byte units.
-static WORD_STEPS: Steps = [steps(2, 32), steps(3, 32), steps(4, 32)];
-
-/// [`Unit`] for `$unit`: its tables and its permute.
+/// [`Unit`] for `$unit` by its permute.
 macro_rules! unit {
-    ($($unit:ty: $steps:ident, $permute:ident;)+) => {$(
+    ($($unit:ty: $permute:ident;)+) => {$(
         impl Unit for $unit {
-            const STEPS: &'static Steps = &$steps;
-
             #[inline(always)]
             unsafe fn permute(a: __m512i, index: __m512i, b: __m512i) -> __m512i {
                 #[cfg(not(miri))]
@@ -140,8 +136,8 @@ macro_rules! unit {
 }
 
 unit! {
-    u8: BYTE_STEPS, _mm512_permutex2var_epi8;
-    u16: WORD_STEPS, _mm512_permutex2var_epi16;
+    u8: _mm512_permutex2var_epi8;
+    u16: _mm512_permutex2var_epi16;
 }
 
 /// [`Unit::permute`] lane by lane (lanes of `unit` bytes), for Miri, which runs neither.

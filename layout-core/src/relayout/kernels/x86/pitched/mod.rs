@@ -23,7 +23,7 @@ mod realigned;
 use super::super::evenly_spaced;
 use super::super::evenly_spaced::{Corner, EvenTiles};
 use super::super::prefetch::prefetch;
-use super::super::tiles;
+use super::super::tiles::planes;
 use super::super::transposes::Transposes;
 use super::avx2::{self, Avx2Blocks};
 use super::avx512::{Avx512Blocks, Broad, Whole32};
@@ -49,7 +49,7 @@ const COLS: usize = 16;
 /// (where [`Choices::stage_crowded_columns`]), [`swept_when_streamed`] or [`read_as_one_run`]
 /// takes (of the last, tiles with rows off the line grid or, where
 /// [`Choices::realign_overlapped_rows`], 8 to 15 rows past 16). What sweeps leave, and tiles
-/// the reach does not fit, go through [`tiles::planes`].
+/// the reach does not fit, go through [`planes`].
 ///
 /// # Safety
 ///
@@ -120,16 +120,14 @@ pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(t: Transposes<'
     };
     let rest = |dst: &mut [E], part| {
         // SAFETY: AVX-512 F and BW run (the caller's promise).
-        unsafe {
-            tiles::planes::<E, Avx512Blocks<STREAM>>(Transposes::new(dst, d, src, s, part, reach))
-        }
+        unsafe { planes::<E, Avx512Blocks<STREAM>>(Transposes::new(dst, d, src, s, part, reach)) }
     };
     tiles.each(dst, (d, src, s), reach, sweep, rest);
     true
 }
 
 /// Evenly spaced byte transposes through the caches with AVX2: whole blocks swept a source
-/// line's rows a visit (a block of rows where [`crowded_rows`]), the rest by [`tiles::planes`];
+/// line's rows a visit (a block of rows where [`crowded_rows`]), the rest by [`planes`];
 /// `true`, all written, or `false`, none. Bytes only: for wider elements the AVX2 blocks move
 /// micro-blocks in 128-bit lanes, which the general bands move as fast.
 ///
@@ -142,19 +140,17 @@ pub(super) unsafe fn bytes_avx2<E: Broad>(t: Transposes<'_, E>) -> bool {
     let Some(tiles) = EvenTiles::of::<E>(batch).filter(|_| size_of::<E>() == 1) else {
         return false;
     };
-    let (whole_cols, crowded) = (tiles.whole_cols, crowded_rows::<E>(tiles.row_pitch));
+    let (cols, crowded) = (tiles.whole_cols, crowded_rows::<E>(tiles.row_pitch));
     let swept = |dst: &mut [E], corner| {
         for rows in tiles.blocks() {
             // SAFETY (both): as in `pitched_plane`; AVX2 runs (the caller's promise).
             unsafe {
                 if crowded {
                     avx2::sweep_on::<E, Avx2Blocks<false>, 64, ROWS, 0>(
-                        dst, src, corner, rows, whole_cols,
+                        dst, src, corner, rows, cols,
                     )
                 } else {
-                    avx2::sweep_on::<E, Avx2Blocks<false>, 64, 64, 0>(
-                        dst, src, corner, rows, whole_cols,
-                    )
+                    avx2::sweep_on::<E, Avx2Blocks<false>, 64, 64, 0>(dst, src, corner, rows, cols)
                 }
             };
         }
@@ -162,9 +158,7 @@ pub(super) unsafe fn bytes_avx2<E: Broad>(t: Transposes<'_, E>) -> bool {
     };
     let rest = |dst: &mut [E], part| {
         // SAFETY: AVX2 runs (the caller's promise).
-        unsafe {
-            tiles::planes::<E, Avx2Blocks<false>>(Transposes::new(dst, d, src, s, part, reach))
-        }
+        unsafe { planes::<E, Avx2Blocks<false>>(Transposes::new(dst, d, src, s, part, reach)) }
     };
     tiles.each(dst, (d, src, s), reach, swept, rest);
     true
@@ -204,8 +198,16 @@ unsafe fn sweep<E: Broad, const STREAM: bool>(
             // SAFETY: AVX-512 F runs (the caller's promise).
             let lines = unsafe { shuffle_rounds::<Whole32, __m512i, COLS>(v) };
             for (k, &line) in lines.iter().enumerate() {
-                // SAFETY: row `k` of the block, columns `c0 .. c0 + COLS` (the caller's promise).
-                unsafe { put::<E, STREAM>(dst, block_d + k * row_pitch + c0, line) };
+                let at = block_d + k * row_pitch + c0;
+                // SAFETY (both): row `k` of the block, columns `c0 .. c0 + COLS` (the caller's
+                // promise); AVX-512 F runs. `store_line` streams only lines on the grid.
+                unsafe {
+                    if STREAM {
+                        store_line(dst, at, &[line], _mm512_stream_si512);
+                    } else {
+                        store(dst, at, line);
+                    }
+                }
             }
         }
     }
@@ -221,23 +223,6 @@ pub(super) fn ask_ahead<T>(src: &[T], first: usize, col_pitch: usize) {
         let at = ahead + j * col_pitch;
         prefetch(src, at);
         prefetch(src, at + ROWS - 1);
-    }
-}
-
-/// Writes `line` to `dst` from element `at`, with `STREAM` past the caches where aligned.
-///
-/// # Safety
-///
-/// The line's 64 bytes lie inside `dst`; the CPU runs AVX-512 F.
-#[inline(always)]
-pub(super) unsafe fn put<E: Broad, const STREAM: bool>(dst: &mut [E], at: usize, line: __m512i) {
-    // SAFETY (both): passed on from the caller.
-    unsafe {
-        if STREAM {
-            store_line(dst, at, &[line], _mm512_stream_si512);
-        } else {
-            store(dst, at, line);
-        }
     }
 }
 

@@ -21,14 +21,11 @@ use core::ops::Range;
 /// its other `16 - m` from the start of this block (the second).
 const SHIFTS: [[u32; COLS]; COLS] = {
     let mut table = [[0; COLS]; COLS];
-    let mut m = 0;
-    while m < COLS {
-        let mut i = 0;
-        while i < COLS {
-            table[m][i] = (i + COLS - m) as u32;
-            i += 1;
-        }
-        m += 1;
+    let mut at = 0;
+    while at < COLS * COLS {
+        let (m, i) = (at / COLS, at % COLS);
+        table[m][i] = (i + COLS - m) as u32;
+        at += 1;
     }
     table
 };
@@ -182,11 +179,8 @@ impl RowBlock {
     ) {
         let corner = self.corner;
         let [a, b] = turns;
-        let (before, lines) = if n.is_multiple_of(2) {
-            (&*b, a)
-        } else {
-            (&*a, b)
-        };
+        let even = n.is_multiple_of(2);
+        let (before, lines) = if even { (&*b, a) } else { (&*a, b) };
         if self.from >= GATHERED_FROM {
             for (k, line) in lines.iter_mut().enumerate().skip(self.from) {
                 // SAFETY: row `k`'s elements of columns `c0 .. c0 + COLS`, `col_pitch` apart (at
@@ -336,10 +330,7 @@ unsafe fn gather_dwords<E: Broad>(src: &[E], first: usize, pitch: usize) -> __m5
     // `4 * j * pitch` from `first`, which fits an `i32` (the caller's promise); AVX-512 F runs.
     unsafe {
         use core::arch::x86_64::{_mm512_i32gather_epi32, _mm512_mullo_epi32, _mm512_set1_epi32};
-        let steps = _mm512_mullo_epi32(
-            load_register::<u32, __m512i>(&STEPS, 0),
-            _mm512_set1_epi32(pitch as i32),
-        );
+        let steps = _mm512_mullo_epi32(load_register(&STEPS, 0), _mm512_set1_epi32(pitch as i32));
         _mm512_i32gather_epi32::<4>(steps, src.as_ptr().add(first).cast())
     }
     #[cfg(miri)]
