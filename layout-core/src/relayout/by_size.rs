@@ -48,10 +48,10 @@ pub(crate) fn copy<T: Copy + Send + Sync + 'static>(
         ($unit:ty, $engines:ident) => {{
             // SAFETY: `by_unit!` picks a unit of the three kinds [`units`] allows for `T`.
             let (src, dst, pad) =
-                unsafe { (units::<T, $unit>(src), units_mut(dst), units_of(pad)) };
+                unsafe { (units::<T, $unit>(src), units_mut(dst), units(&[pad])[0]) };
             match job {
-                // Inlined here: a caller running it over and over calls no engine between.
-                Job::Rows(walk) => walk.copy(dst, 0, src, 0, pad),
+                // Inlined here, not in an engine: a caller running it over and over calls none.
+                Job::Rows(_) => copy_job(job, src, dst, pad, offsets),
                 _ => $engines::copy(job, src, dst, pad, offsets),
             }
         }};
@@ -101,50 +101,24 @@ unsafe fn units_mut<T: Copy, U: Copy>(slots: &mut [T]) -> &mut [U] {
     unsafe { core::slice::from_raw_parts_mut(slots.as_mut_ptr().cast::<U>(), slots.len()) }
 }
 
-/// `value` as a unit `U` of `T`'s size and alignment.
-///
-/// # Safety
-///
-/// As for [`units`].
-#[inline(always)]
-unsafe fn units_of<T: Copy, U: Copy>(value: T) -> U {
-    assert!(fits::<T, U>(), "a unit of the element's size and alignment");
-    // SAFETY: `U` has `T`'s size (checked just above), and the value is valid as a `U` (the
-    // caller's promise).
-    unsafe { core::mem::transmute_copy::<T, U>(&value) }
-}
-
 /// The engines for each unit type listed below, each compiled once in this crate.
 macro_rules! engines {
     ($($name:ident: $unit:ty),*) => {$(
         mod $name {
             use super::*;
 
+            /// [`copy_job`] of this unit.
             #[inline(never)]
-            pub(super) fn copy(
-                job: Job<'_>,
-                src: &[$unit],
-                dst: &mut [$unit],
-                pad: $unit,
-                offsets: &SourceOffsets<'_>,
-            ) {
+            pub(super) fn copy(job: Job<'_>, src: &[$unit], dst: &mut [$unit], pad: $unit,
+                offsets: &SourceOffsets<'_>) {
                 copy_job(job, src, dst, pad, offsets);
             }
-
         }
     )*};
 }
 
-engines!(
-    plain_1: u8,
-    plain_2: u16,
-    plain_4: u32,
-    plain_8: u64,
-    bytes_1: MaybeUninit<u8>,
-    bytes_2: MaybeUninit<u16>,
-    bytes_4: MaybeUninit<u32>,
-    bytes_8: MaybeUninit<u64>
-);
+engines!(plain_1: u8, plain_2: u16, plain_4: u32, plain_8: u64, bytes_1: MaybeUninit<u8>,
+    bytes_2: MaybeUninit<u16>, bytes_4: MaybeUninit<u32>, bytes_8: MaybeUninit<u64>);
 
 /// [`copy`] of one unit type, inlined into each unit's engine. A fresh job reuses the thread's
 /// last plan where it is this relayout's: a small relayout's plan takes longer than its copy.

@@ -39,9 +39,7 @@ impl CacheGeometry {
         last_level: None,
     };
 
-    /// The machines whose choices the tests table and run: a 32 KiB 8-way L1d with 1 MiB of
-    /// L2, a 48 KiB 12-way with 1 MiB, and a 48 KiB 12-way with 2 MiB (each with a 32 MiB
-    /// last-level cache).
+    /// The machines whose choices the tests table and run, each with a 32 MiB last-level cache.
     #[cfg(test)]
     pub(crate) const DESCRIBED: [CacheGeometry; 3] = [
         CacheGeometry::described(32 << 10, 8, 1 << 20),
@@ -110,9 +108,8 @@ impl CacheGeometry {
         }
     }
 
-    /// The geometry from a list of caches (level, is it a data or unified cache, capacity,
-    /// ways, line), as `cpuid` or the kernel lists them; `None` without an L1 data cache and
-    /// an L2.
+    /// The geometry from a list of caches as `cpuid` or the kernel lists them; `None` without
+    /// an L1 data cache and an L2.
     fn from_listed(caches: impl Iterator<Item = Listed>) -> Option<CacheGeometry> {
         let (mut l1d, mut l2, mut last) = (None, None, 0);
         for cache in caches.filter(|c| c.holds_data && c.bytes > 0) {

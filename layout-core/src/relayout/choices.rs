@@ -56,8 +56,7 @@ pub(crate) struct Choices {
 const ROOMY_L2_BYTES: usize = 2 << 20;
 
 /// An L1d with room for a source run prefetched [`RUN_PREFETCH_BYTES`] ahead beside the lines
-/// in use (and a realigned tile's two blocks); a smaller one prefetches
-/// [`NEAR_RUN_PREFETCH_BYTES`] ahead.
+/// in use (and a realigned tile's two blocks); a smaller one prefetches less.
 const WIDE_L1D_BYTES: usize = 48 << 10;
 
 /// How far ahead a smaller L1d prefetches a source run: eight lines.
@@ -124,8 +123,7 @@ mod tests {
     use super::*;
     use crate::relayout::cache_geometry::tests::{KIB, MIB};
 
-    /// The model's choices for the three described machines, tabled, so that a change of
-    /// choice is a visible diff.
+    /// The model's choices for the described machines, tabled: a change of choice shows.
     #[test]
     fn the_choices_of_described_machines() {
         let machines = CacheGeometry::DESCRIBED.map(Choices::for_cache);

@@ -16,8 +16,7 @@ pub(crate) const MAX_LISTED: usize = 1 << 14;
 pub(crate) const ROW_BLOCK_ENOUGH: usize = 1 << 9;
 
 /// How many times its rows' bytes a row block's source must span for each row to prefetch its
-/// counterpart in the next block (into a far destination): rows that scattered outrun the
-/// hardware prefetchers.
+/// counterpart in the next block (into a far destination): such rows outrun the prefetchers.
 pub(crate) const ROW_SOURCE_SPREAD: usize = 4;
 
 /// Least distance to the next row block's rows for them to be asked for ahead: nearer, the
@@ -47,8 +46,7 @@ pub(crate) const NEAR_RUN_BYTES: usize = 2 * CACHE_LINE;
 
 /// The farthest apart a streamed transpose's source columns lie for its row blocks to sweep
 /// every column ([`Choices::sweep_four_byte`](super::choices::Choices::sweep_four_byte)): a
-/// stride the hardware prefetcher follows. Farther, the general blocks prefetch each column;
-/// nearer than [`NEAR_RUN_BYTES`], the source is read as one run.
+/// stride the hardware prefetcher follows. Farther, the general blocks prefetch each column.
 #[cfg_attr(not(x86_kernels), allow(dead_code))] // the x86-64 kernels' choice
 pub(crate) const SWEPT_COLUMNS_APART_BYTES: usize = 1024;
 

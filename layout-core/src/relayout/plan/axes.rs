@@ -28,14 +28,9 @@ pub(crate) fn coverage(axes: &Axes, d: usize) -> usize {
 pub(super) fn exact_chain(axes: &Axes, d: usize) -> bool {
     let of_d = axes.iter().filter(|a| a.dim == d);
     let (of_d, n) = sorted::<_, MAX_AXES>(of_d.map(|a| (a.step, a.extent)));
-    let mut span = 1;
-    for &(step, extent) in &of_d[..n] {
-        if step != span {
-            return false;
-        }
-        span = step * extent;
-    }
-    true
+    let next_span =
+        |span, &(step, extent): &(usize, usize)| (step == span).then_some(step * extent);
+    of_d[..n].iter().try_fold(1, next_span).is_some()
 }
 
 /// Whether all steps of `d` on both sides divide one another in order.
@@ -53,8 +48,7 @@ pub(super) fn steps_divide(a: &Axes, b: &Axes, d: usize) -> bool {
 pub(super) fn sorted<T: Copy + Default + Ord, const N: usize>(
     of: impl Iterator<Item = T>,
 ) -> ([T; N], usize) {
-    let mut out = [T::default(); N];
-    let mut n = 0;
+    let (mut out, mut n) = ([T::default(); N], 0);
     for value in of {
         out[n] = value;
         n += 1;

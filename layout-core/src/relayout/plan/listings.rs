@@ -196,7 +196,7 @@ fn row_pitch(levels: &[Level]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::relayout::plan::{Kernel, SAME_ORDER, plan_of};
+    use crate::relayout::plan::{Kernel, SAME_ORDER, pair_of};
     use crate::relayout::test_layouts::{NChw4c, NChw8c, NChw16c, Nhwc};
 
     fn level(extent: usize, dst: usize) -> Level {
@@ -213,7 +213,7 @@ mod tests {
         A: crate::Layout<Index = [usize; 4]> + Default,
         B: crate::Layout<Index = [usize; 4]> + Default,
     {
-        plan_of::<A, B>(dims, &SAME_ORDER, bytes).rows_fill_lines(bytes)
+        Plan::new(&pair_of::<A, B>(dims, &SAME_ORDER), bytes).rows_fill_lines(bytes)
     }
 
     /// A row block stopped short by the next loop's length takes part of that loop: nhwc ->
@@ -222,7 +222,7 @@ mod tests {
     #[test]
     fn row_blocks_take_part_of_a_loop_too_long_to_list() {
         let rows = |dims: [usize; 4]| {
-            let plan = plan_of::<Nhwc, NChw16c>(dims, &SAME_ORDER, 4);
+            let plan = Plan::new(&pair_of::<Nhwc, NChw16c>(dims, &SAME_ORDER), 4);
             assert_eq!(plan.kernel, Kernel::Rows);
             plan.listings(4).rows.len()
         };

@@ -1,12 +1,14 @@
 //! The plan's loops (the destination's walk, split and fused as [the module](super) says) and
 //! the kernel for the innermost ones.
 
-use super::axes::{coverage, exact_chain, renumbered, significant, src_stride, steps_divide};
+use super::axes::{coverage, exact_chain, renumbered, significant, sorted};
+use super::axes::{src_stride, steps_divide};
 use super::divisors::largest_divisor_within;
 use super::pair::{Pair, loops_reach};
 use crate::fuse::fuse_neighbours;
 use crate::relayout::tuning::{CACHE_LINE, MAX_LISTED, ROW_BLOCK_ENOUGH, TILE_BATCH_ENOUGH};
 use crate::{layouts::Axes, layouts::MAX_AXES, mappings::MAX_RANK};
+use core::{cmp::Reverse, ops::Range};
 
 /// The most loops a plan may have: every destination axis split at every source boundary.
 pub(crate) const MAX_LEVELS: usize = 2 * MAX_AXES;
@@ -180,23 +182,23 @@ impl Plan {
     pub(super) fn kernel_start(&self, element_bytes: usize) -> usize {
         let inner = self.len.saturating_sub(1);
         match self.kernel {
-            Kernel::Rows => self.listed_start(inner, 1, ROW_BLOCK_ENOUGH),
+            Kernel::Rows => self.listed_start(inner, 1, ROW_BLOCK_ENOUGH).0,
             Kernel::Transpose { rows, .. } => {
                 let tile_bytes = self.levels[rows..self.len]
                     .iter()
                     .fold(element_bytes, |bytes, l| bytes.saturating_mul(l.extent));
-                self.listed_start(rows, tile_bytes, TILE_BATCH_ENOUGH)
+                self.listed_start(rows, tile_bytes, TILE_BATCH_ENOUGH).0
             }
             Kernel::Strided | Kernel::Indexed => inner,
         }
     }
 
     /// The first of the loops just outside loop `from` that one kernel call can list: bound-free
-    /// loops (so the loops inside keep their bounds at every digit), added outwards until their
-    /// digit combinations, `unit` each, add up to `enough`, at most [`MAX_LISTED`] of them.
-    fn listed_start(&self, from: usize, unit: usize, enough: usize) -> usize {
-        let mut start = from;
-        let mut listed = 1usize;
+    /// loops (the loops inside keep their bounds at every digit), added outwards until their
+    /// digit combinations, `unit` each, add up to `enough`, at most [`MAX_LISTED`] of them; and
+    /// the number of those combinations.
+    fn listed_start(&self, from: usize, unit: usize, enough: usize) -> (usize, usize) {
+        let (mut start, mut listed) = (from, 1usize);
         while start > 0 {
             let level = self.levels[start - 1];
             if !self.free[level.dim]
@@ -208,7 +210,7 @@ impl Plan {
             listed *= level.extent;
             start -= 1;
         }
-        start
+        (start, listed)
     }
 
     /// Splits the loop just outside a row block when listing it whole would pass [`MAX_LISTED`]
@@ -218,11 +220,7 @@ impl Plan {
         if self.kernel != Kernel::Rows || self.len < 2 || self.len == MAX_LEVELS {
             return;
         }
-        let start = self.listed_start(self.len - 1, 1, ROW_BLOCK_ENOUGH);
-        let listed: usize = self.levels[start..self.len - 1]
-            .iter()
-            .map(|l| l.extent)
-            .product();
+        let (start, listed) = self.listed_start(self.len - 1, 1, ROW_BLOCK_ENOUGH);
         if start == 0 || listed >= ROW_BLOCK_ENOUGH || !self.free[self.levels[start - 1].dim] {
             return;
         }
@@ -264,6 +262,7 @@ impl Plan {
         &self.levels[..self.len]
     }
 
+    /// Appends `level` as the innermost loop.
     fn push(&mut self, level: Level) {
         self.levels[self.len] = level;
         self.len += 1;
@@ -273,19 +272,16 @@ impl Plan {
     /// source axes).
     fn refine(&mut self, dst_axes: &Axes, src_axes: &Axes) {
         for axis in dst_axes.iter() {
-            // Source steps strictly inside this axis's span, coarsest first.
-            let mut cuts: [usize; MAX_AXES] = [0; MAX_AXES];
-            let mut n = 0;
-            for s in src_axes.iter().filter(|s| s.dim == axis.dim) {
-                let inside = s.step > axis.step && s.step < axis.step * axis.extent;
-                if inside && !cuts[..n].contains(&s.step) {
-                    cuts[n] = s.step;
-                    n += 1;
-                }
-            }
-            cuts[..n].sort_unstable_by(|a, b| b.cmp(a));
             let mut span = axis.step * axis.extent;
-            for &step in cuts[..n].iter().chain(core::iter::once(&axis.step)) {
+            // Source steps strictly inside this axis's span, coarsest first, then its own step;
+            // a step already cut (two source axes sharing it) is passed over.
+            let inside = src_axes.iter().filter(|s| s.dim == axis.dim);
+            let inside = inside.filter(|s| s.step > axis.step && s.step < span);
+            let (cuts, n) = sorted::<_, MAX_AXES>(inside.map(|s| Reverse(s.step)));
+            for step in cuts[..n].iter().map(|cut| cut.0).chain([axis.step]) {
+                if step == span {
+                    continue;
+                }
                 self.push(Level {
                     dim: axis.dim,
                     extent: span.div_ceil(step),
@@ -334,6 +330,7 @@ impl Plan {
         loops_reach(of_d.map(|l| (l.extent, l.step)))
     }
 
+    /// The kernel of the innermost loop, the loops reordered or split where it needs.
     fn choose_kernel(&mut self, element_bytes: usize) -> Kernel {
         let Some(inner) = self.levels().last() else {
             return Kernel::Strided;
@@ -359,24 +356,20 @@ impl Plan {
         let inner = self.len - 1;
         let bounded = self.levels[..inner].iter().rposition(|l| !self.free[l.dim]);
         let from = bounded.map_or(0, |k| k + 1);
-        self.levels[from..inner].sort_by_key(|l| core::cmp::Reverse(l.src));
+        self.levels[from..inner].sort_by_key(|l| Reverse(l.src));
     }
 
-    /// The transpose of the innermost loops, if they split into tile rows (together one
-    /// contiguous source run) just outside tile columns (one contiguous destination run).
-    /// Bound-free loops between the tile rows are moved outside them.
-    ///
-    /// A group of several loops must be bound-free, as its listing holds every digit; a bounded
-    /// loop must be alone in its group and its dimension absent from the other group, so that
-    /// its digit range is the same across the tile.
+    /// The transpose of the innermost loops, if they split into tile rows (one contiguous
+    /// source run) just outside tile columns (one contiguous destination run), bound-free loops
+    /// between the tile rows moved outside them. A group of several loops must be bound-free,
+    /// as its listing holds every digit; a bounded loop must be alone in its group and its
+    /// dimension absent from the other group, so its digit range is the same across the tile.
     fn transpose(&mut self) -> Option<Kernel> {
         let levels = self.levels();
         let inner = levels.len() - 1;
         let free = |k: usize| self.free[levels[k].dim];
         // The source chain: loops whose source strides are 1, then each the span of the last.
-        let mut chain = [0usize; MAX_LEVELS];
-        let mut n = 0;
-        let mut span = 1usize;
+        let (mut chain, mut n, mut span) = ([0usize; MAX_LEVELS], 0, 1usize);
         while let Some(k) = (0..inner).find(|&k| levels[k].src == span && !chain[..n].contains(&k))
         {
             let fits = span * levels[k].extent <= MAX_LISTED;
@@ -397,12 +390,10 @@ impl Plan {
             let lowest = chain.iter().copied().min()?;
             let cols = chain.iter().copied().max()? + 1;
             let movable = (lowest..cols).all(|k| chain.contains(&k) || free(k));
-            let lonely_bound = |group: core::ops::Range<usize>, other: core::ops::Range<usize>| {
-                group.len() == 1
-                    && !free(group.start)
-                    && levels[other]
-                        .iter()
-                        .any(|l| l.dim == levels[group.start].dim)
+            // A bounded loop alone in `group`, its dimension also in `other`.
+            let lonely_bound = |group: Range<usize>, other: Range<usize>| {
+                let dim = levels[group.start].dim;
+                group.len() == 1 && !free(group.start) && levels[other].iter().any(|l| l.dim == dim)
             };
             let (rows, end) = (cols - m, levels.len());
             let ok = movable
@@ -438,6 +429,7 @@ impl Plan {
         span <= MAX_LISTED
     }
 
+    /// Marks each dimension's innermost loop ([`Level::last_of_dim`]).
     fn mark_last_of_dim(&mut self) {
         let mut seen = [false; MAX_RANK + 1];
         for level in self.levels[..self.len].iter_mut().rev() {
@@ -446,6 +438,7 @@ impl Plan {
         }
     }
 
+    /// Marks the loops whose subtrees fill as one slice ([`Plan::flat_fill`]).
     fn mark_flat_fill(&mut self, rank: usize) {
         // Dimensions whose fill walk never needs a bound.
         let fill_free: [bool; MAX_RANK + 1] = core::array::from_fn(|d| {

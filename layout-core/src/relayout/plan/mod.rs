@@ -41,13 +41,3 @@ where
     let dst = crate::Mapping::<B>::new(dst_dims).unwrap();
     Pair::of(&src, &dst, to)
 }
-
-/// The plan of [`pair_of`] `A -> B` on `dims` for `bytes`-byte elements.
-#[cfg(test)]
-pub(crate) fn plan_of<A, B>(dims: [usize; 4], to: &Renumbering, bytes: usize) -> Plan
-where
-    A: crate::Layout<Index = [usize; 4]> + Default,
-    B: crate::Layout<Index = [usize; 4]> + Default,
-{
-    Plan::new(&pair_of::<A, B>(dims, to), bytes)
-}

@@ -43,7 +43,7 @@ impl Plan {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::relayout::plan::{Renumbering, plan_of};
+    use crate::relayout::plan::{Renumbering, pair_of};
     use crate::relayout::test_layouts::{Crouton, NChw16c, NChw32c, Nhwc};
 
     /// NHWC into NCHW: dimension `d` of the source is dimension `TO_NCHW[d]` of the destination.
@@ -53,7 +53,7 @@ mod tests {
     /// comes to the front, and the row block is listed as long as before.
     #[test]
     fn crouton_to_blocked_channels_puts_channel_blocks_outermost() {
-        let mut plan = plan_of::<Crouton, NChw32c>([1, 64, 64, 256], &TO_NCHW, 1);
+        let mut plan = Plan::new(&pair_of::<Crouton, NChw32c>([1, 64, 64, 256], &TO_NCHW), 1);
         assert_eq!(plan.kernel, Kernel::Rows);
         let levels = plan.levels().to_vec();
         assert!(levels[0].dst < destination_reach(&levels[1..]));
@@ -73,11 +73,11 @@ mod tests {
     /// Plans whose outermost loop owns its blocks already, and transposes, stay as they are.
     #[test]
     fn plans_split_already_stay() {
-        let mut rows = plan_of::<Nhwc, NChw16c>([8, 56, 56, 256], &TO_NCHW, 4);
+        let mut rows = Plan::new(&pair_of::<Nhwc, NChw16c>([8, 56, 56, 256], &TO_NCHW), 4);
         let before = rows.levels().to_vec();
         assert!(!rows.destination_blocks_outermost(4));
         assert_eq!(rows.levels(), &before[..]);
-        let mut transpose = plan_of::<Nhwc, NChw32c>([1, 64, 64, 256], &TO_NCHW, 1);
+        let mut transpose = Plan::new(&pair_of::<Nhwc, NChw32c>([1, 64, 64, 256], &TO_NCHW), 1);
         assert!(matches!(transpose.kernel, Kernel::Transpose { .. }));
         assert!(!transpose.destination_blocks_outermost(1));
     }

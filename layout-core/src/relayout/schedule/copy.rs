@@ -66,12 +66,10 @@ impl Planned {
         if planned.plan.kernel == Kernel::Indexed {
             return None;
         }
-        let listings = &mut planned.listings;
-        listings.row_source_ahead = if listings.rows_spread {
-            source_ahead
-        } else {
-            0
-        };
+        // Rows not spread ask for nothing ahead already ([`Plan::listings`]).
+        if planned.listings.rows_spread {
+            planned.listings.row_source_ahead = source_ahead;
+        }
         Some(planned)
     }
 
@@ -82,12 +80,10 @@ impl Planned {
         if plan.kernel != Kernel::Rows || plan.len < 2 {
             return None;
         }
+        // Bounds that could differ from block to block: the walk cannot list them once.
         let outer = &plan.levels[..plan.kernel_from];
-        if outer.iter().any(|level| !plan.free[level.dim]) {
-            return None;
-        }
-        if !plan.free[plan.levels[plan.len - 1].dim] && plan.kernel_from > 0 {
-            // Bounds that could differ from block to block: the walk cannot list them once.
+        let row_bounded = !plan.free[plan.levels[plan.len - 1].dim];
+        if outer.iter().any(|level| !plan.free[level.dim]) || (row_bounded && !outer.is_empty()) {
             return None;
         }
         let (parts, origin) = ((plan, &self.listings, self.reach), [0; MAX_RANK + 1]);
@@ -259,6 +255,6 @@ fn walk<E: Element>(
     if super::parallel::run(&nest, dst) {
         return;
     }
-    let mut point: Point = [0; crate::mappings::MAX_RANK + 1];
+    let mut point: Point = [0; MAX_RANK + 1];
     nest.data(dst, 0, plan.src_base, plan.dst_base, &mut point);
 }

@@ -109,15 +109,8 @@ impl<T: Element> Nest<'_, T> {
             cols_run: listings.cols_run,
             choices: self.choices,
         };
-        transpose(
-            dst,
-            d,
-            self.src,
-            s,
-            batch,
-            self.reach,
-            self.streaming.blocks,
-        );
+        let (src, reach, streamed) = (self.src, self.reach, self.streaming.blocks);
+        transpose(dst, d, src, s, batch, reach, streamed);
         if !self.plan.fills {
             return;
         }
@@ -140,7 +133,7 @@ impl<T: Element> Nest<'_, T> {
         to: usize,
         listed: usize,
         p: &Point,
-    ) -> (core::ops::Range<usize>, usize) {
+    ) -> (Range<usize>, usize) {
         if to - from == 1 {
             let (first, data_end, slot_end) = self.plan.bounds(from, p);
             (first..data_end, slot_end)
@@ -150,14 +143,7 @@ impl<T: Element> Nest<'_, T> {
     }
 
     /// Fills the whole subtrees of loop `k`'s `digits` (destination offset `d`) with the pad.
-    fn fill_digits(
-        &self,
-        dst: &mut [T],
-        k: usize,
-        d: usize,
-        p: &mut Point,
-        digits: core::ops::Range<usize>,
-    ) {
+    fn fill_digits(&self, dst: &mut [T], k: usize, d: usize, p: &mut Point, digits: Range<usize>) {
         if !self.plan.fills || digits.is_empty() {
             return;
         }
