@@ -2,11 +2,12 @@
 //! tensor, by the plan of its shape ([`Shapes`]) run through the engine from the chunk's and
 //! the box's first slots. Runs of chunks go to different threads ([`split`]).
 
-use super::{Dim, Table, TableMove, split};
+use super::by_shape::PlansByShape;
+use super::{Table, TableMove, split};
 use crate::mappings::MAX_RANK;
 use crate::relayout::by_size;
 use crate::relayout::choices::Choices;
-use crate::relayout::plan::{Band, Grid, Pair, Part, ahead_if_far, coverage};
+use crate::relayout::plan::{Band, Pair, ahead_if_far};
 use crate::relayout::schedule::{Job, Planned, RowWalk, Streaming};
 use alloc::vec::Vec;
 use core::ops::Range;
@@ -116,23 +117,20 @@ fn source_stride(starts: &[usize], element_bytes: usize) -> usize {
 /// once per relayout): more outer axes than a tensor of rank 8 has.
 const MOST_PATTERNS: usize = 1 << 8;
 
-/// The plans of a table's chunk shapes, and which pattern of last digits has which.
-/// The pair's offsets follow by additions, so two boxes of equal extents that reach the other
-/// tensor's padded extent equally far have the same cut, up to its bases: one plan per shape.
+/// The plans of a table's chunk shapes ([`PlansByShape`]), and which pattern of last digits
+/// has which: chunks with the same last digits have boxes of the same shape.
 struct Shapes {
     plans: Vec<Planned>,
     /// Last-digit bits, and the index of their plan.
     by_bits: Vec<(u32, usize)>,
 }
 
-/// A box's extent per dimension, then how far it reaches into the other tensor's storage.
-type Shape = [usize; 2 * MAX_RANK];
-
 impl Shapes {
     /// The plans of `table`'s chunk shapes, with `streaming` and rows asking for their source
     /// `source_ahead` on ([`Planned::from_any_base`]); `other_base` is the offset in the other
-    /// tensor of a box's corner. `None` when the pair's offsets do not follow by additions, a
-    /// box does not cut, or there are too many patterns.
+    /// tensor of a box's corner. `None` when the pair's offsets do not follow by additions (a
+    /// plan then would not serve every box of its shape), a box does not cut or plan, or there
+    /// are too many patterns.
     fn new(
         table: &Table<'_>,
         element_bytes: usize,
@@ -140,57 +138,27 @@ impl Shapes {
         streaming: Streaming,
         source_ahead: usize,
     ) -> Option<Shapes> {
-        let (pair, grid, table_is_src): (&Pair, &Grid, bool) =
-            (table.pair, &table.grid, table.is_src);
-        if !pair.follows_by_additions() {
+        if !table.pair.follows_by_additions() {
             return None;
         }
-        let rank = pair.rank;
-        let other = if table_is_src { &pair.dst } else { &pair.src };
-        // The table's dims, and the other tensor's padded extents, in the table's numbering.
-        let (mut dims, mut padded) = ([0; MAX_RANK], [0; MAX_RANK]);
-        for dim in Dim::each(pair, table_is_src) {
-            dims[dim.table] = pair.dims[dim.dst];
-            padded[dim.table] = coverage(&other.axes, dim.other).max(dims[dim.table]);
-        }
-        let shape_of = |part: &Part| {
-            let mut shape: Shape = [0; 2 * MAX_RANK];
-            for d in 0..rank {
-                let (start, end) = (part.start[d], part.end[d]);
-                shape[d] = end - start;
-                shape[MAX_RANK + d] = if end == dims[d] { padded[d] } else { end } - start;
+        let mut plans = PlansByShape::new(MOST_PATTERNS);
+        let mut by_bits = Vec::new();
+        for (n, corner) in table.grid.each_pattern(MOST_PATTERNS)? {
+            let part = table.grid.part(&corner);
+            let mut cut = table.cut(&Band {
+                chunks: n..n + 1,
+                part,
+            })?;
+            if table.sides(&mut cut).1.base != other_base(&corner.origin) {
+                return None;
             }
-            shape
-        };
-        let mut shapes = Shapes {
-            plans: Vec::new(),
-            by_bits: Vec::new(),
-        };
-        let mut planned: Vec<Shape> = Vec::new();
-        for (n, corner) in grid.each_pattern(MOST_PATTERNS)? {
-            let part = grid.part(&corner);
-            let shape = shape_of(&part);
-            let at = match planned.iter().position(|p| *p == shape) {
-                Some(at) => at,
-                None => {
-                    let mut cut = table.cut(&Band {
-                        chunks: n..n + 1,
-                        part,
-                    })?;
-                    let (_, other) = table.sides(&mut cut);
-                    if other.base != other_base(&corner.origin) {
-                        return None;
-                    }
-                    other.base = 0;
-                    let plan = Planned::from_any_base(&cut, element_bytes, streaming, source_ahead);
-                    shapes.plans.push(plan?);
-                    planned.push(shape);
-                    planned.len() - 1
-                }
+            let plan = |shape: &Pair| {
+                Planned::from_any_base(shape, element_bytes, streaming, source_ahead)
             };
-            shapes.by_bits.push((corner.last, at));
+            by_bits.push((corner.last, plans.of(&cut, plan).0?));
         }
-        Some(shapes)
+        let plans = plans.into_kept().collect::<Option<_>>()?;
+        Some(Shapes { plans, by_bits })
     }
 
     /// Each shape's row walk where its plan is one row block ([`RowWalk::is_one_block`]).

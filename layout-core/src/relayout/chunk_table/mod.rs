@@ -5,6 +5,7 @@
 
 mod alone;
 mod bands;
+mod by_shape;
 mod split;
 mod table_rows;
 
@@ -73,39 +74,6 @@ where
     }
 }
 
-/// One logical dimension of a relayout with a chunk table on one side, by its number in each
-/// numbering the relayout uses.
-#[derive(Clone, Copy)]
-struct Dim {
-    /// In the source's numbering.
-    src: usize,
-    /// In the destination's (the plan's).
-    dst: usize,
-    /// In the table's: `src` or `dst`, whichever side the table is.
-    table: usize,
-    /// In the other tensor's.
-    other: usize,
-}
-
-impl Dim {
-    /// Every dimension of `pair`, whose source (`table_is_src`) or destination is the table.
-    fn each(pair: &Pair, table_is_src: bool) -> impl Iterator<Item = Dim> + '_ {
-        pair.to
-            .iter()
-            .enumerate()
-            .take(pair.rank)
-            .map(move |(src, &dst)| {
-                let (table, other) = if table_is_src { (src, dst) } else { (dst, src) };
-                Dim {
-                    src,
-                    dst,
-                    table,
-                    other,
-                }
-            })
-    }
-}
-
 /// A relayout with a chunk table on one side: the pair, the grid of the table's chunks (boxes
 /// in the table's numbering), their volume, and which side the table is.
 struct Table<'a> {
@@ -130,8 +98,9 @@ impl<'a> Table<'a> {
         let side = if is_src { &pair.src } else { &pair.dst };
         let grid = Grid::of(side, table.dims().as_ref(), table.layout().chunk_axes())?;
         let mut other_dims = [0; MAX_RANK];
-        for dim in Dim::each(pair, is_src) {
-            other_dims[dim.other] = dim.table;
+        for (s, &d) in pair.to.iter().enumerate().take(pair.rank) {
+            let (table, other) = if is_src { (s, d) } else { (d, s) };
+            other_dims[other] = table;
         }
         (grid.count() == count).then(|| Table {
             pair,
