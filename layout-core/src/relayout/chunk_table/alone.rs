@@ -10,7 +10,6 @@ use crate::relayout::choices::Choices;
 use crate::relayout::plan::{Band, Pair, ahead_if_far};
 use crate::relayout::schedule::{Job, Planned, RowWalk, Streaming};
 use alloc::vec::Vec;
-use core::ops::Range;
 
 /// The relayout `moves` chunk by chunk, `other_offset` the offset in the other tensor of a
 /// chunk's corner; `false`, with nothing written, when a chunk's box cannot be planned alone.
@@ -22,23 +21,42 @@ pub(super) fn move_chunks<T: Copy + Send + Sync + 'static>(
 ) -> bool {
     let (element_bytes, choices) = (size_of::<T>(), Choices::of_this_machine());
     let chunk_bytes = table.volume * element_bytes;
-    match moves {
-        TableMove::Out { chunks, dst_slots } => {
+    let (streaming, source_ahead, written_bytes) = match &moves {
+        TableMove::Out { dst_slots, .. } => {
             // Past the caches, rows ask for their destination lines ahead on every machine: a
             // chunk's rows land in lines that later chunks complete.
-            let streaming = Streaming::for_destination(size_of_val(dst_slots), &choices);
-            let streaming = Streaming {
-                far_rows: streaming.blocks,
-                ..streaming
-            };
-            let Some(shapes) = Shapes::new(table, element_bytes, other_offset, streaming, 0) else {
-                return false;
-            };
-            let blocks = shapes.one_blocks();
-            let pieces = split::pieces(table, chunk_bytes, size_of_val(dst_slots));
+            let bytes = size_of_val(*dst_slots);
+            let mut streaming = Streaming::for_destination(bytes, &choices);
+            streaming.far_rows = streaming.blocks;
+            (streaming, 0, bytes)
+        }
+        TableMove::In { src_slots, chunks } => {
+            // Through the caches: the chunks' lines need not lie on the 64-byte grid, and a
+            // streaming kernel call ends with a fence, per chunk. From a source past the caches,
+            // each chunk's rows ask for their counterparts in a chunk further on, as a
+            // contiguous relayout's row blocks do.
+            let mut ahead = 0;
+            if Streaming::for_destination(size_of_val(*src_slots), &choices).blocks {
+                let mut starts = Vec::with_capacity(STRIDE_CHUNKS);
+                let first = 0..table.grid.count().min(STRIDE_CHUNKS);
+                table
+                    .grid
+                    .each_chunk(first, |_, at| starts.push(other_offset(&at.origin)));
+                ahead = source_stride(&starts, element_bytes);
+            }
+            (Streaming::NONE, ahead, chunk_bytes * chunks.len())
+        }
+    };
+    let Some(shapes) = Shapes::new(table, element_bytes, other_offset, streaming, source_ahead)
+    else {
+        return false;
+    };
+    let blocks = shapes.one_blocks();
+    let pieces = split::pieces(table, chunk_bytes, written_bytes);
+    match moves {
+        TableMove::Out { chunks, dst_slots } => {
             split::in_pieces(table, &pieces, dst_slots, &|pieces, dst_slots, at| {
-                let chunks_here = split::chunks_of(pieces);
-                shapes.each(table, &blocks, chunks_here, |job, n, origin| {
+                shapes.each(table, &blocks, pieces, |job, n, origin| {
                     let box_slots = &mut dst_slots[other_offset(origin) - at..];
                     by_size::copy(job, chunks.get(n), box_slots, pad, &|_| 0);
                 });
@@ -46,29 +64,9 @@ pub(super) fn move_chunks<T: Copy + Send + Sync + 'static>(
             })
         }
         TableMove::In { src_slots, chunks } => {
-            // Through the caches: the chunks' lines need not lie on the 64-byte grid, and a
-            // kernel call that streams ends with a fence for every store before it, per chunk.
-            // A source past the caches whose chunks gather rows from far apart: each chunk's
-            // rows ask for their counterparts in a chunk further on, as a contiguous
-            // relayout's row blocks do.
-            let far_source = Streaming::for_destination(size_of_val(src_slots), &choices).blocks;
-            let source_ahead = if far_source {
-                source_stride(&first_boxes(table, other_offset), element_bytes)
-            } else {
-                0
-            };
-            let streaming = Streaming::NONE;
-            let Some(shapes) =
-                Shapes::new(table, element_bytes, other_offset, streaming, source_ahead)
-            else {
-                return false;
-            };
-            let blocks = shapes.one_blocks();
-            let pieces = split::pieces(table, chunk_bytes, chunk_bytes * chunks.len());
             split::in_pieces(table, &pieces, chunks, &|pieces, chunks, _| {
                 let mut unwritten = chunks.each_mut();
-                let chunks_here = split::chunks_of(pieces);
-                shapes.each(table, &blocks, chunks_here, |job, _, origin| {
+                shapes.each(table, &blocks, pieces, |job, _, origin| {
                     let Some(chunk) = unwritten.next() else {
                         unreachable!("the table holds a chunk for every corner")
                     };
@@ -81,21 +79,8 @@ pub(super) fn move_chunks<T: Copy + Send + Sync + 'static>(
     }
 }
 
-/// Most chunks whose boxes [`source_stride`] compares.
+/// Most chunks, from the first, whose boxes [`source_stride`] compares.
 const STRIDE_CHUNKS: usize = 64;
-
-/// The offsets in the other tensor of the boxes of `table`'s first [`STRIDE_CHUNKS`] chunks.
-fn first_boxes(
-    table: &Table<'_>,
-    other_offset: impl Fn(&[usize; MAX_RANK]) -> usize,
-) -> Vec<usize> {
-    let mut starts = Vec::with_capacity(STRIDE_CHUNKS);
-    let first = 0..table.grid.count().min(STRIDE_CHUNKS);
-    table
-        .grid
-        .each_chunk(first, |_, corner| starts.push(other_offset(&corner.origin)));
-    starts
-}
 
 /// How far on in the source each chunk asks for its rows, from `starts`, the source offsets
 /// of consecutive chunks' boxes (elements of `element_bytes`): the step by which they advance
@@ -167,15 +152,18 @@ impl Shapes {
         self.plans.iter().map(one_block).collect()
     }
 
-    /// Calls `run(job, n, origin)` for each chunk `n` of `chunks` of `table`, at `origin`, by its
-    /// shape's one row block in `blocks` ([`one_blocks`](Self::one_blocks)) or else its plan.
+    /// Calls `run(job, n, origin)` for each chunk `n` of `pieces` (consecutive bands) of
+    /// `table`, at `origin`, by its shape's one row block in `blocks`
+    /// ([`one_blocks`](Self::one_blocks)) or else its plan.
     fn each<'s>(
         &'s self,
         table: &Table<'_>,
         blocks: &'s [Option<RowWalk<'s>>],
-        chunks: Range<usize>,
+        pieces: &[Band],
         mut run: impl FnMut(Job<'s>, usize, &[usize; MAX_RANK]),
     ) {
+        let start = pieces.first().map_or(0, |piece| piece.chunks.start);
+        let chunks = start..pieces.last().map_or(0, |piece| piece.chunks.end);
         let mut recent = (u32::MAX, 0);
         table.grid.each_chunk(chunks, |n, corner| {
             if corner.last != recent.0 {

@@ -29,7 +29,7 @@ where
 {
     let (volume, choices) = (table.volume, Choices::of_this_machine());
     let chunk_bytes = volume * size_of::<T>();
-    let bands: Vec<Band> = table.grid.bands(chunk_bytes, band_bytes).iter().collect();
+    let bands = table.grid.bands(chunk_bytes, band_bytes);
     // The source offsets of the points of `band`'s box, less `first`: in the source tensor,
     // or in the buffer of the band's chunks (`first` the band's first slot in the table).
     let (to, table_is_src) = (table.pair.to, table.is_src);
@@ -43,9 +43,10 @@ where
             src.offset(index) - first
         }
     };
-    let plan = |table_is_src, streaming| {
-        move |shape: &Pair| BandPlan::of(shape, size_of::<T>(), volume, table_is_src, streaming)
-    };
+    // A buffer of chunks as large as the largest band, for bands that need one.
+    let buffer_len = bands.iter().map(|b| b.chunks.len()).max().unwrap_or(0) * volume;
+    let plan =
+        |streaming| move |shape: &Pair| BandPlan::of(shape, table, size_of::<T>(), streaming);
     match moves {
         TableMove::Out { chunks, dst_slots } => {
             // Stores past the caches as for the whole destination, whatever part a thread writes.
@@ -58,15 +59,14 @@ where
                         return false;
                     };
                     pair.dst.base -= at;
-                    let (_, plan) = plans.of(&pair, plan(true, streaming));
+                    let (_, plan) = plans.of(&pair, plan(streaming));
                     let band_chunks = chunks.range(band.chunks.clone());
                     if let Some(rows) = &plan.rows {
                         rows.copy_out(band_chunks, dst_slots, pair.dst.base, pad);
                         return true;
                     }
-                    // Made on the first band that needs it, as large as the largest band.
                     if buffer.capacity() == 0 {
-                        buffer.reserve(most_chunks(bands) * volume);
+                        buffer.reserve(buffer_len);
                     }
                     buffer.clear();
                     for chunk in band_chunks.iter() {
@@ -89,24 +89,19 @@ where
                     };
                     let slots_bytes = band.chunks.len() * volume * size_of::<T>();
                     let streaming = Streaming::for_destination(slots_bytes, &choices);
-                    let (_, plan) = plans.of(&pair, plan(false, streaming));
+                    let (_, plan) = plans.of(&pair, plan(streaming));
                     let band_chunks = band.chunks.start - first..band.chunks.end - first;
                     if let Some(rows) = &plan.rows {
                         rows.copy_in(src_slots, pair.src.base, chunks.range_mut(band_chunks), pad);
                         return true;
                     }
                     if buffer.is_empty() {
-                        buffer = alloc::vec![pad; most_chunks(bands) * volume];
+                        buffer = alloc::vec![pad; buffer_len];
                     }
                     let slots = &mut buffer[..band.chunks.len() * volume];
                     let (job, s, d) = plan.job(&pair, None, &choices);
-                    by_size::copy(
-                        job,
-                        &src_slots[s..],
-                        &mut slots[d..],
-                        pad,
-                        &offsets(band, 0),
-                    );
+                    let offsets = offsets(band, 0);
+                    by_size::copy(job, &src_slots[s..], &mut slots[d..], pad, &offsets);
                     let band = chunks.range_mut(band_chunks).each_mut();
                     for (chunk, from) in band.zip(slots.chunks(volume)) {
                         chunk.copy_from_slice(from);
@@ -123,7 +118,6 @@ where
 const MOST_SHAPES: usize = 16;
 
 /// How the bands of one shape move, run from each band's bases.
-#[derive(Clone)]
 struct BandPlan {
     /// The plan of the band's relayout from (or into) a buffer of its chunks, run from the
     /// band's box in the other tensor ([`Planned::from_any_base`]); `None` when its offsets do
@@ -135,19 +129,12 @@ struct BandPlan {
 }
 
 impl BandPlan {
-    /// The plan of bands whose cut relayout less its bases is `shape`, its source
-    /// (`table_is_src`) or destination the band's chunks of `volume` elements, its stores as
-    /// `streaming` says (the same for every band of a shape).
-    fn of(
-        shape: &Pair,
-        element_bytes: usize,
-        volume: usize,
-        table_is_src: bool,
-        streaming: Streaming,
-    ) -> BandPlan {
+    /// The plan of `table`'s bands whose cut relayout less its bases is `shape`, for elements
+    /// of `element_bytes`, its stores as `streaming` says (the same for every band of a shape).
+    fn of(shape: &Pair, table: &Table<'_>, element_bytes: usize, streaming: Streaming) -> BandPlan {
         let planned = Planned::from_any_base(shape, element_bytes, streaming, 0);
         let walk = planned.as_ref().and_then(Planned::row_walk);
-        let rows = walk.and_then(|walk| TableRows::of(&walk, volume, table_is_src));
+        let rows = walk.and_then(|walk| TableRows::of(&walk, table.volume, table.is_src));
         BandPlan { planned, rows }
     }
 
@@ -174,15 +161,6 @@ impl BandPlan {
     }
 }
 
-/// Chunks in the largest of `bands`.
-fn most_chunks(bands: &[Band]) -> usize {
-    bands
-        .iter()
-        .map(|band| band.chunks.len())
-        .max()
-        .unwrap_or(0)
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::tests::Depth;
@@ -206,11 +184,10 @@ mod tests {
             Table::of(&pair, &dst, false, dst.storage_len() / dst.chunk_volume())
         };
         let table = table.unwrap();
-        let bands = table.grid.bands(table.volume, 1 << 20);
-        let band = bands.iter().next().unwrap();
-        let mut cut = table.cut(&band).unwrap();
+        let band = &table.grid.bands(table.volume, 1 << 20)[0];
+        let mut cut = table.cut(band).unwrap();
         (cut.src.base, cut.dst.base) = (0, 0);
-        BandPlan::of(&cut, 1, table.volume, table_is_src, Streaming::NONE)
+        BandPlan::of(&cut, &table, 1, Streaming::NONE)
     }
 
     /// Rows that each lie in one chunk move straight, both ways; a row that runs on past a

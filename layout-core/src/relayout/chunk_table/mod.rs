@@ -115,13 +115,7 @@ impl<'a> Table<'a> {
     /// from the band's first chunk (base 0), the other tensor's at the box's place in it. `None`
     /// when a side cannot be cut or the table's cut side does not walk exactly the band's chunks.
     fn cut(&self, band: &Band) -> Option<Pair> {
-        let (rank, to) = (self.pair.rank, &self.pair.to);
-        let part = if self.is_src {
-            band.part.renumbered(rank, to)
-        } else {
-            band.part
-        };
-        let mut pair = self.pair.part(&part)?;
+        let mut pair = self.pair.part(&band.part, self.is_src)?;
         let (table, _) = self.sides(&mut pair);
         let chunks = &band.chunks;
         let slots = chunks.start * self.volume..chunks.end * self.volume;
