@@ -128,12 +128,8 @@ impl Shapes {
         }
         let mut plans = PlansByShape::new(MOST_PATTERNS);
         let mut by_bits = Vec::new();
-        for (n, corner) in table.grid.each_pattern(MOST_PATTERNS)? {
-            let part = table.grid.part(&corner);
-            let mut cut = table.cut(&Band {
-                chunks: n..n + 1,
-                part,
-            })?;
+        for (chunk, corner) in table.grid.each_pattern(MOST_PATTERNS)? {
+            let mut cut = table.cut(&chunk)?;
             if table.sides(&mut cut).1.base != other_base(&corner.origin) {
                 return None;
             }

@@ -1,7 +1,5 @@
-//! Plans by the shape of the box they move, for chunks ([`alone`](super::alone)) and bands
-//! ([`bands`](super::bands)) alike: boxes whose cut relayouts agree but for their bases run one
-//! plan, each from its own bases. A table has one shape of inner boxes and a few cut by the
-//! dims' ends.
+//! Plans by the shape of the box they move, for chunks and bands alike: boxes whose cut
+//! relayouts agree but for their bases run one plan, each from its own bases.
 
 use crate::relayout::plan::Pair;
 use alloc::vec::Vec;
@@ -10,7 +8,7 @@ use alloc::vec::Vec;
 pub(super) struct PlansByShape<P> {
     /// Each kept shape (a cut relayout, bases 0) and its plan, in order of first use.
     kept: Vec<(Pair, P)>,
-    /// Most shapes kept: each new shape past them is planned on its own.
+    /// Most shapes kept: past them, each new shape is planned on its own.
     most: usize,
     /// The plan of the latest shape past `most`.
     unkept: Option<P>,

@@ -170,7 +170,7 @@ pub(super) mod tests {
 
     /// `A`'s table into `B` and back, chunk by chunk (`band_bytes` 0) or in bands, against the
     /// contiguous engine, padding included; `false` when the table did not move this way.
-    fn moves<T, A, B>(of: fn(u32) -> T, band_bytes: usize) -> bool
+    fn moves<T, A, B>(of: impl Fn(u32) -> T, band_bytes: usize) -> bool
     where
         T: Copy + Send + Sync + PartialEq + Debug + 'static,
         A: Layout<Index = [usize; 4]> + Default,
@@ -214,26 +214,21 @@ pub(super) mod tests {
     #[test]
     fn tables_move_chunk_by_chunk_and_in_bands_like_contiguous_tensors() {
         let chunk_bytes = 16;
+        let wide = |second: u64| move |v: u32| (u64::from(v), second);
         // Under Miri, chunk by chunk, bands of a few chunks, and the whole table.
         let bands = [0, 1, 3 * chunk_bytes, 7 * chunk_bytes, 1 << 20];
         for bytes in under_miri(&bands, &[0, 2, 4]) {
             assert!(moves::<u8, Small, Nchw>(|v| v as u8, bytes));
             assert!(moves::<u8, Small, NChw8c>(|v| v as u8, bytes));
             assert!(moves::<bool, Small, NChw8c>(|v| v % 3 == 0, bytes));
-            assert!(moves::<(u64, u64), Small, Nchw>(
-                |v| (v.into(), 1),
-                bytes * 16
-            ));
+            assert!(moves::<_, Small, Nchw>(wide(1), bytes * 16));
         }
         // Bands whose rows each lie in one chunk, copied straight between the chunks and the
         // other tensor (its padding, and the chunks' past the dims, written as well).
         for bytes in under_miri(&[1, 8, 5 * 8, 1 << 20], &[1, 3]) {
             assert!(moves::<u8, Depth, Flat>(|v| v as u8, bytes));
             assert!(moves::<u16, Depth, NChw8c>(|v| v as u16, bytes * 2));
-            assert!(moves::<(u64, u64), Depth, Flat>(
-                |v| (v.into(), 2),
-                bytes * 16
-            ));
+            assert!(moves::<_, Depth, Flat>(wide(2), bytes * 16));
         }
         // Blocks that do not divide the table's: no chunk by chunk, and bands through the
         // engine's index-driven walk.

@@ -116,12 +116,13 @@ impl Grid {
         }
     }
 
-    /// One chunk of each pattern of last digits that occurs, with its number: the outer axes
-    /// of the pattern at their last digit, the others at their first. `None` past `most`.
+    /// One chunk of each pattern of last digits that occurs, as a band of its own, and its
+    /// corner: the outer axes of the pattern at their last digit, the others at their first.
+    /// `None` past `most`.
     pub(crate) fn each_pattern(
         &self,
         most: usize,
-    ) -> Option<impl Iterator<Item = (usize, Corner)> + '_> {
+    ) -> Option<impl Iterator<Item = (Band, Corner)> + '_> {
         let outer = &self.outer;
         let free = outer.iter().filter(|a| a.extent > 1).count();
         if free >= usize::BITS as usize || 1usize << free > most {
@@ -139,7 +140,8 @@ impl Grid {
                 corner.set(i, axis, digit);
                 number = number * axis.extent + digit;
             }
-            (number, corner)
+            let (chunks, part) = (number..number + 1, self.part(&corner));
+            (Band { chunks, part }, corner)
         }))
     }
 
