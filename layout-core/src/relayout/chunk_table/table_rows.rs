@@ -7,7 +7,6 @@ use crate::relayout::schedule::RowWalk;
 use crate::table_chunks::{TableChunks, TableChunksMut};
 use alloc::vec::Vec;
 use core::ops::Range;
-use core::ptr::NonNull;
 
 /// Calls `$self.$method::<T, N>($args)` with `N` the row length `$len` where it is one of the
 /// common ones (so that each row is a few vector moves, not a call to memcpy), 0 otherwise.
@@ -109,32 +108,61 @@ impl TableRows {
                 .is_some_and(|end| end <= len)
     }
 
-    /// Calls `copy(in_chunk, in_other, n)` with where each row's data starts in its chunk and
-    /// in the other tensor, and its length: in rows of `N` (0: `cols.len()`), from `starts`,
-    /// the band's chunks' first slots, and `other`, the band's first slot in the other tensor.
+    /// Each row's data out of `chunks` into `dst` from `d`, in rows of `N` (0: `cols.len()`).
     ///
     /// # Safety
     ///
-    /// [`fit`](Self::fit)`(count, volume, 0, len)` for `starts`' `count` chunks of `volume`
-    /// slots each and `len` slots from `other`.
+    /// [`fit`](Self::fit)`(chunks.len(), chunks.volume(), d, dst.len())`.
     #[inline(always)]
-    unsafe fn each_row<T, const N: usize>(
+    unsafe fn rows_out<T: Copy, const N: usize>(
         &self,
-        starts: *const NonNull<T>,
-        other: *mut T,
-        copy: impl Fn(*mut T, *mut T, usize),
+        chunks: TableChunks<'_, T>,
+        dst: &mut [T],
+        d: usize,
     ) {
         let (cols, n) = (&self.cols, if N == 0 { self.cols.len() } else { N });
-        for &(first, at) in &self.blocks {
+        let dst = dst.as_mut_ptr();
+        for &(first, other) in &self.blocks {
             // SAFETY (both): each row's chunk `first + row.chunk` is below `chunks_reached`,
-            // inside `starts`' chunks; its `n` slots from `row.at + cols.start` end at
-            // `row.at + cols.end <= volume`, the chunk's length (`TableRows::of`); its slots
-            // from `other` end below `other_reach` (all from the caller's `fit`).
-            let (starts, other) = unsafe { (starts.add(first), other.add(at + cols.start)) };
+            // inside `chunks`; its `n` slots from `row.at + cols.start` end at
+            // `row.at + cols.end <= volume`, the chunk's length (`TableRows::of`); its slots in
+            // `dst` end below `d + other_reach <= dst.len()` (all from the caller's `fit`). The
+            // chunks are borrowed shared, apart from `dst`, borrowed exclusively.
+            let (starts, dst) = unsafe {
+                let starts = chunks.starts().as_ptr().add(first);
+                (starts, dst.add(d + other + cols.start))
+            };
             let row = |row: &TableRow| unsafe {
                 let chunk = *starts.add(row.chunk as usize);
-                let in_chunk = chunk.as_ptr().add(row.at as usize + cols.start);
-                copy(in_chunk, other.add(row.other), n);
+                let src = chunk.as_ptr().add(row.at as usize + cols.start);
+                core::ptr::copy_nonoverlapping(src, dst.add(row.other), n);
+            };
+            four_at_a_time(&self.rows, row);
+        }
+    }
+
+    /// Each row's data from `src` from `s` into `chunks`, in rows of `N` (0: `cols.len()`).
+    ///
+    /// # Safety
+    ///
+    /// [`fit`](Self::fit)`(chunks.len(), chunks.volume(), s, src.len())`.
+    #[inline(always)]
+    unsafe fn rows_in<T: Copy, const N: usize>(
+        &self,
+        src: &[T],
+        s: usize,
+        chunks: &mut TableChunksMut<'_, T>,
+    ) {
+        let (cols, n) = (&self.cols, if N == 0 { self.cols.len() } else { N });
+        let (src, table) = (src.as_ptr(), chunks.starts().as_ptr());
+        for &(first, other) in &self.blocks {
+            // SAFETY (both): as in `rows_out`, with the chunks written (borrowed exclusively
+            // through `chunks`) and `src` read.
+            let (starts, src) = unsafe { (table.add(first), src.add(s + other + cols.start)) };
+            let row = |row: &TableRow| unsafe {
+                let chunk = *starts.add(row.chunk as usize);
+                let dst = chunk.as_ptr().add(row.at as usize + cols.start);
+                core::ptr::copy_nonoverlapping(src.add(row.other), dst, n);
             };
             four_at_a_time(&self.rows, row);
         }
@@ -151,15 +179,9 @@ impl TableRows {
         if !self.fit(chunks.len(), chunks.volume(), d, dst.len()) {
             unreachable!("a band's rows inside its chunks and the other tensor");
         }
-        let (starts, other) = (chunks.starts().as_ptr(), dst[d..].as_mut_ptr());
-        // SAFETY: `each_row` gives rows inside the chunks, read only, and inside `dst`, borrowed
-        // exclusively, apart from them.
-        let copy = |chunk: *mut T, to: *mut T, n| unsafe {
-            core::ptr::copy_nonoverlapping(chunk, to, n);
-        };
         // SAFETY: `fit` just above. With AVX2, each 32-byte row is one register move.
         with_widest_copies(|| unsafe {
-            by_row_length!(self.cols.len(), self.each_row(starts, other, copy))
+            by_row_length!(self.cols.len(), self.rows_out(chunks, dst, d))
         });
         if self.slot_end > self.cols.end {
             let tail = self.cols.end..self.slot_end;
@@ -183,15 +205,9 @@ impl TableRows {
         if !self.fit(chunks.len(), chunks.volume(), s, src.len()) {
             unreachable!("a band's rows inside its chunks and the other tensor");
         }
-        let (starts, other) = (chunks.starts().as_ptr(), src[s..].as_ptr().cast_mut());
-        // SAFETY: `each_row` gives rows inside `src`, read only (never written through `other`),
-        // and inside the chunks, borrowed exclusively through `chunks`, apart from it.
-        let copy = |chunk: *mut T, from: *mut T, n| unsafe {
-            core::ptr::copy_nonoverlapping(from, chunk, n);
-        };
         // SAFETY: `fit` just above. With AVX2 as in `copy_out`.
         with_widest_copies(|| unsafe {
-            by_row_length!(self.cols.len(), self.each_row(starts, other, copy))
+            by_row_length!(self.cols.len(), self.rows_in(src, s, &mut chunks))
         });
         if self.slot_end > self.cols.end {
             let tail = self.cols.end..self.slot_end;
