@@ -2,14 +2,14 @@
 //! tensor, by the plan of its shape ([`Shapes`]) run through the engine from the chunk's and
 //! the box's first slots. Runs of chunks go to different threads ([`split`]).
 
-use super::{Dim, Table, TableMove, split};
+use super::by_shape::PlansByShape;
+use super::{Table, TableMove, split};
 use crate::mappings::MAX_RANK;
 use crate::relayout::by_size;
 use crate::relayout::choices::Choices;
-use crate::relayout::plan::{Band, Grid, Pair, Part, ahead_if_far, coverage};
+use crate::relayout::plan::{Band, Pair, ahead_if_far};
 use crate::relayout::schedule::{Job, Planned, RowWalk, Streaming};
 use alloc::vec::Vec;
-use core::ops::Range;
 
 /// The relayout `moves` chunk by chunk, `other_offset` the offset in the other tensor of a
 /// chunk's corner; `false`, with nothing written, when a chunk's box cannot be planned alone.
@@ -21,23 +21,42 @@ pub(super) fn move_chunks<T: Copy + Send + Sync + 'static>(
 ) -> bool {
     let (element_bytes, choices) = (size_of::<T>(), Choices::of_this_machine());
     let chunk_bytes = table.volume * element_bytes;
-    match moves {
-        TableMove::Out { chunks, dst_slots } => {
+    let (streaming, source_ahead, written_bytes) = match &moves {
+        TableMove::Out { dst_slots, .. } => {
             // Past the caches, rows ask for their destination lines ahead on every machine: a
             // chunk's rows land in lines that later chunks complete.
-            let streaming = Streaming::for_destination(size_of_val(dst_slots), &choices);
-            let streaming = Streaming {
-                far_rows: streaming.blocks,
-                ..streaming
-            };
-            let Some(shapes) = Shapes::new(table, element_bytes, other_offset, streaming, 0) else {
-                return false;
-            };
-            let blocks = shapes.one_blocks();
-            let pieces = split::pieces(table, chunk_bytes, size_of_val(dst_slots));
+            let bytes = size_of_val(*dst_slots);
+            let mut streaming = Streaming::for_destination(bytes, &choices);
+            streaming.far_rows = streaming.blocks;
+            (streaming, 0, bytes)
+        }
+        TableMove::In { src_slots, chunks } => {
+            // Through the caches: the chunks' lines need not lie on the 64-byte grid, and a
+            // streaming kernel call ends with a fence, per chunk. From a source past the caches,
+            // each chunk's rows ask for their counterparts in a chunk further on, as a
+            // contiguous relayout's row blocks do.
+            let mut ahead = 0;
+            if Streaming::for_destination(size_of_val(*src_slots), &choices).blocks {
+                let mut starts = Vec::with_capacity(STRIDE_CHUNKS);
+                let first = 0..table.grid.count().min(STRIDE_CHUNKS);
+                table
+                    .grid
+                    .each_chunk(first, |_, at| starts.push(other_offset(&at.origin)));
+                ahead = source_stride(&starts, element_bytes);
+            }
+            (Streaming::NONE, ahead, chunk_bytes * chunks.len())
+        }
+    };
+    let Some(shapes) = Shapes::new(table, element_bytes, other_offset, streaming, source_ahead)
+    else {
+        return false;
+    };
+    let blocks = shapes.one_blocks();
+    let pieces = split::pieces(table, chunk_bytes, written_bytes);
+    match moves {
+        TableMove::Out { chunks, dst_slots } => {
             split::in_pieces(table, &pieces, dst_slots, &|pieces, dst_slots, at| {
-                let chunks_here = split::chunks_of(pieces);
-                shapes.each(table, &blocks, chunks_here, |job, n, origin| {
+                shapes.each(table, &blocks, pieces, |job, n, origin| {
                     let box_slots = &mut dst_slots[other_offset(origin) - at..];
                     by_size::copy(job, chunks.get(n), box_slots, pad, &|_| 0);
                 });
@@ -45,29 +64,9 @@ pub(super) fn move_chunks<T: Copy + Send + Sync + 'static>(
             })
         }
         TableMove::In { src_slots, chunks } => {
-            // Through the caches: the chunks' lines need not lie on the 64-byte grid, and a
-            // kernel call that streams ends with a fence for every store before it, per chunk.
-            // A source past the caches whose chunks gather rows from far apart: each chunk's
-            // rows ask for their counterparts in a chunk further on, as a contiguous
-            // relayout's row blocks do.
-            let far_source = Streaming::for_destination(size_of_val(src_slots), &choices).blocks;
-            let source_ahead = if far_source {
-                source_stride(&first_boxes(table, other_offset), element_bytes)
-            } else {
-                0
-            };
-            let streaming = Streaming::NONE;
-            let Some(shapes) =
-                Shapes::new(table, element_bytes, other_offset, streaming, source_ahead)
-            else {
-                return false;
-            };
-            let blocks = shapes.one_blocks();
-            let pieces = split::pieces(table, chunk_bytes, chunk_bytes * chunks.len());
             split::in_pieces(table, &pieces, chunks, &|pieces, chunks, _| {
                 let mut unwritten = chunks.each_mut();
-                let chunks_here = split::chunks_of(pieces);
-                shapes.each(table, &blocks, chunks_here, |job, _, origin| {
+                shapes.each(table, &blocks, pieces, |job, _, origin| {
                     let Some(chunk) = unwritten.next() else {
                         unreachable!("the table holds a chunk for every corner")
                     };
@@ -80,21 +79,8 @@ pub(super) fn move_chunks<T: Copy + Send + Sync + 'static>(
     }
 }
 
-/// Most chunks whose boxes [`source_stride`] compares.
+/// Most chunks, from the first, whose boxes [`source_stride`] compares.
 const STRIDE_CHUNKS: usize = 64;
-
-/// The offsets in the other tensor of the boxes of `table`'s first [`STRIDE_CHUNKS`] chunks.
-fn first_boxes(
-    table: &Table<'_>,
-    other_offset: impl Fn(&[usize; MAX_RANK]) -> usize,
-) -> Vec<usize> {
-    let mut starts = Vec::with_capacity(STRIDE_CHUNKS);
-    let first = 0..table.grid.count().min(STRIDE_CHUNKS);
-    table
-        .grid
-        .each_chunk(first, |_, corner| starts.push(other_offset(&corner.origin)));
-    starts
-}
 
 /// How far on in the source each chunk asks for its rows, from `starts`, the source offsets
 /// of consecutive chunks' boxes (elements of `element_bytes`): the step by which they advance
@@ -116,23 +102,20 @@ fn source_stride(starts: &[usize], element_bytes: usize) -> usize {
 /// once per relayout): more outer axes than a tensor of rank 8 has.
 const MOST_PATTERNS: usize = 1 << 8;
 
-/// The plans of a table's chunk shapes, and which pattern of last digits has which.
-/// The pair's offsets follow by additions, so two boxes of equal extents that reach the other
-/// tensor's padded extent equally far have the same cut, up to its bases: one plan per shape.
+/// The plans of a table's chunk shapes ([`PlansByShape`]), and which pattern of last digits
+/// has which: chunks with the same last digits have boxes of the same shape.
 struct Shapes {
     plans: Vec<Planned>,
     /// Last-digit bits, and the index of their plan.
     by_bits: Vec<(u32, usize)>,
 }
 
-/// A box's extent per dimension, then how far it reaches into the other tensor's storage.
-type Shape = [usize; 2 * MAX_RANK];
-
 impl Shapes {
     /// The plans of `table`'s chunk shapes, with `streaming` and rows asking for their source
     /// `source_ahead` on ([`Planned::from_any_base`]); `other_base` is the offset in the other
-    /// tensor of a box's corner. `None` when the pair's offsets do not follow by additions, a
-    /// box does not cut, or there are too many patterns.
+    /// tensor of a box's corner. `None` when the pair's offsets do not follow by additions (a
+    /// plan then would not serve every box of its shape), a box does not cut or plan, or there
+    /// are too many patterns.
     fn new(
         table: &Table<'_>,
         element_bytes: usize,
@@ -140,57 +123,23 @@ impl Shapes {
         streaming: Streaming,
         source_ahead: usize,
     ) -> Option<Shapes> {
-        let (pair, grid, table_is_src): (&Pair, &Grid, bool) =
-            (table.pair, &table.grid, table.is_src);
-        if !pair.follows_by_additions() {
+        if !table.pair.follows_by_additions() {
             return None;
         }
-        let rank = pair.rank;
-        let other = if table_is_src { &pair.dst } else { &pair.src };
-        // The table's dims, and the other tensor's padded extents, in the table's numbering.
-        let (mut dims, mut padded) = ([0; MAX_RANK], [0; MAX_RANK]);
-        for dim in Dim::each(pair, table_is_src) {
-            dims[dim.table] = pair.dims[dim.dst];
-            padded[dim.table] = coverage(&other.axes, dim.other).max(dims[dim.table]);
-        }
-        let shape_of = |part: &Part| {
-            let mut shape: Shape = [0; 2 * MAX_RANK];
-            for d in 0..rank {
-                let (start, end) = (part.start[d], part.end[d]);
-                shape[d] = end - start;
-                shape[MAX_RANK + d] = if end == dims[d] { padded[d] } else { end } - start;
+        let mut plans = PlansByShape::new(MOST_PATTERNS);
+        let mut by_bits = Vec::new();
+        for (chunk, corner) in table.grid.each_pattern(MOST_PATTERNS)? {
+            let mut cut = table.cut(&chunk)?;
+            if table.sides(&mut cut).1.base != other_base(&corner.origin) {
+                return None;
             }
-            shape
-        };
-        let mut shapes = Shapes {
-            plans: Vec::new(),
-            by_bits: Vec::new(),
-        };
-        let mut planned: Vec<Shape> = Vec::new();
-        for (n, corner) in grid.each_pattern(MOST_PATTERNS)? {
-            let part = grid.part(&corner);
-            let shape = shape_of(&part);
-            let at = match planned.iter().position(|p| *p == shape) {
-                Some(at) => at,
-                None => {
-                    let mut cut = table.cut(&Band {
-                        chunks: n..n + 1,
-                        part,
-                    })?;
-                    let (_, other) = table.sides(&mut cut);
-                    if other.base != other_base(&corner.origin) {
-                        return None;
-                    }
-                    other.base = 0;
-                    let plan = Planned::from_any_base(&cut, element_bytes, streaming, source_ahead);
-                    shapes.plans.push(plan?);
-                    planned.push(shape);
-                    planned.len() - 1
-                }
+            let plan = |shape: &Pair| {
+                Planned::from_any_base(shape, element_bytes, streaming, source_ahead)
             };
-            shapes.by_bits.push((corner.last, at));
+            by_bits.push((corner.last, plans.of(&cut, plan).0?));
         }
-        Some(shapes)
+        let plans = plans.into_kept().collect::<Option<_>>()?;
+        Some(Shapes { plans, by_bits })
     }
 
     /// Each shape's row walk where its plan is one row block ([`RowWalk::is_one_block`]).
@@ -199,15 +148,18 @@ impl Shapes {
         self.plans.iter().map(one_block).collect()
     }
 
-    /// Calls `run(job, n, origin)` for each chunk `n` of `chunks` of `table`, at `origin`, by its
-    /// shape's one row block in `blocks` ([`one_blocks`](Self::one_blocks)) or else its plan.
+    /// Calls `run(job, n, origin)` for each chunk `n` of `pieces` (consecutive bands) of
+    /// `table`, at `origin`, by its shape's one row block in `blocks`
+    /// ([`one_blocks`](Self::one_blocks)) or else its plan.
     fn each<'s>(
         &'s self,
         table: &Table<'_>,
         blocks: &'s [Option<RowWalk<'s>>],
-        chunks: Range<usize>,
+        pieces: &[Band],
         mut run: impl FnMut(Job<'s>, usize, &[usize; MAX_RANK]),
     ) {
+        let start = pieces.first().map_or(0, |piece| piece.chunks.start);
+        let chunks = start..pieces.last().map_or(0, |piece| piece.chunks.end);
         let mut recent = (u32::MAX, 0);
         table.grid.each_chunk(chunks, |n, corner| {
             if corner.last != recent.0 {

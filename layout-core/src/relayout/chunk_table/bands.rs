@@ -2,10 +2,11 @@
 //! chunks too small to move one at a time. Where each row of the band's plan lies in one chunk,
 //! the rows move straight between the chunks and the other tensor ([`TableRows`]); otherwise
 //! through a buffer that stays in the caches. Bands of one shape share one plan
-//! ([`BandPlans`]); runs of bands go to different threads ([`split`]).
+//! ([`PlansByShape`]); runs of bands go to different threads ([`split`]).
 
+use super::by_shape::PlansByShape;
 use super::table_rows::TableRows;
-use super::{Dim, Table, TableMove, split};
+use super::{Table, TableMove, split};
 use crate::relayout::by_size;
 use crate::relayout::choices::Choices;
 use crate::relayout::plan::{Band, Pair, Point};
@@ -28,66 +29,52 @@ where
 {
     let (volume, choices) = (table.volume, Choices::of_this_machine());
     let chunk_bytes = volume * size_of::<T>();
-    let bands: Vec<Band> = table.grid.bands(chunk_bytes, band_bytes).iter().collect();
+    let bands = table.grid.bands(chunk_bytes, band_bytes);
     // The source offsets of the points of `band`'s box, less `first`: in the source tensor,
     // or in the buffer of the band's chunks (`first` the band's first slot in the table).
-    let dims: Vec<Dim> = Dim::each(table.pair, table.is_src).collect();
+    let (to, table_is_src) = (table.pair.to, table.is_src);
     let offsets = |band: &Band, first: usize| {
-        let (dims, start) = (&dims, band.part.start);
+        let start = band.part.start;
         move |p: &Point| {
             let mut index = L1::Index::splat(0);
-            for dim in dims {
-                index[dim.src] = start[dim.table] + p[dim.dst];
+            for (s, &d) in to.iter().enumerate().take(<L1::Index as Coords>::RANK) {
+                index[s] = start[if table_is_src { s } else { d }] + p[d];
             }
             src.offset(index) - first
         }
     };
+    // A buffer of chunks as large as the largest band, for bands that need one.
+    let buffer_len = bands.iter().map(|b| b.chunks.len()).max().unwrap_or(0) * volume;
+    let plan =
+        |streaming| move |shape: &Pair| BandPlan::of(shape, table, size_of::<T>(), streaming);
     match moves {
         TableMove::Out { chunks, dst_slots } => {
             // Stores past the caches as for the whole destination, whatever part a thread writes.
             let streaming = Streaming::for_destination(size_of_val(dst_slots), &choices);
             split::in_pieces(table, &bands, dst_slots, &|bands, dst_slots, at| {
                 let mut buffer = Vec::new();
-                let mut plans = BandPlans::default();
+                let mut plans = PlansByShape::new(MOST_SHAPES);
                 bands.iter().all(|band| {
                     let Some(mut pair) = table.cut(band) else {
                         return false;
                     };
                     pair.dst.base -= at;
-                    let plan = plans.of(&pair, size_of::<T>(), volume, true, streaming);
+                    let (_, plan) = plans.of(&pair, plan(streaming));
+                    let band_chunks = chunks.range(band.chunks.clone());
                     if let Some(rows) = &plan.rows {
-                        rows.copy_out(
-                            chunks.range(band.chunks.clone()),
-                            dst_slots,
-                            pair.dst.base,
-                            pad,
-                        );
+                        rows.copy_out(band_chunks, dst_slots, pair.dst.base, pad);
                         return true;
                     }
-                    // Made on the first band that needs it, as large as the largest band.
                     if buffer.capacity() == 0 {
-                        buffer.reserve(most_chunks(bands) * volume);
+                        buffer.reserve(buffer_len);
                     }
                     buffer.clear();
-                    for chunk in chunks.range(band.chunks.clone()).iter() {
+                    for chunk in band_chunks.iter() {
                         buffer.extend_from_slice(chunk);
                     }
-                    match &plan.planned {
-                        Some(planned) => {
-                            let box_slots = &mut dst_slots[pair.dst.base..];
-                            by_size::copy(Job::Planned(planned), &buffer, box_slots, pad, &|_| 0);
-                        }
-                        None => {
-                            let offsets = offsets(band, band.chunks.start * volume);
-                            let streaming = Some(streaming);
-                            let job = Job::Fresh {
-                                pair: &pair,
-                                streaming,
-                                choices: &choices,
-                            };
-                            by_size::copy(job, &buffer, dst_slots, pad, &offsets);
-                        }
-                    }
+                    let (job, s, d) = plan.job(&pair, Some(streaming), &choices);
+                    let offsets = offsets(band, band.chunks.start * volume);
+                    by_size::copy(job, &buffer[s..], &mut dst_slots[d..], pad, &offsets);
                     true
                 })
             })
@@ -95,38 +82,26 @@ where
         TableMove::In { src_slots, chunks } => {
             split::in_pieces(table, &bands, chunks, &|bands, mut chunks, first| {
                 let mut buffer = Vec::new();
-                let mut plans = BandPlans::default();
+                let mut plans = PlansByShape::new(MOST_SHAPES);
                 bands.iter().all(|band| {
                     let Some(pair) = table.cut(band) else {
                         return false;
                     };
                     let slots_bytes = band.chunks.len() * volume * size_of::<T>();
                     let streaming = Streaming::for_destination(slots_bytes, &choices);
-                    let plan = plans.of(&pair, size_of::<T>(), volume, false, streaming);
+                    let (_, plan) = plans.of(&pair, plan(streaming));
                     let band_chunks = band.chunks.start - first..band.chunks.end - first;
                     if let Some(rows) = &plan.rows {
                         rows.copy_in(src_slots, pair.src.base, chunks.range_mut(band_chunks), pad);
                         return true;
                     }
                     if buffer.is_empty() {
-                        buffer = alloc::vec![pad; most_chunks(bands) * volume];
+                        buffer = alloc::vec![pad; buffer_len];
                     }
                     let slots = &mut buffer[..band.chunks.len() * volume];
-                    match &plan.planned {
-                        Some(planned) => {
-                            let box_slots = &src_slots[pair.src.base..];
-                            by_size::copy(Job::Planned(planned), box_slots, slots, pad, &|_| 0);
-                        }
-                        None => {
-                            let offsets = offsets(band, 0);
-                            let job = Job::Fresh {
-                                pair: &pair,
-                                streaming: None,
-                                choices: &choices,
-                            };
-                            by_size::copy(job, src_slots, slots, pad, &offsets);
-                        }
-                    }
+                    let (job, s, d) = plan.job(&pair, None, &choices);
+                    let offsets = offsets(band, 0);
+                    by_size::copy(job, &src_slots[s..], &mut slots[d..], pad, &offsets);
                     let band = chunks.range_mut(band_chunks).each_mut();
                     for (chunk, from) in band.zip(slots.chunks(volume)) {
                         chunk.copy_from_slice(from);
@@ -138,12 +113,11 @@ where
     }
 }
 
-/// Most shapes of bands whose plans [`BandPlans`] keeps: a table has one shape of inner bands
-/// and a few cut by the dims' ends.
+/// Most shapes of bands whose plans a thread keeps: a table has one shape of inner bands and a
+/// few cut by the dims' ends.
 const MOST_SHAPES: usize = 16;
 
 /// How the bands of one shape move, run from each band's bases.
-#[derive(Clone)]
 struct BandPlan {
     /// The plan of the band's relayout from (or into) a buffer of its chunks, run from the
     /// band's box in the other tensor ([`Planned::from_any_base`]); `None` when its offsets do
@@ -154,53 +128,37 @@ struct BandPlan {
     rows: Option<TableRows>,
 }
 
-/// The plans of the bands' boxes made so far, each kept with its cut relayout less its bases:
-/// bands whose cuts agree but for their bases run one plan from their own.
-#[derive(Default)]
-struct BandPlans {
-    plans: Vec<(Pair, BandPlan)>,
-    /// A band of a shape past [`MOST_SHAPES`]: planned on its own.
-    unkept: Option<BandPlan>,
-}
+impl BandPlan {
+    /// The plan of `table`'s bands whose cut relayout less its bases is `shape`, for elements
+    /// of `element_bytes`, its stores as `streaming` says (the same for every band of a shape).
+    fn of(shape: &Pair, table: &Table<'_>, element_bytes: usize, streaming: Streaming) -> BandPlan {
+        let planned = Planned::from_any_base(shape, element_bytes, streaming, 0);
+        let walk = planned.as_ref().and_then(Planned::row_walk);
+        let rows = walk.and_then(|walk| TableRows::of(&walk, table.volume, table.is_src));
+        BandPlan { planned, rows }
+    }
 
-impl BandPlans {
-    /// The plan of the band whose cut relayout is `pair`, its source (`table_is_src`) or
-    /// destination the band's chunks of `volume` elements, its stores as `streaming` says (the
-    /// same for every band of a shape).
-    fn of(
-        &mut self,
-        pair: &Pair,
-        element_bytes: usize,
-        volume: usize,
-        table_is_src: bool,
-        streaming: Streaming,
-    ) -> &BandPlan {
-        let mut shape = *pair;
-        (shape.src.base, shape.dst.base) = (0, 0);
-        let plan = || {
-            let planned = Planned::from_any_base(&shape, element_bytes, streaming, 0);
-            let walk = planned.as_ref().and_then(Planned::row_walk);
-            let rows = walk.and_then(|walk| TableRows::of(&walk, volume, table_is_src));
-            BandPlan { planned, rows }
-        };
-        match self.plans.iter().position(|(known, _)| *known == shape) {
-            Some(at) => &self.plans[at].1,
-            None if self.plans.len() < MOST_SHAPES => {
-                self.plans.push((shape, plan()));
-                &self.plans[self.plans.len() - 1].1
+    /// The engine call of the band whose cut relayout is `pair`, and its starts in the source
+    /// and the destination: the plan from both sides' bases, or else the band planned on its
+    /// own (stores as `streaming` says) from both slices' starts.
+    fn job<'a>(
+        &'a self,
+        pair: &'a Pair,
+        streaming: Option<Streaming>,
+        choices: &'a Choices,
+    ) -> (Job<'a>, usize, usize) {
+        match &self.planned {
+            Some(planned) => (Job::Planned(planned), pair.src.base, pair.dst.base),
+            None => {
+                let job = Job::Fresh {
+                    pair,
+                    streaming,
+                    choices,
+                };
+                (job, 0, 0)
             }
-            None => self.unkept.insert(plan()),
         }
     }
-}
-
-/// Chunks in the largest of `bands`.
-fn most_chunks(bands: &[Band]) -> usize {
-    bands
-        .iter()
-        .map(|band| band.chunks.len())
-        .max()
-        .unwrap_or(0)
 }
 
 #[cfg(test)]
@@ -226,13 +184,10 @@ mod tests {
             Table::of(&pair, &dst, false, dst.storage_len() / dst.chunk_volume())
         };
         let table = table.unwrap();
-        let bands = table.grid.bands(table.volume, 1 << 20);
-        let band = bands.iter().next().unwrap();
-        let cut = table.cut(&band).unwrap();
-        let mut plans = BandPlans::default();
-        plans
-            .of(&cut, 1, table.volume, table_is_src, Streaming::NONE)
-            .clone()
+        let band = &table.grid.bands(table.volume, 1 << 20)[0];
+        let mut cut = table.cut(band).unwrap();
+        (cut.src.base, cut.dst.base) = (0, 0);
+        BandPlan::of(&cut, &table, 1, Streaming::NONE)
     }
 
     /// Rows that each lie in one chunk move straight, both ways; a row that runs on past a

@@ -5,6 +5,7 @@
 
 mod alone;
 mod bands;
+mod by_shape;
 mod split;
 mod table_rows;
 
@@ -73,39 +74,6 @@ where
     }
 }
 
-/// One logical dimension of a relayout with a chunk table on one side, by its number in each
-/// numbering the relayout uses.
-#[derive(Clone, Copy)]
-struct Dim {
-    /// In the source's numbering.
-    src: usize,
-    /// In the destination's (the plan's).
-    dst: usize,
-    /// In the table's: `src` or `dst`, whichever side the table is.
-    table: usize,
-    /// In the other tensor's.
-    other: usize,
-}
-
-impl Dim {
-    /// Every dimension of `pair`, whose source (`table_is_src`) or destination is the table.
-    fn each(pair: &Pair, table_is_src: bool) -> impl Iterator<Item = Dim> + '_ {
-        pair.to
-            .iter()
-            .enumerate()
-            .take(pair.rank)
-            .map(move |(src, &dst)| {
-                let (table, other) = if table_is_src { (src, dst) } else { (dst, src) };
-                Dim {
-                    src,
-                    dst,
-                    table,
-                    other,
-                }
-            })
-    }
-}
-
 /// A relayout with a chunk table on one side: the pair, the grid of the table's chunks (boxes
 /// in the table's numbering), their volume, and which side the table is.
 struct Table<'a> {
@@ -130,8 +98,9 @@ impl<'a> Table<'a> {
         let side = if is_src { &pair.src } else { &pair.dst };
         let grid = Grid::of(side, table.dims().as_ref(), table.layout().chunk_axes())?;
         let mut other_dims = [0; MAX_RANK];
-        for dim in Dim::each(pair, is_src) {
-            other_dims[dim.other] = dim.table;
+        for (s, &d) in pair.to.iter().enumerate().take(pair.rank) {
+            let (table, other) = if is_src { (s, d) } else { (d, s) };
+            other_dims[other] = table;
         }
         (grid.count() == count).then(|| Table {
             pair,
@@ -146,13 +115,7 @@ impl<'a> Table<'a> {
     /// from the band's first chunk (base 0), the other tensor's at the box's place in it. `None`
     /// when a side cannot be cut or the table's cut side does not walk exactly the band's chunks.
     fn cut(&self, band: &Band) -> Option<Pair> {
-        let (rank, to) = (self.pair.rank, &self.pair.to);
-        let part = if self.is_src {
-            band.part.renumbered(rank, to)
-        } else {
-            band.part
-        };
-        let mut pair = self.pair.part(&part)?;
+        let mut pair = self.pair.part(&band.part, self.is_src)?;
         let (table, _) = self.sides(&mut pair);
         let chunks = &band.chunks;
         let slots = chunks.start * self.volume..chunks.end * self.volume;
@@ -207,7 +170,7 @@ pub(super) mod tests {
 
     /// `A`'s table into `B` and back, chunk by chunk (`band_bytes` 0) or in bands, against the
     /// contiguous engine, padding included; `false` when the table did not move this way.
-    fn moves<T, A, B>(of: fn(u32) -> T, band_bytes: usize) -> bool
+    fn moves<T, A, B>(of: impl Fn(u32) -> T, band_bytes: usize) -> bool
     where
         T: Copy + Send + Sync + PartialEq + Debug + 'static,
         A: Layout<Index = [usize; 4]> + Default,
@@ -251,26 +214,21 @@ pub(super) mod tests {
     #[test]
     fn tables_move_chunk_by_chunk_and_in_bands_like_contiguous_tensors() {
         let chunk_bytes = 16;
+        let wide = |second: u64| move |v: u32| (u64::from(v), second);
         // Under Miri, chunk by chunk, bands of a few chunks, and the whole table.
         let bands = [0, 1, 3 * chunk_bytes, 7 * chunk_bytes, 1 << 20];
         for bytes in under_miri(&bands, &[0, 2, 4]) {
             assert!(moves::<u8, Small, Nchw>(|v| v as u8, bytes));
             assert!(moves::<u8, Small, NChw8c>(|v| v as u8, bytes));
             assert!(moves::<bool, Small, NChw8c>(|v| v % 3 == 0, bytes));
-            assert!(moves::<(u64, u64), Small, Nchw>(
-                |v| (v.into(), 1),
-                bytes * 16
-            ));
+            assert!(moves::<_, Small, Nchw>(wide(1), bytes * 16));
         }
         // Bands whose rows each lie in one chunk, copied straight between the chunks and the
         // other tensor (its padding, and the chunks' past the dims, written as well).
         for bytes in under_miri(&[1, 8, 5 * 8, 1 << 20], &[1, 3]) {
             assert!(moves::<u8, Depth, Flat>(|v| v as u8, bytes));
             assert!(moves::<u16, Depth, NChw8c>(|v| v as u16, bytes * 2));
-            assert!(moves::<(u64, u64), Depth, Flat>(
-                |v| (v.into(), 2),
-                bytes * 16
-            ));
+            assert!(moves::<_, Depth, Flat>(wide(2), bytes * 16));
         }
         // Blocks that do not divide the table's: no chunk by chunk, and bands through the
         // engine's index-driven walk.

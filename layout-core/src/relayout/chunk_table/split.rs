@@ -29,16 +29,7 @@ pub(super) fn pieces(table: &Table<'_>, chunk_bytes: usize, dst_bytes: usize) ->
         let _ = dst_bytes;
         usize::MAX
     };
-    table.grid.bands(chunk_bytes, bytes).iter().collect()
-}
-
-/// The chunk numbers of a run of consecutive pieces.
-pub(super) fn chunks_of(pieces: &[Band]) -> Range<usize> {
-    match pieces {
-        [first, .., last] => first.chunks.start..last.chunks.end,
-        [only] => only.chunks.clone(),
-        [] => 0..0,
-    }
+    table.grid.bands(chunk_bytes, bytes)
 }
 
 /// What runs of pieces write, cut between them where they go to different threads: the slots

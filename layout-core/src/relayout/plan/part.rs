@@ -18,40 +18,29 @@ pub(crate) struct Part {
     pub end: [usize; MAX_RANK],
 }
 
-impl Part {
-    /// The same box in another numbering of the dimensions: dimension `d` becomes `to[d]`.
-    pub(crate) fn renumbered(&self, rank: usize, to: &[usize; MAX_RANK]) -> Part {
-        let mut out = *self;
-        for (d, &at) in to.iter().enumerate().take(rank) {
-            out.start[at] = self.start[d];
-            out.end[at] = self.end[d];
-        }
-        out
-    }
-}
-
 impl Pair {
-    /// The relayout of the box `part` (in the destination's numbering) alone, both sides cut to
-    /// it; `None` when the box is empty, leaves the dims, or a side cannot be [cut](Side::cut).
-    pub(crate) fn part(&self, part: &Part) -> Option<Pair> {
-        let rank = self.rank;
-        let inside = (0..rank).all(|d| part.start[d] < part.end[d] && part.end[d] <= self.dims[d]);
-        if !inside {
+    /// The relayout of the box `part` (in the source's numbering if `by_src`, else the
+    /// destination's) alone, both sides cut to it; `None` when the box is empty, leaves the
+    /// dims, or a side cannot be [cut](Side::cut).
+    pub(crate) fn part(&self, part: &Part, by_src: bool) -> Option<Pair> {
+        let (rank, mut src_part, mut dst_part) = (self.rank, *part, *part);
+        let mut src_dims = [0; MAX_RANK];
+        for (d, &at) in self.to.iter().enumerate().take(rank) {
+            src_dims[d] = self.dims[at];
+            if by_src {
+                (dst_part.start[at], dst_part.end[at]) = (part.start[d], part.end[d]);
+            } else {
+                (src_part.start[d], src_part.end[d]) = (part.start[at], part.end[at]);
+            }
+        }
+        let (start, end) = (dst_part.start, dst_part.end);
+        if !(0..rank).all(|d| start[d] < end[d] && end[d] <= self.dims[d]) {
             return None;
         }
-        let mut dims = [0; MAX_RANK];
-        let mut src_part = *part;
-        let mut src_dims = [0; MAX_RANK];
-        for d in 0..rank {
-            let at = self.to[d];
-            (src_part.start[d], src_part.end[d]) = (part.start[at], part.end[at]);
-            src_dims[d] = self.dims[at];
-            dims[d] = part.end[d] - part.start[d];
-        }
         Some(Pair {
-            dims,
+            dims: core::array::from_fn(|d| if d < rank { end[d] - start[d] } else { 0 }),
             src: self.src.cut(&src_dims[..rank], &src_part)?,
-            dst: self.dst.cut(&self.dims[..rank], part)?,
+            dst: self.dst.cut(&self.dims[..rank], &dst_part)?,
             ..*self
         })
     }
@@ -191,7 +180,13 @@ mod tests {
             assert!(side.cut(&dims, &p).is_none(), "{p:?}");
         }
         let pair = Pair::of(&m, &m, &SAME_ORDER);
-        assert!(pair.part(&part([0, 8, 0, 0], [1, 20, 17, 70])).is_none());
-        assert!(pair.part(&part([0, 8, 0, 0], [1, 8, 17, 70])).is_none());
+        assert!(
+            pair.part(&part([0, 8, 0, 0], [1, 20, 17, 70]), false)
+                .is_none()
+        );
+        assert!(
+            pair.part(&part([0, 8, 0, 0], [1, 8, 17, 70]), true)
+                .is_none()
+        );
     }
 }

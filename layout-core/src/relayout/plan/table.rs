@@ -10,6 +10,7 @@ use super::axes::exact_chain;
 use super::pair::Side;
 use super::part::Part;
 use crate::{layouts::Axes, layouts::Axis, layouts::MAX_AXES, mappings::MAX_RANK};
+use alloc::vec::Vec;
 use core::{cmp::Ordering, ops::Range};
 
 /// The chunks of a chunk table as boxes.
@@ -115,12 +116,13 @@ impl Grid {
         }
     }
 
-    /// One chunk of each pattern of last digits that occurs, with its number: the outer axes
-    /// of the pattern at their last digit, the others at their first. `None` past `most`.
+    /// One chunk of each pattern of last digits that occurs, as a band of its own, and its
+    /// corner: the outer axes of the pattern at their last digit, the others at their first.
+    /// `None` past `most`.
     pub(crate) fn each_pattern(
         &self,
         most: usize,
-    ) -> Option<impl Iterator<Item = (usize, Corner)> + '_> {
+    ) -> Option<impl Iterator<Item = (Band, Corner)> + '_> {
         let outer = &self.outer;
         let free = outer.iter().filter(|a| a.extent > 1).count();
         if free >= usize::BITS as usize || 1usize << free > most {
@@ -138,7 +140,8 @@ impl Grid {
                 corner.set(i, axis, digit);
                 number = number * axis.extent + digit;
             }
-            (number, corner)
+            let (chunks, part) = (number..number + 1, self.part(&corner));
+            (Band { chunks, part }, corner)
         }))
     }
 
@@ -164,8 +167,10 @@ impl Grid {
         part
     }
 
-    /// Bands of at most `bytes` of chunks of `chunk_bytes` (at least one chunk each).
-    pub(crate) fn bands(&self, chunk_bytes: usize, bytes: usize) -> Bands {
+    /// Bands of at most `bytes` of chunks of `chunk_bytes` (at least one chunk each), in order
+    /// of their chunk numbers: together every chunk once. Each runs over digits of one outer
+    /// axis, the level, at one digit of each axis outside it.
+    pub(crate) fn bands(&self, chunk_bytes: usize, bytes: usize) -> Vec<Band> {
         let outer = &self.outer;
         // The outermost axis one of whose digits fits in `bytes`, the innermost if none does.
         let mut per_digit = self.count();
@@ -179,12 +184,30 @@ impl Grid {
         }
         let extent = outer[level].extent;
         let fit = (bytes / per_digit.saturating_mul(chunk_bytes).max(1)).clamp(1, extent);
-        Bands {
-            grid: *self,
-            level,
-            digits: extent.div_ceil(extent.div_ceil(fit)),
-            per_digit,
-        }
+        // Digits of the level per band (the last band of each run may have fewer).
+        let digits = extent.div_ceil(extent.div_ceil(fit));
+        // A run: one combination of the digits outside the level, as one number.
+        let runs: usize = outer[..level].iter().map(|a| a.extent).product();
+        let band = |run: usize, first: usize| {
+            let last = (first + digits).min(extent);
+            let part = self.span(|i, axis| match i.cmp(&level) {
+                Ordering::Less => {
+                    // `run`'s digit of the axis, the last axis fastest.
+                    let below: usize = outer[i + 1..level].iter().map(|a| a.extent).product();
+                    let digit = run / below % axis.extent;
+                    digit..digit + 1
+                }
+                Ordering::Equal => first..last,
+                Ordering::Greater => 0..axis.extent,
+            });
+            let at = run * extent;
+            let chunks = (at + first) * per_digit..(at + last) * per_digit;
+            Band { chunks, part }
+        };
+        let firsts = (0..extent).step_by(digits);
+        (0..runs)
+            .flat_map(|run| firsts.clone().map(move |first| band(run, first)))
+            .collect()
     }
 }
 
@@ -195,62 +218,11 @@ pub(crate) struct Band {
     pub part: Part,
 }
 
-/// The bands of a chunk table, in chunk-number order ([`Bands::iter`]).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Bands {
-    grid: Grid,
-    /// The outer axis whose digits a band runs over (those outside it: one digit per band).
-    level: usize,
-    /// Digits of that axis per band (the last band of each run may have fewer).
-    digits: usize,
-    /// Chunks per digit of that axis.
-    per_digit: usize,
-}
-
-impl Bands {
-    /// The bands in order of their chunk numbers: together every chunk once.
-    pub(crate) fn iter(&self) -> impl Iterator<Item = Band> + '_ {
-        let extent = self.grid.outer[self.level].extent;
-        let runs: usize = self.grid.outer[..self.level]
-            .iter()
-            .map(|a| a.extent)
-            .product();
-        (0..runs).flat_map(move |run| {
-            (0..extent)
-                .step_by(self.digits)
-                .map(move |first| self.band(run, first))
-        })
-    }
-
-    /// The band of run `run` (the digits of the axes outside the level, as one number) that
-    /// starts at digit `first` of the level's axis.
-    fn band(&self, run: usize, first: usize) -> Band {
-        let (outer, level) = (&self.grid.outer, self.level);
-        let last = (first + self.digits).min(outer[level].extent);
-        let part = self.grid.span(|i, axis| match i.cmp(&level) {
-            Ordering::Less => {
-                // `run`'s digit of the axis: those outside the level, the last fastest.
-                let below: usize = outer[i + 1..level].iter().map(|a| a.extent).product();
-                let digit = run / below % axis.extent;
-                digit..digit + 1
-            }
-            Ordering::Equal => first..last,
-            Ordering::Greater => 0..axis.extent,
-        });
-        let at = run * outer[level].extent;
-        Band {
-            chunks: (at + first) * self.per_digit..(at + last) * self.per_digit,
-            part,
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::Mapping;
     use crate::relayout::test_layouts::Crouton;
-    use alloc::vec::Vec;
 
     /// Croutons with their channel blocks outermost.
     type ChannelsFirst = crate::chunked_layout![NHWC; 3,0, 0,0, 1,0, 2,0, 1,8, 2,8, 3,32];
@@ -301,7 +273,7 @@ mod tests {
     fn bands_are_runs_of_chunks_and_their_boxes() {
         let m = Mapping::<Crouton>::new([2, 19, 17, 70]).unwrap();
         for bytes in [1, 2048, 3 * 2048, 9 * 2048, 20 * 2048, 1 << 20] {
-            let bands: Vec<Band> = grid_of(&m).bands(2048, bytes).iter().collect();
+            let bands = grid_of(&m).bands(2048, bytes);
             let mut next = 0;
             for band in &bands {
                 assert_eq!(band.chunks.start, next, "{bytes}");
@@ -319,8 +291,8 @@ mod tests {
             }
             assert_eq!(next, m.chunk_count());
         }
-        assert_eq!(grid_of(&m).bands(2048, 1 << 20).iter().count(), 1);
-        let images: Vec<Band> = grid_of(&m).bands(2048, 27 * 2048).iter().collect();
+        assert_eq!(grid_of(&m).bands(2048, 1 << 20).len(), 1);
+        let images = grid_of(&m).bands(2048, 27 * 2048);
         assert_eq!(images.len(), 2);
         let second = &images[1];
         assert_eq!((second.chunks.clone(), second.part.start[0]), (27..54, 1));
@@ -334,7 +306,7 @@ mod tests {
         // Channel blocks outermost: still whole blocks of the outer dimensions.
         let m = Mapping::<ChannelsFirst>::new([1, 9, 9, 40]).unwrap();
         let grid = Grid::of(&Side::of(&m), &m.dims(), 3).unwrap();
-        let first = grid.bands(2048, 2048).iter().next().unwrap();
+        let first = &grid.bands(2048, 2048)[0];
         assert_eq!((first.part.start[3], first.part.end[3]), (0, 32));
         let mut origins = Vec::new();
         grid.each_chunk(0..grid.count(), |_, corner| origins.push(corner.origin));
