@@ -7,14 +7,13 @@ pub(crate) const SRC: usize = 0;
 /// The destination side of a listed offset pair: its second.
 pub(crate) const DST: usize = 1;
 
-/// Where a block's lines on side `SIDE` start, relative to its start on that side: its `ROWS`
-/// destination lines ([`DST`]) or its `COLS` source lines ([`SRC`]).
+/// Where a block's lines on side `SIDE` start, past its start: its `ROWS` destination lines
+/// ([`DST`]) or its `COLS` source lines ([`SRC`]).
 pub(crate) trait Lines<const SIDE: usize>: Copy {
     /// Where line `k` starts.
     fn at(self, k: usize) -> usize;
 
-    /// The distance from each line to the next, where it is the same for all (vector blocks
-    /// only).
+    /// The distance from each line to the next, where the same for all (vector blocks only).
     #[cfg_attr(not(vector_kernels), allow(dead_code))]
     fn pitch(self) -> Option<usize>;
 }
@@ -48,8 +47,8 @@ pub(crate) const fn evenly_listed<const N: usize>(
     lines
 }
 
-/// Lines of a block a pitch apart: line `k` at `k * pitch`, computed rather than loaded from a
-/// listing, so stores and loads need not wait on a load for their addresses.
+/// Lines of a block a pitch apart, line `k` at `k * pitch`: computed, not loaded from a listing,
+/// so stores and loads need not wait on a load for their addresses.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Pitch(pub usize);
 

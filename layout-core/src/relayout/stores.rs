@@ -1,8 +1,7 @@
 //! How the vector transpose blocks write their registers: plain unaligned stores, and
-//! non-temporal ("streaming") stores of whole 64-byte-aligned cache lines, which skip reading
-//! the line and leave the caches alone. Where a block's lines are a pitch apart
-//! ([`Lines::pitch`]), one test of the first line decides alignment for the whole block, so the
-//! stores go out in one run with no branch per line.
+//! non-temporal ("streaming") stores of whole aligned cache lines, which skip reading the line
+//! and leave the caches alone. Where a block's lines are a pitch apart ([`Lines::pitch`]), one
+//! test of the first line decides alignment for all, so the stores go out with no branch per line.
 
 use super::lines::{DST, Lines};
 use super::tuning::CACHE_LINE;
@@ -20,8 +19,7 @@ pub(crate) unsafe fn store<E: Pod, R>(dst: &mut [E], at: usize, register: R) {
         at + size_of::<R>() / size_of::<E>() <= dst.len(),
         "a line inside the slice"
     );
-    // SAFETY: the bytes from `at` lie inside `dst` (the caller's promise), exclusively
-    // borrowed; an unaligned write needs no alignment.
+    // SAFETY: the bytes from `at` lie inside `dst` (the caller's promise), exclusively borrowed.
     unsafe {
         dst.as_mut_ptr()
             .add(at)
@@ -49,8 +47,8 @@ pub(crate) unsafe fn store_line<E: Pod, R: Copy, const P: usize>(
     unsafe { write_line(dst, at, line, whole, stream_store) };
 }
 
-/// Writes each `lines[k]` as [`store_line`] does, from element `at + rows.at(from + k)`,
-/// streamed only where `stream` (alignment tested once for a pitch that keeps every line alike).
+/// Writes each `lines[k]` as [`store_line`] does from element `at + rows.at(from + k)`, streamed
+/// only where `stream` (alignment tested once where a pitch keeps every line alike).
 ///
 /// # Safety
 ///
@@ -71,8 +69,8 @@ pub(crate) unsafe fn store_lines<E: Pod, R: Copy, L: Lines<DST>, const P: usize>
         "streamed lines are cache lines"
     );
     // SAFETY (both arms): each line lies inside `dst` (the caller's promise) and is streamed
-    // only when it starts on 64 bytes: tested per line, or for the first line when the pitch
-    // keeps every line alike.
+    // only when it starts on 64 bytes: tested per line, or for the first where the pitch keeps
+    // every line alike.
     unsafe {
         match rows.pitch() {
             Some(pitch) if stream && (pitch * size_of::<E>()).is_multiple_of(CACHE_LINE) => {
@@ -86,21 +84,16 @@ pub(crate) unsafe fn store_lines<E: Pod, R: Copy, L: Lines<DST>, const P: usize>
             _ => {
                 for (k, line) in lines.iter().enumerate() {
                     let to = at + rows.at(from + k);
-                    write_line(
-                        dst,
-                        to,
-                        line,
-                        stream && on_cache_line(dst, to),
-                        stream_store,
-                    );
+                    let whole = stream && on_cache_line(dst, to);
+                    write_line(dst, to, line, whole, stream_store);
                 }
             }
         }
     }
 }
 
-/// `sfence`: orders this thread's streaming stores before anything it writes or publishes next,
-/// at the end of every kernel call that streamed (not under Miri, where they are plain writes).
+/// `sfence`, at the end of every kernel call that streamed: orders this thread's streaming
+/// stores before anything it writes or publishes next (not under Miri: plain writes there).
 #[inline(always)]
 pub(crate) fn end_streaming() {
     #[cfg(not(miri))]
@@ -119,10 +112,10 @@ fn on_cache_line<E>(dst: &[E], at: usize) -> bool {
         .is_multiple_of(CACHE_LINE)
 }
 
-/// `at` unchanged, through an empty assembly block LLVM must keep in order with the memory
-/// accesses around it, so each line's offset is one add after the previous store. Otherwise
-/// LLVM computes the offsets ahead and spills them, losing what [`Pitch`](super::lines::Pitch)
-/// gains (`black_box`, or `nomem` assembly, still lets it). Under Miri `at` passes as it is.
+/// `at` unchanged, through an empty assembly block kept in order with the memory accesses
+/// around it, so each line's offset is one add after the previous store: else LLVM computes the
+/// offsets ahead and spills them, losing what [`Pitch`](super::lines::Pitch) gains (as it does
+/// past `black_box` or `nomem` assembly). Under Miri `at` passes as it is.
 #[inline(always)]
 #[cfg_attr(miri, allow(unused_mut))] // the assembly that writes it is not built under Miri
 fn after_stores(mut at: usize) -> usize {
@@ -172,8 +165,7 @@ pub(crate) fn one_per_line<R: Copy, const N: usize>(v: [R; N]) -> [[R; 1]; N] {
 ///
 /// # Safety
 ///
-/// As [`write_register`] for each register: the line's bytes lie inside `dst`, and with
-/// `stream` they start aligned to 64 bytes.
+/// The line's bytes lie inside `dst`, and with `stream` they start on 64 bytes.
 #[inline(always)]
 unsafe fn write_line<E: Pod, R: Copy, const P: usize>(
     dst: &mut [E],
@@ -189,8 +181,8 @@ unsafe fn write_line<E: Pod, R: Copy, const P: usize>(
     // SAFETY: the line's bytes lie inside `dst` (the caller's promise), exclusively borrowed.
     let to = unsafe { dst.as_mut_ptr().add(at) }.cast::<R>();
     for (i, &register) in line.iter().enumerate() {
-        // SAFETY: register `i` goes to bytes `i * size .. (i + 1) * size` of the line, aligned
-        // to the register's size when the line is aligned to 64 bytes and streamed.
+        // SAFETY: register `i` goes to bytes `i * size ..` of the line: aligned to its size
+        // where the line is on 64 bytes and streamed.
         unsafe { write_register(to.add(i), register, stream, stream_store) };
     }
 }

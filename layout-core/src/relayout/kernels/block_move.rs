@@ -1,5 +1,4 @@
-//! The interface of the micro-kernels, which each ISA's blocks implement and the macro-kernels
-//! drive: how one block of [`ROWS`] rows by `COLS` columns moves.
+//! The micro-kernels' interface, which each ISA's blocks implement and the macro-kernels drive.
 
 use super::prefetch::prefetch;
 use crate::relayout::lines::{DST, Lines, SRC};
@@ -15,8 +14,8 @@ pub(crate) trait BlockMove<T: Copy> {
     /// Whether blocks whose destination lines are whole cache lines bypass the caches.
     const STREAMS: bool = false;
 
-    /// The same blocks written through the caches: tiles of a few rows move through a local
-    /// stage (`few_rows.rs`), which streamed stores would send to memory.
+    /// The same blocks written through the caches, for the few-rows stage (which streamed
+    /// stores would send to memory).
     type Cached: BlockMove<T>;
 
     /// Whether blocks of `COLS` columns bypass the caches: `STREAMS`, and rows of whole lines.
@@ -24,14 +23,14 @@ pub(crate) trait BlockMove<T: Copy> {
         Self::STREAMS && COLS * size_of::<T>() == CACHE_LINE
     }
 
-    /// Whether blocks of `COLS` columns bypass the caches two rows to a line: their destination
-    /// lines are half cache lines (whole where the next row follows) and `STREAMS` holds.
+    /// Whether blocks of `COLS` columns bypass the caches two rows to a line (rows of half a
+    /// line, whole where the next row follows): `STREAMS`, and rows of 32 bytes.
     fn streams_pairs<const COLS: usize>() -> bool {
         Self::STREAMS && COLS * size_of::<T>() == 32
     }
 
-    /// Whether blocks of `COLS` columns bypass the caches as one line each: `ROWS` adjacent
-    /// rows of `COLS` bytes make one 64-byte line (u8 flat->crouton2x2), and `STREAMS` holds.
+    /// Whether blocks of `COLS` columns bypass the caches as one line each: `STREAMS`, and
+    /// `ROWS` adjacent rows of `COLS` bytes make a line (u8 flat->crouton2x2).
     fn streams_block_lines<const COLS: usize>() -> bool {
         Self::STREAMS && size_of::<T>() == 1 && block_is_line(COLS)
     }
@@ -46,9 +45,8 @@ pub(crate) trait BlockMove<T: Copy> {
     ///
     /// # Safety
     ///
-    /// Every line lies inside its slice: `b.s + b.cols.at(j) + ROWS <= b.src.len()` for each
-    /// `j < COLS` and `b.d + b.rows.at(k) + COLS <= dst.len()` for each `k < ROWS` (checked
-    /// once per call by the planes, so blocks skip per-line bounds checks).
+    /// Every line lies inside its slice (checked once per call by the planes, not per line):
+    /// `b.s + b.cols.at(j) + ROWS <= b.src.len()` and `b.d + b.rows.at(k) + COLS <= dst.len()`.
     unsafe fn block<const COLS: usize, L: Lines<DST>, C: Lines<SRC>>(
         dst: &mut [T],
         b: BlockLines<'_, T, L, C, COLS>,
@@ -56,9 +54,8 @@ pub(crate) trait BlockMove<T: Copy> {
 }
 
 /// Where one block's lines lie: `COLS` source lines, each `ROWS` long, at `s + cols.at(j)`;
-/// `ROWS` destination lines, each `COLS` long, at `d + rows.at(k)`. The destination stays a
-/// separate argument, so the compiler knows the stores leave `src` and `cols` alone and keeps
-/// what it read of them in registers.
+/// `ROWS` destination lines, each `COLS` long, at `d + rows.at(k)`. The destination is a separate
+/// argument, so the compiler knows stores leave `src` and `cols` alone, kept in registers.
 pub(crate) struct BlockLines<'a, T, L, C, const COLS: usize> {
     pub d: usize,
     pub rows: L,

@@ -1,14 +1,13 @@
 //! The element types the kernels move, and the hooks by which a type brings vector kernels.
 
-use super::ahead::Ahead;
 use super::reach::Reach;
-use super::row_blocks::RowBlock;
+use super::row_blocks::{Ahead, RowBlock};
 use super::transposes::Transposes;
 use core::ops::Range;
 
 /// A type the engine moves elements as: the unsigned integers of 1, 2, 4 and 8 bytes (plain
-/// types, with their CPU's vector kernels), `MaybeUninit` of those (other types of those sizes),
-/// and [`Opaque`] (any other size). The hooks are a type's vector kernels; by default none.
+/// types, with their CPU's vector kernels by the hooks), `MaybeUninit` of those (other types of
+/// those sizes), and [`Opaque`] (any other size).
 pub(crate) trait Element: Copy + Send + Sync + 'static {
     /// Runs the transposes `t` as [`transpose`](super::tiles::transpose) does, with vector
     /// blocks; `false` (nothing written) where this type has none.
@@ -47,12 +46,12 @@ pub(crate) type StreamRows<E> = unsafe fn(RowBlock<'_, E>, &[(usize, usize)], bo
 pub(crate) type CopyRows<E> =
     unsafe fn(&mut [E], usize, &[E], usize, &[(usize, usize)], Range<usize>, Reach, Ahead);
 
-/// [`Element`] for the unit types: every one gets the items `$every`; with a vector ISA, the
-/// plain integers get the row streams `$streams` (an `Option<StreamRows<Self>>`), and those of
-/// 1, 2 and 4 bytes vector transposes by `$transpose` (a `fn(Transposes<'_, Self>, bool)`).
+/// [`Element`] for the unit types, each with the items `$every`; with a vector ISA, the plain
+/// integers get the row streams `$streams` (an `Option<StreamRows<Self>>`), those of 1, 2 and 4
+/// bytes vector transposes by `$transpose` (a `fn(Transposes<'_, Self>, bool)`).
 macro_rules! unit_elements {
     ([$($every:tt)*] $(, $streams:expr, $transpose:path)? $(,)?) => {
-        $crate::relayout::kernels::element::unit_elements!(@ [u8, u16, u32] $($every)* $(
+        $crate::relayout::kernels::element::unit_elements!(@ [u8, u16, u32] { $($every)* $(
             fn row_streams() -> Option<$crate::relayout::kernels::element::StreamRows<Self>> {
                 $streams
             }
@@ -64,12 +63,12 @@ macro_rules! unit_elements {
                 $transpose(t, stream);
                 true
             }
-        )?);
-        $crate::relayout::kernels::element::unit_elements!(@ [u64] $($every)* $(
+        )? });
+        $crate::relayout::kernels::element::unit_elements!(@ [u64] { $($every)* $(
             fn row_streams() -> Option<$crate::relayout::kernels::element::StreamRows<Self>> {
                 $streams
             }
-        )?);
+        )? });
         $crate::relayout::kernels::element::unit_elements!(
             @ [
                 core::mem::MaybeUninit<u8>,
@@ -77,13 +76,10 @@ macro_rules! unit_elements {
                 core::mem::MaybeUninit<u32>,
                 core::mem::MaybeUninit<u64>
             ]
-            $($every)*
+            { $($every)* }
         );
     };
-    (@ [$($ty:ty),+] $($item:tt)*) => {
-        $crate::relayout::kernels::element::unit_elements!(@ impl [$($ty),+] { $($item)* });
-    };
-    (@ impl [$($ty:ty),+] $items:tt) => {
+    (@ [$($ty:ty),+] $items:tt) => {
         $(impl $crate::relayout::kernels::element::Element for $ty $items)+
     };
 }

@@ -1,8 +1,8 @@
-//! The address policy for transposes whose lines are evenly spaced on both sides (plain NCHW
-//! <-> NHWC): source columns one pitch apart ([`TileBatch::cols_run`]), every whole block's
-//! destination rows another ([`pitched`]). Each block's lines are found by additions from the
-//! tile's [`Corner`] ([`Pitch`] on both sides of [`BlockLines`]), not read from the listings,
-//! and the blocks go in their own order ([`sweep`]) instead of the bands and groups of
+//! Transposes whose lines are evenly spaced on both sides (plain NCHW <-> NHWC): source
+//! columns one pitch apart ([`TileBatch::cols_run`]), every whole block's destination rows
+//! another ([`pitched`]). Each block's lines are found by additions from the tile's [`Corner`]
+//! ([`Pitch`] on both sides of [`BlockLines`]), not read from the listings, and the blocks go in
+//! their own order ([`sweep`]), not the bands and groups of
 //! [`plane_body`](super::tiles::plane_body), which add to a cached transpose's cost. Which
 //! batches sweep, in which order, is the ISA module's choice (x86-64: `x86/pitched`).
 
@@ -29,12 +29,11 @@ pub(crate) struct Corner {
 /// corner), moved by `B`: the rows in visits of `VISIT`, each visit taking every column block in
 /// turn through its row blocks. One row block a visit (4-byte elements) reads each block's
 /// source lines once; a source line's rows a visit (64 rows of bytes, 32 of 2-byte elements)
-/// reads each source line whole while it is in L1.
+/// read each source line whole while it is in L1.
 ///
-/// With `STAGE`, each group of `STAGE / COLS` rows first copies its `COLS` column lines into a
-/// local stage its blocks read: source columns a multiple of 2 KiB apart crowd one or two L1
-/// sets and would evict each other before the next block reads them. A shorter last group reads
-/// in place.
+/// With `STAGE`, each group of `STAGE / COLS` rows first copies its column lines into a local
+/// stage its blocks read: source columns a multiple of 2 KiB apart crowd one or two L1 sets and
+/// would evict each other before the next block reads them. A shorter last group reads in place.
 ///
 /// Always inlined, so `B`'s CPU-feature builds compile the loop whole; the visit and stage are
 /// constants so the compiler knows how many blocks a visit holds; the destination pitch goes
@@ -55,12 +54,7 @@ pub(crate) unsafe fn sweep<T, B, const COLS: usize, const VISIT: usize, const ST
     T: Copy,
     B: BlockMove<T>,
 {
-    let Corner {
-        s,
-        d,
-        row_pitch,
-        col_pitch,
-    } = corner;
+    let (s, d, row_pitch, col_pitch) = (corner.s, corner.d, corner.row_pitch, corner.col_pitch);
     let Some(&(first_s, _)) = rows.first() else {
         return;
     };
@@ -91,10 +85,9 @@ pub(crate) unsafe fn sweep<T, B, const COLS: usize, const VISIT: usize, const ST
                         s: at,
                         cols: Pitch(pitch),
                     };
-                    // SAFETY: column `c0 + j`'s line of the block's rows starts at
-                    // `s + row_s + (c0 + j) * col_pitch` (staged: `j * stage_rows`, its elements
-                    // `b * ROWS ..`); row `k`'s at `d + row_d + k * row_pitch + c0`; all inside
-                    // their slices, and `B`'s instructions run (the caller's promises).
+                    // SAFETY: column `c0 + j`'s line starts at `s + row_s + (c0 + j) * col_pitch`
+                    // (staged: `j * stage_rows + b * ROWS`), row `k`'s at `d + row_d + k *
+                    // row_pitch + c0`: inside their slices; `B` runs (the caller's promises).
                     unsafe { B::block(dst, block) };
                 }
             }
@@ -102,7 +95,7 @@ pub(crate) unsafe fn sweep<T, B, const COLS: usize, const VISIT: usize, const ST
     }
 }
 
-/// An evenly spaced batch cut for a sweep: its pitches, its whole blocks of [`ROWS`] rows by a
+/// An evenly spaced batch cut for a sweep: its pitches, whole blocks of [`ROWS`] rows by a
 /// destination line of columns, and an overlapping last block.
 #[derive(Clone, Copy)]
 pub(crate) struct EvenTiles<'a> {
@@ -186,15 +179,8 @@ impl<'a> EvenTiles<'a> {
                 continue;
             }
             if self.whole_cols < cols.len() {
-                let cols = &cols[self.whole_cols..];
-                rest(
-                    dst,
-                    TileBatch {
-                        rows: swept_rows,
-                        cols,
-                        ..tile
-                    },
-                );
+                let (rows, cols) = (swept_rows, &cols[self.whole_cols..]);
+                rest(dst, TileBatch { rows, cols, ..tile });
             }
             if swept_rows.len() < rows.len() {
                 let rows = &rows[self.whole_rows..];

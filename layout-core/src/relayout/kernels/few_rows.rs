@@ -1,10 +1,8 @@
-//! Transposes of tiles with 4 to 15 rows (fewer than a block's [`ROWS`], more than the narrow
-//! kernels take), their rows one run in the source: NHWC -> NCHW of 5 to 15 channels (4 for 2-byte
-//! elements), and the 2x2 crouton back to flat NHWC. Each block of `COLS` columns goes through
-//! the vector block into a local stage, its `ROWS` source lines read in full (elements past the
-//! tile's rows read and dropped), and only the tile's rows leave it.
-//!
-//! [`ROWS`]: crate::relayout::tuning::ROWS
+//! Transposes of tiles of 4 to 15 rows (fewer than a block, more than the narrow kernels take),
+//! their rows one run in the source: NHWC -> NCHW of 5 to 15 channels (4 of 2-byte elements),
+//! the 2x2 crouton back to flat NHWC. Each block of `COLS` columns goes through the vector block
+//! into a local stage, its whole source lines read (past the tile's rows, read and dropped), and
+//! only the tile's rows leave it.
 
 use super::block_move::{BlockLines, BlockMove};
 use super::tile_batch::{TileBatch, move_elements};
@@ -18,20 +16,14 @@ pub(crate) fn takes(batch: &TileBatch<'_>) -> bool {
     (4..ROWS).contains(&batch.rows.len()) && batch.rows_follow_in_source()
 }
 
-/// Transposes every tile of `t`'s batch through the stage, in blocks of `COLS` columns by `B`,
-/// which writes through the caches (streamed stores would send the stage to memory). Columns
-/// past the last whole block, blocks whose destination columns do not follow one another, and
-/// tiles whose source lines would run past the source move element by element. Always inlined,
-/// so [`PlaneMove::plane`](super::tiles::PlaneMove::plane)'s CPU-feature build compiles it whole.
+/// Transposes every tile of `t`'s batch through the stage, in blocks of `COLS` columns by `B`
+/// (through the caches). Columns past the last whole block, blocks whose destination columns do
+/// not follow one another, and tiles whose lines would run past the source move element by
+/// element. Inlined, so [`PlaneMove::plane`](super::tiles::PlaneMove::plane)'s builds compile it.
 #[inline(always)]
 pub(crate) fn few_rows_body<T: Copy, B: BlockMove<T>, const COLS: usize>(t: Transposes<'_, T>) {
     let (dst, d, src, s, batch, _) = t.parts();
-    let TileBatch {
-        origins,
-        rows,
-        cols,
-        ..
-    } = batch;
+    let (origins, rows, cols) = (batch.origins, batch.rows, batch.cols);
     let (Some(&(first, _)), Some(&(col_s, _))) = (rows.first(), cols.first()) else {
         return;
     };
@@ -52,15 +44,10 @@ pub(crate) fn few_rows_body<T: Copy, B: BlockMove<T>, const COLS: usize>(t: Tran
                 move_elements(dst, d, src, s, rows, block);
                 continue;
             }
-            // SAFETY: the `ROWS`-long source lines from `s + first + col.0` end by
-            // `s + farthest <= src.len()` (checked above); stage line `k` is `k * COLS ..
-            // (k + 1) * COLS`, inside its `ROWS * COLS` slots.
-            unsafe {
-                B::block(
-                    stage,
-                    BlockLines::new(0, Pitch(COLS), src, s + first, block),
-                )
-            };
+            let lines = BlockLines::new(0, Pitch(COLS), src, s + first, block);
+            // SAFETY: the source lines from `s + first + col.0` end by `s + farthest <=
+            // src.len()` (checked above); stage line `k`, `k * COLS ..`, lies in its slots.
+            unsafe { B::block(stage, lines) };
             for (k, row) in rows.iter().enumerate() {
                 dst[d + row.1 + block[0].1..][..COLS].copy_from_slice(&stage[k * COLS..][..COLS]);
             }
@@ -76,10 +63,9 @@ mod tests {
     use super::*;
     use alloc::vec::Vec;
 
-    /// NHWC -> NCHW of 4 to 15 channels through the portable 8-column blocks equals the
-    /// definition: partial blocks, two images, the last tile reading past the source or not.
-    /// Three rows are the narrow kernels', a whole block the tiles', and rows that do not
-    /// follow one another in the source neither.
+    /// NHWC -> NCHW of 4 to 15 channels by portable 8-column blocks, as defined: partial blocks,
+    /// two images, the last tile reading past the source or not. Not taken: three rows (narrow),
+    /// a whole block (tiles), rows not following one another in the source.
     #[test]
     fn few_rows_take_four_to_fifteen_channels_and_split_them() {
         for (channels, positions) in (4..ROWS).flat_map(|c| [16, 21, 7].map(|p| (c, p))) {

@@ -1,11 +1,10 @@
 //! The transpose blocks every vector ISA shares: a block of `ROWS` by `COLS` cut into
 //! micro-blocks of `N` source lines of one 128-bit lane each, transposed by the perfect shuffle
-//! ([`shuffle_rounds`]) and stored as destination lines. Since the interleaves work within
-//! lanes, a register of several lanes (AVX2's two, AVX-512's four) holds as many micro-blocks
-//! side by side, the same rows' next columns, so a transposed register is consecutive elements
-//! of one destination line. The ISAs supply their [`Register`] and [`Interleave`]; the loop is
-//! written once, here, as plain loops: a closure is a function of its own, not compiled with the
-//! build's CPU features.
+//! ([`shuffle_rounds`]) and stored as destination lines. The interleaves work within lanes, so
+//! a register of several lanes (AVX2's two, AVX-512's four) holds as many micro-blocks side by
+//! side (the same rows' next columns): a transposed register is part of one destination line.
+//! The ISAs supply their [`Register`] and [`Interleave`]. Plain loops, no closures: a closure is
+//! a function of its own, not compiled with the build's CPU features.
 
 use super::block_move::{BlockLines, BlockMove};
 use super::register::{Lanes, Register, Register128};
@@ -15,9 +14,8 @@ use crate::relayout::lines::{DST, Lines, SRC};
 use crate::relayout::tuning::{CACHE_LINE, ROWS};
 use core::marker::PhantomData;
 
-/// Blocks moved through an ISA's 128-bit registers `R` (SSE2 on x86-64, NEON on aarch64); with
-/// `STREAM`, destination lines that are a whole aligned cache line go past the caches. Blocks
-/// narrower than one micro-block go by [`narrow_micro_blocks`].
+/// Blocks moved through an ISA's 128-bit registers `R` (SSE2, NEON); with `STREAM`, destination
+/// lines of a whole aligned cache line go past the caches.
 pub(crate) struct Blocks128<R, const STREAM: bool>(PhantomData<R>);
 
 impl<E, R, const STREAM: bool> PlaneMove<E> for Blocks128<R, STREAM>
@@ -41,8 +39,7 @@ where
         b: BlockLines<'_, E, L, C, COLS>,
     ) {
         // SAFETY (both): passed on from the caller; every CPU the ISA's module is built for runs
-        // `R`. Blocks a register wide or wider never reach `wide_block`'s narrower blocks (here
-        // `Self`).
+        // `R`. Blocks a register wide never reach `wide_block`'s narrower blocks (here `Self`).
         unsafe {
             if COLS < E::LANES {
                 narrow_micro_blocks::<E, R, Self, L, C, COLS>(dst, b)
@@ -54,9 +51,8 @@ where
 }
 
 /// The block through registers `R` of one or more 128-bit lanes, for an ISA whose blocks are
-/// `B` ([`BlockMove::streams`] and kin say which lines go past the caches): micro-blocks of
-/// `E::LANES` columns, a register's worth at a time. Blocks narrower than a register are
-/// `Narrower`'s (the next narrower register's blocks).
+/// `B` (whose [`BlockMove::streams`] and kin say which lines go past the caches), a register of
+/// micro-blocks at a time; blocks narrower than a register are `Narrower`'s.
 ///
 /// # Safety
 ///
@@ -87,9 +83,8 @@ pub(crate) unsafe fn wide_block<E, R, B, Narrower, L, C, const COLS: usize>(
     }
 }
 
-/// The block as micro-blocks of `N == E::LANES` columns by `N` rows, one lane per source line,
-/// `R::BYTES / 16` micro-blocks side by side in each register: register `k` of a transposed
-/// group is `span` consecutive elements of destination line `k`.
+/// The block as micro-blocks of `N == E::LANES` columns by `N` rows, `R::BYTES / 16` side by
+/// side in each register: register `k` of a transposed group is part of destination line `k`.
 ///
 /// # Safety
 ///
@@ -106,16 +101,15 @@ unsafe fn micro_blocks<E, R, B, L, C, const COLS: usize, const N: usize>(
     C: Lines<SRC>,
 {
     let (d, rows, src, s, cols) = (b.d, b.rows, b.src, b.s, b.cols);
-    // Columns per register.
-    let span = R::BYTES / 16 * N;
+    let span = R::BYTES / 16 * N; // columns per register
     // Rows of a whole cache line stream when they start on one; so do pairs of adjacent
     // half-line rows (f16 nchw->nChw16c: 16 channels are 32 bytes).
     let stream = B::streams::<COLS>();
     let paired = B::streams_pairs::<COLS>();
     for r in (0..ROWS).step_by(N) {
         if !stream && !paired {
-            // Each register is stored as soon as it is transposed: fewest registers live (the
-            // streaming order below spills, which slows cached byte transposes).
+            // Each register stored once transposed: fewest registers live (the streaming order
+            // below spills, which slows cached byte transposes).
             for c in (0..COLS).step_by(span) {
                 // SAFETY: each source line `s + cols.at(j) ..` holds `ROWS` elements (the
                 // caller's promise) and `r + N <= ROWS`.
@@ -128,7 +122,7 @@ unsafe fn micro_blocks<E, R, B, L, C, const COLS: usize, const N: usize>(
             }
             continue;
         }
-        // All these rows' registers first, then each line by back-to-back stores: it leaves the
+        // All these rows' registers first, then each line by back-to-back stores, leaving the
         // write-combining buffer whole (docs/concepts.md, "Non-temporal stores in relayout").
         let mut lines = [R::zero_line(); N];
         for (b, c) in (0..COLS).step_by(span).enumerate() {
@@ -170,10 +164,9 @@ unsafe fn micro_blocks<E, R, B, L, C, const COLS: usize, const N: usize>(
     }
 }
 
-/// Blocks narrower than a 128-bit register `R` (`COLS < E::LANES`), for an ISA whose blocks
-/// are `B`: micro-blocks of `COLS` columns, each register holding `LANES / COLS` destination
-/// lines, stored at once where adjacent. With streaming, a block that is one whole aligned
-/// 64-byte line (16 adjacent rows of 4 bytes: u8 flat->crouton2x2) goes past the caches.
+/// Blocks narrower than a 128-bit register `R` (`COLS < E::LANES`), for an ISA whose blocks are
+/// `B`: each register holds `LANES / COLS` destination lines, stored at once where adjacent. A
+/// block of one aligned line (16 rows of 4 bytes: u8 flat->crouton2x2) may stream.
 ///
 /// # Safety
 ///
@@ -193,8 +186,8 @@ unsafe fn narrow_micro_blocks<E, R, B, L, C, const COLS: usize>(
     let lanes = E::LANES;
     let per_register = lanes / COLS;
     if B::streams_block_lines::<COLS>() && lines_follow(rows, 0, ROWS, COLS) {
-        // SAFETY: as in `micro_blocks`; the block's `ROWS` lines of `COLS` elements follow one
-        // another from `d + rows.at(0)`, inside `dst` (the caller's promise): 64 bytes.
+        // SAFETY: as in `micro_blocks`; the block's lines follow one another from
+        // `d + rows.at(0)`: 64 bytes inside `dst` (the caller's promise).
         unsafe {
             let v = transposed::<E, R, C, COLS>(src, s, cols, 0);
             let line = [v[0], v[1], v[2], v[3]];
@@ -209,8 +202,7 @@ unsafe fn narrow_micro_blocks<E, R, B, L, C, const COLS: usize>(
             let first = rows.at(first_line);
             let bytes = register.bytes();
             if lines_follow(rows, first_line, per_register, COLS) {
-                // Adjacent lines: one checked copy of the register's bytes (LLVM compiles this
-                // loop worse with an unchecked store).
+                // One checked copy (LLVM compiles this loop worse with an unchecked store).
                 let at = d + first;
                 bytemuck::cast_slice_mut::<E, u8>(&mut dst[at..at + lanes]).copy_from_slice(&bytes);
                 continue;
@@ -243,9 +235,8 @@ fn lines_follow<L: Lines<DST>>(rows: L, first: usize, count: usize, apart: usize
 /// `N` source lines of `E::LANES` elements in each lane of `N` registers (line `q * N + j` from
 /// column `first`, at `s + cols.at(first + q * N + j)`, in lane `q` of register `j`),
 /// transposed by `log2(N)` perfect-shuffle rounds: register `k` then holds destination lines
-/// `k * LANES / N ..` of each lane's micro-block, `N` elements each. Columns a pitch apart are
-/// found by adding an [`opaque`] step per register: else the compiler folds the running
-/// addresses into `4N` multiples of the pitch, computed ahead and kept on the stack.
+/// `k * LANES / N ..` of each lane's micro-block. Columns a pitch apart add an [`opaque`] step
+/// per register: else the compiler keeps `4N` multiples of the pitch on the stack.
 ///
 /// # Safety
 ///
@@ -305,7 +296,7 @@ fn lanes_of<E: bytemuck::Pod>(bytes: [u8; 16]) -> [E; 16] {
     out
 }
 
-/// `value` unchanged, through an empty assembly block, so the compiler cannot compute from it
+/// `value` unchanged, through an empty assembly block the compiler cannot compute through
 /// ahead of time (under Miri, which runs no assembly, it passes as it is).
 #[inline(always)]
 #[cfg_attr(miri, allow(unused_mut))] // the assembly that writes it is not built under Miri

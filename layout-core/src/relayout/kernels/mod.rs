@@ -3,13 +3,12 @@
 //! [`tile_shape`] says), and a strided loop for anything else ([`strided`]). Each takes both
 //! sides as (slots, start) plus a stride or the plan's `(source, destination)` line offsets.
 //!
-//! These kernels are portable. Element types with faster ones on this CPU provide them through
-//! [`Element`]'s hooks: SSE2, AVX2 and AVX-512 blocks on x86-64 (`x86`), NEON blocks on aarch64
-//! (`aarch64`). The cargo feature `portable-kernels` leaves both out.
+//! These kernels are portable; element types bring faster ones by [`Element`]'s hooks: SSE2,
+//! AVX2 and AVX-512 blocks on x86-64 (`x86`), NEON on aarch64 (`aarch64`), both left out by the
+//! cargo feature `portable-kernels`.
 
 #[cfg(neon_kernels)]
 mod aarch64;
-mod ahead;
 mod block_move;
 mod element;
 #[cfg(x86_kernels)]
@@ -49,8 +48,8 @@ pub(crate) use tile_batch::TileBatch;
 pub(crate) use tile_shape::rows_go_whole;
 pub(crate) use tiles::transpose;
 
-/// Runs `body` compiled with AVX2 where the CPU has it, so its inlined copies move 32 bytes a
-/// register instead of 16; as it is elsewhere.
+/// Runs `body` compiled with AVX2 where the CPU has it (its inlined copies move 32 bytes a
+/// register, not 16), else as it is.
 #[inline(always)]
 pub(crate) fn with_widest_copies<R>(body: impl FnOnce() -> R) -> R {
     #[cfg(x86_kernels)]

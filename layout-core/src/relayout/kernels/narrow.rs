@@ -1,18 +1,15 @@
-//! Transposes of tiles one to four columns or rows wide, too narrow for a block of [`ROWS`]
-//! rows by four or more columns (or, at four, faster here): NCHW <-> NHWC of RGB or RGBA
-//! images. Where a tile's long side is one run on both sides, it becomes `N` runs zipped into
-//! one (or one unzipped into `N`, by the CPU's kernel where [`Pieces`] has one), loops LLVM
-//! unrolls; other tiles move element by element.
-//!
-//! [`ROWS`]: crate::relayout::tuning::ROWS
+//! Transposes of tiles one to four columns or rows wide, too narrow for the blocks (or, at four,
+//! faster here): NCHW <-> NHWC of RGB or RGBA images. Where a tile's long side is one run on
+//! both sides, it becomes `N` runs zipped into one (or one unzipped into `N`, by the CPU's kernel
+//! where [`Pieces`] has one), loops LLVM unrolls; other tiles move element by element.
 
 use super::tile_batch::{TileBatch, move_elements};
 use super::transposes::Transposes;
 
 /// How the zipped (or split) pieces of narrow tiles reach the destination.
 pub(crate) trait Pieces<T> {
-    /// Whether pieces are plain writes through the caches, which the loops then make in place
-    /// (assembling each piece first is slower in the caches).
+    /// Whether pieces are plain writes through the caches, made in place (assembling each piece
+    /// first is slower in the caches).
     const IN_PLACE: bool;
 
     /// Writes `piece` to `out`, of the same length.
@@ -23,7 +20,7 @@ pub(crate) trait Pieces<T> {
     unsafe fn put(out: &mut [T], piece: &[T]);
 
     /// Splits `input`, rows of `planes.len()` interleaved elements, into `planes` by the
-    /// implementation's own kernel; `false`, nothing written, where it has none.
+    /// implementation's own kernel; `false` where it has none.
     ///
     /// # Safety
     ///
@@ -56,7 +53,7 @@ impl<T: Copy> Pieces<T> for Cached {
 
 /// Runs `t` if its tiles are at most three columns or rows wide (or four that
 /// [zip](four_columns_zip) or [split](four_rows_split) here), pieces written by `P`; else
-/// `false`, nothing written. Inlined, so a build with more CPU features compiles the loops too.
+/// `false`, nothing written. Inlined, so builds with more CPU features compile the loops too.
 ///
 /// # Safety
 ///
@@ -80,11 +77,9 @@ pub(crate) unsafe fn narrow_transpose<T: Copy, P: Pieces<T>>(t: Transposes<'_, T
     true
 }
 
-/// Whether tiles of four columns (NCHW -> NHWC of RGBA) zip here rather than in blocks of
-/// [`ROWS`] rows: one run on both sides ([`zips_as_one_run`]), of 1- or 2-byte elements, or of
-/// 4-byte ones written past the caches (`P` not in place; cached, the blocks are faster).
-///
-/// [`ROWS`]: crate::relayout::tuning::ROWS
+/// Whether tiles of four columns (NCHW -> NHWC of RGBA) zip here rather than by blocks: one run
+/// on both sides ([`zips_as_one_run`]), of 1- or 2-byte elements, or of 4-byte ones written past
+/// the caches (`P` not in place; cached, the blocks are faster).
 fn four_columns_zip<T, P: Pieces<T>>(batch: &TileBatch<'_>) -> bool {
     (size_of::<T>() < 4 || !P::IN_PLACE) && zips_as_one_run::<4>(batch)
 }
@@ -95,9 +90,9 @@ fn zips_as_one_run<const N: usize>(batch: &TileBatch<'_>) -> bool {
     batch.rows_run == Some(N) && batch.cols.iter().zip(0..).all(|(col, c)| col.1 == c)
 }
 
-/// Whether tiles of four rows split here rather than through the few-rows stage (`few_rows.rs`):
-/// one run on both sides, of 1- or 4-byte elements (which LLVM splits by shuffles; 2-byte ones
-/// are faster staged) or where [`Pieces::splits`]. Others would go element by element here.
+/// Whether tiles of four rows split here rather than through the few-rows stage: one run on both
+/// sides, of 1- or 4-byte elements (which LLVM splits by shuffles; 2-byte ones are faster
+/// staged) or where [`Pieces::splits`]. Others would go element by element here.
 fn four_rows_split<T, P: Pieces<T>>(batch: &TileBatch<'_>) -> bool {
     (matches!(size_of::<T>(), 1 | 4) || P::splits(4))
         && batch.cols_run == Some(4)
@@ -142,8 +137,7 @@ unsafe fn short_tiles_of<T: Copy, P: Pieces<T>, const N: usize>(t: Transposes<'_
     }
 }
 
-/// `N` runs of `len` slots of `slots`, starting at `starts`, if they lie in increasing order
-/// without overlapping and inside `slots`.
+/// The `N` runs of `len` slots from `starts`, if they lie in `slots` in order, not overlapping.
 fn disjoint_runs<T, const N: usize>(
     mut slots: &mut [T],
     starts: [usize; N],
@@ -197,23 +191,20 @@ unsafe fn tiles_of<T: Copy, P: Pieces<T>, const N: usize>(t: Transposes<'_, T>) 
 }
 
 /// `out[k * N + c] = planes[c][k]`: `N` equal runs interleaved `STEP` rows (64 bytes) at a time
-/// from fixed-size pieces, which LLVM turns into vector loads and shuffles, each step `N` whole
-/// lines written by `P`; `MOST` is `4 * STEP`.
+/// from fixed-size pieces LLVM turns into vector shuffles, `N` lines a step written by `P`;
+/// `MOST` is `4 * STEP`.
 ///
 /// # Safety
 ///
 /// The CPU runs `P`'s instructions.
 #[inline(always)]
-unsafe fn zip_planes<
-    T: Copy,
-    P: Pieces<T>,
-    const N: usize,
-    const STEP: usize,
-    const MOST: usize,
->(
+unsafe fn zip_planes<T, P, const N: usize, const STEP: usize, const MOST: usize>(
     out: &mut [T],
     planes: [&[T]; N],
-) {
+) where
+    T: Copy,
+    P: Pieces<T>,
+{
     let rows = out.len() / N;
     let whole = rows / STEP * STEP;
     let (head, tail) = out.split_at_mut(whole * N);
@@ -324,9 +315,8 @@ mod tests {
             let case = alloc::format!("{n} columns, jumping");
             narrow(batch, 37 * n, 2 * ROWS * n + 5, true, &case);
         }
-        // The other way: rows of one, two and three (a column's elements together in the
-        // source) split into planes 40 apart, listed in order and out of order.
-        // Four rows only as one run of 4-byte elements (the others go to the few-rows stage).
+        // The other way: rows of one to three split into planes 40 apart, listed in order and
+        // out of order; four only as one run of 4-byte elements (else the few-rows stage's).
         for n in 1..=4 {
             let (cols, rows) = (evenly(37, n, 1), evenly(n, 1, 40));
             let reversed: Vec<(usize, usize)> = rows.iter().rev().copied().collect();

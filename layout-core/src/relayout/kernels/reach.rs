@@ -1,8 +1,7 @@
 //! How far one kernel call reaches from where it starts, checked once per call.
 
 /// Bounds of the offsets a transpose of listed rows by listed columns touches past its `s` and
-/// `d`. Found once per relayout from the whole listings, so each call checks its bounds in
-/// constant time and its blocks need no check per line.
+/// `d`, found once per relayout: each call checks them in constant time, its blocks not at all.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Reach {
     /// The largest source offset past `s`.
@@ -23,8 +22,8 @@ impl Reach {
     }
 
     /// The reach of listings of whole loops with strides that never go down, as
-    /// [`Plan::listings`](crate::relayout::plan::Plan::listings) makes them: each listing's last
-    /// entry is its largest on both sides, so this reads two entries, not all.
+    /// [`Plan::listings`](crate::relayout::plan::Plan::listings) makes them: from each one's last
+    /// entry, its largest on both sides.
     pub(crate) fn of_listed(rows: &[(usize, usize)], cols: &[(usize, usize)]) -> Self {
         let last = |listing: &[(usize, usize)]| listing.last().copied().unwrap_or((0, 0));
         let reach = Reach::summed(last(rows), last(cols));

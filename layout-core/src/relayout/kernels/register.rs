@@ -1,12 +1,12 @@
 //! What the shared transpose blocks ([`micro_blocks`](super::micro_blocks)) and streamed row
-//! copies ([`streamed_rows`](super::streamed_rows)) need of a vector ISA: its register
-//! ([`Register`]) and the element types a 128-bit lane holds ([`Lanes`]).
+//! copies ([`streamed_rows`](super::streamed_rows)) need of a vector ISA: its [`Register`], and
+//! the element types a 128-bit lane holds ([`Lanes`]).
 
 use crate::relayout::lines::{DST, Lines};
 use bytemuck::Pod;
 
-/// An ISA's vector register as the shared blocks use it: `BYTES / 16` lanes of 128 bits (the
-/// span of its interleaves), each holding one micro-block's source line.
+/// An ISA's vector register: `BYTES / 16` lanes of 128 bits (the span of its interleaves), each
+/// holding one micro-block's source line.
 pub(crate) trait Register: Copy {
     /// The register's width: 16 (SSE2, NEON), 32 (AVX2) or 64 bytes (AVX-512).
     const BYTES: usize;
@@ -31,8 +31,7 @@ pub(crate) trait Register: Copy {
     ///
     /// # Safety
     ///
-    /// `at[q] + 16 / size_of::<E>() <= src.len()` for each lane `q`; the CPU runs the
-    /// register's instructions.
+    /// `at[q] + 16 / size_of::<E>() <= src.len()` for each lane; the CPU runs the instructions.
     unsafe fn load_lanes<E: Pod>(src: &[E], at: [usize; 4]) -> Self;
 
     /// Writes the register to `dst` from element `at`, unaligned, through the caches.
@@ -77,23 +76,15 @@ pub(crate) trait Register128: Register<Line = [Self; 4]> {
 /// A plain unsigned integer of 1, 2 or 4 bytes: `LANES` of them fill a 128-bit lane.
 pub(crate) trait Lanes: Pod {
     /// Elements per 128-bit lane.
-    const LANES: usize;
+    const LANES: usize = 16 / size_of::<Self>();
 }
 
-impl Lanes for u8 {
-    const LANES: usize = 16;
-}
-
-impl Lanes for u16 {
-    const LANES: usize = 8;
-}
-
-impl Lanes for u32 {
-    const LANES: usize = 4;
-}
+impl Lanes for u8 {}
+impl Lanes for u16 {}
+impl Lanes for u32 {}
 
 /// `Interleave<$register>` for unsigned types by their interleave instructions, between the
-/// free reinterpretations `$to` (the type's lanes) and `$back` where given.
+/// free reinterpretations `$to` and `$back` where given.
 macro_rules! interleave_for {
     ($register:ty: $($ty:ty: $low:ident, $high:ident $(, $to:ident, $back:ident)?;)+) => {$(
         impl $crate::relayout::kernels::shuffle::Interleave<$register> for $ty {
@@ -114,9 +105,8 @@ macro_rules! interleave_for {
 pub(crate) use interleave_for;
 
 /// [`Register`] for a vector register of `$bytes` bytes. Defaults: `zero`, `bytemuck`'s zeroed
-/// register and line; `lanes`, the one lane from `at[0]`. `line` writes a 64-byte line, passed
-/// `stream` (the store past the caches) where given, which also writes several lines at once by
-/// `stores::store_lines` (x86-64 only, so not a link).
+/// register and line; `lanes`, the one lane from `at[0]`. `line` writes a line, passed `stream`
+/// (the store past the caches) where given, which also serves `stores::store_lines` (x86-64).
 macro_rules! register {
     (
         $register:ty: $bytes:literal bytes, $(zero: $zero:expr,)? load: $load:path,
@@ -176,8 +166,7 @@ macro_rules! register {
                     L: $crate::relayout::lines::Lines<{ $crate::relayout::lines::DST }>,
                 {
                     use $crate::relayout::stores::store_lines;
-                    // SAFETY: as for `stream_line`; `store_lines` tests one line per block
-                    // where the rows keep a pitch.
+                    // SAFETY: as for `stream_line`: `store_lines` streams only lines on 64 bytes.
                     unsafe { store_lines(dst, at, rows, from, lines, true, $stream) }
                 }
             )?

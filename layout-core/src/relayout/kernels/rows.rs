@@ -2,11 +2,10 @@
 //! <-> blocked layouts, flat <-> crouton), copying a listed block of rows per call.
 #![allow(clippy::too_many_arguments)] // the kernel's arguments stay in registers
 
-use super::ahead::Ahead;
 use super::element::{Element, StreamRows};
 use super::prefetch::prefetch;
 use super::reach::Reach;
-use super::row_blocks::RowBlock;
+use super::row_blocks::{Ahead, RowBlock};
 use crate::relayout::tuning::{CACHE_LINE, PREFETCH_ROWS};
 use core::ops::Range;
 
@@ -17,17 +16,16 @@ pub(crate) enum Destination {
     Cached,
     /// Larger than the caches: each row prefetches the destination line [`PREFETCH_ROWS`] on.
     Far,
-    /// Larger than the caches, rows filling whole cache lines one or two to a line: lines
-    /// stream where the element type can ([`Element::row_streams`]; `Far` elsewhere).
+    /// Larger than the caches, rows filling cache lines one or two to a line: lines stream
+    /// where the element type can ([`Element::row_streams`]; `Far` elsewhere).
     FarLines,
 }
 
-/// Copies elements `cols` of each listed row of `block`: source row at `s + row.0`,
-/// destination row at `d + row.1` of the block's slots. `reach` bounds the rows' offsets
-/// ([`Reach::of`] the listing): one check per block, none per row. Runs the element type's
-/// vector build of [`copy_rows`] where it has one ([`Element::row_copies`]) where the lines do
-/// not stream. Rows streamed two to a line prefetch their source `streamed_ahead` elements on
-/// (0: not at all).
+/// Copies elements `cols` of each listed row of `block`, from `s + row.0` to `d + row.1`.
+/// `reach` bounds the rows' offsets ([`Reach::of`] the listing): one check per block, none per
+/// row. Lines that do not stream go by the element type's build of [`copy_rows`] where it has
+/// one ([`Element::row_copies`]). Rows streamed two to a line prefetch their source
+/// `streamed_ahead` elements on (0: not at all).
 #[inline(always)]
 pub(crate) fn copy_row_block<T: Element>(
     mut block: RowBlock<'_, T>,
@@ -47,9 +45,8 @@ pub(crate) fn copy_row_block<T: Element>(
     }
 }
 
-/// Copies `block`'s rows as [`copy_row_block`] does, by `stream`, when they are 32 or 64
-/// bytes and `reach` fits (32-byte rows prefetching their source `ahead` on); else `false`,
-/// nothing written.
+/// Copies `block`'s rows as [`copy_row_block`] does, by `stream`, when they are 32 or 64 bytes
+/// and `reach` fits (32-byte rows prefetching their source `ahead` on); else `false`.
 pub(crate) fn stream_rows<E>(
     block: RowBlock<'_, E>,
     rows: &[(usize, usize)],
@@ -65,9 +62,8 @@ pub(crate) fn stream_rows<E>(
     {
         return false;
     }
-    // SAFETY: as in `copy_rows`: each row's `n` elements from `s + from` end at most at
-    // `s + n - 1 + reach.src < src.len()` (`from <= reach.src` by the caller's promise;
-    // `Reach::fits` above), and likewise in `dst`.
+    // SAFETY: as in `copy_rows`: each row's `n` elements end by `s + n - 1 + reach.src <
+    // src.len()` (`Reach::fits` above), and likewise in `dst`.
     unsafe { stream(RowBlock { d, s, ..block }, rows, bytes == CACHE_LINE, ahead) };
     true
 }
@@ -80,40 +76,26 @@ fn copy_block_rows<T: Element>(
     reach: Reach,
     dst_rows: bool,
 ) {
-    let RowBlock {
-        dst,
-        d,
-        src,
-        s,
-        source_ahead,
-    } = block;
     let ahead = Ahead {
         dst_rows,
-        src: source_ahead,
+        src: block.source_ahead,
     };
+    let RowBlock { dst, d, src, s, .. } = block;
     // One call a block: the build is never inlined here, so its row loop keeps its registers.
     match T::row_copies() {
-        Some(copy) => {
-            // SAFETY: the CPU runs the build's instructions (`Element::row_copies`).
-            unsafe { copy(dst, d, src, s, rows, cols, reach, ahead) }
-        }
+        // SAFETY: the CPU runs the build's instructions (`Element::row_copies`).
+        Some(copy) => unsafe { copy(dst, d, src, s, rows, cols, reach, ahead) },
         None => copy_block(dst, d, src, s, rows, cols, reach, ahead),
     }
 }
 
 /// Declares a function that runs [`copy_rows`], a build of its own: out of line (else the loop
 /// over blocks holds its row pointer on the stack), or with more CPU features by
-/// `#[target_feature]` among its attributes.
+/// `#[target_feature]` among its attributes. (`$unsafe` as in `transposes_fn!`.)
 macro_rules! copy_rows_fn {
-    ($(#[$attr:meta])* $vis:vis unsafe fn $name:ident) => {
-        $crate::relayout::kernels::rows::copy_rows_fn!(@ [$(#[$attr])* $vis unsafe] $name);
-    };
-    ($(#[$attr:meta])* $vis:vis fn $name:ident) => {
-        $crate::relayout::kernels::rows::copy_rows_fn!(@ [$(#[$attr])* $vis] $name);
-    };
-    (@ [$($head:tt)*] $name:ident) => {
+    ($(#[$attr:meta])* $vis:vis $(unsafe $($unsafe:lifetime)?)? fn $name:ident) => {
         #[allow(clippy::too_many_arguments)] // the kernel's arguments stay in registers
-        $($head)* fn $name<T: Copy>(
+        $(#[$attr])* $vis $(unsafe $($unsafe)?)? fn $name<T: Copy>(
             dst: &mut [T],
             d: usize,
             src: &[T],
@@ -121,13 +103,14 @@ macro_rules! copy_rows_fn {
             rows: &[(usize, usize)],
             cols: core::ops::Range<usize>,
             reach: $crate::relayout::kernels::reach::Reach,
-            ahead: $crate::relayout::kernels::ahead::Ahead,
+            ahead: $crate::relayout::kernels::row_blocks::Ahead,
         ) {
             $crate::relayout::kernels::rows::copy_rows(dst, d, src, s, rows, cols, reach, ahead);
         }
     };
 }
 
+#[cfg_attr(not(x86_kernels), allow(unused_imports))] // the AVX2 build's
 pub(crate) use copy_rows_fn;
 
 copy_rows_fn! {
@@ -172,9 +155,9 @@ pub(crate) fn copy_rows<T: Copy>(
     }
 }
 
-/// Rows of `n` elements, copied without bounds checks, each prefetching what `ahead` says. Each
-/// combination is a loop of its own, so cached row copies keep a plain loop with no test per
-/// row (short rows such as u8 crouton->flat's would feel it).
+/// Rows of `n` elements, copied without bounds checks, each prefetching what `ahead` says: a loop
+/// per combination, so cached rows keep a plain loop with no test per row (short rows such as u8
+/// crouton->flat's would feel it).
 ///
 /// # Safety
 ///
@@ -231,8 +214,7 @@ pub(super) unsafe fn row_of<T: Copy>(dst: &mut [T], to: usize, src: &[T], from: 
         from + n <= src.len() && to + n <= dst.len(),
         "a row inside both slices"
     );
-    // SAFETY: both runs of `n` elements lie inside their slices (the caller's promise); `dst`
-    // is borrowed exclusively, so they do not overlap.
+    // SAFETY: both runs lie inside their slices (the caller's promise); `dst` is exclusive.
     unsafe { core::ptr::copy_nonoverlapping(src.as_ptr().add(from), dst.as_mut_ptr().add(to), n) };
 }
 
@@ -242,8 +224,7 @@ mod tests {
     use crate::relayout::test_layouts::line_start;
     use alloc::vec::Vec;
 
-    /// [`copy_row_block`] of `dst` from `d`, `src` from `s`, its rows asking for their source
-    /// `source_ahead` elements on (their counterparts on, or streamed ahead).
+    /// [`copy_row_block`] of `dst` from `d`, `src` from `s`, rows prefetching `source_ahead` on.
     fn copy_listed_rows<T: Element>(
         dst: &mut [T],
         d: usize,
@@ -265,17 +246,14 @@ mod tests {
         copy_row_block(block, rows, cols.clone(), reach, into, source_ahead);
     }
 
-    /// Row copies: unchecked where the reach fits (prefetching or not), checked where it does
-    /// not, with the same result; every fixed row length and an odd one.
+    /// Row copies, unchecked where the reach fits (prefetching or not), checked where not, alike;
+    /// every fixed row length and an odd one.
     #[test]
     fn listed_rows_copy_with_one_check_per_call() {
         let rows: Vec<(usize, usize)> = (0..9).map(|r| ((8 - r) * 70, r * 65 + 3)).collect();
         let src: Vec<u32> = (0..9 * 70 + 8).collect();
         let fitting = Reach::of(&rows, &[]);
-        let too_far = Reach {
-            src: src.len(),
-            dst: 0,
-        };
+        let too_far = Reach { src: !0, dst: 0 };
         for n in [3, 4, 8, 16, 32, 64] {
             let cols = 2..2 + n;
             let mut want = alloc::vec![0u32; 9 * 65 + 70];
@@ -300,17 +278,16 @@ mod tests {
         }
     }
 
-    /// Rows that fill lines, written past the caches: the same result as plain copies, for each
-    /// element size, in rows of 64 and 32 bytes: pairs side by side (streamed where the line is
-    /// aligned), pairs apart, an odd last row, a row off the line grid among rows on it, and
-    /// rows narrower than the full row (not streamed at all).
+    /// Rows that fill lines, written past the caches, as plain copies, each element size, rows of
+    /// 64 and 32 bytes: pairs side by side (streamed where aligned), pairs apart, an odd last
+    /// row, a row off the line grid, and parts of rows (not streamed at all).
     #[test]
     fn rows_filling_lines_stream_with_the_plain_result() {
         fn check<T: Element + Default + PartialEq + core::fmt::Debug>(of: fn(usize) -> T) {
             for n in [32, 64].map(|row_bytes| row_bytes / size_of::<T>()) {
-                // Rows of 32 bytes: lines 0 and 2 hold a pair each (rows from far apart in the
-                // source); rows 4 and 5, and 6 and 7, lie apart; row 8 is alone. Rows of 64: a
-                // line each, row 7 one element past one.
+                // Rows of 32 bytes: lines 0 and 2 hold a pair each (from far apart in the
+                // source); rows 4 and 5, 6 and 7 lie apart; row 8 is alone. Rows of 64: a line
+                // each, row 7 one element past one.
                 let rows: Vec<(usize, usize)> = [0, 1, 4, 5, 7, 10, 12, 14, 16]
                     .into_iter()
                     .enumerate()
@@ -318,8 +295,8 @@ mod tests {
                     .collect();
                 let src: Vec<T> = (0..27 * n + 64).map(of).collect();
                 let reach = Reach::of(&rows, &[]);
-                // The rows from a cache line of the destination, half a row past it and one
-                // element past it, written as `into` says: the line and what follows.
+                // The rows from a line, half a row and one element past it, written as `into`
+                // says: from the line on.
                 let copied = |into, shift, cols: &Range<usize>| {
                     let mut out = alloc::vec![T::default(); 18 * n + 128];
                     let line = line_start(&out, 0);

@@ -7,9 +7,8 @@ pub(crate) trait Interleave<R> {
     ///
     /// # Safety
     ///
-    /// The CPU runs the instruction: SSE2 (every x86-64 CPU) for `__m128i`, AVX2 for `__m256i`,
-    /// AVX-512 F and BW for `__m512i`, NEON (every aarch64 CPU the kernels are built for) for
-    /// `uint8x16_t`.
+    /// The CPU runs the instruction: SSE2 for `__m128i`, AVX2 for `__m256i`, AVX-512 F and BW
+    /// for `__m512i`, NEON for `uint8x16_t`.
     unsafe fn low(a: R, b: R) -> R;
     /// The second halves of `a` and `b`, element by element.
     ///
@@ -29,8 +28,8 @@ pub(crate) trait Interleave<R> {
 pub(crate) unsafe fn shuffle_rounds<E: Interleave<R>, R: Copy, const N: usize>(
     v: [R; N],
 ) -> [R; N] {
-    // Rounds written out on constant indices so registers stay registers (as loops LLVM leaves
-    // AVX-512 byte rounds rolled, in memory, copied by `memcpy`). No closures (`micro_blocks`).
+    // Rounds on constant indices keep registers in registers (as loops, LLVM leaves AVX-512
+    // byte rounds rolled, in memory, copied by `memcpy`). No closures (`micro_blocks`).
     macro_rules! round {
         ($v:ident, $half:literal: $($i:literal)+) => {
             // SAFETY: passed on from the caller.

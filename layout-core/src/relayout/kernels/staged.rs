@@ -1,10 +1,9 @@
 //! Transposes whose destination rows lie back to back but are not whole cache lines (NCHW ->
-//! NHWC of 17 or 255 f32 channels), staged: a group of rows that makes whole lines is
-//! transposed into a local buffer, then leaves it as one run of streamed lines. Written
-//! directly, no destination line starts where a block writes it, so nothing streams and every
-//! line is read before it is written. x86-64 only (the streamed copy out is
-//! `x86/avx2.rs::stream_run`). Long rows apart (NHWC -> NCHW of 55 x 55) are not staged: each
-//! would leave the buffer in pieces between its own line boundaries.
+//! NHWC of 17 or 255 f32 channels), staged: a group of rows making whole lines is transposed
+//! into a local buffer, which leaves as one run of streamed lines. Written directly, no line
+//! starts where a block writes it: nothing streams, and every line is read before it is written.
+//! x86-64 only (`x86/avx2.rs::stream_run` copies out). Long rows apart (NHWC -> NCHW of 55 x 55)
+//! are not staged: each would leave the buffer in pieces between its own line boundaries.
 
 use super::block_move::{BlockLines, BlockMove};
 use super::prefetch::prefetch;
@@ -31,10 +30,10 @@ pub(crate) struct Stages {
 
 impl Stages {
     /// The stages of `batch`, where staging pays: its tiles' destination rows lie back to back,
-    /// a row is neither half a line nor whole lines (those stream as they are), at least a
+    /// a row is neither half a line nor whole lines (those stream as they are) and at least a
     /// block wide, and a group of rows making whole lines fits the buffer. Rows of an odd
-    /// number of half lines are staged too for 2- and 4-byte elements (written directly, every
-    /// other row's blocks start off the grid), not for bytes, where staging does not pay.
+    /// number of half lines stage for 2- and 4-byte elements (written directly, every other
+    /// row's blocks start off the grid), not for bytes, where staging does not pay.
     pub(crate) fn of<T>(batch: &TileBatch<'_>) -> Option<Self> {
         let (rows, cols) = (batch.rows, batch.cols);
         let (first_col, last_col) = (cols.first()?, cols.last()?);
@@ -69,10 +68,10 @@ impl Stages {
 /// Transposes every tile of the batch in groups of `stages.rows` rows: each group's blocks of
 /// `COLS` columns (by `B`) into `buffer`, then out as one run by `stream_run`. Columns past the
 /// last whole block go as one more block ending with the last column where they are at least
-/// half a block (rewriting part of the one before), else element by element. Where a group reads
-/// more source lines than [`PREFETCHED_STREAMS`], each block prefetches [`PREFETCH_BYTES`]
-/// ahead. Rows past the last whole group, and tiles `reach` does not fit, move element by
-/// element. Always inlined, so the blocks' CPU-feature builds compile it whole.
+/// half a block (rewriting part of the one before), else element by element, as do rows past
+/// the last group and tiles `reach` does not fit. Where a group reads more source lines than
+/// [`PREFETCHED_STREAMS`], blocks prefetch [`PREFETCH_BYTES`] ahead. Always inlined, so the
+/// blocks' CPU-feature builds compile it whole.
 ///
 /// # Safety
 ///
@@ -86,11 +85,7 @@ unsafe fn staged_body<T: Pod, B: BlockMove<T>, const COLS: usize>(
     stream_run: unsafe fn(&mut [T], &[T]),
 ) {
     let (dst, d, src, s, batch, reach) = t.parts();
-    let Stages {
-        cols: n,
-        rows: group,
-        ..
-    } = stages;
+    let (n, group) = (stages.cols, stages.rows);
     let buffer = &mut buffer[..group * n];
     // The columns within the buffer: at `0..n`, from the same source offsets.
     let cols: Vec<(usize, usize)> = batch
@@ -133,17 +128,13 @@ unsafe fn staged_body<T: Pod, B: BlockMove<T>, const COLS: usize>(
                     }
                 }
                 for r in (0..group).step_by(ROWS) {
-                    // SAFETY: the block's `ROWS`-long source lines from `group_s + r + col.0`
-                    // end at `s + rows[start + r + ROWS - 1].0 + col.0 + 1` (rows count up by
-                    // one), at most `s + reach.src + 1 <= src.len()` (`Reach::fits` above); its
-                    // buffer lines from `r * n + block[0].1 + k * n` end by `(r + ROWS) * n <=
-                    // group * n`; `B`'s instructions run (the caller's promise).
+                    // SAFETY: the source lines from `group_s + r + col.0` end at `s + rows[start
+                    // + r + ROWS - 1].0 + col.0 + 1 <= s + reach.src + 1 <= src.len()` (rows
+                    // count up by one; `Reach::fits` above); the buffer lines from `r * n +
+                    // block[0].1 + k * n` end by `(r + ROWS) * n <= group * n`; `B` runs.
                     unsafe {
-                        let d = r * n + block[0].1;
-                        B::block(
-                            buffer,
-                            BlockLines::new(d, Pitch(n), src, group_s + r, block),
-                        );
+                        let (d, s) = (r * n + block[0].1, group_s + r);
+                        B::block(buffer, BlockLines::new(d, Pitch(n), src, s, block));
                     }
                 }
             }
@@ -195,8 +186,8 @@ mod tests {
     use super::super::tiles::tests::evenly;
     use super::*;
 
-    /// Which batches stage, and in what stages: rows back to back off the line grid, within
-    /// the buffer; not whole-line rows, rows apart, or batches short of a group or a block.
+    /// Which batches stage, how: rows back to back off the line grid, within the buffer; not
+    /// whole-line rows, rows apart, or batches short of a group or a block.
     #[test]
     fn rows_back_to_back_off_the_line_grid_are_staged_in_groups_of_whole_lines() {
         type Of = fn(&TileBatch<'_>) -> Option<Stages>;
@@ -206,7 +197,7 @@ mod tests {
         let cases = [
             // 17 f32 channels a row: 16 rows make 17 lines; blocks of 16 columns.
             (f32s, 17, 1000, 17, stages(17, 16, 16)),
-            // u8 rows of 17 bytes: 64 rows make 17 lines; u16 rows of 6 columns: 16 rows, 3 lines.
+            // u8 rows of 17 bytes: 64 rows make 17 lines; u16 rows of 6: 16 rows, 3 lines.
             (u8s, 17, 1000, 17, stages(17, 64, 16)),
             (u16s, 6, 1000, 6, stages(6, 16, 4)),
             // 255 f32 channels: a group of 16 rows fits the buffer; 257 do not.

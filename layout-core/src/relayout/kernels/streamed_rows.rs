@@ -1,17 +1,16 @@
-//! Row copies into a far destination whose rows fill whole cache lines (one 64-byte or two
-//! 32-byte rows to a line), each line streamed where aligned ([`Register::stream_line`]). Written
-//! once; each ISA supplies its register.
+//! Row copies into a far destination whose rows fill cache lines (one 64-byte or two 32-byte
+//! rows to a line), each line streamed where aligned ([`Register::stream_line`]).
 
 use super::prefetch::prefetch;
 use super::register::Register;
 use super::row_blocks::RowBlock;
 use bytemuck::Pod;
 
-/// The rows of `block` (each `(from, to)`: `src[s + from..]` into `dst[d + to..]`), 64 bytes
-/// each where `lines`, else 32 (two to a line where listed rows `2k` and `2k + 1` are side by
-/// side), through registers `R`. Where `ahead` is not 0, each pair of 32-byte rows prefetches
-/// both rows' source `ahead` elements on: pairs from rows far apart (u8 crouton->flat, f32
-/// nChw8c->nChw16c) make more streams than the hardware prefetcher follows.
+/// The rows of `block` (each `(from, to)`: `src[s + from..]` into `dst[d + to..]`) through
+/// registers `R`, 64 bytes each where `lines`, else 32 (two to a line where listed rows `2k` and
+/// `2k + 1` are side by side). Pairs of 32-byte rows prefetch their source `ahead` elements on
+/// (0: not): rows far apart (u8 crouton->flat, f32 nChw8c->nChw16c) make more streams than the
+/// hardware prefetcher follows.
 ///
 /// # Safety
 ///
@@ -55,8 +54,7 @@ pub(crate) unsafe fn copy<E: Pod, R: Register>(
             }
         }
         if high_to == low_to + row * per {
-            // SAFETY: the second row follows the first: the line's 64 bytes are exactly those
-            // two rows, inside `dst` (the caller's promise).
+            // SAFETY: the line's 64 bytes are the two rows, inside `dst` (the caller's promise).
             unsafe { R::stream_line(dst, d + low_to, &line) };
             continue;
         }

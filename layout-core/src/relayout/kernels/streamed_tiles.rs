@@ -1,5 +1,5 @@
-//! Which transposes write their destination lines whole, so the vector blocks may stream them
-//! into a far destination: the condition the x86-64 and aarch64 kernels share.
+//! Which transposes write their destination lines whole, so the vector blocks (x86-64 and
+//! aarch64) may stream them into a far destination.
 
 use super::block_move::block_is_line;
 use super::tile_batch::TileBatch;
@@ -8,19 +8,12 @@ use crate::relayout::tuning::{CACHE_LINE, ROWS};
 
 /// Whether the batch's blocks write whole destination lines: tiles that stream
 /// ([`tiles_stream`]) with rows of a line of columns, or half of one with the next row after
-/// it; or packed lines of bytes ([`packed_line_blocks`]).
+/// it; or packed lines of bytes (`BlockMove::streams_block_lines`: rows `cols` bytes apart, each
+/// block of `ROWS` rows one 64-byte line, as u8 flat->crouton2x2 makes).
 pub(crate) fn blocks_write_whole_lines<E>(batch: TileBatch<'_>) -> bool {
-    let line = CACHE_LINE / size_of::<E>();
-    let whole_rows = tiles_stream(batch.rows.len(), batch.choices) && batch.cols.len() >= line / 2;
-    whole_rows || packed_line_blocks::<E>(batch)
-}
-
-/// Whether the batch's blocks are packed lines of bytes (`BlockMove::streams_block_lines`): rows
-/// `cols` bytes apart, each block of `ROWS` rows one 64-byte line (u8 flat->crouton2x2).
-fn packed_line_blocks<E>(batch: TileBatch<'_>) -> bool {
-    size_of::<E>() == 1
-        && batch.row_pitch == Some(batch.cols.len())
-        && block_is_line(batch.cols.len())
+    let (line, cols) = (CACHE_LINE / size_of::<E>(), batch.cols.len());
+    let whole_rows = tiles_stream(batch.rows.len(), batch.choices) && cols >= line / 2;
+    whole_rows || (size_of::<E>() == 1 && batch.row_pitch == Some(cols) && block_is_line(cols))
 }
 
 /// Whether tiles of `rows` rows stream into a far destination: always past one block; at
@@ -48,8 +41,7 @@ mod tests {
         }
     }
 
-    /// Rows of half a line of columns or more write whole lines; fewer columns do not, unless
-    /// each block of bytes is one packed line.
+    /// Rows of half a line or more write whole lines; shorter ones only as packed byte blocks.
     #[test]
     fn whole_lines_need_half_a_line_of_columns_or_packed_byte_blocks() {
         let (rows, cols) = (evenly(32, 1, 64), evenly(16, 40, 1));

@@ -13,9 +13,8 @@ pub(crate) struct TileBatch<'a> {
     pub rows: &'a [(usize, usize)],
     /// The tile's columns, in destination order.
     pub cols: &'a [(usize, usize)],
-    /// `Some(p)` when, in every block of [`ROWS`](crate::relayout::tuning::ROWS) rows,
-    /// destination lines follow `p` apart (found from the loops by
-    /// [`Plan::listings`](crate::relayout::plan::Plan::listings)).
+    /// `Some(p)` when, in every block of [`ROWS`](crate::relayout::tuning::ROWS) rows, destination
+    /// lines are `p` apart ([`Plan::listings`](crate::relayout::plan::Plan::listings) found).
     pub row_pitch: Option<usize>,
     /// `Some(p)` when all the rows' destination offsets are one run `p` apart.
     pub rows_run: Option<usize>,
@@ -26,9 +25,8 @@ pub(crate) struct TileBatch<'a> {
 }
 
 impl TileBatch<'_> {
-    /// Whether the rows' source offsets count up by one, so each column's elements of a tile
-    /// lie together in the source (NHWC's channels), read as one run by the narrow kernels and
-    /// the few-rows stage.
+    /// Whether the rows' source offsets count up by one: each column's elements of a tile lie
+    /// together in the source (NHWC's channels), one run for the narrow kernels and few rows.
     pub(crate) fn rows_follow_in_source(&self) -> bool {
         let rows = self.rows;
         rows.iter().zip(0..).all(|(row, k)| row.0 == rows[0].0 + k)
@@ -57,9 +55,8 @@ impl<'a> TileBatch<'a> {
     }
 }
 
-/// One tile of listed `rows` by listed `cols` at `s` and `d`, element by element, each index
-/// checked: `dst[d + row.1 + col.1] = src[s + row.0 + col.0]`. The fallback of every transpose
-/// kernel for the blocks its fast paths do not take.
+/// One tile, `dst[d + row.1 + col.1] = src[s + row.0 + col.0]` element by element, each index
+/// checked: every transpose kernel's fallback for the blocks its fast paths do not take.
 #[inline(always)]
 pub(crate) fn move_elements<T: Copy>(
     dst: &mut [T],

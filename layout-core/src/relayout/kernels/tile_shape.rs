@@ -7,9 +7,9 @@ use crate::relayout::tuning::{
     NEAR_RUN_BYTES, PREFETCH_BYTES, ROWS, WHOLE_BAND_SOURCE_BYTES, WHOLE_ROW_BYTES,
 };
 
-/// The destination pitch of every whole block of [`ROWS`] rows, where the plan found one
-/// ([`TileBatch::row_pitch`](super::TileBatch::row_pitch)) and each block's last row is its
-/// first plus `(ROWS - 1) * pitch` (keeping computed lines inside the listed bounds).
+/// The plan's destination pitch of whole blocks of [`ROWS`] rows
+/// ([`TileBatch::row_pitch`](super::TileBatch::row_pitch)) where each block's last row is its
+/// first plus `(ROWS - 1) * pitch`, which keeps computed lines inside the listed bounds.
 pub(super) fn pitched(rows: &[(usize, usize)], row_pitch: Option<usize>) -> Option<usize> {
     let pitch = row_pitch?;
     let span = pitch.checked_mul(ROWS - 1)?;
@@ -18,11 +18,11 @@ pub(super) fn pitched(rows: &[(usize, usize)], row_pitch: Option<usize>) -> Opti
         .then_some(pitch)
 }
 
-/// How many column blocks go together through each row block (destination lines per row per
-/// visit). Short rows whose columns' lines fit in L1: all ([`rows_go_whole`]). Cached rows whose
-/// `pitch` crowds a few L1 sets ([`crowds_sets`]): [`ALIASED_VISIT_BYTES`] per row. Blocks of
-/// whole destination lines: up to [`Choices::lines_per_visit`] while the group's source stays
-/// within [`GROUP_SOURCE_BYTES`] (one compact region). Narrower blocks: one.
+/// How many column blocks go together through each row block. Short rows whose columns' lines
+/// fit in L1: all ([`rows_go_whole`]). Cached rows whose `pitch` crowds a few L1 sets
+/// ([`crowds_sets`]): [`ALIASED_VISIT_BYTES`] per row. Blocks of whole destination lines: up to
+/// [`Choices::lines_per_visit`] while their source stays within [`GROUP_SOURCE_BYTES`] (one
+/// compact region). Narrower blocks: one.
 pub(super) fn lines_per_visit<T, const COLS: usize>(
     cols: &[(usize, usize)],
     pitch: Option<usize>,
@@ -45,8 +45,8 @@ pub(super) fn lines_per_visit<T, const COLS: usize>(
 }
 
 /// Whether destination rows `pitch` elements apart crowd a few L1 sets: a block's 16 rows put
-/// more lines in one set than half its ways, the destination's share beside the source (as
-/// [`Choices::whole_rows_fit`] counts); on 8- and 12-way L1s of 4 KiB ways, multiples of 2 KiB.
+/// more lines in one set than half its ways (the destination's share beside the source, as
+/// [`Choices::whole_rows_fit`] counts): on 8- and 12-way L1s of 4 KiB ways, multiples of 2 KiB.
 fn crowds_sets<T>(pitch: Option<usize>, choices: &Choices) -> bool {
     let g = &choices.geometry;
     pitch
@@ -54,9 +54,9 @@ fn crowds_sets<T>(pitch: Option<usize>, choices: &Choices) -> bool {
         .is_some_and(|bytes| bytes != 0 && g.lines_per_l1_set(bytes, ROWS) > g.l1d.ways / 2)
 }
 
-/// Whether every column block of a tile goes in one visit, so each destination row is written
-/// whole and the destination in one sweep: where a row is short ([`WHOLE_ROW_BYTES`]) and its
-/// columns' source lines stay in L1 by [`Choices::whole_rows_fit`].
+/// Whether a tile's column blocks all go in one visit, writing each destination row whole and
+/// the destination in one sweep: rows of at most [`WHOLE_ROW_BYTES`] whose columns' source
+/// lines stay in L1 ([`Choices::whole_rows_fit`]).
 pub(crate) fn rows_go_whole(cols: &[(usize, usize)], element: usize, choices: &Choices) -> bool {
     let pitch = match cols {
         [first, next, ..] => next.0.abs_diff(first.0) * element,
@@ -65,13 +65,12 @@ pub(crate) fn rows_go_whole(cols: &[(usize, usize)], element: usize, choices: &C
     cols.len() * element <= WHOLE_ROW_BYTES && choices.whole_rows_fit(cols.len(), pitch, element)
 }
 
-/// How far ahead, in elements, blocks prefetch their source lines, if at all. A source that is
-/// one run (nChw16c->nchw), or nearly (lines at most [`NEAR_RUN_BYTES`] apart), is prefetched
-/// [`Choices::run_prefetch_bytes`] ahead. Separate lines (nchw->nhwc's channel planes) are
-/// prefetched [`PREFETCH_BYTES`] ahead each (streamed ones farther where
-/// [`Choices::streamed_prefetch_bytes`] says): streamed blocks only where their lines lie at
-/// least [`Choices::prefetch_apart`] apart (more streams than the hardware follows) and do not
-/// crowd a few L1 sets; cached blocks where less than [`Choices::cached_prefetch_below`] apart.
+/// How far ahead, in elements, blocks prefetch their source lines, if at all: a source of one
+/// run (nChw16c->nchw), or nearly (lines at most [`NEAR_RUN_BYTES`] apart),
+/// [`Choices::run_prefetch_bytes`]; separate lines (nchw->nhwc's planes) [`PREFETCH_BYTES`]
+/// each (streamed farther per [`Choices::streamed_prefetch_bytes`]), streamed blocks only where
+/// lines lie at least [`Choices::prefetch_apart`] apart (more streams than the hardware
+/// follows) and do not crowd L1 sets, cached ones under [`Choices::cached_prefetch_below`].
 pub(super) fn source_prefetch<T>(
     cols: &[(usize, usize)],
     choices: &Choices,
@@ -94,21 +93,18 @@ pub(super) fn source_prefetch<T>(
         })
     } else if separate {
         let near = PREFETCH_BYTES / element;
-        // Columns a multiple of half an L1 way apart share a few L1 sets that a streamed
-        // block's lines already fill: prefetches would evict lines in use, so streamed blocks
-        // leave them to the hardware. Uncrowded, farther: at most an eighth of the spacing.
+        // Columns a multiple of half an L1 way apart share a few L1 sets a streamed block's
+        // lines already fill, where prefetches would evict lines in use: left to the hardware.
+        // Uncrowded, farther: at most an eighth of the spacing.
         let crowded = (apart * element).is_multiple_of(choices.geometry.l1_way_bytes() / 2);
         if streams && crowded {
             return None;
         }
-        let far = choices
+        let ahead = choices
             .streamed_prefetch_bytes
             .filter(|_| streams && !crowded)
             .map_or(near, |far| (far / element).min(apart / 8).max(near));
-        Some(SourcePrefetch {
-            ahead: far,
-            every: 1,
-        })
+        Some(SourcePrefetch { ahead, every: 1 })
     } else {
         None
     }
@@ -122,11 +118,10 @@ pub(super) struct SourcePrefetch {
     pub every: usize,
 }
 
-/// How many of a tile's `rows` [`plane_body`](super::tiles::plane_body) takes per band, the
-/// column blocks sweeping one band before the next. Streamed lines need no band, nor rows
-/// spanning at most [`WHOLE_BAND_SOURCE_BYTES`] of source. Longer rows go in bands covering about
-/// [`BAND_BYTES`] of destination (staying in the nearest caches) but at least
-/// [`BAND_SOURCE_RUN_BYTES`] of source per column (a run the prefetchers follow).
+/// How many of a tile's `rows` [`plane_body`](super::tiles::plane_body) sweeps per band: all for
+/// streamed lines or rows spanning at most [`WHOLE_BAND_SOURCE_BYTES`] of source; else about
+/// [`BAND_BYTES`] of destination (in the nearest caches), at least [`BAND_SOURCE_RUN_BYTES`] of
+/// source per column (a run the prefetchers follow).
 pub(super) fn band_rows<T>(rows: usize, cols: usize, streams: bool) -> usize {
     let element = size_of::<T>().max(1);
     if streams || rows * element <= WHOLE_BAND_SOURCE_BYTES {
@@ -190,11 +185,10 @@ mod tests {
             (lines_per_visit::<u8, 64>, lines_per_visit::<u16, 32>);
         let (u32x16, u32x8): (Visits, Visits) =
             (lines_per_visit::<u32, 16>, lines_per_visit::<u32, 8>);
-        // Each case: the kernel, `count` columns `apart` apart, pitch, streamed, the choices'
-        // `lines_per_visit`, visits.
+        // The kernel, `count` columns `apart` apart, pitch, streamed, `lines_per_visit`, visits.
         let cases = [
-            // NCHW -> NHWC of 256 channels of u8 from planes of 56 x 56 (4 lines a set of a
-            // 4 KiB way) go whole in one visit (4 blocks of 64); of f32 (16 a set) they do not.
+            // NCHW -> NHWC of 256 channels from 56 x 56 planes: u8 (4 lines a set of a 4 KiB
+            // way) go whole in one visit (4 blocks of 64); f32 (16 a set) do not.
             (u8x64, 256, 3136, None, false, 1, 4),
             (u32x16, 256, 3136, None, false, 1, 1),
             // 24 u16 channels 3136 apart: whole, in one block of 32 columns.
@@ -202,8 +196,7 @@ mod tests {
             // Longer rows (u8 NHWC -> NCHW's 3136 positions) or more columns: the group rule.
             (u8x64, 3136, 256, None, false, 1, 1),
             (u16x32, 512, 3136, None, false, 1, 1),
-            // 16 columns 256 elements apart span 15 KiB of u32: four blocks would fit in 64
-            // KiB, as many as the choices allow go together.
+            // 16 columns 256 apart span 15 KiB of u32: as many as the choices allow, up to 4.
             (u32x16, 2048, 256, None, false, 2, 2),
             (u32x16, 2048, 256, None, false, 1, 1),
             (u32x16, 2048, 256, None, false, 8, 4),
@@ -211,7 +204,7 @@ mod tests {
             (u32x16, 2048, 2048, None, false, 2, 1),
             // 3136 apart (NCHW planes of 56x56) span 184 KiB: one block at a time.
             (u32x16, 2048, 3136, None, false, 2, 1),
-            // Pitches putting more of a block's 16 rows in one L1 set than half its 8 ways
+            // Pitches putting more of a block's rows in one L1 set than half its 8 ways
             // (multiples of 2 KiB): 256 bytes per row and visit, at most the tile's blocks.
             (u32x16, 2048, 3136, Some(1024), false, 1, 4),
             (u32x16, 40, 3136, Some(1024), false, 1, 3),
@@ -266,8 +259,7 @@ mod tests {
         });
         let small = &Choices::DEFAULT;
         let wide = &Choices::for_cache(CacheGeometry::DESCRIBED[1]);
-        // A source that is one run is prefetched the machine's run distance ahead, streamed or
-        // not, once per cache line: every column for f32, every fourth for u8.
+        // A source of one run: the run distance ahead, streamed or not, once per cache line.
         let run = |choices: &Choices, element: usize, every: usize| {
             Some(SourcePrefetch {
                 ahead: choices.run_prefetch_bytes / element,
@@ -276,7 +268,7 @@ mod tests {
         };
         assert_eq!(run(wide, 4, 1).map(|p| p.ahead), Some(2048));
         assert_eq!(run(small, 4, 1).map(|p| p.ahead), Some(128));
-        // Each case: the element, 2048 columns `apart` apart, choices, streamed, the prefetch.
+        // The element, 2048 columns `apart` apart, choices, streamed, the prefetch.
         let cases = [
             (u32s, 127, roomy, true, None),
             (u32s, 128, small, true, near),
@@ -286,8 +278,8 @@ mod tests {
             // Streamed columns a multiple of half an L1 way (2 KiB) apart crowd their sets.
             (u32s, 512, roomy, true, None),
             (u32s, 1024, small, true, None),
-            // With a small L2 streamed ones prefetch 512 bytes, at most an eighth of the
-            // spacing; none where the lines crowd L1 sets; through the cache, near.
+            // Small L2, streamed: 512 bytes, at most an eighth of the spacing; none where the
+            // lines crowd L1 sets; through the cache, near.
             (u32s, 3136, small, true, ahead(128)),
             (u32s, 8192, small, true, None),
             (u32s, 8192, roomy, false, near),

@@ -14,10 +14,9 @@ use crate::relayout::lines::{DST, Lines, Pitch, SRC, evenly_listed};
 use crate::relayout::tuning::{CACHE_LINE, ROWS};
 
 transposes_fn! {
-    /// Transposes every tile of `batch` from `src` (at `s`) into `dst` (at `d`): by the vector
-    /// blocks, else the narrow kernels, else the portable tile. `reach` bounds one tile's
-    /// offsets; `stream` asks for non-temporal stores of whole destination lines (a destination
-    /// much larger than the caches).
+    /// Transposes every tile of `batch` from `src` (at `s`) into `dst` (at `d`) by the vector
+    /// blocks, else the narrow kernels, else the portable tile; `reach` bounds one tile's offsets,
+    /// `stream` asks for non-temporal stores of whole lines (a destination past the caches).
     pub(crate) fn transpose[T: Element](t: Transposes<T>, stream: bool) {
         if T::vector_transpose(t.reborrow(), stream) {
             return;
@@ -33,9 +32,8 @@ transposes_fn! {
 /// One width's transposes as a function of its own ([`planes`]): [`plane`] by default, a
 /// `#[target_feature]` function for the AVX2 and AVX-512 blocks.
 pub(crate) trait PlaneMove<T: Copy>: BlockMove<T> {
-    /// Runs one width's [`width_body`] compiled with the blocks' CPU features. One function per
-    /// width: inlined into one they slow the smallest blocks, and a debug build's frame would
-    /// hold every width's locals.
+    /// Runs one width's [`width_body`] compiled with the blocks' CPU features, a function per
+    /// width: inlined together they slow the smallest blocks (and bloat a debug build's frame).
     ///
     /// # Safety
     ///
@@ -59,14 +57,12 @@ pub(crate) unsafe fn planes<T: Copy, B: PlaneMove<T>>(mut t: Transposes<'_, T>) 
     let line = CACHE_LINE / size_of::<T>().max(1);
     let columns = block_columns(batch.cols.len(), line, B::streams::<64>());
     // Four or more columns past the last whole block move as a batch of narrower blocks (255
-    // f32 channels: 15 x 16 + 8 + 4 + 3); fewer go element by element in the blocks' pass,
-    // which writes their destination lines anyway.
+    // f32 channels: 15 x 16 + 8 + 4 + 3); fewer go element by element with the blocks.
     let whole = batch.cols.len() / columns * columns;
     if columns > 4 && whole > 0 && batch.cols.len() - whole >= 4 {
         let (blocks, rest) = batch.cols.split_at(whole);
         for cols in [blocks, rest] {
-            // SAFETY: passed on from the caller; the columns are a part of the batch's, so the
-            // call's `reach` bounds them too.
+            // SAFETY: passed on from the caller; the call's `reach` bounds a part of its columns.
             unsafe { planes::<T, B>(t.with_batch(TileBatch { cols, ..batch })) };
         }
         return;
@@ -83,8 +79,7 @@ pub(crate) unsafe fn planes<T: Copy, B: PlaneMove<T>>(mut t: Transposes<'_, T>) 
     }
 }
 
-/// One width's transposes: tiles of 4 to 15 rows through the few-rows stage, others through
-/// the blocks.
+/// One width's transposes: tiles of 4 to 15 rows through the few-rows stage, others by blocks.
 ///
 /// # Safety
 ///
@@ -121,8 +116,7 @@ pub(crate) fn portable_planes<T: Copy>(t: Transposes<'_, T>) {
 }
 
 transposes_fn! {
-    /// One width's [`width_body`], as a function of its own (the default
-    /// [`PlaneMove::plane`]).
+    /// One width's [`width_body`] as a function of its own (the default [`PlaneMove::plane`]).
     #[inline(never)]
     pub(crate) fn plane[T: Copy, B: PlaneMove<T>, const COLS: usize, const FEW_ROWS: bool](
         t: Transposes<T>,
@@ -145,21 +139,15 @@ pub(crate) fn width_body<T: Copy, B: BlockMove<T>, const COLS: usize, const FEW_
 }
 
 /// The batch's transposes in blocks of `COLS` columns: per tile, bands of rows, in each a
-/// group of column blocks at a time, each through the band's row blocks, so that the source
-/// reads as a few streams and destination lines are written whole. Always inlined into the
-/// functions compiled with the blocks' CPU features.
+/// group of column blocks at a time through the band's row blocks, so the source reads as a few
+/// streams and destination lines are written whole. Inlined into the blocks' CPU-feature builds.
 #[inline(always)]
 pub(crate) fn plane_body<T: Copy, B: BlockMove<T>, const COLS: usize>(mut t: Transposes<'_, T>) {
     if packed_tiles::<T, B, COLS>(t.reborrow()) {
         return;
     }
     let (dst, d, src, s, batch, reach) = t.parts();
-    let TileBatch {
-        origins,
-        rows,
-        cols,
-        ..
-    } = batch;
+    let (origins, rows, cols) = (batch.origins, batch.rows, batch.cols);
     let band = band_rows::<T>(rows.len(), cols.len(), B::streams::<COLS>());
     let choices = batch.choices;
     let pitch = pitched(rows, batch.row_pitch);
@@ -174,15 +162,15 @@ pub(crate) fn plane_body<T: Copy, B: BlockMove<T>, const COLS: usize>(mut t: Tra
                 let next_group = cols.get((g + 1) * group).map(|col| col.1);
                 for (b, row_block) in band.chunks(ROWS).enumerate() {
                     // A band's last rows, fewer than a block: the `ROWS` rows ending with them,
-                    // from the listing (the pitch holds from the band's first row only).
+                    // listed (the pitch holds from the band's first row only).
                     let (row_block, pitch) =
                         match overlapping::<ROWS>(band, b * ROWS, row_block.len()) {
                             Some(rows) => (rows, None),
                             None => (row_block, pitch),
                         };
                     if let Some(next) = next_group.filter(|_| !B::streams::<COLS>()) {
-                        // Lines written through the cache are read first: ask for the lines
-                        // these rows write next, so that the reads overlap this block's work.
+                        // Lines written through the cache are read first: ask for the next
+                        // group's now, so the reads overlap this block's work.
                         for row in row_block {
                             B::prefetch(dst, d + row.1 + next);
                         }
@@ -192,8 +180,7 @@ pub(crate) fn plane_body<T: Copy, B: BlockMove<T>, const COLS: usize>(mut t: Tra
                         && (row * size_of::<T>()).is_multiple_of(CACHE_LINE)
                     {
                         // More source lines than the hardware prefetcher follows, or one run
-                        // faster than it ramps up: on entering a new line, ask for the lines
-                        // further on.
+                        // faster than it ramps up: on entering a line, ask for those ahead.
                         for col in col_group.iter().step_by(every) {
                             B::prefetch(src, s + row + col.0 + ahead);
                         }
@@ -215,9 +202,9 @@ pub(crate) fn plane_body<T: Copy, B: BlockMove<T>, const COLS: usize>(mut t: Tra
 }
 
 /// For a last block of `len` rows of `lines` from `start`, at least half but fewer than `N`:
-/// the `N` rows ending with it, overlapping the block before (slots rewritten with the same
-/// values) so that it goes through the vector block. `None` under half a block, which would
-/// rewrite most of the block before. Rows only: a check per column block slows whole tiles.
+/// the `N` rows ending with it, rewriting part of the block before with the same values so it
+/// goes through the vector block (under half, `None`: it would rewrite most of it). Rows only:
+/// a check per column block slows whole tiles.
 #[inline(always)]
 fn overlapping<const N: usize>(
     lines: &[(usize, usize)],
@@ -228,10 +215,9 @@ fn overlapping<const N: usize>(
     (len < N && 2 * len >= N && end >= N).then(|| &lines[end - N..end])
 }
 
-/// The columns of a tile one block wide whose blocks are packed, each block's destination one
-/// run of `ROWS * COLS` elements (u8 flat->crouton2x2, f32 nchw->nChw16c): `COLS` columns whose
-/// destination offsets follow one another, rows [`pitched`] `COLS` apart in each block of
-/// `ROWS`, and every whole block's last row `ROWS - 1` past its first in the source.
+/// A tile's columns, one block wide, where each block is one destination run (u8 flat->crouton2x2,
+/// f32 nchw->nChw16c): destination offsets following one another, rows [`pitched`] `COLS`
+/// apart, each whole block's last row `ROWS - 1` past its first in the source.
 fn packed<const COLS: usize>(
     rows: &[(usize, usize)],
     cols: &[(usize, usize)],
@@ -245,10 +231,9 @@ fn packed<const COLS: usize>(
     (pitched(rows, row_pitch) == Some(COLS) && columns_follow && sources_follow).then_some(*cols)
 }
 
-/// The tiles of [`plane_body`] when their blocks are [`packed`] (`false`, nothing written,
-/// when not): whole blocks move with the constant row offsets `(r, r * COLS)`, folded into
-/// the stores; rows past the last whole block, and tiles whose reach does not fit, element by
-/// element.
+/// The tiles of [`plane_body`] when their blocks are [`packed`] (else `false`, nothing
+/// written): whole blocks with the constant row offsets `(r, r * COLS)`, folded into the
+/// stores; rows past them, and tiles whose reach does not fit, element by element.
 #[inline(always)]
 fn packed_tiles<T: Copy, B: BlockMove<T>, const COLS: usize>(t: Transposes<'_, T>) -> bool {
     let (dst, d, src, s, batch, reach) = t.parts();
@@ -271,27 +256,18 @@ fn packed_tiles<T: Copy, B: BlockMove<T>, const COLS: usize>(t: Transposes<'_, T
         }
         for block in rows[..whole].chunks_exact(ROWS) {
             let (first_s, first_d) = block[0];
-            let (block_s, block_d) = (s + first_s, d + first_d + cols[0].1);
-            // SAFETY: row `r` of the block is taken as `(first_s + r, first_d + r * COLS)`
-            // (the plan's rows are `COLS` apart within a block). `packed` checked that the
-            // block's last row is `(first_s + ROWS - 1, first_d + (ROWS - 1) * COLS)`, and
-            // that the columns' destination offsets follow one another. So the source lines
-            // start at `block_s + col.0` and end at `s + last.0 + col.0 + 1`, at most
-            // `s + reach.src + 1 <= src.len()` (`Reach::fits` above); the destination lines
-            // start at `block_d + r * COLS` and the last ends at
-            // `d + last.1 + cols[0].1 + COLS = d + last.1 + cols[COLS - 1].1 + 1`, at most
+            let (from, to) = (s + first_s, d + first_d + cols[0].1);
+            // SAFETY: row `r` is taken as `(first_s + r, first_d + r * COLS)`; `packed` checked
+            // that the last row is `(first_s + ROWS - 1, first_d + (ROWS - 1) * COLS)` and that
+            // the columns' destination offsets follow one another. So the source lines end at
+            // `s + last.0 + col.0 + 1 <= s + reach.src + 1 <= src.len()` (`Reach::fits` above),
+            // the last destination line at `d + last.1 + cols[COLS - 1].1 + 1`, at most
             // `d + reach.dst + 1 <= dst.len()`.
             unsafe {
                 if streams {
-                    B::block(
-                        dst,
-                        BlockLines::new(block_d, Pitch(COLS), src, block_s, cols),
-                    );
+                    B::block(dst, BlockLines::new(to, Pitch(COLS), src, from, cols));
                 } else {
-                    B::block(
-                        dst,
-                        BlockLines::new(block_d, &block_rows, src, block_s, cols),
-                    );
+                    B::block(dst, BlockLines::new(to, &block_rows, src, from, cols));
                 }
             }
         }
@@ -302,60 +278,45 @@ fn packed_tiles<T: Copy, B: BlockMove<T>, const COLS: usize>(t: Transposes<'_, T
     true
 }
 
-/// One block of a plane: through `B` when it is whole and `fits` (the call's
-/// [`Reach::fits`](super::reach::Reach::fits)), else element by element; with `pitch`
-/// ([`pitched`]) its destination lines by [`Pitch`]. A function, not a closure, so that it
-/// compiles with the CPU features of the build that inlines it.
+/// One block of a plane: through `B` when whole and `fits` (the call's
+/// [`Reach::fits`](super::reach::Reach::fits)), else element by element; with `pitch` ([`pitched`])
+/// its destination lines by [`Pitch`]. Not a closure: it compiles with its inliner's CPU features.
 #[inline(always)]
 fn move_block<T: Copy, B: BlockMove<T>, const COLS: usize>(
     dst: &mut [T],
     d: usize,
-    row_block: &[(usize, usize)],
+    rows: &[(usize, usize)],
     src: &[T],
     s: usize,
-    col_block: &[(usize, usize)],
+    cols: &[(usize, usize)],
     fits: bool,
     pitch: Option<usize>,
 ) {
-    let (block_s, block_d) = (s + row_block[0].0, d + col_block[0].1);
-    match (
-        <&[_; ROWS]>::try_from(row_block),
-        <&[_; COLS]>::try_from(col_block),
-    ) {
-        (Ok(row_block), Ok(col_block))
+    let (from, to) = (s + rows[0].0, d + cols[0].1);
+    match (<&[_; ROWS]>::try_from(rows), <&[_; COLS]>::try_from(cols)) {
+        (Ok(rows), Ok(cols))
             if fits
-                && row_block[ROWS - 1].0.checked_sub(row_block[0].0) == Some(ROWS - 1)
-                && col_block[COLS - 1].1.checked_sub(col_block[0].1) == Some(COLS - 1) =>
+                && rows[ROWS - 1].0.checked_sub(rows[0].0) == Some(ROWS - 1)
+                && cols[COLS - 1].1.checked_sub(cols[0].1) == Some(COLS - 1) =>
         {
-            // SAFETY: the block's source lines start at `block_s + col.0` (`block_s` is `s`
-            // plus the first row's source offset), `ROWS` long; the last row's offset is the
-            // first's plus `ROWS - 1` (checked just above), so each line ends at
-            // `s + (last row).0 + col.0 + 1`, at most `s + reach.src + 1 <= src.len()`
-            // (`Reach::fits`). Likewise each destination line ends at
-            // `d + row.1 + (last column).1 + 1`, at most `d + reach.dst + 1 <= dst.len()`.
-            // With a pitch, line `k` is taken at `row_block[0].1 + k * pitch`, between the
-            // first row's and the last row's offsets (`pitched` checked that the last is the
-            // first plus `(ROWS - 1) * pitch`), so inside the same bounds.
+            // SAFETY: the source lines from `from + col.0 = s + rows[0].0 + col.0` are `ROWS`
+            // long and the last row is the first plus `ROWS - 1` (checked just above), so each
+            // ends at `s + (last row).0 + col.0 + 1 <= s + reach.src + 1 <= src.len()`
+            // (`Reach::fits`), and each destination line at `d + row.1 + (last col).1 + 1 <=
+            // d + reach.dst + 1 <= dst.len()`. With a pitch, line `k` is at `rows[0].1 + k *
+            // pitch`, between the first and last rows' offsets (`pitched`): the same bounds.
             unsafe {
                 match pitch {
                     Some(pitch) => {
-                        let block_d = block_d + row_block[0].1;
-                        B::block(
-                            dst,
-                            BlockLines::new(block_d, Pitch(pitch), src, block_s, col_block),
-                        )
+                        let to = to + rows[0].1;
+                        B::block(dst, BlockLines::new(to, Pitch(pitch), src, from, cols))
                     }
-                    None => B::block(
-                        dst,
-                        BlockLines::new(block_d, row_block, src, block_s, col_block),
-                    ),
+                    None => B::block(dst, BlockLines::new(to, rows, src, from, cols)),
                 }
             }
         }
-        _ => {
-            // Partial blocks at the edges (and any block the checks above refuse).
-            move_elements(dst, d, src, s, row_block, col_block);
-        }
+        // Partial blocks at the edges, and blocks the checks above refuse.
+        _ => move_elements(dst, d, src, s, rows, cols),
     }
 }
 
@@ -371,8 +332,7 @@ impl<T: Copy> BlockMove<T> for Portable {
     #[inline(always)]
     fn prefetch(_: &[T], _: usize) {}
 
-    /// `COLS` source lines into a local tile, then `ROWS` destination lines out of it, one
-    /// bounds check a line.
+    /// `COLS` source lines into a local tile, then `ROWS` destination lines out, one check a line.
     #[inline(always)]
     unsafe fn block<const COLS: usize, L: Lines<DST>, C: Lines<SRC>>(
         dst: &mut [T],

@@ -4,12 +4,10 @@ use super::reach::Reach;
 use super::tile_batch::TileBatch;
 
 /// The transposes of one call: every tile of `batch` from `src` (at `s`) into `dst` (at `d`),
-/// `reach` bounding the offsets one tile's rows and columns reach.
-///
-/// Passed between inlined layers. A function holding a kernel's loops that is not inlined
-/// ([`transposes_fn!`]) takes the six as separate arguments: the compiler then knows `dst`
-/// overlaps nothing else it reads (not so for a slice in a struct argument), and callers do not
-/// build the struct on the stack.
+/// `reach` bounding the offsets one tile's rows and columns reach. Passed between inlined
+/// layers; a kernel function not inlined ([`transposes_fn!`]) takes the six as separate
+/// arguments: the compiler then knows `dst` overlaps nothing else it reads (not so for a slice
+/// in a struct argument), and callers do not build the struct on the stack.
 pub(crate) struct Transposes<'a, T> {
     pub dst: &'a mut [T],
     pub d: usize,
@@ -58,34 +56,24 @@ impl<'a, T> Transposes<'a, T> {
     pub(crate) fn with_batch<'b>(&'b mut self, batch: TileBatch<'b>) -> Transposes<'b, T> {
         Transposes {
             dst: self.dst,
-            d: self.d,
-            src: self.src,
-            s: self.s,
             batch,
-            reach: self.reach,
+            ..*self
         }
     }
 }
 
-/// Declares a function that takes the six parts of [`Transposes`] (see there why), then any
-/// further arguments, and runs its body on them as `$t: Transposes<'_, $T>`. Generics go in
-/// square brackets:
+/// Declares a function taking the six parts of [`Transposes`] (see there why), then any further
+/// arguments, its body run on them as `$t: Transposes<'_, $T>`; generics in square brackets:
 /// `pub(crate) unsafe fn plane[T: Copy, const COLS: usize](t: Transposes<T>, more: bool) {..}`
-/// declares `plane::<T, COLS>(dst, d, src, s, batch, reach, more)`.
+/// declares `plane::<T, COLS>(dst, d, src, s, batch, reach, more)`. (`$unsafe`, never given,
+/// lets the transcriber repeat the optional `unsafe`.)
 macro_rules! transposes_fn {
-    ($(#[$attr:meta])* $vis:vis unsafe fn $($rest:tt)*) => {
-        $crate::relayout::kernels::transposes::transposes_fn!(
-            @ [$(#[$attr])* $vis unsafe] $($rest)*
-        );
-    };
-    ($(#[$attr:meta])* $vis:vis fn $($rest:tt)*) => {
-        $crate::relayout::kernels::transposes::transposes_fn!(@ [$(#[$attr])* $vis] $($rest)*);
-    };
     (
-        @ [$($head:tt)*] $name:ident [$($generics:tt)*]
+        $(#[$attr:meta])* $vis:vis $(unsafe $($unsafe:lifetime)?)? fn $name:ident
+        [$($generics:tt)*]
         ($t:ident: Transposes<$T:ty> $(, $arg:ident: $arg_ty:ty)* $(,)?) $(-> $ret:ty)? $body:block
     ) => {
-        $($head)* fn $name<$($generics)*>(
+        $(#[$attr])* $vis $(unsafe $($unsafe)?)? fn $name<$($generics)*>(
             dst: &mut [$T],
             d: usize,
             src: &[$T],

@@ -28,8 +28,8 @@ pub(crate) const BLOCK_SHAPES: [(usize, usize, usize); 14] = [
 ];
 
 /// Two tiles of `(rows, columns, gap)`, rows `columns + gap` apart in the destination, columns
-/// `col_pitch` apart in the source, the second past the first on both sides. The source holds
-/// `make(i)` at each tile element `i` (from 1) and `make(0)` between them.
+/// `col_pitch` apart in the source, the second after the first on both sides; the source holds
+/// `make(i)` at each tile element `i` (from 1), `make(0)` elsewhere.
 #[cfg(vector_kernels)]
 pub(crate) struct TwoTiles<E> {
     pub(crate) rows: Vec<(usize, usize)>,
@@ -76,8 +76,8 @@ impl<E: Copy + core::fmt::Debug + PartialEq> TwoTiles<E> {
     }
 
     /// `batch` through `kernel` with each of `streams`, into destinations `misalign` elements
-    /// past a cache line: where `kernel` moves it (`true`), the same as the portable tile; where
-    /// not, nothing written. Whether it moved every time.
+    /// past a cache line: the same as the portable tile where `kernel` moves it (`true`), else
+    /// nothing written. Whether it moved every time.
     pub(crate) fn agree(
         &self,
         batch: TileBatch<'_>,
@@ -113,9 +113,8 @@ impl<E: Copy + core::fmt::Debug + PartialEq> TwoTiles<E> {
 }
 
 /// Each of `shapes` through `blocks`, streamed and not, against the portable tile: with the
-/// row pitch and without it (lines from the listing), the destination on a cache line and one
-/// element past it, so that whole-line rows stream in some calls only. Where `by_turn` under
-/// Miri, each shape takes one of two of those ways, in turn.
+/// row pitch and without, the destination on a cache line and one element past it (whole-line
+/// rows stream in some calls only). Under Miri where `by_turn`, one of two ways per shape.
 #[cfg(vector_kernels)]
 pub(crate) fn blocks_agree<E: Copy + core::fmt::Debug + PartialEq>(
     make: fn(usize) -> E,
@@ -160,8 +159,8 @@ pub(crate) fn by_definition<T: Copy>(dst: &mut [T], src: &[T], batch: TileBatch)
     }
 }
 
-/// `batch` through `kernel` into `dst_len` slots of `fill`: where it moves the batch (`true`),
-/// the same as the definition; where not, nothing written. Whether it moved.
+/// `batch` through `kernel` into `dst_len` slots of `fill`: as defined where it moves the batch
+/// (`true`), else nothing written. Whether it moved.
 pub(crate) fn against_definition<E: Copy + PartialEq + core::fmt::Debug>(
     batch: TileBatch<'_>,
     src: &[E],
@@ -179,9 +178,8 @@ pub(crate) fn against_definition<E: Copy + PartialEq + core::fmt::Debug>(
     moved
 }
 
-/// `batch`, ending where its last tile reaches, through the portable tile and `transpose`: the
-/// same as the definition, with the batch's reach and with reaches that do not fit either side
-/// (as a part of a listing gets), which take the checked element path.
+/// `batch`, ending where its last tile reaches, through the portable tile and `transpose`: as
+/// defined, with its reach and with reaches that do not fit either side (the checked path).
 fn moves_as_defined(batch: TileBatch<'_>, case: &str) {
     let fits = Reach::of(batch.rows, batch.cols);
     let last = |side: fn(&(usize, usize)) -> usize| batch.origins.iter().map(side).max();
@@ -191,11 +189,7 @@ fn moves_as_defined(batch: TileBatch<'_>, case: &str) {
     let len = 1 + last(|o| o.1).unwrap() + fits.dst + 1;
     let mut want = alloc::vec![0u32; len];
     by_definition(&mut want[1..], &src[2..], batch);
-    let src_too_far = Reach {
-        src: usize::MAX,
-        ..fits
-    };
-    for reach in [fits, src_too_far, Reach { dst: len, ..fits }] {
+    for reach in [fits, Reach { src: !0, ..fits }, Reach { dst: len, ..fits }] {
         let mut got = alloc::vec![0u32; len];
         portable_planes(Transposes::new(&mut got, 1, &src, 2, batch, reach));
         assert_eq!(got, want, "{case}, {reach:?}");
@@ -211,12 +205,11 @@ pub(crate) fn evenly(n: usize, src: usize, dst: usize) -> Vec<(usize, usize)> {
 }
 
 /// Listed batches move as defined: three tiles, the last ending at the very end of both slices;
-/// packed blocks and a block whose ends miss the pitch (the general path); rows that do not
-/// count up in the source (the checked element path).
+/// packed blocks, a block whose ends miss the pitch; rows not counting up in the source.
 #[test]
 fn listed_batches_move_as_defined() {
-    // Three blocks of 16 rows and 8 more, 4 apart, packed; with the second block's last row
-    // elsewhere, not packed, nor with another pitch or block width.
+    // 56 rows 4 apart, packed; not with the second block's last row elsewhere, another pitch
+    // or another block width.
     let packed_rows = evenly(56, 1, 4);
     let mut odd_rows = packed_rows.clone();
     odd_rows[31].1 = 300;
@@ -228,8 +221,7 @@ fn listed_batches_move_as_defined() {
     // Rows that skip a source offset: the block is not ROWS consecutive source elements.
     let gapped: Vec<(usize, usize)> = (0..16).map(|r| (r + r / 8, r * 20)).collect();
     let (by_24, by_20) = (evenly(32, 1, 24), evenly(32, 1, 20));
-    // Each case: rows, columns, pitch, and how far past the previous tile's reach each later
-    // one starts on each side.
+    // Rows, columns, pitch, and how far past the previous tile's reach each later one starts.
     let cases: [(_, _, _, _, &[(usize, usize)]); 5] = [
         ("3 tiles", &by_24, &cols_36, 24, &[(1, 5), (4, 1)]),
         ("packed", &packed_rows, &cols_60, 4, &[(1, 1)]),
