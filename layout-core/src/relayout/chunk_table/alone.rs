@@ -7,7 +7,7 @@ use super::{Table, TableMove, split};
 use crate::mappings::MAX_RANK;
 use crate::relayout::by_size;
 use crate::relayout::choices::Choices;
-use crate::relayout::plan::{Band, Pair, ahead_if_far};
+use crate::relayout::plan::{Band, Pair, Part, ahead_if_far, coverage};
 use crate::relayout::schedule::{Job, Planned, RowWalk, Streaming};
 use alloc::vec::Vec;
 
@@ -98,6 +98,29 @@ fn source_stride(starts: &[usize], element_bytes: usize) -> usize {
         .unwrap_or(0)
 }
 
+/// The shape of a box of `table`'s chunks (in the table's numbering): its extent per
+/// dimension, then how far it reaches into the other tensor's padded extent. The pair's offsets
+/// follow by additions, so boxes of one shape cut alike but for their bases; telling shapes
+/// apart this way costs a few comparisons per pattern where a cut costs a walk of both sides.
+fn box_shape(table: &Table<'_>) -> impl Fn(&Part) -> [usize; 2 * MAX_RANK] {
+    let pair = table.pair;
+    let other = if table.is_src { &pair.dst } else { &pair.src };
+    // Per dimension of the table, its dim and the other tensor's padded extent of it.
+    let mut ends = [(0, 0); MAX_RANK];
+    for d in 0..pair.rank {
+        let dim = pair.dims[if table.is_src { d } else { pair.to[d] }];
+        ends[table.other_dims[d]] = (dim, coverage(&other.axes, d).max(dim));
+    }
+    move |part| {
+        core::array::from_fn(|i| {
+            let (d, (dim, padded)) = (i % MAX_RANK, ends[i % MAX_RANK]);
+            let reach_padding = i >= MAX_RANK && part.end[d] == dim;
+            let end = if reach_padding { padded } else { part.end[d] };
+            end - part.start[d]
+        })
+    }
+}
+
 /// Most patterns of last digits a table may have to move chunk by chunk (each is looked at
 /// once per relayout): more outer axes than a tensor of rank 8 has.
 const MOST_PATTERNS: usize = 1 << 8;
@@ -126,17 +149,27 @@ impl Shapes {
         if !table.pair.follows_by_additions() {
             return None;
         }
+        let shape_of = box_shape(table);
         let mut plans = PlansByShape::new(MOST_PATTERNS);
-        let mut by_bits = Vec::new();
+        let (mut by_bits, mut seen) = (Vec::new(), Vec::new());
         for (chunk, corner) in table.grid.each_pattern(MOST_PATTERNS)? {
-            let mut cut = table.cut(&chunk)?;
-            if table.sides(&mut cut).1.base != other_base(&corner.origin) {
-                return None;
-            }
-            let plan = |shape: &Pair| {
-                Planned::from_any_base(shape, element_bytes, streaming, source_ahead)
+            let shape = shape_of(&chunk.part);
+            let at = match seen.iter().find(|(known, _)| *known == shape) {
+                Some(&(_, at)) => at,
+                None => {
+                    let mut cut = table.cut(&chunk)?;
+                    if table.sides(&mut cut).1.base != other_base(&corner.origin) {
+                        return None;
+                    }
+                    let plan = |shape: &Pair| {
+                        Planned::from_any_base(shape, element_bytes, streaming, source_ahead)
+                    };
+                    let at = plans.of(&cut, plan).0?;
+                    seen.push((shape, at));
+                    at
+                }
             };
-            by_bits.push((corner.last, plans.of(&cut, plan).0?));
+            by_bits.push((corner.last, at));
         }
         let plans = plans.into_kept().collect::<Option<_>>()?;
         Some(Shapes { plans, by_bits })

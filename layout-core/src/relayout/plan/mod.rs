@@ -16,11 +16,13 @@ mod table;
 #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
 mod thread_order;
 
+pub(crate) use axes::coverage;
 pub(crate) use listings::{LineRows, Listings, ahead_if_far, list};
 pub(crate) use loops::{Kernel, Level, Plan, Point};
 #[cfg(test)]
 pub(crate) use pair::SAME_ORDER;
 pub(crate) use pair::{Pair, Renumbering, Side};
+pub(crate) use part::Part;
 pub(crate) use table::{Band, Grid};
 #[cfg(feature = "parallel")]
 pub(crate) use {loops::MAX_LEVELS, thread_order::destination_reach};
