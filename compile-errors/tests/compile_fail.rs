@@ -59,10 +59,10 @@ fn a_quote_must_follow_the_real_lines_without_gaps() {
 }
 
 /// Every compiler error the README and the guides quote is part of a real run: each block that
-/// follows a `<!-- quoted from compile-errors/tests/ui/X.stderr -->` line is a contiguous run of that file's
-/// lines, or several runs in order with a line `...` marking each omission; and a text block
-/// that shows a compiler error without such a line is refused. The `ui` test keeps the
-/// `.stderr` files true.
+/// follows a `<!-- quoted from compile-errors/tests/ui/X.stderr -->` line is a contiguous run
+/// of that file's lines, or several runs in order with a line `...` marking each omission; and
+/// a text block that shows a compiler error without such a line is refused. The `ui` test
+/// keeps the `.stderr` files true.
 #[test]
 fn quoted_errors_are_real() {
     let mut quoted = 0;
