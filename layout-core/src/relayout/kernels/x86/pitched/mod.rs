@@ -12,8 +12,8 @@
 //! Past the caches, 4-byte transposes whose source columns lie a few hundred bytes apart are
 //! swept too ([`swept_when_streamed`]), rows off the line grid shifted onto it first
 //! ([`realigned::sweep_realigned`]); those whose source is one run, into rows off the grid or 24
-//! to 31 rows, go through each column block with all their rows ([`realigned::run_realigned`]),
-//! as do 1- and 2-byte ones with crowded source columns. Other streamed transposes keep the
+//! to 31 rows, go through each column block with all their rows (the same with `ONE_RUN`), as
+//! do 1- and 2-byte ones with crowded source columns. Other streamed transposes keep the
 //! general blocks, which prefetch their source lines: the lane-quad sweep is slower
 //! (docs/engine-measurements.md, "Evenly spaced transposes").
 
@@ -38,6 +38,7 @@ use crate::relayout::tuning::{
 use bytemuck::Zeroable;
 use core::arch::x86_64::{__m512i, _mm512_stream_si512};
 use core::ops::Range;
+use realigned::sweep_realigned;
 
 /// Columns of a 4-byte elements' block: one 64-byte line.
 const COLS: usize = 16;
@@ -98,13 +99,13 @@ pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(t: Transposes<'
         unsafe {
             if near_run {
                 // The tile's `ROWS` to `2 * ROWS` rows, its last `ROWS` pitched too.
-                realigned::run_realigned(dst, src, corner, rows, 0..whole_cols);
+                sweep_realigned::<E, true>(dst, src, corner, rows, 0..whole_cols);
                 return true;
             }
             for block_rows in tiles.blocks() {
                 match size_of::<E>() {
                     4 if STREAM && off_grid => {
-                        realigned::sweep_realigned(dst, src, corner, block_rows, 0..whole_cols)
+                        sweep_realigned::<E, false>(dst, src, corner, block_rows, 0..whole_cols)
                     }
                     4 => sweep::<E, STREAM>(dst, src, corner, block_rows, 0..whole_cols),
                     2 => quads::<E, 32, { 32 * 32 }, { CROWDED_VISIT_LINES * 32 }, STREAM>(
@@ -236,7 +237,7 @@ fn swept_when_streamed<E>(col_pitch: usize) -> bool {
 }
 
 /// Whether streamed tiles may go a column block at a time through all their rows
-/// ([`realigned::run_realigned`]): 4-byte elements whose source is one run (columns at most
+/// ([`realigned::sweep_realigned`]): 4-byte elements whose source is one run (columns at most
 /// [`NEAR_RUN_BYTES`] apart), at most two blocks of rows.
 fn read_as_one_run<E>(col_pitch: usize, rows: usize) -> bool {
     size_of::<E>() == 4 && col_pitch * size_of::<E>() <= NEAR_RUN_BYTES && rows <= 2 * ROWS

@@ -30,39 +30,13 @@ const SHIFTS: [[u32; COLS]; COLS] = {
     table
 };
 
-/// The whole column blocks `cols` of every row block of `rows`, as [`sweep`](super::sweep) moves
-/// them, each row's lines streamed on the grid: row `k`'s line ending column block `j` holds the
-/// last `m_k` columns of block `j - 1` and the first `16 - m_k` of block `j` (`m_k`: how far into
-/// its line the row starts). The row's first `16 - m_k` and last `m_k` columns, on lines shared
-/// with neighbouring rows, go element by element through the caches.
+/// The whole column blocks `cols` of `rows`, as [`sweep`](super::sweep) moves them, each row's
+/// lines streamed on the grid: row `k`'s line ending column block `j` holds the last `m_k`
+/// columns of block `j - 1` and the first `16 - m_k` of block `j` (`m_k`: how far into its line
+/// the row starts). The row's first `16 - m_k` and last `m_k` columns, on lines shared with
+/// neighbouring rows, go element by element through the caches.
 ///
-/// # Safety
-///
-/// As for [`sweep`](super::sweep); `E` is 4 bytes.
-#[target_feature(enable = "avx2,avx512f,avx512bw")]
-#[inline(never)]
-pub(super) unsafe fn sweep_realigned<E: Broad>(
-    dst: &mut [E],
-    src: &[E],
-    corner: Corner,
-    rows: &[(usize, usize)],
-    cols: Range<usize>,
-) {
-    debug_assert_eq!(size_of::<E>(), 4, "4-byte elements");
-    for &(row_s, row_d) in rows.iter().step_by(ROWS) {
-        let block = RowBlock::new(dst, corner, (row_s, row_d), cols.start, 0);
-        let mut turns = [[__m512i::zeroed(); ROWS]; 2];
-        for (n, c0) in cols.clone().step_by(COLS).enumerate() {
-            ask_ahead(src, block.s + c0 * corner.col_pitch, corner.col_pitch);
-            // SAFETY: passed on from the caller.
-            unsafe { block.visit(dst, src, &mut turns, n, c0) };
-        }
-        // SAFETY: AVX-512 F runs (the caller's promise).
-        unsafe { block.finish(dst, &turns, cols.clone()) };
-    }
-}
-
-/// As [`sweep_realigned`], for a source read as one run
+/// Without `ONE_RUN`, each row block of `rows` in turn. With it, for a source read as one run
 /// ([`read_as_one_run`](super::read_as_one_run)): the tile's 16 to 32 rows as its first 16 and
 /// its last 16 (less the rows the first writes), both through each column block in turn, the
 /// source prefetched as one run [`RUN_PREFETCH_BYTES`] ahead so each source line is read once.
@@ -71,11 +45,11 @@ pub(super) unsafe fn sweep_realigned<E: Broad>(
 ///
 /// # Safety
 ///
-/// As for [`sweep`](super::sweep), `rows` being the tile's `ROWS` to `2 * ROWS` rows, those
-/// from `rows.len() - ROWS` on one pitch apart too; `E` is 4 bytes.
+/// As for [`sweep`](super::sweep); `E` is 4 bytes. With `ONE_RUN`, `rows` are the tile's `ROWS`
+/// to `2 * ROWS` rows, those from `rows.len() - ROWS` on one pitch apart too.
 #[target_feature(enable = "avx2,avx512f,avx512bw")]
 #[inline(never)]
-pub(super) unsafe fn run_realigned<E: Broad>(
+pub(super) unsafe fn sweep_realigned<E: Broad, const ONE_RUN: bool>(
     dst: &mut [E],
     src: &[E],
     corner: Corner,
@@ -83,34 +57,44 @@ pub(super) unsafe fn run_realigned<E: Broad>(
     cols: Range<usize>,
 ) {
     debug_assert_eq!(size_of::<E>(), 4, "4-byte elements");
-    debug_assert!((ROWS..=2 * ROWS).contains(&rows.len()), "one or two blocks");
-    let first = RowBlock::new(dst, corner, rows[0], cols.start, 0);
-    let second = (rows.len() > ROWS).then(|| {
-        let from = rows.len() - ROWS;
-        RowBlock::new(dst, corner, rows[from], cols.start, ROWS - from)
-    });
-    let mut turns = [[[__m512i::zeroed(); ROWS]; 2]; 2];
-    let [first_turns, second_turns] = &mut turns;
+    debug_assert!(
+        !ONE_RUN || (ROWS..=2 * ROWS).contains(&rows.len()),
+        "one or two blocks"
+    );
     let (ahead, run) = (RUN_PREFETCH_BYTES / size_of::<E>(), COLS * corner.col_pitch);
     let line = CACHE_LINE / size_of::<E>();
-    for (n, c0) in cols.clone().step_by(COLS).enumerate() {
-        let start = first.s + c0 * corner.col_pitch + ahead;
-        for at in (start..start + run).step_by(line) {
-            prefetch(src, at);
-        }
-        // SAFETY (both): passed on from the caller.
-        unsafe {
-            first.visit(dst, src, first_turns, n, c0);
-            if let Some(second) = &second {
-                second.visit(dst, src, second_turns, n, c0);
+    let starts = if ONE_RUN { &rows[..1] } else { rows };
+    for &first_row in starts.iter().step_by(ROWS) {
+        let first = RowBlock::new(dst, corner, first_row, cols.start, 0);
+        let second = (ONE_RUN && rows.len() > ROWS).then(|| {
+            let from = rows.len() - ROWS;
+            RowBlock::new(dst, corner, rows[from], cols.start, ROWS - from)
+        });
+        let mut turns = [[[__m512i::zeroed(); ROWS]; 2]; 2];
+        let [first_turns, second_turns] = &mut turns;
+        for (n, c0) in cols.clone().step_by(COLS).enumerate() {
+            if ONE_RUN {
+                let start = first.s + c0 * corner.col_pitch + ahead;
+                for at in (start..start + run).step_by(line) {
+                    prefetch(src, at);
+                }
+            } else {
+                ask_ahead(src, first.s + c0 * corner.col_pitch, corner.col_pitch);
+            }
+            // SAFETY (both): passed on from the caller.
+            unsafe {
+                first.visit(dst, src, first_turns, n, c0);
+                if let Some(second) = &second {
+                    second.visit(dst, src, second_turns, n, c0);
+                }
             }
         }
-    }
-    // SAFETY (both): AVX-512 F runs (the caller's promise).
-    unsafe {
-        first.finish(dst, first_turns, cols.clone());
-        if let Some(second) = &second {
-            second.finish(dst, second_turns, cols);
+        // SAFETY (both): AVX-512 F runs (the caller's promise).
+        unsafe {
+            first.finish(dst, first_turns, cols.clone());
+            if let Some(second) = &second {
+                second.finish(dst, second_turns, cols.clone());
+            }
         }
     }
 }
