@@ -100,7 +100,7 @@ trait Unit: Pod {
     const LANES: usize = 64 / size_of::<Self>();
 
     /// The permute's indices for 2, 3 and 4 planes ([`steps`]).
-    const STEPS: &'static Steps = &[
+    const STEPS: &'static [[[[u8; 64]; 4]; 4]; 3] = &[
         steps(2, Self::LANES),
         steps(3, Self::LANES),
         steps(4, Self::LANES),
@@ -113,9 +113,6 @@ trait Unit: Pod {
     /// The CPU runs the permute (VBMI for bytes, AVX-512 BW for words).
     unsafe fn permute(a: __m512i, index: __m512i, b: __m512i) -> __m512i;
 }
-
-/// The permutes' indices for 2, 3 and 4 planes ([`steps`]).
-type Steps = [[[[u8; 64]; 4]; 4]; 3];
 
 /// [`Unit`] for `$unit` by its permute.
 macro_rules! unit {

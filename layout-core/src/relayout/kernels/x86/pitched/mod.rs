@@ -2,9 +2,8 @@
 //! ([`evenly_spaced`]), and in which order: with AVX-512 as below ([`pitched_plane`]), with
 //! AVX2 bytes through the caches ([`bytes_avx2`]).
 //!
-//! - 4-byte elements, where `Choices::sweep_four_byte`: one 64-byte load per source line, four
-//!   rounds of `vpermt2d`, row blocks outermost ([`sweep`]). Elsewhere the general blocks move
-//!   them in bands.
+//! - 4-byte elements, where `Choices::sweep_four_byte` (else the general blocks' bands): one
+//!   64-byte load per source line, four rounds of `vpermt2d`, row blocks outermost ([`sweep`]).
 //! - 1- and 2-byte elements: the general blocks' lane quads ([`Avx512Blocks`]), a source line's
 //!   rows a visit (one block of rows where [`crowded_rows`]), column lines staged first where
 //!   [`crowded_source`] and `Choices::stage_crowded_columns`.
