@@ -37,7 +37,6 @@ use crate::relayout::tuning::{
 use bytemuck::Zeroable;
 use core::arch::x86_64::{__m512i, _mm512_stream_si512};
 use core::ops::Range;
-use realigned::sweep_realigned;
 
 /// Columns of a 4-byte elements' block: one 64-byte line.
 const COLS: usize = 16;
@@ -98,13 +97,14 @@ pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(t: Transposes<'
         unsafe {
             if near_run {
                 // The tile's `ROWS` to `2 * ROWS` rows, its last `ROWS` pitched too.
-                sweep_realigned::<E, true>(dst, src, corner, rows, 0..whole_cols);
+                realigned::sweep_realigned::<E, true>(dst, src, corner, rows, 0..whole_cols);
                 return true;
             }
             for block_rows in tiles.blocks() {
                 match size_of::<E>() {
                     4 if STREAM && off_grid => {
-                        sweep_realigned::<E, false>(dst, src, corner, block_rows, 0..whole_cols)
+                        let cols = 0..whole_cols;
+                        realigned::sweep_realigned::<E, false>(dst, src, corner, block_rows, cols)
                     }
                     4 => sweep::<E, STREAM>(dst, src, corner, block_rows, 0..whole_cols),
                     2 => quads::<E, 32, { 32 * 32 }, { CROWDED_VISIT_LINES * 32 }, STREAM>(
