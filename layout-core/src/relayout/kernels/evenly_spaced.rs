@@ -1,10 +1,9 @@
 //! Transposes whose lines are evenly spaced on both sides (plain NCHW <-> NHWC): source
 //! columns one pitch apart ([`TileBatch::cols_run`]), every whole block's destination rows
-//! another ([`pitched`]). Each block's lines are found by additions from the tile's [`Corner`]
-//! ([`Pitch`] on both sides of [`BlockLines`]), not read from the listings, and the blocks go in
-//! their own order ([`sweep`]), not the bands and groups of
-//! [`plane_body`](super::tiles::plane_body), which add to a cached transpose's cost. Which
-//! batches sweep, in which order, is the ISA module's choice (x86-64: `x86/pitched`).
+//! another ([`pitched`]). Each block's lines are added up from the tile's [`Corner`] ([`Pitch`]
+//! on both sides of [`BlockLines`]), not read from the listings, and the blocks go in their own
+//! order ([`sweep`]), not [`plane_body`](super::tiles::plane_body)'s bands and groups, which add
+//! to a cached transpose's cost. Which batches sweep, how, is the ISA's choice (`x86/pitched`).
 
 use super::block_move::{BlockLines, BlockMove};
 use super::micro_blocks::opaque;
@@ -29,11 +28,10 @@ pub(crate) struct Corner {
 /// corner), moved by `B`: the rows in visits of `VISIT`, each visit taking every column block in
 /// turn through its row blocks. One row block a visit (4-byte elements) reads each block's
 /// source lines once; a source line's rows a visit (64 rows of bytes, 32 of 2-byte elements)
-/// read each source line whole while it is in L1.
-///
-/// With `STAGE`, each group of `STAGE / COLS` rows first copies its column lines into a local
-/// stage its blocks read: source columns a multiple of 2 KiB apart crowd one or two L1 sets and
-/// would evict each other before the next block reads them. A shorter last group reads in place.
+/// read each source line whole while it is in L1. With `STAGE`, each group of `STAGE / COLS`
+/// rows first copies its column lines into a local stage its blocks read (a shorter last group
+/// reads in place): source columns a multiple of 2 KiB apart crowd one or two L1 sets and would
+/// evict each other before the next block reads them.
 ///
 /// Always inlined, so `B`'s CPU-feature builds compile the loop whole; the visit and stage are
 /// constants so the compiler knows how many blocks a visit holds; the destination pitch goes

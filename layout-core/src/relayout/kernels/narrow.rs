@@ -300,10 +300,7 @@ mod tests {
             let (cols, rows) = (evenly(n, 37, 1), evenly(37, 1, n));
             let origins = [(0, 0), (37 * n, 37 * n)];
             for pitch in [Some(n), None] {
-                let batch = TileBatch {
-                    rows_run: pitch,
-                    ..TileBatch::listed(&origins, &rows, &cols, pitch)
-                };
+                let batch = TileBatch::listed(&origins, &rows, &cols, pitch).runs(pitch, None);
                 let case = alloc::format!("{n} columns, pitch {pitch:?}");
                 narrow(batch, 2 * 37 * n, 2 * 37 * n, true, &case);
             }
@@ -322,21 +319,14 @@ mod tests {
             let reversed: Vec<(usize, usize)> = rows.iter().rev().copied().collect();
             let origins = [(0, 0), (37 * n, 40 * n)];
             for (rows, cols_run) in [(&rows, Some(n)), (&rows, None), (&reversed, Some(n))] {
-                let batch = TileBatch {
-                    cols_run,
-                    ..TileBatch::listed(&origins, rows, &cols, None)
-                };
+                let batch = TileBatch::listed(&origins, rows, &cols, None).runs(None, cols_run);
                 let split = n < 4 || (cols_run.is_some() && rows[0].0 == 0);
                 let case = alloc::format!("{n} rows {rows:?}, run {cols_run:?}");
                 narrow(batch, 2 * 37 * n, 80 * n, split, &case);
             }
         }
         let (rows, cols) = (evenly(4, 1, 4), evenly(4, 5, 1));
-        let wide = TileBatch {
-            rows_run: Some(4),
-            cols_run: Some(5),
-            ..TileBatch::listed(&[(0, 0)], &rows, &cols, None)
-        };
+        let wide = TileBatch::listed(&[(0, 0)], &rows, &cols, None).runs(Some(4), Some(5));
         narrow(wide, 19, 16, false, "4 x 4");
     }
 }

@@ -172,17 +172,14 @@ macro_rules! register {
             )?
         }
     };
-    (@ zero) => {
-        bytemuck::Zeroable::zeroed()
-    };
     (@ zero $zero:expr) => {
         $zero
     };
-    (@ zero_line) => {
-        bytemuck::Zeroable::zeroed()
-    };
     (@ zero_line $zero:expr) => {
         [Self::zero(); 64 / Self::BYTES]
+    };
+    (@ $zero_or_line:ident) => {
+        bytemuck::Zeroable::zeroed()
     };
     (@ lanes $src:ident, $at:ident) => {
         Self::load($src, $at[0])

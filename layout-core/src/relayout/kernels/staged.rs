@@ -218,10 +218,7 @@ mod tests {
         ];
         for (k, (of, n, count, run, want)) in cases.into_iter().enumerate() {
             let (rows, cols) = (evenly(count, 1, run), evenly(n, 1000, 1));
-            let batch = TileBatch {
-                rows_run: Some(run),
-                ..TileBatch::listed(&[(0, 0)], &rows, &cols, Some(run))
-            };
+            let batch = TileBatch::listed(&[(0, 0)], &rows, &cols, Some(run)).runs(Some(run), None);
             assert_eq!(of(&batch), want, "case {k}: {count} rows of {n}, run {run}");
         }
     }

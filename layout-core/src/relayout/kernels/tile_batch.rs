@@ -53,6 +53,15 @@ impl<'a> TileBatch<'a> {
             choices: &Choices::DEFAULT,
         }
     }
+
+    /// This batch with the runs `rows_run` and `cols_run` ([`TileBatch::rows_run`]) known.
+    pub(crate) fn runs(self, rows_run: Option<usize>, cols_run: Option<usize>) -> Self {
+        TileBatch {
+            rows_run,
+            cols_run,
+            ..self
+        }
+    }
 }
 
 /// One tile, `dst[d + row.1 + col.1] = src[s + row.0 + col.0]` element by element, each index

@@ -260,11 +260,9 @@ mod tests {
         let small = &Choices::DEFAULT;
         let wide = &Choices::for_cache(CacheGeometry::DESCRIBED[1]);
         // A source of one run: the run distance ahead, streamed or not, once per cache line.
-        let run = |choices: &Choices, element: usize, every: usize| {
-            Some(SourcePrefetch {
-                ahead: choices.run_prefetch_bytes / element,
-                every,
-            })
+        let run = |choices: &Choices, element: usize, every| {
+            let ahead = choices.run_prefetch_bytes / element;
+            Some(SourcePrefetch { ahead, every })
         };
         assert_eq!(run(wide, 4, 1).map(|p| p.ahead), Some(2048));
         assert_eq!(run(small, 4, 1).map(|p| p.ahead), Some(128));

@@ -1,8 +1,7 @@
-//! NEON transpose blocks for the plain 1-, 2- and 4-byte element types (viewed as unsigned
-//! integers, [`by_size`](crate::relayout::by_size)), built only where the target has NEON: 16
-//! bytes per instruction where the portable tile ([`Portable`](super::super::tiles::Portable))
-//! moves one element. The blocks are shared ([`micro_blocks`](super::super::micro_blocks)); this
-//! module supplies the NEON register and its interleaves.
+//! NEON transpose blocks for the plain 1-, 2- and 4-byte element types (as unsigned integers,
+//! [`by_size`](crate::relayout::by_size)) where the target has NEON, 16 bytes an instruction
+//! where the portable tile moves one: the shared [`micro_blocks`](super::super::micro_blocks)
+//! through the NEON register and its interleaves.
 
 use super::super::micro_blocks::Blocks128;
 use super::super::register::{Lanes, Register128, interleave_for, register};
@@ -14,8 +13,7 @@ use core::arch::aarch64::{
     vzip2q_u32,
 };
 
-/// Blocks moved through NEON registers; with `STREAM`, whole aligned destination lines are
-/// written with `stnp` (past the caches).
+/// [`Blocks128`] of NEON registers (streamed: whole aligned lines by `stnp`, past the caches).
 pub(crate) type Neon<const STREAM: bool> = Blocks128<uint8x16_t, STREAM>;
 
 /// An unsigned integer that fills a 128-bit register `LANES` times, with its NEON interleaves.

@@ -44,10 +44,9 @@ pub(crate) struct TwoTiles<E> {
 impl<E: Copy + core::fmt::Debug + PartialEq> TwoTiles<E> {
     pub(crate) fn new(
         make: fn(usize) -> E,
-        shape: (usize, usize, usize),
+        (n_rows, n_cols, gap): (usize, usize, usize),
         col_pitch: usize,
     ) -> Self {
-        let (n_rows, n_cols, gap) = shape;
         let rows = evenly(n_rows, 1, n_cols + gap);
         let cols = evenly(n_cols, col_pitch, 1);
         let (tile_src, tile_dst) = (col_pitch * n_cols + 7, n_rows * (n_cols + gap) + 9);

@@ -73,10 +73,9 @@ impl<E: Pod> narrow::Pieces<E> for StreamedPieces {
     }
 }
 
-/// Blocks moved through 512-bit registers, one micro-block per 128-bit lane
-/// ([`micro_blocks::wide_block`]) or, streamed 4-byte elements (with `WHOLE_LINES` also cached
-/// ones), [`whole_lines`]; narrower ones as [`Avx2Blocks`]'. Only where the CPU runs AVX-512 F
-/// and BW.
+/// Blocks through 512-bit registers where the CPU runs AVX-512 F and BW, a micro-block per
+/// 128-bit lane ([`micro_blocks::wide_block`]) or, for streamed 4-byte elements (with
+/// `WHOLE_LINES` cached ones too), [`whole_lines`]; narrower blocks as [`Avx2Blocks`]'.
 pub(crate) struct Avx512Blocks<const STREAM: bool, const WHOLE_LINES: bool = false>;
 
 /// A staged transpose's ([`staged()`]) blocks into its L1 buffer: 4-byte elements as

@@ -229,7 +229,6 @@ fn planes<E: avx512::Broad, const STREAM: bool>(mut t: Transposes<'_, E>) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tile_batch::TileBatch;
     use super::super::tiles::planes;
     use super::super::tiles::tests::{BLOCK_SHAPES, TwoTiles, blocks_agree};
     use super::*;
@@ -237,24 +236,20 @@ mod tests {
 
     /// `#[test]` functions of kernels built for `avx2`, `avx512` or `vbmi`: ignored where the
     /// build script found the CPU lacks them; else each first checks the library finds so too.
+    /// (Callers import it as `isa_test`, which each arm calls by that name.)
     macro_rules! isa_test {
         (avx2: $($test:tt)*) => {
-            $crate::relayout::kernels::x86::tests::isa_test!(
-                @ kernel_tests_avx2, "AVX2", "this CPU does not run AVX2",
-                $crate::relayout::kernels::x86::avx2::available(), $($test)*
-            );
+            isa_test!(@ kernel_tests_avx2, "AVX2", "this CPU does not run AVX2",
+                $crate::relayout::kernels::x86::avx2::available(), $($test)*);
         };
         (avx512: $($test:tt)*) => {
-            $crate::relayout::kernels::x86::tests::isa_test!(
-                @ kernel_tests_avx512, "AVX-512 F and BW", "this CPU does not run AVX-512 F and BW",
-                $crate::relayout::kernels::x86::avx512::available(), $($test)*
-            );
+            isa_test!(@ kernel_tests_avx512, "AVX-512 F and BW",
+                "this CPU does not run AVX-512 F and BW",
+                $crate::relayout::kernels::x86::avx512::available(), $($test)*);
         };
         (vbmi: $($test:tt)*) => {
-            $crate::relayout::kernels::x86::tests::isa_test!(
-                @ kernel_tests_vbmi, "AVX-512 VBMI", "this CPU does not run AVX-512 VBMI",
-                $crate::relayout::kernels::x86::split_planes::vbmi_available(), $($test)*
-            );
+            isa_test!(@ kernel_tests_vbmi, "AVX-512 VBMI", "this CPU does not run AVX-512 VBMI",
+                $crate::relayout::kernels::x86::split_planes::vbmi_available(), $($test)*);
         };
         (
             @ $cfg:ident, $isa:literal, $why:literal, $found:expr,
@@ -329,10 +324,7 @@ mod tests {
         ) {
             for &(n_rows, n_cols) in shapes {
                 let tiles = TwoTiles::new(make, (n_rows, n_cols, 0), n_rows + 5);
-                let batch = TileBatch {
-                    rows_run: Some(n_cols),
-                    ..tiles.batch(Some(n_cols))
-                };
+                let batch = tiles.batch(Some(n_cols)).runs(Some(n_cols), None);
                 let stages = Stages::of::<E>(&batch).expect("a staged batch");
                 let staged = |t: Transposes<'_, E>, _| {
                     let (dst, d, src, s, batch, reach) = t.parts();

@@ -1,10 +1,9 @@
-//! Byte transposes with AVX-512 whose destination rows lie back to back and are more than half
-//! a cache line but less than a whole one (NHWC -> NCHW of 7 x 7 positions: planes of 49
-//! bytes). Instead of blocks of 32, 16 and single columns, each block of 16 rows is one block of
-//! 64 columns (the row's own, then its last column again), each row leaving in one 64-byte
-//! store that runs on into the next row, stored after it over those bytes; a block's last row
-//! is stored exactly, so no store reaches past the block (docs/engine-measurements.md, "Short
-//! byte rows").
+//! AVX-512 byte transposes whose destination rows lie back to back, longer than half a cache
+//! line and shorter than one (NHWC -> NCHW of 7 x 7 positions: planes of 49 bytes). Instead of
+//! blocks of 32, 16 and single columns, each block of 16 rows is one of 64 columns (the row's
+//! own, then its last again): each row leaves in one 64-byte store running into the next row,
+//! which is stored after it over those bytes; a block's last row is stored exactly, so no store
+//! reaches past the block (docs/engine-measurements.md, "Short byte rows").
 
 use super::super::micro_blocks::transposed;
 use super::super::tile_batch::TileBatch;
@@ -18,8 +17,7 @@ use core::arch::x86_64::__m512i;
 /// Columns of a block: one 512-bit register of bytes.
 const COLS: usize = CACHE_LINE;
 
-/// The stage's column lines, one after the other (`COLS` apart): a listing known at compile
-/// time, whose offsets the compiler folds into the loads.
+/// The stage's column lines, `COLS` apart: a constant listing, folded into the loads' offsets.
 const STAGED: [(usize, usize); COLS] = evenly_listed(COLS, 1);
 
 /// Whether this path moves the batch: bytes, rows of more than half a line and less than a
@@ -161,11 +159,8 @@ mod tests {
                 let (rows, cols) = (evenly(channels, 1, n), evenly(n, channels, 1));
                 let tile = n * channels;
                 let origins = [(0, 0), (tile, tile)];
-                let batch = TileBatch {
-                    rows_run: Some(n),
-                    cols_run: Some(channels),
-                    ..TileBatch::listed(&origins, &rows, &cols, Some(n))
-                };
+                let batch = TileBatch::listed(&origins, &rows, &cols, Some(n));
+                let batch = batch.runs(Some(n), Some(channels));
                 assert!(takes::<u8>(&batch));
                 let src: Vec<u8> = (0..2 * tile).map(|i| (i * 7 % 251) as u8).collect();
                 let case = alloc::format!("rows of {n} bytes, {channels} of them");

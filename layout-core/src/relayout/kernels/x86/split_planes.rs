@@ -100,7 +100,7 @@ trait Unit: Pod {
     const LANES: usize = 64 / size_of::<Self>();
 
     /// The permute's indices for 2, 3 and 4 planes ([`steps`]).
-    const STEPS: &'static Steps = &[
+    const STEPS: &'static [[[[u8; 64]; 4]; 4]; 3] = &[
         steps(2, Self::LANES),
         steps(3, Self::LANES),
         steps(4, Self::LANES),
@@ -111,34 +111,23 @@ trait Unit: Pod {
     /// # Safety
     ///
     /// The CPU runs the permute (VBMI for bytes, AVX-512 BW for words).
-    unsafe fn permute(a: __m512i, index: __m512i, b: __m512i) -> __m512i;
-}
-
-/// The permutes' indices for 2, 3 and 4 planes ([`steps`]).
-type Steps = [[[[u8; 64]; 4]; 4]; 3];
-
-/// [`Unit`] for `$unit` by its permute.
-macro_rules! unit {
-    ($($unit:ty: $permute:ident;)+) => {$(
-        impl Unit for $unit {
-            #[inline(always)]
-            unsafe fn permute(a: __m512i, index: __m512i, b: __m512i) -> __m512i {
-                #[cfg(not(miri))]
-                // SAFETY: the CPU runs VBMI for bytes, BW for words (the caller's promise).
-                unsafe {
-                    $permute(a, index, b)
-                }
-                #[cfg(miri)]
-                permute_lanes(a, index, b, size_of::<$unit>())
+    #[inline(always)]
+    unsafe fn permute(a: __m512i, index: __m512i, b: __m512i) -> __m512i {
+        #[cfg(not(miri))]
+        // SAFETY: the CPU runs VBMI for bytes, BW for words (the caller's promise).
+        unsafe {
+            match size_of::<Self>() {
+                1 => _mm512_permutex2var_epi8(a, index, b),
+                _ => _mm512_permutex2var_epi16(a, index, b),
             }
         }
-    )+};
+        #[cfg(miri)]
+        permute_lanes(a, index, b, size_of::<Self>())
+    }
 }
 
-unit! {
-    u8: _mm512_permutex2var_epi8;
-    u16: _mm512_permutex2var_epi16;
-}
+impl Unit for u8 {}
+impl Unit for u16 {}
 
 /// [`Unit::permute`] lane by lane (lanes of `unit` bytes), for Miri, which runs neither.
 #[cfg(miri)]

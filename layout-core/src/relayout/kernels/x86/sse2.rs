@@ -1,8 +1,7 @@
-//! SSE2 transpose blocks for the plain 1-, 2- and 4-byte element types (viewed as unsigned
-//! integers, [`by_size`](crate::relayout::by_size)), on every x86-64 CPU: 16 bytes per
-//! instruction where the portable tile ([`Portable`](super::super::tiles::Portable)) moves one
-//! element. The blocks are shared ([`micro_blocks`](super::super::micro_blocks)); this module
-//! supplies the SSE2 register, [`super::shuffle`] its interleaves (`unpacklo`/`unpackhi`).
+//! SSE2 transpose blocks for the plain 1-, 2- and 4-byte element types (as unsigned integers,
+//! [`by_size`](crate::relayout::by_size)) on every x86-64 CPU, 16 bytes an instruction where the
+//! portable tile moves one: the shared [`micro_blocks`](super::super::micro_blocks) through the
+//! SSE2 register, with [`super::shuffle`]'s interleaves (`unpacklo`/`unpackhi`).
 
 use super::super::micro_blocks::Blocks128;
 use super::super::register::{Lanes, Register128, register};
@@ -10,8 +9,7 @@ use super::shuffle::{Interleave, load_register};
 use crate::relayout::stores::{store, store_line};
 use core::arch::x86_64::{__m128i, _mm_stream_si128};
 
-/// Blocks moved through SSE2 registers; with `STREAM`, whole aligned destination lines are
-/// written by non-temporal stores (no read first, no eviction of other cached lines).
+/// [`Blocks128`] of SSE2 registers: streamed lines are not read first and evict no other lines.
 pub(crate) type Sse2<const STREAM: bool> = Blocks128<__m128i, STREAM>;
 
 /// An unsigned integer that fills a 128-bit register `LANES` times, with its SSE2 interleaves.

@@ -2,9 +2,8 @@
 //! ([`evenly_spaced`]), and in which order: with AVX-512 as below ([`pitched_plane`]), with
 //! AVX2 bytes through the caches ([`bytes_avx2`]).
 //!
-//! - 4-byte elements, where `Choices::sweep_four_byte`: one 64-byte load per source line, four
-//!   rounds of `vpermt2d`, row blocks outermost ([`sweep`]). Elsewhere the general blocks move
-//!   them in bands.
+//! - 4-byte elements, where `Choices::sweep_four_byte` (else the general blocks' bands): one
+//!   64-byte load per source line, four rounds of `vpermt2d`, row blocks outermost ([`sweep`]).
 //! - 1- and 2-byte elements: the general blocks' lane quads ([`Avx512Blocks`]), a source line's
 //!   rows a visit (one block of rows where [`crowded_rows`]), column lines staged first where
 //!   [`crowded_source`] and `Choices::stage_crowded_columns`.
@@ -38,7 +37,6 @@ use crate::relayout::tuning::{
 use bytemuck::Zeroable;
 use core::arch::x86_64::{__m512i, _mm512_stream_si512};
 use core::ops::Range;
-use realigned::sweep_realigned;
 
 /// Columns of a 4-byte elements' block: one 64-byte line.
 const COLS: usize = 16;
@@ -99,13 +97,14 @@ pub(super) unsafe fn pitched_plane<E: Broad, const STREAM: bool>(t: Transposes<'
         unsafe {
             if near_run {
                 // The tile's `ROWS` to `2 * ROWS` rows, its last `ROWS` pitched too.
-                sweep_realigned::<E, true>(dst, src, corner, rows, 0..whole_cols);
+                realigned::sweep_realigned::<E, true>(dst, src, corner, rows, 0..whole_cols);
                 return true;
             }
             for block_rows in tiles.blocks() {
                 match size_of::<E>() {
                     4 if STREAM && off_grid => {
-                        sweep_realigned::<E, false>(dst, src, corner, block_rows, 0..whole_cols)
+                        let cols = 0..whole_cols;
+                        realigned::sweep_realigned::<E, false>(dst, src, corner, block_rows, cols)
                     }
                     4 => sweep::<E, STREAM>(dst, src, corner, block_rows, 0..whole_cols),
                     2 => quads::<E, 32, { 32 * 32 }, { CROWDED_VISIT_LINES * 32 }, STREAM>(

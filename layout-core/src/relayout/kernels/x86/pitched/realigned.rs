@@ -39,9 +39,8 @@ const SHIFTS: [[u32; COLS]; COLS] = {
 /// Without `ONE_RUN`, each row block of `rows` in turn. With it, for a source read as one run
 /// ([`read_as_one_run`](super::read_as_one_run)): the tile's 16 to 32 rows as its first 16 and
 /// its last 16 (less the rows the first writes), both through each column block in turn, the
-/// source prefetched as one run [`RUN_PREFETCH_BYTES`] ahead so each source line is read once.
-/// Unlike the general blocks, it streams rows off the grid and keeps rows past 16 whole. Which
-/// tiles come here: [`super::pitched_plane`].
+/// source prefetched as one run [`RUN_PREFETCH_BYTES`] ahead so each source line is read once;
+/// unlike the general blocks, it streams rows off the grid and keeps rows past 16 whole.
 ///
 /// # Safety
 ///

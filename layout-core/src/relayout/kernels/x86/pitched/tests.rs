@@ -1,6 +1,5 @@
 //! The evenly spaced transposes against the portable tile.
 
-use super::super::super::tile_batch::TileBatch;
 use super::super::super::tiles::tests::TwoTiles;
 use super::super::tests::{Build, isa_test};
 use super::*;
@@ -54,10 +53,7 @@ fn agrees_with_portable<E: Broad + core::fmt::Debug + PartialEq>(
             n_rows + 5
         };
         let tiles = TwoTiles::new(make, (n_rows, n_cols, gap), col_pitch);
-        let batch = TileBatch {
-            cols_run: Some(col_pitch),
-            ..tiles.batch(Some(n_cols + gap))
-        };
+        let batch = tiles.batch(Some(n_cols + gap)).runs(None, Some(col_pitch));
         let swept = match build {
             Build::Avx512 => {
                 !stream
