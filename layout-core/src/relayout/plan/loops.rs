@@ -247,10 +247,8 @@ impl Plan {
             last_of_dim: false,
             ..long
         };
-        self.levels[k + 1] = Level {
-            extent: inner,
-            ..long
-        };
+        // Loop `k`, moved in to `k + 1`, keeps the inner digits.
+        self.levels[k + 1].extent = inner;
     }
 
     /// The loops of the plan, outermost first.
@@ -322,12 +320,9 @@ impl Plan {
 
     /// The kernel of the innermost loop, the loops reordered or split where it needs.
     fn choose_kernel(&mut self, element_bytes: usize) -> Kernel {
-        let Some(inner) = self.levels().last() else {
+        let Some(inner) = self.levels().last().filter(|l| l.dst == 1) else {
             return Kernel::Strided;
         };
-        if inner.dst != 1 {
-            return Kernel::Strided;
-        }
         if inner.src == 1 {
             if (inner.extent * element_bytes).is_multiple_of(CACHE_LINE) {
                 self.read_rows_in_order();

@@ -100,9 +100,9 @@ impl Side {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Mapping;
     use crate::relayout::plan::SAME_ORDER;
     use crate::relayout::test_layouts::{Crouton, FourDims, NChw16c};
-    use crate::Mapping;
 
     /// The box `start..end` of a rank-4 mapping (zero past the rank).
     fn part(start: [usize; 4], end: [usize; 4]) -> Part {

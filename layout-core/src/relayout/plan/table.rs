@@ -171,14 +171,10 @@ impl Grid {
     pub(crate) fn bands(&self, chunk_bytes: usize, bytes: usize) -> Vec<Band> {
         let outer = &self.outer;
         // The outermost axis one of whose digits fits in `bytes`, the innermost if none does.
-        let mut per_digit = self.count();
-        let mut level = 0;
-        loop {
-            per_digit /= outer[level].extent;
-            if per_digit.saturating_mul(chunk_bytes) <= bytes || level + 1 == outer.len() {
-                break;
-            }
+        let (mut per_digit, mut level) = (self.count() / outer[0].extent, 0);
+        while per_digit.saturating_mul(chunk_bytes) > bytes && level + 1 < outer.len() {
             level += 1;
+            per_digit /= outer[level].extent;
         }
         let extent = outer[level].extent;
         let fit = (bytes / per_digit.saturating_mul(chunk_bytes).max(1)).clamp(1, extent);
