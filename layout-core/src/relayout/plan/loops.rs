@@ -189,10 +189,9 @@ impl Plan {
         }
     }
 
-    /// The first of the loops just outside loop `from` that one kernel call can list: bound-free
-    /// loops (the loops inside keep their bounds at every digit), added outwards until their
-    /// digit combinations, `unit` each, add up to `enough`, at most [`MAX_LISTED`] of them; and
-    /// the number of those combinations.
+    /// The first of the bound-free loops just outside loop `from` (the loops inside keep their
+    /// bounds at every digit) that one kernel call lists, added outwards until their digit
+    /// combinations, `unit` each, reach `enough`, at most [`MAX_LISTED`]; and how many there are.
     fn listed_start(&self, from: usize, unit: usize, enough: usize) -> (usize, usize) {
         let (mut start, mut listed) = (from, 1usize);
         while start > 0 {

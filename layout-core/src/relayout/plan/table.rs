@@ -216,13 +216,13 @@ pub(crate) struct Band {
 mod tests {
     use super::*;
     use crate::Mapping;
-    use crate::relayout::test_layouts::Crouton;
+    use crate::relayout::test_layouts::{Crouton, FourDims};
 
     /// Croutons with their channel blocks outermost.
     type ChannelsFirst = crate::chunked_layout![NHWC; 3,0, 0,0, 1,0, 2,0, 1,8, 2,8, 3,32];
 
     /// The grid of a table of 3-axis chunks; `None` where [`Grid::of`] finds none.
-    fn grid_of<L: crate::Layout<Index = [usize; 4]>>(m: &Mapping<L>) -> Option<Grid> {
+    fn grid_of<L: FourDims>(m: &Mapping<L>) -> Option<Grid> {
         Grid::of(&Side::of(m), &m.dims(), 3)
     }
 
