@@ -1,10 +1,9 @@
-//! The engine compiled once per element size: elements move as units of their size, so the
-//! engine is generated in this crate, not once per element type and layout pair in every caller.
-//!
-//! A plain element type (an integer, a float, `half`'s `f16` or `bf16`: no padding bytes, every
-//! bit pattern a value) of 1, 2, 4 or 8 bytes moves as the unsigned integer of its size, with
-//! the vector kernels; other types of those sizes and alignments as `MaybeUninit` of it, by the
-//! portable kernels; any other type as itself ([`Opaque`]), compiled by the caller's crate.
+//! The engine compiled once per element size, in this crate, not once per element type and
+//! layout pair in every caller. A plain element type (an integer, a float, `half`'s `f16` or
+//! `bf16`: no padding bytes, every bit pattern a value) of 1, 2, 4 or 8 bytes moves as the
+//! unsigned integer of its size, with the vector kernels; other types of those sizes and
+//! alignments as `MaybeUninit` of it, by the portable kernels; any other type as itself
+//! ([`Opaque`]), compiled by the caller's crate.
 
 use super::kernels::{Element, Opaque};
 #[cfg(feature = "std")]

@@ -30,13 +30,8 @@ impl CacheGeometry {
     /// What the engine assumes where the processor reports nothing: the smallest caches of the
     /// server cores it is tuned for, and no last-level cache, so streaming starts at its floor.
     pub(crate) const DEFAULT: CacheGeometry = CacheGeometry {
-        line: 64,
-        l1d: CacheLevel {
-            bytes: 32 << 10,
-            ways: 8,
-        },
-        l2_bytes: 1 << 20,
         last_level: None,
+        ..CacheGeometry::described(32 << 10, 8, 1 << 20)
     };
 
     /// The machines whose choices the tests table and run, each with a 32 MiB last-level cache.
@@ -47,8 +42,8 @@ impl CacheGeometry {
         CacheGeometry::described(48 << 10, 12, 2 << 20),
     ];
 
-    /// A described machine: its L1d's size and ways and its L2's size.
-    #[cfg(test)]
+    /// A machine of 64-byte lines, an L1d of `l1d` bytes in `ways` ways, an L2 of `l2` bytes
+    /// and a 32 MiB last-level cache.
     const fn described(l1d: usize, ways: usize, l2: usize) -> CacheGeometry {
         CacheGeometry {
             line: 64,
@@ -85,26 +80,22 @@ impl CacheGeometry {
         static FOUND: [AtomicUsize; 5] = [const { AtomicUsize::new(0) }; 5];
         if FOUND[0].load(Ordering::Acquire) == 0 {
             let g = detect().unwrap_or(CacheGeometry::DEFAULT);
-            let fields = [
-                g.l1d.bytes,
-                g.l1d.ways,
-                g.l2_bytes,
-                g.last_level.unwrap_or(0),
-            ];
+            let (l1d, last) = (g.l1d, g.last_level.unwrap_or(0));
+            let fields = [l1d.bytes, l1d.ways, g.l2_bytes, last];
             for (slot, value) in FOUND[1..].iter().zip(fields) {
                 slot.store(value, Ordering::Relaxed);
             }
             FOUND[0].store(g.line, Ordering::Release);
         }
-        let at = |i: usize| FOUND[i].load(Ordering::Relaxed);
+        let [line, bytes, ways, l2_bytes, last] =
+            FOUND.each_ref().map(|f| f.load(Ordering::Relaxed));
+        let last_level = Some(last).filter(|&bytes| bytes != 0);
+        let l1d = CacheLevel { bytes, ways };
         CacheGeometry {
-            line: at(0),
-            l1d: CacheLevel {
-                bytes: at(1),
-                ways: at(2),
-            },
-            l2_bytes: at(3),
-            last_level: Some(at(4)).filter(|&bytes| bytes != 0),
+            line,
+            l1d,
+            l2_bytes,
+            last_level,
         }
     }
 

@@ -71,6 +71,7 @@ impl Choices {
     pub(crate) const fn for_cache(geometry: CacheGeometry) -> Choices {
         let roomy = geometry.l2_bytes >= ROOMY_L2_BYTES;
         let wide_l1 = geometry.l1d.bytes >= WIDE_L1D_BYTES;
+        let l2 = geometry.l2_bytes;
         Choices {
             geometry,
             lines_per_visit: if roomy { 2 } else { 1 },
@@ -91,11 +92,7 @@ impl Choices {
             stage_crowded_columns: !roomy,
             // A split pays once each thread's share outgrows a private L2 (half of one of at
             // most 1 MiB).
-            min_parallel_bytes: if roomy {
-                2 * geometry.l2_bytes
-            } else {
-                geometry.l2_bytes / 2
-            },
+            min_parallel_bytes: if roomy { 2 * l2 } else { l2 / 2 },
         }
     }
 

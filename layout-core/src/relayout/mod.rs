@@ -1,13 +1,9 @@
-//! Relayout: copying a tensor's logical elements into another layout, at memory speed.
-//!
-//! A relayout is planned once per call ([`plan`]): the destination's storage walk is split at
-//! the source's block boundaries until both offsets advance by constants, loops contiguous on
-//! both sides are fused, and the innermost loop gets a kernel ([`kernels`]): slice copies,
-//! cache-blocked tiles when the sides are contiguous along different loops, or a strided loop.
-//! The walk ([`schedule`]) writes the destination's padding in the same pass, so every slot is
-//! written exactly once; layouts whose offsets cannot follow the walk by additions get the
-//! source offset computed per element. The engine is compiled once per element size
-//! ([`by_size`]); every tuned number is in [`tuning`].
+//! Relayout: copying a tensor's logical elements into another layout, at memory speed
+//! (docs/relayout.md describes each layer). A relayout is planned once per call ([`plan`]) and
+//! walked ([`schedule`]) writing the destination's padding in the same pass, so every slot is
+//! written exactly once; [`kernels`] run the innermost loops: row copies, cache-blocked tiles,
+//! or a strided loop. The engine is compiled once per element size ([`by_size`]); every tuned
+//! number is in [`tuning`].
 
 mod by_size;
 mod cache_geometry;
@@ -155,7 +151,7 @@ pub(crate) fn run_planned<T, L1, L2>(
 #[cfg(test)]
 mod tests {
     use super::test_layouts::{Flat, NChw8c, NChw16c, Nchw, Nhwc, OIhw16i16o, Oihw};
-    use super::test_layouts::{line_start, under_miri};
+    use super::test_layouts::{FourDims, line_start, under_miri};
     use super::*;
     use alloc::vec::Vec;
 
@@ -165,11 +161,9 @@ mod tests {
     /// Relayouts `A` -> `B` with every kernel streaming and with none, against the definition:
     /// each element lands at its destination offset, every other slot holds the pad. Each runs
     /// into slots filled beforehand and into new memory, `misalign` elements past a 64-byte line.
-    fn check<T, A, B>(dims: [usize; 4], misalign: usize, of: fn(u32) -> T)
+    fn check<T, A: FourDims, B: FourDims>(dims: [usize; 4], misalign: usize, of: fn(u32) -> T)
     where
         T: Copy + Send + Sync + PartialEq + core::fmt::Debug + 'static,
-        A: Layout<Index = [usize; 4]> + Default,
-        B: Layout<Index = [usize; 4]> + Default,
     {
         let src = Mapping::<A>::new(dims).unwrap();
         let dst = Mapping::<B>::new(dims).unwrap();
@@ -193,10 +187,8 @@ mod tests {
         let runs = if cfg!(miri) { 1 } else { 2 };
         for mode in [Streaming::ALL, Streaming::NONE].into_iter().take(runs) {
             for filled in [false, true].into_iter().take(runs) {
-                let slot = match filled {
-                    true => MaybeUninit::new(of(0xBEEF)),
-                    false => MaybeUninit::uninit(),
-                };
+                let slot = filled.then(|| of(0xBEEF));
+                let slot = slot.map_or(MaybeUninit::uninit(), MaybeUninit::new);
                 let mut slots = alloc::vec![slot; len + 64 + misalign];
                 let start = line_start(&slots, misalign);
                 let got = relayout(&mut slots[start..start + len], mode);

@@ -22,6 +22,11 @@ pub(crate) type Flat = crate::chunked_layout![NHWC; 0,0, 1,0, 2,0, 3,0];
 /// HTP's crouton: chunks of 8 rows by 8 columns by 32 channels.
 pub(crate) type Crouton = crate::chunked_layout![NHWC; 0,0, 1,0, 2,0, 3,0, 1,8, 2,8, 3,32];
 
+/// A layout of four dimensions that a test names by its type alone.
+pub(crate) trait FourDims: crate::Layout<Index = [usize; 4]> + Default {}
+
+impl<L: crate::Layout<Index = [usize; 4]> + Default> FourDims for L {}
+
 /// Where a buffer's first 64-byte line starts, as an element index (for elements whose size
 /// does not divide a line, the last one starting before it), plus `misalign` elements.
 pub(crate) fn line_start<E>(buffer: &[E], misalign: usize) -> usize {

@@ -1,7 +1,7 @@
 //! The listings a kernel call reads: the `(source, destination)` offsets of every digit
 //! combination of the loops one call covers, made once per relayout.
 
-use super::loops::{Kernel, Level, MAX_LEVELS, Plan};
+use super::loops::{Kernel, Level, MAX_LEVELS, Plan, run_pitch};
 use super::pair::loops_reach;
 use crate::relayout::tuning::{CACHE_LINE, ROW_SOURCE_AHEAD_BYTES, ROW_SOURCE_SPREAD, ROWS};
 
@@ -26,12 +26,12 @@ pub(crate) struct Listings {
     /// A transpose's columns' source pitch where all of them are one run
     /// ([`TileBatch::cols_run`](crate::relayout::kernels::TileBatch::cols_run)).
     pub cols_run: Option<usize>,
-    /// How the row block's rows fill 64-byte destination lines ([`Plan::rows_fill_lines`]).
+    /// How the row block's rows fill 64-byte destination lines ([`rows_fill_lines`]).
     pub line_rows: LineRows,
     /// How far on in the source the next row block's rows lie, where they are
     /// [spread](Self::rows_spread) and that is [far enough](ahead_if_far); else 0.
     pub row_source_ahead: usize,
-    /// Whether the row block's rows come from far apart in the source ([`Plan::rows_spread`]).
+    /// Whether the row block's rows come from far apart in the source ([`rows_spread`]).
     pub rows_spread: bool,
 }
 
@@ -55,18 +55,17 @@ impl Plan {
     pub(crate) fn listings(&self, element_bytes: usize) -> Listings {
         match self.kernel {
             Kernel::Rows => {
-                let rows_spread = self.rows_spread();
+                let row = self.levels[self.len - 1];
+                let listed = &self.levels[self.kernel_from..self.len - 1];
+                let rows_spread = rows_spread(listed, row);
                 // Each row's counterpart in the next row block lies one step on of the loop
                 // right outside the listed rows.
-                let row_source_ahead = if rows_spread && self.kernel_from > 0 {
-                    ahead_if_far(self.levels[self.kernel_from - 1].src, element_bytes)
-                } else {
-                    0
-                };
+                let next = self.kernel_from.checked_sub(1).filter(|_| rows_spread);
+                let next = next.map_or(0, |k| self.levels[k].src);
                 Listings {
-                    rows: list(&self.levels[self.kernel_from..self.len - 1]),
-                    line_rows: self.rows_fill_lines(element_bytes),
-                    row_source_ahead,
+                    rows: list(listed),
+                    line_rows: rows_fill_lines(listed, row, element_bytes),
+                    row_source_ahead: ahead_if_far(next, element_bytes),
                     rows_spread,
                     ..Listings::default()
                 }
@@ -89,52 +88,39 @@ impl Plan {
             Kernel::Strided | Kernel::Indexed => Listings::default(),
         }
     }
+}
 
-    /// Whether a row block's rows come from a source region more than [`ROW_SOURCE_SPREAD`]
-    /// times their own size: more separate places than the hardware prefetchers follow.
-    fn rows_spread(&self) -> bool {
-        let row = self.levels[self.len - 1];
-        let listed = &self.levels[self.kernel_from..self.len - 1];
-        let rows: usize = listed.iter().map(|l| l.extent).product();
-        let span = loops_reach(listed.iter().map(|l| (l.extent, l.src))) - 1 + row.extent;
-        span > rows
-            .saturating_mul(row.extent)
-            .saturating_mul(ROW_SOURCE_SPREAD)
-    }
+/// Whether the rows of a row block, listed from the loops `listed` with rows of the loop `row`,
+/// come from a source region more than [`ROW_SOURCE_SPREAD`] times their own size: more
+/// separate places than the hardware prefetchers follow.
+fn rows_spread(listed: &[Level], row: Level) -> bool {
+    let rows: usize = listed.iter().map(|l| l.extent).product();
+    let span = loops_reach(listed.iter().map(|l| (l.extent, l.src))) - 1 + row.extent;
+    span > rows
+        .saturating_mul(row.extent)
+        .saturating_mul(ROW_SOURCE_SPREAD)
+}
 
-    /// How a row block's rows fill 64-byte destination lines, as listed: whole where every
-    /// listed loop steps the destination by whole lines; in pairs where the innermost steps by
-    /// one row, an even number of times, and every other by whole lines.
-    fn rows_fill_lines(&self, element_bytes: usize) -> LineRows {
-        if self.kernel != Kernel::Rows || self.len < 2 || self.kernel_from > self.len - 2 {
-            return LineRows::Partial;
-        }
-        let row = self.levels[self.len - 1];
-        let listed = &self.levels[self.kernel_from..self.len - 1];
-        let whole_lines = |loops: &[Level]| {
-            loops
-                .iter()
-                .all(|l| (l.dst * element_bytes).is_multiple_of(CACHE_LINE))
-        };
-        let pairs = |(pair, outer): (&Level, &[Level])| {
-            pair.dst == row.extent && pair.extent.is_multiple_of(2) && whole_lines(outer)
-        };
-        match (row.dst, row.extent * element_bytes, listed.split_last()) {
-            (1, CACHE_LINE, _) if whole_lines(listed) => LineRows::Whole,
-            (1, 32, Some(split)) if pairs(split) => LineRows::Pairs,
-            _ => LineRows::Partial,
-        }
+/// How the rows of a row block (as [`rows_spread`]) fill 64-byte destination lines: whole where
+/// every listed loop steps the destination by whole lines; in pairs where the innermost steps
+/// by one row, an even number of times, and every other by whole lines; not with no loop listed.
+fn rows_fill_lines(listed: &[Level], row: Level, element_bytes: usize) -> LineRows {
+    let whole_line = |l: &Level| (l.dst * element_bytes).is_multiple_of(CACHE_LINE);
+    let pairs = |(pair, outer): (&Level, &[Level])| {
+        pair.dst == row.extent && pair.extent.is_multiple_of(2) && outer.iter().all(whole_line)
+    };
+    match (row.dst, row.extent * element_bytes, listed.split_last()) {
+        (1, CACHE_LINE, Some(_)) if listed.iter().all(whole_line) => LineRows::Whole,
+        (1, 32, Some(split)) if pairs(split) => LineRows::Pairs,
+        _ => LineRows::Partial,
     }
 }
 
 /// `next`, the distance in elements to the rows a row block asks for ahead, if it is at least
 /// [`ROW_SOURCE_AHEAD_BYTES`]; else 0 (the hardware prefetchers follow nearer rows).
 pub(crate) fn ahead_if_far(next: usize, element_bytes: usize) -> usize {
-    if next.saturating_mul(element_bytes) >= ROW_SOURCE_AHEAD_BYTES {
-        next
-    } else {
-        0
-    }
+    let far = next.saturating_mul(element_bytes) >= ROW_SOURCE_AHEAD_BYTES;
+    if far { next } else { 0 }
 }
 
 /// Offsets of every digit combination of `levels` (outermost first), the last loop fastest, in
@@ -160,24 +146,6 @@ pub(crate) fn list(levels: &[Level]) -> Listing {
     out
 }
 
-/// The distance between neighbouring entries of the listing of `levels` on the side whose
-/// stride `side` picks, where every loop's stride there is the span of the loops inside it.
-fn run_pitch(levels: &[Level], side: impl Fn(&Level) -> usize) -> Option<usize> {
-    let mut looping = levels.iter().rev().filter(|l| l.extent > 1);
-    let Some(innermost) = looping.next() else {
-        return Some(1);
-    };
-    let pitch = side(innermost);
-    let mut span = pitch.checked_mul(innermost.extent)?;
-    for level in looping {
-        if side(level) != span {
-            return None;
-        }
-        span = span.checked_mul(level.extent)?;
-    }
-    Some(pitch)
-}
-
 /// The destination pitch of rows listed from `levels` within every block of [`ROWS`] rows: the
 /// innermost loop's destination stride, when the innermost loops continuing it (each the last's
 /// span) make runs of a multiple of `ROWS` rows, or all of the rows.
@@ -197,7 +165,7 @@ fn row_pitch(levels: &[Level]) -> Option<usize> {
 mod tests {
     use super::*;
     use crate::relayout::plan::{Kernel, SAME_ORDER, pair_of};
-    use crate::relayout::test_layouts::{NChw4c, NChw8c, NChw16c, Nhwc};
+    use crate::relayout::test_layouts::{FourDims, NChw4c, NChw8c, NChw16c, Nhwc};
 
     fn level(extent: usize, dst: usize) -> Level {
         Level {
@@ -208,12 +176,10 @@ mod tests {
     }
 
     /// Whether the row block of `A -> B` on `dims` fills lines for `bytes`-byte elements.
-    fn lines<A, B>(dims: [usize; 4], bytes: usize) -> LineRows
-    where
-        A: crate::Layout<Index = [usize; 4]> + Default,
-        B: crate::Layout<Index = [usize; 4]> + Default,
-    {
-        Plan::new(&pair_of::<A, B>(dims, &SAME_ORDER), bytes).rows_fill_lines(bytes)
+    fn lines<A: FourDims, B: FourDims>(dims: [usize; 4], bytes: usize) -> LineRows {
+        Plan::new(&pair_of::<A, B>(dims, &SAME_ORDER), bytes)
+            .listings(bytes)
+            .line_rows
     }
 
     /// A row block stopped short by the next loop's length takes part of that loop: nhwc ->

@@ -8,7 +8,7 @@ use super::pair::{Pair, loops_reach};
 use crate::fuse::fuse_neighbours;
 use crate::relayout::tuning::{CACHE_LINE, MAX_LISTED, ROW_BLOCK_ENOUGH, TILE_BATCH_ENOUGH};
 use crate::{layouts::Axes, layouts::MAX_AXES, mappings::MAX_RANK};
-use core::{cmp::Reverse, ops::Range};
+use core::{array::from_fn, cmp::Reverse, ops::Range};
 
 /// The most loops a plan may have: every destination axis split at every source boundary.
 pub(crate) const MAX_LEVELS: usize = 2 * MAX_AXES;
@@ -106,18 +106,15 @@ impl Plan {
         let (rank, dims, src, dst) = (pair.rank, &pair.dims, &pair.src, &pair.dst);
         let dst_axes = significant(&dst.axes);
         let src_axes = significant(&renumbered(&src.axes, &pair.to));
-        let mut origin: Point = [0; MAX_RANK + 1];
-        let mut data_end: Point = [usize::MAX; MAX_RANK + 1];
-        let mut slot_end: Point = [usize::MAX; MAX_RANK + 1];
+        // Past the rank, and in the fused pseudo-dimension's slot: no origin and no end.
+        let (mut origin, mut data_end): (Point, Point) = ([0; _], [usize::MAX; _]);
         for d in 0..rank {
-            origin[d] = dst.origin[d];
-            data_end[d] = dst.origin[d] + dims[d];
-            slot_end[d] = if pair.fills {
-                coverage(&dst_axes, d).max(data_end[d])
-            } else {
-                data_end[d]
-            };
+            (origin[d], data_end[d]) = (dst.origin[d], dst.origin[d] + dims[d]);
         }
+        let slot_end: Point = from_fn(|d| match pair.fills && d < rank {
+            true => coverage(&dst_axes, d).max(data_end[d]),
+            false => data_end[d],
+        });
         let affine = pair.affine(&dst_axes, &src_axes);
         let mut plan = Plan {
             levels: [Level::default(); MAX_LEVELS],
@@ -141,8 +138,7 @@ impl Plan {
             plan.kernel = plan.choose_kernel(element_bytes);
         }
         plan.split_for_row_block();
-        plan.mark_last_of_dim();
-        plan.mark_flat_fill(rank);
+        plan.mark_inner_loops(rank);
         plan.kernel_from = plan.kernel_start(element_bytes);
         plan
     }
@@ -193,10 +189,9 @@ impl Plan {
         }
     }
 
-    /// The first of the loops just outside loop `from` that one kernel call can list: bound-free
-    /// loops (the loops inside keep their bounds at every digit), added outwards until their
-    /// digit combinations, `unit` each, add up to `enough`, at most [`MAX_LISTED`] of them; and
-    /// the number of those combinations.
+    /// The first of the bound-free loops just outside loop `from` (the loops inside keep their
+    /// bounds at every digit) that one kernel call lists, added outwards until their digit
+    /// combinations, `unit` each, reach `enough`, at most [`MAX_LISTED`]; and how many there are.
     fn listed_start(&self, from: usize, unit: usize, enough: usize) -> (usize, usize) {
         let (mut start, mut listed) = (from, 1usize);
         while start > 0 {
@@ -251,21 +246,13 @@ impl Plan {
             last_of_dim: false,
             ..long
         };
-        self.levels[k + 1] = Level {
-            extent: inner,
-            ..long
-        };
+        // Loop `k`, moved in to `k + 1`, keeps the inner digits.
+        self.levels[k + 1].extent = inner;
     }
 
     /// The loops of the plan, outermost first.
     pub(crate) fn levels(&self) -> &[Level] {
         &self.levels[..self.len]
-    }
-
-    /// Appends `level` as the innermost loop.
-    fn push(&mut self, level: Level) {
-        self.levels[self.len] = level;
-        self.len += 1;
     }
 
     /// Splits each destination axis at every source block boundary inside it (none for no
@@ -282,22 +269,22 @@ impl Plan {
                 if step == span {
                     continue;
                 }
-                self.push(Level {
+                self.levels[self.len] = Level {
                     dim: axis.dim,
                     extent: span.div_ceil(step),
                     step,
                     src: src_stride(src_axes, axis.dim, step),
                     dst: axis.stride * (step / axis.step),
                     last_of_dim: false,
-                });
-                span = step;
+                };
+                (self.len, span) = (self.len + 1, step);
             }
         }
     }
 
     /// Merges neighbouring loops that advance both offsets as one loop would.
     fn fuse(&mut self, rank: usize) {
-        self.free = core::array::from_fn(|d| d == FUSED || (d < rank && self.bound_free(d)));
+        self.free = from_fn(|d| d == FUSED || (d < rank && self.bound_free(d)));
         let free = self.free;
         self.len = fuse_neighbours(
             &mut self.levels,
@@ -332,12 +319,9 @@ impl Plan {
 
     /// The kernel of the innermost loop, the loops reordered or split where it needs.
     fn choose_kernel(&mut self, element_bytes: usize) -> Kernel {
-        let Some(inner) = self.levels().last() else {
+        let Some(inner) = self.levels().last().filter(|l| l.dst == 1) else {
             return Kernel::Strided;
         };
-        if inner.dst != 1 {
-            return Kernel::Strided;
-        }
         if inner.src == 1 {
             if (inner.extent * element_bytes).is_multiple_of(CACHE_LINE) {
                 self.read_rows_in_order();
@@ -419,39 +403,45 @@ impl Plan {
     /// fastest, with at most [`MAX_LISTED`] slots, and are bound-free unless there is one.
     fn columns(&self, cols: usize) -> bool {
         let group = &self.levels()[cols..];
-        let mut span = 1usize;
-        for level in group.iter().rev() {
-            if level.dst != span || (group.len() > 1 && !self.free[level.dim]) {
-                return false;
-            }
-            span *= level.extent;
-        }
-        span <= MAX_LISTED
+        let bound_free = group.len() == 1 || group.iter().all(|l| self.free[l.dim]);
+        run_pitch(group, |l| l.dst) == Some(1)
+            && group.iter().map(|l| l.extent).product::<usize>() <= MAX_LISTED
+            && bound_free
     }
 
-    /// Marks each dimension's innermost loop ([`Level::last_of_dim`]).
-    fn mark_last_of_dim(&mut self) {
-        let mut seen = [false; MAX_RANK + 1];
-        for level in self.levels[..self.len].iter_mut().rev() {
+    /// Marks each dimension's innermost loop ([`Level::last_of_dim`]) and the loops whose
+    /// subtrees fill as one slice ([`Plan::flat_fill`]).
+    fn mark_inner_loops(&mut self, rank: usize) {
+        // Dimensions whose fill walk never needs a bound.
+        let fill_free: [bool; MAX_RANK + 1] =
+            from_fn(|d| d >= rank || (self.origin[d] == 0 && self.reach(d) <= self.slot_end[d]));
+        // Walk inwards-out: dense below k, and no bounded loop below k.
+        let (mut seen, mut dense_below, mut block) = ([false; MAX_RANK + 1], true, 1usize);
+        for k in (0..self.len).rev() {
+            let level = &mut self.levels[k];
             level.last_of_dim = !seen[level.dim];
             seen[level.dim] = true;
-        }
-    }
-
-    /// Marks the loops whose subtrees fill as one slice ([`Plan::flat_fill`]).
-    fn mark_flat_fill(&mut self, rank: usize) {
-        // Dimensions whose fill walk never needs a bound.
-        let fill_free: [bool; MAX_RANK + 1] = core::array::from_fn(|d| {
-            d >= rank || (self.origin[d] == 0 && self.reach(d) <= self.slot_end[d])
-        });
-        // Walk inwards-out: dense below k, and no bounded loop below k.
-        let mut dense_below = true;
-        let mut block = 1usize;
-        for k in (0..self.len).rev() {
-            let level = self.levels[k];
             self.flat_fill[k] = dense_below && level.dst == block;
             dense_below = self.flat_fill[k] && fill_free[level.dim];
             block = level.dst * level.extent;
         }
     }
+}
+
+/// The distance between neighbouring entries of the listing of `levels` on the side whose
+/// stride `side` picks, where every loop's stride there is the span of the loops inside it.
+pub(super) fn run_pitch(levels: &[Level], side: impl Fn(&Level) -> usize) -> Option<usize> {
+    let mut looping = levels.iter().rev().filter(|l| l.extent > 1);
+    let Some(innermost) = looping.next() else {
+        return Some(1);
+    };
+    let pitch = side(innermost);
+    let mut span = pitch.checked_mul(innermost.extent)?;
+    for level in looping {
+        if side(level) != span {
+            return None;
+        }
+        span = span.checked_mul(level.extent)?;
+    }
+    Some(pitch)
 }

@@ -27,14 +27,13 @@ pub(crate) use table::{Band, Grid};
 #[cfg(feature = "parallel")]
 pub(crate) use {loops::MAX_LEVELS, thread_order::destination_reach};
 
+#[cfg(test)]
+use crate::relayout::test_layouts::FourDims;
+
 /// The pair of `A -> B` on `dims` (in `A`'s order), dimension `d` of `A` being dimension
 /// `to[d]` of `B`.
 #[cfg(test)]
-pub(crate) fn pair_of<A, B>(dims: [usize; 4], to: &Renumbering) -> Pair
-where
-    A: crate::Layout<Index = [usize; 4]> + Default,
-    B: crate::Layout<Index = [usize; 4]> + Default,
-{
+pub(crate) fn pair_of<A: FourDims, B: FourDims>(dims: [usize; 4], to: &Renumbering) -> Pair {
     let mut dst_dims = dims;
     (0..4).for_each(|d| dst_dims[to[d]] = dims[d]);
     let src = crate::Mapping::<A>::new(dims).unwrap();

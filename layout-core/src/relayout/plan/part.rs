@@ -83,17 +83,14 @@ impl Side {
                 && end.is_multiple_of(step)
                 && range.start / span == (end - 1) / span
         })?;
+        let digits = (end - range.start) / of_d[pick].0;
         let mut axes = [crate::layouts::Axis::default(); MAX_AXES];
         axes[..self.axes.len()].copy_from_slice(&self.axes);
         for (i, &(_, _, k)) in of_d.iter().enumerate().skip(pick) {
             let axis = &mut axes[k];
             let digit = range.start / axis.step % axis.extent;
             self.base += digit * axis.stride;
-            axis.extent = if i == pick {
-                (end - range.start) / axis.step
-            } else {
-                1
-            };
+            axis.extent = if i == pick { digits } else { 1 };
         }
         self.axes = crate::layouts::Axes::from_slice(&axes[..self.axes.len()]);
         Some(())
@@ -103,16 +100,15 @@ impl Side {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Mapping;
     use crate::relayout::plan::SAME_ORDER;
-    use crate::relayout::test_layouts::{Crouton, NChw16c};
-    use crate::{Layout, Mapping};
+    use crate::relayout::test_layouts::{Crouton, FourDims, NChw16c};
 
+    /// The box `start..end` of a rank-4 mapping (zero past the rank).
     fn part(start: [usize; 4], end: [usize; 4]) -> Part {
         let widen = |a: [usize; 4]| core::array::from_fn(|d| a.get(d).copied().unwrap_or(0));
-        Part {
-            start: widen(start),
-            end: widen(end),
-        }
+        let (start, end) = (widen(start), widen(end));
+        Part { start, end }
     }
 
     /// The slots of a side's walk, in walk order.
@@ -129,10 +125,7 @@ mod tests {
 
     /// The storage slots of `mapping` whose padded coordinates lie in the box, the box's last
     /// range of a dimension reaching to the padded extent where it ends at the dims.
-    fn slots_in_box<L: Layout<Index = [usize; 4]>>(
-        m: &Mapping<L>,
-        p: &Part,
-    ) -> alloc::vec::Vec<usize> {
+    fn slots_in_box<L: FourDims>(m: &Mapping<L>, p: &Part) -> alloc::vec::Vec<usize> {
         let dims = m.dims();
         (0..m.storage_len())
             .filter(|&slot| {
@@ -179,14 +172,10 @@ mod tests {
         ] {
             assert!(side.cut(&dims, &p).is_none(), "{p:?}");
         }
+        // Past the dims, and empty.
         let pair = Pair::of(&m, &m, &SAME_ORDER);
-        assert!(
-            pair.part(&part([0, 8, 0, 0], [1, 20, 17, 70]), false)
-                .is_none()
-        );
-        assert!(
-            pair.part(&part([0, 8, 0, 0], [1, 8, 17, 70]), true)
-                .is_none()
-        );
+        for (end, by_src) in [([1, 20, 17, 70], false), ([1, 8, 17, 70], true)] {
+            assert!(pair.part(&part([0, 8, 0, 0], end), by_src).is_none());
+        }
     }
 }

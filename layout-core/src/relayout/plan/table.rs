@@ -53,15 +53,13 @@ impl Grid {
         let volume: usize = axes[len..].iter().map(|a| a.extent).product();
         let mut chunks = 1usize;
         for (i, axis) in axes[..len].iter().enumerate().rev() {
-            let coarsest = axes
-                .iter()
-                .all(|a| a.dim != axis.dim || a.step <= axis.step);
-            let alone = axes[..len]
+            // The only outer axis of its dimension, and its coarsest.
+            let alone = axes
                 .iter()
                 .enumerate()
-                .all(|(k, a)| k == i || a.dim != axis.dim);
+                .all(|(k, a)| k == i || a.dim != axis.dim || (k >= len && a.step <= axis.step));
             let dense = axis.stride == chunks.checked_mul(volume)?;
-            if axis.extent == 0 || !coarsest || !alone || !dense || !exact_chain(axes, axis.dim) {
+            if axis.extent == 0 || !alone || !dense || !exact_chain(axes, axis.dim) {
                 return None;
             }
             chunks = chunks.checked_mul(axis.extent)?;
@@ -173,14 +171,10 @@ impl Grid {
     pub(crate) fn bands(&self, chunk_bytes: usize, bytes: usize) -> Vec<Band> {
         let outer = &self.outer;
         // The outermost axis one of whose digits fits in `bytes`, the innermost if none does.
-        let mut per_digit = self.count();
-        let mut level = 0;
-        loop {
-            per_digit /= outer[level].extent;
-            if per_digit.saturating_mul(chunk_bytes) <= bytes || level + 1 == outer.len() {
-                break;
-            }
+        let (mut per_digit, mut level) = (self.count() / outer[0].extent, 0);
+        while per_digit.saturating_mul(chunk_bytes) > bytes && level + 1 < outer.len() {
             level += 1;
+            per_digit /= outer[level].extent;
         }
         let extent = outer[level].extent;
         let fit = (bytes / per_digit.saturating_mul(chunk_bytes).max(1)).clamp(1, extent);
@@ -222,13 +216,14 @@ pub(crate) struct Band {
 mod tests {
     use super::*;
     use crate::Mapping;
-    use crate::relayout::test_layouts::Crouton;
+    use crate::relayout::test_layouts::{Crouton, FourDims};
 
     /// Croutons with their channel blocks outermost.
     type ChannelsFirst = crate::chunked_layout![NHWC; 3,0, 0,0, 1,0, 2,0, 1,8, 2,8, 3,32];
 
-    fn grid_of(m: &Mapping<Crouton>) -> Grid {
-        Grid::of(&Side::of(m), &m.dims(), 3).unwrap()
+    /// The grid of a table of 3-axis chunks; `None` where [`Grid::of`] finds none.
+    fn grid_of<L: FourDims>(m: &Mapping<L>) -> Option<Grid> {
+        Grid::of(&Side::of(m), &m.dims(), 3)
     }
 
     /// The box of chunk `n` by the mapping's own chunk numbering.
@@ -242,7 +237,7 @@ mod tests {
     #[test]
     fn corners_are_the_chunks_in_order() {
         let m = Mapping::<Crouton>::new([2, 19, 17, 70]).unwrap();
-        let grid = grid_of(&m);
+        let grid = grid_of(&m).unwrap();
         assert_eq!(grid.count(), m.chunk_count());
         let mut corners: Vec<Corner> = Vec::new();
         grid.each_chunk(0..grid.count(), |n, corner| {
@@ -272,8 +267,9 @@ mod tests {
     #[test]
     fn bands_are_runs_of_chunks_and_their_boxes() {
         let m = Mapping::<Crouton>::new([2, 19, 17, 70]).unwrap();
+        let grid = grid_of(&m).unwrap();
         for bytes in [1, 2048, 3 * 2048, 9 * 2048, 20 * 2048, 1 << 20] {
-            let bands = grid_of(&m).bands(2048, bytes);
+            let bands = grid.bands(2048, bytes);
             let mut next = 0;
             for band in &bands {
                 assert_eq!(band.chunks.start, next, "{bytes}");
@@ -291,21 +287,21 @@ mod tests {
             }
             assert_eq!(next, m.chunk_count());
         }
-        assert_eq!(grid_of(&m).bands(2048, 1 << 20).len(), 1);
-        let images = grid_of(&m).bands(2048, 27 * 2048);
+        assert_eq!(grid.bands(2048, 1 << 20).len(), 1);
+        let images = grid.bands(2048, 27 * 2048);
         assert_eq!(images.len(), 2);
-        let second = &images[1];
-        assert_eq!((second.chunks.clone(), second.part.start[0]), (27..54, 1));
+        assert_eq!(
+            (images[1].chunks.clone(), images[1].part.start[0]),
+            (27..54, 1)
+        );
     }
 
     /// No grid for an empty table; channel blocks outermost still make whole-block bands.
     #[test]
     fn grids_of_other_tables() {
-        let empty = Mapping::<Crouton>::new([1, 0, 8, 32]).unwrap();
-        assert!(Grid::of(&Side::of(&empty), &empty.dims(), 3).is_none());
-        // Channel blocks outermost: still whole blocks of the outer dimensions.
+        assert!(grid_of(&Mapping::<Crouton>::new([1, 0, 8, 32]).unwrap()).is_none());
         let m = Mapping::<ChannelsFirst>::new([1, 9, 9, 40]).unwrap();
-        let grid = Grid::of(&Side::of(&m), &m.dims(), 3).unwrap();
+        let grid = grid_of(&m).unwrap();
         let first = &grid.bands(2048, 2048)[0];
         assert_eq!((first.part.start[3], first.part.end[3]), (0, 32));
         let mut origins = Vec::new();
