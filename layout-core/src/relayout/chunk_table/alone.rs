@@ -7,7 +7,7 @@ use super::{Table, TableMove, split};
 use crate::mappings::MAX_RANK;
 use crate::relayout::by_size;
 use crate::relayout::choices::Choices;
-use crate::relayout::plan::{Band, Pair, Part, ahead_if_far, coverage};
+use crate::relayout::plan::{Band, Part, ahead_if_far, coverage};
 use crate::relayout::schedule::{Job, Planned, RowWalk, Streaming};
 use alloc::vec::Vec;
 
@@ -33,8 +33,7 @@ pub(super) fn move_chunks<T: Copy + Send + Sync + 'static>(
         TableMove::In { src_slots, chunks } => {
             // Through the caches: the chunks' lines need not lie on the 64-byte grid, and a
             // streaming kernel call ends with a fence, per chunk. From a source past the caches,
-            // each chunk's rows ask for their counterparts in a chunk further on, as a
-            // contiguous relayout's row blocks do.
+            // rows ask for their counterparts in a chunk further on, as row blocks do.
             let mut ahead = 0;
             if Streaming::for_destination(size_of_val(*src_slots), &choices).blocks {
                 let mut starts = Vec::with_capacity(STRIDE_CHUNKS);
@@ -82,10 +81,9 @@ pub(super) fn move_chunks<T: Copy + Send + Sync + 'static>(
 /// Most chunks, from the first, whose boxes [`source_stride`] compares.
 const STRIDE_CHUNKS: usize = 64;
 
-/// How far on in the source each chunk asks for its rows, from `starts`, the source offsets
-/// of consecutive chunks' boxes (elements of `element_bytes`): the step by which they advance
-/// every `p` chunks, for the fewest `p` (at most half of them) with one step over all of them
-/// that is [far enough](ahead_if_far); else 0.
+/// How far on in the source each chunk asks for its rows, from `starts`, the source offsets of
+/// consecutive chunks' boxes: the step they advance by every `p` chunks, for the fewest `p` (at
+/// most half of them) with one step over all that is [far enough](ahead_if_far); else 0.
 fn source_stride(starts: &[usize], element_bytes: usize) -> usize {
     (1..=starts.len() / 2)
         .find_map(|p| {
@@ -98,10 +96,9 @@ fn source_stride(starts: &[usize], element_bytes: usize) -> usize {
         .unwrap_or(0)
 }
 
-/// The shape of a box of `table`'s chunks (in the table's numbering): its extent per
-/// dimension, then how far it reaches into the other tensor's padded extent. The pair's offsets
-/// follow by additions, so boxes of one shape cut alike but for their bases; telling shapes
-/// apart this way costs a few comparisons per pattern where a cut costs a walk of both sides.
+/// The shape of a box of `table`'s chunks: its extent per dimension, then how far it reaches
+/// into the other tensor's padded extent. With offsets that follow by additions, boxes of one
+/// shape cut alike but for their bases: a few comparisons, where a cut walks both sides.
 fn box_shape(table: &Table<'_>) -> impl Fn(&Part) -> [usize; 2 * MAX_RANK] {
     let pair = table.pair;
     let other = if table.is_src { &pair.dst } else { &pair.src };
@@ -121,12 +118,12 @@ fn box_shape(table: &Table<'_>) -> impl Fn(&Part) -> [usize; 2 * MAX_RANK] {
     }
 }
 
-/// Most patterns of last digits a table may have to move chunk by chunk (each is looked at
-/// once per relayout): more outer axes than a tensor of rank 8 has.
+/// Most patterns of last digits a table moved chunk by chunk may have (each is looked at once
+/// per relayout): more outer axes than a tensor of rank 8 has.
 const MOST_PATTERNS: usize = 1 << 8;
 
-/// The plans of a table's chunk shapes ([`PlansByShape`]), and which pattern of last digits
-/// has which: chunks with the same last digits have boxes of the same shape.
+/// The plans of a table's chunk shapes, and which pattern of last digits has which: chunks with
+/// the same last digits have boxes of the same shape.
 struct Shapes {
     plans: Vec<Planned>,
     /// Last-digit bits, and the index of their plan.
@@ -134,11 +131,10 @@ struct Shapes {
 }
 
 impl Shapes {
-    /// The plans of `table`'s chunk shapes, with `streaming` and rows asking for their source
-    /// `source_ahead` on ([`Planned::from_any_base`]); `other_base` is the offset in the other
-    /// tensor of a box's corner. `None` when the pair's offsets do not follow by additions (a
-    /// plan then would not serve every box of its shape), a box does not cut or plan, or there
-    /// are too many patterns.
+    /// The plans of `table`'s chunk shapes ([`Planned::from_any_base`]), a box cut once per
+    /// [`box_shape`], `other_base` the offset in the other tensor of its corner. `None` when the
+    /// pair's offsets do not follow by additions (a plan would not serve every box of its
+    /// shape), a box does not cut there or plan, or there are too many patterns.
     fn new(
         table: &Table<'_>,
         element_bytes: usize,
@@ -151,27 +147,20 @@ impl Shapes {
         }
         let shape_of = box_shape(table);
         let mut plans = PlansByShape::new(MOST_PATTERNS);
-        let (mut by_bits, mut seen) = (Vec::new(), Vec::new());
+        let mut by_bits = Vec::new();
         for (chunk, corner) in table.grid.each_pattern(MOST_PATTERNS)? {
-            let shape = shape_of(&chunk.part);
-            let at = match seen.iter().find(|(known, _)| *known == shape) {
-                Some(&(_, at)) => at,
-                None => {
-                    let mut cut = table.cut(&chunk)?;
-                    if table.sides(&mut cut).1.base != other_base(&corner.origin) {
-                        return None;
-                    }
-                    let plan = |shape: &Pair| {
-                        Planned::from_any_base(shape, element_bytes, streaming, source_ahead)
-                    };
-                    let at = plans.of(&cut, plan).0?;
-                    seen.push((shape, at));
-                    at
+            let plan = |_: &_| {
+                let mut cut = table.cut(&chunk)?;
+                if table.sides(&mut cut).1.base != other_base(&corner.origin) {
+                    return None;
                 }
+                (cut.src.base, cut.dst.base) = (0, 0);
+                Planned::from_any_base(&cut, element_bytes, streaming, source_ahead)
             };
-            by_bits.push((corner.last, at));
+            let (at, _) = plans.of(shape_of(&chunk.part), plan)?;
+            by_bits.push((corner.last, at?));
         }
-        let plans = plans.into_kept().collect::<Option<_>>()?;
+        let plans = plans.into_kept().collect();
         Some(Shapes { plans, by_bits })
     }
 
@@ -182,8 +171,7 @@ impl Shapes {
     }
 
     /// Calls `run(job, n, origin)` for each chunk `n` of `pieces` (consecutive bands) of
-    /// `table`, at `origin`, by its shape's one row block in `blocks`
-    /// ([`one_blocks`](Self::one_blocks)) or else its plan.
+    /// `table`, at `origin`, by its shape's row block in `blocks` or else its plan.
     fn each<'s>(
         &'s self,
         table: &Table<'_>,

@@ -1,8 +1,7 @@
 //! In bands: runs of consecutive chunks that form whole blocks of the outer dimensions, for
-//! chunks too small to move one at a time. Where each row of the band's plan lies in one chunk,
-//! the rows move straight between the chunks and the other tensor ([`TableRows`]); otherwise
-//! through a buffer that stays in the caches. Bands of one shape share one plan
-//! ([`PlansByShape`]); runs of bands go to different threads ([`split`]).
+//! chunks too small to move one at a time. Rows that each lie in one chunk move straight
+//! between the chunks and the other tensor ([`TableRows`]); others through a buffer that stays
+//! in the caches. Bands of one shape share one plan ([`PlansByShape`]).
 
 use super::by_shape::PlansByShape;
 use super::table_rows::TableRows;
@@ -30,8 +29,8 @@ where
     let (volume, choices) = (table.volume, Choices::of_this_machine());
     let chunk_bytes = volume * size_of::<T>();
     let bands = table.grid.bands(chunk_bytes, band_bytes);
-    // The source offsets of the points of `band`'s box, less `first`: in the source tensor,
-    // or in the buffer of the band's chunks (`first` the band's first slot in the table).
+    // The source offsets of the points of `band`'s box less `first` (the band's first slot,
+    // where the source is the table: offsets in the buffer of its chunks).
     let (to, table_is_src) = (table.pair.to, table.is_src);
     let offsets = |band: &Band, first: usize| {
         let start = band.part.start;
@@ -59,7 +58,7 @@ where
                         return false;
                     };
                     pair.dst.base -= at;
-                    let (_, plan) = plans.of(&pair, plan(streaming));
+                    let plan = plans.of_cut(&pair, plan(streaming));
                     let band_chunks = chunks.range(band.chunks.clone());
                     if let Some(rows) = &plan.rows {
                         rows.copy_out(band_chunks, dst_slots, pair.dst.base, pad);
@@ -89,7 +88,7 @@ where
                     };
                     let slots_bytes = band.chunks.len() * volume * size_of::<T>();
                     let streaming = Streaming::for_destination(slots_bytes, &choices);
-                    let (_, plan) = plans.of(&pair, plan(streaming));
+                    let plan = plans.of_cut(&pair, plan(streaming));
                     let band_chunks = band.chunks.start - first..band.chunks.end - first;
                     if let Some(rows) = &plan.rows {
                         rows.copy_in(src_slots, pair.src.base, chunks.range_mut(band_chunks), pad);
@@ -117,20 +116,19 @@ where
 /// few cut by the dims' ends.
 const MOST_SHAPES: usize = 16;
 
-/// How the bands of one shape move, run from each band's bases.
+/// How the bands of one shape move, from each band's bases.
 struct BandPlan {
-    /// The plan of the band's relayout from (or into) a buffer of its chunks, run from the
-    /// band's box in the other tensor ([`Planned::from_any_base`]); `None` when its offsets do
-    /// not follow the walk by additions (each such band is planned on its own).
+    /// The plan of the band's relayout from (or into) a buffer of its chunks
+    /// ([`Planned::from_any_base`]); `None` when its offsets do not follow by additions (each
+    /// such band is planned on its own).
     planned: Option<Planned>,
-    /// Its rows, straight out of (or into) the chunks, where the plan copies rows that each
-    /// lie in one chunk.
+    /// Its rows, straight out of (or into) the chunks, where each lies in one chunk.
     rows: Option<TableRows>,
 }
 
 impl BandPlan {
-    /// The plan of `table`'s bands whose cut relayout less its bases is `shape`, for elements
-    /// of `element_bytes`, its stores as `streaming` says (the same for every band of a shape).
+    /// The plan of `table`'s bands whose cut relayout from bases 0 is `shape`, its stores as
+    /// `streaming` says (the same for every band of a shape).
     fn of(shape: &Pair, table: &Table<'_>, element_bytes: usize, streaming: Streaming) -> BandPlan {
         let planned = Planned::from_any_base(shape, element_bytes, streaming, 0);
         let walk = planned.as_ref().and_then(Planned::row_walk);
@@ -139,8 +137,8 @@ impl BandPlan {
     }
 
     /// The engine call of the band whose cut relayout is `pair`, and its starts in the source
-    /// and the destination: the plan from both sides' bases, or else the band planned on its
-    /// own (stores as `streaming` says) from both slices' starts.
+    /// and the destination: the plan from both sides' bases, or else the band planned alone
+    /// (stores as `streaming` says) from both slices' starts.
     fn job<'a>(
         &'a self,
         pair: &'a Pair,
@@ -168,22 +166,23 @@ mod tests {
     use crate::relayout::plan::SAME_ORDER;
     use crate::relayout::test_layouts::Flat;
 
-    /// The plan of `from`'s first band into `to` (the table `from` if `table_is_src`, else
-    /// `to`), as bands keep it.
-    fn first_band<L1, L2>(dims: [usize; 4], table_is_src: bool) -> BandPlan
+    /// The plan of the first band of the table `A` out of (`table_is_src`) or into `B`, as
+    /// bands keep it.
+    fn first_band<A, B>(dims: [usize; 4], table_is_src: bool) -> BandPlan
     where
-        L1: Layout<Index = [usize; 4]> + Default,
-        L2: Layout<Index = [usize; 4]> + Default,
+        A: Layout<Index = [usize; 4]> + Default,
+        B: Layout<Index = [usize; 4]> + Default,
     {
-        let src = Mapping::<L1>::new(dims).unwrap();
-        let dst = Mapping::<L2>::new(dims).unwrap();
-        let pair = Pair::of(&src, &dst, &SAME_ORDER);
-        let table = if table_is_src {
-            Table::of(&pair, &src, true, src.storage_len() / src.chunk_volume())
-        } else {
-            Table::of(&pair, &dst, false, dst.storage_len() / dst.chunk_volume())
+        let (table, other) = (
+            Mapping::<A>::new(dims).unwrap(),
+            Mapping::<B>::new(dims).unwrap(),
+        );
+        let pair = match table_is_src {
+            true => Pair::of(&table, &other, &SAME_ORDER),
+            false => Pair::of(&other, &table, &SAME_ORDER),
         };
-        let table = table.unwrap();
+        let count = table.storage_len() / table.chunk_volume();
+        let table = Table::of(&pair, &table, table_is_src, count).unwrap();
         let band = &table.grid.bands(table.volume, 1 << 20)[0];
         let mut cut = table.cut(band).unwrap();
         (cut.src.base, cut.dst.base) = (0, 0);
@@ -196,7 +195,7 @@ mod tests {
     fn rows_inside_chunks_move_without_a_buffer() {
         let dims = [1, 3, 8, 16];
         assert!(first_band::<Depth, Flat>(dims, true).rows.is_some());
-        assert!(first_band::<Flat, Depth>(dims, false).rows.is_some());
+        assert!(first_band::<Depth, Flat>(dims, false).rows.is_some());
         // Between two depth tensors the plan copies rows longer than a chunk.
         let same = first_band::<Depth, Depth>(dims, true);
         assert!(same.planned.is_some() && same.rows.is_none());

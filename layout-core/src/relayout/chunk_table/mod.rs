@@ -29,7 +29,7 @@ pub(crate) enum TableMove<'s, T> {
 }
 
 /// [`copy_into`](super::copy_into) with one side a chunk table as `moves` says: one chunk at a
-/// time (`band_bytes` 0) or in bands of at most `band_bytes`, by the chunks' size where `None`.
+/// time (`band_bytes` 0) or in bands of at most `band_bytes` (`None`: by the chunks' size).
 /// `false` when the chunks are not whole blocks or the other tensor cannot be cut to their
 /// boxes: the destination may then hold part of the copy, and the caller writes it all again.
 pub(crate) fn copy_table<T, L1, L2>(
@@ -46,11 +46,10 @@ where
     L2: Layout<Index = L1::Index>,
 {
     let pair = Pair::of(src, dst, to);
-    let table = match &moves {
+    let Some(table) = (match &moves {
         TableMove::Out { chunks, .. } => Table::of(&pair, src, true, chunks.len()),
         TableMove::In { chunks, .. } => Table::of(&pair, dst, false, chunks.len()),
-    };
-    let Some(table) = table else {
+    }) else {
         return false;
     };
     let alone = table.volume.saturating_mul(size_of::<T>()) >= CHUNK_ALONE_BYTES;
@@ -111,9 +110,9 @@ impl<'a> Table<'a> {
         })
     }
 
-    /// The relayout of the chunks of `band` alone: both sides cut to its box, the table's side
-    /// from the band's first chunk (base 0), the other tensor's at the box's place in it. `None`
-    /// when a side cannot be cut or the table's cut side does not walk exactly the band's chunks.
+    /// The relayout of `band`'s chunks alone: both sides cut to its box, the table's side from
+    /// the band's first chunk (base 0), the other's at the box's place in it. `None` when a side
+    /// cannot be cut or the table's side does not walk exactly the band's chunks.
     fn cut(&self, band: &Band) -> Option<Pair> {
         let mut pair = self.pair.part(&band.part, self.is_src)?;
         let (table, _) = self.sides(&mut pair);

@@ -1,8 +1,7 @@
 //! A chunk table's relayout shared among rayon's threads (the `parallel` feature), from the
-//! same size as the contiguous engine: the chunks move in pieces (runs of consecutive bands),
-//! cut in halves while there are threads for them. Into a table each half writes its own
-//! chunks; out of one, the range of the other tensor its boxes reach, halves whose ranges
-//! overlap staying together. Below that size every piece runs on the calling thread.
+//! same size as the contiguous engine: pieces (runs of consecutive bands) cut in halves while
+//! there are threads. Into a table each half writes its own chunks; out of one, the range of
+//! the other tensor its boxes reach, halves whose ranges overlap staying together.
 
 use super::Table;
 #[cfg(feature = "parallel")]
@@ -17,19 +16,15 @@ use alloc::vec::Vec;
 use core::ops::Range;
 
 /// The pieces `table`'s chunks move in: bands of about equal size, `PIECES_PER_THREAD` per
-/// thread so that halves balance; one band of every chunk where the relayout stays on one thread.
+/// thread so that halves balance; one band on one thread.
 pub(super) fn pieces(table: &Table<'_>, chunk_bytes: usize, dst_bytes: usize) -> Vec<Band> {
     #[cfg(feature = "parallel")]
-    let bytes = match threads_for(dst_bytes, &Choices::of_this_machine()) {
-        1 => usize::MAX,
-        n => (table.grid.count() * chunk_bytes).div_ceil(n * PIECES_PER_THREAD),
-    };
-    #[cfg(not(feature = "parallel"))]
-    let bytes = {
-        let _ = dst_bytes;
-        usize::MAX
-    };
-    table.grid.bands(chunk_bytes, bytes)
+    if let n @ 2.. = threads_for(dst_bytes, &Choices::of_this_machine()) {
+        let bytes = (table.grid.count() * chunk_bytes).div_ceil(n * PIECES_PER_THREAD);
+        return table.grid.bands(chunk_bytes, bytes);
+    }
+    let _ = dst_bytes;
+    table.grid.bands(chunk_bytes, usize::MAX)
 }
 
 /// What runs of pieces write, cut between them where they go to different threads: the slots
@@ -73,10 +68,9 @@ impl<T: Send> Written for TableChunksMut<'_, T> {
     }
 }
 
-/// Moves `pieces` (together every chunk of `table`) into `dst` by `leaf(run, part, at)` for runs
-/// of consecutive pieces, `part` what the run writes (from slot or chunk `at`): in halves on as
-/// many threads as `dst`'s bytes get, where [`Written::reach`] is known. `false` where a leaf
-/// answers `false`.
+/// Moves `pieces` (every chunk of `table`) into `dst` by `leaf(run, part, at)` for runs of
+/// consecutive pieces, `part` what the run writes (from slot or chunk `at`): in halves on as
+/// many threads as `dst`'s bytes get, where [`Written::reach`] is known. `false` where a leaf is.
 pub(super) fn in_pieces<D, F>(table: &Table<'_>, pieces: &[Band], dst: D, leaf: &F) -> bool
 where
     D: Written,

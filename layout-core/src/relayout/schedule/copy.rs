@@ -1,6 +1,5 @@
-//! A whole relayout: the plan, its listings, and the walk of the destination, on the calling
-//! thread or split across threads; and plans made once ([`Planned`]) and run again, such as
-//! from each chunk of a chunk table.
+//! A whole relayout: the plan, its listings, and the walk of the destination; and plans made
+//! once ([`Planned`]) and run again, such as from each chunk of a chunk table.
 
 use super::streaming::Streaming;
 use super::walk::{Nest, RowWalk, SourceOffsets};
@@ -47,11 +46,10 @@ impl Planned {
         })
     }
 
-    /// The copy `pair` describes, planned once to run from many bases: each chunk of a chunk
-    /// table and its box in the other tensor, both sides' slices starting there (bases 0). It
-    /// runs on the calling thread, the table's pieces being what threads share, with
-    /// `streaming`; rows spread in the source ask for it `source_ahead` on. `None` when it
-    /// moves nothing or cannot follow by additions.
+    /// The copy `pair` (bases 0) describes, planned to run from many bases (a chunk table's
+    /// chunks and their boxes) on the calling thread, the table's pieces being what threads
+    /// share; rows spread in the source ask for it `source_ahead` on. `None` when it moves
+    /// nothing or cannot follow by additions.
     pub(crate) fn from_any_base(
         pair: &Pair,
         element_bytes: usize,
@@ -178,8 +176,8 @@ pub(crate) enum KernelKind {
 }
 
 /// The engine: plans the copy `pair` describes for elements `E`, then walks the destination.
-/// The plan stays where it is made: a plan is a few KiB, and moving it into a [`Planned`]
-/// costs a small relayout a noticeable share of its time.
+/// The plan stays where it is made: moving its few KiB into a [`Planned`] costs a small
+/// relayout a noticeable share of its time.
 pub(crate) fn run<E: Element>(
     pair: &Pair,
     src: &[E],

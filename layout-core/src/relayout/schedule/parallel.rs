@@ -1,7 +1,5 @@
-//! The `parallel` feature: large relayouts split across rayon's threads. The plan's outer
-//! loops, nested row-major in the destination, are cut into contiguous destination blocks
-//! handed out one at a time ([`share_pieces`]). Small tensors, and plans whose outer loops
-//! own no contiguous blocks, run on the calling thread.
+//! The `parallel` feature: large relayouts split across rayon's threads, the plan's outer loops
+//! cut into contiguous destination blocks handed out one at a time ([`share_pieces`]).
 
 use super::walk::Nest;
 use crate::relayout::choices::Choices;
@@ -20,9 +18,9 @@ pub(crate) fn threads_for(dst_bytes: usize, choices: &Choices) -> usize {
 }
 
 /// Readies `plan` for a split among threads ([`run`]): [`Plan::destination_blocks_outermost`],
-/// then, where one kernel call would cover the whole relayout, the outermost bound-free loop
-/// cut in two, its outer part (the least divisor giving every thread [`PIECES_PER_THREAD`]
-/// pieces, a transpose's rows keeping whole blocks of [`ROWS`]) going outside the kernel's.
+/// then, where one kernel call would cover it all, the outermost bound-free loop cut in two,
+/// the outer part (the least divisor giving each thread [`PIECES_PER_THREAD`] pieces, a
+/// transpose's rows whole blocks of [`ROWS`]) outside the kernel's.
 pub(crate) fn cut_for_threads(
     plan: &mut Plan,
     dst_bytes: usize,

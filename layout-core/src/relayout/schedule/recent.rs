@@ -1,6 +1,5 @@
-//! The plan of each thread's last relayout, kept so that the same relayout called again plans
-//! nothing: a small relayout's plan takes longer than moving its bytes. One plan per thread,
-//! replaced by the next relayout of another shape; only with `std` (thread-local storage).
+//! Each thread's last plan, kept so that the same relayout called again plans nothing: a small
+//! relayout's plan takes longer than moving its bytes. Only with `std` (thread-local storage).
 
 use super::copy::Planned;
 use super::streaming::Streaming;

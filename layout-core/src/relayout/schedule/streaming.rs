@@ -20,8 +20,8 @@ pub(crate) struct Streaming {
     /// other rows' lines ahead: `blocks`, where [`Choices::stream_short_rows`] allows.
     pub short_rows: bool,
     /// Row copies of rows that do not fill lines ask for their destination lines ahead whatever
-    /// `short_rows` says: set out of a chunk table into a destination past the caches, where
-    /// each chunk's rows land in lines its neighbours complete, which prefetchers do not follow.
+    /// `short_rows` says: out of a chunk table, whose chunks' rows land in lines that neighbours
+    /// complete, which prefetchers do not follow.
     pub far_rows: bool,
 }
 

@@ -1,7 +1,5 @@
-//! Running a [`Plan`]: one loop nest over the destination that writes every element and every
-//! padding slot it reaches exactly once. Each loop's digits are cut in three ([`Plan::bounds`]):
-//! data (walked), padding (filled, as one slice where the subtree is a dense block), and past
-//! the padded extent; the cuts cost a comparison per loop entry, never a division per element.
+//! Running a [`Plan`]: one loop nest over the destination that writes every element and padding
+//! slot it reaches once, each loop's digits cut in data, padding and past it ([`Plan::bounds`]).
 
 use super::streaming::Streaming;
 use crate::relayout::choices::Choices;
@@ -84,9 +82,9 @@ impl<T: Element> Nest<'_, T> {
         walk.copy(dst, d, self.src, s, self.pad);
     }
 
-    /// The batch of transposes of loops `rows..cols` by `cols..len`, one tile at each digit
-    /// combination of the bound-free loops `kernel_from..rows`: one kernel call, then each
-    /// tile's padding of its columns and of its rows (only a group of one loop has bounds).
+    /// The transposes of loops `rows..cols` by `cols..len`, a tile at each digit combination of
+    /// the bound-free loops `kernel_from..rows`, in one kernel call; then each tile's padding
+    /// (only a group of one loop has bounds).
     fn transpose(
         &self,
         dst: &mut [T],
@@ -170,9 +168,9 @@ impl<T: Element> Nest<'_, T> {
     }
 }
 
-/// A row plan's row blocks as plain offsets, each block's kernel call resolved once: the loops
-/// outside the row block (where they need no bounds, each block, at a sum of their steps,
-/// copies the same listed rows), the rows' data and padding, where they are written.
+/// A row plan's row blocks as plain offsets, the kernel call resolved once: the loops outside
+/// the row block (bound-free, so each block copies the same rows from a sum of their steps),
+/// the rows' data and padding, where they are written.
 #[derive(Clone, Debug)]
 pub(crate) struct RowWalk<'a> {
     /// The plan's loops outside the row block, outermost first.
@@ -194,9 +192,8 @@ pub(crate) struct RowWalk<'a> {
 }
 
 impl<'a> RowWalk<'a> {
-    /// The row blocks of `plan`, a row plan, with its `listings` and their `reach`, its stores
-    /// past the caches as `streaming` says, for elements of `element_bytes`; each row's data and
-    /// padding the innermost loop's bounds at `p`.
+    /// The row blocks of `plan`, a row plan, with its `listings` and their `reach`, stores as
+    /// `streaming` says; each row's data and padding the innermost loop's bounds at `p`.
     pub(crate) fn of(
         (plan, listings, reach): (&'a Plan, &'a Listings, Reach),
         streaming: Streaming,
@@ -256,9 +253,9 @@ impl<'a> RowWalk<'a> {
     }
 }
 
-/// Where the destination of a row block lies, which decides how its rows are written. Rows that
-/// are whole lines go through the cache until `streaming.line_rows`: there they are a plain
-/// memcpy, which a destination prefetch only slows, so they never take [`Destination::Far`].
+/// Where a row block's destination lies, which decides how its rows are written. Whole-line
+/// rows go through the cache until `streaming.line_rows`, a plain memcpy that a destination
+/// prefetch only slows: never [`Destination::Far`].
 fn row_destination(streaming: Streaming, lines: LineRows) -> Destination {
     match lines {
         LineRows::Whole if streaming.line_rows => Destination::FarLines,
