@@ -74,7 +74,7 @@ impl Choices {
         let l2 = geometry.l2_bytes;
         Choices {
             geometry,
-            lines_per_visit: if roomy { 2 } else { 1 },
+            lines_per_visit: if roomy { 4 } else { 1 },
             whole_rows: true,
             stream_one_block_tiles: !roomy,
             prefetch_apart: if roomy { 2048 } else { 512 },
@@ -130,7 +130,7 @@ mod tests {
             )*};
         }
         table! {
-            lines_per_visit: [1, 1, 2],
+            lines_per_visit: [1, 1, 4],
             whole_rows: [true; 3],
             stream_one_block_tiles: [true, true, false],
             prefetch_apart: [512, 512, 2048],

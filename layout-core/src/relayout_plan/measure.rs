@@ -119,7 +119,7 @@ fn alternatives(model: PlanChoices) -> Vec<PlanChoices> {
         ..c
     }));
     out.push(with(Choices {
-        lines_per_visit: if c.lines_per_visit == 1 { 2 } else { 1 },
+        lines_per_visit: if c.lines_per_visit == 1 { 4 } else { 1 },
         ..c
     }));
     out.push(with(Choices {
