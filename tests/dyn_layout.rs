@@ -199,10 +199,12 @@ fn bad_text_names_the_position_and_what_was_expected() {
     for &(text, position, expected) in cases {
         match DynLayout::parse(text) {
             Err(LayoutError::Parse {
+                what,
                 input,
                 position: p,
                 expected: e,
             }) => {
+                assert_eq!(what, "layout");
                 assert_eq!((input.as_str(), p, e.as_str()), (text, position, expected));
             }
             other => panic!("{text:?}: {other:?}"),

@@ -110,6 +110,7 @@ impl DynLayout {
         let parsed = parse_layout(text).map_err(|problems| {
             let first = &problems[0];
             LayoutError::Parse {
+                what: "layout",
                 input: text.to_string(),
                 position: first.at,
                 expected: first.message.clone(),

@@ -67,8 +67,10 @@ pub enum LayoutError {
         /// The number of coordinates given.
         found: usize,
     },
-    /// Text that does not spell a layout.
+    /// Text that does not read as what it was given for: a layout, or relayout wisdom.
     Parse {
+        /// What the text was read as: `"layout"` or `"wisdom"`.
+        what: &'static str,
         /// The text.
         input: String,
         /// The character position (0-based) of the first problem.

@@ -209,6 +209,7 @@ fn parse_chunked(text: &str) -> PyResult<DynLayout> {
         LayoutError::Parse {
             position, expected, ..
         } => value_error(LayoutError::Parse {
+            what: "layout",
             input: text.to_string(),
             // `::` is one character longer than the dot.
             position: blanks

@@ -61,13 +61,14 @@ impl fmt::Display for LayoutError {
                 )
             }
             Self::Parse {
+                what,
                 input,
                 position,
                 expected,
             } => {
                 write!(
                     f,
-                    "cannot read layout {input:?}: at character {position}, {expected}"
+                    "cannot read {what} {input:?}: at character {position}, {expected}"
                 )
             }
             Self::InvalidLayout { layout, reason } => {

@@ -138,9 +138,13 @@ impl Wisdom {
     /// ```
     pub fn parse(text: &str) -> Result<Wisdom, LayoutError> {
         let fail = |at: usize, expected: &str| LayoutError::Parse {
+            what: "wisdom",
             input: text.chars().take(200).collect(),
             position: text[..at].chars().count(),
-            expected: expected.to_string(),
+            expected: match text[at..].split_whitespace().next() {
+                Some(found) => format!("expected {expected}, found `{found}`"),
+                None => format!("expected {expected}, found the end"),
+            },
         };
         let mut lines = line_starts(text);
         match lines.next() {
@@ -463,6 +467,12 @@ mod tests {
         };
         assert_eq!(at(""), 0);
         assert_eq!(at("tensor-layout wisdom 2\n"), 0);
+        let message = Wisdom::parse("not wisdom").unwrap_err().to_string();
+        assert_eq!(
+            message,
+            "cannot read wisdom \"not wisdom\": at character 0, expected the header \
+             `tensor-layout wisdom 1`, found `not`"
+        );
         let line = |entry: &str| format!("{HEADER}\n{entry}");
         let start = HEADER.len() + 1;
         assert_eq!(at(&line("xyz 4")), start);
