@@ -128,5 +128,7 @@ fn main() {
         u8, nchw, nhwc, [8, 256, 64, 64];
         u8, nchw, nhwc, [2, 256, 64, 64];
         f32, nchw, nhwc, [8, 17, 230, 230];
+        u16, nchw, nhwc, [2, 256, 56, 56];
+        u16, nhwc, nchw, [2, 256, 56, 56];
     }
 }
