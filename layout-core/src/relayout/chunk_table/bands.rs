@@ -164,15 +164,11 @@ mod tests {
     use super::super::tests::Depth;
     use super::*;
     use crate::relayout::plan::SAME_ORDER;
-    use crate::relayout::test_layouts::Flat;
+    use crate::relayout::test_layouts::{Flat, FourDims};
 
     /// The plan of the first band of the table `A` out of (`table_is_src`) or into `B`, as
     /// bands keep it.
-    fn first_band<A, B>(dims: [usize; 4], table_is_src: bool) -> BandPlan
-    where
-        A: Layout<Index = [usize; 4]> + Default,
-        B: Layout<Index = [usize; 4]> + Default,
-    {
+    fn first_band<A: FourDims, B: FourDims>(dims: [usize; 4], table_is_src: bool) -> BandPlan {
         let (table, other) = (
             Mapping::<A>::new(dims).unwrap(),
             Mapping::<B>::new(dims).unwrap(),

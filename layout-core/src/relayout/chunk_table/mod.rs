@@ -139,7 +139,7 @@ impl<'a> Table<'a> {
 pub(super) mod tests {
     use super::*;
     use crate::relayout::copy_into;
-    use crate::relayout::test_layouts::{Flat, under_miri};
+    use crate::relayout::test_layouts::{Flat, FourDims, under_miri};
     use alloc::boxed::Box;
     use alloc::vec::Vec;
     use core::fmt::Debug;
@@ -172,8 +172,8 @@ pub(super) mod tests {
     fn moves<T, A, B>(of: impl Fn(u32) -> T, band_bytes: usize) -> bool
     where
         T: Copy + Send + Sync + PartialEq + Debug + 'static,
-        A: Layout<Index = [usize; 4]> + Default,
-        B: Layout<Index = [usize; 4]> + Default,
+        A: FourDims,
+        B: FourDims,
     {
         let (to, bands) = (crate::relayout::plan::SAME_ORDER, Some(band_bytes));
         let table = Mapping::<A>::new(DIMS).unwrap();
